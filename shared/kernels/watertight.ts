@@ -1,0 +1,214 @@
+/**
+ * Watertight segment-vs-triangle test (Woop, Benthin and Wald, "Watertight Ray/Triangle
+ * Intersection", JCGT 2(1), 2013). This is the kernel verdicts use: a segment aimed exactly at a
+ * shared edge or vertex of a closed mesh always hits at least one of the triangles around it.
+ *
+ * How: the segment is prepared once (largest direction axis kz, the other two kx ky, and a shear
+ * that maps the direction onto +z). Each triangle vertex is then translated to the segment start and
+ * sheared, which depends only on the vertex and the segment, never on the triangle, so two
+ * triangles sharing an edge compute exactly the same (negated) 2D edge function for it. Hit or miss
+ * is decided from the signs of those edge functions U, V, W; no epsilon anywhere.
+ *
+ * Precision: every value here is an IEEE double (a JavaScript number). The paper computes in single
+ * precision and falls back to double when an edge function is exactly zero; here the double path is
+ * the only path, so that fallback is implicit. JavaScript never fuses multiply-add, so the edge
+ * functions are bit-identical in every engine.
+ *
+ * Conventions (shared with every kernel, see ./hit):
+ * - segment S -> E, direction D = E - S, t in [0, tMax] inclusive (tMax <= 1);
+ * - a point on an edge or vertex counts as inside (inclusive);
+ * - front face = a, b, c counter-clockwise seen from the start, i.e. the geometric normal
+ *   (b - a) x (c - a) points toward the start (dot(normal, D) < 0). With the shear below that is
+ *   exactly det = U + V + W > 0, so `cullBack` accepts only det > 0;
+ * - det == 0 (segment parallel to the plane, or a degenerate triangle) is a miss;
+ * - a zero-length or non-finite segment is a miss (prepareSegment marks it `ok = 0`); non-finite
+ *   triangle coordinates make every comparison false and miss too.
+ */
+import type { SegmentHit } from './hit';
+
+/** A segment prepared for many triangle tests. Plain number fields only, so it stays monomorphic. */
+export interface PreparedSegment {
+  /** 1 when the segment is usable, 0 when it is zero-length or not finite (every test misses). */
+  ok: number;
+  /** Start S. */
+  sx: number;
+  sy: number;
+  sz: number;
+  /** Direction D = E - S (not normalised: t = 1 is the stop). */
+  dx: number;
+  dy: number;
+  dz: number;
+  /** Axis permutation: kz is the axis of largest |D|, kx ky the others (swapped when D[kz] < 0). */
+  kx: number;
+  ky: number;
+  kz: number;
+  /** The start's coordinates along kx, ky, kz. */
+  skx: number;
+  sky: number;
+  skz: number;
+  /** Shear: Sx = D[kx] / D[kz], Sy = D[ky] / D[kz], Sz = 1 / D[kz]. */
+  Sx: number;
+  Sy: number;
+  Sz: number;
+}
+
+export function createPreparedSegment(): PreparedSegment {
+  return {
+    ok: 0,
+    sx: 0, sy: 0, sz: 0,
+    dx: 0, dy: 0, dz: 0,
+    kx: 0, ky: 1, kz: 2,
+    skx: 0, sky: 0, skz: 0,
+    Sx: 0, Sy: 0, Sz: 0,
+  };
+}
+
+/** Component k (0 = x, 1 = y, 2 = z) of (x, y, z). Small and closure-free so the JIT inlines it. */
+function component(k: number, x: number, y: number, z: number): number {
+  return k === 0 ? x : k === 1 ? y : z;
+}
+
+/** Prepares the segment S -> E into `out` and returns `out`. */
+export function prepareSegment(
+  out: PreparedSegment,
+  sx: number, sy: number, sz: number,
+  ex: number, ey: number, ez: number,
+): PreparedSegment {
+  const dx = ex - sx;
+  const dy = ey - sy;
+  const dz = ez - sz;
+  out.sx = sx; out.sy = sy; out.sz = sz;
+  out.dx = dx; out.dy = dy; out.dz = dz;
+  const adx = Math.abs(dx);
+  const ady = Math.abs(dy);
+  const adz = Math.abs(dz);
+  // Largest axis; ties resolve to the lower axis so the choice is deterministic.
+  let kz = 0;
+  if (ady > adx) kz = 1;
+  if (adz > (kz === 0 ? adx : ady)) kz = 2;
+  let kx = kz === 2 ? 0 : kz + 1;
+  let ky = kx === 2 ? 0 : kx + 1;
+  const dkz = component(kz, dx, dy, dz);
+  // Swapping kx and ky when D[kz] < 0 keeps the winding, so det > 0 always means front face.
+  if (dkz < 0) {
+    const swap = kx;
+    kx = ky;
+    ky = swap;
+  }
+  out.kx = kx; out.ky = ky; out.kz = kz;
+  out.skx = component(kx, sx, sy, sz);
+  out.sky = component(ky, sx, sy, sz);
+  out.skz = component(kz, sx, sy, sz);
+  const Sx = component(kx, dx, dy, dz) / dkz;
+  const Sy = component(ky, dx, dy, dz) / dkz;
+  const Sz = 1 / dkz;
+  out.Sx = Sx; out.Sy = Sy; out.Sz = Sz;
+  // dkz == 0 means D == 0 (kz is the largest axis). Any NaN/Infinity in S or E shows up in the
+  // shear or start as a non-finite value; `x - x` is 0 only for finite x.
+  const check = sx + sy + sz + Sx + Sy + Sz;
+  out.ok = dkz !== 0 && check - check === 0 ? 1 : 0;
+  return out;
+}
+
+/**
+ * Woop-Benthin-Wald watertight test of a prepared segment; hit only when 0 <= t <= tMax (tMax <= 1).
+ * Writes `out` (t, point S + t D, u v = barycentric weights of b and c, unit normal toward the
+ * start, front flag) and returns out.hit. With `cullBack` only front faces (det > 0) can hit.
+ */
+export function intersectPrepared(
+  out: SegmentHit,
+  seg: PreparedSegment,
+  ax: number, ay: number, az: number,
+  bx: number, by: number, bz: number,
+  cx: number, cy: number, cz: number,
+  cullBack: boolean,
+  tMax: number,
+): boolean {
+  out.hit = false;
+  if (seg.ok !== 1) return false;
+  const kx = seg.kx;
+  const ky = seg.ky;
+  const kz = seg.kz;
+  const Sx = seg.Sx;
+  const Sy = seg.Sy;
+  const Sz = seg.Sz;
+  const skx = seg.skx;
+  const sky = seg.sky;
+  const skz = seg.skz;
+
+  // Vertices relative to the start, in the permuted frame.
+  const akz = component(kz, ax, ay, az) - skz;
+  const bkz = component(kz, bx, by, bz) - skz;
+  const ckz = component(kz, cx, cy, cz) - skz;
+  // Sheared 2D coordinates: the segment now runs along +z through the origin.
+  const Ax = component(kx, ax, ay, az) - skx - Sx * akz;
+  const Ay = component(ky, ax, ay, az) - sky - Sy * akz;
+  const Bx = component(kx, bx, by, bz) - skx - Sx * bkz;
+  const By = component(ky, bx, by, bz) - sky - Sy * bkz;
+  const Cx = component(kx, cx, cy, cz) - skx - Sx * ckz;
+  const Cy = component(ky, cx, cy, cz) - sky - Sy * ckz;
+
+  // Scaled barycentric coordinates (2D edge functions): U weights a, V weights b, W weights c.
+  const U = Cx * By - Cy * Bx;
+  const V = Ax * Cy - Ay * Cx;
+  const W = Bx * Ay - By * Ax;
+
+  if (cullBack) {
+    // Front faces have det > 0, so every edge function must be >= 0 (zero = on an edge: inside).
+    if (U < 0 || V < 0 || W < 0) return false;
+  } else if ((U < 0 || V < 0 || W < 0) && (U > 0 || V > 0 || W > 0)) {
+    return false;
+  }
+  const det = U + V + W;
+  // Scaled hit distance; compared against det * [0, tMax] without dividing until the hit is certain.
+  const T = U * (Sz * akz) + V * (Sz * bkz) + W * (Sz * ckz);
+  if (det > 0) {
+    if (!(T >= 0 && T <= tMax * det)) return false;
+  } else if (det < 0 && !cullBack) {
+    if (!(T <= 0 && T >= tMax * det)) return false;
+  } else {
+    // det == 0 (parallel or degenerate) or NaN from non-finite input.
+    return false;
+  }
+
+  const rcp = 1 / det;
+  const t = T * rcp;
+  out.t = t;
+  out.u = V * rcp;
+  out.v = W * rcp;
+  out.x = seg.sx + t * seg.dx;
+  out.y = seg.sy + t * seg.dy;
+  out.z = seg.sz + t * seg.dz;
+  // Geometric normal (b - a) x (c - a), flipped toward the start for back faces.
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - ax, e2y = cy - ay, e2z = cz - az;
+  let nx = e1y * e2z - e1z * e2y;
+  let ny = e1z * e2x - e1x * e2z;
+  let nz = e1x * e2y - e1y * e2x;
+  const front = det > 0;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  // len > 0 here (det != 0 implies a non-degenerate projection); guard anyway against underflow.
+  const s = len > 0 ? (front ? 1 / len : -1 / len) : 0;
+  nx *= s; ny *= s; nz *= s;
+  out.nx = nx; out.ny = ny; out.nz = nz;
+  out.front = front;
+  out.hit = true;
+  return true;
+}
+
+/** Scratch for intersectWatertight: reused on every call, never escapes. */
+const scratchSegment: PreparedSegment = createPreparedSegment();
+
+/** One-shot convenience: prepare + intersect, tMax = 1. */
+export function intersectWatertight(
+  out: SegmentHit,
+  sx: number, sy: number, sz: number,
+  ex: number, ey: number, ez: number,
+  ax: number, ay: number, az: number,
+  bx: number, by: number, bz: number,
+  cx: number, cy: number, cz: number,
+  cullBack = false,
+): boolean {
+  prepareSegment(scratchSegment, sx, sy, sz, ex, ey, ez);
+  return intersectPrepared(out, scratchSegment, ax, ay, az, bx, by, bz, cx, cy, cz, cullBack, 1);
+}
