@@ -1,0 +1,264 @@
+/**
+ * The movement step: server-authoritative character motion from an input (wish direction, view
+ * direction, jump), run identically by the server each tick and by a client predicting itself.
+ * Pure: the caller passes the world, the input, dt; the step writes the new state in place.
+ * No trigonometry: the yaw quaternion comes from the view direction with half-angle square roots.
+ *
+ * Model: horizontal velocity accelerates toward wish * maxSpeed (wish clamped to unit length), with
+ * less control in the air; gravity when airborne; the ground from world.groundHeight (snapping up
+ * steps no higher than stepHeight and down onto ground within stepHeight while walking); walls by
+ * probing the horizontal move with segments at knee, chest and head height, stopping `radius`
+ * short of the first wall and sliding the rest along it (two passes).
+ */
+import type { SegmentHit } from '../kernels/hit';
+
+/** World queries the step needs (shared/world/world.ts World satisfies this). */
+export interface MoveWorld {
+  firstHit(out: SegmentHit, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
+  groundHeight(x: number, y: number, z: number, maxDrop: number): number;
+}
+
+export interface MoveState {
+  /** Feet position, metres. */
+  x: number;
+  y: number;
+  z: number;
+  vx: number;
+  vy: number;
+  vz: number;
+  onGround: boolean;
+  /** Unit view direction (any pitch). */
+  viewX: number;
+  viewY: number;
+  viewZ: number;
+  /** Body orientation: yaw only, a unit quaternion about +Y turning +Z (model forward) toward the view. */
+  qx: number;
+  qy: number;
+  qz: number;
+  qw: number;
+  /** Animation clip index (MoveConfig.clipIdle etc.) and time within it, seconds. */
+  clip: number;
+  animTime: number;
+}
+
+export interface MoveInputLike {
+  wishX: number;
+  wishZ: number;
+  viewX: number;
+  viewY: number;
+  viewZ: number;
+  jump: boolean;
+}
+
+export interface MoveConfig {
+  maxSpeed: number;
+  /** Horizontal acceleration on the ground, m/s^2 (also braking). */
+  accel: number;
+  /** Fraction of `accel` available in the air. */
+  airControl: number;
+  gravity: number;
+  jumpSpeed: number;
+  /** Largest |vertical speed|, m/s (falls are capped so a tick never skips through a floor). */
+  maxFallSpeed: number;
+  radius: number;
+  stepHeight: number;
+  /** Probe heights above the feet for wall tests, metres. */
+  probeHeights: readonly number[];
+  /** Clip indices into the rig's clips and their durations, seconds. */
+  clipIdle: number;
+  clipJog: number;
+  clipRun: number;
+  clipFall: number;
+  clipDurations: readonly number[];
+  /** Horizontal speeds at which the clip changes from idle to jog and from jog to run, m/s. */
+  jogSpeed: number;
+  runSpeed: number;
+}
+
+export function defaultMoveConfig(clips: { idle: number; jog: number; run: number; fall: number; durations: readonly number[] }): MoveConfig {
+  return {
+    maxSpeed: 6,
+    accel: 40,
+    airControl: 0.25,
+    gravity: 20,
+    jumpSpeed: 6.5,
+    maxFallSpeed: 40,
+    radius: 0.35,
+    stepHeight: 0.4,
+    probeHeights: [0.5, 1.0, 1.6],
+    clipIdle: clips.idle,
+    clipJog: clips.jog,
+    clipRun: clips.run,
+    clipFall: clips.fall,
+    clipDurations: clips.durations,
+    jogSpeed: 0.5,
+    runSpeed: 4,
+  };
+}
+
+export function createMoveState(x: number, y: number, z: number, viewX = 0, viewZ = 1): MoveState {
+  const s: MoveState = { x, y, z, vx: 0, vy: 0, vz: 0, onGround: false, viewX: 0, viewY: 0, viewZ: 1, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, animTime: 0 };
+  setView(s, viewX, 0, viewZ);
+  return s;
+}
+
+/**
+ * Sets the view direction (normalised; ignored when degenerate or non-finite) and the yaw
+ * quaternion from its horizontal part: with f = horizontal unit view, cos(yaw) = f.z and
+ * sin(yaw) = f.x, so q = (0, sign(f.x) sqrt((1 - f.z) / 2), 0, sqrt((1 + f.z) / 2)).
+ */
+export function setView(s: MoveState, vx: number, vy: number, vz: number): void {
+  const l2 = vx * vx + vy * vy + vz * vz;
+  if (!(l2 > 1e-12) || !(l2 < 1e30)) return;
+  const inv = 1 / Math.sqrt(l2);
+  s.viewX = vx * inv;
+  s.viewY = vy * inv;
+  s.viewZ = vz * inv;
+  const h2 = s.viewX * s.viewX + s.viewZ * s.viewZ;
+  if (!(h2 > 1e-12)) return; // looking straight up or down: keep the body's yaw
+  const hinv = 1 / Math.sqrt(h2);
+  const fx = s.viewX * hinv;
+  const fz = Math.max(-1, Math.min(1, s.viewZ * hinv));
+  const sinHalf = Math.sqrt(Math.max(0, (1 - fz) / 2));
+  s.qx = 0;
+  s.qy = fx < 0 ? -sinHalf : sinHalf;
+  s.qz = 0;
+  s.qw = Math.sqrt(Math.max(0, (1 + fz) / 2));
+}
+
+// scratch (module level; the step is synchronous)
+const scratchHit: SegmentHit = { hit: false, t: 0, x: 0, y: 0, z: 0, u: 0, v: 0, nx: 0, ny: 0, nz: 0, front: false };
+
+function finiteOr(v: number, fallback: number): number {
+  return v - v === 0 ? v : fallback;
+}
+
+/**
+ * Moves (dx, dz) horizontally from the state's position, stopping short of walls and sliding along
+ * them. Writes the new x, z into the state and returns nothing.
+ */
+function moveHorizontal(s: MoveState, world: MoveWorld, c: MoveConfig, dx: number, dz: number): void {
+  for (let pass = 0; pass < 3; pass++) {
+    const d2 = dx * dx + dz * dz;
+    if (!(d2 > 1e-14)) return;
+    const d = Math.sqrt(d2);
+    const ux = dx / d;
+    const uz = dz / d;
+    const reach = d + c.radius;
+    let bestT = 2;
+    let bnx = 0;
+    let bnz = 0;
+    for (let i = 0; i < c.probeHeights.length; i++) {
+      const py = s.y + c.probeHeights[i]!;
+      if (world.firstHit(scratchHit, s.x, py, s.z, s.x + ux * reach, py, s.z + uz * reach) && scratchHit.t < bestT) {
+        bestT = scratchHit.t;
+        bnx = scratchHit.nx;
+        bnz = scratchHit.nz;
+      }
+    }
+    if (bestT > 1) {
+      s.x += dx;
+      s.z += dz;
+      return;
+    }
+    // Advance up to `radius` before the wall, then slide the remainder along the wall's horizontal normal.
+    const allowed = Math.max(0, bestT * reach - c.radius);
+    s.x += ux * allowed;
+    s.z += uz * allowed;
+    const rest = d - allowed;
+    let rx = ux * rest;
+    let rz = uz * rest;
+    const n2 = bnx * bnx + bnz * bnz;
+    if (!(n2 > 1e-12)) return; // a floor/ceiling-like face at probe height: stop
+    const ninv = 1 / Math.sqrt(n2);
+    const nx = bnx * ninv;
+    const nz = bnz * ninv;
+    const into = rx * nx + rz * nz;
+    if (into < 0) {
+      rx -= into * nx;
+      rz -= into * nz;
+    }
+    dx = rx;
+    dz = rz;
+  }
+}
+
+/** Advances the state by dt seconds under the input. Non-finite input numbers are treated as 0 / ignored. */
+export function stepMovement(s: MoveState, input: MoveInputLike, world: MoveWorld, c: MoveConfig, dt: number): MoveState {
+  setView(s, finiteOr(input.viewX, 0), finiteOr(input.viewY, 0), finiteOr(input.viewZ, 0));
+
+  // Wish direction, clamped to unit length.
+  let wx = finiteOr(input.wishX, 0);
+  let wz = finiteOr(input.wishZ, 0);
+  const w2 = wx * wx + wz * wz;
+  if (w2 > 1) {
+    const inv = 1 / Math.sqrt(w2);
+    wx *= inv;
+    wz *= inv;
+  }
+  // Accelerate the horizontal velocity toward the target velocity, by at most accel * dt.
+  const tvx = wx * c.maxSpeed;
+  const tvz = wz * c.maxSpeed;
+  let ddx = tvx - s.vx;
+  let ddz = tvz - s.vz;
+  const maxDv = c.accel * (s.onGround ? 1 : c.airControl) * dt;
+  const dd2 = ddx * ddx + ddz * ddz;
+  if (dd2 > maxDv * maxDv) {
+    const k = maxDv / Math.sqrt(dd2);
+    ddx *= k;
+    ddz *= k;
+  }
+  s.vx += ddx;
+  s.vz += ddz;
+
+  if (s.onGround && input.jump) {
+    s.vy = c.jumpSpeed;
+    s.onGround = false;
+  }
+  if (!s.onGround) s.vy = Math.max(-c.maxFallSpeed, s.vy - c.gravity * dt);
+
+  // Horizontal move with walls.
+  const x0 = s.x;
+  const z0 = s.z;
+  moveHorizontal(s, world, c, s.vx * dt, s.vz * dt);
+  // Velocity follows what actually happened (a wall stops it).
+  if (dt > 0) {
+    s.vx = (s.x - x0) / dt;
+    s.vz = (s.z - z0) / dt;
+  }
+
+  // Vertical: ceiling, then ground.
+  let dy = s.vy * dt;
+  if (dy > 0) {
+    const top = s.y + c.probeHeights[c.probeHeights.length - 1]!;
+    if (world.firstHit(scratchHit, s.x, top, s.z, s.x, top + dy + 0.05, s.z)) {
+      dy = 0;
+      s.vy = 0;
+    }
+  }
+  const probeTop = s.y + c.stepHeight;
+  const drop = c.stepHeight + Math.max(0, -dy) + (s.onGround ? c.stepHeight : 0.01);
+  const g = world.groundHeight(s.x, probeTop, s.z, drop);
+  const newY = s.y + dy;
+  if (s.vy <= 0 && g === g && (newY <= g || s.onGround)) {
+    s.y = g;
+    s.vy = 0;
+    s.onGround = true;
+  } else {
+    s.y = newY;
+    s.onGround = false;
+  }
+
+  // Animation: clip from horizontal speed (fall while airborne), time advances and loops.
+  const speed = Math.sqrt(s.vx * s.vx + s.vz * s.vz);
+  const clip = !s.onGround ? c.clipFall : speed < c.jogSpeed ? c.clipIdle : speed < c.runSpeed ? c.clipJog : c.clipRun;
+  if (clip !== s.clip) {
+    s.clip = clip;
+    s.animTime = 0;
+  }
+  const dur = c.clipDurations[clip] ?? 1;
+  let t = s.animTime + dt;
+  if (dur > 0 && t >= dur) t -= Math.floor(t / dur) * dur;
+  s.animTime = t;
+  return s;
+}

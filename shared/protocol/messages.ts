@@ -1,0 +1,66 @@
+/**
+ * Message names of the arena room and the JSON shapes the server sends back. Client-to-server
+ * messages are binary (shot, input, pong: see their modules); server-to-client replies that carry
+ * no hot-path data (verdicts, hit confirmations, damage directions) are small JSON objects.
+ */
+export { SHOT_BYTES, SHOT_VERSION, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
+export { INPUT_BYTES, INPUT_VERSION, InputButton, InputStatus, decodeInput, encodeInput, createInputMessage, type InputMessage } from './input';
+export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, ServerClockEstimate, type PingMessage } from './ping';
+
+export const ROOM_NAME = 'arena';
+
+/** Message type names. */
+export const Msg = {
+  /** client -> server, bytes: a shot (shot.ts). */
+  SHOT: 'shot',
+  /** client -> server, bytes: a movement input (input.ts). */
+  INPUT: 'input',
+  /** server -> client, bytes: clock/RTT probe (ping.ts); the client echoes it as PONG. */
+  PING: 'ping',
+  PONG: 'pong',
+  /** server -> shooter, JSON VerdictReply: the verdict of every shot, including rejections. */
+  VERDICT: 'verdict',
+  /** server -> shooter, JSON HitReply: hit confirmation. */
+  HIT: 'hit',
+  /** server -> victim, JSON DamagedReply: damage and the direction it came from. */
+  DAMAGED: 'damaged',
+  /** server -> sender, JSON RejectReply: a non-shot message that was refused. */
+  REJECT: 'reject',
+} as const;
+export type Msg = (typeof Msg)[keyof typeof Msg];
+
+export interface VerdictReply {
+  seq: number;
+  kind: number;
+  reason: number;
+  reasonName: string;
+  target: number;
+  zone: number;
+  t: number;
+  damage: number;
+  rewindTimeMs: number;
+  timeSource: number;
+}
+
+export interface HitReply {
+  seq: number;
+  target: number;
+  zone: number;
+  damage: number;
+  killed: boolean;
+}
+
+export interface DamagedReply {
+  from: number;
+  damage: number;
+  health: number;
+  /** Unit direction from the victim toward the shot's start (where the damage came from). */
+  dx: number;
+  dy: number;
+  dz: number;
+}
+
+export interface RejectReply {
+  type: string;
+  reason: string;
+}

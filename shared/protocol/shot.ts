@@ -1,0 +1,121 @@
+/**
+ * The shot message: one fired segment, as a fixed 64-byte little-endian binary record read with a
+ * DataView. Fixed length means a single exact length check rejects truncated, padded and
+ * wrong-type payloads before any field is read, and a version byte lets the layout evolve.
+ *
+ * Layout (version 1, 64 bytes, little-endian):
+ *
+ *   offset size type  field
+ *   0      1    u8    version (= SHOT_VERSION)
+ *   1      1    u8    weapon id (shared/weapons.ts)
+ *   2      2    i16   claimed target slot, -1 = none (audits and self-hit rejection only: the
+ *                     server decides hits on its own)
+ *   4      4    u32   seq, per client, strictly increasing
+ *   8      8    f64   claimed render time, ms on the server clock as the client estimates it
+ *                     (the time whose interpolated snapshot the client was drawing when it fired)
+ *   16     8    f64   start x   (segment start S, metres, world space)
+ *   24     8    f64   start y
+ *   32     8    f64   start z
+ *   40     8    f64   stop x    (segment stop E)
+ *   48     8    f64   stop y
+ *   56     8    f64   stop z
+ *
+ * Decoding only checks the frame (length, version); the numbers are judged by the validation
+ * pipeline (shared/validate), so that a NaN or a huge coordinate gets its own verdict reason.
+ */
+
+export const SHOT_VERSION = 1;
+export const SHOT_BYTES = 64;
+
+export interface ShotMessage {
+  version: number;
+  weapon: number;
+  claimedTarget: number;
+  seq: number;
+  renderTimeMs: number;
+  sx: number;
+  sy: number;
+  sz: number;
+  ex: number;
+  ey: number;
+  ez: number;
+}
+
+export function createShotMessage(): ShotMessage {
+  return { version: SHOT_VERSION, weapon: 0, claimedTarget: -1, seq: 0, renderTimeMs: 0, sx: 0, sy: 0, sz: 0, ex: 0, ey: 0, ez: 0 };
+}
+
+/** Why a byte payload is not a shot at all (before any field is judged). */
+export const FrameStatus = {
+  OK: 0,
+  NOT_BYTES: 1,
+  WRONG_LENGTH: 2,
+  WRONG_VERSION: 3,
+  OVERSIZED: 4,
+} as const;
+export type FrameStatus = (typeof FrameStatus)[keyof typeof FrameStatus];
+
+/** Upper bound for any client message of this protocol; larger payloads are refused unread. */
+export const MAX_CLIENT_MESSAGE_BYTES = 256;
+
+/**
+ * The DataView over exactly the payload's bytes: byte messages arrive as Uint8Arrays at arbitrary
+ * (unaligned) offsets inside a larger buffer, so the view must start at byteOffset.
+ */
+export function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Common frame check for every client payload: a Uint8Array, not oversized, exact length. */
+export function checkFrame(bytes: unknown, expectedLength: number, version: number): FrameStatus {
+  if (!(bytes instanceof Uint8Array)) return FrameStatus.NOT_BYTES;
+  if (bytes.byteLength > MAX_CLIENT_MESSAGE_BYTES) return FrameStatus.OVERSIZED;
+  if (bytes.byteLength !== expectedLength) return FrameStatus.WRONG_LENGTH;
+  if (bytes[0] !== version) return FrameStatus.WRONG_VERSION;
+  return FrameStatus.OK;
+}
+
+/**
+ * Reads a shot into `out`. Returns FrameStatus.OK and fills every field, or another status and
+ * leaves `out` untouched except `seq`, which is set when at least the first 8 bytes are present
+ * (so the rejection can name the shot the client sent), else -1.
+ */
+export function decodeShot(out: ShotMessage, bytes: unknown): FrameStatus {
+  const status = checkFrame(bytes, SHOT_BYTES, SHOT_VERSION);
+  if (status !== FrameStatus.OK) {
+    out.seq = bytes instanceof Uint8Array && bytes.byteLength >= 8 && bytes.byteLength <= MAX_CLIENT_MESSAGE_BYTES
+      ? viewOf(bytes).getUint32(4, true)
+      : -1;
+    return status;
+  }
+  const v = viewOf(bytes as Uint8Array);
+  out.version = v.getUint8(0);
+  out.weapon = v.getUint8(1);
+  out.claimedTarget = v.getInt16(2, true);
+  out.seq = v.getUint32(4, true);
+  out.renderTimeMs = v.getFloat64(8, true);
+  out.sx = v.getFloat64(16, true);
+  out.sy = v.getFloat64(24, true);
+  out.sz = v.getFloat64(32, true);
+  out.ex = v.getFloat64(40, true);
+  out.ey = v.getFloat64(48, true);
+  out.ez = v.getFloat64(56, true);
+  return FrameStatus.OK;
+}
+
+/** Writes a shot into `out` (64 bytes from `offset`) and returns `out`. Used by clients and tests. */
+export function encodeShot(out: Uint8Array, shot: ShotMessage, offset = 0): Uint8Array {
+  const v = new DataView(out.buffer, out.byteOffset + offset, SHOT_BYTES);
+  v.setUint8(0, shot.version);
+  v.setUint8(1, shot.weapon);
+  v.setInt16(2, shot.claimedTarget, true);
+  v.setUint32(4, shot.seq, true);
+  v.setFloat64(8, shot.renderTimeMs, true);
+  v.setFloat64(16, shot.sx, true);
+  v.setFloat64(24, shot.sy, true);
+  v.setFloat64(32, shot.sz, true);
+  v.setFloat64(40, shot.ex, true);
+  v.setFloat64(48, shot.ey, true);
+  v.setFloat64(56, shot.ez, true);
+  return out;
+}

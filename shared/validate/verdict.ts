@@ -1,0 +1,164 @@
+/**
+ * The verdict of one shot: what the server decided and why, in a flat record of plain numbers that
+ * the room applies, sends back to the shooter and writes to the audit log. Reasons are named codes
+ * of one const object so logs, tests and clients agree on them.
+ */
+
+export const VerdictKind = {
+  HIT: 0,
+  MISS: 1,
+  REJECTED: 2,
+} as const;
+export type VerdictKind = (typeof VerdictKind)[keyof typeof VerdictKind];
+
+export const VerdictReason = {
+  /** A hitbox was hit before the world. */
+  OK_HIT: 0,
+  /** Nothing hit, or the world was hit first and no hitbox lay behind it along the segment. */
+  OK_MISS: 1,
+  /** Not a shot frame: wrong type, length or version, or oversized. */
+  MALFORMED: 2,
+  /** A number in the shot is NaN or infinite. */
+  NON_FINITE: 3,
+  /** A coordinate or time is finite but absurdly large (beyond ValidationConfig.maxCoordinate / maxTimeMs). */
+  OUT_OF_BOUNDS: 4,
+  UNKNOWN_WEAPON: 5,
+  /** The claimed target slot is neither -1 nor a valid slot. */
+  BAD_TARGET: 6,
+  /** seq not strictly greater than the last accepted seq of this shooter. */
+  SEQ_REPLAYED: 7,
+  /** The claimed target is the shooter itself. */
+  SELF_TARGET: 8,
+  SHOOTER_DEAD: 9,
+  FIRE_RATE: 10,
+  NO_AMMO: 11,
+  /** Claimed render time later than the receive time plus futureSlackMs. */
+  TIME_FUTURE: 12,
+  /** Claimed render time earlier than the rewind window plus oldSlackMs allows. */
+  TIME_TOO_OLD: 13,
+  /** Segment longer than the weapon's range. */
+  OUT_OF_RANGE: 14,
+  /** Segment start too far from where the shooter's eye was. */
+  ORIGIN_MISMATCH: 15,
+  /** World geometry between the shooter's eye and the claimed segment start. */
+  START_BLOCKED: 16,
+  /** A zero-length segment. */
+  DEGENERATE: 17,
+  /** The segment reaches a hitbox only after passing through the world: a shot through a wall. */
+  OCCLUDED: 18,
+  /** Shooter slot unknown to the room (not joined). */
+  NO_SHOOTER: 19,
+  /** Payload larger than MAX_CLIENT_MESSAGE_BYTES: refused unread. */
+  OVERSIZED: 20,
+} as const;
+export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
+
+const REASON_NAMES: string[] = [];
+for (const [name, code] of Object.entries(VerdictReason)) REASON_NAMES[code] = name;
+export const VERDICT_REASON_COUNT = REASON_NAMES.length;
+
+export function reasonName(reason: number): string {
+  return REASON_NAMES[reason] ?? `UNKNOWN_${reason}`;
+}
+
+/** Where the rewind time came from (Source-style resolution, see shared/validate/shot.ts). */
+export const TimeSource = {
+  /** No time resolved (rejected before step 3). */
+  NONE: 0,
+  /** The client's claimed render time, within tolerance of the server's estimate. */
+  CLAIMED: 1,
+  /** The server's estimate: the claim was overruled. */
+  ESTIMATED: 2,
+  /** Either of the above, moved into the rewind window. */
+  CLAMPED: 3,
+} as const;
+export type TimeSource = (typeof TimeSource)[keyof typeof TimeSource];
+
+/** The shooter's rules state: read before a shot, written (as the state after) into the verdict. */
+export interface ShooterState {
+  slot: number;
+  alive: boolean;
+  /** Last seq that passed the structure checks, -1 before the first. */
+  lastSeq: number;
+  /** Earliest receive time of the next shot (minus the jitter allowance), server ms. */
+  nextFireMs: number;
+  /** Rounds left, by weapon id. */
+  ammo: number[];
+  /** Server ms at which the magazine of each weapon is full again; 0 = not reloading. */
+  reloadEndMs: number[];
+}
+
+export function createShooterState(slot: number, magazines: readonly number[]): ShooterState {
+  return { slot, alive: true, lastSeq: -1, nextFireMs: 0, ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0) };
+}
+
+export function copyShooterState(out: ShooterState, src: ShooterState): ShooterState {
+  out.slot = src.slot;
+  out.alive = src.alive;
+  out.lastSeq = src.lastSeq;
+  out.nextFireMs = src.nextFireMs;
+  out.ammo.length = src.ammo.length;
+  out.reloadEndMs.length = src.reloadEndMs.length;
+  for (let i = 0; i < src.ammo.length; i++) out.ammo[i] = src.ammo[i]!;
+  for (let i = 0; i < src.reloadEndMs.length; i++) out.reloadEndMs[i] = src.reloadEndMs[i]!;
+  return out;
+}
+
+export interface Verdict {
+  kind: VerdictKind;
+  reason: VerdictReason;
+  /** The shot's seq when readable, else -1. */
+  seq: number;
+  shooter: number;
+  weapon: number;
+  /** Slot hit (HIT) or the player behind the wall (OCCLUDED), else -1. */
+  target: number;
+  /** HitZone of the hit, -1 when none. */
+  zone: number;
+  bone: number;
+  hitbox: number;
+  /** Fraction along the segment of the deciding hit (hitbox for HIT, world for MISS/OCCLUDED), -1 when none. */
+  t: number;
+  /** Point and unit normal of the deciding hit. */
+  x: number;
+  y: number;
+  z: number;
+  nx: number;
+  ny: number;
+  nz: number;
+  /** True when the world was hit; worldT and the surface index describe that hit (bullet hole). */
+  worldHit: boolean;
+  worldT: number;
+  /** Index into world.surfaces of the world hit, -1 when none. */
+  surface: number;
+  damage: number;
+  /** The time every target was rewound to, server ms (NaN before step 3). */
+  rewindTimeMs: number;
+  /** The server's estimate of the firing time (receive - rtt/2 - interp), NaN before step 3. */
+  estimateMs: number;
+  timeSource: TimeSource;
+  /** True when the shot counted as fired: it used a round and the fire interval. */
+  fired: boolean;
+  /** The shooter's rules state after this shot (equal to the state before unless seq/ammo/fire clock moved). */
+  after: ShooterState;
+}
+
+export function createVerdict(): Verdict {
+  return {
+    kind: VerdictKind.REJECTED, reason: VerdictReason.MALFORMED, seq: -1, shooter: -1, weapon: -1,
+    target: -1, zone: -1, bone: -1, hitbox: -1, t: -1, x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0,
+    worldHit: false, worldT: -1, surface: -1, damage: 0, rewindTimeMs: Number.NaN, estimateMs: Number.NaN,
+    timeSource: TimeSource.NONE, fired: false, after: createShooterState(-1, []),
+  };
+}
+
+/** A plain JSON-friendly copy of a verdict (NaN written as null by JSON; the audit log compares these). */
+export function verdictToRecord(v: Verdict): Record<string, unknown> {
+  return {
+    kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), seq: v.seq, shooter: v.shooter, weapon: v.weapon,
+    target: v.target, zone: v.zone, bone: v.bone, hitbox: v.hitbox, t: v.t, x: v.x, y: v.y, z: v.z,
+    nx: v.nx, ny: v.ny, nz: v.nz, worldHit: v.worldHit, worldT: v.worldT, surface: v.surface, damage: v.damage,
+    rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, timeSource: v.timeSource, fired: v.fired,
+    after: { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() },
+  };
+}
