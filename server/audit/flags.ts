@@ -1,0 +1,175 @@
+/**
+ * Per-player cheat indicators computed from replayed shots, and the thresholds that turn them into
+ * flags. A flag is a pointer for a reviewer, not a verdict: the report lists which rules triggered
+ * and the numbers behind them. Every threshold is an option with a documented default.
+ */
+import { HitZone } from '../../shared/rig/rig';
+import { TimeSource, VerdictKind, reasonName } from '../../shared/validate/verdict';
+
+/** What the audit knows about one replayed shot (a row of the replay's results). */
+export interface ShotFacts {
+  shooter: number;
+  kind: number;
+  reason: number;
+  zone: number;
+  target: number;
+  timeSource: number;
+  /** receive time - rewound time, ms (NaN when the shot was rejected before the time step). */
+  rewindDepthMs: number;
+  /** From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown. */
+  reactionMs: number;
+  /** Largest view change over the snap window just before the shot, degrees; NaN unknown. */
+  snapDeg: number;
+}
+
+export interface FlagThresholds {
+  /** Players with fewer shots are reported but never flagged. */
+  minShots: number;
+  /** Rejected shots / shots above this flags. */
+  maxRejectionRatio: number;
+  /** Any single cheat-indicating reason above this share of shots flags. */
+  maxReasonRatio: number;
+  /** Head hits / hits above this flags (with at least minHits hits). */
+  maxHeadshotRatio: number;
+  minHits: number;
+  /** A hit whose rewind depth is within this of the window (or was clamped to it) is "at the edge". */
+  edgeMs: number;
+  /** Hits at the edge / hits above this flags. */
+  maxEdgeRatio: number;
+  /** Median reaction time of hits below this flags (with at least minReactionSamples). */
+  minMedianReactionMs: number;
+  minReactionSamples: number;
+  /** A view change above this many degrees in the snap window before a shot is a snap. */
+  snapDeg: number;
+  /** Hits preceded by a snap / hits above this flags. */
+  maxSnapRatio: number;
+  /** Shots whose claimed time the server overruled (estimate or clamp) / shots above this flags. */
+  maxOverruledRatio: number;
+}
+
+export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
+  minShots: 10,
+  maxRejectionRatio: 0.2,
+  maxReasonRatio: 0.1,
+  maxHeadshotRatio: 0.6,
+  minHits: 8,
+  edgeMs: 20,
+  maxEdgeRatio: 0.3,
+  minMedianReactionMs: 120,
+  minReactionSamples: 5,
+  snapDeg: 25,
+  maxSnapRatio: 0.3,
+  maxOverruledRatio: 0.25,
+});
+
+/** Reasons an honest client does not produce in numbers (tampered shots, wall hacks, speed hacks). */
+const CHEAT_REASONS: ReadonlySet<string> = new Set([
+  'MALFORMED', 'NON_FINITE', 'OUT_OF_BOUNDS', 'UNKNOWN_WEAPON', 'BAD_TARGET', 'SEQ_REPLAYED', 'SELF_TARGET',
+  'FIRE_RATE', 'NO_AMMO', 'TIME_FUTURE', 'TIME_TOO_OLD', 'OUT_OF_RANGE', 'ORIGIN_MISMATCH', 'START_BLOCKED',
+  'OCCLUDED', 'OVERSIZED',
+]);
+
+export const FlagRule = {
+  REJECTIONS: 'rejections',
+  REASON: 'reason',
+  HEADSHOTS: 'headshots',
+  WINDOW_EDGE: 'window-edge',
+  REACTION: 'reaction',
+  AIM_SNAP: 'aim-snap',
+  OVERRULED_TIME: 'overruled-time',
+} as const;
+export type FlagRule = (typeof FlagRule)[keyof typeof FlagRule];
+
+export interface Flag {
+  rule: FlagRule;
+  /** One line for people: the measured value, the threshold. */
+  detail: string;
+  value: number;
+  threshold: number;
+}
+
+export interface PlayerReport {
+  player: number;
+  shots: number;
+  hits: number;
+  misses: number;
+  rejected: number;
+  byReason: Record<string, number>;
+  headshots: number;
+  edgeHits: number;
+  overruled: number;
+  reactionSamples: number;
+  medianReactionMs: number;
+  snapHits: number;
+  flags: Flag[];
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = values.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** Aggregates shots per shooter and applies the thresholds. `windowMs` is the match's rewind window. */
+export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresholds: Partial<FlagThresholds> = {}): PlayerReport[] {
+  const th = { ...DEFAULT_THRESHOLDS, ...thresholds };
+  const players = new Map<number, PlayerReport & { reactions: number[] }>();
+  for (const s of shots) {
+    let p = players.get(s.shooter);
+    if (!p) {
+      p = {
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
+        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], reactions: [],
+      };
+      players.set(s.shooter, p);
+    }
+    p.shots++;
+    const name = reasonName(s.reason);
+    p.byReason[name] = (p.byReason[name] ?? 0) + 1;
+    if (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED) p.overruled++;
+    if (s.kind === VerdictKind.REJECTED) p.rejected++;
+    else if (s.kind === VerdictKind.MISS) p.misses++;
+    else if (s.kind === VerdictKind.HIT) {
+      p.hits++;
+      if (s.zone === HitZone.HEAD) p.headshots++;
+      if (s.timeSource === TimeSource.CLAMPED || s.rewindDepthMs >= windowMs - th.edgeMs) p.edgeHits++;
+      if (s.reactionMs === s.reactionMs) p.reactions.push(s.reactionMs);
+      if (s.snapDeg > th.snapDeg) p.snapHits++;
+    }
+  }
+  const out: PlayerReport[] = [];
+  for (const p of [...players.values()].sort((a, b) => a.player - b.player)) {
+    const { reactions, ...report } = p;
+    report.reactionSamples = reactions.length;
+    report.medianReactionMs = median(reactions);
+    const flags = report.flags;
+    if (p.shots >= th.minShots) {
+      const rej = p.rejected / p.shots;
+      if (rej > th.maxRejectionRatio) flags.push({ rule: FlagRule.REJECTIONS, value: rej, threshold: th.maxRejectionRatio, detail: `${pct(rej)} of ${p.shots} shots rejected (limit ${pct(th.maxRejectionRatio)})` });
+      for (const [name, n] of Object.entries(p.byReason)) {
+        const r = n / p.shots;
+        if (CHEAT_REASONS.has(name) && r > th.maxReasonRatio) {
+          flags.push({ rule: FlagRule.REASON, value: r, threshold: th.maxReasonRatio, detail: `${name}: ${n} shots, ${pct(r)} (limit ${pct(th.maxReasonRatio)})` });
+        }
+      }
+      const over = p.overruled / p.shots;
+      if (over > th.maxOverruledRatio) flags.push({ rule: FlagRule.OVERRULED_TIME, value: over, threshold: th.maxOverruledRatio, detail: `claimed time overruled on ${pct(over)} of shots (limit ${pct(th.maxOverruledRatio)})` });
+      if (p.hits >= th.minHits) {
+        const hs = p.headshots / p.hits;
+        if (hs > th.maxHeadshotRatio) flags.push({ rule: FlagRule.HEADSHOTS, value: hs, threshold: th.maxHeadshotRatio, detail: `${pct(hs)} of ${p.hits} hits in the head (limit ${pct(th.maxHeadshotRatio)})` });
+        const edge = p.edgeHits / p.hits;
+        if (edge > th.maxEdgeRatio) flags.push({ rule: FlagRule.WINDOW_EDGE, value: edge, threshold: th.maxEdgeRatio, detail: `${pct(edge)} of hits within ${th.edgeMs} ms of the ${windowMs} ms rewind window (limit ${pct(th.maxEdgeRatio)})` });
+        const snap = p.snapHits / p.hits;
+        if (snap > th.maxSnapRatio) flags.push({ rule: FlagRule.AIM_SNAP, value: snap, threshold: th.maxSnapRatio, detail: `${pct(snap)} of hits after a view snap over ${th.snapDeg} deg (limit ${pct(th.maxSnapRatio)})` });
+      }
+      if (reactions.length >= th.minReactionSamples && report.medianReactionMs < th.minMedianReactionMs) {
+        flags.push({ rule: FlagRule.REACTION, value: report.medianReactionMs, threshold: th.minMedianReactionMs, detail: `median reaction ${report.medianReactionMs.toFixed(0)} ms over ${reactions.length} hits (limit ${th.minMedianReactionMs} ms)` });
+      }
+    }
+    out.push(report);
+  }
+  return out;
+}

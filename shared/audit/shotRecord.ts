@@ -1,0 +1,224 @@
+/**
+ * Codecs for the match log's shot records and the verdicts they carry. A shot record holds
+ * everything the validation pipeline read to decide that shot, so an audit replays it bit for bit:
+ * the payload bytes exactly as received, the receive time, the round-trip estimate and the
+ * interpolation delay the server used, and the shooter's rules state before the shot; then the
+ * verdict the server reached. Numbers are stored as float64 so -1, NaN and -0 survive unchanged.
+ * Pure (DataView only) so a browser tool can decode logs too.
+ *
+ * Layout (little-endian):
+ *   0  u32  tick at receive
+ *   4  u16  shooter slot
+ *   6  u16  payload length n (<= MAX_SHOT_PAYLOAD_BYTES)
+ *   8  f64  receive time, server ms
+ *   16 f64  round-trip estimate, ms
+ *   24 f64  interpolation delay, ms
+ *   32 f64  newest tick time, server ms
+ *   40 u16  slot count m (the targets' state as the pipeline saw it)
+ *   42      m x (u8 alive, f64 life start ms)
+ *   ..      shooter state before (SHOOTER_STATE layout below)
+ *   ..      n payload bytes
+ *   ..      verdict (VERDICT layout below)
+ *
+ * SHOOTER_STATE: u8 alive, u8 weapon count w, f64 lastSeq, f64 nextFireMs, w x f64 ammo, w x f64 reloadEndMs.
+ * VERDICT: u8 kind, u8 reason, u8 timeSource, u8 flags (1 worldHit, 2 fired), then f64 for each of
+ *   VERDICT_NUMBER_FIELDS in order, then the shooter state after.
+ */
+import { createShooterState, type ShooterState, type Verdict } from '../validate/verdict';
+
+/** Shots are 64 bytes; malformed payloads are kept up to the protocol's message bound. */
+export const MAX_SHOT_PAYLOAD_BYTES = 256;
+/** Weapon tables longer than this cannot be logged (the format stores the count in a byte). */
+export const MAX_WEAPONS = 255;
+/** Player slots a shot record can describe. */
+export const MAX_SLOTS = 1024;
+
+/** The verdict's numeric fields, in log order. Comparing verdicts walks the same list. */
+export const VERDICT_NUMBER_FIELDS = [
+  'seq', 'shooter', 'weapon', 'target', 'zone', 'bone', 'hitbox', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz',
+  'worldT', 'surface', 'damage', 'rewindTimeMs', 'estimateMs',
+] as const satisfies readonly (keyof Verdict)[];
+
+/** What the pipeline read besides the world, the history and the rules. */
+export interface ShotInput {
+  tick: number;
+  shooter: number;
+  /** The payload exactly as received (may be malformed: that is part of what is audited). */
+  payload: Uint8Array;
+  receivedMs: number;
+  rttMs: number;
+  interpDelayMs: number;
+  newestTickMs: number;
+  /** Who could be hit, and since when, by slot (ShotTargets). */
+  alive: boolean[];
+  lifeStartMs: number[];
+  before: ShooterState;
+}
+
+export function createShotInput(): ShotInput {
+  return {
+    tick: 0, shooter: 0, payload: new Uint8Array(0), receivedMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0,
+    alive: [], lifeStartMs: [], before: createShooterState(-1, []),
+  };
+}
+
+export function shooterStateBytes(s: ShooterState): number {
+  return 18 + 16 * s.ammo.length;
+}
+
+export function verdictBytes(v: Verdict): number {
+  return 4 + 8 * VERDICT_NUMBER_FIELDS.length + shooterStateBytes(v.after);
+}
+
+/** Upper bound of a shot record's payload, for FrameBuffer.begin. */
+export function shotRecordMaxBytes(input: ShotInput, verdict: Verdict): number {
+  return 42 + 9 * Math.min(input.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES) + verdictBytes(verdict);
+}
+
+function writeShooterState(view: DataView, at: number, s: ShooterState): number {
+  const w = Math.min(s.ammo.length, MAX_WEAPONS);
+  view.setUint8(at, s.alive ? 1 : 0);
+  view.setUint8(at + 1, w);
+  view.setFloat64(at + 2, s.lastSeq, true);
+  view.setFloat64(at + 10, s.nextFireMs, true);
+  let o = at + 18;
+  for (let i = 0; i < w; i++, o += 8) view.setFloat64(o, s.ammo[i]!, true);
+  for (let i = 0; i < w; i++, o += 8) view.setFloat64(o, s.reloadEndMs[i] ?? 0, true);
+  return o;
+}
+
+function readShooterState(out: ShooterState, view: DataView, at: number, end: number, slot: number): number {
+  if (at + 18 > end) return -1;
+  const w = view.getUint8(at + 1);
+  if (at + 18 + 16 * w > end) return -1;
+  out.slot = slot;
+  out.alive = view.getUint8(at) === 1;
+  out.lastSeq = view.getFloat64(at + 2, true);
+  out.nextFireMs = view.getFloat64(at + 10, true);
+  out.ammo.length = w;
+  out.reloadEndMs.length = w;
+  let o = at + 18;
+  for (let i = 0; i < w; i++, o += 8) out.ammo[i] = view.getFloat64(o, true);
+  for (let i = 0; i < w; i++, o += 8) out.reloadEndMs[i] = view.getFloat64(o, true);
+  return o;
+}
+
+/** Writes a verdict at `at`; returns the offset after it. */
+export function writeVerdict(view: DataView, at: number, v: Verdict): number {
+  view.setUint8(at, v.kind);
+  view.setUint8(at + 1, v.reason);
+  view.setUint8(at + 2, v.timeSource);
+  view.setUint8(at + 3, (v.worldHit ? 1 : 0) | (v.fired ? 2 : 0));
+  let o = at + 4;
+  for (let i = 0; i < VERDICT_NUMBER_FIELDS.length; i++, o += 8) view.setFloat64(o, v[VERDICT_NUMBER_FIELDS[i]], true);
+  return writeShooterState(view, o, v.after);
+}
+
+/** Reads a verdict at `at` into `out`; returns the offset after it, or -1 when it does not fit before `end`. */
+export function readVerdict(out: Verdict, view: DataView, at: number, end: number): number {
+  if (at + 4 + 8 * VERDICT_NUMBER_FIELDS.length > end) return -1;
+  out.kind = view.getUint8(at) as Verdict['kind'];
+  out.reason = view.getUint8(at + 1) as Verdict['reason'];
+  out.timeSource = view.getUint8(at + 2) as Verdict['timeSource'];
+  const flags = view.getUint8(at + 3);
+  out.worldHit = (flags & 1) !== 0;
+  out.fired = (flags & 2) !== 0;
+  let o = at + 4;
+  const rec = out as unknown as Record<string, number>;
+  for (let i = 0; i < VERDICT_NUMBER_FIELDS.length; i++, o += 8) rec[VERDICT_NUMBER_FIELDS[i]] = view.getFloat64(o, true);
+  return readShooterState(out.after, view, o, end, out.shooter);
+}
+
+/** Encodes a shot record at `at`; returns its length. Reserve `shotRecordMaxBytes` first. */
+export function writeShotRecord(view: DataView, at: number, input: ShotInput, verdict: Verdict): number {
+  const n = Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES);
+  view.setUint32(at, input.tick >>> 0, true);
+  view.setUint16(at + 4, input.shooter & 0xffff, true);
+  view.setUint16(at + 6, n, true);
+  view.setFloat64(at + 8, input.receivedMs, true);
+  view.setFloat64(at + 16, input.rttMs, true);
+  view.setFloat64(at + 24, input.interpDelayMs, true);
+  view.setFloat64(at + 32, input.newestTickMs, true);
+  const m = Math.min(input.alive.length, MAX_SLOTS);
+  view.setUint16(at + 40, m, true);
+  let o = at + 42;
+  for (let i = 0; i < m; i++, o += 9) {
+    view.setUint8(o, input.alive[i] ? 1 : 0);
+    view.setFloat64(o + 1, input.lifeStartMs[i] ?? 0, true);
+  }
+  o = writeShooterState(view, o, input.before);
+  for (let i = 0; i < n; i++) view.setUint8(o + i, input.payload[i]!);
+  o += n;
+  o = writeVerdict(view, o, verdict);
+  return o - at;
+}
+
+/**
+ * Decodes the shot record in `view[at, at + length)` into `input` and `verdict`. The payload is a
+ * view into the log's bytes (no copy). Returns false when the record is too short for its own
+ * counts (a record that passed its CRC but was written by something else).
+ */
+export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataView, at: number, length: number): boolean {
+  const end = at + length;
+  if (length < 42) return false;
+  input.tick = view.getUint32(at, true);
+  input.shooter = view.getUint16(at + 4, true);
+  const n = view.getUint16(at + 6, true);
+  input.receivedMs = view.getFloat64(at + 8, true);
+  input.rttMs = view.getFloat64(at + 16, true);
+  input.interpDelayMs = view.getFloat64(at + 24, true);
+  input.newestTickMs = view.getFloat64(at + 32, true);
+  const m = view.getUint16(at + 40, true);
+  if (42 + 9 * m > length) return false;
+  input.alive.length = m;
+  input.lifeStartMs.length = m;
+  let o = at + 42;
+  for (let i = 0; i < m; i++, o += 9) {
+    input.alive[i] = view.getUint8(o) === 1;
+    input.lifeStartMs[i] = view.getFloat64(o + 1, true);
+  }
+  o = readShooterState(input.before, view, o, end, input.shooter);
+  if (o < 0 || o + n > end) return false;
+  input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
+  o += n;
+  o = readVerdict(verdict, view, o, end);
+  return o === end;
+}
+
+/** One field where a replayed verdict differs from the recorded one. */
+export interface FieldMismatch {
+  field: string;
+  recorded: number | boolean;
+  replayed: number | boolean;
+}
+
+/**
+ * Compares two verdicts bit for bit: every number with Object.is (so NaN equals NaN and -0 differs
+ * from 0), kind, reason, time source, flags and the shooter state after. Pushes each differing
+ * field into `out` (which it returns); an empty list means identical.
+ */
+export function compareVerdicts(out: FieldMismatch[], recorded: Verdict, replayed: Verdict): FieldMismatch[] {
+  if (recorded.kind !== replayed.kind) out.push({ field: 'kind', recorded: recorded.kind, replayed: replayed.kind });
+  if (recorded.reason !== replayed.reason) out.push({ field: 'reason', recorded: recorded.reason, replayed: replayed.reason });
+  if (recorded.timeSource !== replayed.timeSource) out.push({ field: 'timeSource', recorded: recorded.timeSource, replayed: replayed.timeSource });
+  if (recorded.worldHit !== replayed.worldHit) out.push({ field: 'worldHit', recorded: recorded.worldHit, replayed: replayed.worldHit });
+  if (recorded.fired !== replayed.fired) out.push({ field: 'fired', recorded: recorded.fired, replayed: replayed.fired });
+  for (const f of VERDICT_NUMBER_FIELDS) {
+    if (!Object.is(recorded[f], replayed[f])) out.push({ field: f, recorded: recorded[f], replayed: replayed[f] });
+  }
+  compareStates(out, 'after', recorded.after, replayed.after);
+  return out;
+}
+
+/** Compares two shooter states field by field (used for `after` and for the reconstructed `before`). */
+export function compareStates(out: FieldMismatch[], prefix: string, a: ShooterState, b: ShooterState): FieldMismatch[] {
+  if (a.alive !== b.alive) out.push({ field: `${prefix}.alive`, recorded: a.alive, replayed: b.alive });
+  if (!Object.is(a.lastSeq, b.lastSeq)) out.push({ field: `${prefix}.lastSeq`, recorded: a.lastSeq, replayed: b.lastSeq });
+  if (!Object.is(a.nextFireMs, b.nextFireMs)) out.push({ field: `${prefix}.nextFireMs`, recorded: a.nextFireMs, replayed: b.nextFireMs });
+  const w = Math.max(a.ammo.length, b.ammo.length);
+  for (let i = 0; i < w; i++) {
+    if (!Object.is(a.ammo[i], b.ammo[i])) out.push({ field: `${prefix}.ammo[${i}]`, recorded: a.ammo[i] ?? NaN, replayed: b.ammo[i] ?? NaN });
+    if (!Object.is(a.reloadEndMs[i], b.reloadEndMs[i])) out.push({ field: `${prefix}.reloadEndMs[${i}]`, recorded: a.reloadEndMs[i] ?? NaN, replayed: b.reloadEndMs[i] ?? NaN });
+  }
+  return out;
+}
