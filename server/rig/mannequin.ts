@@ -1,0 +1,356 @@
+/**
+ * Reads a skinned glTF character (the mannequin) into plain arrays and evaluates it exactly as the
+ * glTF specification describes: node hierarchy, animation samplers (STEP and LINEAR; slerp for
+ * rotations), joint matrices G_j * IBM_j and linear-blend skinning. This is the reference the rig
+ * build starts from and the rig-quality tests compare against; it runs on the server/tooling side
+ * only (it reads files and may use any Math function), never in shared/.
+ *
+ * Matrices are column-major Float64Array(16) like glTF; quaternions are [x, y, z, w].
+ */
+import { NodeIO, type Node } from '@gltf-transform/core';
+
+export interface SkinnedCharacter {
+  /** Joint names in skin order (the joint index used everywhere). */
+  jointNames: string[];
+  /** Every node that an animation or the hierarchy touches: joints first (same index), then ancestors. */
+  nodeNames: string[];
+  /** Parent node index (into nodeNames) or -1. */
+  nodeParent: Int32Array;
+  /** Rest TRS per node: 10 numbers (tx ty tz qx qy qz qw sx sy sz). */
+  nodeRest: Float64Array;
+  /** Inverse bind matrices, 16 per joint. */
+  inverseBind: Float64Array;
+  /** Bind-pose vertex positions (all primitives merged), 3 per vertex. */
+  positions: Float64Array;
+  /** Four joint indices and four weights per vertex. */
+  joints: Uint16Array;
+  weights: Float64Array;
+  /** Triangle vertex indices, 3 per triangle. */
+  indices: Uint32Array;
+  clips: AnimationClipData[];
+}
+
+export interface AnimationChannelData {
+  node: number;
+  path: 'translation' | 'rotation' | 'scale';
+  interpolation: 'STEP' | 'LINEAR';
+  input: Float64Array;
+  output: Float64Array;
+}
+
+export interface AnimationClipData {
+  name: string;
+  duration: number;
+  channels: AnimationChannelData[];
+}
+
+/** Loads the character; throws with a next step when the file is not a single-skin triangle mesh. */
+export async function loadSkinnedCharacter(path: string): Promise<SkinnedCharacter> {
+  const doc = await new NodeIO().read(path);
+  const root = doc.getRoot();
+  const skins = root.listSkins();
+  if (skins.length !== 1) throw new Error(`${path}: expected exactly one skin, found ${skins.length}; export the character with one armature`);
+  const skin = skins[0];
+  const jointNodes = skin.listJoints();
+  const nodes: Node[] = [...jointNodes];
+  const indexOf = new Map<Node, number>();
+  jointNodes.forEach((n, i) => indexOf.set(n, i));
+  // Ancestors of joints (e.g. the armature's root node) are part of the model-space transform.
+  for (let i = 0; i < nodes.length; i++) {
+    const p = nodes[i].getParentNode();
+    if (p && !indexOf.has(p)) {
+      indexOf.set(p, nodes.length);
+      nodes.push(p);
+    }
+  }
+  const nodeParent = new Int32Array(nodes.length);
+  const nodeRest = new Float64Array(nodes.length * 10);
+  nodes.forEach((n, i) => {
+    const p = n.getParentNode();
+    nodeParent[i] = p ? indexOf.get(p)! : -1;
+    nodeRest.set([...n.getTranslation(), ...n.getRotation(), ...n.getScale()], i * 10);
+  });
+
+  const ibmAcc = skin.getInverseBindMatrices();
+  if (!ibmAcc) throw new Error(`${path}: the skin has no inverseBindMatrices; re-export with them`);
+  const inverseBind = Float64Array.from(ibmAcc.getArray()!);
+
+  const posParts: number[] = [];
+  const jointParts: number[] = [];
+  const weightParts: number[] = [];
+  const indexParts: number[] = [];
+  for (const mesh of root.listMeshes()) {
+    for (const prim of mesh.listPrimitives()) {
+      if (prim.getMode() !== 4) throw new Error(`${path}: primitive mode ${prim.getMode()} is not TRIANGLES; triangulate on export`);
+      const pos = prim.getAttribute('POSITION');
+      const jo = prim.getAttribute('JOINTS_0');
+      const we = prim.getAttribute('WEIGHTS_0');
+      if (!pos || !jo || !we) throw new Error(`${path}: a primitive lacks POSITION/JOINTS_0/WEIGHTS_0`);
+      const base = posParts.length / 3;
+      const n = pos.getCount();
+      const v = [0, 0, 0, 0];
+      for (let i = 0; i < n; i++) {
+        pos.getElement(i, v);
+        posParts.push(v[0], v[1], v[2]);
+        jo.getElement(i, v);
+        jointParts.push(v[0], v[1], v[2], v[3]);
+        we.getElement(i, v);
+        weightParts.push(v[0], v[1], v[2], v[3]);
+      }
+      const idx = prim.getIndices();
+      if (idx) for (const k of idx.getArray()!) indexParts.push(base + k);
+      else for (let k = 0; k < n; k++) indexParts.push(base + k);
+    }
+  }
+
+  const clips: AnimationClipData[] = root.listAnimations().map((anim) => {
+    let duration = 0;
+    const channels: AnimationChannelData[] = [];
+    for (const ch of anim.listChannels()) {
+      const target = ch.getTargetNode();
+      const s = ch.getSampler();
+      const path = ch.getTargetPath();
+      if (!target || !s || !indexOf.has(target)) continue; // a node outside the skeleton cannot move a joint
+      if (path !== 'translation' && path !== 'rotation' && path !== 'scale') continue;
+      const interp = s.getInterpolation();
+      if (interp !== 'STEP' && interp !== 'LINEAR') throw new Error(`${anim.getName()}: ${interp} samplers are not supported; bake the clip to LINEAR`);
+      const input = Float64Array.from(s.getInput()!.getArray()!);
+      duration = Math.max(duration, input[input.length - 1]);
+      channels.push({ node: indexOf.get(target)!, path, interpolation: interp, input, output: Float64Array.from(s.getOutput()!.getArray()!) });
+    }
+    return { name: anim.getName(), duration, channels };
+  });
+
+  return {
+    jointNames: jointNodes.map((n) => n.getName()),
+    nodeNames: nodes.map((n) => n.getName()),
+    nodeParent,
+    nodeRest,
+    inverseBind,
+    positions: Float64Array.from(posParts),
+    joints: Uint16Array.from(jointParts),
+    weights: Float64Array.from(weightParts),
+    indices: Uint32Array.from(indexParts),
+    clips,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small double-precision matrix/quaternion helpers (column-major, like glTF).
+
+export function mat4FromTRS(out: Float64Array, t: ArrayLike<number>, q: ArrayLike<number>, s: ArrayLike<number>, o = 0): Float64Array {
+  const x = q[o + 3], y = q[o + 4], z = q[o + 5], w = q[o + 6];
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  const sx = s[o + 7], sy = s[o + 8], sz = s[o + 9];
+  out[0] = (1 - (yy + zz)) * sx; out[1] = (xy + wz) * sx; out[2] = (xz - wy) * sx; out[3] = 0;
+  out[4] = (xy - wz) * sy; out[5] = (1 - (xx + zz)) * sy; out[6] = (yz + wx) * sy; out[7] = 0;
+  out[8] = (xz + wy) * sz; out[9] = (yz - wx) * sz; out[10] = (1 - (xx + yy)) * sz; out[11] = 0;
+  out[12] = t[o]; out[13] = t[o + 1]; out[14] = t[o + 2]; out[15] = 1;
+  return out;
+}
+
+export function mat4Multiply(out: Float64Array, a: ArrayLike<number>, b: ArrayLike<number>, ao = 0, bo = 0): Float64Array {
+  const r = new Float64Array(16);
+  for (let c = 0; c < 4; c++) {
+    for (let rr = 0; rr < 4; rr++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[ao + k * 4 + rr] * b[bo + c * 4 + k];
+      r[c * 4 + rr] = s;
+    }
+  }
+  out.set(r);
+  return out;
+}
+
+/** Inverse of a general affine 4x4 (column-major). */
+export function mat4InvertAffine(out: Float64Array, m: ArrayLike<number>, o = 0): Float64Array {
+  const a00 = m[o], a01 = m[o + 1], a02 = m[o + 2];
+  const a10 = m[o + 4], a11 = m[o + 5], a12 = m[o + 6];
+  const a20 = m[o + 8], a21 = m[o + 9], a22 = m[o + 10];
+  const tx = m[o + 12], ty = m[o + 13], tz = m[o + 14];
+  const b01 = a22 * a11 - a12 * a21;
+  const b11 = -a22 * a10 + a12 * a20;
+  const b21 = a21 * a10 - a11 * a20;
+  const det = a00 * b01 + a01 * b11 + a02 * b21;
+  const id = 1 / det;
+  const r = new Float64Array(16);
+  r[0] = b01 * id; r[1] = (-a22 * a01 + a02 * a21) * id; r[2] = (a12 * a01 - a02 * a11) * id;
+  r[4] = b11 * id; r[5] = (a22 * a00 - a02 * a20) * id; r[6] = (-a12 * a00 + a02 * a10) * id;
+  r[8] = b21 * id; r[9] = (-a21 * a00 + a01 * a20) * id; r[10] = (a11 * a00 - a01 * a10) * id;
+  r[12] = -(r[0] * tx + r[4] * ty + r[8] * tz);
+  r[13] = -(r[1] * tx + r[5] * ty + r[9] * tz);
+  r[14] = -(r[2] * tx + r[6] * ty + r[10] * tz);
+  r[15] = 1;
+  out.set(r);
+  return out;
+}
+
+/**
+ * The rigid part of an affine matrix as [tx ty tz qx qy qz qw]: translation as is, rotation from the
+ * Gram-Schmidt orthonormalised columns (animated bone scales here stay within a few percent).
+ */
+export function rigidFromMat4(out: Float64Array, m: ArrayLike<number>, oo = 0): Float64Array {
+  let xx = m[0], xy = m[1], xz = m[2];
+  let l = Math.sqrt(xx * xx + xy * xy + xz * xz);
+  xx /= l; xy /= l; xz /= l;
+  let yx = m[4], yy = m[5], yz = m[6];
+  let d = xx * yx + xy * yy + xz * yz;
+  yx -= d * xx; yy -= d * xy; yz -= d * xz;
+  l = Math.sqrt(yx * yx + yy * yy + yz * yz);
+  yx /= l; yy /= l; yz /= l;
+  const zx = xy * yz - xz * yy, zy = xz * yx - xx * yz, zz = xx * yy - xy * yx;
+  // Rotation matrix R with columns X Y Z -> quaternion (Shepperd's method).
+  const tr = xx + yy + zz;
+  let qx: number, qy: number, qz: number, qw: number;
+  if (tr > 0) {
+    const s = Math.sqrt(tr + 1) * 2;
+    qw = 0.25 * s; qx = (yz - zy) / s; qy = (zx - xz) / s; qz = (xy - yx) / s;
+  } else if (xx > yy && xx > zz) {
+    const s = Math.sqrt(1 + xx - yy - zz) * 2;
+    qw = (yz - zy) / s; qx = 0.25 * s; qy = (yx + xy) / s; qz = (zx + xz) / s;
+  } else if (yy > zz) {
+    const s = Math.sqrt(1 + yy - xx - zz) * 2;
+    qw = (zx - xz) / s; qx = (yx + xy) / s; qy = 0.25 * s; qz = (zy + yz) / s;
+  } else {
+    const s = Math.sqrt(1 + zz - xx - yy) * 2;
+    qw = (xy - yx) / s; qx = (zx + xz) / s; qy = (zy + yz) / s; qz = 0.25 * s;
+  }
+  if (qw < 0) { qx = -qx; qy = -qy; qz = -qz; qw = -qw; }
+  const n = Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  out[oo] = m[12]; out[oo + 1] = m[13]; out[oo + 2] = m[14];
+  out[oo + 3] = qx / n; out[oo + 4] = qy / n; out[oo + 5] = qz / n; out[oo + 6] = qw / n;
+  return out;
+}
+
+function slerp(out: number[], a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, u: number): void {
+  let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
+  const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
+  let c = ax * bx + ay * by + az * bz + aw * bw;
+  if (c < 0) { c = -c; bx = -bx; by = -by; bz = -bz; bw = -bw; }
+  let s0 = 1 - u, s1 = u;
+  if (c < 0.9999995) {
+    const om = Math.acos(c), so = Math.sin(om);
+    s0 = Math.sin((1 - u) * om) / so;
+    s1 = Math.sin(u * om) / so;
+  }
+  out[0] = s0 * ax + s1 * bx; out[1] = s0 * ay + s1 * by; out[2] = s0 * az + s1 * bz; out[3] = s0 * aw + s1 * bw;
+  const n = Math.hypot(out[0], out[1], out[2], out[3]);
+  out[0] /= n; out[1] /= n; out[2] /= n; out[3] /= n;
+}
+
+/**
+ * Local TRS of every node at clip time `time` (clamped to [0, duration]) per the glTF sampler rules;
+ * nodes a clip does not animate keep their rest TRS. Writes 10 numbers per node into out.
+ */
+export function sampleLocalTRS(out: Float64Array, ch: SkinnedCharacter, clip: AnimationClipData, time: number): Float64Array {
+  out.set(ch.nodeRest);
+  const tmp = [0, 0, 0, 0];
+  for (const c of clip.channels) {
+    const inp = c.input;
+    const width = c.path === 'rotation' ? 4 : 3;
+    const dst = c.node * 10 + (c.path === 'translation' ? 0 : c.path === 'rotation' ? 3 : 7);
+    let i = 0;
+    if (time <= inp[0] || inp.length === 1) {
+      for (let k = 0; k < width; k++) out[dst + k] = c.output[k];
+      continue;
+    }
+    if (time >= inp[inp.length - 1]) {
+      const o = (inp.length - 1) * width;
+      for (let k = 0; k < width; k++) out[dst + k] = c.output[o + k];
+      continue;
+    }
+    while (i + 1 < inp.length && inp[i + 1] <= time) i++;
+    const u = (time - inp[i]) / (inp[i + 1] - inp[i]);
+    if (c.interpolation === 'STEP') {
+      for (let k = 0; k < width; k++) out[dst + k] = c.output[i * width + k];
+    } else if (width === 4) {
+      slerp(tmp, c.output, i * 4, c.output, (i + 1) * 4, u);
+      for (let k = 0; k < 4; k++) out[dst + k] = tmp[k];
+    } else {
+      for (let k = 0; k < 3; k++) out[dst + k] = c.output[i * 3 + k] * (1 - u) + c.output[(i + 1) * 3 + k] * u;
+    }
+  }
+  return out;
+}
+
+/** Model-space (scene-space) matrices of every node from local TRS: 16 per node. */
+export function globalMatrices(out: Float64Array, ch: SkinnedCharacter, localTRS: Float64Array): Float64Array {
+  const n = ch.nodeNames.length;
+  const done = new Uint8Array(n);
+  const m = new Float64Array(16);
+  const visit = (i: number): void => {
+    if (done[i]) return;
+    mat4FromTRS(m, localTRS, localTRS, localTRS, i * 10);
+    const p = ch.nodeParent[i];
+    if (p >= 0) {
+      visit(p);
+      mat4Multiply(m, out.subarray(p * 16, p * 16 + 16), m);
+    }
+    out.set(m, i * 16);
+    done[i] = 1;
+  };
+  for (let i = 0; i < n; i++) visit(i);
+  return out;
+}
+
+/** Joint matrices for skinning: G_j * IBM_j, 16 per joint. */
+export function jointMatrices(out: Float64Array, ch: SkinnedCharacter, globals: Float64Array): Float64Array {
+  const m = new Float64Array(16);
+  for (let j = 0; j < ch.jointNames.length; j++) {
+    mat4Multiply(m, globals, ch.inverseBind, j * 16, j * 16);
+    out.set(m, j * 16);
+  }
+  return out;
+}
+
+/** Bind-pose globals: G_j = inverse(IBM_j), so skinning reproduces the stored positions. */
+export function bindGlobals(ch: SkinnedCharacter): Float64Array {
+  const out = new Float64Array(ch.jointNames.length * 16);
+  const m = new Float64Array(16);
+  for (let j = 0; j < ch.jointNames.length; j++) {
+    mat4InvertAffine(m, ch.inverseBind, j * 16);
+    out.set(m, j * 16);
+  }
+  return out;
+}
+
+/** Linear-blend skinning: skinned positions (3 per vertex) from joint matrices. */
+export function skinPositions(out: Float64Array, ch: SkinnedCharacter, jm: Float64Array): Float64Array {
+  const nv = ch.positions.length / 3;
+  for (let v = 0; v < nv; v++) {
+    const px = ch.positions[v * 3], py = ch.positions[v * 3 + 1], pz = ch.positions[v * 3 + 2];
+    let x = 0, y = 0, z = 0, wsum = 0;
+    for (let k = 0; k < 4; k++) {
+      const w = ch.weights[v * 4 + k];
+      if (w === 0) continue;
+      const o = ch.joints[v * 4 + k] * 16;
+      x += w * (jm[o] * px + jm[o + 4] * py + jm[o + 8] * pz + jm[o + 12]);
+      y += w * (jm[o + 1] * px + jm[o + 5] * py + jm[o + 9] * pz + jm[o + 13]);
+      z += w * (jm[o + 2] * px + jm[o + 6] * py + jm[o + 10] * pz + jm[o + 14]);
+      wsum += w;
+    }
+    // Weights should sum to 1; normalise anyway so a sloppy export does not shrink the mesh.
+    out[v * 3] = x / wsum; out[v * 3 + 1] = y / wsum; out[v * 3 + 2] = z / wsum;
+  }
+  return out;
+}
+
+/** The joint weighing most on each triangle (weights summed over its three vertices). */
+export function dominantJointPerTriangle(ch: SkinnedCharacter): Int32Array {
+  const nt = ch.indices.length / 3;
+  const out = new Int32Array(nt);
+  const acc = new Float64Array(ch.jointNames.length);
+  for (let t = 0; t < nt; t++) {
+    acc.fill(0);
+    for (let c = 0; c < 3; c++) {
+      const v = ch.indices[t * 3 + c];
+      for (let k = 0; k < 4; k++) acc[ch.joints[v * 4 + k]] += ch.weights[v * 4 + k];
+    }
+    let best = 0;
+    for (let j = 1; j < acc.length; j++) if (acc[j] > acc[best]) best = j;
+    out[t] = best;
+  }
+  return out;
+}

@@ -1,0 +1,257 @@
+/**
+ * Per-player snapshot history for lag compensation: a ring of one snapshot per server tick over
+ * flat typed arrays, and rewinding it to any server time inside the rewind window.
+ *
+ * Memory layout (per snapshot slot): `num` holds NUM_STRIDE doubles (timeMs, tick, x, y, z, qx, qy,
+ * qz, qw, anim time), `clip` one byte, `alive` one byte, `epoch` one uint32: 86 bytes. Capacity is
+ * fixed at construction; recording into a full ring overwrites the oldest slot.
+ *
+ * Rewind rules:
+ * - inside the window and between two snapshots: position and animation time lerped, orientation
+ *   nlerped (sign fix, normalised with Math.sqrt); exactly at a snapshot's time: that snapshot, bit
+ *   for bit (EXACT);
+ * - across an epoch change (teleport, respawn): never interpolated; the snapshot nearer in time is
+ *   taken whole (SNAPPED_EPOCH; ties go to the newer one);
+ * - clip or alive differing between the two snapshots: the root is still interpolated, the
+ *   animation state and alive flag come from the nearer snapshot (a clip change is not a teleport);
+ * - outside the window, the policy decides: clamp to the window's edge (CLAMPED_*) or refuse
+ *   (REJECTED_*). "Old" means older than max(newest - windowMs, oldest recorded); "new" means later
+ *   than the newest snapshot. Non-finite times are INVALID; an empty history is EMPTY. A refused
+ *   sample leaves `out` untouched.
+ * Time is server milliseconds passed in by the caller; nothing here reads a clock.
+ */
+import { copyPlayerPose, type PlayerPose } from './pose';
+
+export const RewindStatus = {
+  EXACT: 0,
+  INTERPOLATED: 1,
+  CLAMPED_OLD: 2,
+  CLAMPED_NEW: 3,
+  REJECTED_OLD: 4,
+  REJECTED_NEW: 5,
+  EMPTY: 6,
+  /** Added: the two snapshots around the time differ in epoch; the nearer one was taken whole. */
+  SNAPPED_EPOCH: 7,
+  /** Added: the requested time is not a finite number. */
+  INVALID: 8,
+} as const;
+export type RewindStatus = (typeof RewindStatus)[keyof typeof RewindStatus];
+
+/** True when a sampleAt status wrote a pose (the caller may use `out`). */
+export function rewindStatusUsable(s: RewindStatus): boolean {
+  return s <= RewindStatus.CLAMPED_NEW || s === RewindStatus.SNAPPED_EPOCH;
+}
+
+export const OutOfWindow = { CLAMP: 0, REJECT: 1 } as const;
+export type OutOfWindow = (typeof OutOfWindow)[keyof typeof OutOfWindow];
+
+export const DEFAULT_REWIND_WINDOW_MS = 250;
+export const MAX_REWIND_WINDOW_MS = 1000;
+
+export interface RewindPolicy {
+  /** How far back from the newest snapshot a rewind may go, ms, 0..MAX_REWIND_WINDOW_MS. */
+  windowMs: number;
+  /** What to do with a time outside the window. */
+  outside: OutOfWindow;
+}
+
+/** A policy with the window clamped into [0, MAX_REWIND_WINDOW_MS] (non-finite -> default). */
+export function createRewindPolicy(windowMs: number = DEFAULT_REWIND_WINDOW_MS, outside: OutOfWindow = OutOfWindow.CLAMP): RewindPolicy {
+  const w = typeof windowMs === 'number' && Number.isFinite(windowMs) ? Math.min(MAX_REWIND_WINDOW_MS, Math.max(0, windowMs)) : DEFAULT_REWIND_WINDOW_MS;
+  return { windowMs: w, outside: outside === OutOfWindow.REJECT ? OutOfWindow.REJECT : OutOfWindow.CLAMP };
+}
+
+/** Doubles per slot in PlayerHistory's `num` array, and their offsets. */
+export const NUM_STRIDE = 10;
+const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9;
+
+/** Why record() refused a snapshot (RecordResult.OK when it was stored). */
+export const RecordResult = { OK: 0, NOT_FINITE: 1, NOT_INCREASING: 2, BAD_ROTATION: 3, BAD_CLIP: 4 } as const;
+export type RecordResult = (typeof RecordResult)[keyof typeof RecordResult];
+
+export class PlayerHistory {
+  readonly capacity: number;
+  /** Slot data, NUM_STRIDE doubles per slot (see the module comment). */
+  readonly num: Float64Array;
+  readonly clip: Uint8Array;
+  readonly alive: Uint8Array;
+  readonly epoch: Uint32Array;
+  /** Next slot to write. */
+  private head = 0;
+  private count = 0;
+
+  /** Ring capacity (snapshots) for a tick rate and window: every tick of the window plus both ends. */
+  static capacityFor(tickHz: number, windowMs: number = DEFAULT_REWIND_WINDOW_MS): number {
+    return Math.ceil((windowMs * tickHz) / 1000) + 2;
+  }
+
+  constructor(capacityTicks: number) {
+    if (!(Number.isInteger(capacityTicks) && capacityTicks >= 2 && capacityTicks <= 1 << 20)) {
+      throw new Error(`PlayerHistory: capacity ${capacityTicks} must be an integer in [2, 2^20]; use PlayerHistory.capacityFor(tickHz, windowMs)`);
+    }
+    this.capacity = capacityTicks;
+    this.num = new Float64Array(capacityTicks * NUM_STRIDE);
+    this.clip = new Uint8Array(capacityTicks);
+    this.alive = new Uint8Array(capacityTicks);
+    this.epoch = new Uint32Array(capacityTicks);
+  }
+
+  /** Bytes held by the ring's typed arrays. */
+  byteLength(): number {
+    return this.num.byteLength + this.clip.byteLength + this.alive.byteLength + this.epoch.byteLength;
+  }
+
+  size(): number {
+    return this.count;
+  }
+
+  clear(): void {
+    this.head = 0;
+    this.count = 0;
+  }
+
+  /**
+   * Stores one snapshot. Refuses (and changes nothing) when a number is not finite, the tick or time
+   * does not increase over the newest snapshot, the rotation is not close to unit length (it is
+   * renormalised when it is), or the clip is not an integer 0..255. Returns why.
+   */
+  record(tick: number, timeMs: number, pose: PlayerPose): RecordResult {
+    const { x, y, z, qx, qy, qz, qw, time, clip } = pose;
+    if (!(Number.isFinite(tick) && Number.isFinite(timeMs) && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
+      && Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz) && Number.isFinite(qw) && Number.isFinite(time)
+      && Number.isFinite(pose.epoch))) {
+      return RecordResult.NOT_FINITE;
+    }
+    if (!(Number.isInteger(clip) && clip >= 0 && clip <= 255)) return RecordResult.BAD_CLIP;
+    const n2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!(n2 > 0.81 && n2 < 1.21)) return RecordResult.BAD_ROTATION;
+    if (this.count > 0) {
+      const newest = ((this.head - 1 + this.capacity) % this.capacity) * NUM_STRIDE;
+      if (!(tick > this.num[newest + TICK] && timeMs > this.num[newest + T_MS])) return RecordResult.NOT_INCREASING;
+    }
+    const inv = 1 / Math.sqrt(n2);
+    const o = this.head * NUM_STRIDE;
+    const a = this.num;
+    a[o + T_MS] = timeMs; a[o + TICK] = tick;
+    a[o + X] = x; a[o + Y] = y; a[o + Z] = z;
+    a[o + QX] = qx * inv; a[o + QY] = qy * inv; a[o + QZ] = qz * inv; a[o + QW] = qw * inv;
+    a[o + ANIM] = time;
+    this.clip[this.head] = clip;
+    this.alive[this.head] = pose.alive ? 1 : 0;
+    this.epoch[this.head] = pose.epoch >>> 0;
+    this.head = (this.head + 1) % this.capacity;
+    if (this.count < this.capacity) this.count++;
+    return RecordResult.OK;
+  }
+
+  /** Slot of the k-th stored snapshot, 0 = oldest. */
+  private slot(k: number): number {
+    return (this.head - this.count + k + this.capacity) % this.capacity;
+  }
+
+  /** Server time of the oldest stored snapshot, NaN when empty. */
+  oldestTimeMs(): number {
+    return this.count === 0 ? NaN : this.num[this.slot(0) * NUM_STRIDE + T_MS];
+  }
+
+  /** Server time of the newest stored snapshot, NaN when empty. */
+  newestTimeMs(): number {
+    return this.count === 0 ? NaN : this.num[this.slot(this.count - 1) * NUM_STRIDE + T_MS];
+  }
+
+  /** Tick of the newest stored snapshot, NaN when empty. */
+  newestTick(): number {
+    return this.count === 0 ? NaN : this.num[this.slot(this.count - 1) * NUM_STRIDE + TICK];
+  }
+
+  /** Copies the k-th stored snapshot (0 = oldest) into out; returns its time, NaN when k is out of range. */
+  snapshot(out: PlayerPose, k: number): number {
+    if (!(k >= 0 && k < this.count && Number.isInteger(k))) return NaN;
+    this.readSlot(out, this.slot(k));
+    return this.num[this.slot(k) * NUM_STRIDE + T_MS];
+  }
+
+  private readSlot(out: PlayerPose, s: number): void {
+    const o = s * NUM_STRIDE;
+    const a = this.num;
+    out.x = a[o + X]; out.y = a[o + Y]; out.z = a[o + Z];
+    out.qx = a[o + QX]; out.qy = a[o + QY]; out.qz = a[o + QZ]; out.qw = a[o + QW];
+    out.time = a[o + ANIM];
+    out.clip = this.clip[s];
+    out.alive = this.alive[s] === 1;
+    out.epoch = this.epoch[s];
+  }
+
+  /** Rewinds to `timeMs` under `policy`, writing the pose into out; see the module comment. */
+  sampleAt(out: PlayerPose, timeMs: number, policy: RewindPolicy): RewindStatus {
+    if (this.count === 0) return RewindStatus.EMPTY;
+    if (!Number.isFinite(timeMs)) return RewindStatus.INVALID;
+    const a = this.num;
+    const newestSlot = this.slot(this.count - 1);
+    const newest = a[newestSlot * NUM_STRIDE + T_MS];
+    if (timeMs > newest) {
+      if (policy.outside === OutOfWindow.REJECT) return RewindStatus.REJECTED_NEW;
+      this.readSlot(out, newestSlot);
+      return RewindStatus.CLAMPED_NEW;
+    }
+    const windowMs = policy.windowMs >= 0 && policy.windowMs <= MAX_REWIND_WINDOW_MS ? policy.windowMs : DEFAULT_REWIND_WINDOW_MS;
+    const oldest = a[this.slot(0) * NUM_STRIDE + T_MS];
+    const edge = Math.max(newest - windowMs, oldest);
+    let status: RewindStatus = RewindStatus.INTERPOLATED;
+    let t = timeMs;
+    if (t < edge) {
+      if (policy.outside === OutOfWindow.REJECT) return RewindStatus.REJECTED_OLD;
+      t = edge;
+      status = RewindStatus.CLAMPED_OLD;
+    }
+    // Binary search: the last k with time(k) <= t (exists: t >= oldest).
+    let lo = 0, hi = this.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (a[this.slot(mid) * NUM_STRIDE + T_MS] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    const s0 = this.slot(lo);
+    const o0 = s0 * NUM_STRIDE;
+    const t0 = a[o0 + T_MS];
+    if (t0 === t || lo === this.count - 1) {
+      this.readSlot(out, s0);
+      return status === RewindStatus.INTERPOLATED ? RewindStatus.EXACT : status;
+    }
+    const s1 = this.slot(lo + 1);
+    const o1 = s1 * NUM_STRIDE;
+    const t1 = a[o1 + T_MS];
+    const f = (t - t0) / (t1 - t0);
+    // Nearer snapshot (ties to the newer): the source of everything that is not interpolated.
+    const near = f < 0.5 ? s0 : s1;
+    if (this.epoch[s0] !== this.epoch[s1]) {
+      this.readSlot(out, near);
+      return status === RewindStatus.INTERPOLATED ? RewindStatus.SNAPPED_EPOCH : status;
+    }
+    const g = 1 - f;
+    out.x = a[o0 + X] * g + a[o1 + X] * f;
+    out.y = a[o0 + Y] * g + a[o1 + Y] * f;
+    out.z = a[o0 + Z] * g + a[o1 + Z] * f;
+    let qx = a[o1 + QX], qy = a[o1 + QY], qz = a[o1 + QZ], qw = a[o1 + QW];
+    const px = a[o0 + QX], py = a[o0 + QY], pz = a[o0 + QZ], pw = a[o0 + QW];
+    if (px * qx + py * qy + pz * qz + pw * qw < 0) {
+      qx = -qx; qy = -qy; qz = -qz; qw = -qw;
+    }
+    const rx = px * g + qx * f, ry = py * g + qy * f, rz = pz * g + qz * f, rw = pw * g + qw * f;
+    const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+    out.qx = rx * inv; out.qy = ry * inv; out.qz = rz * inv; out.qw = rw * inv;
+    out.epoch = this.epoch[s0];
+    if (this.clip[s0] === this.clip[s1]) {
+      out.clip = this.clip[s0];
+      out.time = a[o0 + ANIM] * g + a[o1 + ANIM] * f;
+    } else {
+      out.clip = this.clip[near];
+      out.time = a[near * NUM_STRIDE + ANIM];
+    }
+    out.alive = this.alive[near] === 1;
+    return status;
+  }
+}
+
+// Re-exported so callers can copy a sampled pose without a second import.
+export { copyPlayerPose };

@@ -1,0 +1,268 @@
+/**
+ * Rewind and test: poses every candidate player at a past server time from its history and returns
+ * the first hitbox the segment meets. Per player: sample the history, test the segment against the
+ * player's broadphase sphere (the rig's model-space bound carried by the root transform), and only
+ * then pose the bones. Per hitbox: move the segment's two ends into the bone's local frame with the
+ * inverse of the bone's rigid world transform (the triangles never move, t is unchanged by a rigid
+ * transform), reject by the hitbox's local sphere, then run the watertight kernel over its hull.
+ *
+ * Allocation-free after construction: module-level and per-instance scratch only; results go into
+ * the caller's HitboxHit. Deterministic: + - * /, Math.sqrt, comparisons, Math.floor.
+ */
+import { clearSegmentHit, createSegmentHit, type SegmentHit } from '../kernels/hit';
+import { createPreparedSegment, intersectPrepared, prepareSegment } from '../kernels/watertight';
+import { BONE_STRIDE, HitZone, type Rig } from '../rig/rig';
+import { composeRoot, sampleClipBones } from '../rig/posing';
+import { createRewindPolicy, PlayerHistory, RewindStatus, rewindStatusUsable, type RewindPolicy } from './history';
+import { createPlayerPose, type PlayerPose } from './pose';
+
+export interface HitboxHit extends SegmentHit {
+  /** Player slot that was hit (index into the histories array), -1 on a miss. */
+  player: number;
+  zone: HitZone;
+  /** Joint index in the source skeleton of the hitbox's bone. */
+  bone: number;
+  /** Hitbox index in the rig. */
+  hitbox: number;
+  /** Status of the hit player's history sample (e.g. CLAMPED_OLD), so the audit can record it. */
+  status: RewindStatus;
+}
+
+export function createHitboxHit(): HitboxHit {
+  return { ...createSegmentHit(), player: -1, zone: HitZone.HEAD, bone: -1, hitbox: -1, status: RewindStatus.EMPTY };
+}
+
+export interface RewinderOptions {
+  /** Rewind window and out-of-window policy; default 250 ms, clamp. */
+  policy?: RewindPolicy;
+  /**
+   * Cull back faces of hitbox triangles (default false). Hulls are closed and convex, so a segment
+   * from outside meets a front face first either way; keeping back faces means a shot whose start
+   * lies inside a hitbox (point-blank, overlapping players) still hits it, at its exit face.
+   */
+  cullBack?: boolean;
+}
+
+// Module scratch (shared by every Rewinder; no call here re-enters another).
+const scratchPose: PlayerPose = createPlayerPose();
+const scratchHit: SegmentHit = createSegmentHit();
+const scratchSeg = createPreparedSegment();
+
+export class Rewinder {
+  readonly rig: Rig;
+  readonly policy: RewindPolicy;
+  readonly cullBack: boolean;
+  /** Scratch: world bone transforms of the player being tested (per instance: sized by the rig). */
+  private readonly bones: Float64Array;
+  /** Players whose bound the last firstHit segment touched (broadphase survivors), for benchmarks and tests. */
+  lastCandidates = 0;
+
+  constructor(rig: Rig, options: RewinderOptions = {}) {
+    this.rig = rig;
+    const p = options.policy;
+    this.policy = p ? createRewindPolicy(p.windowMs, p.outside) : createRewindPolicy();
+    this.cullBack = options.cullBack === true;
+    this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  }
+
+  /**
+   * World bone transforms (BONE_STRIDE per hitbox) of a player at `pose`: the clip sampled at the
+   * pose's time, composed with the root. Returns out. An unknown clip or non-finite time poses the
+   * bind pose (the history refuses such snapshots, so only direct callers can hit this).
+   */
+  poseBones(out: Float64Array, pose: PlayerPose): Float64Array {
+    sampleClipBones(out, this.rig, pose.clip, pose.time);
+    return composeRoot(out, out, this.rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
+  }
+
+  /**
+   * Poses every candidate player (broadphase first) at timeMs and returns the first hitbox hit along
+   * the segment S -> E (0 <= t <= tMax), skipping excludePlayer, players without history, dead
+   * players and histories whose sample the policy refuses. Non-finite input is a miss.
+   */
+  firstHit(
+    out: HitboxHit,
+    histories: ArrayLike<PlayerHistory | undefined>,
+    timeMs: number,
+    sx: number, sy: number, sz: number,
+    ex: number, ey: number, ez: number,
+    excludePlayer: number,
+    tMax = 1,
+  ): boolean {
+    clearSegmentHit(out);
+    out.player = -1;
+    out.hitbox = -1;
+    out.bone = -1;
+    this.lastCandidates = 0;
+    if (!(tMax > 0)) return false; // also NaN
+    let best = tMax < 1 ? tMax : 1;
+    if (!(Number.isFinite(sx) && Number.isFinite(sy) && Number.isFinite(sz) && Number.isFinite(ex) && Number.isFinite(ey) && Number.isFinite(ez))) {
+      return false;
+    }
+    const rig = this.rig;
+    const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+    const dd = dx * dx + dy * dy + dz * dz;
+    if (!(dd > 0)) return false;
+    const r = rig.boundRadius;
+    const n = histories.length;
+    for (let p = 0; p < n; p++) {
+      if (p === excludePlayer) continue;
+      const h = histories[p];
+      if (h === undefined || h === null) continue;
+      const status = h.sampleAt(scratchPose, timeMs, this.policy);
+      if (!rewindStatusUsable(status) || !scratchPose.alive) continue;
+      // Broadphase: the bound's center is a model-space point, carried by the root transform.
+      const pose = scratchPose;
+      const qx = pose.qx, qy = pose.qy, qz = pose.qz, qw = pose.qw;
+      const bx = rig.boundCenterX, by = rig.boundCenterY, bz = rig.boundCenterZ;
+      const cx0 = qy * bz - qz * by, cy0 = qz * bx - qx * bz, cz0 = qx * by - qy * bx;
+      const cx = pose.x + bx + 2 * (qw * cx0 + qy * cz0 - qz * cy0);
+      const cy = pose.y + by + 2 * (qw * cy0 + qz * cx0 - qx * cz0);
+      const cz = pose.z + bz + 2 * (qw * cz0 + qx * cy0 - qy * cx0);
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, cx, cy, cz, r, best)) continue;
+      this.lastCandidates++;
+      this.poseBones(this.bones, pose);
+      if (this.intersectBonesInto(out, this.bones, sx, sy, sz, ex, ey, ez, best)) {
+        best = out.t;
+        out.player = p;
+        out.status = status;
+      }
+    }
+    return out.hit;
+  }
+
+  /**
+   * Tests the segment against one player's hitboxes placed by explicit world bone transforms
+   * (BONE_STRIDE per hitbox, e.g. from poseBones, or the rig's bind pose composed with a root).
+   * Writes the nearest hit with t <= tMax into out (player = -1) and returns whether there was one.
+   */
+  intersectBones(out: HitboxHit, bones: Float64Array, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, tMax = 1): boolean {
+    clearSegmentHit(out);
+    out.player = -1;
+    out.hitbox = -1;
+    out.bone = -1;
+    if (!(tMax > 0)) return false;
+    if (!(Number.isFinite(sx) && Number.isFinite(sy) && Number.isFinite(sz) && Number.isFinite(ex) && Number.isFinite(ey) && Number.isFinite(ez))) {
+      return false;
+    }
+    return this.intersectBonesInto(out, bones, sx, sy, sz, ex, ey, ez, tMax < 1 ? tMax : 1);
+  }
+
+  /** Core of the narrow phase: updates out only when a hit nearer than tMax is found. */
+  private intersectBonesInto(
+    out: HitboxHit, bones: Float64Array,
+    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, tMax: number,
+  ): boolean {
+    const rig = this.rig;
+    const tris = rig.triangles;
+    const spheres = rig.hitboxSpheres;
+    const cull = this.cullBack;
+    let best = tMax;
+    let found = false;
+    for (let h = 0; h < rig.hitboxCount; h++) {
+      const o = h * BONE_STRIDE;
+      const tx = bones[o], ty = bones[o + 1], tz = bones[o + 2];
+      // Inverse rotation: the conjugate.
+      const qx = -bones[o + 3], qy = -bones[o + 4], qz = -bones[o + 5], qw = bones[o + 6];
+      // Start into the bone frame: R^T (S - T).
+      let px = sx - tx, py = sy - ty, pz = sz - tz;
+      let cx = qy * pz - qz * py, cy = qz * px - qx * pz, cz = qx * py - qy * px;
+      const lsx = px + 2 * (qw * cx + qy * cz - qz * cy);
+      const lsy = py + 2 * (qw * cy + qz * cx - qx * cz);
+      const lsz = pz + 2 * (qw * cz + qx * cy - qy * cx);
+      px = ex - tx; py = ey - ty; pz = ez - tz;
+      cx = qy * pz - qz * py; cy = qz * px - qx * pz; cz = qx * py - qy * px;
+      const lex = px + 2 * (qw * cx + qy * cz - qz * cy);
+      const ley = py + 2 * (qw * cy + qz * cx - qx * cz);
+      const lez = pz + 2 * (qw * cz + qx * cy - qy * cx);
+      const ldx = lex - lsx, ldy = ley - lsy, ldz = lez - lsz;
+      const s4 = h * 4;
+      if (!segmentEntersSphere(lsx, lsy, lsz, ldx, ldy, ldz, ldx * ldx + ldy * ldy + ldz * ldz, spheres[s4], spheres[s4 + 1], spheres[s4 + 2], spheres[s4 + 3], best)) {
+        continue;
+      }
+      prepareSegment(scratchSeg, lsx, lsy, lsz, lex, ley, lez);
+      const end = rig.triStart[h + 1] * 9;
+      for (let i = rig.triStart[h] * 9; i < end; i += 9) {
+        if (!intersectPrepared(scratchHit, scratchSeg,
+          tris[i], tris[i + 1], tris[i + 2], tris[i + 3], tris[i + 4], tris[i + 5], tris[i + 6], tris[i + 7], tris[i + 8],
+          cull, best)) continue;
+        if (found && !(scratchHit.t < best)) continue; // ties keep the first hit found
+        found = true;
+        best = scratchHit.t;
+        out.hit = true;
+        out.t = scratchHit.t;
+        out.u = scratchHit.u;
+        out.v = scratchHit.v;
+        out.front = scratchHit.front;
+        // Normal back to world: rotate by the bone rotation (q = conjugate of the local qx qy qz).
+        const nx = scratchHit.nx, ny = scratchHit.ny, nz = scratchHit.nz;
+        const wx = -qx, wy = -qy, wz = -qz;
+        const ux = wy * nz - wz * ny, uy = wz * nx - wx * nz, uz = wx * ny - wy * nx;
+        out.nx = nx + 2 * (qw * ux + wy * uz - wz * uy);
+        out.ny = ny + 2 * (qw * uy + wz * ux - wx * uz);
+        out.nz = nz + 2 * (qw * uz + wx * uy - wy * ux);
+        out.hitbox = h;
+        out.bone = rig.hitboxJoint[h];
+        out.zone = rig.hitboxZone[h] as HitZone;
+      }
+    }
+    if (found) {
+      // The world point from the world segment (t is the same in every rigid frame).
+      out.x = sx + out.t * (ex - sx);
+      out.y = sy + out.t * (ey - sy);
+      out.z = sz + out.t * (ez - sz);
+    }
+    return found;
+  }
+
+  /**
+   * World-space triangles of one player's hitboxes at a pose (debugging, audits, tests): 9 numbers
+   * per triangle in rig order (hitbox h owns rig.triStart[h] .. rig.triStart[h + 1] - 1). Returns
+   * the count written. Throws when out is shorter than rig.triangleCount * 9.
+   */
+  hitboxTriangles(out: Float64Array, pose: PlayerPose): number {
+    return this.hitboxTrianglesFromBones(out, this.poseBones(this.bones, pose));
+  }
+
+  /** As hitboxTriangles, from explicit world bone transforms. */
+  hitboxTrianglesFromBones(out: Float64Array, bones: Float64Array): number {
+    const rig = this.rig;
+    if (out.length < rig.triangleCount * 9) {
+      throw new RangeError(`hitboxTriangles: out holds ${out.length} numbers, needs rig.triangleCount * 9 = ${rig.triangleCount * 9}`);
+    }
+    const tris = rig.triangles;
+    for (let h = 0; h < rig.hitboxCount; h++) {
+      const o = h * BONE_STRIDE;
+      const tx = bones[o], ty = bones[o + 1], tz = bones[o + 2];
+      const qx = bones[o + 3], qy = bones[o + 4], qz = bones[o + 5], qw = bones[o + 6];
+      const end = rig.triStart[h + 1] * 9;
+      for (let i = rig.triStart[h] * 9; i < end; i += 3) {
+        const px = tris[i], py = tris[i + 1], pz = tris[i + 2];
+        const cx = qy * pz - qz * py, cy = qz * px - qx * pz, cz = qx * py - qy * px;
+        out[i] = tx + px + 2 * (qw * cx + qy * cz - qz * cy);
+        out[i + 1] = ty + py + 2 * (qw * cy + qz * cx - qx * cz);
+        out[i + 2] = tz + pz + 2 * (qw * cz + qx * cy - qy * cx);
+      }
+    }
+    return rig.triangleCount;
+  }
+}
+
+/**
+ * Whether the segment S + t D (t in [0, tMax]) meets the sphere (c, r): true when S is inside, or the
+ * entry point lies at t <= tMax. dd = D . D > 0.
+ */
+export function segmentEntersSphere(
+  sx: number, sy: number, sz: number, dx: number, dy: number, dz: number, dd: number,
+  cx: number, cy: number, cz: number, r: number, tMax: number,
+): boolean {
+  const mx = sx - cx, my = sy - cy, mz = sz - cz;
+  const c = mx * mx + my * my + mz * mz - r * r;
+  if (c <= 0) return true;
+  const b = mx * dx + my * dy + mz * dz;
+  if (b >= 0) return false; // outside and moving away
+  const disc = b * b - dd * c;
+  if (disc < 0) return false;
+  // Entry t = (-b - sqrt(disc)) / dd <= tMax, without dividing.
+  return -b - Math.sqrt(disc) <= tMax * dd;
+}
