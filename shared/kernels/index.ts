@@ -1,0 +1,32 @@
+/**
+ * The public kernel API of shared/: segment-vs-triangle tests and the swept-sphere test. Every
+ * kernel takes plain numbers or flat typed arrays, writes into a caller-owned record passed first,
+ * and allocates nothing per query. Verdicts use the watertight kernel; the others are kept for
+ * comparison, speed and special uses (see each module's header).
+ */
+export type { SegmentHit } from './hit';
+export { createSegmentHit, clearSegmentHit, copySegmentHit } from './hit';
+export type { PreparedSegment } from './watertight';
+export { createPreparedSegment, prepareSegment, intersectPrepared, intersectWatertight } from './watertight';
+export { MT_RELATIVE_EPSILON, intersectMollerTrumbore } from './mollerTrumbore';
+export {
+  COLLISION_MATRIX_STRIDE,
+  writeCollisionMatrix,
+  buildCollisionMatrices,
+  buildCollisionMatricesInto,
+  composeCollisionMatrix,
+  composeCollisionMatrices,
+  intersectCollisionMatrix,
+} from './collisionMatrix';
+export { intersectPlaneBarycentric } from './planeBarycentric';
+export type { SweepHit } from './sweptSphere';
+export {
+  SweepFeature,
+  SWEEP_FRAME_STRIDE,
+  createSweepHit,
+  writeSweepFrame,
+  buildSweepFrames,
+  buildSweepFramesInto,
+  sweepSphereTriangle,
+  sweepSphereFace,
+} from './sweptSphere';

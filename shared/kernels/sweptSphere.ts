@@ -1,0 +1,423 @@
+/**
+ * Swept sphere against a triangle: how far can a sphere of radius r travel along the segment
+ * P0 -> P1 before it touches the triangle? Used for thick projectiles and movement checks.
+ *
+ * Face part (the CS121 "face collision notes" method): each triangle is precomputed in a standard
+ * orientation: a at the origin, c on the +x axis, b in the x/+z half-plane, so the front face looks
+ * up (+y). In that frame the sphere touches the front face when its centre's height is r: solve for
+ * the fraction along the path, project the centre onto the plane and test it against the triangle.
+ *
+ * Completion for edges and vertices: the face test alone lets a sphere slip past an edge or corner
+ * (its centre passes beside the triangle but closer than r to an edge). So each edge is also tested
+ * as a capsule (distance from the moving centre to the edge's line = r: a quadratic, with the
+ * contact accepted when it projects inside the edge) and each vertex as a sphere (|centre - v| = r).
+ * The earliest contact wins; ties prefer FACE, then EDGE, then VERTEX, then the lower index.
+ * Quadratic roots use the form t = c / (-b' + sqrt(b'^2 - a c)), which does not cancel for an
+ * approaching sphere and stays finite when the motion is nearly parallel to an edge (a -> 0).
+ *
+ * Policies (each has a test):
+ * - One-sided. A contact counts only when the sphere's centre is in the closed front half-space
+ *   (height >= 0) at the moment of contact. A sphere coming from behind ignores the face (as the
+ *   seed says) and, for consistency, also the edges and vertices: otherwise passing through the
+ *   back of the face would be free but passing near its edge would not. In a closed mesh the
+ *   neighbouring front faces block instead. A degenerate triangle (zero area) has no front, no face
+ *   test, and its edges and vertices block from every side.
+ * - Already overlapping at the start (distance from the centre to the triangle <= r, centre not
+ *   behind the plane; overlap from behind is ignored like any contact from behind): reported as a hit at t = 0 with `embedded = true` when the path moves the
+ *   centre toward the closest point (so the caller can stop or push out along the normal), and as no
+ *   hit when it moves away or sideways: the distance to a convex set along a line is convex, so a
+ *   sphere moving away can never touch this triangle later. A centre exactly on the triangle uses the
+ *   face normal to decide (moving toward the back = deeper); on a degenerate triangle it is free.
+ * - A zero-length path never hits (nothing moves deeper). A negative or non-finite radius, or
+ *   non-finite ends, miss. r = 0 behaves as a one-sided segment test.
+ *
+ * Frame layout: SWEEP_FRAME_STRIDE = 20 doubles per triangle in one flat Float64Array:
+ *   0..2   X axis (unit, along AC)          3..5   Y axis (unit front normal)
+ *   6..8   Z axis (X x Y)                    9..11  a (frame origin, world)
+ *   12..14 b in the frame (x1, y1, z1)       15..17 c in the frame (x2, y2, z2)
+ *   18     1 when the standard orientation exists (y1 = y2 = z2 = 0, z1 > 0, x2 > 0), 0 for a
+ *          degenerate triangle (then X Y Z is the identity and b, c are just b - a, c - a)
+ *   19     reserved, 0 (keeps the stride a multiple of 4)
+ * Only + - * / and Math.sqrt: bit-identical in every engine.
+ */
+
+/** Which part of the triangle the sphere touched. */
+export const SweepFeature = {
+  FACE: 0,
+  EDGE: 1,
+  VERTEX: 2,
+} as const;
+export type SweepFeature = (typeof SweepFeature)[keyof typeof SweepFeature];
+
+/** The record a sweep writes into. The caller owns it and reuses it. */
+export interface SweepHit {
+  /** Whether the last sweep touched the triangle. Every other field is meaningful only when true. */
+  hit: boolean;
+  /** Fraction of the path P0 -> P1 travelled before the contact, 0..1 inclusive. */
+  t: number;
+  /** FACE, EDGE or VERTEX. */
+  feature: SweepFeature;
+  /** Edge i runs from vertex i to vertex (i + 1) % 3 with vertices a = 0, b = 1, c = 2; FACE uses 0. */
+  featureIndex: number;
+  /** True when the sphere already overlapped the triangle at the start (then t = 0). */
+  embedded: boolean;
+  /** The contact point on the triangle. */
+  x: number;
+  y: number;
+  z: number;
+  /** Unit contact normal, from the contact point toward the sphere's centre (the push-out direction). */
+  nx: number;
+  ny: number;
+  nz: number;
+  /** The sphere's centre at contact, P0 + t (P1 - P0). */
+  cx: number;
+  cy: number;
+  cz: number;
+}
+
+export function createSweepHit(): SweepHit {
+  return {
+    hit: false, t: 0, feature: SweepFeature.FACE, featureIndex: 0, embedded: false,
+    x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0, cx: 0, cy: 0, cz: 0,
+  };
+}
+
+/** Doubles per triangle in a sweep-frame array. */
+export const SWEEP_FRAME_STRIDE = 20;
+
+/**
+ * Writes the standard-orientation frame of triangle a, b, c at `offset` in `out`. Returns true when
+ * the triangle has a front face (non-degenerate), false when it was stored as degenerate.
+ */
+export function writeSweepFrame(
+  out: Float64Array,
+  offset: number,
+  ax: number, ay: number, az: number,
+  bx: number, by: number, bz: number,
+  cx: number, cy: number, cz: number,
+): boolean {
+  const e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+  const e2x = cx - ax, e2y = cy - ay, e2z = cz - az;
+  const nx = e1y * e2z - e1z * e2y;
+  const ny = e1z * e2x - e1x * e2z;
+  const nz = e1x * e2y - e1y * e2x;
+  const nLen = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const cLen = Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+  const o = offset;
+  out[o + 9] = ax;
+  out[o + 10] = ay;
+  out[o + 11] = az;
+  out[o + 19] = 0;
+  const inN = 1 / nLen;
+  const inC = 1 / cLen;
+  if (nLen > 0 && cLen > 0 && inN - inN === 0 && inC - inC === 0) {
+    const Xx = e2x * inC, Xy = e2y * inC, Xz = e2z * inC;
+    const Yx = nx * inN, Yy = ny * inN, Yz = nz * inN;
+    const Zx = Xy * Yz - Xz * Yy;
+    const Zy = Xz * Yx - Xx * Yz;
+    const Zz = Xx * Yy - Xy * Yx;
+    out[o] = Xx; out[o + 1] = Xy; out[o + 2] = Xz;
+    out[o + 3] = Yx; out[o + 4] = Yy; out[o + 5] = Yz;
+    out[o + 6] = Zx; out[o + 7] = Zy; out[o + 8] = Zz;
+    out[o + 12] = e1x * Xx + e1y * Xy + e1z * Xz;
+    out[o + 13] = 0;
+    out[o + 14] = e1x * Zx + e1y * Zy + e1z * Zz;
+    out[o + 15] = cLen;
+    out[o + 16] = 0;
+    out[o + 17] = 0;
+    out[o + 18] = 1;
+    return true;
+  }
+  out[o] = 1; out[o + 1] = 0; out[o + 2] = 0;
+  out[o + 3] = 0; out[o + 4] = 1; out[o + 5] = 0;
+  out[o + 6] = 0; out[o + 7] = 0; out[o + 8] = 1;
+  out[o + 12] = e1x; out[o + 13] = e1y; out[o + 14] = e1z;
+  out[o + 15] = e2x; out[o + 16] = e2y; out[o + 17] = e2z;
+  out[o + 18] = 0;
+  return false;
+}
+
+/**
+ * Fills `out` (length >= 20 * triangle count) with the sweep frames of a mesh and returns it.
+ * `indices` three per triangle, or null for a triangle soup (9 position numbers per triangle).
+ */
+export function buildSweepFramesInto(
+  out: Float64Array,
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number> | null,
+): Float64Array {
+  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
+  if (out.length < triangles * SWEEP_FRAME_STRIDE) {
+    throw new RangeError(
+      `buildSweepFramesInto: out holds ${out.length} numbers but ${triangles} triangles need ` +
+      `${triangles * SWEEP_FRAME_STRIDE}; allocate new Float64Array(triangleCount * SWEEP_FRAME_STRIDE)`,
+    );
+  }
+  for (let t = 0; t < triangles; t++) {
+    const ia = indices ? indices[3 * t] * 3 : 9 * t;
+    const ib = indices ? indices[3 * t + 1] * 3 : 9 * t + 3;
+    const ic = indices ? indices[3 * t + 2] * 3 : 9 * t + 6;
+    writeSweepFrame(
+      out, t * SWEEP_FRAME_STRIDE,
+      positions[ia], positions[ia + 1], positions[ia + 2],
+      positions[ib], positions[ib + 1], positions[ib + 2],
+      positions[ic], positions[ic + 1], positions[ic + 2],
+    );
+  }
+  return out;
+}
+
+/** Allocating convenience: the sweep frames of a whole mesh in a new Float64Array. */
+export function buildSweepFrames(positions: ArrayLike<number>, indices: ArrayLike<number> | null): Float64Array {
+  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
+  return buildSweepFramesInto(new Float64Array(triangles * SWEEP_FRAME_STRIDE), positions, indices);
+}
+
+/**
+ * First time in (0, 1] at which a quadratic distance condition a t^2 + 2 hb t + c = 0 is met by an
+ * approaching mover that starts outside (c > 0), or -1. a >= 0 is the squared relative speed term.
+ */
+function entryTime(a: number, hb: number, c: number): number {
+  if (!(c > 0) || !(hb < 0)) return -1;
+  const disc = hb * hb - (a > 0 ? a : 0) * c;
+  if (!(disc >= 0)) return -1;
+  const t = c / (-hb + Math.sqrt(disc));
+  return t <= 1 ? t : -1;
+}
+
+/** Inclusive point-in-triangle test in the standard orientation's x/z plane. */
+function insideStandard(x: number, z: number, x1: number, z1: number, x2: number): boolean {
+  return z >= 0 && x * z1 - x1 * z >= 0 && (x2 - x) * z1 + (x1 - x2) * z >= 0;
+}
+
+// Scratch for the sweep: the best contact so far, in the triangle's frame. Module level so a sweep
+// allocates nothing; sweeps never nest, so one set suffices.
+let bestT = 0;
+let bestFeature: SweepFeature = SweepFeature.FACE;
+let bestIndex = 0;
+let bestQx = 0, bestQy = 0, bestQz = 0;
+let bestNx = 0, bestNy = 0, bestNz = 0;
+let bestEmbedded = false;
+
+/** Vertex i of the triangle in its frame, component k (v0 is the origin). */
+function vertexComponent(frames: Float64Array, o: number, i: number, k: number): number {
+  return i === 0 ? 0 : frames[o + 9 + 3 * i + k];
+}
+
+/** Writes the scratch best contact into `out` in world space. */
+function finish(
+  out: SweepHit, frames: Float64Array, o: number, t: number,
+  p0x: number, p0y: number, p0z: number, dx: number, dy: number, dz: number,
+): boolean {
+  const Xx = frames[o], Xy = frames[o + 1], Xz = frames[o + 2];
+  const Yx = frames[o + 3], Yy = frames[o + 4], Yz = frames[o + 5];
+  const Zx = frames[o + 6], Zy = frames[o + 7], Zz = frames[o + 8];
+  out.hit = true;
+  out.t = t;
+  out.feature = bestFeature;
+  out.featureIndex = bestIndex;
+  out.embedded = bestEmbedded;
+  out.x = frames[o + 9] + Xx * bestQx + Yx * bestQy + Zx * bestQz;
+  out.y = frames[o + 10] + Xy * bestQx + Yy * bestQy + Zy * bestQz;
+  out.z = frames[o + 11] + Xz * bestQx + Yz * bestQy + Zz * bestQz;
+  out.nx = Xx * bestNx + Yx * bestNy + Zx * bestNz;
+  out.ny = Xy * bestNx + Yy * bestNy + Zy * bestNz;
+  out.nz = Xz * bestNx + Yz * bestNy + Zz * bestNz;
+  out.cx = p0x + t * dx;
+  out.cy = p0y + t * dy;
+  out.cz = p0z + t * dz;
+  return true;
+}
+
+/**
+ * Sweeps a sphere of `radius` from P0 to P1 against triangle `tri` of a sweep-frame array (see
+ * buildSweepFrames). Writes `out` and returns out.hit. Face, edges and vertices; see the module
+ * comment for the one-sided and overlap policies.
+ */
+export function sweepSphereTriangle(
+  out: SweepHit,
+  frames: Float64Array,
+  tri: number,
+  p0x: number, p0y: number, p0z: number,
+  p1x: number, p1y: number, p1z: number,
+  radius: number,
+): boolean {
+  out.hit = false;
+  const check = p0x + p0y + p0z + p1x + p1y + p1z + radius;
+  if (!(radius >= 0) || !(check - check === 0)) return false;
+  const o = tri * SWEEP_FRAME_STRIDE;
+  const Xx = frames[o], Xy = frames[o + 1], Xz = frames[o + 2];
+  const Yx = frames[o + 3], Yy = frames[o + 4], Yz = frames[o + 5];
+  const Zx = frames[o + 6], Zy = frames[o + 7], Zz = frames[o + 8];
+  const faceOk = frames[o + 18] === 1;
+  // Path in the triangle's frame.
+  const wx = p0x - frames[o + 9], wy = p0y - frames[o + 10], wz = p0z - frames[o + 11];
+  const dwx = p1x - p0x, dwy = p1y - p0y, dwz = p1z - p0z;
+  const x0 = Xx * wx + Xy * wy + Xz * wz;
+  const y0 = Yx * wx + Yy * wy + Yz * wz;
+  const z0 = Zx * wx + Zy * wy + Zz * wz;
+  const dx = Xx * dwx + Xy * dwy + Xz * dwz;
+  const dy = Yx * dwx + Yy * dwy + Yz * dwz;
+  const dz = Zx * dwx + Zy * dwy + Zz * dwz;
+  const r2 = radius * radius;
+  const dd = dx * dx + dy * dy + dz * dz;
+  if (!(dd > 0)) return false;
+  const x1 = frames[o + 12], z1 = frames[o + 14], x2 = frames[o + 15];
+
+  // 1. Overlapping at the start? Closest point of the triangle to the centre.
+  let qx = 0, qy = 0, qz = 0;
+  let best2 = Infinity;
+  bestFeature = SweepFeature.FACE;
+  bestIndex = 0;
+  if (faceOk && insideStandard(x0, z0, x1, z1, x2)) {
+    qx = x0; qz = z0;
+    best2 = y0 * y0;
+  } else {
+    for (let i = 0; i < 3; i++) {
+      const j = i === 2 ? 0 : i + 1;
+      const Px = vertexComponent(frames, o, i, 0), Py = vertexComponent(frames, o, i, 1), Pz = vertexComponent(frames, o, i, 2);
+      const ex = vertexComponent(frames, o, j, 0) - Px;
+      const ey = vertexComponent(frames, o, j, 1) - Py;
+      const ez = vertexComponent(frames, o, j, 2) - Pz;
+      const ee = ex * ex + ey * ey + ez * ez;
+      let s = ee > 0 ? ((x0 - Px) * ex + (y0 - Py) * ey + (z0 - Pz) * ez) / ee : 0;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
+      const cx = Px + s * ex, cy = Py + s * ey, cz = Pz + s * ez;
+      const d2 = (x0 - cx) * (x0 - cx) + (y0 - cy) * (y0 - cy) + (z0 - cz) * (z0 - cz);
+      if (d2 < best2) {
+        best2 = d2;
+        qx = cx; qy = cy; qz = cz;
+        if (s === 0) { bestFeature = SweepFeature.VERTEX; bestIndex = i; }
+        else if (s === 1) { bestFeature = SweepFeature.VERTEX; bestIndex = j; }
+        else { bestFeature = SweepFeature.EDGE; bestIndex = i; }
+      }
+    }
+  }
+  // Overlap with the centre behind the plane is a contact from behind: ignored, but later entries
+  // into other features from the front half-space still count (checked below).
+  if (best2 <= r2 && !(faceOk && y0 < 0)) {
+    let ux = x0 - qx, uy = y0 - qy, uz = z0 - qz;
+    const len2 = ux * ux + uy * uy + uz * uz;
+    if (len2 > 0) {
+      if (!(dx * ux + dy * uy + dz * uz < 0)) return false;
+      const inv = 1 / Math.sqrt(len2);
+      ux *= inv; uy *= inv; uz *= inv;
+    } else {
+      // Centre exactly on the triangle: deeper means toward the back of the face.
+      if (!faceOk || !(dy < 0)) return false;
+      ux = 0; uy = 1; uz = 0;
+    }
+    bestQx = qx; bestQy = qy; bestQz = qz;
+    bestNx = ux; bestNy = uy; bestNz = uz;
+    bestEmbedded = true;
+    return finish(out, frames, o, 0, p0x, p0y, p0z, dwx, dwy, dwz);
+  }
+  bestEmbedded = false;
+
+  // 2. Face: the centre reaches height r above the front face inside the triangle.
+  bestT = Infinity;
+  if (faceOk && y0 >= radius && dy < 0) {
+    const beta = (radius - y0) / dy;
+    if (beta <= 1) {
+      const hx = x0 + beta * dx, hz = z0 + beta * dz;
+      if (insideStandard(hx, hz, x1, z1, x2)) {
+        bestT = beta;
+        bestFeature = SweepFeature.FACE;
+        bestIndex = 0;
+        bestQx = hx; bestQy = 0; bestQz = hz;
+        bestNx = 0; bestNy = 1; bestNz = 0;
+      }
+    }
+  }
+
+  // 3. Edges as capsules: |perpendicular offset from the edge line| = r, contact inside the edge.
+  for (let i = 0; i < 3; i++) {
+    const j = i === 2 ? 0 : i + 1;
+    const Px = vertexComponent(frames, o, i, 0), Py = vertexComponent(frames, o, i, 1), Pz = vertexComponent(frames, o, i, 2);
+    const ex = vertexComponent(frames, o, j, 0) - Px;
+    const ey = vertexComponent(frames, o, j, 1) - Py;
+    const ez = vertexComponent(frames, o, j, 2) - Pz;
+    const ee = ex * ex + ey * ey + ez * ez;
+    if (!(ee > 0)) continue;
+    const mx = x0 - Px, my = y0 - Py, mz = z0 - Pz;
+    const ed = ex * dx + ey * dy + ez * dz;
+    const em = ex * mx + ey * my + ez * mz;
+    const dm = dx * mx + dy * my + dz * mz;
+    const mm = mx * mx + my * my + mz * mz;
+    const t = entryTime(ee * dd - ed * ed, ee * dm - ed * em, ee * (mm - r2) - em * em);
+    if (!(t >= 0 && t < bestT)) continue;
+    const s = (em + t * ed) / ee;
+    if (!(s >= 0 && s <= 1)) continue;
+    const hy = y0 + t * dy;
+    if (faceOk && !(hy >= 0)) continue;
+    const qxe = Px + s * ex, qye = Py + s * ey, qze = Pz + s * ez;
+    let nx = x0 + t * dx - qxe, ny = hy - qye, nz = z0 + t * dz - qze;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(nl > 0)) continue; // r = 0 grazing exactly through the edge: the face/vertex tests decide
+    nx /= nl; ny /= nl; nz /= nl;
+    bestT = t;
+    bestFeature = SweepFeature.EDGE;
+    bestIndex = i;
+    bestQx = qxe; bestQy = qye; bestQz = qze;
+    bestNx = nx; bestNy = ny; bestNz = nz;
+  }
+
+  // 4. Vertices as spheres: |centre - v| = r.
+  for (let i = 0; i < 3; i++) {
+    const Vx = vertexComponent(frames, o, i, 0), Vy = vertexComponent(frames, o, i, 1), Vz = vertexComponent(frames, o, i, 2);
+    const mx = x0 - Vx, my = y0 - Vy, mz = z0 - Vz;
+    const t = entryTime(dd, dx * mx + dy * my + dz * mz, mx * mx + my * my + mz * mz - r2);
+    if (!(t >= 0 && t < bestT)) continue;
+    const hy = y0 + t * dy;
+    if (faceOk && !(hy >= 0)) continue;
+    let nx = mx + t * dx, ny = hy - Vy, nz = mz + t * dz;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(nl > 0)) continue;
+    nx /= nl; ny /= nl; nz /= nl;
+    bestT = t;
+    bestFeature = SweepFeature.VERTEX;
+    bestIndex = i;
+    bestQx = Vx; bestQy = Vy; bestQz = Vz;
+    bestNx = nx; bestNy = ny; bestNz = nz;
+  }
+
+  if (!(bestT <= 1)) return false;
+  return finish(out, frames, o, bestT, p0x, p0y, p0z, dwx, dwy, dwz);
+}
+
+/**
+ * The seed's face-only test, kept to show (in tests and benchmarks) what the edge and vertex
+ * completion adds: a hit only when the sphere touches the front face's interior from a start at
+ * height >= r. No overlap handling, no edges, no vertices.
+ */
+export function sweepSphereFace(
+  out: SweepHit,
+  frames: Float64Array,
+  tri: number,
+  p0x: number, p0y: number, p0z: number,
+  p1x: number, p1y: number, p1z: number,
+  radius: number,
+): boolean {
+  out.hit = false;
+  const o = tri * SWEEP_FRAME_STRIDE;
+  if (frames[o + 18] !== 1 || !(radius >= 0)) return false;
+  const Yx = frames[o + 3], Yy = frames[o + 4], Yz = frames[o + 5];
+  const wx = p0x - frames[o + 9], wy = p0y - frames[o + 10], wz = p0z - frames[o + 11];
+  const dwx = p1x - p0x, dwy = p1y - p0y, dwz = p1z - p0z;
+  const y0 = Yx * wx + Yy * wy + Yz * wz;
+  const dy = Yx * dwx + Yy * dwy + Yz * dwz;
+  if (!(y0 >= radius && dy < 0)) return false;
+  const beta = (radius - y0) / dy;
+  if (!(beta <= 1)) return false;
+  const Xx = frames[o], Xy = frames[o + 1], Xz = frames[o + 2];
+  const Zx = frames[o + 6], Zy = frames[o + 7], Zz = frames[o + 8];
+  const hx = Xx * wx + Xy * wy + Xz * wz + beta * (Xx * dwx + Xy * dwy + Xz * dwz);
+  const hz = Zx * wx + Zy * wy + Zz * wz + beta * (Zx * dwx + Zy * dwy + Zz * dwz);
+  if (!insideStandard(hx, hz, frames[o + 12], frames[o + 14], frames[o + 15])) return false;
+  bestFeature = SweepFeature.FACE;
+  bestIndex = 0;
+  bestEmbedded = false;
+  bestQx = hx; bestQy = 0; bestQz = hz;
+  bestNx = 0; bestNy = 1; bestNz = 0;
+  return finish(out, frames, o, beta, p0x, p0y, p0z, dwx, dwy, dwz);
+}

@@ -1,0 +1,22 @@
+/**
+ * Test helper: a small seeded PRNG (mulberry32) so property tests and benchmarks see the same
+ * numbers on every run and every machine. Never Math.random.
+ */
+export type Rng = () => number;
+
+/** mulberry32: uniform in [0, 1), 32-bit state, period 2^32. */
+export function mulberry32(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Uniform in [lo, hi). */
+export function uniform(rng: Rng, lo: number, hi: number): number {
+  return lo + (hi - lo) * rng();
+}
