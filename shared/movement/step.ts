@@ -36,7 +36,7 @@ export interface MoveState {
   qy: number;
   qz: number;
   qw: number;
-  /** Animation clip index (MoveConfig.clipIdle etc.) and time within it, seconds. */
+  /** Animation clip index (MoveConfig.clipIdle etc.) and running time in it, seconds (reset on a clip change, never wrapped). */
   clip: number;
   animTime: number;
 }
@@ -64,18 +64,17 @@ export interface MoveConfig {
   stepHeight: number;
   /** Probe heights above the feet for wall tests, metres. */
   probeHeights: readonly number[];
-  /** Clip indices into the rig's clips and their durations, seconds. */
+  /** Clip indices into the rig's clips. */
   clipIdle: number;
   clipJog: number;
   clipRun: number;
   clipFall: number;
-  clipDurations: readonly number[];
   /** Horizontal speeds at which the clip changes from idle to jog and from jog to run, m/s. */
   jogSpeed: number;
   runSpeed: number;
 }
 
-export function defaultMoveConfig(clips: { idle: number; jog: number; run: number; fall: number; durations: readonly number[] }): MoveConfig {
+export function defaultMoveConfig(clips: { idle: number; jog: number; run: number; fall: number }): MoveConfig {
   return {
     maxSpeed: 6,
     accel: 40,
@@ -90,7 +89,6 @@ export function defaultMoveConfig(clips: { idle: number; jog: number; run: numbe
     clipJog: clips.jog,
     clipRun: clips.run,
     clipFall: clips.fall,
-    clipDurations: clips.durations,
     jogSpeed: 0.5,
     runSpeed: 4,
   };
@@ -256,9 +254,8 @@ export function stepMovement(s: MoveState, input: MoveInputLike, world: MoveWorl
     s.clip = clip;
     s.animTime = 0;
   }
-  const dur = c.clipDurations[clip] ?? 1;
-  let t = s.animTime + dt;
-  if (dur > 0 && t >= dur) t -= Math.floor(t / dur) * dur;
-  s.animTime = t;
+  // Not wrapped: the history interpolates clip time linearly and the rig wraps it when posing, so
+  // it must stay monotonic while the clip is unchanged.
+  s.animTime += dt;
   return s;
 }

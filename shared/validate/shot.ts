@@ -28,38 +28,10 @@
 import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
 import { weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
-import type { SegmentHit } from '../kernels/hit';
-
-/** The world queries the pipeline needs (shared/world/world.ts World satisfies this). */
-export interface ShotWorld {
-  firstHit(out: SegmentHit & { surface: number; triangle: number }, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
-  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
-}
-
-/** One player's snapshot history as the pipeline reads it (shared/lagcomp/history.ts PlayerHistory). */
-export interface ShotHistory {
-  sampleAt(out: ShotPose, timeMs: number, policy: never): number;
-}
-
-/** The part of a pose the pipeline reads (shared/lagcomp/pose.ts PlayerPose). */
-export interface ShotPose {
-  x: number;
-  y: number;
-  z: number;
-  alive: boolean;
-}
-
-/** The rewinder (shared/lagcomp/rewind.ts Rewinder). */
-export interface ShotRewinder {
-  firstHit(
-    out: SegmentHit & { player: number; zone: number; bone: number; hitbox: number },
-    histories: ArrayLike<unknown>,
-    timeMs: number,
-    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number,
-    excludePlayer: number,
-    tMax?: number,
-  ): boolean;
-}
+import { rewindStatusUsable, type PlayerHistory, type RewindPolicy } from '../lagcomp/history';
+import { createPlayerPose } from '../lagcomp/pose';
+import { createHitboxHit, type Rewinder } from '../lagcomp/rewind';
+import { createWorldHit, type World } from '../world/world';
 
 /** The rules of a match: fixed for its duration, written once into the audit log header. */
 export interface ValidationConfig {
@@ -124,19 +96,19 @@ export interface ShotTargets {
 
 /** The match's data the replay reads: world, rewinder and the histories by slot. */
 export interface ShotScene {
-  world: ShotWorld;
-  rewinder: ShotRewinder;
-  histories: ArrayLike<ShotHistory | undefined>;
-  /** The sampling policy passed to history.sampleAt for the shooter's eye (clamp inside the window). */
-  eyePolicy: unknown;
+  world: World;
+  rewinder: Rewinder;
+  histories: ArrayLike<PlayerHistory | undefined>;
+  /** The sampling policy for the shooter's eye (clamp inside the window). */
+  eyePolicy: RewindPolicy;
 }
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
-const scratchPose: ShotPose & Record<string, unknown> = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: false, epoch: 0 };
-const scratchWorldHit = { hit: false, t: 0, x: 0, y: 0, z: 0, u: 0, v: 0, nx: 0, ny: 0, nz: 0, front: false, triangle: -1, surface: -1 };
-const scratchBoxHit = { hit: false, t: 0, x: 0, y: 0, z: 0, u: 0, v: 0, nx: 0, ny: 0, nz: 0, front: false, player: -1, zone: -1, bone: -1, hitbox: -1 };
-const scratchMasked: (ShotHistory | undefined)[] = [];
+const scratchPose = createPlayerPose();
+const scratchWorldHit = createWorldHit();
+const scratchBoxHit = createHitboxHit();
+const scratchMasked: (PlayerHistory | undefined)[] = [];
 
 function reject(out: Verdict, reason: VerdictReason): Verdict {
   out.kind = VerdictKind.REJECTED;
@@ -261,11 +233,10 @@ export function validateShot(
   if (!(len2 > 1e-12)) return reject(out, VerdictReason.DEGENERATE);
   if (len2 > weapon.rangeM * weapon.rangeM) return reject(out, VerdictReason.OUT_OF_RANGE);
   // Eye path: eye at the rewound time (A) to eye at the newest tick (B).
-  history.sampleAt(scratchPose, when, scene.eyePolicy as never);
+  if (!rewindStatusUsable(history.sampleAt(scratchPose, when, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
   const ax = scratchPose.x, ay = scratchPose.y + config.eyeHeightM, az = scratchPose.z;
-  history.sampleAt(scratchPose, newest, scene.eyePolicy as never);
+  if (!rewindStatusUsable(history.sampleAt(scratchPose, newest, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
   const bx = scratchPose.x, by = scratchPose.y + config.eyeHeightM, bz = scratchPose.z;
-  if (!finite(ax + ay + az + bx + by + bz)) return reject(out, VerdictReason.NO_SHOOTER);
   // Closest point C on segment AB to the start S.
   const abx = bx - ax, aby = by - ay, abz = bz - az;
   const ab2 = abx * abx + aby * aby + abz * abz;

@@ -1,0 +1,187 @@
+/**
+ * createGameServer: one Colyseus 0.18 server with the `arena` room over WebSocket, the level loaded
+ * into a World, the mannequin rig, and the rules. Used by `npm start` (server/main.ts), the tests,
+ * the client simulator and the audit. Port 0 listens on an ephemeral port (tests run in parallel).
+ */
+import { defineServer, defineRoom, type Server } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
+import { World } from '../shared/world/world';
+import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
+import { WEAPONS, type WeaponSpec } from '../shared/weapons';
+import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
+import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
+import { ROOM_NAME } from '../shared/protocol/messages';
+import { arenaRoomFor, type ArenaConfig, type ArenaRoom, type SpawnPoint } from './room/arenaRoom';
+import { historyCapacity } from './room/scene';
+import { createServerStats, totalRejects, type ServerStats } from './room/stats';
+import type { MatchRecorder } from './room/recorder';
+
+export type { ArenaRoom, SpawnPoint } from './room/arenaRoom';
+export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
+export type { ServerStats } from './room/stats';
+
+export interface GameServerOptions {
+  /** 2567 by default; 0 = an ephemeral port (read it back from GameServer.port). */
+  port?: number;
+  /** Interface to bind, default all ("0.0.0.0"); the url uses 127.0.0.1 for it. */
+  host?: string;
+  /** Fixed timestep in Hz: 64 (default) or up to 128. */
+  tickRate?: number;
+  /** Level: a .glb path (default server/assets/collision-world.glb) or a World already built. */
+  level?: string | World;
+  rig?: Rig;
+  /** One recorder for every room, or a factory called per room with its id. */
+  recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
+  maxPlayers?: number;
+  /** Spawn points: slot i first spawns at spawnPoints[i % n], respawns rotate. Default: found on the level's floor. */
+  spawnPoints?: SpawnPoint[];
+  respawnDelayMs?: number;
+  maxHealth?: number;
+  weapons?: readonly WeaponSpec[];
+  /** Overrides of the validation rules (window, tolerances, ...). */
+  validation?: Partial<Omit<ValidationConfig, 'weapons' | 'zoneMultipliers' | 'maxPlayers' | 'eyeHeightM'>>;
+  movement?: Partial<MoveConfig>;
+  /** State patch interval, ms (default two ticks). */
+  patchRateMs?: number;
+  pingIntervalMs?: number;
+  defaultInterpDelayMs?: number;
+  maxInterpDelayMs?: number;
+  maxBulletHoles?: number;
+  /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
+  latencyMs?: number;
+  /** Print a status line this often (ms); 0 = never (default 0; npm start uses 5000). */
+  statusIntervalMs?: number;
+  log?: (line: string) => void;
+  /** Monotonic clock in ms (default performance.now). */
+  clock?: () => number;
+}
+
+export interface GameServer {
+  server: Server;
+  port: number;
+  url: string;
+  world: World;
+  rig: Rig;
+  config: ArenaConfig;
+  stats: ServerStats;
+  /** Live arena rooms by roomId. */
+  rooms: Map<string, ArenaRoom>;
+  statusLine(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Spawn points on the level's floor: a ring of candidates around the level's centre at floor height,
+ * kept where a downward probe finds ground within 1.5 m below the probe start and no wall within
+ * 0.6 m around at chest height.
+ */
+export function findSpawnPoints(world: World, count: number): SpawnPoint[] {
+  const b = world.bounds(new Float64Array(6));
+  const cx0 = 0, cz0 = 0;
+  const top = b[4]! + 1;
+  const floorY = world.groundHeight(cx0, top, cz0, top - b[1]! + 1);
+  const refY = Number.isFinite(floorY) ? floorY : b[1]!;
+  const out: SpawnPoint[] = [];
+  const hit = { hit: false, t: 0, x: 0, y: 0, z: 0, u: 0, v: 0, nx: 0, ny: 0, nz: 0, front: false, triangle: -1, surface: -1 };
+  const dirs = [[1, 0], [0, 1], [-1, 0], [0, -1], [0.7071, 0.7071], [-0.7071, 0.7071], [0.7071, -0.7071], [-0.7071, -0.7071]] as const;
+  for (let ring = 1; ring <= 12 && out.length < count; ring++) {
+    for (const [ux, uz] of dirs) {
+      if (out.length >= count) break;
+      const x = cx0 + ux * ring * 1.5;
+      const z = cz0 + uz * ring * 1.5;
+      const gy = world.groundHeight(x, refY + 1.5, z, 3);
+      if (!Number.isFinite(gy)) continue;
+      let blocked = false;
+      for (const [wx, wz] of dirs) {
+        if (world.firstHit(hit, x, gy + 1.2, z, x + wx * 0.6, gy + 1.2, z + wz * 0.6)) blocked = true;
+      }
+      if (blocked || world.anyHit(x, gy + 0.1, z, x, gy + 2.0, z)) continue;
+      out.push({ x, y: gy, z, dirX: -ux, dirZ: -uz });
+    }
+  }
+  if (out.length === 0) throw new Error('findSpawnPoints: no open floor found near the level centre; pass spawnPoints explicitly.');
+  return out;
+}
+
+export async function createGameServer(options: GameServerOptions = {}): Promise<GameServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const tickRate = Math.round(options.tickRate ?? 64);
+  if (!(tickRate >= 1 && tickRate <= 128)) throw new Error(`tickRate ${options.tickRate}: use 1..128 Hz (64 default, 128 for competitive play)`);
+  const levelPath = typeof options.level === 'string' ? options.level : options.level instanceof World ? '(prebuilt World)' : DEFAULT_LEVEL_PATH;
+  const world = options.level instanceof World ? options.level : await loadWorld(levelPath);
+  const rig = options.rig ?? MANNEQUIN_RIG;
+  const maxPlayers = options.maxPlayers ?? 16;
+  const weapons = options.weapons ?? WEAPONS;
+  const zoneMultipliers: number[] = [];
+  for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
+  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers), ...options.validation };
+  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }), ...options.movement };
+  const stats = createServerStats();
+  const rooms = new Map<string, ArenaRoom>();
+  const config: ArenaConfig = {
+    world,
+    levelPath,
+    rig,
+    tickRate,
+    maxPlayers,
+    spawnPoints: options.spawnPoints ?? findSpawnPoints(world, maxPlayers),
+    respawnDelayMs: options.respawnDelayMs ?? 2000,
+    maxHealth: options.maxHealth ?? 100,
+    validation,
+    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
+    movement,
+    recorder: options.recorder,
+    patchRateMs: options.patchRateMs ?? Math.max(1, Math.round(2000 / tickRate)),
+    pingIntervalMs: options.pingIntervalMs ?? 250,
+    defaultInterpDelayMs: options.defaultInterpDelayMs ?? 100,
+    maxInterpDelayMs: options.maxInterpDelayMs ?? 250,
+    maxBulletHoles: options.maxBulletHoles ?? 64,
+    killFeedLength: 8,
+    clock: options.clock ?? (() => performance.now()),
+    stats,
+    onCreated: (room) => rooms.set(room.roomId, room),
+    onDisposed: (room) => rooms.delete(room.roomId),
+  };
+  if (config.spawnPoints.length === 0) throw new Error('spawnPoints is empty: pass at least one point');
+
+  // A hard cap at the socket too: nothing in this protocol is near 4 KB.
+  const transport = new WebSocketTransport({ maxPayload: 4096 });
+  const server = defineServer({
+    rooms: { [ROOM_NAME]: defineRoom(arenaRoomFor(config)) },
+    transport,
+    greet: false,
+  });
+  if (options.latencyMs !== undefined) server.simulateLatency(options.latencyMs);
+  const host = options.host ?? '0.0.0.0';
+  await server.listen(options.port ?? 2567, host);
+  const address = transport.server?.address();
+  const port = typeof address === 'object' && address !== null ? address.port : Number(options.port ?? 2567);
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `ws://${urlHost}:${port}`;
+
+  let lastShots = 0;
+  let lastAt = performance.now();
+  const statusLine = (): string => {
+    const now = performance.now();
+    const rate = ((stats.shots - lastShots) * 1000) / Math.max(1, now - lastAt);
+    lastShots = stats.shots;
+    lastAt = now;
+    const top = Object.entries(stats.rejects).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k}:${v}`).join(' ');
+    return `[arena] rooms ${stats.rooms} players ${stats.players} shots/s ${rate.toFixed(1)} shots ${stats.shots} hits ${stats.hits} misses ${stats.misses} kills ${stats.kills} rejects ${totalRejects(stats)}${top ? ` (${top})` : ''}`;
+  };
+  const timer = options.statusIntervalMs ? setInterval(() => log(statusLine()), options.statusIntervalMs) : null;
+  timer?.unref();
+
+  let closed = false;
+  return {
+    server, port, url, world, rig, config, stats, rooms, statusLine,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      await server.gracefullyShutdown(false);
+    },
+  };
+}

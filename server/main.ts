@@ -1,0 +1,20 @@
+/**
+ * `npm start`: one process, in-memory defaults, the default level. Prints the address and a status
+ * line every few seconds. PORT (default 2567) and TICK_RATE (default 64) come from the environment.
+ */
+import { createGameServer } from './index';
+
+const port = Number(process.env.PORT ?? 2567);
+const tickRate = Number(process.env.TICK_RATE ?? 64);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT=${process.env.PORT} is not a port number; use e.g. PORT=2567`);
+  process.exit(1);
+}
+const game = await createGameServer({ port, tickRate, statusIntervalMs: 5000 });
+console.log(`[arena] listening on ${game.url} (room "arena", ${game.config.tickRate} Hz, level ${game.config.levelPath}, world ${game.world.hash}, rig ${game.rig.hash})`);
+const stop = async (): Promise<void> => {
+  await game.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

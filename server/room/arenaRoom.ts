@@ -1,0 +1,589 @@
+/**
+ * The authoritative arena room (Colyseus 0.18). Clients send inputs and shots; the room alone moves
+ * players (shared/movement), records every player's pose into their snapshot history each fixed tick,
+ * judges shots with the validation pipeline (shared/validate) against the rewound histories and the
+ * world, and applies verdicts: damage by weapon and zone, death, respawn after a delay (a new epoch
+ * in the history, i.e. a teleport mark), bullet holes, hit confirmations, damage directions, kill feed.
+ * Nothing else changes health.
+ *
+ * Time: server ms on the room's monotonic clock (0 at room creation). Tick k's snapshot is stamped
+ * anchor + k * dt, so snapshots are exactly dt apart like the motion they record; if the process
+ * stalls longer than a few ticks the anchor jumps forward (time never runs backwards). Shots are
+ * stamped with the clock when their message is handled. Round trips come from the room's own
+ * ping/pong (shared/protocol/ping.ts), measured against its send times.
+ *
+ * Hostile input: every handler catches everything; a refused message changes nothing and gets a
+ * reason back (a `verdict` for shots, a `reject` otherwise); rejects are counted by reason.
+ */
+import { Room, type Client } from '@colyseus/core';
+import { ArraySchema } from '@colyseus/schema';
+import type { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
+import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
+import { Msg, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
+import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
+import { encodePing, decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
+import { FrameStatus, MAX_CLIENT_MESSAGE_BYTES } from '../../shared/protocol/shot';
+import { validateShot, type ValidationConfig, type ShotTiming } from '../../shared/validate/shot';
+import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
+import { createMoveState, setView, stepMovement, type MoveConfig, type MoveState } from '../../shared/movement/step';
+import { ArenaState, PlayerState, BulletHole, KillFeedEntry } from '../state/schema';
+import { createMatchScene, type MatchScene, type SceneOptions } from './scene';
+import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchRecorder } from './recorder';
+import type { ServerStats } from './stats';
+
+export interface SpawnPoint {
+  x: number;
+  y: number;
+  z: number;
+  /** Facing as a horizontal direction (need not be unit). */
+  dirX: number;
+  dirZ: number;
+}
+
+/** Everything a room needs, fixed by the server that defines it (never taken from client options). */
+export interface ArenaConfig {
+  world: World;
+  levelPath: string;
+  rig: Rig;
+  tickRate: number;
+  maxPlayers: number;
+  spawnPoints: readonly SpawnPoint[];
+  respawnDelayMs: number;
+  maxHealth: number;
+  validation: ValidationConfig;
+  scene: SceneOptions;
+  movement: MoveConfig;
+  recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
+  patchRateMs: number;
+  pingIntervalMs: number;
+  defaultInterpDelayMs: number;
+  maxInterpDelayMs: number;
+  maxBulletHoles: number;
+  killFeedLength: number;
+  /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
+  clock: () => number;
+  stats: ServerStats;
+  /** Registry hooks so the server (and tests) can reach room instances. */
+  onCreated?: (room: ArenaRoom) => void;
+  onDisposed?: (room: ArenaRoom) => void;
+}
+
+/** Per-slot server-side data: never synced. */
+export class Slot {
+  readonly index: number;
+  client: Client | null = null;
+  sessionId = '';
+  state: PlayerState | null = null;
+  move: MoveState = createMoveState(0, 0, 0);
+  input: InputMessage = createInputMessage();
+  jumpLatched = false;
+  lastInputSeq = -1;
+  shooter: ShooterState;
+  health = 0;
+  alive = false;
+  epoch = 0;
+  lifeStartMs = 0;
+  /** True until the first snapshot of the current life is recorded (its time becomes lifeStartMs). */
+  lifePending = true;
+  respawnAtMs = 0;
+  lives = 0;
+  kills = 0;
+  deaths = 0;
+  interpDelayMs = 100;
+  rttMs = 0;
+  rttSamples = 0;
+  pingIds = new Uint32Array(8);
+  pingSent = new Float64Array(8).fill(-1);
+  pingNext = 0;
+
+  constructor(index: number, magazines: readonly number[]) {
+    this.index = index;
+    this.shooter = createShooterState(index, magazines);
+  }
+}
+
+// scratch
+const pingBytes = new Uint8Array(PING_BYTES);
+const pingIn = createPingMessage();
+
+function clampNumber(v: unknown, lo: number, hi: number, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
+}
+
+export class ArenaRoom extends Room<{ state: ArenaState }> {
+  /** Set on the subclass each server defines (arenaRoomFor). */
+  static config: ArenaConfig;
+
+  cfg!: ArenaConfig;
+  scene!: MatchScene;
+  slots: Slot[] = [];
+  bySession = new Map<string, Slot>();
+  recorder: MatchRecorder | null = null;
+  /** Server ms of the newest recorded snapshot, -Infinity before the first. */
+  newestTickMs = Number.NEGATIVE_INFINITY;
+  tickCount = 0;
+  private t0 = 0;
+  private anchorMs = 0;
+  private lastTickMs = Number.NEGATIVE_INFINITY;
+  private verdict: Verdict = createVerdict();
+  private shooterBefore: ShooterState = createShooterState(-1, []);
+  private pose: PlayerPose = createPlayerPose();
+  private tickPoses!: Float64Array;
+  private targetsAlive: boolean[] = [];
+  private targetsLife: number[] = [];
+  private timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private pingCounter = 0;
+  private spawnCursor = 0;
+
+  /** Server ms now on this room's clock. */
+  now(): number {
+    return this.cfg.clock() - this.t0;
+  }
+
+  override onCreate(_clientOptions: unknown): void {
+    // Client-supplied creation options are hostile and ignored: the server's config decides.
+    const cfg = (this.constructor as typeof ArenaRoom).config;
+    this.cfg = cfg;
+    this.t0 = cfg.clock();
+    this.anchorMs = 0;
+    this.maxClients = cfg.maxPlayers;
+    this.maxMessagesPerSecond = 2000;
+    this.patchRate = cfg.patchRateMs;
+    this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
+    const magazines = cfg.validation.weapons.map((w) => w.magazine);
+    for (let i = 0; i < cfg.maxPlayers; i++) {
+      this.slots.push(new Slot(i, magazines));
+      this.targetsAlive.push(false);
+      this.targetsLife.push(0);
+    }
+    this.tickPoses = new Float64Array(cfg.maxPlayers * TICK_POSE_STRIDE);
+    const state = new ArenaState();
+    state.tickRate = cfg.tickRate;
+    state.serverTimeMs = 0;
+    this.state = state;
+
+    const rec = cfg.recorder;
+    this.recorder = rec === undefined ? null : typeof rec === 'function' ? rec(this.roomId) : rec;
+    this.safeRecord(() => this.recorder?.header({
+      formatVersion: 1,
+      roomId: this.roomId,
+      startedAtIso: new Date().toISOString(),
+      tickRate: cfg.tickRate,
+      maxPlayers: cfg.maxPlayers,
+      levelPath: cfg.levelPath,
+      worldHash: cfg.world.hash,
+      rigHash: cfg.rig.hash,
+      validation: cfg.validation,
+      scene: cfg.scene,
+      movement: cfg.movement,
+    }));
+
+    this.onMessageBytes(Msg.SHOT, (client: Client, bytes: unknown) => this.guard(client, Msg.SHOT, () => this.handleShot(client, bytes)));
+    this.onMessageBytes(Msg.INPUT, (client: Client, bytes: unknown) => this.guard(client, Msg.INPUT, () => this.handleInput(client, bytes)));
+    this.onMessageBytes(Msg.PONG, (client: Client, bytes: unknown) => this.guard(client, Msg.PONG, () => this.handlePong(client, bytes)));
+    this.onMessage('*', (client: Client, type: string | number) => this.guard(client, String(type), () => this.reject(client, String(type), 'UNKNOWN_MESSAGE')));
+
+    this.setFixedTimestep((ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs), cfg.tickRate);
+    this.clock.setInterval(() => this.sendPings(), cfg.pingIntervalMs);
+    cfg.stats.rooms++;
+    cfg.onCreated?.(this);
+  }
+
+  override onJoin(client: Client, options?: unknown): void {
+    const slot = this.slots.find((s) => s.client === null);
+    if (slot === undefined) throw new Error('arena is full; try another room');
+    const o = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
+    slot.client = client;
+    slot.sessionId = client.sessionId;
+    slot.interpDelayMs = clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs);
+    slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine));
+    slot.lastInputSeq = -1;
+    slot.input = createInputMessage();
+    slot.kills = 0;
+    slot.deaths = 0;
+    slot.lives = 0;
+    slot.rttMs = 0;
+    slot.rttSamples = 0;
+    slot.pingSent.fill(-1);
+    this.scene.histories[slot.index]!.clear();
+    const ps = new PlayerState();
+    ps.slot = slot.index;
+    ps.name = typeof o.name === 'string' ? o.name.slice(0, 24) : `player${slot.index}`;
+    slot.state = ps;
+    this.bySession.set(client.sessionId, slot);
+    this.spawn(slot);
+    this.state.players.set(client.sessionId, ps);
+    this.cfg.stats.players++;
+    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.JOIN, slot: slot.index, timeMs: this.now() }));
+    this.sendPing(slot);
+  }
+
+  override onLeave(client: Client): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    this.bySession.delete(client.sessionId);
+    this.state.players.delete(client.sessionId);
+    slot.client = null;
+    slot.state = null;
+    slot.alive = false;
+    this.targetsAlive[slot.index] = false;
+    this.cfg.stats.players--;
+    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.LEAVE, slot: slot.index, timeMs: this.now() }));
+  }
+
+  override onDispose(): void | Promise<unknown> {
+    this.cfg.stats.players -= this.bySession.size;
+    this.cfg.stats.rooms--;
+    this.cfg.onDisposed?.(this);
+    const rec = this.recorder;
+    this.recorder = null;
+    if (rec !== null) {
+      try {
+        return Promise.resolve(rec.close()).catch((e) => console.error('arena: recorder close failed:', e));
+      } catch (e) {
+        console.error('arena: recorder close failed:', e);
+      }
+    }
+  }
+
+  /** The slot of a session, for tests and tools. */
+  slotOf(sessionId: string): Slot | undefined {
+    return this.bySession.get(sessionId);
+  }
+
+  // ---------------------------------------------------------------- ticks
+
+  private spawn(slot: Slot): void {
+    const pts = this.cfg.spawnPoints;
+    // Deterministic: first life at spawnPoints[slot], later lives rotate (slot + lives).
+    const p = pts[(slot.index + slot.lives) % pts.length]!;
+    slot.move = createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ);
+    slot.move.clip = this.cfg.movement.clipIdle;
+    slot.move.onGround = true;
+    slot.input.viewX = slot.move.viewX;
+    slot.input.viewY = slot.move.viewY;
+    slot.input.viewZ = slot.move.viewZ;
+    slot.input.wishX = 0;
+    slot.input.wishZ = 0;
+    slot.jumpLatched = false;
+    slot.health = this.cfg.maxHealth;
+    slot.alive = true;
+    slot.epoch++;
+    slot.lifePending = true;
+    const magazines = this.cfg.validation.weapons;
+    for (let w = 0; w < magazines.length; w++) {
+      slot.shooter.ammo[w] = magazines[w]!.magazine;
+      slot.shooter.reloadEndMs[w] = 0;
+    }
+    slot.shooter.alive = true;
+    this.syncPlayer(slot);
+  }
+
+  private step(tick: number, dt: number, dtMs: number): void {
+    try {
+      let t = this.anchorMs + tick * dtMs;
+      const real = this.now();
+      if (real - t > 4 * dtMs) {
+        this.anchorMs += real - t;
+        t = real;
+      }
+      if (!(t > this.lastTickMs)) t = this.lastTickMs + dtMs / 1000;
+      this.lastTickMs = t;
+      this.tickCount++;
+      const poses = this.tickPoses;
+      poses.fill(0);
+      for (const slot of this.slots) {
+        if (slot.client === null) continue;
+        if (!slot.alive && t >= slot.respawnAtMs && slot.respawnAtMs > 0) {
+          slot.lives++;
+          slot.respawnAtMs = 0;
+          this.spawn(slot);
+          this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.RESPAWN, slot: slot.index, timeMs: t, x: slot.move.x, y: slot.move.y, z: slot.move.z }));
+        }
+        if (slot.alive) {
+          const inp = slot.input;
+          stepMovement(slot.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: slot.jumpLatched }, this.cfg.world, this.cfg.movement, dt);
+          slot.jumpLatched = false;
+        }
+        const pose = this.pose;
+        const m = slot.move;
+        pose.x = m.x; pose.y = m.y; pose.z = m.z;
+        pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
+        pose.clip = m.clip; pose.time = m.animTime; pose.alive = slot.alive; pose.epoch = slot.epoch;
+        this.scene.histories[slot.index]!.record(tick, t, pose);
+        if (slot.lifePending && slot.alive) {
+          slot.lifeStartMs = t;
+          slot.lifePending = false;
+        }
+        this.targetsAlive[slot.index] = slot.alive;
+        this.targetsLife[slot.index] = slot.lifePending ? Number.POSITIVE_INFINITY : slot.lifeStartMs;
+        const o = slot.index * TICK_POSE_STRIDE;
+        poses[o + TickPose.PRESENT] = 1;
+        poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
+        poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;
+        poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time;
+        poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
+        this.syncPlayer(slot);
+      }
+      this.newestTickMs = t;
+      this.state.serverTimeMs = t;
+      this.state.tick = tick >>> 0;
+      this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses }));
+    } catch (e) {
+      this.cfg.stats.internalErrors++;
+      console.error('arena: tick failed:', e);
+    }
+  }
+
+  private syncPlayer(slot: Slot): void {
+    const ps = slot.state;
+    if (ps === null) return;
+    const m = slot.move;
+    ps.x = m.x; ps.y = m.y; ps.z = m.z;
+    ps.qx = m.qx; ps.qy = m.qy; ps.qz = m.qz; ps.qw = m.qw;
+    ps.viewX = m.viewX; ps.viewY = m.viewY; ps.viewZ = m.viewZ;
+    ps.clip = m.clip;
+    ps.animTime = m.animTime;
+    ps.health = slot.health;
+    ps.alive = slot.alive;
+    ps.kills = slot.kills;
+    ps.deaths = slot.deaths;
+    ps.epoch = slot.epoch & 0xffff;
+    ps.rttMs = slot.rttMs;
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  /** Runs a handler so that nothing escapes: an exception is counted, logged and answered. */
+  private guard(client: Client, type: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.cfg.stats.internalErrors++;
+      console.error(`arena: handler for "${type}" failed:`, e);
+      try {
+        this.reject(client, type, 'INTERNAL_ERROR');
+      } catch {
+        // the client may be gone; nothing else to do
+      }
+    }
+  }
+
+  private reject(client: Client, type: string, reason: string): void {
+    const stats = this.cfg.stats;
+    stats.rejects[reason] = (stats.rejects[reason] ?? 0) + 1;
+    const reply: RejectReply = { type: type.slice(0, 32), reason };
+    client.send(Msg.REJECT, reply);
+  }
+
+  private handleInput(client: Client, bytes: unknown): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    const scratch = this.inputScratch;
+    const status = decodeInput(scratch, bytes);
+    if (status !== InputStatus.OK) {
+      this.reject(client, Msg.INPUT, `INPUT_${inputStatusName(status)}`);
+      return;
+    }
+    if (scratch.seq <= slot.lastInputSeq) {
+      this.reject(client, Msg.INPUT, 'INPUT_STALE');
+      return;
+    }
+    slot.lastInputSeq = scratch.seq;
+    const inp = slot.input;
+    inp.seq = scratch.seq;
+    inp.buttons = scratch.buttons;
+    inp.wishX = scratch.wishX;
+    inp.wishZ = scratch.wishZ;
+    inp.viewX = scratch.viewX;
+    inp.viewY = scratch.viewY;
+    inp.viewZ = scratch.viewZ;
+    if ((scratch.buttons & InputButton.JUMP) !== 0) slot.jumpLatched = true;
+    if (slot.alive) setView(slot.move, inp.viewX, inp.viewY, inp.viewZ);
+  }
+  private inputScratch: InputMessage = createInputMessage();
+
+  private sendPings(): void {
+    for (const slot of this.slots) if (slot.client !== null) this.sendPing(slot);
+  }
+
+  private sendPing(slot: Slot): void {
+    const id = ++this.pingCounter >>> 0;
+    const k = slot.pingNext;
+    slot.pingNext = (k + 1) % slot.pingIds.length;
+    const now = this.now();
+    slot.pingIds[k] = id;
+    slot.pingSent[k] = now;
+    encodePing(pingBytes, id, now, slot.rttMs);
+    slot.client?.sendBytes(Msg.PING, pingBytes);
+  }
+
+  private handlePong(client: Client, bytes: unknown): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    const status = decodePing(pingIn, bytes);
+    if (status !== FrameStatus.OK) {
+      this.reject(client, Msg.PONG, `PONG_${frameStatusName(status)}`);
+      return;
+    }
+    for (let k = 0; k < slot.pingIds.length; k++) {
+      if (slot.pingIds[k] === pingIn.id && slot.pingSent[k]! >= 0) {
+        const sample = this.now() - slot.pingSent[k]!;
+        slot.pingSent[k] = -1; // each ping counts once
+        if (!(sample >= 0 && sample < 5000)) return;
+        slot.rttMs = slot.rttSamples === 0 ? sample : slot.rttMs + (sample - slot.rttMs) / 8;
+        slot.rttSamples++;
+        return;
+      }
+    }
+    this.reject(client, Msg.PONG, 'PONG_UNKNOWN_ID');
+  }
+
+  private handleShot(client: Client, bytes: unknown): void {
+    const stats = this.cfg.stats;
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    stats.shots++;
+    const isBytes = bytes instanceof Uint8Array;
+    const timing = this.timing;
+    timing.receiveTimeMs = this.now();
+    timing.rttMs = slot.rttMs;
+    timing.interpDelayMs = slot.interpDelayMs;
+    timing.newestTickMs = this.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : this.newestTickMs;
+    slot.shooter.alive = slot.alive;
+    slot.shooter.slot = slot.index;
+    copyShooterState(this.shooterBefore, slot.shooter);
+    const v = this.verdict;
+    // Oversized payloads are refused unread: the pipeline's frame check looks only at the length.
+    validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
+    copyShooterState(slot.shooter, v.after);
+
+    let targetHealthAfter = -1;
+    let killed = false;
+    if (v.kind === VerdictKind.HIT) {
+      stats.hits++;
+      const target = this.slots[v.target];
+      if (target !== undefined && target.alive && target.client !== null) {
+        target.health = Math.max(0, target.health - v.damage);
+        targetHealthAfter = target.health;
+        if (target.health <= 0) {
+          killed = true;
+          this.kill(target, slot, v);
+        }
+        this.syncPlayer(target);
+        const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed };
+        client.send(Msg.HIT, hit);
+        const dir = this.damageDirection(target, v);
+        const dmg: DamagedReply = { from: slot.index, damage: v.damage, health: target.health, dx: dir[0]!, dy: dir[1]!, dz: dir[2]! };
+        target.client.send(Msg.DAMAGED, dmg);
+      }
+    } else if (v.kind === VerdictKind.MISS) {
+      stats.misses++;
+    } else {
+      const name = reasonName(v.reason);
+      stats.rejects[name] = (stats.rejects[name] ?? 0) + 1;
+    }
+    if (v.worldHit && v.kind !== VerdictKind.HIT) this.addHole(slot.index, v);
+
+    const reply: VerdictReply = {
+      seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
+      t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
+    };
+    client.send(Msg.VERDICT, reply);
+
+    const rec = this.recorder;
+    if (rec !== null) {
+      this.safeRecord(() => rec.shot({
+        bytes: isBytes && (bytes as Uint8Array).byteLength <= MAX_CLIENT_MESSAGE_BYTES ? (bytes as Uint8Array).slice() : null,
+        nonBytesType: isBytes ? ((bytes as Uint8Array).byteLength > MAX_CLIENT_MESSAGE_BYTES ? `oversized:${(bytes as Uint8Array).byteLength}` : null) : typeof bytes,
+        shooterBefore: this.shooterBefore,
+        timing,
+        targets: { alive: this.targetsAlive.slice(), lifeStartMs: this.targetsLife.slice() },
+        verdict: v,
+        targetHealthAfter,
+        killed,
+      }));
+    }
+  }
+
+  private damageScratch = new Float64Array(3);
+
+  /** Unit vector from the victim's eye toward the shot's start (where the damage came from). */
+  private damageDirection(target: Slot, v: Verdict): Float64Array {
+    const out = this.damageScratch;
+    const shooter = this.slots[v.shooter];
+    const sx = shooter !== undefined ? shooter.move.x : v.x;
+    const sz = shooter !== undefined ? shooter.move.z : v.z;
+    const sy = shooter !== undefined ? shooter.move.y : v.y;
+    const dx = sx - target.move.x, dy = sy - target.move.y, dz = sz - target.move.z;
+    const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (l > 1e-9) {
+      out[0] = dx / l; out[1] = dy / l; out[2] = dz / l;
+    } else {
+      out[0] = 0; out[1] = 0; out[2] = 0;
+    }
+    return out;
+  }
+
+  private kill(target: Slot, killer: Slot, v: Verdict): void {
+    const t = this.now();
+    target.alive = false;
+    target.shooter.alive = false;
+    target.deaths++;
+    target.respawnAtMs = Math.max(t + this.cfg.respawnDelayMs, 1e-9);
+    this.targetsAlive[target.index] = false;
+    if (killer !== target) killer.kills++;
+    this.syncPlayer(killer);
+    const feed = this.state.killFeed;
+    const e = new KillFeedEntry();
+    e.killer = killer.index;
+    e.victim = target.index;
+    e.weapon = v.weapon;
+    e.zone = v.zone;
+    e.timeMs = t;
+    feed.push(e);
+    while (feed.length > this.cfg.killFeedLength) feed.shift();
+    this.cfg.stats.kills++;
+    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.DEATH, slot: target.index, timeMs: t, other: killer.index }));
+  }
+
+  private addHole(shooter: number, v: Verdict): void {
+    const holes = this.state.holes as ArraySchema<BulletHole>;
+    const h = new BulletHole();
+    h.x = v.x; h.y = v.y; h.z = v.z;
+    h.nx = v.nx; h.ny = v.ny; h.nz = v.nz;
+    const s = this.cfg.world.surfaces[v.surface];
+    h.surface = s !== undefined ? `${s.node}/${s.material}` : '';
+    h.shooter = shooter;
+    h.seq = v.seq >>> 0;
+    holes.push(h);
+    while (holes.length > this.cfg.maxBulletHoles) holes.shift();
+  }
+
+  private safeRecord(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.cfg.stats.recorderErrors++;
+      if (this.cfg.stats.recorderErrors <= 3) console.error('arena: recorder failed (the match goes on):', e);
+    }
+  }
+}
+
+function inputStatusName(s: number): string {
+  for (const [k, v] of Object.entries(InputStatus)) if (v === s) return k;
+  return String(s);
+}
+
+function frameStatusName(s: number): string {
+  for (const [k, v] of Object.entries(FrameStatus)) if (v === s) return k;
+  return String(s);
+}
+
+/** A room class bound to one server's config (client options never reach the config). */
+export function arenaRoomFor(config: ArenaConfig): typeof ArenaRoom {
+  return class BoundArenaRoom extends ArenaRoom {
+    static override config = config;
+  };
+}

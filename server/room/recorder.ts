@@ -1,0 +1,87 @@
+/**
+ * The recorder interface the arena room calls so an audit log can replay every verdict bit for bit
+ * (helper H6 implements it; the room works without one). Every call carries plain numbers/records;
+ * typed arrays and records passed in are reused by the room after the call returns, so a recorder
+ * must copy what it keeps (or serialise at once).
+ *
+ * Calls arrive in the order things happened: header once, then ticks, events and shots interleaved.
+ * Replay recipe: build the World from the level (check header.worldHash), the rig (header.rigHash),
+ * then createMatchScene(world, rig, header.scene) (server/room/scene.ts); for each tick record call
+ * scene.histories[slot].record(tick, timeMs, pose) for every present slot; on a `join` event clear
+ * that slot's history; for each shot call
+ *   validateShot(verdict, scene, header.validation, shot.bytes, shot.shooterBefore, shot.timing, shot.targets)
+ * and compare with shot.verdict.
+ */
+import type { ValidationConfig, ShotTiming } from '../../shared/validate/shot';
+import type { ShooterState, Verdict } from '../../shared/validate/verdict';
+import type { MoveConfig } from '../../shared/movement/step';
+import type { SceneOptions } from './scene';
+
+/**
+ * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers):
+ * present (1/0), x, y, z, qx, qy, qz, qw, clip, time, alive (1/0), epoch.
+ */
+export const TICK_POSE_STRIDE = 12;
+export const TickPose = { PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11 } as const;
+
+export interface MatchHeader {
+  formatVersion: 1;
+  roomId: string;
+  /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
+  startedAtIso: string;
+  tickRate: number;
+  maxPlayers: number;
+  levelPath: string;
+  worldHash: string;
+  rigHash: string;
+  /** The rules: weapons, zone multipliers, window and tolerances. */
+  validation: ValidationConfig;
+  /** How histories and the rewinder are built (capacity, window, policies). */
+  scene: SceneOptions;
+  movement: MoveConfig;
+}
+
+export interface TickRecord {
+  tick: number;
+  /** Server ms of this snapshot. */
+  timeMs: number;
+  /** maxPlayers * TICK_POSE_STRIDE numbers; reused by the room after the call. */
+  poses: Float64Array;
+}
+
+export interface ShotRecord {
+  /** The payload exactly as received: a copy of the bytes, or null if it was not bytes at all. */
+  bytes: Uint8Array | null;
+  /** When `bytes` is null: typeof of what arrived (for the log). */
+  nonBytesType: string | null;
+  shooterBefore: ShooterState;
+  timing: ShotTiming;
+  targets: { alive: boolean[]; lifeStartMs: number[] };
+  verdict: Verdict;
+  /** Health of the target after the verdict was applied (-1 when no target). */
+  targetHealthAfter: number;
+  killed: boolean;
+}
+
+export const MatchEventKind = { JOIN: 'join', LEAVE: 'leave', DEATH: 'death', RESPAWN: 'respawn' } as const;
+export type MatchEventKind = (typeof MatchEventKind)[keyof typeof MatchEventKind];
+
+export interface MatchEvent {
+  kind: MatchEventKind;
+  slot: number;
+  timeMs: number;
+  /** respawn: the spawn position; death: the killer's slot in `other`. */
+  x?: number;
+  y?: number;
+  z?: number;
+  other?: number;
+}
+
+export interface MatchRecorder {
+  header(h: MatchHeader): void;
+  tick(t: TickRecord): void;
+  shot(s: ShotRecord): void;
+  event(e: MatchEvent): void;
+  /** Called when the room is disposed; may flush asynchronously. */
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,43 @@
+/**
+ * The match's replay scene: per-slot snapshot histories, the rewinder over the rig, and the
+ * sampling policy. The room builds one with createMatchScene and the audit replay builds an
+ * identical one from the log header, so both judge shots against the same data structures.
+ */
+import type { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
+import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy } from '../../shared/lagcomp/history';
+import { Rewinder } from '../../shared/lagcomp/rewind';
+import type { ShotScene } from '../../shared/validate/shot';
+
+export interface SceneOptions {
+  maxPlayers: number;
+  /** Ring capacity per player, ticks (covers the rewind window plus slack at the tick rate). */
+  capacityTicks: number;
+  /** Rewind window, ms (also ValidationConfig.rewindWindowMs). */
+  windowMs: number;
+}
+
+export interface MatchScene extends ShotScene {
+  histories: PlayerHistory[];
+  rewinder: Rewinder;
+  eyePolicy: RewindPolicy;
+  options: SceneOptions;
+}
+
+/** Capacity for a window at a tick rate: the window plus half a second of slack. */
+export function historyCapacity(tickRate: number, windowMs: number): number {
+  return Math.ceil(((windowMs + 500) * tickRate) / 1000) + 2;
+}
+
+export function createMatchScene(world: World, rig: Rig, options: SceneOptions): MatchScene {
+  const histories: PlayerHistory[] = [];
+  for (let i = 0; i < options.maxPlayers; i++) histories.push(new PlayerHistory(options.capacityTicks));
+  const policy = createRewindPolicy(options.windowMs, OutOfWindow.CLAMP);
+  return {
+    world,
+    histories,
+    rewinder: new Rewinder(rig, { policy }),
+    eyePolicy: policy,
+    options: { ...options },
+  };
+}

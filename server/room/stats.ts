@@ -1,0 +1,23 @@
+/** Counters a game server keeps across its rooms, for the status line and tests. */
+export interface ServerStats {
+  rooms: number;
+  players: number;
+  shots: number;
+  hits: number;
+  misses: number;
+  kills: number;
+  /** Rejections by reason name (verdict reasons for shots, INPUT_/PONG_/UNKNOWN_MESSAGE otherwise). */
+  rejects: Record<string, number>;
+  internalErrors: number;
+  recorderErrors: number;
+}
+
+export function createServerStats(): ServerStats {
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0 };
+}
+
+export function totalRejects(s: ServerStats): number {
+  let n = 0;
+  for (const k in s.rejects) n += s.rejects[k]!;
+  return n;
+}

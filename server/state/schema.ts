@@ -1,0 +1,69 @@
+/**
+ * The arena's synced state (@colyseus/schema 5, `schema()` builder: works under tsx and vitest
+ * without decorator settings). What every client sees: players (pose, view, animation, health,
+ * score), a bounded list of recent bullet holes and a kill feed. Audit data (verdict details,
+ * histories, round trips of others) never goes on the wire.
+ *
+ * `serverTimeMs` and `tick` are those of the newest recorded snapshot: clients interpolate the
+ * players' poses by these times and stamp their shots' render time on the same clock.
+ */
+import { schema, t, type SchemaType } from '@colyseus/schema';
+
+export const PlayerState = schema({
+  slot: t.uint8(),
+  name: t.string(),
+  x: t.float64(),
+  y: t.float64(),
+  z: t.float64(),
+  qx: t.float32(),
+  qy: t.float32(),
+  qz: t.float32(),
+  qw: t.float32(),
+  viewX: t.float32(),
+  viewY: t.float32(),
+  viewZ: t.float32(),
+  clip: t.uint8(),
+  animTime: t.float32(),
+  health: t.float32(),
+  alive: t.boolean(),
+  kills: t.uint16(),
+  deaths: t.uint16(),
+  /** Bumps on every respawn (a teleport): clients must not interpolate across a change. */
+  epoch: t.uint16(),
+  /** The server's round-trip estimate for this player, ms (shown on scoreboards; the owner's clock uses its pings). */
+  rttMs: t.float32(),
+}, 'PlayerState');
+export type PlayerState = SchemaType<typeof PlayerState>;
+
+export const BulletHole = schema({
+  x: t.float32(),
+  y: t.float32(),
+  z: t.float32(),
+  nx: t.float32(),
+  ny: t.float32(),
+  nz: t.float32(),
+  /** "node/material" of the world surface hit. */
+  surface: t.string(),
+  shooter: t.int8(),
+  seq: t.uint32(),
+}, 'BulletHole');
+export type BulletHole = SchemaType<typeof BulletHole>;
+
+export const KillFeedEntry = schema({
+  killer: t.int8(),
+  victim: t.int8(),
+  weapon: t.uint8(),
+  zone: t.int8(),
+  timeMs: t.float64(),
+}, 'KillFeedEntry');
+export type KillFeedEntry = SchemaType<typeof KillFeedEntry>;
+
+export const ArenaState = schema({
+  serverTimeMs: t.float64(),
+  tick: t.uint32(),
+  tickRate: t.uint8(),
+  players: t.map(PlayerState),
+  holes: t.array(BulletHole),
+  killFeed: t.array(KillFeedEntry),
+}, 'ArenaState');
+export type ArenaState = SchemaType<typeof ArenaState>;

@@ -1,0 +1,230 @@
+/**
+ * Test harness for the arena: a real game server on an ephemeral port (tests run in parallel
+ * workers, so never a fixed port), a small flat test level built as a real World, and TestPlayer,
+ * a real @colyseus/sdk client over WebSocket that answers pings, keeps the server clock, buffers
+ * state snapshots for interpolation (what a game client renders) and collects replies.
+ */
+import { Client, type Room } from '@colyseus/sdk';
+import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
+import { World } from '../../shared/world/world';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
+import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
+import { createShotMessage, encodeShot, SHOT_BYTES, SHOT_VERSION, type ShotMessage } from '../../shared/protocol/shot';
+import { encodeInput, INPUT_BYTES, type InputMessage } from '../../shared/protocol/input';
+import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
+import type { Rewinder } from '../../shared/lagcomp/rewind';
+import { BONE_STRIDE, type Rig } from '../../shared/rig/rig';
+import { transformPoint } from '../../shared/rig/posing';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  server: GameServer;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
+  const server = await createGameServer({ log: () => {}, ...options, port: 0, host: '127.0.0.1' });
+  return { url: server.url, port: server.port, server, close: () => server.close() };
+}
+
+/** Axis-aligned box as 12 triangles (outward CCW). */
+function pushBox(pos: number[], idx: number[], x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): void {
+  const b = pos.length / 3;
+  for (const [x, y, z] of [[x0, y0, z0], [x1, y0, z0], [x1, y1, z0], [x0, y1, z0], [x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]] as const) pos.push(x, y, z);
+  const f = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5];
+  for (const i of f) idx.push(b + i);
+}
+
+/**
+ * The test level: a floor (top at y = 0, 100 x 100 m) and one wall, 6 m wide, 3 m high, 0.3 m
+ * thick, across z = -4 (between the spawn points A (0,0,0) and C (0,0,-8)).
+ */
+export function buildTestWorld(): World {
+  const pos: number[] = [];
+  const idx: number[] = [];
+  pushBox(pos, idx, -50, -1, -50, 50, 0, 50);
+  const floorTris = idx.length / 3;
+  pushBox(pos, idx, -3, 0, -4.15, 3, 3, -3.85);
+  return World.fromTriangles(new Float64Array(pos), new Uint32Array(idx), [
+    { start: 0, count: floorTris, node: 'floor', material: 'concrete' },
+    { start: floorTris, count: idx.length / 3 - floorTris, node: 'wall', material: 'brick' },
+  ]);
+}
+
+/** Spawn points of the test level: A faces B across 8 m of open floor; C is behind the wall from A; D is far away. */
+export const TEST_SPAWNS = [
+  { x: 0, y: 0, z: 0, dirX: 0, dirZ: 1 },
+  { x: 0, y: 0, z: 8, dirX: 0, dirZ: -1 },
+  { x: 0, y: 0, z: -8, dirX: 0, dirZ: 1 },
+  { x: 20, y: 0, z: 8, dirX: 0, dirZ: -1 },
+];
+
+export interface Snapshot {
+  timeMs: number;
+  poses: Map<number, PlayerPose>;
+}
+
+export class TestPlayer {
+  readonly room: Room;
+  readonly clock = new ServerClockEstimate();
+  readonly snapshots: Snapshot[] = [];
+  readonly verdicts: VerdictReply[] = [];
+  readonly hits: HitReply[] = [];
+  readonly damaged: DamagedReply[] = [];
+  readonly rejects: RejectReply[] = [];
+  pings = 0;
+  private waiters: { test: () => boolean; resolve: () => void }[] = [];
+  private shotBuf = new Uint8Array(SHOT_BYTES);
+  private inputBuf = new Uint8Array(INPUT_BYTES);
+  private ping = createPingMessage();
+
+  private constructor(room: Room) {
+    this.room = room;
+    room.onMessage(Msg.PING, (bytes: Uint8Array) => {
+      if (decodePing(this.ping, bytes) === 0) {
+        this.clock.onPing(this.ping, performance.now());
+        this.pings++;
+        room.sendBytes(Msg.PONG, new Uint8Array(bytes));
+      }
+      this.wake();
+    });
+    room.onMessage(Msg.VERDICT, (v: VerdictReply) => { this.verdicts.push(v); this.wake(); });
+    room.onMessage(Msg.HIT, (v: HitReply) => { this.hits.push(v); this.wake(); });
+    room.onMessage(Msg.DAMAGED, (v: DamagedReply) => { this.damaged.push(v); this.wake(); });
+    room.onMessage(Msg.REJECT, (v: RejectReply) => { this.rejects.push(v); this.wake(); });
+    room.onStateChange((state: any) => {
+      const poses = new Map<number, PlayerPose>();
+      state.players.forEach((p: any) => {
+        const pose = createPlayerPose();
+        pose.x = p.x; pose.y = p.y; pose.z = p.z;
+        pose.qx = p.qx; pose.qy = p.qy; pose.qz = p.qz; pose.qw = p.qw;
+        pose.clip = p.clip; pose.time = p.animTime; pose.alive = p.alive; pose.epoch = p.epoch;
+        poses.set(p.slot, pose);
+      });
+      const last = this.snapshots[this.snapshots.length - 1];
+      if (last === undefined || state.serverTimeMs > last.timeMs) {
+        this.snapshots.push({ timeMs: state.serverTimeMs, poses });
+        if (this.snapshots.length > 256) this.snapshots.shift();
+      }
+      this.wake();
+    });
+  }
+
+  static async create(url: string, options: Record<string, unknown> = {}): Promise<TestPlayer> {
+    const room = await new Client(url).create(ROOM_NAME, options);
+    return new TestPlayer(room);
+  }
+
+  static async join(url: string, roomId: string, options: Record<string, unknown> = {}): Promise<TestPlayer> {
+    const room = await new Client(url).joinById(roomId, options);
+    return new TestPlayer(room);
+  }
+
+  get state(): any {
+    return this.room.state;
+  }
+
+  /** This player's slot, once the state has it. */
+  get slot(): number {
+    return this.room.state?.players?.get(this.room.sessionId)?.slot ?? -1;
+  }
+
+  serverNow(): number {
+    return this.clock.serverNow(performance.now());
+  }
+
+  private wake(): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) {
+      if (w.test()) w.resolve();
+      else this.waiters.push(w);
+    }
+  }
+
+  /** Resolves when `test` holds (checked on every message), rejects after timeoutMs. */
+  until(test: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+    if (test()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+      this.waiters.push({ test, resolve: () => { clearTimeout(timer); resolve(); } });
+    });
+  }
+
+  async verdictFor(seq: number, timeoutMs = 5000): Promise<VerdictReply> {
+    await this.until(() => this.verdicts.some((v) => v.seq === seq), timeoutMs, `verdict ${seq}`);
+    return this.verdicts.find((v) => v.seq === seq)!;
+  }
+
+  shot(fields: Partial<ShotMessage>): ShotMessage {
+    return { ...createShotMessage(), version: SHOT_VERSION, ...fields };
+  }
+
+  sendShot(shot: ShotMessage): void {
+    this.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, shot));
+  }
+
+  async shoot(fields: Partial<ShotMessage>): Promise<VerdictReply> {
+    const shot = this.shot(fields);
+    this.sendShot(shot);
+    return this.verdictFor(shot.seq);
+  }
+
+  sendInput(input: InputMessage): void {
+    this.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, input));
+  }
+
+  /** The pose of `slot` interpolated at server time `timeMs` from received snapshots (null if not bracketed). */
+  renderPose(slot: number, timeMs: number): PlayerPose | null {
+    const s = this.snapshots;
+    for (let i = s.length - 1; i > 0; i--) {
+      const a = s[i - 1]!, b = s[i]!;
+      if (a.timeMs <= timeMs && timeMs <= b.timeMs) {
+        const pa = a.poses.get(slot), pb = b.poses.get(slot);
+        if (!pa || !pb) return null;
+        const f = (timeMs - a.timeMs) / (b.timeMs - a.timeMs);
+        const g = 1 - f;
+        const out = createPlayerPose();
+        out.x = pa.x * g + pb.x * f; out.y = pa.y * g + pb.y * f; out.z = pa.z * g + pb.z * f;
+        out.qx = pb.qx; out.qy = pb.qy; out.qz = pb.qz; out.qw = pb.qw;
+        out.clip = pb.clip;
+        out.time = pa.clip === pb.clip ? pa.time * g + pb.time * f : pb.time;
+        out.alive = pb.alive; out.epoch = pb.epoch;
+        return out;
+      }
+    }
+    return null;
+  }
+
+  async leave(): Promise<void> {
+    try {
+      await this.room.leave(true);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** World-space centroid of the hull of the first hitbox of `zone` at `pose` (a point inside that hitbox). */
+export function zoneCenter(rewinder: Rewinder, rig: Rig, pose: PlayerPose, zone: number): [number, number, number] {
+  const bones = rewinder.poseBones(new Float64Array(rig.hitboxCount * BONE_STRIDE), pose);
+  for (let h = 0; h < rig.hitboxCount; h++) {
+    if (rig.hitboxZone[h] !== zone) continue;
+    let x = 0, y = 0, z = 0, n = 0;
+    for (let t = rig.triStart[h]!; t < rig.triStart[h + 1]!; t++) {
+      for (let k = 0; k < 3; k++) {
+        x += rig.triangles[t * 9 + k * 3]!;
+        y += rig.triangles[t * 9 + k * 3 + 1]!;
+        z += rig.triangles[t * 9 + k * 3 + 2]!;
+        n++;
+      }
+    }
+    const out = [0, 0, 0];
+    transformPoint(out, 0, bones, h * BONE_STRIDE, x / n, y / n, z / n);
+    return [out[0]!, out[1]!, out[2]!];
+  }
+  throw new Error(`rig has no hitbox in zone ${zone}`);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
