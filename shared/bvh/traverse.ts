@@ -1,0 +1,341 @@
+/**
+ * Segment traversal of the BVH built by ./build: closest hit and any hit. Iterative, near child
+ * first, pruned by the best t so far, with a stack preallocated per tree, so a query allocates
+ * nothing. The box test is conservative (Ize, "Robust BVH Ray Traversal", JCGT 2013: exit distances
+ * are scaled by 1 + 2 gamma(3)), so a segment the triangle test says hits is never culled by a box on
+ * the way down, and the watertight guarantee of the kernel holds through the tree.
+ *
+ * Triangle test: the segment is prepared once with the watertight kernel (../kernels/watertight,
+ * prepareSegment). In the leaf loop the kernel's hit decision is mirrored inline, operation for
+ * operation (same subtractions, same products, same order, so the same doubles), reading corners by
+ * the prepared axis permutation straight out of the flat triangle array; only hit/miss and t are
+ * computed there, and the winner's full record (point, barycentrics, normal, front) is written once
+ * at the end by a mirror of the kernel's record code. Why mirror instead of call: the kernel is too
+ * large for V8 to inline, and a call passing nine doubles boxes them (garbage on every query), and
+ * writing a full record per candidate cost time. test/bvh.test.ts checks the mirror against brute
+ * force with the kernel (intersectPrepared), bit for bit, on real levels and random meshes.
+ *
+ * Coordinates: triangles are kept as doubles in world space, in leaf order (9 numbers each), so the
+ * triangle test sees exactly the numbers brute force would, and a level 1e5 units from the origin keeps
+ * ~1e-11 of absolute precision. Boxes are float32 rounded outward: coarser far from the origin (an
+ * extra few millimetres at 1e5), which only costs a little culling, never a hit.
+ */
+import type { SegmentHit } from '../kernels/hit';
+import { createPreparedSegment, intersectPrepared, prepareSegment, type PreparedSegment } from '../kernels/watertight';
+
+/** The arrays a traversal reads. Views over one World buffer plus this tree's own scratch stacks. */
+export interface BvhArrays {
+  /** Node bounds, 8 floats per node (see ./build for the layout). */
+  nodesF: Float32Array;
+  /** The same bytes as uint32: word 6 = first triangle / left child, word 7 = leaf count (0 = inner). */
+  nodesU: Uint32Array;
+  /** Triangle corners in leaf order: ax ay az bx by bz cx cy cz per triangle. */
+  tris: Float64Array;
+  /** Scratch traversal stack (node ids), sized to the tree depth + 1. Owned by one tree. */
+  stackNode: Int32Array;
+  /** Scratch: entry t of each stacked node, for pruning when it is popped. */
+  stackT: Float64Array;
+}
+
+/** u = 2^-53; gamma(3) = 3u / (1 - 3u). Three roundings per slab distance: (b - s), 1 / d, product. */
+const GAMMA3 = (3 * 1.1102230246251565e-16) / (1 - 3 * 1.1102230246251565e-16);
+/** Ize's factor: compare entry distances against exit distances scaled by this. */
+export const SLAB_GROW = 1 + 2 * GAMMA3;
+/**
+ * Pruning slack on the best t so far. The kernel's t carries its own rounding (a few ulps, more for
+ * grazing hits), so a triangle whose computed t ties or undercuts the best by that much must still be
+ * reached: boxes and triangles are tested against best * PRUNE_REL + PRUNE_ABS, and the winner is
+ * then chosen by computed t alone, as brute force does. The slack costs no measurable time.
+ */
+const PRUNE_REL = 1 + 9.094947017729282e-13; // 1 + 2^-40
+const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
+
+// Scratch (module level, reused by every query, never escapes).
+const scratchSeg: PreparedSegment = createPreparedSegment();
+
+/**
+ * Why the segment comes in a Float64Array (q = sx sy sz ex ey ez) and not as six numbers: V8 passes
+ * arguments to a call it does not inline as tagged values, so six doubles would become six heap
+ * numbers per query (garbage, and collections during a query loop). The World's small wrappers take
+ * numbers, are inlined by the caller's JIT, and copy them into their own scratch q.
+ */
+
+/**
+ * Closest hit of the segment S -> E (in q) over both faces. Returns the leaf-order index of the triangle hit
+ * (and fills `out` exactly as the kernel does for that triangle), or -1 with out.hit = false. The
+ * smallest computed t wins, as in brute force; on an exact tie the triangle met first in traversal
+ * order is kept, which may differ from brute force's choice (same t, neighbouring triangle).
+ */
+export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): number {
+  out.hit = false;
+  const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5];
+  const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
+  if (seg.ok !== 1) return -1;
+  const F = b.nodesF;
+  const U = b.nodesU;
+  const T = b.tris;
+  const stackNode = b.stackNode;
+  const stackT = b.stackT;
+  // Slab setup: inverse direction and, per axis, which bound is met first (0 = min, 3 = max).
+  const ix = 1 / (ex - sx);
+  const iy = 1 / (ey - sy);
+  const iz = 1 / (ez - sz);
+  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
+  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
+  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
+  // Kernel setup (see ../kernels/watertight): permutation and shear.
+  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
+  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
+  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
+
+  let best = 1;
+  let bestTri = -1;
+  // Limit handed to boxes and triangles: exactly 1 until something is hit (the segment ends there).
+  let limit = 1;
+  let node = 0;
+  let sp = 0;
+  // Root box.
+  {
+    let lo = 0, hi = 1, t0: number, t1: number;
+    t0 = (F[xl] - sx) * ix; t1 = (F[xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    t0 = (F[yl] - sy) * iy; t1 = (F[yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    t0 = (F[zl] - sz) * iz; t1 = (F[zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    // NaN (0 * Infinity: start on a slab plane of an axis the segment does not move along) fails
+    // every comparison and leaves that axis unconstrained: the start is on the box's inclusive face.
+    if (!(lo <= hi * SLAB_GROW)) return -1;
+  }
+  for (;;) {
+    const w = node << 3;
+    const cnt = U[w + 7];
+    if (cnt !== 0) {
+      const first = U[w + 6];
+      for (let i = first, k = first * 9, end = first + cnt; i < end; i++, k += 9) {
+        // Mirror of intersectPrepared(..., cullBack = false, tMax = limit): keep every operation in step.
+        const akz = T[k + kz] - skz;
+        const bkz = T[k + 3 + kz] - skz;
+        const ckz = T[k + 6 + kz] - skz;
+        const Ax = T[k + kx] - skx - Sx * akz;
+        const Ay = T[k + ky] - sky - Sy * akz;
+        const Bx = T[k + 3 + kx] - skx - Sx * bkz;
+        const By = T[k + 3 + ky] - sky - Sy * bkz;
+        const Cx = T[k + 6 + kx] - skx - Sx * ckz;
+        const Cy = T[k + 6 + ky] - sky - Sy * ckz;
+        const Ue = Cx * By - Cy * Bx;
+        const Ve = Ax * Cy - Ay * Cx;
+        const We = Bx * Ay - By * Ax;
+        if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) continue;
+        const det = Ue + Ve + We;
+        const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
+        if (det > 0) {
+          if (!(Tn >= 0 && Tn <= limit * det)) continue;
+        } else if (det < 0) {
+          if (!(Tn <= 0 && Tn >= limit * det)) continue;
+        } else continue;
+        const t = Tn * (1 / det);
+        if (t < best || bestTri < 0) {
+          best = t;
+          bestTri = i;
+          limit = best * PRUNE_REL + PRUNE_ABS;
+        }
+      }
+    } else {
+      const l = U[w + 6];
+      const o = l << 3;
+      // Both children, slab test inlined (a call returning a double would box it on the heap).
+      let tl = Infinity;
+      {
+        let lo = 0, hi = limit, t0: number, t1: number;
+        t0 = (F[o + xl] - sx) * ix; t1 = (F[o + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[o + yl] - sy) * iy; t1 = (F[o + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[o + zl] - sz) * iz; t1 = (F[o + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        if (lo <= hi * SLAB_GROW) tl = lo;
+      }
+      let tr = Infinity;
+      {
+        const q = o + 8;
+        let lo = 0, hi = limit, t0: number, t1: number;
+        t0 = (F[q + xl] - sx) * ix; t1 = (F[q + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[q + yl] - sy) * iy; t1 = (F[q + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[q + zl] - sz) * iz; t1 = (F[q + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        if (lo <= hi * SLAB_GROW) tr = lo;
+      }
+      if (tl <= tr) {
+        if (tl !== Infinity) {
+          if (tr !== Infinity) {
+            stackNode[sp] = l + 1;
+            stackT[sp] = tr;
+            sp++;
+          }
+          node = l;
+          continue;
+        }
+      } else if (tr !== Infinity) {
+        if (tl !== Infinity) {
+          stackNode[sp] = l;
+          stackT[sp] = tl;
+          sp++;
+        }
+        node = l + 1;
+        continue;
+      }
+    }
+    // Pop the next node still closer than the best hit.
+    const popLimit = limit * SLAB_GROW;
+    node = -1;
+    while (sp > 0) {
+      sp--;
+      if (stackT[sp] <= popLimit) {
+        node = stackNode[sp];
+        break;
+      }
+    }
+    if (node < 0) break;
+  }
+  if (bestTri < 0) return -1;
+  writeRecord(out, seg, T, bestTri * 9);
+  return bestTri;
+}
+
+/**
+ * Writes the full hit record for the triangle at T[k..k+8], which is known to be hit: a mirror of the
+ * record part of intersectPrepared (same operations, same order, so the same doubles; the test suite
+ * compares them bit for bit). Mirrored, not called, because calling the kernel from here passes nine
+ * doubles through a call V8 does not inline, which allocates on every query.
+ */
+function writeRecord(out: SegmentHit, seg: PreparedSegment, T: Float64Array, k: number): void {
+  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
+  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
+  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
+  const akz = T[k + kz] - skz;
+  const bkz = T[k + 3 + kz] - skz;
+  const ckz = T[k + 6 + kz] - skz;
+  const Ax = T[k + kx] - skx - Sx * akz;
+  const Ay = T[k + ky] - sky - Sy * akz;
+  const Bx = T[k + 3 + kx] - skx - Sx * bkz;
+  const By = T[k + 3 + ky] - sky - Sy * bkz;
+  const Cx = T[k + 6 + kx] - skx - Sx * ckz;
+  const Cy = T[k + 6 + ky] - sky - Sy * ckz;
+  const Ue = Cx * By - Cy * Bx;
+  const Ve = Ax * Cy - Ay * Cx;
+  const We = Bx * Ay - By * Ax;
+  const det = Ue + Ve + We;
+  const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
+  const rcp = 1 / det;
+  const t = Tn * rcp;
+  out.t = t;
+  out.u = Ve * rcp;
+  out.v = We * rcp;
+  out.x = seg.sx + t * seg.dx;
+  out.y = seg.sy + t * seg.dy;
+  out.z = seg.sz + t * seg.dz;
+  const ax = T[k], ay = T[k + 1], az = T[k + 2];
+  const e1x = T[k + 3] - ax, e1y = T[k + 4] - ay, e1z = T[k + 5] - az;
+  const e2x = T[k + 6] - ax, e2y = T[k + 7] - ay, e2z = T[k + 8] - az;
+  let nx = e1y * e2z - e1z * e2y;
+  let ny = e1z * e2x - e1x * e2z;
+  let nz = e1x * e2y - e1y * e2x;
+  const front = det > 0;
+  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const sc = len > 0 ? (front ? 1 / len : -1 / len) : 0;
+  nx *= sc; ny *= sc; nz *= sc;
+  out.nx = nx; out.ny = ny; out.nz = nz;
+  out.front = front;
+  out.hit = true;
+}
+
+/** Test hook: the record the kernel itself writes for leaf triangle `leaf` (for bit-for-bit checks). */
+export function kernelRecord(out: SegmentHit, b: BvhArrays, q: Float64Array, leaf: number): boolean {
+  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+  const T = b.tris;
+  const k = leaf * 9;
+  return intersectPrepared(out, seg, T[k], T[k + 1], T[k + 2], T[k + 3], T[k + 4], T[k + 5], T[k + 6], T[k + 7], T[k + 8], false, 1);
+}
+
+/** True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first. */
+export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
+  const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5];
+  const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
+  if (seg.ok !== 1) return false;
+  const F = b.nodesF;
+  const U = b.nodesU;
+  const T = b.tris;
+  const stackNode = b.stackNode;
+  const ix = 1 / (ex - sx);
+  const iy = 1 / (ey - sy);
+  const iz = 1 / (ez - sz);
+  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
+  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
+  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
+  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
+  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
+  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
+  {
+    let lo = 0, hi = 1, t0: number, t1: number;
+    t0 = (F[xl] - sx) * ix; t1 = (F[xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    t0 = (F[yl] - sy) * iy; t1 = (F[yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    t0 = (F[zl] - sz) * iz; t1 = (F[zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    if (!(lo <= hi * SLAB_GROW)) return false;
+  }
+  let node = 0;
+  let sp = 0;
+  for (;;) {
+    const w = node << 3;
+    const cnt = U[w + 7];
+    if (cnt !== 0) {
+      for (let k = U[w + 6] * 9, end = k + cnt * 9; k < end; k += 9) {
+        // Mirror of intersectPrepared(..., cullBack = false, tMax = 1).
+        const akz = T[k + kz] - skz;
+        const bkz = T[k + 3 + kz] - skz;
+        const ckz = T[k + 6 + kz] - skz;
+        const Ax = T[k + kx] - skx - Sx * akz;
+        const Ay = T[k + ky] - sky - Sy * akz;
+        const Bx = T[k + 3 + kx] - skx - Sx * bkz;
+        const By = T[k + 3 + ky] - sky - Sy * bkz;
+        const Cx = T[k + 6 + kx] - skx - Sx * ckz;
+        const Cy = T[k + 6 + ky] - sky - Sy * ckz;
+        const Ue = Cx * By - Cy * Bx;
+        const Ve = Ax * Cy - Ay * Cx;
+        const We = Bx * Ay - By * Ax;
+        if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) continue;
+        const det = Ue + Ve + We;
+        const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
+        if (det > 0) {
+          if (Tn >= 0 && Tn <= det) return true;
+        } else if (det < 0) {
+          if (Tn <= 0 && Tn >= det) return true;
+        }
+      }
+    } else {
+      const o = U[w + 6] << 3;
+      let inL = false;
+      {
+        let lo = 0, hi = 1, t0: number, t1: number;
+        t0 = (F[o + xl] - sx) * ix; t1 = (F[o + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[o + yl] - sy) * iy; t1 = (F[o + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[o + zl] - sz) * iz; t1 = (F[o + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        inL = lo <= hi * SLAB_GROW;
+      }
+      let inR = false;
+      {
+        const q = o + 8;
+        let lo = 0, hi = 1, t0: number, t1: number;
+        t0 = (F[q + xl] - sx) * ix; t1 = (F[q + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[q + yl] - sy) * iy; t1 = (F[q + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        t0 = (F[q + zl] - sz) * iz; t1 = (F[q + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        inR = lo <= hi * SLAB_GROW;
+      }
+      const l = o >> 3;
+      if (inL) {
+        if (inR) stackNode[sp++] = l + 1;
+        node = l;
+        continue;
+      }
+      if (inR) {
+        node = l + 1;
+        continue;
+      }
+    }
+    if (sp === 0) return false;
+    node = stackNode[--sp];
+  }
+}

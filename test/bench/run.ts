@@ -1,0 +1,16 @@
+/**
+ * `npm run bench` entry: runs each benchmark module in order. A module exports
+ * `async function run(opts: { json: boolean }): Promise<void>`; add new ones to BENCHES.
+ * `npm run bench -- --json` prints only JSON lines (one object per scene/case).
+ */
+import { run as world } from './world.bench';
+
+const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
+  { name: 'world', run: world },
+];
+
+const json = process.argv.includes('--json');
+for (const b of BENCHES) {
+  if (!json) console.log(`\n=== bench: ${b.name} ===`);
+  await b.run({ json });
+}

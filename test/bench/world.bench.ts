@@ -1,0 +1,278 @@
+/**
+ * World benchmark, side by side in one process: this project's first-hit query against
+ * three-mesh-bvh (raycastFirst, both sides, CENTER and SAH builds) and Rapier (trimesh collider,
+ * castRay) on the two real levels, with the same seeded incoherent segments (origins around the level,
+ * ends inside its bounds) and every answer cross-checked (hit/miss and t). Prints a table and the
+ * garbage collections seen during each query loop; with --json, one JSON line per scene.
+ *
+ * All three see the same float32 vertex values (the level's baked positions rounded once), so
+ * disagreements mean different answers, not different inputs.
+ *
+ * Run: npm run bench:world [-- --json] [-- --queries N]
+ */
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import * as THREE from 'three';
+import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
+import { loadLevelMesh } from '../../server/level/gltf';
+import { World, createWorldHit } from '../../shared/world/world';
+
+const ASSETS = fileURLToPath(new URL('../../server/assets/', import.meta.url));
+const SCENES = [
+  { scene: 'bistro-collision', file: 'bistro-collision.glb' },
+  { scene: 'collision-world', file: 'collision-world.glb' },
+];
+const SEED = 0x5eed3;
+/** Agreement tolerance on t, as a distance in metres along the segment (peers work in float32). */
+const T_TOL_METRES = 1e-3;
+
+/** mulberry32: small seeded PRNG for reproducible segments (test code, not shared/). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Seeded incoherent segments: start anywhere in the bounds grown by half the extent each side, end inside the bounds. */
+export function makeSegments(bounds: Float64Array, count: number, seed: number): Float64Array {
+  const r = rng(seed);
+  const seg = new Float64Array(count * 6);
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      const lo = bounds[k];
+      const hi = bounds[k + 3];
+      const ext = hi - lo;
+      seg[i * 6 + k] = lo - 0.5 * ext + r() * 2 * ext;
+      seg[i * 6 + 3 + k] = lo + r() * ext;
+    }
+  }
+  return seg;
+}
+
+interface ImplResult {
+  nsPerQuery: number;
+  buildMs: number;
+  bytes: number;
+  gcs: number;
+  t: Float64Array; // NaN = miss
+}
+
+/** Counts GC entries whose start falls in [from, to]. The observer delivers asynchronously. */
+class GcCounter {
+  private entries: PerformanceEntry[] = [];
+  private obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) this.entries.push(e);
+  });
+  start(): void {
+    this.obs.observe({ entryTypes: ['gc'] });
+  }
+  async count(from: number, to: number): Promise<number> {
+    await new Promise((r) => setTimeout(r, 20));
+    let n = 0;
+    for (const e of this.entries) if (e.startTime >= from && e.startTime <= to) n++;
+    return n;
+  }
+  stop(): void {
+    this.obs.disconnect();
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+async function timeQueries(
+  gc: GcCounter,
+  n: number,
+  rounds: number,
+  body: () => void,
+): Promise<{ nsPerQuery: number; gcs: number }> {
+  body(); // warm-up round (JIT), not timed
+  const times: number[] = [];
+  let gcs = 0;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    body();
+    const t1 = performance.now();
+    times.push(((t1 - t0) * 1e6) / n);
+    gcs += await gc.count(t0, t1);
+  }
+  return { nsPerQuery: median(times), gcs };
+}
+
+/** Rapier's wasm memory, captured at instantiation so its heap growth during a build can be reported. */
+interface WasmMemoryLike { buffer: ArrayBuffer }
+let rapierMemory: WasmMemoryLike | undefined;
+async function loadRapier(): Promise<typeof import('@dimforge/rapier3d-compat')> {
+  // lib is ES2022 without DOM, so WebAssembly is reached untyped.
+  const WA = (globalThis as unknown as { WebAssembly: { instantiate: (...a: unknown[]) => Promise<unknown> } }).WebAssembly;
+  const orig = WA.instantiate;
+  WA.instantiate = async (...args: unknown[]) => {
+    const res = await orig(...args);
+    const inst = (res as { instance?: { exports: Record<string, unknown> } }).instance ?? (res as { exports: Record<string, unknown> });
+    const mem = inst?.exports?.memory as WasmMemoryLike | undefined;
+    if (mem && mem.buffer instanceof ArrayBuffer) rapierMemory = mem;
+    return res;
+  };
+  try {
+    const mod = await import('@dimforge/rapier3d-compat');
+    const RAPIER = (mod as unknown as { default?: typeof mod }).default ?? mod;
+    await RAPIER.init();
+    return RAPIER;
+  } finally {
+    WA.instantiate = orig;
+  }
+}
+
+export async function run(opts: { json: boolean; queries?: number; rounds?: number }): Promise<void> {
+  const queries = opts.queries ?? 100_000;
+  const rounds = opts.rounds ?? 5;
+  const RAPIER = await loadRapier();
+  const gc = new GcCounter();
+  gc.start();
+  for (const sc of SCENES) {
+    const mesh = await loadLevelMesh(ASSETS + sc.file);
+    const pos32 = Float32Array.from(mesh.positions);
+    const idx = mesh.indices;
+    const triangles = idx.length / 3;
+    const results: Record<string, ImplResult> = {};
+
+    // --- this project ---
+    const buildTimes: number[] = [];
+    let world!: World;
+    for (let r = 0; r < 5; r++) {
+      const t0 = performance.now();
+      world = World.fromTriangles(pos32, idx, mesh.surfaceRanges);
+      buildTimes.push(performance.now() - t0);
+    }
+    const bounds = world.bounds(new Float64Array(6));
+    const segs = makeSegments(bounds, queries, SEED);
+    {
+      const out = new Float64Array(queries);
+      const hit = createWorldHit();
+      const w = world;
+      const m = await timeQueries(gc, queries, rounds, () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          out[i] = w.firstHit(hit, segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5]) ? hit.t : NaN;
+        }
+      });
+      results['hitreg'] = { ...m, buildMs: median(buildTimes), bytes: world.byteLength, t: out };
+    }
+
+    // --- three-mesh-bvh, default (CENTER) and SAH ---
+    for (const [name, strategy] of [['three-mesh-bvh', CENTER], ['three-mesh-bvh-sah', SAH]] as const) {
+      const geom = new THREE.BufferGeometry();
+      geom.setAttribute('position', new THREE.BufferAttribute(pos32, 3));
+      geom.setIndex(new THREE.BufferAttribute(idx.slice(), 1));
+      const bt: number[] = [];
+      let bvh!: MeshBVH;
+      for (let r = 0; r < 3; r++) {
+        const t0 = performance.now();
+        bvh = new MeshBVH(geom, { strategy });
+        bt.push(performance.now() - t0);
+      }
+      const ser = MeshBVH.serialize(bvh, { cloneBuffers: false });
+      let bytes = pos32.byteLength + (ser.index ? ser.index.byteLength : 0);
+      for (const root of ser.roots) bytes += root.byteLength;
+      const ray = new THREE.Ray();
+      const out = new Float64Array(queries);
+      const m = await timeQueries(gc, queries, rounds, () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          const dx = segs[o + 3] - segs[o], dy = segs[o + 4] - segs[o + 1], dz = segs[o + 5] - segs[o + 2];
+          const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          ray.origin.set(segs[o], segs[o + 1], segs[o + 2]);
+          ray.direction.set(dx / len, dy / len, dz / len);
+          const h = bvh.raycastFirst(ray, THREE.DoubleSide, 0, len);
+          out[i] = h ? h.distance / len : NaN;
+        }
+      });
+      results[name] = { ...m, buildMs: median(bt), bytes, t: out };
+    }
+
+    // --- Rapier ---
+    {
+      const rw = new RAPIER.World({ x: 0, y: 0, z: 0 });
+      const memBefore = rapierMemory ? rapierMemory.buffer.byteLength : 0;
+      const bt: number[] = [];
+      let collider!: InstanceType<typeof RAPIER.Collider>;
+      for (let r = 0; r < 3; r++) {
+        if (collider) rw.removeCollider(collider, false);
+        const t0 = performance.now();
+        collider = rw.createCollider(RAPIER.ColliderDesc.trimesh(pos32, idx));
+        bt.push(performance.now() - t0);
+      }
+      const memAfter = rapierMemory ? rapierMemory.buffer.byteLength : 0;
+      const ray = new RAPIER.Ray({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 });
+      const out = new Float64Array(queries);
+      const m = await timeQueries(gc, queries, rounds, () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          ray.origin.x = segs[o]; ray.origin.y = segs[o + 1]; ray.origin.z = segs[o + 2];
+          ray.dir.x = segs[o + 3] - segs[o]; ray.dir.y = segs[o + 4] - segs[o + 1]; ray.dir.z = segs[o + 5] - segs[o + 2];
+          const toi = collider.castRay(ray, 1, true);
+          out[i] = toi >= 0 ? toi : NaN;
+        }
+      });
+      results['rapier'] = { ...m, buildMs: median(bt), bytes: memAfter - memBefore, t: out };
+      rw.free();
+    }
+
+    // --- cross-check every answer against ours ---
+    const mine = results['hitreg'].t;
+    let agree = 0;
+    const disagreements: Record<string, number> = {};
+    for (let i = 0; i < queries; i++) {
+      const o = i * 6;
+      const dx = segs[o + 3] - segs[o], dy = segs[o + 4] - segs[o + 1], dz = segs[o + 5] - segs[o + 2];
+      const tol = T_TOL_METRES / Math.sqrt(dx * dx + dy * dy + dz * dz);
+      let ok = true;
+      for (const name of Object.keys(results)) {
+        if (name === 'hitreg') continue;
+        const a = mine[i];
+        const b = results[name].t[i];
+        const same = Number.isNaN(a) ? Number.isNaN(b) : !Number.isNaN(b) && Math.abs(a - b) <= tol;
+        if (!same) {
+          ok = false;
+          disagreements[name] = (disagreements[name] ?? 0) + 1;
+        }
+      }
+      if (ok) agree++;
+    }
+    const agreement = agree / queries;
+    const hits = mine.reduce((n, t) => (Number.isNaN(t) ? n : n + 1), 0);
+
+    if (opts.json) {
+      const impl: Record<string, { nsPerQuery: number; buildMs: number; bytes: number }> = {};
+      for (const [k, v] of Object.entries(results)) {
+        impl[k] = { nsPerQuery: +v.nsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2), bytes: v.bytes };
+      }
+      console.log(JSON.stringify({ bench: 'world', scene: sc.scene, triangles, queries, agreement, impl }));
+    } else {
+      console.log(`\nworld: ${sc.scene}, ${triangles} triangles, ${queries} seeded segments (${hits} hit), agreement ${(agreement * 100).toFixed(3)}%` +
+        (Object.keys(disagreements).length ? ` (disagreements: ${JSON.stringify(disagreements)})` : ''));
+      console.log('impl                 ns/query   Mq/s   vs hitreg  build ms      bytes   GCs in loop');
+      const base = results['hitreg'].nsPerQuery;
+      for (const [k, v] of Object.entries(results)) {
+        console.log(
+          `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${String(v.gcs).padStart(6)}`,
+        );
+      }
+    }
+  }
+  gc.stop();
+}
+
+// Standalone: tsx test/bench/world.bench.ts [--json] [--queries N]
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const argv = process.argv.slice(2);
+  const qi = argv.indexOf('--queries');
+  await run({ json: argv.includes('--json'), queries: qi >= 0 ? Number(argv[qi + 1]) : undefined });
+}
