@@ -5,7 +5,9 @@
  *   [AB.AB AB.AC; AB.AC AC.AC] (w1, w2) = (AP.AB, AP.AC)
  * for the weights of b and c; the point is inside when w0 = 1 - w1 - w2, w1 and w2 are all >= 0.
  * Exact in real arithmetic, but the crossing point is rounded before the weights are computed, so
- * it is not watertight: kept for comparison, verdicts use the watertight kernel.
+ * it is not watertight, and the normal equations square the triangle's condition number, so on
+ * slivers thinner than about 1e-8 of their length it misses hits (the needle test shows it). Kept
+ * for comparison; verdicts use the watertight kernel.
  *
  * Conventions (see ./hit): inclusive t and edges (an end exactly on the plane counts); a segment
  * lying in the plane or a degenerate triangle misses; front face = counter-clockwise from the

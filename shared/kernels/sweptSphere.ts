@@ -13,7 +13,9 @@
  * contact accepted when it projects inside the edge) and each vertex as a sphere (|centre - v| = r).
  * The earliest contact wins; ties prefer FACE, then EDGE, then VERTEX, then the lower index.
  * Quadratic roots use the form t = c / (-b' + sqrt(b'^2 - a c)), which does not cancel for an
- * approaching sphere and stays finite when the motion is nearly parallel to an edge (a -> 0).
+ * approaching sphere and stays finite when the motion is nearly parallel to an edge (a -> 0); the
+ * discriminant comes from a cross product (Lagrange's identity) so a path passing 1e-9 beside an
+ * edge is not rounded into a graze.
  *
  * Policies (each has a test):
  * - One-sided. A contact counts only when the sphere's centre is in the closed front half-space
@@ -174,13 +176,14 @@ export function buildSweepFrames(positions: ArrayLike<number>, indices: ArrayLik
 }
 
 /**
- * First time in (0, 1] at which a quadratic distance condition a t^2 + 2 hb t + c = 0 is met by an
- * approaching mover that starts outside (c > 0), or -1. a >= 0 is the squared relative speed term.
+ * First time in [0, 1] at which a mover that starts outside (c > 0) and approaches (hb < 0) meets a
+ * quadratic distance condition a t^2 + 2 hb t + c = 0, or -1. `disc` is hb^2 - a c, passed in because
+ * the callers form it from a cross product (Lagrange's identity, r^2 |d|^2 - |m x d|^2), which keeps
+ * its precision when the path passes close to the feature; hb^2 - a c would cancel to zero there and
+ * report a contact that is not there.
  */
-function entryTime(a: number, hb: number, c: number): number {
-  if (!(c > 0) || !(hb < 0)) return -1;
-  const disc = hb * hb - (a > 0 ? a : 0) * c;
-  if (!(disc >= 0)) return -1;
+function entryTime(a: number, hb: number, c: number, disc: number): number {
+  if (!(c > 0) || !(hb < 0) || !(disc >= 0) || !(a >= 0)) return -1;
   const t = c / (-hb + Math.sqrt(disc));
   return t <= 1 ? t : -1;
 }
@@ -339,14 +342,23 @@ export function sweepSphereTriangle(
     const ez = vertexComponent(frames, o, j, 2) - Pz;
     const ee = ex * ex + ey * ey + ez * ez;
     if (!(ee > 0)) continue;
-    const mx = x0 - Px, my = y0 - Py, mz = z0 - Pz;
-    const ed = ex * dx + ey * dy + ez * dz;
-    const em = ex * mx + ey * my + ez * mz;
-    const dm = dx * mx + dy * my + dz * mz;
-    const mm = mx * mx + my * my + mz * mz;
-    const t = entryTime(ee * dd - ed * ed, ee * dm - ed * em, ee * (mm - r2) - em * em);
+    // Perpendicular parts of the start offset and of the motion, formed as vectors: the scalar
+    // form |e|^2 |m|^2 - (e.m)^2 cancels catastrophically when the centre passes close to the line.
+    const inv = 1 / ee;
+    const km = ((x0 - Px) * ex + (y0 - Py) * ey + (z0 - Pz) * ez) * inv;
+    const kd = (dx * ex + dy * ey + dz * ez) * inv;
+    const mpx = x0 - Px - km * ex, mpy = y0 - Py - km * ey, mpz = z0 - Pz - km * ez;
+    const dpx = dx - kd * ex, dpy = dy - kd * ey, dpz = dz - kd * ez;
+    const aa = dpx * dpx + dpy * dpy + dpz * dpz;
+    const cpx = mpy * dpz - mpz * dpy, cpy = mpz * dpx - mpx * dpz, cpz = mpx * dpy - mpy * dpx;
+    const t = entryTime(
+      aa,
+      dpx * mpx + dpy * mpy + dpz * mpz,
+      mpx * mpx + mpy * mpy + mpz * mpz - r2,
+      r2 * aa - (cpx * cpx + cpy * cpy + cpz * cpz),
+    );
     if (!(t >= 0 && t < bestT)) continue;
-    const s = (em + t * ed) / ee;
+    const s = km + t * kd;
     if (!(s >= 0 && s <= 1)) continue;
     const hy = y0 + t * dy;
     if (faceOk && !(hy >= 0)) continue;
@@ -366,7 +378,13 @@ export function sweepSphereTriangle(
   for (let i = 0; i < 3; i++) {
     const Vx = vertexComponent(frames, o, i, 0), Vy = vertexComponent(frames, o, i, 1), Vz = vertexComponent(frames, o, i, 2);
     const mx = x0 - Vx, my = y0 - Vy, mz = z0 - Vz;
-    const t = entryTime(dd, dx * mx + dy * my + dz * mz, mx * mx + my * my + mz * mz - r2);
+    const cpx = my * dz - mz * dy, cpy = mz * dx - mx * dz, cpz = mx * dy - my * dx;
+    const t = entryTime(
+      dd,
+      dx * mx + dy * my + dz * mz,
+      mx * mx + my * my + mz * mz - r2,
+      r2 * dd - (cpx * cpx + cpy * cpy + cpz * cpz),
+    );
     if (!(t >= 0 && t < bestT)) continue;
     const hy = y0 + t * dy;
     if (faceOk && !(hy >= 0)) continue;

@@ -104,8 +104,8 @@ export function prepareSegment(
   const Sz = 1 / dkz;
   out.Sx = Sx; out.Sy = Sy; out.Sz = Sz;
   // dkz == 0 means D == 0 (kz is the largest axis). Any NaN/Infinity in S or E shows up in the
-  // shear or start as a non-finite value; `x - x` is 0 only for finite x.
-  const check = sx + sy + sz + Sx + Sy + Sz;
+  // start, in D[kz] (the largest component) or in the shear; `x - x` is 0 only for finite x.
+  const check = sx + sy + sz + dkz + Sx + Sy + Sz;
   out.ok = dkz !== 0 && check - check === 0 ? 1 : 0;
   return out;
 }
@@ -173,6 +173,8 @@ export function intersectPrepared(
 
   const rcp = 1 / det;
   const t = T * rcp;
+  // Only an infinite triangle coordinate gets here with t = NaN (Infinity / Infinity).
+  if (!(t >= 0)) return false;
   out.t = t;
   out.u = V * rcp;
   out.v = W * rcp;

@@ -44,6 +44,7 @@ export function intersectAngleSum(
   if (!(((s1 >= 0 && s2 <= 0) || (s1 <= 0 && s2 >= 0)) && s1 !== s2)) return false;
   const t = s1 / (s1 - s2);
   const px = sx + t * (ex - sx), py = sy + t * (ey - sy), pz = sz + t * (ez - sz);
+  if (!Number.isFinite(px + py + pz)) return false;
   const iax = ax - px, iay = ay - py, iaz = az - pz;
   const ibx = bx - px, iby = by - py, ibz = bz - pz;
   const icx = cx - px, icy = cy - py, icz = cz - pz;
