@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import quickhull from 'quickhull3d';
+import type QuickHull from 'quickhull3d';
 import { BONE_STRIDE, RIG_FORMAT_VERSION, encodeBase64, rigDataHash, type RigData, type RigMeta } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
 import {
@@ -20,6 +20,12 @@ import {
   type SkinnedCharacter,
 } from './mannequin';
 import { groupOfJoint } from './zones';
+
+// quickhull3d's dist/index.js imports its own files without extensions, which Node's ESM loader
+// rejects (tsx tolerates it, vitest does not); its self-contained bundle next to it loads everywhere.
+const quickhull: typeof QuickHull = (
+  await import(new URL('../../node_modules/quickhull3d/dist/quickhull3d.js', import.meta.url).href)
+).default;
 
 export const MANNEQUIN_PATH = fileURLToPath(new URL('../assets/mannequiny-0.3.0.glb', import.meta.url));
 export const MANNEQUIN_DATA_PATH = fileURLToPath(new URL('../../shared/rig/mannequinData.ts', import.meta.url));
@@ -41,9 +47,15 @@ export interface BuildOptions {
   extraDirections: number;
   /** How far support points are pushed outward along their direction, metres. */
   inflate: number;
+  /**
+   * Which vertices feed a hitbox's hull: 'triangle' = every vertex of the triangles assigned to it
+   * (by dominant joint); 'vertex' = each vertex goes to the hitbox weighing most on it alone, which
+   * makes neighbouring hulls overlap less at the joints.
+   */
+  gather: 'triangle' | 'vertex';
 }
 
-export const DEFAULT_BUILD_OPTIONS: BuildOptions = { sampleRate: 30, extraDirections: 0, inflate: 0.004 };
+export const DEFAULT_BUILD_OPTIONS: BuildOptions = { sampleRate: 30, extraDirections: 0, inflate: 0.006, gather: 'vertex' };
 
 /** Unit directions for support points: the 26 k-DOP directions plus `extra` spread evenly. */
 function hullDirections(extra: number): number[][] {
@@ -153,11 +165,22 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   const triangleJoint = dominantJointPerTriangle(ch);
   const localPts: number[][] = Array.from({ length: H }, () => []);
   const used: Set<number>[] = Array.from({ length: H }, () => new Set());
+  const hitboxOfJoint = Int32Array.from(ch.jointNames.map((n) => hitboxOf.get(groupOfJoint(n).hitbox)!));
+  const vertexHitbox = new Int32Array(ch.positions.length / 3);
+  const acc = new Float64Array(H);
+  for (let v = 0; v < vertexHitbox.length; v++) {
+    acc.fill(0);
+    for (let k = 0; k < 4; k++) acc[hitboxOfJoint[ch.joints[v * 4 + k]]] += ch.weights[v * 4 + k];
+    let best = 0;
+    for (let h = 1; h < H; h++) if (acc[h] > acc[best]) best = h;
+    vertexHitbox[v] = best;
+  }
   for (let t = 0; t < triangleJoint.length; t++) {
-    const h = hitboxOf.get(groupOfJoint(ch.jointNames[triangleJoint[t]]).hitbox)!;
-    const bone = bindPose.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
+    const th = hitboxOfJoint[triangleJoint[t]];
     for (let c = 0; c < 3; c++) {
       const v = ch.indices[t * 3 + c];
+      const h = options.gather === 'vertex' ? vertexHitbox[v] : th;
+      const bone = bindPose.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
       if (used[h].has(v)) continue;
       used[h].add(v);
       localPts[h].push(...inverseRigidPoint(bone, [ch.positions[v * 3], ch.positions[v * 3 + 1], ch.positions[v * 3 + 2]]));

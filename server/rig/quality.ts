@@ -1,0 +1,249 @@
+/**
+ * Rig quality against the real skinned mesh. For the bind pose and sampled times of every clip (each
+ * under a seeded random root transform), skin the mannequin with linear-blend skinning (exact glTF
+ * sampling, see ./mannequin), aim seeded segments at points on the skinned surface from outside, and
+ * compare: the first skinned triangle hit (brute force, watertight kernel) and its dominant joint's
+ * zone, against the rig's first hitbox hit (shared/lagcomp/rewind, posed from the shipped rig data at
+ * the same clip and time). Reports the fraction of segments that hit some hitbox and the fraction
+ * whose hitbox zone equals the skinned triangle's zone. The rig-quality test asserts on these;
+ * `npx tsx server/rig/quality.ts` prints them per zone.
+ */
+import { pathToFileURL } from 'node:url';
+import { createSegmentHit } from '../../shared/kernels/hit';
+import { createPreparedSegment, intersectPrepared, prepareSegment } from '../../shared/kernels/watertight';
+import { composeRoot } from '../../shared/rig/posing';
+import { BONE_STRIDE, HIT_ZONE_COUNT, HIT_ZONE_NAMES, type Rig } from '../../shared/rig/rig';
+import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
+import { createPlayerPose } from '../../shared/lagcomp/pose';
+import {
+  bindGlobals, dominantJointPerTriangle, globalMatrices, jointMatrices, loadSkinnedCharacter, sampleLocalTRS, skinPositions,
+  type SkinnedCharacter,
+} from './mannequin';
+import { groupOfJoint } from './zones';
+
+/** mulberry32: small seeded generator, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface QualityOptions {
+  seed: number;
+  /** Sampled times per clip (the bind pose is always included once). */
+  timesPerClip: number;
+  /** Segments per pose. */
+  segmentsPerPose: number;
+  /** Random segments through the bound per pose, for the over-coverage figure (0 to skip). */
+  probesPerPose?: number;
+  /** Distance of the segment start from the aimed surface point, metres. */
+  startDistance: number;
+}
+
+export interface QualityReport {
+  segments: number;
+  /** Segments that hit some hitbox. */
+  hits: number;
+  /** Segments whose first hitbox's zone equals the zone of the first skinned triangle's bone. */
+  zoneMatches: number;
+  hitFraction: number;
+  zoneFraction: number;
+  /** Per reference zone: segments, hits, matches. */
+  perZone: { zone: string; segments: number; hits: number; matches: number }[];
+  poses: number;
+  /**
+   * Over-coverage: random segments through the character's bound that miss the skinned mesh, and
+   * how many of those still hit a hitbox (hulls are convex and padded, so some do).
+   */
+  nearMisses: number;
+  falseHits: number;
+  falseHitFraction: number;
+}
+
+/** The zone of every source joint, by joint index. */
+function jointZones(ch: SkinnedCharacter): Uint8Array {
+  return Uint8Array.from(ch.jointNames.map((n) => groupOfJoint(n).zone));
+}
+
+export function measureRigQuality(ch: SkinnedCharacter, rig: Rig, opts: QualityOptions): QualityReport {
+  const rnd = mulberry32(opts.seed);
+  const rewinder = new Rewinder(rig);
+  const triJoint = dominantJointPerTriangle(ch);
+  const zoneOfJoint = jointZones(ch);
+  const nt = ch.indices.length / 3;
+  const nodeCount = ch.nodeNames.length;
+  const local = new Float64Array(nodeCount * 10);
+  const globals = new Float64Array(nodeCount * 16);
+  const jm = new Float64Array(ch.jointNames.length * 16);
+  const skinned = new Float64Array(ch.positions.length);
+  const world = new Float64Array(ch.positions.length);
+  const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  const cumArea = new Float64Array(nt);
+  const seg = createPreparedSegment();
+  const tmpHit = createSegmentHit();
+  const hbHit = createHitboxHit();
+  const pose = createPlayerPose();
+  const perZone = Array.from({ length: HIT_ZONE_COUNT }, (_, z) => ({ zone: HIT_ZONE_NAMES[z], segments: 0, hits: 0, matches: 0 }));
+  let segments = 0, hits = 0, matches = 0, poses = 0, nearMisses = 0, falseHits = 0;
+
+  const states: { clip: number; time: number }[] = [{ clip: -1, time: 0 }];
+  for (let c = 0; c < rig.clips.length; c++) {
+    for (let k = 0; k < opts.timesPerClip; k++) states.push({ clip: c, time: rnd() * rig.clips[c].duration });
+  }
+
+  for (const st of states) {
+    // Root: random yaw and position (the test must exercise the root composition too).
+    const yaw = rnd() * Math.PI * 2;
+    pose.x = (rnd() - 0.5) * 20; pose.y = (rnd() - 0.5) * 2; pose.z = (rnd() - 0.5) * 20;
+    pose.qx = 0; pose.qy = Math.sin(yaw / 2); pose.qz = 0; pose.qw = Math.cos(yaw / 2);
+    if (st.clip < 0) {
+      // Bind pose: skinning with G = inverse(IBM) reproduces the stored positions.
+      jointMatrices(jm, ch, bindGlobals(ch));
+      composeRoot(bones, rig.bindPose, rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
+    } else {
+      const clip = ch.clips.find((c) => c.name === rig.clips[st.clip].name)!;
+      sampleLocalTRS(local, ch, clip, st.time);
+      globalMatrices(globals, ch, local);
+      jointMatrices(jm, ch, globals);
+      pose.clip = st.clip;
+      pose.time = st.time;
+      rewinder.poseBones(bones, pose);
+    }
+    skinPositions(skinned, ch, jm);
+    // Root transform on the skinned mesh.
+    const pr = [0, 0, 0];
+    for (let v = 0; v < skinned.length; v += 3) {
+      rotate(pr, pose.qx, pose.qy, pose.qz, pose.qw, skinned[v], skinned[v + 1], skinned[v + 2]);
+      world[v] = pr[0] + pose.x; world[v + 1] = pr[1] + pose.y; world[v + 2] = pr[2] + pose.z;
+    }
+    let total = 0;
+    for (let t = 0; t < nt; t++) {
+      total += triArea(world, ch.indices, t);
+      cumArea[t] = total;
+    }
+    poses++;
+
+    for (let s = 0; s < opts.segmentsPerPose; s++) {
+      // Area-weighted triangle, uniform point on it.
+      const pick = rnd() * total;
+      let lo = 0, hi = nt - 1;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (cumArea[mid] < pick) lo = mid + 1; else hi = mid; }
+      const t = lo;
+      let u = rnd(), v = rnd();
+      if (u + v > 1) { u = 1 - u; v = 1 - v; }
+      const ia = ch.indices[t * 3] * 3, ib = ch.indices[t * 3 + 1] * 3, ic = ch.indices[t * 3 + 2] * 3;
+      const P = [0, 1, 2].map((k) => world[ia + k] * (1 - u - v) + world[ib + k] * u + world[ic + k] * v);
+      // Direction: cosine-weighted around the triangle's outward normal (shots come from outside).
+      const n = triNormal(world, ch.indices, t);
+      const dir = cosineHemisphere(rnd, n);
+      const S = [P[0] + dir[0] * opts.startDistance, P[1] + dir[1] * opts.startDistance, P[2] + dir[2] * opts.startDistance];
+      const E = [P[0] - dir[0] * 0.5, P[1] - dir[1] * 0.5, P[2] - dir[2] * 0.5];
+      // Reference: first skinned triangle along the segment (brute force).
+      prepareSegment(seg, S[0], S[1], S[2], E[0], E[1], E[2]);
+      let bestT = 1, bestTri = -1;
+      for (let k = 0; k < nt; k++) {
+        const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
+        if (intersectPrepared(tmpHit, seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, bestT)) {
+          if (bestTri < 0 || tmpHit.t < bestT) { bestT = tmpHit.t; bestTri = k; }
+        }
+      }
+      if (bestTri < 0) continue; // grazing an edge from the inside of a fold; no reference
+      const refZone = zoneOfJoint[triJoint[bestTri]];
+      segments++;
+      perZone[refZone].segments++;
+      if (rewinder.intersectBones(hbHit, bones, S[0], S[1], S[2], E[0], E[1], E[2])) {
+        hits++;
+        perZone[refZone].hits++;
+        if (hbHit.zone === refZone) { matches++; perZone[refZone].matches++; }
+      }
+    }
+
+    // Over-coverage probes: segments from 3 m out through a random point of the skinned mesh's box.
+    let mn = [Infinity, Infinity, Infinity], mx = [-Infinity, -Infinity, -Infinity];
+    for (let v = 0; v < world.length; v += 3) for (let k = 0; k < 3; k++) { mn[k] = Math.min(mn[k], world[v + k]); mx[k] = Math.max(mx[k], world[v + k]); }
+    for (let s = 0; s < (opts.probesPerPose ?? 0); s++) {
+      const T = [0, 1, 2].map((k) => mn[k] + rnd() * (mx[k] - mn[k]));
+      const d = cosineHemisphere(rnd, [0, 0, 1]);
+      const yaw2 = rnd() * Math.PI * 2;
+      const dir = [d[0] * Math.cos(yaw2) - d[2] * Math.sin(yaw2), d[1], d[0] * Math.sin(yaw2) + d[2] * Math.cos(yaw2)];
+      const S = [T[0] + dir[0] * 3, T[1] + dir[1] * 3, T[2] + dir[2] * 3];
+      const E = [T[0] - dir[0] * 3, T[1] - dir[1] * 3, T[2] - dir[2] * 3];
+      prepareSegment(seg, S[0], S[1], S[2], E[0], E[1], E[2]);
+      let any = false;
+      for (let k = 0; k < nt && !any; k++) {
+        const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
+        any = intersectPrepared(tmpHit, seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, 1);
+      }
+      if (any) continue;
+      nearMisses++;
+      if (rewinder.intersectBones(hbHit, bones, S[0], S[1], S[2], E[0], E[1], E[2])) falseHits++;
+    }
+  }
+  return {
+    segments, hits, zoneMatches: matches, hitFraction: hits / segments, zoneFraction: matches / segments, perZone, poses,
+    nearMisses, falseHits, falseHitFraction: nearMisses > 0 ? falseHits / nearMisses : 0,
+  };
+}
+
+function rotate(out: number[], qx: number, qy: number, qz: number, qw: number, px: number, py: number, pz: number): void {
+  const cx = qy * pz - qz * py, cy = qz * px - qx * pz, cz = qx * py - qy * px;
+  out[0] = px + 2 * (qw * cx + qy * cz - qz * cy);
+  out[1] = py + 2 * (qw * cy + qz * cx - qx * cz);
+  out[2] = pz + 2 * (qw * cz + qx * cy - qy * cx);
+}
+
+function triNormal(p: Float64Array, idx: Uint32Array, t: number): number[] {
+  const a = idx[t * 3] * 3, b = idx[t * 3 + 1] * 3, c = idx[t * 3 + 2] * 3;
+  const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
+  const e2 = [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]];
+  const n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+  const l = Math.hypot(n[0], n[1], n[2]) || 1;
+  return [n[0] / l, n[1] / l, n[2] / l];
+}
+
+function triArea(p: Float64Array, idx: Uint32Array, t: number): number {
+  const n = triNormalRaw(p, idx, t);
+  return Math.hypot(n[0], n[1], n[2]) / 2;
+}
+
+function triNormalRaw(p: Float64Array, idx: Uint32Array, t: number): number[] {
+  const a = idx[t * 3] * 3, b = idx[t * 3 + 1] * 3, c = idx[t * 3 + 2] * 3;
+  const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
+  const e2 = [p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]];
+  return [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+}
+
+function cosineHemisphere(rnd: () => number, n: number[]): number[] {
+  const r1 = rnd(), r2 = rnd();
+  const r = Math.sqrt(r1), phi = 2 * Math.PI * r2;
+  const lx = r * Math.cos(phi), ly = r * Math.sin(phi), lz = Math.sqrt(Math.max(0, 1 - r1));
+  // Orthonormal basis around n.
+  const a = Math.abs(n[0]) > 0.9 ? [0, 1, 0] : [1, 0, 0];
+  let tx = n[1] * a[2] - n[2] * a[1], ty = n[2] * a[0] - n[0] * a[2], tz = n[0] * a[1] - n[1] * a[0];
+  const tl = Math.hypot(tx, ty, tz);
+  tx /= tl; ty /= tl; tz /= tl;
+  const bx = n[1] * tz - n[2] * ty, by = n[2] * tx - n[0] * tz, bz = n[0] * ty - n[1] * tx;
+  return [tx * lx + bx * ly + n[0] * lz, ty * lx + by * ly + n[1] * lz, tz * lx + bz * ly + n[2] * lz];
+}
+
+async function main(): Promise<void> {
+  const { MANNEQUIN_RIG } = await import('../../shared/rig/mannequin');
+  const { MANNEQUIN_PATH } = await import('./buildRig');
+  const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
+  const seed = Number(process.argv[2] ?? 1);
+  const rep = measureRigQuality(ch, MANNEQUIN_RIG, { seed, timesPerClip: 6, segmentsPerPose: 400, probesPerPose: 200, startDistance: 1.5 });
+  console.log(`rig ${MANNEQUIN_RIG.hash}: ${rep.poses} poses, ${rep.segments} segments, hit ${(100 * rep.hitFraction).toFixed(2)}%, zone ${(100 * rep.zoneFraction).toFixed(2)}%; over-coverage: ${rep.falseHits} of ${rep.nearMisses} probes that miss the mesh hit a hitbox (${(100 * rep.falseHitFraction).toFixed(2)}%)`);
+  for (const z of rep.perZone) console.log(`  ${z.zone.padEnd(12)} ${String(z.segments).padStart(5)}  hit ${(100 * z.hits / z.segments).toFixed(1)}%  zone ${(100 * z.matches / z.segments).toFixed(1)}%`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
