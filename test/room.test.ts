@@ -1,0 +1,227 @@
+/**
+ * The arena room end to end: real @colyseus/sdk clients over WebSocket against the real server on
+ * an ephemeral port, on the flat test level (floor + one wall, test/helpers/server.ts). Each case
+ * creates its own room; players are placed by the server's spawn points (slot order), never by a
+ * message.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { HitZone, DEFAULT_ZONE_MULTIPLIERS } from '../shared/rig/rig';
+import { WEAPONS, WeaponId } from '../shared/weapons';
+import { VerdictKind, VerdictReason, TimeSource, createVerdict, reasonName } from '../shared/validate/verdict';
+import { validateShot } from '../shared/validate/shot';
+import type { MatchRecorder, ShotRecord } from '../server/room/recorder';
+import type { ArenaRoom } from '../server/room/arenaRoom';
+
+const INTERP = 100;
+/** A weapon with a 2-round magazine and a slow reload, to reach NO_AMMO quickly. */
+const TEST_SMG = { id: WEAPONS.length, name: 'test-smg', damage: 1, rangeM: 50, fireIntervalMs: 40, magazine: 2, reloadMs: 10_000, zoneMultipliers: null };
+let ts: TestServer;
+const shotLog: ShotRecord[] = [];
+
+/** Keeps deep copies of shot records: the room reuses the objects it passes. */
+const recorder: MatchRecorder = {
+  header() {},
+  tick() {},
+  event() {},
+  shot(s) {
+    shotLog.push(structuredClone(s));
+  },
+  close() {},
+};
+
+beforeAll(async () => {
+  ts = await startTestServer({
+    level: buildTestWorld(),
+    spawnPoints: TEST_SPAWNS,
+    respawnDelayMs: 250,
+    recorder,
+    maxPlayers: 8,
+    // A wide window and interpolation delay so the respawn case can claim a time before the death.
+    validation: { rewindWindowMs: 600 },
+    maxInterpDelayMs: 500,
+    weapons: [...WEAPONS, TEST_SMG],
+  });
+});
+afterAll(async () => {
+  await ts?.close();
+});
+
+function roomOf(p: TestPlayer): ArenaRoom {
+  const r = ts.server.rooms.get(p.room.roomId);
+  if (!r) throw new Error('room not found');
+  return r;
+}
+
+/** Creates a room with `n` players (slot i spawns at TEST_SPAWNS[i]) and waits for clocks and history. */
+async function match(n: number, joinOptions: Record<string, unknown>[] = []): Promise<TestPlayer[]> {
+  const first = await TestPlayer.create(ts.url, { interpDelayMs: INTERP, ...joinOptions[0] });
+  const players = [first];
+  for (let i = 1; i < n; i++) players.push(await TestPlayer.join(ts.url, first.room.roomId, { interpDelayMs: INTERP, ...joinOptions[i] }));
+  for (const p of players) await p.until(() => p.pings >= 2 && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'pings and state');
+  // Let every history fill past the rewind window.
+  await sleep(300);
+  for (let i = 0; i < n; i++) expect(players[i]!.slot).toBe(i);
+  return players;
+}
+
+async function leaveAll(players: TestPlayer[]): Promise<void> {
+  await Promise.all(players.map((p) => p.leave()));
+}
+
+/** The eye of a player as its own client sees it (feet from the newest snapshot + rig eye height). */
+function eyeOf(p: TestPlayer, slot: number): [number, number, number] {
+  const snap = p.snapshots[p.snapshots.length - 1]!;
+  const pose = snap.poses.get(slot)!;
+  return [pose.x, pose.y + ts.server.rig.eyeHeight, pose.z];
+}
+
+/** Aims from the shooter's eye through the centre of `zone` of `target` as rendered at renderTime, 30 m long. */
+function aimAt(shooter: TestPlayer, target: number, zone: number, renderTime: number): { sx: number; sy: number; sz: number; ex: number; ey: number; ez: number } {
+  const pose = shooter.renderPose(target, renderTime);
+  if (!pose) throw new Error(`no snapshots bracket ${renderTime}`);
+  const room = roomOf(shooter);
+  const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone);
+  const [sx, sy, sz] = eyeOf(shooter, shooter.slot);
+  const dx = cx - sx, dy = cy - sy, dz = cz - sz;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  return { sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30 };
+}
+
+function renderTime(p: TestPlayer): number {
+  return p.serverNow() - INTERP;
+}
+
+describe('arena room: hits on a stationary target', () => {
+  it('a head shot hits the head with weapon damage x head multiplier (and kills at 100 hp)', async () => {
+    const [a, b] = await match(2);
+    const rt = renderTime(a!);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    expect(v.kind).toBe(VerdictKind.HIT);
+    expect(v.target).toBe(1);
+    expect(v.zone).toBe(HitZone.HEAD);
+    expect(v.damage).toBeCloseTo(WEAPONS[WeaponId.RIFLE]!.damage * DEFAULT_ZONE_MULTIPLIERS[HitZone.HEAD], 9);
+    expect(v.timeSource).toBe(TimeSource.CLAIMED);
+    await a!.until(() => a!.hits.length === 1, 3000, 'hit confirmation');
+    await b!.until(() => b!.damaged.length === 1, 3000, 'damage direction');
+    expect(a!.hits[0]!.target).toBe(1);
+    // The damage came from A (at -z of B): direction from B toward A points to -z.
+    expect(b!.damaged[0]!.dz).toBeLessThan(-0.9);
+    await leaveAll([a!, b!]);
+  });
+
+  it('a torso shot hits the upper torso for weapon damage x torso multiplier', async () => {
+    const [a, b] = await match(2);
+    const rt = renderTime(a!);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.PISTOL, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    expect(v.zone).toBe(HitZone.UPPER_TORSO);
+    const dmg = WEAPONS[WeaponId.PISTOL]!.damage * DEFAULT_ZONE_MULTIPLIERS[HitZone.UPPER_TORSO];
+    expect(v.damage).toBeCloseTo(dmg, 9);
+    await a!.until(() => roomOf(a!).state.players.get(b!.room.sessionId)!.health === 100 - dmg, 3000, 'health');
+    await leaveAll([a!, b!]);
+  });
+});
+
+describe('arena room: walls', () => {
+  it('a shot through a wall is rejected as OCCLUDED and leaves a bullet hole on the wall', async () => {
+    const players = await match(3);
+    const [a, , c] = players;
+    const rt = renderTime(a!);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 2, ...aimAt(a!, 2, HitZone.UPPER_TORSO, rt) });
+    expect(reasonName(v.reason)).toBe('OCCLUDED');
+    expect(v.kind).toBe(VerdictKind.REJECTED);
+    expect(v.target).toBe(2);
+    const room = roomOf(a!);
+    expect(room.state.holes.length).toBe(1);
+    const hole = room.state.holes[0]!;
+    expect(hole.surface).toBe('wall/brick');
+    expect(hole.z).toBeCloseTo(-3.85, 4); // the wall's face toward A
+    expect(hole.nz).toBeCloseTo(1, 6);
+    expect(room.state.players.get(c!.room.sessionId)!.health).toBe(100);
+    // Clients see the hole too.
+    await a!.until(() => a!.state.holes.length === 1, 3000, 'hole patch');
+    await leaveAll(players);
+  });
+
+  it('a miss into the floor leaves a bullet hole on the floor', async () => {
+    const [a, b] = await match(2);
+    const [sx, sy, sz] = eyeOf(a!, 0);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: renderTime(a!), sx, sy, sz, ex: sx + 3, ey: sy - 10, ez: sz - 3 });
+    expect(reasonName(v.reason)).toBe('OK_MISS');
+    const hole = roomOf(a!).state.holes[0]!;
+    expect(hole.surface).toBe('floor/concrete');
+    expect(hole.y).toBeCloseTo(0, 5);
+    await leaveAll([a!, b!]);
+  });
+});
+
+describe('arena room: each rejection reason', () => {
+  it('out of range, origin mismatch, fire rate, self-target, replayed seq, future, too old, unknown weapon, no ammo', async () => {
+    const [a, b] = await match(2);
+    const room = roomOf(a!);
+    const bState = () => room.state.players.get(b!.room.sessionId)!;
+    let seq = 10;
+    const aim = () => aimAt(a!, 1, HitZone.UPPER_TORSO, renderTime(a!));
+    const expectReason = async (fields: Record<string, number>, reason: string) => {
+      const rt = renderTime(a!);
+      const v = await a!.shoot({ seq: ++seq, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt), ...fields });
+      expect(reasonName(v.reason), JSON.stringify(fields)).toBe(reason);
+      expect(v.kind).toBe(VerdictKind.REJECTED);
+      return v;
+    };
+    const far = aim();
+    const k = 250 / 30; // rifle range is 200 m: stretch the 30 m aim to 250 m
+    await expectReason({ ex: far.sx + (far.ex - far.sx) * k, ey: far.sy + (far.ey - far.sy) * k, ez: far.sz + (far.ez - far.sz) * k }, 'OUT_OF_RANGE');
+    await expectReason({ sx: far.sx + 5, ex: far.ex + 5 }, 'ORIGIN_MISMATCH');
+    await expectReason({ claimedTarget: 0 }, 'SELF_TARGET');
+    await expectReason({ renderTimeMs: a!.serverNow() + 500 }, 'TIME_FUTURE');
+    await expectReason({ renderTimeMs: a!.serverNow() - 5000 }, 'TIME_TOO_OLD');
+    await expectReason({ weapon: 200 }, 'UNKNOWN_WEAPON');
+    // Fire rate: two rifle shots sent back to back (100 ms interval) -> the second is refused.
+    const rt = renderTime(a!);
+    const s1 = a!.shot({ seq: ++seq, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
+    const s2 = { ...s1, seq: ++seq };
+    a!.sendShot(s1);
+    a!.sendShot(s2);
+    expect(reasonName((await a!.verdictFor(s1.seq)).reason)).toBe('OK_HIT');
+    expect(reasonName((await a!.verdictFor(s2.seq)).reason)).toBe('FIRE_RATE');
+    // Replayed seq: the exact bytes of s1 again.
+    await sleep(150);
+    a!.sendShot(s1);
+    await a!.until(() => a!.verdicts.filter((v) => v.seq === s1.seq).length === 2, 3000, 'replayed verdict');
+    expect(reasonName(a!.verdicts.filter((v) => v.seq === s1.seq)[1]!.reason)).toBe('SEQ_REPLAYED');
+    // No ammo: the 2-round test weapon, three shots spaced past its fire interval.
+    const smg = TEST_SMG.id;
+    const got: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await sleep(60);
+      const r = renderTime(a!);
+      got.push(reasonName((await a!.shoot({ seq: ++seq, weapon: smg, renderTimeMs: r, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, r) })).reason));
+    }
+    expect(got).toEqual(['OK_HIT', 'OK_HIT', 'NO_AMMO']);
+    // Only the three accepted hits changed health: rifle torso 25, smg 1 + 1.
+    expect(bState().health).toBe(100 - 25 - 2);
+    const rejects = ts.server.stats.rejects;
+    for (const r of ['OUT_OF_RANGE', 'ORIGIN_MISMATCH', 'SELF_TARGET', 'TIME_FUTURE', 'TIME_TOO_OLD', 'UNKNOWN_WEAPON', 'FIRE_RATE', 'SEQ_REPLAYED', 'NO_AMMO']) {
+      expect(rejects[r] ?? 0, r).toBeGreaterThanOrEqual(1);
+    }
+    await leaveAll([a!, b!]);
+  });
+
+  it('a dead shooter cannot shoot', async () => {
+    const [a, b] = await match(2);
+    const rt = renderTime(b!);
+    const kill = await b!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 0, ...aimAt(b!, 0, HitZone.HEAD, rt) });
+    expect(reasonName(kill.reason)).toBe('OK_HIT');
+    await a!.until(() => a!.damaged.length === 1, 3000, 'death');
+    expect(a!.damaged[0]!.health).toBe(0);
+    // A is dead for 250 ms: its shot right now is refused.
+    const r2 = renderTime(a!);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r2) });
+    expect(reasonName(v.reason)).toBe('SHOOTER_DEAD');
+    expect(roomOf(a!).state.players.get(b!.room.sessionId)!.health).toBe(100);
+    await leaveAll([a!, b!]);
+  });
+});
