@@ -21,7 +21,8 @@
  * a caller may map the segment ends by W^-1 once and test the stored matrices directly (then the hit
  * point and normal come out in object space). The composed z row is n^T W^-1, i.e. the normal
  * transformed by the inverse transpose, so the reported normal is correct in world space even for a
- * non-uniformly scaled W. Only affine W (last row 0 0 0 1) is supported.
+ * non-uniformly scaled W. Only affine W (last row 0 0 0 1) is supported. Keep transforms in a
+ * Float64Array: gl-matrix's mat4.create() is a Float32Array, good to only ~7 digits.
  *
  * Weaknesses, why it is not the verdict kernel: the translation column is -(R a), which loses
  * precision far from the origin (coordinates around 1e5), and the two triangles on a shared edge
