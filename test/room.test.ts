@@ -225,3 +225,139 @@ describe('arena room: each rejection reason', () => {
     await leaveAll([a!, b!]);
   });
 });
+
+describe('arena room: hostile payloads', () => {
+  it('malformed shots, inputs and messages are rejected with a reason; nothing changes; the room keeps running', async () => {
+    const [a, b] = await match(2);
+    const room = roomOf(a!);
+    const snapshot = () => {
+      const out: unknown[] = [];
+      room.state.players.forEach((p) => out.push([p.slot, p.health, p.alive, p.kills, p.deaths, p.epoch]));
+      const shooter = room.slotOf(a!.room.sessionId)!.shooter;
+      return JSON.stringify({ out, holes: room.state.holes.length, feed: room.state.killFeed.length, ammo: shooter.ammo, next: shooter.nextFireMs });
+    };
+    const before = snapshot();
+    const rt = renderTime(a!);
+    const good = a!.shot({ seq: 100, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
+    const bytesOf = (fields: Partial<typeof good>): Uint8Array => {
+      const buf = new Uint8Array(64);
+      const v = new DataView(buf.buffer);
+      const s = { ...good, ...fields };
+      v.setUint8(0, s.version); v.setUint8(1, s.weapon); v.setInt16(2, s.claimedTarget, true); v.setUint32(4, s.seq, true);
+      v.setFloat64(8, s.renderTimeMs, true);
+      [s.sx, s.sy, s.sz, s.ex, s.ey, s.ez].forEach((x, i) => v.setFloat64(16 + i * 8, x, true));
+      return buf;
+    };
+    const cases: [string, unknown, string][] = [
+      ['NaN start', bytesOf({ seq: 1, sx: Number.NaN }), 'NON_FINITE'],
+      ['Infinity stop', bytesOf({ seq: 2, ez: Number.POSITIVE_INFINITY }), 'NON_FINITE'],
+      ['-Infinity time', bytesOf({ seq: 3, renderTimeMs: Number.NEGATIVE_INFINITY }), 'NON_FINITE'],
+      ['huge coordinate', bytesOf({ seq: 4, ex: 1e300 }), 'OUT_OF_BOUNDS'],
+      ['huge time', bytesOf({ seq: 5, renderTimeMs: 1e200 }), 'OUT_OF_BOUNDS'],
+      ['one byte short', bytesOf({ seq: 6 }).subarray(0, 63), 'MALFORMED'],
+      ['one byte long', new Uint8Array([...bytesOf({ seq: 7 }), 0]), 'MALFORMED'],
+      ['truncated', bytesOf({ seq: 8 }).subarray(0, 10), 'MALFORMED'],
+      ['empty', new Uint8Array(0), 'MALFORMED'],
+      ['wrong version', bytesOf({ seq: 9, version: 7 }), 'MALFORMED'],
+      ['bad target slot', bytesOf({ seq: 10, claimedTarget: 999 }), 'BAD_TARGET'],
+      ['oversized', new Uint8Array(1000).fill(1), 'OVERSIZED'],
+      ['unaligned copy of a valid frame shifted by 3', new Uint8Array([0, 0, 0, ...bytesOf({ seq: 11 })]), 'MALFORMED'],
+    ];
+    for (const [, payload] of cases) a!.room.sendBytes('shot', payload as Uint8Array);
+    // Wrong types over the JSON/msgpack channel for the same message name.
+    a!.room.send('shot', 'hello');
+    a!.room.send('shot', { seq: 12, sx: 1 });
+    a!.room.send('shot', 12345);
+    await a!.until(() => a!.verdicts.length >= cases.length + 3, 5000, 'all malformed verdicts').catch((e) => {
+      throw new Error(`${e.message}; got ${JSON.stringify(a!.verdicts.map((v) => [v.seq, reasonName(v.reason)]))} rejects ${JSON.stringify(a!.rejects)}`);
+    });
+    const reasons = a!.verdicts.map((v) => reasonName(v.reason));
+    expect(reasons.slice(0, cases.length), JSON.stringify(reasons)).toEqual(cases.map((c) => c[2]));
+    expect(reasons.slice(cases.length)).toEqual(['MALFORMED', 'MALFORMED', 'MALFORMED']);
+    for (const v of a!.verdicts) expect(v.kind).toBe(VerdictKind.REJECTED);
+
+    // Inputs and other messages: bad frames, NaN, unknown buttons, unknown message types.
+    const input = new Uint8Array(28);
+    const iv = new DataView(input.buffer);
+    iv.setUint8(0, 1); iv.setUint32(4, 1, true); iv.setFloat32(8, Number.NaN, true);
+    a!.room.sendBytes('input', input);
+    a!.room.sendBytes('input', input.subarray(0, 5));
+    const badButtons = new Uint8Array(28);
+    badButtons[0] = 1; badButtons[1] = 0x80;
+    a!.room.sendBytes('input', badButtons);
+    a!.room.send('input', [1, 2, 3]);
+    a!.room.send('teleport', { x: 0, y: 100, z: 0 });
+    a!.room.sendBytes('pong', new Uint8Array(3));
+    await a!.until(() => a!.rejects.length >= 6, 5000, 'input rejects');
+    expect(a!.rejects.map((r) => r.reason)).toEqual(['INPUT_NON_FINITE', 'INPUT_WRONG_LENGTH', 'INPUT_BAD_BUTTONS', 'INPUT_NOT_BYTES', 'UNKNOWN_MESSAGE', 'PONG_WRONG_LENGTH']);
+
+    expect(snapshot()).toBe(before);
+    expect(ts.server.stats.internalErrors).toBe(0);
+    // Still running: the valid shot hits.
+    a!.sendShot(good);
+    expect(reasonName((await a!.verdictFor(100)).reason)).toBe('OK_HIT');
+    await leaveAll([a!, b!]);
+  });
+});
+
+describe('arena room: death and respawn', () => {
+  it('a kill feeds the kill feed; the victim respawns after the delay at the next spawn point with a new epoch', async () => {
+    const [a, b] = await match(2);
+    const room = roomOf(a!);
+    const bs = () => room.state.players.get(b!.room.sessionId)!;
+    const epoch0 = bs().epoch;
+    const rt = renderTime(a!);
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    expect(v.damage).toBe(100);
+    expect(bs().alive).toBe(false);
+    expect(bs().health).toBe(0);
+    expect(bs().deaths).toBe(1);
+    expect(room.state.players.get(a!.room.sessionId)!.kills).toBe(1);
+    expect(room.state.killFeed.length).toBe(1);
+    expect(room.state.killFeed[0]!.killer).toBe(0);
+    expect(room.state.killFeed[0]!.victim).toBe(1);
+    expect(room.state.killFeed[0]!.zone).toBe(HitZone.HEAD);
+    await a!.until(() => a!.hits.length === 1 && a!.hits[0]!.killed, 3000, 'kill confirmation');
+    // Respawn after 250 ms at spawn point (slot 1 + 1 life) = C.
+    await b!.until(() => b!.state.players.get(b!.room.sessionId)?.epoch === epoch0 + 1, 3000, 'respawn');
+    expect(bs().health).toBe(100);
+    expect(bs().epoch).toBe(epoch0 + 1);
+    expect(bs().x).toBeCloseTo(TEST_SPAWNS[2]!.x, 6);
+    expect(bs().z).toBeCloseTo(TEST_SPAWNS[2]!.z, 6);
+    await leaveAll([a!, b!]);
+  });
+
+  it('a shot rewound to before the respawn cannot hit the pre-respawn pose', async () => {
+    // A renders 450 ms in the past, so its claimed time lands before B's death even after B respawned.
+    const LATE = 450;
+    const [a, b, c] = await match(3, [{ interpDelayMs: LATE }, {}, {}]);
+    const room = roomOf(a!);
+    // B is killed by A with a claim inside tolerance of A's estimate (A's render time is 450 ms back).
+    const r1 = a!.serverNow() - LATE;
+    const kill = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r1, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r1) });
+    expect(reasonName(kill.reason)).toBe('OK_HIT');
+    expect(kill.timeSource).toBe(TimeSource.CLAIMED);
+    const epoch0 = room.state.players.get(b!.room.sessionId)!.epoch;
+    await a!.until(() => a!.state.players.get(b!.room.sessionId)?.epoch === epoch0 + 1 && a!.hits.length === 1, 3000, 'respawn seen by A');
+    await sleep(120); // fire interval, and B's new life is a few ticks old
+    const bSlot = room.slotOf(b!.room.sessionId)!;
+    // A now renders a time before B's death, when B still stood at its first spawn point: aim there.
+    const r2 = a!.serverNow() - LATE;
+    const deathTime = kill.rewindTimeMs; // the kill was judged at this rewound time; B died at receive time, later
+    const seq = 2;
+    const v = await a!.shoot({ seq, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, Math.max(r2, deathTime)) });
+    expect(v.timeSource).toBe(TimeSource.CLAIMED);
+    expect(v.rewindTimeMs).toBeLessThan(bSlot.lifeStartMs);
+    expect(reasonName(v.reason)).not.toBe('OK_HIT');
+    expect(room.state.players.get(b!.room.sessionId)!.health).toBe(100);
+    // Second method: the same recorded inputs, with B's life-start mask lifted, would hit the old pose.
+    const rec = shotLog.filter((s) => s.shooterBefore.slot === 0 && s.verdict.seq === seq && s.timing.receiveTimeMs > 0).at(-1)!;
+    expect(rec.verdict.kind).toBe(v.kind);
+    const lifted = { alive: rec.targets.alive, lifeStartMs: rec.targets.lifeStartMs.map((t, i) => (i === 1 ? 0 : t)) };
+    const replay = validateShot(createVerdict(), room.scene, ts.server.config.validation, rec.bytes, rec.shooterBefore, rec.timing, lifted);
+    expect(reasonName(replay.reason)).toBe('OK_HIT');
+    expect(replay.target).toBe(1);
+    await leaveAll([a!, b!, c!]);
+  });
+});

@@ -182,7 +182,14 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.onMessageBytes(Msg.SHOT, (client: Client, bytes: unknown) => this.guard(client, Msg.SHOT, () => this.handleShot(client, bytes)));
     this.onMessageBytes(Msg.INPUT, (client: Client, bytes: unknown) => this.guard(client, Msg.INPUT, () => this.handleInput(client, bytes)));
     this.onMessageBytes(Msg.PONG, (client: Client, bytes: unknown) => this.guard(client, Msg.PONG, () => this.handlePong(client, bytes)));
-    this.onMessage('*', (client: Client, type: string | number) => this.guard(client, String(type), () => this.reject(client, String(type), 'UNKNOWN_MESSAGE')));
+    // Anything else, including our message names sent over the JSON/msgpack channel instead of as
+    // bytes: those go to their handlers (which refuse non-bytes with a reason), the rest is unknown.
+    this.onMessage('*', (client: Client, type: string | number, message: unknown) => this.guard(client, String(type), () => {
+      if (type === Msg.SHOT) this.handleShot(client, message);
+      else if (type === Msg.INPUT) this.handleInput(client, message);
+      else if (type === Msg.PONG) this.handlePong(client, message);
+      else this.reject(client, String(type), 'UNKNOWN_MESSAGE');
+    }));
 
     this.setFixedTimestep((ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs), cfg.tickRate);
     this.clock.setInterval(() => this.sendPings(), cfg.pingIntervalMs);
