@@ -18,8 +18,8 @@ export interface ShotFacts {
   rewindDepthMs: number;
   /** From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown. */
   reactionMs: number;
-  /** Largest view change over the snap window just before the shot, degrees; NaN unknown. */
-  snapDeg: number;
+  /** Fastest turn over the snap window just before the shot, degrees per second; NaN unknown. */
+  snapDegPerS: number;
 }
 
 export interface FlagThresholds {
@@ -39,8 +39,8 @@ export interface FlagThresholds {
   /** Median reaction time of hits below this flags (with at least minReactionSamples). */
   minMedianReactionMs: number;
   minReactionSamples: number;
-  /** A view change above this many degrees in the snap window before a shot is a snap. */
-  snapDeg: number;
+  /** A turn faster than this (degrees per second, tick to tick) just before a shot is a snap. */
+  snapDegPerS: number;
   /** Hits preceded by a snap / hits above this flags. */
   maxSnapRatio: number;
   /** Shots whose claimed time the server overruled (estimate or clamp) / shots above this flags. */
@@ -57,7 +57,7 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   maxEdgeRatio: 0.3,
   minMedianReactionMs: 120,
   minReactionSamples: 5,
-  snapDeg: 25,
+  snapDegPerS: 1500,
   maxSnapRatio: 0.3,
   maxOverruledRatio: 0.25,
 });
@@ -137,7 +137,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
       if (s.zone === HitZone.HEAD) p.headshots++;
       if (s.timeSource === TimeSource.CLAMPED || s.rewindDepthMs >= windowMs - th.edgeMs) p.edgeHits++;
       if (s.reactionMs === s.reactionMs) p.reactions.push(s.reactionMs);
-      if (s.snapDeg > th.snapDeg) p.snapHits++;
+      if (s.snapDegPerS > th.snapDegPerS) p.snapHits++;
     }
   }
   const out: PlayerReport[] = [];
@@ -163,7 +163,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
         const edge = p.edgeHits / p.hits;
         if (edge > th.maxEdgeRatio) flags.push({ rule: FlagRule.WINDOW_EDGE, value: edge, threshold: th.maxEdgeRatio, detail: `${pct(edge)} of hits within ${th.edgeMs} ms of the ${windowMs} ms rewind window (limit ${pct(th.maxEdgeRatio)})` });
         const snap = p.snapHits / p.hits;
-        if (snap > th.maxSnapRatio) flags.push({ rule: FlagRule.AIM_SNAP, value: snap, threshold: th.maxSnapRatio, detail: `${pct(snap)} of hits after a view snap over ${th.snapDeg} deg (limit ${pct(th.maxSnapRatio)})` });
+        if (snap > th.maxSnapRatio) flags.push({ rule: FlagRule.AIM_SNAP, value: snap, threshold: th.maxSnapRatio, detail: `${pct(snap)} of hits right after a turn faster than ${th.snapDegPerS} deg/s (limit ${pct(th.maxSnapRatio)})` });
       }
       if (reactions.length >= th.minReactionSamples && report.medianReactionMs < th.minMedianReactionMs) {
         flags.push({ rule: FlagRule.REACTION, value: report.medianReactionMs, threshold: th.minMedianReactionMs, detail: `median reaction ${report.medianReactionMs.toFixed(0)} ms over ${reactions.length} hits (limit ${th.minMedianReactionMs} ms)` });

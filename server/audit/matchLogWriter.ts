@@ -248,10 +248,11 @@ export class MatchLogWriter {
             this.stats.bytesWritten = this.position;
           }
         } finally {
-          // Keep only the unwritten rest; positional writes resume exactly where the file stops.
-          this.queue[0] = batch.subarray(done);
-          this.queuedBytes = batch.length - done;
-          if (this.queuedBytes === 0) this.queue.length = 0;
+          // Keep only the unwritten rest (positional writes resume exactly where the file stops);
+          // batches queued behind it while the write was in flight stay queued.
+          if (done === batch.length) this.queue.shift();
+          else this.queue[0] = batch.subarray(done);
+          this.queuedBytes -= done;
           this.stats.bytesPending = this.queuedBytes + this.frames.length;
         }
       }

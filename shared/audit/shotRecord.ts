@@ -7,15 +7,19 @@
  * Pure (DataView only) so a browser tool can decode logs too.
  *
  * Layout (little-endian):
- *   0  u32  tick at receive
+ *   0  u32  tick: the last tick recorded when the shot was handled
  *   4  u16  shooter slot
  *   6  u16  payload length n (<= MAX_SHOT_PAYLOAD_BYTES)
- *   8  f64  receive time, server ms
- *   16 f64  round-trip estimate, ms
- *   24 f64  interpolation delay, ms
- *   32 f64  newest tick time, server ms
- *   40 u16  slot count m (the targets' state as the pipeline saw it)
- *   42      m x (u8 alive, f64 life start ms)
+ *   8  u8   payload kind: 0 bytes, 1 not bytes at all (n bytes of ASCII: what typeof said)
+ *   9  u8   flags: 1 = the shot killed its target
+ *   10 u16  reserved, 0
+ *   12 f64  receive time, server ms           (ShotTiming.receiveTimeMs)
+ *   20 f64  round-trip estimate, ms            (ShotTiming.rttMs)
+ *   28 f64  interpolation delay, ms            (ShotTiming.interpDelayMs)
+ *   36 f64  newest tick time, server ms        (ShotTiming.newestTickMs)
+ *   44 f64  target health after the verdict was applied (-1 when no target)
+ *   52 u16  slot count m (ShotTargets as the pipeline saw it)
+ *   54      m x (u8 alive, f64 life start ms)
  *   ..      shooter state before (SHOOTER_STATE layout below)
  *   ..      n payload bytes
  *   ..      verdict (VERDICT layout below)
@@ -25,6 +29,7 @@
  *   VERDICT_NUMBER_FIELDS in order, then the shooter state after.
  */
 import { createShooterState, type ShooterState, type Verdict } from '../validate/verdict';
+import type { ShotTiming } from '../validate/shot';
 
 /** Shots are 64 bytes; malformed payloads are kept up to the protocol's message bound. */
 export const MAX_SHOT_PAYLOAD_BYTES = 256;
@@ -39,26 +44,27 @@ export const VERDICT_NUMBER_FIELDS = [
   'worldT', 'surface', 'damage', 'rewindTimeMs', 'estimateMs',
 ] as const satisfies readonly (keyof Verdict)[];
 
-/** What the pipeline read besides the world, the history and the rules. */
+/** What the pipeline read besides the world, the history and the rules, and what the room did. */
 export interface ShotInput {
   tick: number;
   shooter: number;
-  /** The payload exactly as received (may be malformed: that is part of what is audited). */
-  payload: Uint8Array;
-  receivedMs: number;
-  rttMs: number;
-  interpDelayMs: number;
-  newestTickMs: number;
+  /** The payload exactly as received (may be malformed: that is part of what is audited); null when not bytes. */
+  payload: Uint8Array | null;
+  /** When payload is null: typeof of what arrived. */
+  nonBytesType: string;
+  timing: ShotTiming;
   /** Who could be hit, and since when, by slot (ShotTargets). */
-  alive: boolean[];
-  lifeStartMs: number[];
+  targets: { alive: boolean[]; lifeStartMs: number[] };
   before: ShooterState;
+  targetHealthAfter: number;
+  killed: boolean;
 }
 
 export function createShotInput(): ShotInput {
   return {
-    tick: 0, shooter: 0, payload: new Uint8Array(0), receivedMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0,
-    alive: [], lifeStartMs: [], before: createShooterState(-1, []),
+    tick: 0, shooter: 0, payload: null, nonBytesType: '',
+    timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 },
+    targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []), targetHealthAfter: -1, killed: false,
   };
 }
 
@@ -72,7 +78,7 @@ export function verdictBytes(v: Verdict): number {
 
 /** Upper bound of a shot record's payload, for FrameBuffer.begin. */
 export function shotRecordMaxBytes(input: ShotInput, verdict: Verdict): number {
-  return 42 + 9 * Math.min(input.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES) + verdictBytes(verdict);
+  return 54 + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + MAX_SHOT_PAYLOAD_BYTES + verdictBytes(verdict);
 }
 
 function writeShooterState(view: DataView, at: number, s: ShooterState): number {
@@ -131,23 +137,31 @@ export function readVerdict(out: Verdict, view: DataView, at: number, end: numbe
 
 /** Encodes a shot record at `at`; returns its length. Reserve `shotRecordMaxBytes` first. */
 export function writeShotRecord(view: DataView, at: number, input: ShotInput, verdict: Verdict): number {
-  const n = Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES);
+  const p = input.payload;
+  const kind = p === null ? 1 : 0;
+  const n = p === null ? Math.min(input.nonBytesType.length, 32) : Math.min(p.length, MAX_SHOT_PAYLOAD_BYTES);
   view.setUint32(at, input.tick >>> 0, true);
   view.setUint16(at + 4, input.shooter & 0xffff, true);
   view.setUint16(at + 6, n, true);
-  view.setFloat64(at + 8, input.receivedMs, true);
-  view.setFloat64(at + 16, input.rttMs, true);
-  view.setFloat64(at + 24, input.interpDelayMs, true);
-  view.setFloat64(at + 32, input.newestTickMs, true);
-  const m = Math.min(input.alive.length, MAX_SLOTS);
-  view.setUint16(at + 40, m, true);
-  let o = at + 42;
+  view.setUint8(at + 8, kind);
+  view.setUint8(at + 9, input.killed ? 1 : 0);
+  view.setUint16(at + 10, 0, true);
+  view.setFloat64(at + 12, input.timing.receiveTimeMs, true);
+  view.setFloat64(at + 20, input.timing.rttMs, true);
+  view.setFloat64(at + 28, input.timing.interpDelayMs, true);
+  view.setFloat64(at + 36, input.timing.newestTickMs, true);
+  view.setFloat64(at + 44, input.targetHealthAfter, true);
+  const alive = input.targets.alive;
+  const m = Math.min(alive.length, MAX_SLOTS);
+  view.setUint16(at + 52, m, true);
+  let o = at + 54;
   for (let i = 0; i < m; i++, o += 9) {
-    view.setUint8(o, input.alive[i] ? 1 : 0);
-    view.setFloat64(o + 1, input.lifeStartMs[i] ?? 0, true);
+    view.setUint8(o, alive[i] ? 1 : 0);
+    view.setFloat64(o + 1, input.targets.lifeStartMs[i] ?? 0, true);
   }
   o = writeShooterState(view, o, input.before);
-  for (let i = 0; i < n; i++) view.setUint8(o + i, input.payload[i]!);
+  if (p === null) for (let i = 0; i < n; i++) view.setUint8(o + i, input.nonBytesType.charCodeAt(i) & 0x7f);
+  else for (let i = 0; i < n; i++) view.setUint8(o + i, p[i]!);
   o += n;
   o = writeVerdict(view, o, verdict);
   return o - at;
@@ -160,26 +174,40 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
  */
 export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataView, at: number, length: number): boolean {
   const end = at + length;
-  if (length < 42) return false;
+  if (length < 54) return false;
   input.tick = view.getUint32(at, true);
   input.shooter = view.getUint16(at + 4, true);
   const n = view.getUint16(at + 6, true);
-  input.receivedMs = view.getFloat64(at + 8, true);
-  input.rttMs = view.getFloat64(at + 16, true);
-  input.interpDelayMs = view.getFloat64(at + 24, true);
-  input.newestTickMs = view.getFloat64(at + 32, true);
-  const m = view.getUint16(at + 40, true);
-  if (42 + 9 * m > length) return false;
-  input.alive.length = m;
-  input.lifeStartMs.length = m;
-  let o = at + 42;
+  const kind = view.getUint8(at + 8);
+  input.killed = (view.getUint8(at + 9) & 1) !== 0;
+  const t = input.timing;
+  t.receiveTimeMs = view.getFloat64(at + 12, true);
+  t.rttMs = view.getFloat64(at + 20, true);
+  t.interpDelayMs = view.getFloat64(at + 28, true);
+  t.newestTickMs = view.getFloat64(at + 36, true);
+  input.targetHealthAfter = view.getFloat64(at + 44, true);
+  const m = view.getUint16(at + 52, true);
+  if (54 + 9 * m > length) return false;
+  const alive = input.targets.alive;
+  const life = input.targets.lifeStartMs;
+  alive.length = m;
+  life.length = m;
+  let o = at + 54;
   for (let i = 0; i < m; i++, o += 9) {
-    input.alive[i] = view.getUint8(o) === 1;
-    input.lifeStartMs[i] = view.getFloat64(o + 1, true);
+    alive[i] = view.getUint8(o) === 1;
+    life[i] = view.getFloat64(o + 1, true);
   }
   o = readShooterState(input.before, view, o, end, input.shooter);
   if (o < 0 || o + n > end) return false;
-  input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
+  if (kind === 0) {
+    input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
+    input.nonBytesType = '';
+  } else {
+    input.payload = null;
+    let name = '';
+    for (let i = 0; i < n; i++) name += String.fromCharCode(view.getUint8(o + i));
+    input.nonBytesType = name;
+  }
   o += n;
   o = readVerdict(verdict, view, o, end);
   return o === end;

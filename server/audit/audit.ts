@@ -1,0 +1,234 @@
+/**
+ * The audit of one match log: frame it (torn tail cut, corruption named), check the header's world
+ * and rig hashes against what is loaded here, replay every shot in worker threads partitioned by
+ * shooter, compare verdicts bit for bit, and flag players. `auditMatchLog` is what the CLI, the
+ * tests and the benchmark call.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader } from '../../shared/audit/records';
+import { ShotCol, SHOT_COLUMNS, type ReplayOptions, type ReplayResult, type ShotMismatch } from '../../shared/audit/replay';
+import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import type { World } from '../../shared/world/world';
+import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
+import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
+import { headerProblem, runShard, type ReplayHeader } from './shard';
+import type { WorkerInput } from './worker';
+
+export interface AuditOptions {
+  /** Worker threads; 1 replays in this thread. Default 1. */
+  workers?: number;
+  /** Level file to rebuild the world from (default: the header's path if it exists here, else the default level). */
+  levelPath?: string;
+  /** A World already loaded (skips loading; its hash is still checked). */
+  world?: World;
+  thresholds?: Partial<FlagThresholds>;
+  replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress'>;
+  /** Shots validated so far, of the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A problem with the log as a whole, named for a reviewer. */
+export const ProblemKind = {
+  TRUNCATED: 'truncated',
+  CORRUPT: 'corrupt-record',
+  BAD_RECORD: 'bad-record',
+  WORLD_HASH: 'world-hash',
+  RIG_HASH: 'rig-hash',
+  GAP: 'dropped-records',
+  NO_END: 'no-end-record',
+  HEADER: 'header',
+} as const;
+export type ProblemKind = (typeof ProblemKind)[keyof typeof ProblemKind];
+
+export interface AuditProblem {
+  kind: ProblemKind;
+  /** Byte offset in the log when the problem sits at one place. */
+  offset: number | null;
+  message: string;
+}
+
+export interface AuditResult {
+  logPath: string;
+  header: Record<string, unknown> | null;
+  frames: FrameReadResult;
+  problems: AuditProblem[];
+  /** Shots replayed (all shooters). */
+  shots: number;
+  ticks: number;
+  mismatches: ShotMismatch[];
+  players: PlayerReport[];
+  flagged: { player: number; reasons: string[] }[];
+  /** All shots, SHOT_COLUMNS numbers each, in log order. */
+  rows: Float64Array;
+  workers: number;
+  /** Wall time of the parallel replay (from the first shard's start to the last shard's end), ms. */
+  replayMs: number;
+  shotsPerSecond: number;
+  world: World;
+  /** True when anything points at tampering or a wrong environment (mismatch, corruption, hash). */
+  failed: boolean;
+}
+
+/**
+ * Workers start from this snippet: it registers tsx's loader inside the worker (loader hooks of the
+ * parent thread do not reach workers) and then imports the TypeScript worker module.
+ */
+const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
+
+/** Shots per shooter, read straight from the shot frames (u16 at payload offset 4). */
+function shotsByShooter(bytes: Uint8Array, frames: FrameReadResult): Map<number, number> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const counts = new Map<number, number>();
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.SHOT || f.payloadLength < 6) continue;
+    const s = view.getUint16(f.payloadOffset + 4, true);
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Greedy balance: the shooter with most shots goes to the shard with fewest so far. */
+export function partitionShooters(counts: Map<number, number>, shards: number): number[][] {
+  const out: number[][] = Array.from({ length: shards }, () => []);
+  const load = new Array<number>(shards).fill(0);
+  for (const [shooter, n] of [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])) {
+    let best = 0;
+    for (let i = 1; i < shards; i++) if (load[i]! < load[best]!) best = i;
+    out[best]!.push(shooter);
+    load[best]! += n;
+  }
+  return out;
+}
+
+/** Audits the log at `path` (or the bytes given). Throws LogFormatError when it is not a match log. */
+export async function auditMatchLog(path: string, options: AuditOptions = {}, given?: Uint8Array): Promise<AuditResult> {
+  const file = given ?? (await readFile(path));
+  // One shared copy of the log for every worker (no per-worker copy of a large file).
+  const shared = new SharedArrayBuffer(Math.max(1, file.length));
+  const bytes = new Uint8Array(shared, 0, file.length);
+  bytes.set(file);
+  const frames = readFrames(bytes);
+  const problems: AuditProblem[] = [];
+
+  if (frames.truncated) {
+    problems.push({
+      kind: ProblemKind.TRUNCATED, offset: frames.truncatedAt,
+      message: `the log was cut at byte ${frames.truncatedAt} of ${bytes.length} (${frames.truncation}): replayed the ${frames.frames.length} complete records before it`,
+    });
+  }
+  for (const c of frames.corrupt) {
+    problems.push({
+      kind: ProblemKind.CORRUPT, offset: c.offset,
+      message: `record at byte ${c.offset} (${RECORD_TYPE_NAMES[c.type] ?? `type ${c.type}`}, ${c.payloadLength} bytes) fails its CRC: corrupted or edited after it was written; skipped`,
+    });
+  }
+  const headerFrame = frames.frames.find((f) => f.type === RecordType.HEADER);
+  let header: Record<string, unknown> | null = null;
+  if (headerFrame) {
+    try {
+      header = decodeHeader(bytes.subarray(headerFrame.payloadOffset, headerFrame.payloadOffset + headerFrame.payloadLength));
+    } catch {
+      header = null;
+    }
+  }
+  const hp = headerProblem(header);
+  if (hp !== null) {
+    problems.push({ kind: ProblemKind.HEADER, offset: headerFrame?.offset ?? null, message: hp });
+    throw Object.assign(new Error(`cannot audit ${path}: ${hp}`), { problems });
+  }
+  const h = header as ReplayHeader;
+
+  const levelPath = options.levelPath ?? (typeof h.levelPath === 'string' && existsSync(h.levelPath) ? h.levelPath : DEFAULT_LEVEL_PATH);
+  const world = options.world ?? (await loadWorld(levelPath));
+  if (world.hash !== h.worldHash) {
+    problems.push({
+      kind: ProblemKind.WORLD_HASH, offset: headerFrame!.offset,
+      message: `world hash mismatch: the log says the match ran on world ${h.worldHash} (level ${h.levelPath}), the level loaded here (${options.world ? 'given World' : levelPath}) hashes to ${world.hash}: pass --level with the match's level file, or the header was edited`,
+    });
+  }
+  if (MANNEQUIN_RIG.hash !== h.rigHash) {
+    problems.push({
+      kind: ProblemKind.RIG_HASH, offset: headerFrame!.offset,
+      message: `rig hash mismatch: the log says ${h.rigHash}, this build's rig is ${MANNEQUIN_RIG.hash}: audit with the release that recorded the match, or the header was edited`,
+    });
+  }
+
+  const counts = shotsByShooter(bytes, frames);
+  let totalShots = 0;
+  for (const n of counts.values()) totalShots += n;
+  const workers = Math.max(1, Math.min(Math.floor(options.workers ?? 1), 64, Math.max(1, counts.size)));
+  const parts = partitionShooters(counts, workers);
+  const replay = options.replay ?? {};
+  const progress = new Array<number>(workers).fill(0);
+  const report = (i: number, n: number) => {
+    progress[i] = n;
+    options.onProgress?.(progress.reduce((a, b) => a + b, 0), totalShots);
+  };
+
+  let results: Omit<ReplayResult, 'frames'>[];
+  const t0 = performance.now();
+  if (workers === 1) {
+    results = [runShard(bytes, world, h, { ...replay, shooters: null, onProgress: (n) => report(0, n) }, frames)];
+  } else {
+    const worldBuffer = world.toBuffer();
+    results = await Promise.all(parts.map((shooters, i) => new Promise<Omit<ReplayResult, 'frames'>>((resolve, reject) => {
+      const data: WorkerInput = { log: shared, logLength: bytes.length, world: worldBuffer, header: h, shooters, replay };
+      const w = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: data });
+      w.on('message', (m: { type: string; shots?: number; result?: Omit<ReplayResult, 'frames'> }) => {
+        if (m.type === 'progress') report(i, m.shots!);
+        else if (m.type === 'done') {
+          resolve(m.result!);
+          void w.terminate();
+        }
+      });
+      w.on('error', reject);
+      w.on('exit', (code) => { if (code !== 0 && code !== 1) reject(new Error(`audit worker ${i} exited with code ${code}`)); });
+    })));
+  }
+  const replayMs = performance.now() - t0;
+  // Worker threads include their start-up in the wall time; their own loop time is the fair rate.
+  const loopMs = Math.max(...results.map((r) => r.elapsedMs));
+  options.onProgress?.(totalShots, totalShots);
+
+  // Merge rows back into log order.
+  const shots = results.reduce((a, r) => a + r.shots, 0);
+  const rows = new Float64Array(shots * SHOT_COLUMNS);
+  {
+    const merged: { index: number; src: Float64Array; at: number }[] = [];
+    for (const r of results) for (let i = 0; i < r.shots; i++) merged.push({ index: r.rows[i * SHOT_COLUMNS + ShotCol.INDEX]!, src: r.rows, at: i * SHOT_COLUMNS });
+    merged.sort((a, b) => a.index - b.index);
+    merged.forEach((m, i) => rows.set(m.src.subarray(m.at, m.at + SHOT_COLUMNS), i * SHOT_COLUMNS));
+  }
+  const mismatches = results.flatMap((r) => r.mismatches).sort((a, b) => a.index - b.index);
+  const first = results[0]!;
+  for (const b of first.badRecords) problems.push({ kind: ProblemKind.BAD_RECORD, offset: b.offset, message: `record at byte ${b.offset} (${b.type}) passes its CRC but does not decode: ${b.why}` });
+  for (const g of first.gaps) problems.push({ kind: ProblemKind.GAP, offset: g.offset, message: `${g.records} records were dropped by the writer before byte ${g.offset} (the disk failed during the match): shots there cannot be audited` });
+  if (first.end === null) problems.push({ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' });
+  else if (first.end.shots !== first.totalShots && !frames.truncated) {
+    problems.push({ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${first.end.shots} shots but the log holds ${first.totalShots}: records were removed or added` });
+  }
+
+  const windowMs = h.validation.rewindWindowMs;
+  const tickRate = typeof h.tickRate === 'number' && h.tickRate > 0 ? h.tickRate : 64;
+  const facts: ShotFacts[] = [];
+  for (let i = 0; i < shots; i++) {
+    const o = i * SHOT_COLUMNS;
+    const c = rows[o + ShotCol.SNAP_COS]!;
+    facts.push({
+      shooter: rows[o + ShotCol.SHOOTER]!, kind: rows[o + ShotCol.KIND]!, reason: rows[o + ShotCol.REASON]!, zone: rows[o + ShotCol.ZONE]!,
+      target: rows[o + ShotCol.TARGET]!, timeSource: rows[o + ShotCol.TIME_SOURCE]!, rewindDepthMs: rows[o + ShotCol.REWIND_DEPTH_MS]!,
+      reactionMs: rows[o + ShotCol.REACTION_MS]!,
+      snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
+    });
+  }
+  const players = flagPlayers(facts, windowMs, options.thresholds);
+  const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
+  const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
+  return {
+    logPath: path, header, frames, problems, shots, ticks: first.ticks, mismatches, players, flagged, rows, workers,
+    replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
+  };
+}

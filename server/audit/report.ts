@@ -1,0 +1,199 @@
+/**
+ * The audit's self-contained HTML report: a per-player table (counts, ratios, flags), and inline
+ * SVG plots: a top-down map of the level with every shot segment coloured by verdict and the
+ * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player.
+ * No scripts, no external files: the page can be mailed or attached to a ticket as it is.
+ */
+import { VerdictKind, reasonName } from '../../shared/validate/verdict';
+import { HIT_ZONE_NAMES } from '../../shared/rig/rig';
+import type { PlayerReport } from './flags';
+
+/** One shot as the report draws it. */
+export interface ReportShot {
+  index: number;
+  shooter: number;
+  seq: number;
+  receivedMs: number;
+  kind: number;
+  reason: number;
+  zone: number;
+  target: number;
+  rewindDepthMs: number;
+  /** Segment start/stop (NaN for malformed shots: not drawn). */
+  sx: number; sy: number; sz: number; ex: number; ey: number; ez: number;
+  /** Deciding hit point (hit or bullet hole); `holed` when it is a world hit (bullet hole). */
+  px: number; py: number; pz: number;
+  holed: boolean;
+}
+
+export interface ReportMismatch {
+  index: number;
+  offset: number;
+  shooter: number;
+  seq: number;
+  fields: { field: string; recorded: number | boolean; replayed: number | boolean }[];
+}
+
+export interface ReportInput {
+  logPath: string;
+  header: Record<string, unknown>;
+  summary: Record<string, string | number | boolean>;
+  problems: string[];
+  players: PlayerReport[];
+  shots: ReportShot[];
+  mismatches: ReportMismatch[];
+  rewindWindowMs: number;
+  /** Level triangles (9 numbers each) for the map; may be decimated by the caller. */
+  triangles: ArrayLike<number>;
+  triangleCount: number;
+}
+
+const COLORS: Record<number, string> = { [VerdictKind.HIT]: '#1a9850', [VerdictKind.MISS]: '#8c8c8c', [VerdictKind.REJECTED]: '#d73027' };
+const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '');
+const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '');
+
+/** Top-down (x right, z down) map: the level's walls and floors, shot segments, bullet holes. */
+function mapSvg(input: ReportInput, maxSegments = 20_000): string {
+  const tris = input.triangles;
+  let minX = Infinity, maxX = -Infinity, minZ = Infinity, maxZ = -Infinity;
+  for (let i = 0; i < input.triangleCount * 9; i += 3) {
+    const x = tris[i]!, z = tris[i + 2]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (z < minZ) minZ = z;
+    if (z > maxZ) maxZ = z;
+  }
+  if (!(minX < maxX)) { minX = -50; maxX = 50; minZ = -50; maxZ = 50; }
+  const w = 900;
+  const scale = w / Math.max(maxX - minX, maxZ - minZ);
+  const h = Math.ceil((maxZ - minZ) * scale);
+  const X = (x: number) => ((x - minX) * scale).toFixed(1);
+  const Z = (z: number) => ((z - minZ) * scale).toFixed(1);
+  // Steep triangles are walls: drawn dark; the rest are floors/ramps: drawn light.
+  let walls = '';
+  let floors = '';
+  for (let t = 0; t < input.triangleCount; t++) {
+    const o = t * 9;
+    const ax = tris[o]!, ay = tris[o + 1]!, az = tris[o + 2]!, bx = tris[o + 3]!, by = tris[o + 4]!, bz = tris[o + 5]!, cx = tris[o + 6]!, cy = tris[o + 7]!, cz = tris[o + 8]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const d = `M${X(ax)} ${Z(az)}L${X(bx)} ${Z(bz)}L${X(cx)} ${Z(cz)}Z`;
+    if (ny * ny < 0.5 * (nx * nx + ny * ny + nz * nz)) walls += d;
+    else floors += d;
+  }
+  let segs = '';
+  let holes = '';
+  let drawn = 0;
+  for (const s of input.shots) {
+    if (!Number.isFinite(s.sx + s.sz + s.ex + s.ez)) continue;
+    if (drawn++ >= maxSegments) break;
+    // Draw up to the deciding hit when there is one, so the map shows where shots stopped.
+    const stopX = s.kind === VerdictKind.HIT || s.holed ? s.px : s.ex;
+    const stopZ = s.kind === VerdictKind.HIT || s.holed ? s.pz : s.ez;
+    segs += `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    if (s.holed && s.kind !== VerdictKind.HIT) holes += `<circle cx="${X(s.px)}" cy="${Z(s.pz)}" r="1.6"/>`;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" class="map">
+<path d="${floors}" fill="#eef0f3" stroke="#d5d9e0" stroke-width="0.3"/>
+<path d="${walls}" fill="#555" stroke="#333" stroke-width="0.5"/>
+<g stroke-width="0.7" stroke-opacity="0.55" fill="none">${segs}</g>
+<g fill="#000">${holes}</g>
+</svg>`;
+}
+
+function histogramSvg(input: ReportInput): string {
+  const binMs = 10;
+  const maxMs = Math.max(input.rewindWindowMs + 2 * binMs, 50);
+  const bins = new Array<number>(Math.ceil(maxMs / binMs)).fill(0);
+  for (const s of input.shots) {
+    if (!Number.isFinite(s.rewindDepthMs)) continue;
+    const b = Math.min(bins.length - 1, Math.max(0, Math.floor(s.rewindDepthMs / binMs)));
+    bins[b]!++;
+  }
+  const top = Math.max(1, ...bins);
+  const W = 600, H = 200, bw = W / bins.length;
+  let bars = '';
+  bins.forEach((n, i) => {
+    const bh = (n / top) * (H - 20);
+    bars += `<rect x="${(i * bw).toFixed(1)}" y="${(H - 20 - bh).toFixed(1)}" width="${(bw - 1).toFixed(1)}" height="${bh.toFixed(1)}"><title>${i * binMs}-${(i + 1) * binMs} ms: ${n} shots</title></rect>`;
+  });
+  const wx = (input.rewindWindowMs / (bins.length * binMs)) * W;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">
+<g fill="#4575b4">${bars}</g>
+<line x1="${wx.toFixed(1)}" x2="${wx.toFixed(1)}" y1="0" y2="${H - 20}" stroke="#d73027" stroke-dasharray="4 3"/>
+<text x="${(wx + 4).toFixed(1)}" y="12" font-size="11" fill="#d73027">window ${input.rewindWindowMs} ms</text>
+<text x="0" y="${H - 4}" font-size="11">0 ms</text><text x="${W - 60}" y="${H - 4}" font-size="11">${bins.length * binMs} ms</text>
+</svg>`;
+}
+
+function timelineSvg(input: ReportInput): string {
+  const players = input.players.map((p) => p.player);
+  const row = new Map(players.map((p, i) => [p, i]));
+  let t0 = Infinity, t1 = -Infinity;
+  for (const s of input.shots) {
+    if (s.receivedMs < t0) t0 = s.receivedMs;
+    if (s.receivedMs > t1) t1 = s.receivedMs;
+  }
+  if (!(t1 > t0)) t1 = t0 + 1;
+  const W = 900, RH = 16, L = 70;
+  const H = players.length * RH + 24;
+  let marks = '';
+  for (const s of input.shots) {
+    if (s.kind === VerdictKind.MISS) continue;
+    const y = (row.get(s.shooter) ?? 0) * RH + RH / 2;
+    const x = L + ((s.receivedMs - t0) / (t1 - t0)) * (W - L - 10);
+    marks += `<rect x="${x.toFixed(1)}" y="${(y - 5).toFixed(1)}" width="2" height="10" fill="${COLORS[s.kind]}"><title>${((s.receivedMs - t0) / 1000).toFixed(2)} s player ${s.shooter}: ${esc(reasonName(s.reason))}</title></rect>`;
+  }
+  const labels = players.map((p, i) => `<text x="0" y="${i * RH + RH / 2 + 4}" font-size="11">player ${p}</text>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${labels}${marks}
+<text x="${L}" y="${H - 4}" font-size="11">0 s</text><text x="${W - 60}" y="${H - 4}" font-size="11">${((t1 - t0) / 1000).toFixed(1)} s</text></svg>`;
+}
+
+function playerTable(players: PlayerReport[]): string {
+  const rows = players.map((p) => {
+    const reasons = Object.entries(p.byReason).filter(([k]) => k !== 'OK_HIT' && k !== 'OK_MISS').map(([k, n]) => `${esc(k)} ${n}`).join(', ');
+    const flags = p.flags.map((f) => `<li><b>${esc(f.rule)}</b>: ${esc(f.detail)}</li>`).join('');
+    return `<tr class="${p.flags.length ? 'flagged' : ''}"><td>${p.player}</td><td>${p.shots}</td><td>${p.hits}</td><td>${p.misses}</td><td>${p.rejected}</td>
+<td>${p.hits ? f1((100 * p.headshots) / p.hits) + '%' : ''}</td><td>${p.hits ? f1((100 * p.edgeHits) / p.hits) + '%' : ''}</td>
+<td>${f1(p.medianReactionMs)}</td><td>${p.snapHits}</td><td>${p.shots ? f1((100 * p.overruled) / p.shots) + '%' : ''}</td><td>${reasons}</td><td>${flags ? `<ul>${flags}</ul>` : 'none'}</td></tr>`;
+  });
+  return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+function mismatchTable(list: ReportMismatch[]): string {
+  if (list.length === 0) return '<p>None: every verdict replayed bit for bit.</p>';
+  const rows = list.slice(0, 500).map((m) => `<tr><td>${m.index}</td><td>${m.offset}</td><td>${m.shooter}</td><td>${m.seq}</td><td>${m.fields.map((f) => `${esc(f.field)}: ${esc(f.recorded)} &rarr; ${esc(f.replayed)}`).join('<br>')}</td></tr>`);
+  return `<table><thead><tr><th>shot</th><th>byte offset</th><th>shooter</th><th>seq</th><th>recorded &rarr; replayed</th></tr></thead><tbody>${rows.join('')}</tbody></table>${list.length > 500 ? `<p>${list.length - 500} more not shown (see --json).</p>` : ''}`;
+}
+
+/** Renders the whole page. */
+export function renderHtmlReport(input: ReportInput): string {
+  const summary = Object.entries(input.summary).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  const problems = input.problems.length ? `<ul class="problems">${input.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Match audit: ${esc(input.logPath)}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
+table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
+tr.flagged{background:#fdecea}.problems li{color:#b00}ul{margin:0;padding-left:18px}
+svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+</style></head><body>
+<h1>Match audit</h1>
+<table>${summary}</table>
+${problems}
+<h2>Players</h2>
+${playerTable(input.players)}
+<h2>Verdict mismatches</h2>
+${mismatchTable(input.mismatches)}
+<h2>Map (top-down)</h2>
+<div class="legend"><span style="background:${COLORS[VerdictKind.HIT]}"></span>hit<span style="background:${COLORS[VerdictKind.MISS]}"></span>miss<span style="background:${COLORS[VerdictKind.REJECTED]}"></span>rejected<span style="background:#000;border-radius:6px"></span>bullet hole</div>
+${mapSvg(input)}
+<h2>Rewind depth (receive time minus rewound time)</h2>
+${histogramSvg(input)}
+<h2>Timeline of hits and rejections</h2>
+${timelineSvg(input)}
+<p>Hit zones: ${HIT_ZONE_NAMES.map((n, i) => `${i} ${esc(n)}`).join(', ')}.</p>
+</body></html>
+`;
+}

@@ -1,0 +1,162 @@
+/**
+ * The match log's record types and the codecs of everything but shots (see ./shotRecord): the
+ * header (JSON: hashes, rules, scene options; written once), tick snapshots (every present
+ * player's pose exactly as the room recorded it into the history) and match events (join, leave,
+ * death, respawn). Pure (DataView, TextEncoder) so a browser tool can read logs too.
+ *
+ * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
+ *   clip time alive epoch) -- the room's TICK_POSE_STRIDE numbers minus "present" (only present
+ *   slots are written).
+ * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
+ *   (NaN when the event has no such field).
+ * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
+ *   cut short: the server died or the file was truncated).
+ */
+
+export const RecordType = {
+  HEADER: 1,
+  TICK: 2,
+  SHOT: 3,
+  EVENT: 4,
+  END: 5,
+} as const;
+export type RecordType = (typeof RecordType)[keyof typeof RecordType];
+
+export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 255: 'gap',
+});
+
+/** Numbers per present player in a tick record (the room's pose stride minus "present"). */
+export const TICK_SLOT_NUMBERS = 11;
+export const TICK_SLOT_BYTES = 2 + 8 * TICK_SLOT_NUMBERS;
+export const TICK_HEAD_BYTES = 14;
+
+export const EventCode = { join: 1, leave: 2, death: 3, respawn: 4 } as const;
+export type EventName = keyof typeof EventCode;
+const EVENT_NAMES: Record<number, EventName> = { 1: 'join', 2: 'leave', 3: 'death', 4: 'respawn' };
+export const EVENT_BYTES = 44;
+export const END_BYTES = 20;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON payload bytes of the header (typed arrays become plain arrays so they round-trip). */
+export function encodeHeader(header: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(header, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v)));
+}
+
+export function decodeHeader<T = Record<string, unknown>>(bytes: Uint8Array): T {
+  return JSON.parse(decoder.decode(bytes)) as T;
+}
+
+/**
+ * Writes a tick record from the room's pose array (`stride` numbers per slot, the first being
+ * "present"). Returns the payload length. Reserve `tickRecordMaxBytes(slots)` first.
+ */
+export function writeTick(view: DataView, at: number, tick: number, timeMs: number, poses: ArrayLike<number>, slots: number, stride: number): number {
+  view.setUint32(at, tick >>> 0, true);
+  view.setFloat64(at + 4, timeMs, true);
+  let n = 0;
+  let o = at + TICK_HEAD_BYTES;
+  for (let s = 0; s < slots; s++) {
+    const base = s * stride;
+    if (poses[base] !== 1) continue;
+    view.setUint16(o, s, true);
+    o += 2;
+    for (let k = 1; k <= TICK_SLOT_NUMBERS; k++, o += 8) view.setFloat64(o, poses[base + k]!, true);
+    n++;
+  }
+  view.setUint16(at + 12, n, true);
+  return o - at;
+}
+
+export function tickRecordMaxBytes(slots: number): number {
+  return TICK_HEAD_BYTES + slots * TICK_SLOT_BYTES;
+}
+
+/** A decoded tick: which slots were present and their numbers (x y z qx qy qz qw clip time alive epoch). */
+export interface TickData {
+  tick: number;
+  timeMs: number;
+  count: number;
+  slots: Uint16Array;
+  /** count x TICK_SLOT_NUMBERS. */
+  numbers: Float64Array;
+}
+
+export function createTickData(maxSlots: number): TickData {
+  return { tick: 0, timeMs: 0, count: 0, slots: new Uint16Array(maxSlots), numbers: new Float64Array(maxSlots * TICK_SLOT_NUMBERS) };
+}
+
+/** Reads a tick record into `out` (grows its arrays if needed). Returns false when the sizes disagree. */
+export function readTick(out: TickData, view: DataView, at: number, length: number): boolean {
+  if (length < TICK_HEAD_BYTES) return false;
+  const n = view.getUint16(at + 12, true);
+  if (length !== TICK_HEAD_BYTES + n * TICK_SLOT_BYTES) return false;
+  out.tick = view.getUint32(at, true);
+  out.timeMs = view.getFloat64(at + 4, true);
+  out.count = n;
+  if (out.slots.length < n) {
+    out.slots = new Uint16Array(n);
+    out.numbers = new Float64Array(n * TICK_SLOT_NUMBERS);
+  }
+  let o = at + TICK_HEAD_BYTES;
+  for (let i = 0; i < n; i++) {
+    out.slots[i] = view.getUint16(o, true);
+    o += 2;
+    for (let k = 0; k < TICK_SLOT_NUMBERS; k++, o += 8) out.numbers[i * TICK_SLOT_NUMBERS + k] = view.getFloat64(o, true);
+  }
+  return true;
+}
+
+export interface EventData {
+  kind: EventName;
+  slot: number;
+  timeMs: number;
+  x: number;
+  y: number;
+  z: number;
+  other: number;
+}
+
+export function writeEvent(view: DataView, at: number, e: { kind: string; slot: number; timeMs: number; x?: number; y?: number; z?: number; other?: number }): number {
+  view.setUint8(at, EventCode[e.kind as EventName] ?? 0);
+  view.setUint8(at + 1, 0);
+  view.setUint16(at + 2, e.slot & 0xffff, true);
+  view.setFloat64(at + 4, e.timeMs, true);
+  view.setFloat64(at + 12, e.x ?? Number.NaN, true);
+  view.setFloat64(at + 20, e.y ?? Number.NaN, true);
+  view.setFloat64(at + 28, e.z ?? Number.NaN, true);
+  view.setFloat64(at + 36, e.other ?? Number.NaN, true);
+  return EVENT_BYTES;
+}
+
+export function readEvent(view: DataView, at: number, length: number): EventData | null {
+  if (length !== EVENT_BYTES) return null;
+  const kind = EVENT_NAMES[view.getUint8(at)];
+  if (kind === undefined) return null;
+  return {
+    kind, slot: view.getUint16(at + 2, true), timeMs: view.getFloat64(at + 4, true),
+    x: view.getFloat64(at + 12, true), y: view.getFloat64(at + 20, true), z: view.getFloat64(at + 28, true), other: view.getFloat64(at + 36, true),
+  };
+}
+
+export interface EndData {
+  ticks: number;
+  shots: number;
+  events: number;
+  lastTickMs: number;
+}
+
+export function writeEnd(view: DataView, at: number, e: EndData): number {
+  view.setUint32(at, e.ticks >>> 0, true);
+  view.setUint32(at + 4, e.shots >>> 0, true);
+  view.setUint32(at + 8, e.events >>> 0, true);
+  view.setFloat64(at + 12, e.lastTickMs, true);
+  return END_BYTES;
+}
+
+export function readEnd(view: DataView, at: number, length: number): EndData | null {
+  if (length !== END_BYTES) return null;
+  return { ticks: view.getUint32(at, true), shots: view.getUint32(at + 4, true), events: view.getUint32(at + 8, true), lastTickMs: view.getFloat64(at + 12, true) };
+}

@@ -1,0 +1,351 @@
+/**
+ * The audit replay: walks a match log's records in order, rebuilds every player's snapshot history
+ * from the tick records exactly as the room did (same record() calls, same order), runs the same
+ * validateShot on every shot record (of the chosen shooters) with the inputs the log carries, and
+ * compares the result with the recorded verdict bit for bit. It also measures what the per-player
+ * flags need: rewind depth, reaction time (line of sight through the world from the shooter's eye to
+ * the target, walked back tick by tick) and aim snaps (the shooter's facing over the moments before
+ * the shot against the shot's direction). Pure: the caller builds the scene (world, rig, histories)
+ * and hands in the bytes.
+ *
+ * Partitioning: every replay worker applies all tick and event records (cheap) but validates only
+ * its own shooters' shots. A shot reads the shooter's state from its own record and the targets'
+ * alive/life-start state from its own record, so no state crosses shooters; the one chain that does
+ * run through a shooter's earlier shots (lastSeq: before of shot k = after of shot k-1) is checked
+ * per shooter, which is why the partition is by shooter, not by ranges.
+ */
+import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
+import { RecordType, RECORD_TYPE_NAMES, createTickData, decodeHeader, readEnd, readEvent, readTick, TICK_SLOT_NUMBERS, type EndData } from './records';
+import { compareStates, compareVerdicts, createShotInput, readShotRecord, type FieldMismatch } from './shotRecord';
+import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
+import { createVerdict, VerdictKind, type ShooterState } from '../validate/verdict';
+import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
+
+/** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
+export interface ReplayHistory {
+  record(tick: number, timeMs: number, pose: ReplayPose): number;
+  clear(): void;
+}
+
+export interface ReplayPose {
+  x: number; y: number; z: number; qx: number; qy: number; qz: number; qw: number; clip: number; time: number; alive: boolean; epoch: number;
+}
+
+export interface ReplayScene extends ShotScene {
+  histories: ArrayLike<ReplayHistory & ShotScene['histories'][number]>;
+}
+
+/** The world query reaction time needs (World.anyHit). */
+export interface ReplayWorld {
+  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
+}
+
+export interface ReplayOptions {
+  /** Shooters whose shots this replay validates; null = all. */
+  shooters: ReadonlySet<number> | null;
+  /** How far back reaction time looks for the target becoming visible, ms (longer reads as this). */
+  reactionLookbackMs: number;
+  /** The view-change window before a shot that aim snaps measure, ms. */
+  snapWindowMs: number;
+  /** Skip reaction and snap measures (pure verdict replay). */
+  verdictsOnly: boolean;
+  /** Called with the number of shots validated so far, every `progressEvery` shots. */
+  onProgress: ((shots: number) => void) | null;
+  progressEvery: number;
+}
+
+export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
+  shooters: null, reactionLookbackMs: 1000, snapWindowMs: 150, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+});
+
+/** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
+export const ShotCol = {
+  INDEX: 0, OFFSET: 1, SHOOTER: 2, SEQ: 3, WEAPON: 4, RECEIVED_MS: 5, KIND: 6, REASON: 7, ZONE: 8, TARGET: 9,
+  TIME_SOURCE: 10, REWIND_DEPTH_MS: 11, REACTION_MS: 12, SNAP_COS: 13,
+  SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
+} as const;
+export const SHOT_COLUMNS = 26;
+
+export interface ShotMismatch {
+  /** Ordinal of the shot among all shot records of the log. */
+  index: number;
+  /** Byte offset of the shot's frame in the file. */
+  offset: number;
+  shooter: number;
+  seq: number;
+  fields: FieldMismatch[];
+}
+
+export interface ReplayResult {
+  frames: FrameReadResult;
+  header: Record<string, unknown> | null;
+  /** Shots this replay validated. */
+  shots: number;
+  /** Shot records in the whole log (all shooters). */
+  totalShots: number;
+  ticks: number;
+  /** shots x SHOT_COLUMNS. */
+  rows: Float64Array;
+  mismatches: ShotMismatch[];
+  /** Records that passed their CRC but did not decode (named with offset and type). */
+  badRecords: { offset: number; type: string; why: string }[];
+  /** Frames the writer marked as dropped (disk failing): records lost in the middle. */
+  gaps: { offset: number; records: number }[];
+  end: EndData | null;
+  /** Milliseconds spent in the record loop (measured by the caller's clock, see replayMatchLog). */
+  elapsedMs: number;
+}
+
+// scratch: one pose handed to history.record (copied by the history), one shot decode
+const scratchPose: ReplayPose = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0 };
+const scratchShot = createShotMessage();
+
+/**
+ * Per-slot ring of the last RING ticks: presence, position, facing, epoch. Feeds the reaction and
+ * snap measures (the histories' own rings are sized for the rewind window only).
+ */
+const RING = 256;
+const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_FX = 4, R_FZ = 5, R_ALIVE = 6, R_EPOCH = 7;
+const R_STRIDE = 8;
+
+/**
+ * Replays `bytes` (a whole match log). `scene` must be freshly built from the log's header (see
+ * server/audit/replayScene.ts); `config` is the header's validation config; `now` is a clock for
+ * elapsedMs only (pass () => 0 when none). Never throws on a damaged log: damage is reported.
+ */
+export function replayMatchLog(
+  bytes: Uint8Array,
+  scene: ReplayScene,
+  config: ValidationConfig,
+  world: ReplayWorld,
+  options: Partial<ReplayOptions> = {},
+  now: () => number = () => 0,
+  frames: FrameReadResult = readFrames(bytes),
+): ReplayResult {
+  const opt = { ...DEFAULT_REPLAY_OPTIONS, ...options };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const slots = scene.histories.length;
+  const tick = createTickData(slots);
+  const input = createShotInput();
+  const recorded = createVerdict();
+  const replayed = createVerdict();
+  const lastAfter: (ShooterState | null)[] = new Array(slots).fill(null);
+  const ring = new Float64Array(RING * slots * R_STRIDE);
+  const ringTime = new Float64Array(RING);
+  let serial = 0; // ticks seen; ring index = serial % RING
+  // Reaction cache per (shooter, target): a run of visible ticks [start, end] by serial.
+  const runStart = new Float64Array(slots * slots).fill(-1);
+  const runEnd = new Float64Array(slots * slots).fill(-1);
+  const eye = config.eyeHeightM;
+  let rows = new Float64Array(1024 * SHOT_COLUMNS);
+  const result: ReplayResult = {
+    frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
+  };
+  const bad = (offset: number, type: number, why: string) => result.badRecords.push({ offset, type: RECORD_TYPE_NAMES[type] ?? `type ${type}`, why });
+  const t0 = now();
+
+  for (let fi = 0; fi < frames.frames.length; fi++) {
+    const f = frames.frames[fi]!;
+    const at = f.payloadOffset;
+    switch (f.type) {
+      case RecordType.TICK: {
+        if (!readTick(tick, view, at, f.payloadLength)) { bad(f.offset, f.type, 'tick record sizes do not add up'); break; }
+        const r = (serial % RING) * slots * R_STRIDE;
+        for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
+        for (let i = 0; i < tick.count; i++) {
+          const slot = tick.slots[i]!;
+          const n = i * TICK_SLOT_NUMBERS;
+          const num = tick.numbers;
+          const p = scratchPose;
+          p.x = num[n]!; p.y = num[n + 1]!; p.z = num[n + 2]!;
+          p.qx = num[n + 3]!; p.qy = num[n + 4]!; p.qz = num[n + 5]!; p.qw = num[n + 6]!;
+          p.clip = num[n + 7]!; p.time = num[n + 8]!; p.alive = num[n + 9] === 1; p.epoch = num[n + 10]!;
+          if (slot >= slots) { bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
+          scene.histories[slot]!.record(tick.tick, tick.timeMs, p);
+          const o = r + slot * R_STRIDE;
+          ring[o + R_PRESENT] = 1;
+          ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
+          // Facing: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
+          ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
+          ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
+        }
+        ringTime[serial % RING] = tick.timeMs;
+        serial++;
+        result.ticks++;
+        break;
+      }
+      case RecordType.EVENT: {
+        const e = readEvent(view, at, f.payloadLength);
+        if (e === null) { bad(f.offset, f.type, 'unknown event kind or size'); break; }
+        // A join starts a new history for the slot (the room clears it the same way).
+        if (e.kind === 'join' && e.slot < slots) scene.histories[e.slot]!.clear();
+        break;
+      }
+      case RecordType.SHOT: {
+        const index = result.totalShots++;
+        if (!readShotRecord(input, recorded, view, at, f.payloadLength)) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
+        const shooter = input.shooter;
+        if (opt.shooters !== null && !opt.shooters.has(shooter)) break;
+        validateShot(replayed, scene, config, input.payload, input.before, input.timing, input.targets);
+        const fields = compareVerdicts([], recorded, replayed);
+        // The seq chain through this shooter's shots: a removed or reordered shot breaks it.
+        const prev = shooter < slots ? lastAfter[shooter] : null;
+        if (prev) {
+          const chain = compareStates([], 'before', prev, input.before);
+          for (const c of chain) if (c.field === 'before.lastSeq') fields.push({ field: 'before.lastSeq (chain from the previous shot)', recorded: c.replayed, replayed: c.recorded });
+        }
+        if (shooter < slots) {
+          const keep = lastAfter[shooter] ?? { slot: shooter, alive: true, lastSeq: -1, nextFireMs: 0, ammo: [], reloadEndMs: [] };
+          keep.lastSeq = recorded.after.lastSeq;
+          lastAfter[shooter] = keep;
+        }
+        if (fields.length > 0) result.mismatches.push({ index, offset: f.offset, shooter, seq: recorded.seq, fields });
+
+        if ((result.shots + 1) * SHOT_COLUMNS > rows.length) {
+          const grown = new Float64Array(rows.length * 2);
+          grown.set(rows);
+          rows = grown;
+        }
+        const o = result.shots * SHOT_COLUMNS;
+        result.shots++;
+        if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
+        const v = recorded;
+        rows[o + ShotCol.INDEX] = index;
+        rows[o + ShotCol.OFFSET] = f.offset;
+        rows[o + ShotCol.SHOOTER] = shooter;
+        rows[o + ShotCol.SEQ] = v.seq;
+        rows[o + ShotCol.WEAPON] = v.weapon;
+        rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
+        rows[o + ShotCol.KIND] = v.kind;
+        rows[o + ShotCol.REASON] = v.reason;
+        rows[o + ShotCol.ZONE] = v.zone;
+        rows[o + ShotCol.TARGET] = v.target;
+        rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
+        rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
+        rows[o + ShotCol.DAMAGE] = v.damage;
+        rows[o + ShotCol.MISMATCH] = fields.length > 0 ? 1 : 0;
+        rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
+        rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
+        let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
+        if (decodeShot(scratchShot, input.payload) === FrameStatus.OK) {
+          sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
+        }
+        rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
+        rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
+        let reaction = NaN;
+        let snapCos = NaN;
+        if (!opt.verdictsOnly && serial > 0 && shooter < slots) {
+          // Ticks at or before the receive time (the shooter's inputs arrive with its shots).
+          let k = serial - 1;
+          while (k >= 0 && serial - k <= RING && ringTime[k % RING]! > input.timing.receiveTimeMs) k--;
+          if (k >= 0 && serial - k <= RING) {
+            snapCos = snapMeasure(ring, ringTime, slots, shooter, k, serial, sx, sz, ex, ez, input.timing.receiveTimeMs - opt.snapWindowMs);
+            if (v.kind === VerdictKind.HIT && v.target >= 0 && v.target < slots) {
+              // The rewound time is when the shooter saw the target; walk from the tick at it.
+              let kw = k;
+              while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
+              if (kw >= 0 && serial - kw <= RING) {
+                reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd);
+              }
+            }
+          }
+        }
+        rows[o + ShotCol.REACTION_MS] = reaction;
+        rows[o + ShotCol.SNAP_COS] = snapCos;
+        break;
+      }
+      case RecordType.HEADER: {
+        try {
+          result.header = decodeHeader(bytes.subarray(at, at + f.payloadLength));
+        } catch {
+          bad(f.offset, f.type, 'header is not valid JSON');
+        }
+        break;
+      }
+      case RecordType.END: {
+        result.end = readEnd(view, at, f.payloadLength);
+        if (result.end === null) bad(f.offset, f.type, 'end record of the wrong size');
+        break;
+      }
+      case GAP_FRAME_TYPE: {
+        result.gaps.push({ offset: f.offset, records: f.payloadLength >= 4 ? view.getUint32(at, true) : -1 });
+        break;
+      }
+      default:
+        bad(f.offset, f.type, 'unknown record type');
+    }
+  }
+  result.rows = rows.subarray(0, result.shots * SHOT_COLUMNS);
+  result.elapsedMs = now() - t0;
+  return result;
+}
+
+/**
+ * The sharpest turn per tick over the window before the shot: the smallest cosine between the
+ * shooter's facings at consecutive ticks from `fromMs` up to tick k, and between the facing at
+ * tick k and the shot's own horizontal direction (where the view was when it fired). 1 = no turn;
+ * the flags turn it into degrees per second with the tick rate. Yaw only: the history keeps the
+ * body's yaw, not the view's pitch.
+ */
+function snapMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, k: number, serial: number,
+  sx: number, sz: number, ex: number, ez: number, fromMs: number): number {
+  const dx = ex - sx, dz = ez - sz;
+  const len = Math.sqrt(dx * dx + dz * dz);
+  if (!(len > 1e-9)) return NaN;
+  let px = dx / len, pz = dz / len;
+  let minCos = NaN;
+  for (let j = k; j >= 0 && serial - j <= RING; j--) {
+    const o = ((j % RING) * slots + shooter) * R_STRIDE;
+    if (ring[o + R_PRESENT] !== 1) break;
+    const fx = ring[o + R_FX]!, fz = ring[o + R_FZ]!;
+    const c = fx * px + fz * pz;
+    if (!(c >= minCos)) minCos = c;
+    px = fx;
+    pz = fz;
+    if (ringTime[j % RING]! < fromMs) break;
+  }
+  return minCos;
+}
+
+/**
+ * How long the target had been visible from the shooter's eye at tick k (line of sight to the
+ * target's head or chest height unblocked by the world), in ms up to `rewindMs`; `lookbackMs` when
+ * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). Uses and
+ * extends a cached run of visible ticks per pair so a burst of shots walks each tick once.
+ */
+function reactionMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, target: number, k: number, serial: number,
+  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, runStart: Float64Array, runEnd: Float64Array): number {
+  const pair = shooter * slots + target;
+  const limitMs = rewindMs - lookbackMs;
+  let first = -1;
+  let epoch = NaN;
+  for (let j = k; j >= 0 && serial - j <= RING; j--) {
+    if (ringTime[j % RING]! < limitMs) {
+      if (first >= 0) {
+        runStart[pair] = first;
+        runEnd[pair] = k;
+      }
+      return lookbackMs;
+    }
+    // A cached run that covers j and reaches back: everything down to its start was visible.
+    if (runEnd[pair]! >= j && runStart[pair]! >= 0 && runStart[pair]! <= j && first >= 0) {
+      first = runStart[pair]!;
+      break;
+    }
+    const so = ((j % RING) * slots + shooter) * R_STRIDE;
+    const to = ((j % RING) * slots + target) * R_STRIDE;
+    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) break;
+    if (epoch === epoch && ring[to + R_EPOCH] !== epoch) break; // a respawn: a new life, newly visible
+    epoch = ring[to + R_EPOCH]!;
+    const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
+    const tx = ring[to + R_X]!, ty = ring[to + R_Y]!, tz = ring[to + R_Z]!;
+    const visible = !world.anyHit(ex, ey, ez, tx, ty + eye, tz) || !world.anyHit(ex, ey, ez, tx, ty + 0.6 * eye, tz);
+    if (!visible) break;
+    first = j;
+  }
+  if (first < 0) return NaN;
+  runStart[pair] = first;
+  runEnd[pair] = k;
+  const since = ringTime[first % RING]!;
+  return Math.min(lookbackMs, rewindMs - since);
+}
