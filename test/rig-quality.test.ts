@@ -4,10 +4,10 @@
 // (brute force) and the zone of the joint weighing most on it; the rig is posed from the shipped
 // data at the same clip and time and tested bone-local.
 //
-// Measured with these settings (seed 2026, 13 poses, 3250 segments; rig edd9708519e3332f):
-// hit 98.83%, zone 93.72%, over-coverage 40 of 1092 probes that miss the mesh (3.66%).
-// Thresholds sit a little under the measurement: hit >= 97.5%, zone >= 92.5%, over-coverage <= 6%.
-// (npx tsx server/rig/quality.ts 1: 10000 segments, hit 98.79%, zone 94.00%, over-coverage 3.88%.)
+// Measured with these settings (seed 2026, 13 poses, 3250 segments; rig 73f83dc591df2408):
+// hit 98.83%, zone 93.66%, over-coverage 54 of 1046 probes that miss the mesh (5.16%).
+// Thresholds sit a little under the measurement: hit >= 97.5%, zone >= 92.5%, over-coverage <= 7%.
+// (npx tsx server/rig/quality.ts 1: 10000 segments, hit 98.89%, zone 93.91%, over-coverage 4.47%.)
 import { describe, expect, it } from 'vitest';
 import { MANNEQUIN_PATH } from '../server/rig/buildRig';
 import { loadSkinnedCharacter } from '../server/rig/mannequin';
@@ -24,7 +24,7 @@ describe('mannequin rig quality against the skinned mesh', () => {
     expect(rep.hitFraction).toBeGreaterThanOrEqual(0.975);
     expect(rep.zoneFraction).toBeGreaterThanOrEqual(0.925);
     expect(rep.nearMisses).toBeGreaterThan(500);
-    expect(rep.falseHitFraction).toBeLessThanOrEqual(0.06);
+    expect(rep.falseHitFraction).toBeLessThanOrEqual(0.07);
     // Every zone is exercised and none is badly off.
     for (const z of rep.perZone) {
       expect(z.segments, z.zone).toBeGreaterThan(0);

@@ -137,6 +137,30 @@ describe('shipped mannequin rig', () => {
     }
   });
 
+  it('the skeleton evaluation agrees with the skin: rest pose * IBM is identity, clips stand on the ground', async () => {
+    // Independent of the rig: if node globals were wrong, the skinned reference and the rig would be
+    // wrong together and the quality test could not tell.
+    const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
+    const globals = new Float64Array(ch.nodeNames.length * 16);
+    globalMatrices(globals, ch, ch.nodeRest);
+    const bg = bindGlobals(ch);
+    for (let j = 0; j < ch.jointNames.length; j++) {
+      for (let k = 12; k < 15; k++) expect(Math.abs(globals[j * 16 + k] - bg[j * 16 + k])).toBeLessThan(0.03);
+    }
+    const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+    const foot = [rig.hitboxName.indexOf('foot.l'), rig.hitboxName.indexOf('foot.r')];
+    const head = rig.hitboxName.indexOf('head');
+    for (const c of [Clip.IDLE, Clip.JOG, Clip.RUN]) {
+      for (let f = 0; f < 10; f++) {
+        sampleClipBones(bones, rig, c, (f / 10) * rig.clips[c].duration);
+        const low = Math.min(bones[foot[0] * 7 + 1], bones[foot[1] * 7 + 1]);
+        expect(low).toBeGreaterThan(-0.05);
+        expect(low).toBeLessThan(0.35);
+        expect(bones[head * 7 + 1]).toBeGreaterThan(1.35);
+      }
+    }
+  });
+
   it('an unknown clip or a non-finite time poses the bind pose and says so', () => {
     const out = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     expect(sampleClipBones(out, rig, 9, 0)).toBe(false);

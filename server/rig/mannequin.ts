@@ -282,12 +282,11 @@ export function globalMatrices(out: Float64Array, ch: SkinnedCharacter, localTRS
   const m = new Float64Array(16);
   const visit = (i: number): void => {
     if (done[i]) return;
-    mat4FromTRS(m, localTRS, localTRS, localTRS, i * 10);
     const p = ch.nodeParent[i];
-    if (p >= 0) {
-      visit(p);
-      mat4Multiply(m, out.subarray(p * 16, p * 16 + 16), m);
-    }
+    // Parent first: visiting it reuses `m`, so the local matrix is built only afterwards.
+    if (p >= 0) visit(p);
+    mat4FromTRS(m, localTRS, localTRS, localTRS, i * 10);
+    if (p >= 0) mat4Multiply(m, out.subarray(p * 16, p * 16 + 16), m);
     out.set(m, i * 16);
     done[i] = 1;
   };
