@@ -25,8 +25,9 @@ export const NODE_WORDS = 8;
 export const MAX_LEAF = 8;
 const BINS = 16;
 /** SAH cost of visiting a node relative to one triangle test. */
-const COST_TRAVERSE = 1;
+let COST_TRAVERSE = Number(globalThis.process?.env?.H2_CT ?? 1);
 const COST_TRIANGLE = 1;
+let MAXL = Number(globalThis.process?.env?.H2_ML ?? 8);
 
 export interface BvhBuildResult {
   /** nodeCount * NODE_BYTES bytes in the layout above. */
@@ -241,7 +242,7 @@ export function buildBvh(positions: Float32Array | Float64Array, indices: Uint32
     // Leaf when allowed and no split beats testing every triangle here.
     const leafCost = COST_TRIANGLE * count;
     const splitCost = parentArea > 0 ? COST_TRAVERSE + (COST_TRIANGLE * bestCost) / parentArea : Infinity;
-    if (count <= MAX_LEAF && (bestAxis < 0 || splitCost >= leafCost)) {
+    if (count <= MAXL && (bestAxis < 0 || splitCost >= leafCost)) {
       na[node] = start;
       nc[node] = count;
       continue;

@@ -52,6 +52,34 @@ const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
 
 // Scratch (module level, reused by every query, never escapes).
 const scratchSeg: PreparedSegment = createPreparedSegment();
+const scratchSlab = new Float64Array(9);
+
+/**
+ * Per-query slab constants into L: inverse direction (ix iy iz), then for each axis the start as used
+ * against the near-side bound and against the far-side bound (sxl sxh syl syh szl szh).
+ *
+ * They differ only on an axis the segment does not move along (D = 0): there the inverse is +Infinity
+ * and the test must read "min <= s <= max", inclusive. With the start itself, a start exactly on a
+ * bound gives 0 * Infinity = NaN, and Math.max/min would spread the NaN and cull a box the segment
+ * lies on. So the start is nudged up for the min bound and down for the max bound: (min - s') and
+ * (max - s'') are then never 0, the products are +-Infinity, and a start on the face still counts as
+ * inside. The nudge can only widen the slab, never narrow it: still conservative.
+ */
+function slabSetup(L: Float64Array, q: Float64Array): Float64Array {
+  const sx = q[0], sy = q[1], sz = q[2];
+  const dx = q[3] - sx, dy = q[4] - sy, dz = q[5] - sz;
+  const nx = dx === 0 ? Math.abs(sx) * 8.881784197001252e-16 + 1e-300 : 0;
+  const ny = dy === 0 ? Math.abs(sy) * 8.881784197001252e-16 + 1e-300 : 0;
+  const nz = dz === 0 ? Math.abs(sz) * 8.881784197001252e-16 + 1e-300 : 0;
+  // 1 / +0 = +Infinity; -0 is turned into +0 so the near side is always min on a still axis.
+  L[0] = dx === 0 ? Infinity : 1 / dx;
+  L[1] = dy === 0 ? Infinity : 1 / dy;
+  L[2] = dz === 0 ? Infinity : 1 / dz;
+  L[3] = sx + nx; L[4] = sx - nx;
+  L[5] = sy + ny; L[6] = sy - ny;
+  L[7] = sz + nz; L[8] = sz - nz;
+  return L;
+}
 
 /**
  * Why the segment comes in a Float64Array (q = sx sy sz ex ey ez) and not as six numbers: V8 passes
@@ -76,10 +104,10 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const T = b.tris;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
-  // Slab setup: inverse direction and, per axis, which bound is met first (0 = min, 3 = max).
-  const ix = 1 / (ex - sx);
-  const iy = 1 / (ey - sy);
-  const iz = 1 / (ez - sz);
+  // Slab setup, see slabSetup.
+  const L = slabSetup(scratchSlab, q);
+  const ix = L[0], iy = L[1], iz = L[2];
+  const sxl = L[3], sxh = L[4], syl = L[5], syh = L[6], szl = L[7], szh = L[8];
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
   const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
@@ -96,12 +124,8 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   let sp = 0;
   // Root box.
   {
-    let lo = 0, hi = 1, t0: number, t1: number;
-    t0 = (F[xl] - sx) * ix; t1 = (F[xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-    t0 = (F[yl] - sy) * iy; t1 = (F[yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-    t0 = (F[zl] - sz) * iz; t1 = (F[zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-    // NaN (0 * Infinity: start on a slab plane of an axis the segment does not move along) fails
-    // every comparison and leaves that axis unconstrained: the start is on the box's inclusive face.
+    const lo = Math.max(0, (F[xl] - sxl) * ix, (F[yl] - syl) * iy, (F[zl] - szl) * iz);
+    const hi = Math.min(1, (F[xh] - sxh) * ix, (F[yh] - syh) * iy, (F[zh] - szh) * iz);
     if (!(lo <= hi * SLAB_GROW)) return -1;
   }
   for (;;) {
@@ -144,19 +168,15 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
       // Both children, slab test inlined (a call returning a double would box it on the heap).
       let tl = Infinity;
       {
-        let lo = 0, hi = limit, t0: number, t1: number;
-        t0 = (F[o + xl] - sx) * ix; t1 = (F[o + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[o + yl] - sy) * iy; t1 = (F[o + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[o + zl] - sz) * iz; t1 = (F[o + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        const lo = Math.max(0, (F[o + xl] - sxl) * ix, (F[o + yl] - syl) * iy, (F[o + zl] - szl) * iz);
+        const hi = Math.min(limit, (F[o + xh] - sxh) * ix, (F[o + yh] - syh) * iy, (F[o + zh] - szh) * iz);
         if (lo <= hi * SLAB_GROW) tl = lo;
       }
       let tr = Infinity;
       {
         const q = o + 8;
-        let lo = 0, hi = limit, t0: number, t1: number;
-        t0 = (F[q + xl] - sx) * ix; t1 = (F[q + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[q + yl] - sy) * iy; t1 = (F[q + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[q + zl] - sz) * iz; t1 = (F[q + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        const lo = Math.max(0, (F[q + xl] - sxl) * ix, (F[q + yl] - syl) * iy, (F[q + zl] - szl) * iz);
+        const hi = Math.min(limit, (F[q + xh] - sxh) * ix, (F[q + yh] - syh) * iy, (F[q + zh] - szh) * iz);
         if (lo <= hi * SLAB_GROW) tr = lo;
       }
       if (tl <= tr) {
@@ -260,9 +280,9 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const U = b.nodesU;
   const T = b.tris;
   const stackNode = b.stackNode;
-  const ix = 1 / (ex - sx);
-  const iy = 1 / (ey - sy);
-  const iz = 1 / (ez - sz);
+  const L = slabSetup(scratchSlab, q);
+  const ix = L[0], iy = L[1], iz = L[2];
+  const sxl = L[3], sxh = L[4], syl = L[5], syh = L[6], szl = L[7], szh = L[8];
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
   const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
@@ -270,10 +290,8 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
   const skx = seg.skx, sky = seg.sky, skz = seg.skz;
   {
-    let lo = 0, hi = 1, t0: number, t1: number;
-    t0 = (F[xl] - sx) * ix; t1 = (F[xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-    t0 = (F[yl] - sy) * iy; t1 = (F[yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-    t0 = (F[zl] - sz) * iz; t1 = (F[zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+    const lo = Math.max(0, (F[xl] - sxl) * ix, (F[yl] - syl) * iy, (F[zl] - szl) * iz);
+    const hi = Math.min(1, (F[xh] - sxh) * ix, (F[yh] - syh) * iy, (F[zh] - szh) * iz);
     if (!(lo <= hi * SLAB_GROW)) return false;
   }
   let node = 0;
@@ -309,19 +327,15 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
       const o = U[w + 6] << 3;
       let inL = false;
       {
-        let lo = 0, hi = 1, t0: number, t1: number;
-        t0 = (F[o + xl] - sx) * ix; t1 = (F[o + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[o + yl] - sy) * iy; t1 = (F[o + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[o + zl] - sz) * iz; t1 = (F[o + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        const lo = Math.max(0, (F[o + xl] - sxl) * ix, (F[o + yl] - syl) * iy, (F[o + zl] - szl) * iz);
+        const hi = Math.min(1, (F[o + xh] - sxh) * ix, (F[o + yh] - syh) * iy, (F[o + zh] - szh) * iz);
         inL = lo <= hi * SLAB_GROW;
       }
       let inR = false;
       {
         const q = o + 8;
-        let lo = 0, hi = 1, t0: number, t1: number;
-        t0 = (F[q + xl] - sx) * ix; t1 = (F[q + xh] - sx) * ix; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[q + yl] - sy) * iy; t1 = (F[q + yh] - sy) * iy; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
-        t0 = (F[q + zl] - sz) * iz; t1 = (F[q + zh] - sz) * iz; if (t0 > lo) lo = t0; if (t1 < hi) hi = t1;
+        const lo = Math.max(0, (F[q + xl] - sxl) * ix, (F[q + yl] - syl) * iy, (F[q + zl] - szl) * iz);
+        const hi = Math.min(1, (F[q + xh] - sxh) * ix, (F[q + yh] - syh) * iy, (F[q + zh] - szh) * iz);
         inR = lo <= hi * SLAB_GROW;
       }
       const l = o >> 3;

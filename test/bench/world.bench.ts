@@ -87,23 +87,36 @@ function median(xs: number[]): number {
   return s[s.length >> 1];
 }
 
-async function timeQueries(
+/**
+ * Times every implementation's query loop, interleaved round by round (A B C D, A B C D, ...) so a
+ * busy machine slows all of them alike; the median round per implementation is reported.
+ */
+async function timeInterleaved(
   gc: GcCounter,
   n: number,
   rounds: number,
-  body: () => void,
-): Promise<{ nsPerQuery: number; gcs: number }> {
-  body(); // warm-up round (JIT), not timed
-  const times: number[] = [];
-  let gcs = 0;
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    body();
-    const t1 = performance.now();
-    times.push(((t1 - t0) * 1e6) / n);
-    gcs += await gc.count(t0, t1);
+  bodies: Record<string, () => void>,
+): Promise<Record<string, { nsPerQuery: number; gcs: number }>> {
+  const names = Object.keys(bodies);
+  for (const k of names) bodies[k](); // warm-up round (JIT), not timed
+  const times: Record<string, number[]> = {};
+  const gcs: Record<string, number> = {};
+  for (const k of names) {
+    times[k] = [];
+    gcs[k] = 0;
   }
-  return { nsPerQuery: median(times), gcs };
+  for (let r = 0; r < rounds; r++) {
+    for (const k of names) {
+      const t0 = performance.now();
+      bodies[k]();
+      const t1 = performance.now();
+      times[k].push(((t1 - t0) * 1e6) / n);
+      gcs[k] += await gc.count(t0, t1);
+    }
+  }
+  const out: Record<string, { nsPerQuery: number; gcs: number }> = {};
+  for (const k of names) out[k] = { nsPerQuery: median(times[k]), gcs: gcs[k] };
+  return out;
 }
 
 /** Rapier's wasm memory, captured at instantiation so its heap growth during a build can be reported. */
@@ -142,6 +155,8 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
     const idx = mesh.indices;
     const triangles = idx.length / 3;
     const results: Record<string, ImplResult> = {};
+    const bodies: Record<string, () => void> = {};
+    const builds: Record<string, { buildMs: number; bytes: number; t: Float64Array }> = {};
 
     // --- this project ---
     const buildTimes: number[] = [];
@@ -157,13 +172,13 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       const out = new Float64Array(queries);
       const hit = createWorldHit();
       const w = world;
-      const m = await timeQueries(gc, queries, rounds, () => {
+      bodies['hitreg'] = () => {
         for (let i = 0; i < queries; i++) {
           const o = i * 6;
           out[i] = w.firstHit(hit, segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5]) ? hit.t : NaN;
         }
-      });
-      results['hitreg'] = { ...m, buildMs: median(buildTimes), bytes: world.byteLength, t: out };
+      };
+      builds['hitreg'] = { buildMs: median(buildTimes), bytes: world.byteLength, t: out };
     }
 
     // --- three-mesh-bvh, default (CENTER) and SAH ---
@@ -183,7 +198,7 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       for (const root of ser.roots) bytes += root.byteLength;
       const ray = new THREE.Ray();
       const out = new Float64Array(queries);
-      const m = await timeQueries(gc, queries, rounds, () => {
+      bodies[name] = () => {
         for (let i = 0; i < queries; i++) {
           const o = i * 6;
           const dx = segs[o + 3] - segs[o], dy = segs[o + 4] - segs[o + 1], dz = segs[o + 5] - segs[o + 2];
@@ -193,13 +208,15 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
           const h = bvh.raycastFirst(ray, THREE.DoubleSide, 0, len);
           out[i] = h ? h.distance / len : NaN;
         }
-      });
-      results[name] = { ...m, buildMs: median(bt), bytes, t: out };
+      };
+      builds[name] = { buildMs: median(bt), bytes, t: out };
     }
 
     // --- Rapier ---
+    let rapierWorld!: InstanceType<typeof RAPIER.World>;
     {
-      const rw = new RAPIER.World({ x: 0, y: 0, z: 0 });
+      rapierWorld = new RAPIER.World({ x: 0, y: 0, z: 0 });
+      const rw = rapierWorld;
       const memBefore = rapierMemory ? rapierMemory.buffer.byteLength : 0;
       const bt: number[] = [];
       let collider!: InstanceType<typeof RAPIER.Collider>;
@@ -212,7 +229,7 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       const memAfter = rapierMemory ? rapierMemory.buffer.byteLength : 0;
       const ray = new RAPIER.Ray({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 });
       const out = new Float64Array(queries);
-      const m = await timeQueries(gc, queries, rounds, () => {
+      bodies['rapier'] = () => {
         for (let i = 0; i < queries; i++) {
           const o = i * 6;
           ray.origin.x = segs[o]; ray.origin.y = segs[o + 1]; ray.origin.z = segs[o + 2];
@@ -220,10 +237,12 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
           const toi = collider.castRay(ray, 1, true);
           out[i] = toi >= 0 ? toi : NaN;
         }
-      });
-      results['rapier'] = { ...m, buildMs: median(bt), bytes: memAfter - memBefore, t: out };
-      rw.free();
+      };
+      builds['rapier'] = { buildMs: median(bt), bytes: memAfter - memBefore, t: out };
     }
+    const timed = await timeInterleaved(gc, queries, rounds, bodies);
+    for (const k of Object.keys(bodies)) results[k] = { ...timed[k], ...builds[k] };
+    rapierWorld.free();
 
     // --- cross-check every answer against ours ---
     const mine = results['hitreg'].t;
