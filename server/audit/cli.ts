@@ -1,0 +1,186 @@
+/**
+ * The audit command line:
+ *
+ *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
+ *                    [--threshold name=value ...] [--verdicts-only]
+ *
+ * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
+ * its shot, the per-player table and the flags), writes the HTML report when asked, and with
+ * --json ends with one JSON line: {shots, mismatches, flagged, shotsPerSecond, ...}. A progress bar
+ * goes to stderr on a terminal. Exit code 0: clean; 1: mismatches, corruption or a hash mismatch;
+ * 2: not usable (bad arguments, not a match log).
+ */
+import { writeFile } from 'node:fs/promises';
+import { SingleBar, Presets } from 'cli-progress';
+import { LogFormatError } from '../../shared/audit/frame';
+import { reasonName } from '../../shared/validate/verdict';
+import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
+import { auditMatchLog, type AuditResult } from './audit';
+import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
+import { renderHtmlReport, type ReportShot } from './report';
+
+export interface CliArgs {
+  log: string;
+  json: boolean;
+  html: string | null;
+  workers: number;
+  level: string | undefined;
+  thresholds: Partial<FlagThresholds>;
+  verdictsOnly: boolean;
+}
+
+const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
+
+export function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = { log: '', json: false, html: null, workers: 1, level: undefined, thresholds: {}, verdictsOnly: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value. ${USAGE}`);
+      return v;
+    };
+    if (a === '--json') out.json = true;
+    else if (a === '--verdicts-only') out.verdictsOnly = true;
+    else if (a === '--html') out.html = next();
+    else if (a === '--level') out.level = next();
+    else if (a === '--workers') {
+      const n = Number(next());
+      if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
+      out.workers = n;
+    } else if (a === '--threshold') {
+      const [name, value] = next().split('=');
+      if (!name || !(name in DEFAULT_THRESHOLDS) || !Number.isFinite(Number(value))) {
+        throw new Error(`--threshold name=value with a number; names: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`);
+      }
+      (out.thresholds as Record<string, number>)[name] = Number(value);
+    } else if (a.startsWith('--')) throw new Error(`unknown option ${a}. ${USAGE}`);
+    else if (out.log === '') out.log = a;
+    else throw new Error(`one log at a time (got ${out.log} and ${a}). ${USAGE}`);
+  }
+  if (out.log === '') throw new Error(`no log given. ${USAGE}`);
+  return out;
+}
+
+/** The report's shots from the result rows. */
+export function reportShots(r: AuditResult): ReportShot[] {
+  const shots: ReportShot[] = [];
+  for (let i = 0; i < r.shots; i++) {
+    const o = i * SHOT_COLUMNS;
+    const c = (k: number) => r.rows[o + k]!;
+    shots.push({
+      index: c(ShotCol.INDEX), shooter: c(ShotCol.SHOOTER), seq: c(ShotCol.SEQ), receivedMs: c(ShotCol.RECEIVED_MS), kind: c(ShotCol.KIND),
+      reason: c(ShotCol.REASON), zone: c(ShotCol.ZONE), target: c(ShotCol.TARGET), rewindDepthMs: c(ShotCol.REWIND_DEPTH_MS),
+      sx: c(ShotCol.SX), sy: c(ShotCol.SY), sz: c(ShotCol.SZ), ex: c(ShotCol.EX), ey: c(ShotCol.EY), ez: c(ShotCol.EZ),
+      px: c(ShotCol.PX), py: c(ShotCol.PY), pz: c(ShotCol.PZ), holed: c(ShotCol.HOLED) === 1,
+    });
+  }
+  return shots;
+}
+
+export function htmlFor(r: AuditResult): string {
+  const h = r.header ?? {};
+  const tris = r.world.arrays().tris;
+  return renderHtmlReport({
+    logPath: r.logPath,
+    header: h,
+    summary: {
+      log: r.logPath, room: String(h.roomId ?? ''), started: String(h.startedAtIso ?? ''), 'tick rate': Number(h.tickRate ?? 0),
+      'world hash': String(h.worldHash ?? ''), 'rig hash': String(h.rigHash ?? ''), ticks: r.ticks, shots: r.shots,
+      'verdict mismatches': r.mismatches.length, 'flagged players': r.flagged.map((f) => f.player).join(', ') || 'none',
+      'replay shots/s': Math.round(r.shotsPerSecond), workers: r.workers,
+    },
+    problems: r.problems.map((p) => p.message),
+    players: r.players,
+    shots: reportShots(r),
+    mismatches: r.mismatches,
+    rewindWindowMs: Number((h.validation as { rewindWindowMs?: number } | undefined)?.rewindWindowMs ?? 250),
+    triangles: tris,
+    triangleCount: r.world.triangleCount,
+  });
+}
+
+/** Human summary lines. */
+export function summaryLines(r: AuditResult): string[] {
+  const lines: string[] = [];
+  lines.push(`${r.logPath}: ${r.ticks} ticks, ${r.shots} shots replayed with ${r.workers} worker(s) at ${Math.round(r.shotsPerSecond)} shots/s`);
+  for (const p of r.problems) lines.push(`PROBLEM [${p.kind}] ${p.message}`);
+  if (r.mismatches.length === 0) lines.push('verdicts: all replayed bit for bit');
+  else {
+    lines.push(`verdicts: ${r.mismatches.length} MISMATCHES`);
+    for (const m of r.mismatches.slice(0, 50)) {
+      lines.push(`  shot #${m.index} at byte ${m.offset}, player ${m.shooter} seq ${m.seq}: ${m.fields.map((f) => `${f.field} recorded ${f.recorded} replayed ${f.replayed}`).join('; ')}`);
+    }
+    if (r.mismatches.length > 50) lines.push(`  ... ${r.mismatches.length - 50} more (see --json / --html)`);
+  }
+  lines.push('player  shots  hits  miss  rej  head%  react(ms)  flags');
+  for (const p of r.players) {
+    const rejections = Object.entries(p.byReason).filter(([k]) => k !== 'OK_HIT' && k !== 'OK_MISS').map(([k, n]) => `${k}:${n}`).join(' ');
+    lines.push(`${String(p.player).padStart(6)} ${String(p.shots).padStart(6)} ${String(p.hits).padStart(5)} ${String(p.misses).padStart(5)} ${String(p.rejected).padStart(4)} ${(p.hits ? (100 * p.headshots) / p.hits : 0).toFixed(0).padStart(6)} ${Number.isFinite(p.medianReactionMs) ? p.medianReactionMs.toFixed(0).padStart(10) : '         -'}  ${p.flags.map((f) => f.rule).join(',') || '-'}${rejections ? `  (${rejections})` : ''}`);
+  }
+  for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
+  void reasonName;
+  return lines;
+}
+
+/** The --json line's object. */
+export function jsonSummary(r: AuditResult): Record<string, unknown> {
+  return {
+    shots: r.shots,
+    mismatches: r.mismatches.length,
+    flagged: r.flagged,
+    shotsPerSecond: Math.round(r.shotsPerSecond),
+    workers: r.workers,
+    ticks: r.ticks,
+    truncated: r.frames.truncated,
+    truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
+    problems: r.problems,
+    mismatchList: r.mismatches.slice(0, 100),
+    failed: r.failed,
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  const bar = process.stderr.isTTY ? new SingleBar({ format: 'replay [{bar}] {percentage}% {value}/{total} shots', stream: process.stderr }, Presets.shades_classic) : null;
+  let started = false;
+  let result: AuditResult;
+  try {
+    result = await auditMatchLog(args.log, {
+      workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
+      onProgress: (done, total) => {
+        if (!bar) return;
+        if (!started) { bar.start(total, 0); started = true; }
+        bar.update(done);
+      },
+    });
+  } catch (e) {
+    bar?.stop();
+    const err = e as Error & { code?: string };
+    if (err instanceof LogFormatError || err.code === 'ENOENT' || err.code === 'EISDIR') {
+      console.error(`audit: ${err.message}`);
+      return 2;
+    }
+    console.error(`audit: ${err.message}`);
+    return 2;
+  }
+  bar?.stop();
+  for (const line of summaryLines(result)) console.log(line);
+  if (args.html) {
+    await writeFile(args.html, htmlFor(result));
+    console.log(`report written to ${args.html}`);
+  }
+  if (args.json) console.log(JSON.stringify(jsonSummary(result)));
+  return result.failed ? 1 : 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}
