@@ -170,6 +170,29 @@ describe('MatchLogWriter', () => {
     expect(readFileSync(path).length).toBe(bytes.length);
   });
 
+  it('keeps records appended while a write is in flight (regression: they were dropped)', async () => {
+    const path = join(dir, 'busy.hrml');
+    const w = new MatchLogWriter(path, { flushIntervalMs: 1, syncIntervalMs: 0 });
+    let n = 0;
+    // Big batches and an fdatasync after every write keep a write in flight most of the time.
+    for (let round = 0; round < 40; round++) {
+      for (let k = 0; k < 20; k++, n++) {
+        const at = w.begin(2, 4000);
+        w.view.setUint32(at, n, true);
+        w.end(4000);
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const stats = await w.close();
+    expect(stats.records).toBe(n);
+    const bytes = readFileSync(path);
+    const read = readFrames(bytes);
+    expect(read.truncated).toBe(false);
+    expect(read.frames.length).toBe(n);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    read.frames.forEach((f, i) => expect(view.getUint32(f.payloadOffset, true)).toBe(i));
+  });
+
   it('after kill -9 mid-stream the file reads up to the last complete record', async () => {
     const path = join(dir, 'killed.hrml');
     const writerModule = new URL('../server/audit/matchLogWriter.ts', import.meta.url).pathname;

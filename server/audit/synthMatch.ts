@@ -228,7 +228,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         const dx = o.move.x - m.x, dz = o.move.z - m.z;
         const d2 = dx * dx + dz * dz;
         if (d2 >= bestD || d2 > 60 * 60) continue;
-        if (pl.cheat !== CheatKind.WALLHACK && !visible(ex, ey, ez, o.move.x, o.move.y + 1.3, o.move.z)) continue;
+        const seen = visible(ex, ey, ez, o.move.x, o.move.y + 1.3, o.move.z);
+        // A wallhack hunts the players it should not see; everyone else only what they see.
+        if (pl.cheat === CheatKind.WALLHACK ? seen : !seen) continue;
         best = o.slot; bestD = d2;
       }
       if (best !== pl.target) { pl.target = best; pl.visibleSinceMs = t; }
