@@ -62,8 +62,10 @@ const scratchSlab = new Float64Array(9);
  * and the test must read "min <= s <= max", inclusive. With the start itself, a start exactly on a
  * bound gives 0 * Infinity = NaN, and Math.max/min would spread the NaN and cull a box the segment
  * lies on. So the start is nudged up for the min bound and down for the max bound: (min - s') and
- * (max - s'') are then never 0, the products are +-Infinity, and a start on the face still counts as
- * inside. The nudge can only widen the slab, never narrow it: still conservative.
+ * (max - s'') are not 0 for a start on the face, the products are +-Infinity, and a start on the face
+ * still counts as inside. The nudge (>= 4 ulps of s) can only widen the slab, never narrow it. A
+ * product can still be NaN when the start lies exactly the nudge outside a bound (s' equals the
+ * bound); then Math.max/min give NaN and the box is culled, which is right: the start is outside.
  */
 function slabSetup(L: Float64Array, q: Float64Array): Float64Array {
   const sx = q[0], sy = q[1], sz = q[2];

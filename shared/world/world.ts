@@ -28,6 +28,8 @@
 import { createSegmentHit, type SegmentHit } from '../kernels/hit';
 import { buildBvh, NODE_BYTES } from '../bvh/build';
 import { bvhAnyHit, bvhFirstHit, type BvhArrays } from '../bvh/traverse';
+import { bvhSweepSphere } from '../bvh/sweep';
+import { buildSweepFrames, type SweepHit } from '../kernels/sweptSphere';
 import { fnv1a64 } from '../util/hash';
 
 export interface Surface {
@@ -73,7 +75,9 @@ export class World {
   private readonly boundsD: Float64Array;
   private hashCache: string | undefined;
   /** Scratch: the segment of the current query, sx sy sz ex ey ez (see ../bvh/traverse for why). */
-  private readonly q = new Float64Array(6);
+  private readonly q = new Float64Array(7);
+  /** Sweep frames per leaf-order triangle (20 doubles each), built on the first sweepSphere call. */
+  private frames: Float64Array | undefined;
   readonly surfaces: readonly Surface[];
   readonly triangleCount: number;
   readonly nodeCount: number;
@@ -341,6 +345,57 @@ export class World {
     const h = scratchWorldHit;
     if (!this.firstHit(h, x, y, z, x, y - maxDrop, z)) return NaN;
     return h.y;
+  }
+
+  /**
+   * Swept sphere: the earliest contact of a sphere of `radius` moving from S to E with the world
+   * (faces, edges and vertices; one-sided per triangle: a sphere behind a face passes it, as in the
+   * kernel, ../kernels/sweptSphere). Fills `out` (t = fraction of the path, contact point, normal
+   * toward the centre, centre at contact, embedded when already overlapping) and returns out.hit.
+   * The first call builds the sweep frames (20 doubles per triangle); later calls allocate nothing.
+   */
+  sweepSphere(out: SweepHit, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, radius: number): boolean {
+    const frames = this.frames ?? this.buildFrames();
+    const q = this.q;
+    q[0] = sx; q[1] = sy; q[2] = sz; q[3] = ex; q[4] = ey; q[5] = ez; q[6] = radius;
+    return bvhSweepSphere(out, this.bvh, frames, q) >= 0;
+  }
+
+  private buildFrames(): Float64Array {
+    this.frames = buildSweepFrames(this.bvh.tris, null);
+    return this.frames;
+  }
+
+  /**
+   * Camera (or player) push-back, the line method of seed 003: `lines` holds offsets (3 numbers each)
+   * of half-lines through the position P. For each line and each side s = +1, -1 in turn, the segment
+   * P -> P + s o is cast; when it meets the world at H, P moves to H - s o, so the line's end rests on
+   * the surface and P keeps |o| of clearance along that line. One pass over the lines, in order.
+   * Writes the corrected position into out[0..2] and returns true when it moved. Non-finite input or a
+   * `lines` length that is not a multiple of 3 leaves the position unchanged (false).
+   */
+  cameraPushBack(out: Float64Array, x: number, y: number, z: number, lines: Float64Array): boolean {
+    out[0] = x; out[1] = y; out[2] = z;
+    const check = x + y + z;
+    if (check - check !== 0 || lines.length % 3 !== 0) return false;
+    const h = scratchWorldHit;
+    let px = x, py = y, pz = z;
+    let moved = false;
+    for (let i = 0; i < lines.length; i += 3) {
+      const ox = lines[i], oy = lines[i + 1], oz = lines[i + 2];
+      const c = ox + oy + oz;
+      if (c - c !== 0) continue;
+      for (let side = 1; side >= -1; side -= 2) {
+        const ex = px + side * ox, ey = py + side * oy, ez = pz + side * oz;
+        if (this.firstHit(h, px, py, pz, ex, ey, ez)) {
+          const nx = h.x - side * ox, ny = h.y - side * oy, nz = h.z - side * oz;
+          if (nx !== px || ny !== py || nz !== pz) moved = true;
+          px = nx; py = ny; pz = nz;
+        }
+      }
+    }
+    out[0] = px; out[1] = py; out[2] = pz;
+    return moved;
   }
 
   /** Internal: the traversal arrays, for the other world queries in this folder. */

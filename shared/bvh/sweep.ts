@@ -1,0 +1,131 @@
+/**
+ * Swept sphere through the BVH: how far a sphere of radius r can travel along P0 -> P1 before it
+ * touches the world. Boxes are grown by r (plus a margin for rounding), so the traversal never culls a
+ * triangle the swept-sphere kernel (../kernels/sweptSphere: face, edges and vertices, one-sided) would
+ * touch; nearest box first, pruned by the earliest contact so far, preallocated stack.
+ *
+ * The per-triangle work is the kernel itself, over sweep frames precomputed per leaf-order triangle
+ * (20 doubles each, built by the World on first use, not stored in the world's bytes).
+ */
+import { sweepSphereTriangle, type SweepHit } from '../kernels/sweptSphere';
+import { createSweepHit } from '../kernels/sweptSphere';
+import { SLAB_GROW, type BvhArrays } from './traverse';
+
+const PRUNE_REL = 1 + 9.094947017729282e-13; // 1 + 2^-40
+const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
+/** Relative size of the margin added to r for the rounding of (bound +- r - start): 2^-40. */
+const GROW_MARGIN = 9.094947017729282e-13;
+
+// Scratch (module level, never escapes).
+const scratchSweep: SweepHit = createSweepHit();
+
+/**
+ * Earliest contact of the sphere (q = p0x p0y p0z p1x p1y p1z radius) with any leaf-order triangle.
+ * Returns that triangle's leaf index and fills `out` from the kernel, or -1 with out.hit = false.
+ * Ties in t keep the first triangle found. `frames` holds the sweep frames in leaf order.
+ */
+export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array, q: Float64Array): number {
+  out.hit = false;
+  const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5], r = q[6];
+  const check = sx + sy + sz + ex + ey + ez + r;
+  if (!(r >= 0) || check - check !== 0) return -1;
+  const F = b.nodesF;
+  const U = b.nodesU;
+  const stackNode = b.stackNode;
+  const stackT = b.stackT;
+  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  // Margin for rounding in (bound +- r - start): relative to the magnitudes involved.
+  const M = Math.max(Math.abs(F[0]), Math.abs(F[1]), Math.abs(F[2]), Math.abs(F[3]), Math.abs(F[4]), Math.abs(F[5]),
+    Math.abs(sx), Math.abs(sy), Math.abs(sz), Math.abs(ex), Math.abs(ey), Math.abs(ez));
+  const rr = r + (r + M) * GROW_MARGIN + 1e-300;
+  // Still axes (D = 0): +Infinity inverse and the start nudged up against the min side and down
+  // against the max side (see slabSetup in ./traverse): a start on the grown face stays inside, and
+  // (bound - s') can only be 0, giving NaN and a miss, when the start is just outside the grown
+  // box, where a miss is right.
+  const ix = dx === 0 ? Infinity : 1 / dx;
+  const iy = dy === 0 ? Infinity : 1 / dy;
+  const iz = dz === 0 ? Infinity : 1 / dz;
+  const nx = dx === 0 ? Math.abs(sx) * 8.881784197001252e-16 + 1e-300 : 0;
+  const ny = dy === 0 ? Math.abs(sy) * 8.881784197001252e-16 + 1e-300 : 0;
+  const nz = dz === 0 ? Math.abs(sz) * 8.881784197001252e-16 + 1e-300 : 0;
+  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
+  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl, gxl = ix >= 0 ? -rr : rr;
+  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl, gyl = iy >= 0 ? -rr : rr;
+  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl, gzl = iz >= 0 ? -rr : rr;
+  const tmp = scratchSweep;
+  let best = 1;
+  let bestTri = -1;
+  let limit = 1;
+  {
+    const lo = Math.max(0, (F[xl] + gxl - sxl) * ix, (F[yl] + gyl - syl) * iy, (F[zl] + gzl - szl) * iz);
+    const hi = Math.min(1, (F[xh] - gxl - sxh) * ix, (F[yh] - gyl - syh) * iy, (F[zh] - gzl - szh) * iz);
+    if (!(lo <= hi * SLAB_GROW)) return -1;
+  }
+  let node = 0;
+  let sp = 0;
+  for (;;) {
+    const w = node << 3;
+    const cnt = U[w + 7];
+    if (cnt !== 0) {
+      const first = U[w + 6];
+      for (let i = first, end = first + cnt; i < end; i++) {
+        if (sweepSphereTriangle(tmp, frames, i, sx, sy, sz, ex, ey, ez, r)) {
+          const t = tmp.t;
+          if (t < best || bestTri < 0) {
+            best = t;
+            bestTri = i;
+            limit = best * PRUNE_REL + PRUNE_ABS;
+          }
+        }
+      }
+    } else {
+      const l = U[w + 6];
+      const o = l << 3;
+      const p = o + 8;
+      let tl = Infinity;
+      {
+        const lo = Math.max(0, (F[o + xl] + gxl - sxl) * ix, (F[o + yl] + gyl - syl) * iy, (F[o + zl] + gzl - szl) * iz);
+        const hi = Math.min(limit, (F[o + xh] - gxl - sxh) * ix, (F[o + yh] - gyl - syh) * iy, (F[o + zh] - gzl - szh) * iz);
+        if (lo <= hi * SLAB_GROW) tl = lo;
+      }
+      let tr = Infinity;
+      {
+        const lo = Math.max(0, (F[p + xl] + gxl - sxl) * ix, (F[p + yl] + gyl - syl) * iy, (F[p + zl] + gzl - szl) * iz);
+        const hi = Math.min(limit, (F[p + xh] - gxl - sxh) * ix, (F[p + yh] - gyl - syh) * iy, (F[p + zh] - gzl - szh) * iz);
+        if (lo <= hi * SLAB_GROW) tr = lo;
+      }
+      if (tl <= tr) {
+        if (tl !== Infinity) {
+          if (tr !== Infinity) {
+            stackNode[sp] = l + 1;
+            stackT[sp] = tr;
+            sp++;
+          }
+          node = l;
+          continue;
+        }
+      } else if (tr !== Infinity) {
+        if (tl !== Infinity) {
+          stackNode[sp] = l;
+          stackT[sp] = tl;
+          sp++;
+        }
+        node = l + 1;
+        continue;
+      }
+    }
+    const popLimit = limit * SLAB_GROW;
+    node = -1;
+    while (sp > 0) {
+      sp--;
+      if (stackT[sp] <= popLimit) {
+        node = stackNode[sp];
+        break;
+      }
+    }
+    if (node < 0) break;
+  }
+  if (bestTri < 0) return -1;
+  sweepSphereTriangle(out, frames, bestTri, sx, sy, sz, ex, ey, ez, r);
+  return bestTri;
+}
