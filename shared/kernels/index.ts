@@ -23,6 +23,7 @@ export type { SweepHit } from './sweptSphere';
 export {
   SweepFeature,
   SWEEP_FRAME_STRIDE,
+  SLIVER_SINE,
   createSweepHit,
   writeSweepFrame,
   buildSweepFrames,

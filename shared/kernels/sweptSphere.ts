@@ -38,7 +38,8 @@
  *   6..8   Z axis (X x Y)                    9..11  a (frame origin, world)
  *   12..14 b in the frame (x1, y1, z1)       15..17 c in the frame (x2, y2, z2)
  *   18     1 when the standard orientation exists (y1 = y2 = z2 = 0, z1 > 0, x2 > 0), 0 for a
- *          degenerate triangle (then X Y Z is the identity and b, c are just b - a, c - a)
+ *          degenerate triangle (then X Y Z is the identity and b, c are just b - a, c - a).
+ *          Degenerate = zero area or a sliver whose sine at a is below SLIVER_SINE.
  *   19     reserved, 0 (keeps the stride a multiple of 4)
  * Only + - * / and Math.sqrt: bit-identical in every engine.
  */
@@ -87,6 +88,9 @@ export function createSweepHit(): SweepHit {
 /** Doubles per triangle in a sweep-frame array. */
 export const SWEEP_FRAME_STRIDE = 20;
 
+/** |AB x AC| <= SLIVER_SINE |AB| |AC| counts as degenerate (2^-40, about 1e-12). */
+export const SLIVER_SINE = 1 / 1099511627776;
+
 /**
  * Writes the standard-orientation frame of triangle a, b, c at `offset` in `out`. Returns true when
  * the triangle has a front face (non-degenerate), false when it was stored as degenerate.
@@ -112,7 +116,12 @@ export function writeSweepFrame(
   out[o + 19] = 0;
   const inN = 1 / nLen;
   const inC = 1 / cLen;
-  if (nLen > 0 && cLen > 0 && inN - inN === 0 && inC - inC === 0) {
+  // Slivers whose corner sines are below 2^-40 are treated as degenerate: their normal is rounding
+  // noise (three collinear points rarely round to exactly collinear) and would make the one-sided
+  // policy pick an arbitrary side.
+  const l1 = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+  const sliver = !(nLen > SLIVER_SINE * l1 * cLen);
+  if (!sliver && nLen > 0 && cLen > 0 && inN - inN === 0 && inC - inC === 0) {
     const Xx = e2x * inC, Xy = e2y * inC, Xz = e2z * inC;
     const Yx = nx * inN, Yy = ny * inN, Yz = nz * inN;
     const Zx = Xy * Yz - Xz * Yy;
