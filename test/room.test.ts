@@ -333,6 +333,7 @@ describe('arena room: death and respawn', () => {
     const LATE = 450;
     const [a, b, c] = await match(3, [{ interpDelayMs: LATE }, {}, {}]);
     const room = roomOf(a!);
+    await sleep(LATE + 100); // A's snapshots must reach back LATE ms with B in them
     // B is killed by A with a claim inside tolerance of A's estimate (A's render time is 450 ms back).
     const r1 = a!.serverNow() - LATE;
     const kill = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r1, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r1) });
@@ -340,10 +341,11 @@ describe('arena room: death and respawn', () => {
     expect(kill.timeSource).toBe(TimeSource.CLAIMED);
     const epoch0 = room.state.players.get(b!.room.sessionId)!.epoch;
     await a!.until(() => a!.state.players.get(b!.room.sessionId)?.epoch === epoch0 + 1 && a!.hits.length === 1, 3000, 'respawn seen by A');
-    await sleep(120); // fire interval, and B's new life is a few ticks old
     const bSlot = room.slotOf(b!.room.sessionId)!;
-    // A now renders a time before B's death, when B still stood at its first spawn point: aim there.
-    const r2 = a!.serverNow() - LATE;
+    // A claims a time ~200 ms before B's death (250 ms respawn delay + the time to see it, minus
+    // LATE + 40), still within the 60 ms claim tolerance of the server's estimate, when B stood at
+    // its first spawn point, alive: aim there.
+    const r2 = a!.serverNow() - LATE - 40;
     const deathTime = kill.rewindTimeMs; // the kill was judged at this rewound time; B died at receive time, later
     const seq = 2;
     const v = await a!.shoot({ seq, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, Math.max(r2, deathTime)) });
@@ -356,7 +358,7 @@ describe('arena room: death and respawn', () => {
     expect(rec.verdict.kind).toBe(v.kind);
     const lifted = { alive: rec.targets.alive, lifeStartMs: rec.targets.lifeStartMs.map((t, i) => (i === 1 ? 0 : t)) };
     const replay = validateShot(createVerdict(), room.scene, ts.server.config.validation, rec.bytes, rec.shooterBefore, rec.timing, lifted);
-    expect(reasonName(replay.reason)).toBe('OK_HIT');
+    expect(reasonName(replay.reason), JSON.stringify({ replay: { ...replay, after: 0 }, timing: rec.timing, lifeStart: bSlot.lifeStartMs, r2, kill })).toBe('OK_HIT');
     expect(replay.target).toBe(1);
     await leaveAll([a!, b!, c!]);
   });

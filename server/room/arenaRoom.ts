@@ -93,6 +93,7 @@ export class Slot {
   interpDelayMs = 100;
   rttMs = 0;
   rttSamples = 0;
+  rttBuf = new Float64Array(RTT_WINDOW);
   pingIds = new Uint32Array(8);
   pingSent = new Float64Array(8).fill(-1);
   pingNext = 0;
@@ -101,6 +102,23 @@ export class Slot {
     this.index = index;
     this.shooter = createShooterState(index, magazines);
   }
+}
+
+/** Round-trip samples kept per player (the estimate is their median). */
+export const RTT_WINDOW = 9;
+
+/** Median of the first n values of buf, using `sort` (length >= n) as scratch. */
+function median(buf: Float64Array, n: number, sort: Float64Array): number {
+  for (let i = 0; i < n; i++) {
+    const v = buf[i]!;
+    let j = i - 1;
+    while (j >= 0 && sort[j]! > v) {
+      sort[j + 1] = sort[j]!;
+      j--;
+    }
+    sort[j + 1] = v;
+  }
+  return n % 2 === 1 ? sort[(n - 1) >> 1]! : (sort[n / 2 - 1]! + sort[n / 2]!) / 2;
 }
 
 // scratch
@@ -134,6 +152,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   private targetsLife: number[] = [];
   private timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
   private pingCounter = 0;
+  private rttSort = new Float64Array(RTT_WINDOW);
   private spawnCursor = 0;
 
   /** Server ms now on this room's clock. */
@@ -439,8 +458,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
         const sample = this.now() - slot.pingSent[k]!;
         slot.pingSent[k] = -1; // each ping counts once
         if (!(sample >= 0 && sample < 5000)) return;
-        slot.rttMs = slot.rttSamples === 0 ? sample : slot.rttMs + (sample - slot.rttMs) / 8;
+        // The median of the last RTT_WINDOW samples: robust to one slow pong (e.g. around the join
+        // or a GC pause), which an exponential average would carry for many samples.
+        slot.rttBuf[slot.rttSamples % RTT_WINDOW] = sample;
         slot.rttSamples++;
+        slot.rttMs = median(slot.rttBuf, Math.min(slot.rttSamples, RTT_WINDOW), this.rttSort);
         return;
       }
     }

@@ -49,20 +49,36 @@ export function decodePing(out: PingMessage, bytes: unknown): FrameStatus {
 /**
  * Client side: the server clock from pings. The caller passes its own monotonic local time
  * (shared/ reads no clock). serverNow(local) = local + offsetMs.
+ *
+ * Pings sent before the server had measured a round trip (rttMs = 0) say nothing about the one-way
+ * delay, so they are used only until the first ping with a measured round trip arrives, which
+ * replaces them. The next samples are averaged (the first 8), then the offset follows an
+ * exponential average (1/8 per sample) so one delayed ping does not make the rendered time jump.
  */
 export class ServerClockEstimate {
   offsetMs = 0;
   samples = 0;
+  /** Samples taken from pings that carried a measured round trip. */
+  measured = 0;
 
-  /**
-   * A ping arrived at local time `localNowMs`. It left the server about rtt/2 ago. The offset
-   * moves by 1/8 of the difference per sample after the first, so one delayed ping does not make
-   * the rendered time jump.
-   */
   onPing(ping: PingMessage, localNowMs: number): void {
+    const known = ping.rttMs > 0;
+    if (!known && this.measured > 0) return;
     const offset = ping.serverTimeMs + ping.rttMs / 2 - localNowMs;
-    this.offsetMs = this.samples === 0 ? offset : this.offsetMs + (offset - this.offsetMs) / 8;
+    if (known) {
+      this.measured++;
+      if (this.measured === 1) this.offsetMs = offset;
+      else if (this.measured <= 8) this.offsetMs += (offset - this.offsetMs) / this.measured;
+      else this.offsetMs += (offset - this.offsetMs) / 8;
+    } else {
+      this.offsetMs = offset;
+    }
     this.samples++;
+  }
+
+  /** True once the offset rests on a measured round trip. */
+  get synced(): boolean {
+    return this.measured > 0;
   }
 
   serverNow(localNowMs: number): number {
