@@ -200,6 +200,40 @@ describe('PlayerHistory', () => {
     expect(() => new PlayerHistory(2.5)).toThrow(/capacityFor/);
   });
 
+  it('sampleRootAt agrees with sampleAt, and every rewound root lies in the swept bound', () => {
+    const out = createPlayerPose();
+    const root = new Float64Array(4);
+    fc.assert(fc.property(
+      fc.array(fc.record({ dx: fc.double({ min: -1, max: 1, noNaN: true }), jump: fc.boolean(), dead: fc.boolean() }), { minLength: 1, maxLength: 60 }),
+      fc.array(fc.double({ min: -300, max: 1200, noNaN: true }), { minLength: 1, maxLength: 20 }),
+      (steps, times) => {
+        const h = new PlayerHistory(12);
+        let x = 0, epoch = 0;
+        steps.forEach((st, tick) => {
+          const p = poseAt(tick, epoch);
+          if (st.jump) { epoch++; x += 50; p.epoch = epoch; }
+          x += st.dx;
+          p.x = x; p.alive = !st.dead;
+          h.record(tick, tick * DT, p);
+        });
+        for (const tt of times) {
+          for (const policy of [wide, createRewindPolicy(250, OutOfWindow.REJECT)]) {
+            const a = h.sampleAt(out, tt, policy);
+            root.fill(-7);
+            const b = h.sampleRootAt(root, tt, policy);
+            expect(b).toBe(a);
+            if (a <= RewindStatus.CLAMPED_NEW || a === RewindStatus.SNAPPED_EPOCH) {
+              expect([root[0], root[1], root[2], root[3]]).toEqual([out.x, out.y, out.z, out.alive ? 1 : 0]);
+              expect(Math.hypot(out.x - h.sweepX, out.y - h.sweepY, out.z - h.sweepZ)).toBeLessThanOrEqual(h.sweepR);
+            } else {
+              expect(root[0]).toBe(-7);
+            }
+          }
+        }
+      },
+    ), { seed: 4003, numRuns: 200 });
+  });
+
   it('memory is bounded: 86 bytes per slot, under 16 KB per player per second at 128 Hz', () => {
     for (const hz of [64, 128]) {
       const h = new PlayerHistory(PlayerHistory.capacityFor(hz, 250));

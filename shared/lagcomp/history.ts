@@ -79,6 +79,20 @@ export class PlayerHistory {
   /** Next slot to write. */
   private head = 0;
   private count = 0;
+  /**
+   * Swept bound of every stored root position: a sphere centred on the newest root that holds all
+   * of them (so any rewound root, a blend of two stored ones, lies inside too). Kept up to date by
+   * record(); lets a broadphase reject a far-away player without touching the ring. Read-only for
+   * callers; NaN when empty.
+   */
+  sweepX = NaN;
+  sweepY = NaN;
+  sweepZ = NaN;
+  sweepR = NaN;
+  /** Result of the last locate(): slots A and B (-1: A alone) and the fraction from A to B. */
+  private locA = 0;
+  private locB = -1;
+  private locF = 0;
 
   /** Ring capacity (snapshots) for a tick rate and window: every tick of the window plus both ends. */
   static capacityFor(tickHz: number, windowMs: number = DEFAULT_REWIND_WINDOW_MS): number {
@@ -108,6 +122,7 @@ export class PlayerHistory {
   clear(): void {
     this.head = 0;
     this.count = 0;
+    this.sweepX = this.sweepY = this.sweepZ = this.sweepR = NaN;
   }
 
   /**
@@ -141,6 +156,17 @@ export class PlayerHistory {
     this.epoch[this.head] = pose.epoch >>> 0;
     this.head = (this.head + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
+    // Swept bound around the new root: one pass over the ring (capacity is a window's ticks).
+    let r2 = 0;
+    for (let k = 0, st = this.head - this.count + this.capacity; k < this.count; k++, st++) {
+      const q = (st % this.capacity) * NUM_STRIDE;
+      const ddx = a[q + X] - x, ddy = a[q + Y] - y, ddz = a[q + Z] - z;
+      const d2 = ddx * ddx + ddy * ddy + ddz * ddz;
+      if (d2 > r2) r2 = d2;
+    }
+    this.sweepX = x; this.sweepY = y; this.sweepZ = z;
+    // Padded so rounding in an interpolated root can never step outside.
+    this.sweepR = Math.sqrt(r2) * (1 + 1e-12) + 1e-9;
     return RecordResult.OK;
   }
 
@@ -182,20 +208,32 @@ export class PlayerHistory {
     out.epoch = this.epoch[s];
   }
 
-  /** Rewinds to `timeMs` under `policy`, writing the pose into out; see the module comment. */
-  sampleAt(out: PlayerPose, timeMs: number, policy: RewindPolicy): RewindStatus {
-    if (this.count === 0) return RewindStatus.EMPTY;
+  /**
+   * Where `timeMs` falls under `policy`: sets locA (slot), locB (slot, or -1 when a single snapshot
+   * is taken whole) and locF (fraction from A to B), and returns the status. Shared by sampleAt and
+   * sampleRootAt so the two always agree.
+   */
+  private locate(timeMs: number, policy: RewindPolicy): RewindStatus {
+    const count = this.count;
+    if (count === 0) return RewindStatus.EMPTY;
     if (!Number.isFinite(timeMs)) return RewindStatus.INVALID;
     const a = this.num;
-    const newestSlot = this.slot(this.count - 1);
+    const cap = this.capacity;
+    // Physical slot of the oldest snapshot; logical k lives at first + k, minus cap past the end.
+    let first = this.head - count;
+    if (first < 0) first += cap;
+    let newestSlot = first + count - 1;
+    if (newestSlot >= cap) newestSlot -= cap;
     const newest = a[newestSlot * NUM_STRIDE + T_MS];
+    this.locB = -1;
+    this.locF = 0;
     if (timeMs > newest) {
       if (policy.outside === OutOfWindow.REJECT) return RewindStatus.REJECTED_NEW;
-      this.readSlot(out, newestSlot);
+      this.locA = newestSlot;
       return RewindStatus.CLAMPED_NEW;
     }
     const windowMs = policy.windowMs >= 0 && policy.windowMs <= MAX_REWIND_WINDOW_MS ? policy.windowMs : DEFAULT_REWIND_WINDOW_MS;
-    const oldest = a[this.slot(0) * NUM_STRIDE + T_MS];
+    const oldest = a[first * NUM_STRIDE + T_MS];
     const edge = Math.max(newest - windowMs, oldest);
     let status: RewindStatus = RewindStatus.INTERPOLATED;
     let t = timeMs;
@@ -204,30 +242,56 @@ export class PlayerHistory {
       t = edge;
       status = RewindStatus.CLAMPED_OLD;
     }
-    // Binary search: the last k with time(k) <= t (exists: t >= oldest).
-    let lo = 0, hi = this.count - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (a[this.slot(mid) * NUM_STRIDE + T_MS] <= t) lo = mid;
-      else hi = mid - 1;
+    // Find the last k with time(k) <= t (it exists: oldest <= t <= newest). Snapshots are one per
+    // tick, so times are close to evenly spaced: guess k from the time, then walk (usually 0-1 steps).
+    let lo = 0;
+    let s0 = first;
+    if (count > 1 && newest > oldest) {
+      lo = Math.floor(((t - oldest) / (newest - oldest)) * (count - 1));
+      if (!(lo >= 0)) lo = 0;
+      if (lo > count - 1) lo = count - 1;
+      s0 = first + lo;
+      if (s0 >= cap) s0 -= cap;
+      while (lo > 0 && a[s0 * NUM_STRIDE + T_MS] > t) {
+        lo--;
+        s0 = s0 === 0 ? cap - 1 : s0 - 1;
+      }
+      let next = s0 + 1 === cap ? 0 : s0 + 1;
+      while (lo < count - 1 && a[next * NUM_STRIDE + T_MS] <= t) {
+        lo++;
+        s0 = next;
+        next = next + 1 === cap ? 0 : next + 1;
+      }
     }
-    const s0 = this.slot(lo);
-    const o0 = s0 * NUM_STRIDE;
-    const t0 = a[o0 + T_MS];
-    if (t0 === t || lo === this.count - 1) {
-      this.readSlot(out, s0);
+    this.locA = s0;
+    const t0 = a[s0 * NUM_STRIDE + T_MS];
+    if (t0 === t || lo === count - 1) {
       return status === RewindStatus.INTERPOLATED ? RewindStatus.EXACT : status;
     }
-    const s1 = this.slot(lo + 1);
-    const o1 = s1 * NUM_STRIDE;
-    const t1 = a[o1 + T_MS];
-    const f = (t - t0) / (t1 - t0);
-    // Nearer snapshot (ties to the newer): the source of everything that is not interpolated.
-    const near = f < 0.5 ? s0 : s1;
+    const s1 = s0 + 1 === cap ? 0 : s0 + 1;
+    const f = (t - t0) / (a[s1 * NUM_STRIDE + T_MS] - t0);
     if (this.epoch[s0] !== this.epoch[s1]) {
-      this.readSlot(out, near);
+      // Never across a teleport or respawn: the nearer snapshot whole (ties to the newer).
+      this.locA = f < 0.5 ? s0 : s1;
       return status === RewindStatus.INTERPOLATED ? RewindStatus.SNAPPED_EPOCH : status;
     }
+    this.locB = s1;
+    this.locF = f;
+    return status;
+  }
+
+  /** Rewinds to `timeMs` under `policy`, writing the pose into out; see the module comment. */
+  sampleAt(out: PlayerPose, timeMs: number, policy: RewindPolicy): RewindStatus {
+    const status = this.locate(timeMs, policy);
+    if (!rewindStatusUsable(status)) return status;
+    const s0 = this.locA, s1 = this.locB;
+    if (s1 < 0) {
+      this.readSlot(out, s0);
+      return status;
+    }
+    const a = this.num;
+    const o0 = s0 * NUM_STRIDE, o1 = s1 * NUM_STRIDE;
+    const f = this.locF;
     const g = 1 - f;
     out.x = a[o0 + X] * g + a[o1 + X] * f;
     out.y = a[o0 + Y] * g + a[o1 + Y] * f;
@@ -241,6 +305,8 @@ export class PlayerHistory {
     const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
     out.qx = rx * inv; out.qy = ry * inv; out.qz = rz * inv; out.qw = rw * inv;
     out.epoch = this.epoch[s0];
+    // Nearer snapshot (ties to the newer): the source of what is not interpolated.
+    const near = f < 0.5 ? s0 : s1;
     if (this.clip[s0] === this.clip[s1]) {
       out.clip = this.clip[s0];
       out.time = a[o0 + ANIM] * g + a[o1 + ANIM] * f;
@@ -249,6 +315,31 @@ export class PlayerHistory {
       out.time = a[near * NUM_STRIDE + ANIM];
     }
     out.alive = this.alive[near] === 1;
+    return status;
+  }
+
+  /**
+   * The cheap part of sampleAt for broadphases: root position into out[0..2] and alive (1 or 0)
+   * into out[3], exactly as sampleAt would give them; same status. Leaves out untouched when refused.
+   */
+  sampleRootAt(out: Float64Array, timeMs: number, policy: RewindPolicy): RewindStatus {
+    const status = this.locate(timeMs, policy);
+    if (!rewindStatusUsable(status)) return status;
+    const a = this.num;
+    const s0 = this.locA, s1 = this.locB;
+    const o0 = s0 * NUM_STRIDE;
+    if (s1 < 0) {
+      out[0] = a[o0 + X]; out[1] = a[o0 + Y]; out[2] = a[o0 + Z];
+      out[3] = this.alive[s0];
+      return status;
+    }
+    const o1 = s1 * NUM_STRIDE;
+    const f = this.locF;
+    const g = 1 - f;
+    out[0] = a[o0 + X] * g + a[o1 + X] * f;
+    out[1] = a[o0 + Y] * g + a[o1 + Y] * f;
+    out[2] = a[o0 + Z] * g + a[o1 + Z] * f;
+    out[3] = this.alive[f < 0.5 ? s0 : s1];
     return status;
   }
 }

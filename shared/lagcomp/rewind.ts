@@ -43,8 +43,15 @@ export interface RewinderOptions {
   cullBack?: boolean;
 }
 
+/** Clip margin in t: far above the rounding of t = -dist / denom, far below any real gap. */
+const CLIP_EPS = 1e-7;
+/** A plane whose normal . direction is below this fraction of |direction| is treated as parallel. */
+const PARALLEL_EPS = 1e-9;
+
 // Module scratch (shared by every Rewinder; no call here re-enters another).
 const scratchPose: PlayerPose = createPlayerPose();
+/** Root position and alive flag from PlayerHistory.sampleRootAt. */
+const scratchRoot = new Float64Array(4);
 const scratchHit: SegmentHit = createSegmentHit();
 const scratchSeg = createPreparedSegment();
 
@@ -54,6 +61,12 @@ export class Rewinder {
   readonly cullBack: boolean;
   /** Scratch: world bone transforms of the player being tested (per instance: sized by the rig). */
   private readonly bones: Float64Array;
+  /** Scratch: entry t of each triangle plane of the hitbox being clipped (-Infinity when not entering). */
+  private readonly entryT: Float64Array;
+  /** The bone array the narrow phase is reading (set per call, read by tryTriangle). */
+  private curBones: Float64Array;
+  /** Radius of the rotation-free coarse sphere around the root: bound radius + |bound center|. */
+  private readonly coarseRadius: number;
   /** Players whose bound the last firstHit segment touched (broadphase survivors), for benchmarks and tests. */
   lastCandidates = 0;
 
@@ -63,6 +76,13 @@ export class Rewinder {
     this.policy = p ? createRewindPolicy(p.windowMs, p.outside) : createRewindPolicy();
     this.cullBack = options.cullBack === true;
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+    this.curBones = this.bones;
+    const c2 = rig.boundCenterX * rig.boundCenterX + rig.boundCenterY * rig.boundCenterY + rig.boundCenterZ * rig.boundCenterZ;
+    // Tiny relative pad so rounding in the rotated center can never put the fine sphere outside.
+    this.coarseRadius = (rig.boundRadius + Math.sqrt(c2)) * (1 + 1e-9);
+    let most = 0;
+    for (let h = 0; h < rig.hitboxCount; h++) most = Math.max(most, rig.triStart[h + 1] - rig.triStart[h]);
+    this.entryT = new Float64Array(most);
   }
 
   /**
@@ -109,6 +129,15 @@ export class Rewinder {
       if (p === excludePlayer) continue;
       const h = histories[p];
       if (h === undefined || h === null) continue;
+      // Coarsest: the history's swept bound (every stored root) grown by the rig's reach, tested
+      // without touching the ring.
+      if (!(h.sweepR >= 0)) continue; // empty
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, h.sweepX, h.sweepY, h.sweepZ, h.sweepR + this.coarseRadius, best)) continue;
+      // Coarse: the rewound root position alone (no rotation, no full sample), in a sphere that holds
+      // the rig's bound under any orientation.
+      const rs = h.sampleRootAt(scratchRoot, timeMs, this.policy);
+      if (!rewindStatusUsable(rs) || scratchRoot[3] !== 1) continue;
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, scratchRoot[0], scratchRoot[1], scratchRoot[2], this.coarseRadius, best)) continue;
       const status = h.sampleAt(scratchPose, timeMs, this.policy);
       if (!rewindStatusUsable(status) || !scratchPose.alive) continue;
       // Broadphase: the bound's center is a model-space point, carried by the root transform.
@@ -154,14 +183,30 @@ export class Rewinder {
     sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, tMax: number,
   ): boolean {
     const rig = this.rig;
-    const tris = rig.triangles;
     const spheres = rig.hitboxSpheres;
+    const planes = rig.trianglePlanes;
+    const entryT = this.entryT;
     const cull = this.cullBack;
     let best = tMax;
     let found = false;
+    this.curBones = bones;
+    const wdx = ex - sx, wdy = ey - sy, wdz = ez - sz;
+    const wdd = wdx * wdx + wdy * wdy + wdz * wdz;
     for (let h = 0; h < rig.hitboxCount; h++) {
       const o = h * BONE_STRIDE;
       const tx = bones[o], ty = bones[o + 1], tz = bones[o + 2];
+      // The hitbox's sphere in world space first (one point transformed instead of two).
+      const s4 = h * 4;
+      {
+        const bqx = bones[o + 3], bqy = bones[o + 4], bqz = bones[o + 5], bqw = bones[o + 6];
+        const lx = spheres[s4], ly = spheres[s4 + 1], lz = spheres[s4 + 2];
+        const ux = bqy * lz - bqz * ly, uy = bqz * lx - bqx * lz, uz = bqx * ly - bqy * lx;
+        const wx = tx + lx + 2 * (bqw * ux + bqy * uz - bqz * uy);
+        const wy = ty + ly + 2 * (bqw * uy + bqz * ux - bqx * uz);
+        const wz = tz + lz + 2 * (bqw * uz + bqx * uy - bqy * ux);
+        // Pad: the rotated center carries rounding the bone-local test would not have.
+        if (!segmentEntersSphere(sx, sy, sz, wdx, wdy, wdz, wdd, wx, wy, wz, spheres[s4 + 3] * (1 + 1e-9) + 1e-9, best)) continue;
+      }
       // Inverse rotation: the conjugate.
       const qx = -bones[o + 3], qy = -bones[o + 4], qz = -bones[o + 5], qw = bones[o + 6];
       // Start into the bone frame: R^T (S - T).
@@ -176,34 +221,50 @@ export class Rewinder {
       const ley = py + 2 * (qw * cy + qz * cx - qx * cz);
       const lez = pz + 2 * (qw * cz + qx * cy - qy * cx);
       const ldx = lex - lsx, ldy = ley - lsy, ldz = lez - lsz;
-      const s4 = h * 4;
-      if (!segmentEntersSphere(lsx, lsy, lsz, ldx, ldy, ldz, ldx * ldx + ldy * ldy + ldz * ldz, spheres[s4], spheres[s4 + 1], spheres[s4 + 2], spheres[s4 + 3], best)) {
-        continue;
+      // Clip the segment against the hull's planes (Cyrus-Beck). A convex hull entered from
+      // outside is first met on the plane of largest entry t, so only the triangles on that plane
+      // need the kernel; a clear miss skips the hull. The clip only prunes and orders (with a
+      // margin, never deciding a hit): every hit still comes from the watertight kernel, and any
+      // doubt (start inside, no candidate hit) falls back to testing every triangle.
+      const i0 = rig.triStart[h], i1 = rig.triStart[h + 1];
+      const dLen = Math.sqrt(ldx * ldx + ldy * ldy + ldz * ldz);
+      const parallel = PARALLEL_EPS * dLen;
+      let tIn = -Infinity, tOut = Infinity;
+      for (let i = i0; i < i1; i++) {
+        const p = i * 4;
+        const denom = planes[p] * ldx + planes[p + 1] * ldy + planes[p + 2] * ldz;
+        const dist = planes[p] * lsx + planes[p + 1] * lsy + planes[p + 2] * lsz - planes[p + 3];
+        let te = -Infinity;
+        if (denom < -parallel) {
+          te = -dist / denom;
+          if (te > tIn) tIn = te;
+        } else if (denom > parallel) {
+          const tx = -dist / denom;
+          if (tx < tOut) tOut = tx;
+        } // nearly parallel planes constrain nothing here (conservative)
+        entryT[i - i0] = te;
       }
+      if (tIn > tOut + CLIP_EPS || tIn > best + CLIP_EPS || tOut < -CLIP_EPS) continue;
       prepareSegment(scratchSeg, lsx, lsy, lsz, lex, ley, lez);
-      const end = rig.triStart[h + 1] * 9;
-      for (let i = rig.triStart[h] * 9; i < end; i += 9) {
-        if (!intersectPrepared(scratchHit, scratchSeg,
-          tris[i], tris[i + 1], tris[i + 2], tris[i + 3], tris[i + 4], tris[i + 5], tris[i + 6], tris[i + 7], tris[i + 8],
-          cull, best)) continue;
-        if (found && !(scratchHit.t < best)) continue; // ties keep the first hit found
-        found = true;
-        best = scratchHit.t;
-        out.hit = true;
-        out.t = scratchHit.t;
-        out.u = scratchHit.u;
-        out.v = scratchHit.v;
-        out.front = scratchHit.front;
-        // Normal back to world: rotate by the bone rotation (q = conjugate of the local qx qy qz).
-        const nx = scratchHit.nx, ny = scratchHit.ny, nz = scratchHit.nz;
-        const wx = -qx, wy = -qy, wz = -qz;
-        const ux = wy * nz - wz * ny, uy = wz * nx - wx * nz, uz = wx * ny - wy * nx;
-        out.nx = nx + 2 * (qw * ux + wy * uz - wz * uy);
-        out.ny = ny + 2 * (qw * uy + wz * ux - wx * uz);
-        out.nz = nz + 2 * (qw * uz + wx * uy - wy * ux);
-        out.hitbox = h;
-        out.bone = rig.hitboxJoint[h];
-        out.zone = rig.hitboxZone[h] as HitZone;
+      let hullHit = false;
+      if (tIn >= 0) {
+        for (let i = i0; i < i1; i++) {
+          if (entryT[i - i0] < tIn - CLIP_EPS) continue;
+          const o9 = i * 9;
+          if (this.tryTriangle(out, h, o9, cull, best, found)) {
+            found = true;
+            hullHit = true;
+            best = out.t;
+          }
+        }
+      }
+      if (!hullHit) {
+        for (let o9 = i0 * 9; o9 < i1 * 9; o9 += 9) {
+          if (this.tryTriangle(out, h, o9, cull, best, found)) {
+            found = true;
+            best = out.t;
+          }
+        }
       }
     }
     if (found) {
@@ -213,6 +274,36 @@ export class Rewinder {
       out.z = sz + out.t * (ez - sz);
     }
     return found;
+  }
+
+  /**
+   * Runs the watertight kernel on the triangle at rig.triangles[o9] against scratchSeg (bone-local),
+   * and on a hit nearer than tMax (or the first one) writes it into out with the hitbox's bone
+   * rotation `bones` read from this.curBone. Returns whether out was updated.
+   */
+  private tryTriangle(out: HitboxHit, h: number, o9: number, cull: boolean, tMax: number, found: boolean): boolean {
+    const tris = this.rig.triangles;
+    if (!intersectPrepared(scratchHit, scratchSeg,
+      tris[o9], tris[o9 + 1], tris[o9 + 2], tris[o9 + 3], tris[o9 + 4], tris[o9 + 5], tris[o9 + 6], tris[o9 + 7], tris[o9 + 8],
+      cull, tMax)) return false;
+    if (found && !(scratchHit.t < tMax)) return false; // ties keep the first hit found
+    out.hit = true;
+    out.t = scratchHit.t;
+    out.u = scratchHit.u;
+    out.v = scratchHit.v;
+    out.front = scratchHit.front;
+    // Normal back to world: rotate by the bone's rotation.
+    const b = this.curBones, o = h * BONE_STRIDE;
+    const qx = b[o + 3], qy = b[o + 4], qz = b[o + 5], qw = b[o + 6];
+    const nx = scratchHit.nx, ny = scratchHit.ny, nz = scratchHit.nz;
+    const ux = qy * nz - qz * ny, uy = qz * nx - qx * nz, uz = qx * ny - qy * nx;
+    out.nx = nx + 2 * (qw * ux + qy * uz - qz * uy);
+    out.ny = ny + 2 * (qw * uy + qz * ux - qx * uz);
+    out.nz = nz + 2 * (qw * uz + qx * uy - qy * ux);
+    out.hitbox = h;
+    out.bone = this.rig.hitboxJoint[h];
+    out.zone = this.rig.hitboxZone[h] as HitZone;
+    return true;
   }
 
   /**

@@ -107,6 +107,12 @@ export interface Rig {
   triangleCount: number;
   /** Bone-local triangles, 9 per triangle. */
   triangles: Float64Array;
+  /**
+   * Derived at load (not shipped): each triangle's plane as a unit outward normal and offset
+   * (nx ny nz d, with n . p = d on the plane), 4 per triangle. Rewind uses them to clip a segment
+   * against a hull before running the triangle kernel.
+   */
+  trianglePlanes: Float64Array;
   /** Bone-local bounding sphere per hitbox, 4 numbers (cx cy cz r). */
   hitboxSpheres: Float64Array;
   /** Model-space bone transforms of the bind pose, BONE_STRIDE per hitbox. */
@@ -220,6 +226,7 @@ export function loadRig(data: RigData): Rig {
   for (let h = 0; h < H; h++) triStart[h + 1] = triStart[h] + meta.hitboxes[h].triangles;
   const triangleCount = triStart[H];
   const triangles = take(triangleCount * 9);
+  const trianglePlanes = planesOf(triangles);
   const hitboxSpheres = take(H * 4);
   const bindPose = take(H * BONE_STRIDE);
   normaliseRotations(bindPose);
@@ -258,6 +265,7 @@ export function loadRig(data: RigData): Rig {
     triStart,
     triangleCount,
     triangles,
+    trianglePlanes,
     hitboxSpheres,
     bindPose,
     clips: Object.freeze(clips),
@@ -267,6 +275,24 @@ export function loadRig(data: RigData): Rig {
     boundCenterZ: meta.bound[2],
     boundRadius: meta.bound[3],
   };
+}
+
+/** Unit normal (b - a) x (c - a) and offset n . a of every triangle. */
+function planesOf(t: Float64Array): Float64Array {
+  const n = t.length / 9;
+  const out = new Float64Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const o = i * 9;
+    const e1x = t[o + 3] - t[o], e1y = t[o + 4] - t[o + 1], e1z = t[o + 5] - t[o + 2];
+    const e2x = t[o + 6] - t[o], e2y = t[o + 7] - t[o + 1], e2z = t[o + 8] - t[o + 2];
+    let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(len > 0)) throw new Error(`loadRig: triangle ${i} is degenerate; rebuild with npm run build:rig`);
+    nx /= len; ny /= len; nz /= len;
+    out[i * 4] = nx; out[i * 4 + 1] = ny; out[i * 4 + 2] = nz;
+    out[i * 4 + 3] = nx * t[o] + ny * t[o + 1] + nz * t[o + 2];
+  }
+  return out;
 }
 
 /** float32 storage leaves quaternions a hair off unit length; restore it once at load. */

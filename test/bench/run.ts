@@ -4,9 +4,11 @@
  * `npm run bench -- --json` prints only JSON lines (one object per scene/case).
  */
 import { run as world } from './world.bench';
+import { run as rewind } from './rewind.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
+  { name: 'rewind', run: rewind },
 ];
 
 const json = process.argv.includes('--json');

@@ -1,0 +1,120 @@
+/**
+ * Rewind benchmark: memory of the per-player history and the cost of one lag-compensated shot.
+ *
+ * - bytesPerPlayerPerSecond: bytes of one PlayerHistory's typed arrays sized for the default 250 ms
+ *   window (PlayerHistory.capacityFor), divided by the window in seconds, at 64 and 128 Hz.
+ * - nsPerShot64Players: Rewinder.firstHit against 64 players running around a 60 m x 60 m arena
+ *   (rings sized for the default 250 ms window, filled for 1 s at the tick rate), each shot fired at a random time inside the window
+ *   from ~15-25 m away at one target, so the segment's broadphase touches one or two players
+ *   (the mean number of players posed per shot is printed as "posed"). Median of rounds.
+ *
+ * Seeded (mulberry32), so runs compare like with like. Run: npm run bench:rewind [-- --json]
+ * With --json: one line {"bench": "rewind", "hz", "bytesPerPlayerPerSecond", "nsPerShot64Players"}
+ * per tick rate (plus a few extra fields).
+ */
+import { fileURLToPath } from 'node:url';
+import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
+import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
+import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { mulberry32 } from '../helpers/prng';
+
+const PLAYERS = 64;
+const SHOTS = 20_000;
+const ROUNDS = 7;
+
+interface Row {
+  hz: number;
+  bytesPerPlayerPerSecond: number;
+  nsPerShot64Players: number;
+  posedPerShot: number;
+  hitRate: number;
+  slotsPerPlayer: number;
+}
+
+function measure(hz: number): Row {
+  const rnd = mulberry32(0x7e3d + hz);
+  const dt = 1000 / hz;
+  const cap = PlayerHistory.capacityFor(hz, DEFAULT_REWIND_WINDOW_MS);
+  const histories: PlayerHistory[] = [];
+  const pose = createPlayerPose();
+  const state = Array.from({ length: PLAYERS }, () => ({
+    x: (rnd() - 0.5) * 60, z: (rnd() - 0.5) * 60, vx: (rnd() - 0.5) * 12, vz: (rnd() - 0.5) * 12, yaw: rnd() * 6.28, clip: Math.floor(rnd() * 3),
+  }));
+  const ticks = hz; // one second of history
+  for (let p = 0; p < PLAYERS; p++) histories.push(new PlayerHistory(cap));
+  for (let tick = 0; tick < ticks; tick++) {
+    for (let p = 0; p < PLAYERS; p++) {
+      const s = state[p], t = tick / hz;
+      pose.x = s.x + s.vx * t; pose.y = 0; pose.z = s.z + s.vz * t;
+      const half = (s.yaw + 0.5 * t) / 2;
+      pose.qx = 0; pose.qy = Math.sin(half); pose.qz = 0; pose.qw = Math.cos(half);
+      pose.clip = s.clip; pose.time = t;
+      histories[p].record(tick, tick * dt, pose);
+    }
+  }
+  const newest = (ticks - 1) * dt;
+
+  // Shots: a random shooter aims at a random target's chest at a random time in the window.
+  const shots = new Float64Array(SHOTS * 8);
+  const sampled = createPlayerPose();
+  const policy = createRewindPolicy();
+  for (let i = 0; i < SHOTS; i++) {
+    const target = Math.floor(rnd() * PLAYERS);
+    const timeMs = newest - rnd() * (DEFAULT_REWIND_WINDOW_MS - 1);
+    histories[target].sampleAt(sampled, timeMs, policy);
+    const ang = rnd() * 6.283, dist = 15 + rnd() * 10;
+    const aim = [sampled.x + (rnd() - 0.5) * 0.3, 0.9 + rnd() * 0.7, sampled.z + (rnd() - 0.5) * 0.3];
+    const sx = aim[0] + Math.cos(ang) * dist, sy = 1.6, sz = aim[2] + Math.sin(ang) * dist;
+    // 100 m range: the segment runs on past the target, as a real shot would.
+    const k = 100 / dist;
+    shots.set([timeMs, sx, sy, sz, sx + (aim[0] - sx) * k, sy + (aim[1] - sy) * k, sz + (aim[2] - sz) * k, (target + 1) % PLAYERS], i * 8);
+  }
+
+  const rewinder = new Rewinder(MANNEQUIN_RIG);
+  const hit = createHitboxHit();
+  let posed = 0, hits = 0;
+  const run = (): number => {
+    posed = 0; hits = 0;
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < SHOTS; i++) {
+      const o = i * 8;
+      if (rewinder.firstHit(hit, histories, shots[o], shots[o + 1], shots[o + 2], shots[o + 3], shots[o + 4], shots[o + 5], shots[o + 6], shots[o + 7])) hits++;
+      posed += rewinder.lastCandidates;
+    }
+    return Number(process.hrtime.bigint() - t0) / SHOTS;
+  };
+  run(); // warm-up
+  const times: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) times.push(run());
+  times.sort((a, b) => a - b);
+
+  const h = new PlayerHistory(PlayerHistory.capacityFor(hz, DEFAULT_REWIND_WINDOW_MS));
+  return {
+    hz,
+    bytesPerPlayerPerSecond: Math.round(h.byteLength() / (DEFAULT_REWIND_WINDOW_MS / 1000)),
+    nsPerShot64Players: Math.round(times[ROUNDS >> 1]),
+    posedPerShot: posed / SHOTS,
+    hitRate: hits / SHOTS,
+    slotsPerPlayer: h.capacity,
+  };
+}
+
+export async function run(opts: { json: boolean }): Promise<void> {
+  const rows = [64, 128].map(measure);
+  if (opts.json) {
+    for (const r of rows) console.log(JSON.stringify({ bench: 'rewind', ...r }));
+    return;
+  }
+  console.log(`rewind: ${PLAYERS} players, ${SHOTS} shots x ${ROUNDS} rounds (median), rig ${MANNEQUIN_RIG.hash} (${MANNEQUIN_RIG.triangleCount} triangles)`);
+  console.log('  hz  | slots | bytes/player/s | ns/shot (64 players) | posed/shot | hit rate');
+  for (const r of rows) {
+    console.log(`  ${String(r.hz).padStart(3)} | ${String(r.slotsPerPlayer).padStart(5)} | ${String(r.bytesPerPlayerPerSecond).padStart(14)} | ${String(r.nsPerShot64Players).padStart(20)} | ${r.posedPerShot.toFixed(2).padStart(10)} | ${(100 * r.hitRate).toFixed(1)}%`);
+  }
+  console.log('  targets: <= 16384 bytes/player/s at 128 Hz; < 5000 ns/shot');
+}
+
+// Standalone: tsx test/bench/rewind.bench.ts [--json]
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await run({ json: process.argv.includes('--json') });
+}
