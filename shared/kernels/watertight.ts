@@ -42,6 +42,8 @@ export interface PreparedSegment {
   kx: number;
   ky: number;
   kz: number;
+  /** The same permutation as one number, 2 kz + (1 if kx and ky were swapped): selects a branch. */
+  perm: number;
   /** The start's coordinates along kx, ky, kz. */
   skx: number;
   sky: number;
@@ -57,7 +59,7 @@ export function createPreparedSegment(): PreparedSegment {
     ok: 0,
     sx: 0, sy: 0, sz: 0,
     dx: 0, dy: 0, dz: 0,
-    kx: 0, ky: 1, kz: 2,
+    kx: 0, ky: 1, kz: 2, perm: 4,
     skx: 0, sky: 0, skz: 0,
     Sx: 0, Sy: 0, Sz: 0,
   };
@@ -90,12 +92,14 @@ export function prepareSegment(
   let ky = kx === 2 ? 0 : kx + 1;
   const dkz = component(kz, dx, dy, dz);
   // Swapping kx and ky when D[kz] < 0 keeps the winding, so det > 0 always means front face.
+  let perm = 2 * kz;
   if (dkz < 0) {
     const swap = kx;
     kx = ky;
     ky = swap;
+    perm++;
   }
-  out.kx = kx; out.ky = ky; out.kz = kz;
+  out.kx = kx; out.ky = ky; out.kz = kz; out.perm = perm;
   out.skx = component(kx, sx, sy, sz);
   out.sky = component(ky, sx, sy, sz);
   out.skz = component(kz, sx, sy, sz);
@@ -126,27 +130,46 @@ export function intersectPrepared(
 ): boolean {
   out.hit = false;
   if (seg.ok !== 1) return false;
-  const kx = seg.kx;
-  const ky = seg.ky;
-  const kz = seg.kz;
   const Sx = seg.Sx;
   const Sy = seg.Sy;
   const Sz = seg.Sz;
-  const skx = seg.skx;
-  const sky = seg.sky;
-  const skz = seg.skz;
+
+  // The vertices' coordinates along kx, ky, kz: one branch per test instead of one per coordinate.
+  let pax: number, pay: number, paz: number;
+  let pbx: number, pby: number, pbz: number;
+  let pcx: number, pcy: number, pcz: number;
+  switch (seg.perm) {
+    case 0: // kz = x, kx = y, ky = z
+      pax = ay; pay = az; paz = ax; pbx = by; pby = bz; pbz = bx; pcx = cy; pcy = cz; pcz = cx;
+      break;
+    case 1: // kz = x, kx = z, ky = y
+      pax = az; pay = ay; paz = ax; pbx = bz; pby = by; pbz = bx; pcx = cz; pcy = cy; pcz = cx;
+      break;
+    case 2: // kz = y, kx = z, ky = x
+      pax = az; pay = ax; paz = ay; pbx = bz; pby = bx; pbz = by; pcx = cz; pcy = cx; pcz = cy;
+      break;
+    case 3: // kz = y, kx = x, ky = z
+      pax = ax; pay = az; paz = ay; pbx = bx; pby = bz; pbz = by; pcx = cx; pcy = cz; pcz = cy;
+      break;
+    case 4: // kz = z, kx = x, ky = y
+      pax = ax; pay = ay; paz = az; pbx = bx; pby = by; pbz = bz; pcx = cx; pcy = cy; pcz = cz;
+      break;
+    default: // 5: kz = z, kx = y, ky = x
+      pax = ay; pay = ax; paz = az; pbx = by; pby = bx; pbz = bz; pcx = cy; pcy = cx; pcz = cz;
+      break;
+  }
 
   // Vertices relative to the start, in the permuted frame.
-  const akz = component(kz, ax, ay, az) - skz;
-  const bkz = component(kz, bx, by, bz) - skz;
-  const ckz = component(kz, cx, cy, cz) - skz;
+  const akz = paz - seg.skz;
+  const bkz = pbz - seg.skz;
+  const ckz = pcz - seg.skz;
   // Sheared 2D coordinates: the segment now runs along +z through the origin.
-  const Ax = component(kx, ax, ay, az) - skx - Sx * akz;
-  const Ay = component(ky, ax, ay, az) - sky - Sy * akz;
-  const Bx = component(kx, bx, by, bz) - skx - Sx * bkz;
-  const By = component(ky, bx, by, bz) - sky - Sy * bkz;
-  const Cx = component(kx, cx, cy, cz) - skx - Sx * ckz;
-  const Cy = component(ky, cx, cy, cz) - sky - Sy * ckz;
+  const Ax = pax - seg.skx - Sx * akz;
+  const Ay = pay - seg.sky - Sy * akz;
+  const Bx = pbx - seg.skx - Sx * bkz;
+  const By = pby - seg.sky - Sy * bkz;
+  const Cx = pcx - seg.skx - Sx * ckz;
+  const Cy = pcy - seg.sky - Sy * ckz;
 
   // Scaled barycentric coordinates (2D edge functions): U weights a, V weights b, W weights c.
   const U = Cx * By - Cy * Bx;
