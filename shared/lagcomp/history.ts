@@ -4,7 +4,9 @@
  *
  * Memory layout (per snapshot slot): `num` holds NUM_STRIDE doubles (timeMs, tick, x, y, z, qx, qy,
  * qz, qw, anim time), `clip` one byte, `alive` one byte, `epoch` one uint32: 86 bytes. Capacity is
- * fixed at construction; recording into a full ring overwrites the oldest slot.
+ * fixed at construction (size it with capacityFor(tickHz, windowMs)); recording into a full ring
+ * overwrites the oldest slot. record() also refreshes a swept bound of the stored roots (one pass
+ * over the ring, O(capacity)) that broadphases read as sweepX/Y/Z/R.
  *
  * Rewind rules:
  * - inside the window and between two snapshots: position and animation time lerped, orientation
@@ -126,7 +128,7 @@ export class PlayerHistory {
   }
 
   /**
-   * Stores one snapshot. Refuses (and changes nothing) when a number is not finite, the tick or time
+   * Stores one snapshot (the brief's `record(): void`, returning why when it refuses). Refuses (and changes nothing) when a number is not finite, the tick or time
    * does not increase over the newest snapshot, the rotation is not close to unit length (it is
    * renormalised when it is), or the clip is not an integer 0..255. Returns why.
    */

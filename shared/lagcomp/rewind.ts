@@ -1,10 +1,18 @@
 /**
  * Rewind and test: poses every candidate player at a past server time from its history and returns
- * the first hitbox the segment meets. Per player: sample the history, test the segment against the
- * player's broadphase sphere (the rig's model-space bound carried by the root transform), and only
- * then pose the bones. Per hitbox: move the segment's two ends into the bone's local frame with the
- * inverse of the bone's rigid world transform (the triangles never move, t is unchanged by a rigid
- * transform), reject by the hitbox's local sphere, then run the watertight kernel over its hull.
+ * the first hitbox the segment meets.
+ *
+ * Broadphase, per player, cheapest first: (1) the history's swept bound (a sphere around the newest
+ * root holding every stored root) grown by the rig's reach, without touching the ring; (2) the
+ * rewound root position in a rotation-free sphere of radius bound radius + |bound center|; (3) the
+ * full rewound pose and the rig's bound sphere carried by the root transform. Only then are the
+ * bones posed (clip frames lerped/nlerped, composed with the root).
+ *
+ * Narrow phase, per hitbox: its bone-local sphere tested in world space; then the segment's two
+ * ends moved into the bone's local frame with the inverse of the bone's rigid world transform (the
+ * triangles never move, and t is unchanged by a rigid transform); then a plane clip of the segment
+ * against the convex hull (prunes misses and picks the entry face); then the watertight kernel on
+ * the candidate triangles, which alone decides every hit. Any doubt falls back to all triangles.
  *
  * Allocation-free after construction: module-level and per-instance scratch only; results go into
  * the caller's HitboxHit. Deterministic: + - * /, Math.sqrt, comparisons, Math.floor.
@@ -24,7 +32,7 @@ export interface HitboxHit extends SegmentHit {
   bone: number;
   /** Hitbox index in the rig. */
   hitbox: number;
-  /** Status of the hit player's history sample (e.g. CLAMPED_OLD), so the audit can record it. */
+  /** Added: status of the hit player's history sample (e.g. CLAMPED_OLD), so the audit can record it; EMPTY on a miss. */
   status: RewindStatus;
 }
 
@@ -113,6 +121,7 @@ export class Rewinder {
     out.player = -1;
     out.hitbox = -1;
     out.bone = -1;
+    out.status = RewindStatus.EMPTY;
     this.lastCandidates = 0;
     if (!(tMax > 0)) return false; // also NaN
     let best = tMax < 1 ? tMax : 1;
