@@ -198,6 +198,7 @@ describe('PlayerHistory', () => {
     expect(out).toEqual(before);
     expect(() => new PlayerHistory(1)).toThrow(/capacityFor/);
     expect(() => new PlayerHistory(2.5)).toThrow(/capacityFor/);
+    expect(() => new PlayerHistory(1 << 20)).toThrow(/capacityFor/);
   });
 
   it('sampleRootAt agrees with sampleAt, and every rewound root lies in the swept bound', () => {

@@ -239,6 +239,27 @@ describe('Rewinder', () => {
     expect(() => rewinder.hitboxTriangles(new Float64Array(9), pose)).toThrow(/triangleCount/);
   });
 
+  it('trianglesAt: the world triangle snapshot of a rewound time, refused samples write nothing', () => {
+    const h = new PlayerHistory(8);
+    const a = createPlayerPose(), b = createPlayerPose();
+    b.x = 2; b.time = 0.1;
+    h.record(0, 0, a);
+    h.record(1, 100, b);
+    const mid = createPlayerPose();
+    expect(h.sampleAt(mid, 50, createRewindPolicy())).toBe(RewindStatus.INTERPOLATED);
+    const ref = new Float64Array(rig.triangleCount * 9);
+    rewinder.hitboxTriangles(ref, mid);
+    const got = new Float64Array(rig.triangleCount * 9);
+    expect(rewinder.trianglesAt(got, h, 50)).toBe(rig.triangleCount);
+    expect(Array.from(got)).toEqual(Array.from(ref));
+    const strict = new Rewinder(rig, { policy: createRewindPolicy(250, OutOfWindow.REJECT) });
+    got.fill(7);
+    expect(strict.trianglesAt(got, h, 500)).toBe(0);
+    expect(strict.trianglesAt(got, h, NaN)).toBe(0);
+    expect(strict.trianglesAt(got, new PlayerHistory(4), 50)).toBe(0);
+    expect(got.every((v) => v === 7)).toBe(true);
+  });
+
   it('a segment starting inside a hitbox still hits it (back faces kept by default)', () => {
     const h = new PlayerHistory(4);
     h.record(0, 0, createPlayerPose());

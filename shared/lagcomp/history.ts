@@ -71,6 +71,9 @@ const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, A
 export const RecordResult = { OK: 0, NOT_FINITE: 1, NOT_INCREASING: 2, BAD_ROTATION: 3, BAD_CLIP: 4 } as const;
 export type RecordResult = (typeof RecordResult)[keyof typeof RecordResult];
 
+/** Largest ring PlayerHistory accepts (1000 ms at 4 kHz): plenty for any real tick rate. */
+export const MAX_CAPACITY = 4096;
+
 export class PlayerHistory {
   readonly capacity: number;
   /** Slot data, NUM_STRIDE doubles per slot (see the module comment). */
@@ -102,8 +105,9 @@ export class PlayerHistory {
   }
 
   constructor(capacityTicks: number) {
-    if (!(Number.isInteger(capacityTicks) && capacityTicks >= 2 && capacityTicks <= 1 << 20)) {
-      throw new Error(`PlayerHistory: capacity ${capacityTicks} must be an integer in [2, 2^20]; use PlayerHistory.capacityFor(tickHz, windowMs)`);
+    // Upper bound: record() walks the ring once for the swept bound, so keep rings window-sized.
+    if (!(Number.isInteger(capacityTicks) && capacityTicks >= 2 && capacityTicks <= MAX_CAPACITY)) {
+      throw new Error(`PlayerHistory: capacity ${capacityTicks} must be an integer in [2, ${MAX_CAPACITY}]; use PlayerHistory.capacityFor(tickHz, windowMs)`);
     }
     this.capacity = capacityTicks;
     this.num = new Float64Array(capacityTicks * NUM_STRIDE);

@@ -324,6 +324,18 @@ export class Rewinder {
     return this.hitboxTrianglesFromBones(out, this.poseBones(this.bones, pose));
   }
 
+  /**
+   * Triangle snapshot at a rewound time: samples `history` at timeMs under this rewinder's policy and
+   * writes that pose's world triangles as hitboxTriangles does. Returns the count, or 0 (out
+   * untouched) when the sample is refused (empty history, out of window under REJECT, non-finite).
+   * Dead players still have triangles (the audit may want them).
+   */
+  trianglesAt(out: Float64Array, history: PlayerHistory, timeMs: number): number {
+    const status = history.sampleAt(scratchPose, timeMs, this.policy);
+    if (!rewindStatusUsable(status)) return 0;
+    return this.hitboxTriangles(out, scratchPose);
+  }
+
   /** As hitboxTriangles, from explicit world bone transforms. */
   hitboxTrianglesFromBones(out: Float64Array, bones: Float64Array): number {
     const rig = this.rig;
