@@ -276,6 +276,21 @@ export function sweepSphereTriangle(
   if (!(dd > 0)) return false;
   const x1 = frames[o + 12], z1 = frames[o + 14], x2 = frames[o + 15];
 
+  // Cheap rejections (most triangles of a scene): the path's box against the triangle's box grown
+  // by r, and for a triangle with a front, a path that stays above height r or entirely behind.
+  const y1 = y0 + dy;
+  if (faceOk && ((y0 > radius && y1 > radius) || (y0 < 0 && y1 < 0))) return false;
+  {
+    const vy1 = frames[o + 13], vz1 = z1, vx2 = x2, vy2 = frames[o + 16], vz2 = frames[o + 17];
+    const x1p = x0 + dx, z1p = z0 + dz;
+    if ((x0 < x1p ? x0 : x1p) > (x1 > vx2 ? (x1 > 0 ? x1 : 0) : (vx2 > 0 ? vx2 : 0)) + radius) return false;
+    if ((x0 > x1p ? x0 : x1p) < (x1 < vx2 ? (x1 < 0 ? x1 : 0) : (vx2 < 0 ? vx2 : 0)) - radius) return false;
+    if ((y0 < y1 ? y0 : y1) > (vy1 > vy2 ? (vy1 > 0 ? vy1 : 0) : (vy2 > 0 ? vy2 : 0)) + radius) return false;
+    if ((y0 > y1 ? y0 : y1) < (vy1 < vy2 ? (vy1 < 0 ? vy1 : 0) : (vy2 < 0 ? vy2 : 0)) - radius) return false;
+    if ((z0 < z1p ? z0 : z1p) > (vz1 > vz2 ? (vz1 > 0 ? vz1 : 0) : (vz2 > 0 ? vz2 : 0)) + radius) return false;
+    if ((z0 > z1p ? z0 : z1p) < (vz1 < vz2 ? (vz1 < 0 ? vz1 : 0) : (vz2 < 0 ? vz2 : 0)) - radius) return false;
+  }
+
   // 1. Overlapping at the start? Closest point of the triangle to the centre.
   let qx = 0, qy = 0, qz = 0;
   let best2 = Infinity;

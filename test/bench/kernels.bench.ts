@@ -26,16 +26,16 @@ const TRIANGLES = 2048;
 const SEGMENTS = 256;
 const SPHERE_RADIUS = 0.05;
 
-// Triangles of size ~0.2-0.6 scattered in a unit-ish box, segments crossing the box: a mix of hits
+// Triangles of size ~0.3-1.2 scattered in a unit-ish box, segments crossing the box: a mix of hits
 // and misses like a shot through a room, not all-miss or all-hit.
 const rng = mulberry32(SEED);
 const tris = new Float64Array(TRIANGLES * 9);
 for (let t = 0; t < TRIANGLES; t++) {
   const cx = uniform(rng, -1, 1), cy = uniform(rng, -1, 1), cz = uniform(rng, -1, 1);
   for (let v = 0; v < 3; v++) {
-    tris[9 * t + 3 * v] = cx + uniform(rng, -0.3, 0.3);
-    tris[9 * t + 3 * v + 1] = cy + uniform(rng, -0.3, 0.3);
-    tris[9 * t + 3 * v + 2] = cz + uniform(rng, -0.3, 0.3);
+    tris[9 * t + 3 * v] = cx + uniform(rng, -0.6, 0.6);
+    tris[9 * t + 3 * v + 1] = cy + uniform(rng, -0.6, 0.6);
+    tris[9 * t + 3 * v + 2] = cz + uniform(rng, -0.6, 0.6);
   }
 }
 const segs = new Float64Array(SEGMENTS * 6);
