@@ -169,16 +169,20 @@ describe('inclusive policy and degenerate cases, every kernel', () => {
     }
   });
 
-  it('points on an edge or a vertex count as inside', () => {
+  it('points on an edge or a vertex count as inside, also 1e4 and 1e5 from the origin', () => {
     for (const k of SEGMENT_KERNELS) {
       // The angle-sum reference cannot promise this: on the hypotenuse |IB| |IC| rounds, acos(-1 + tiny)
       // is off by ~1e-8 (acos has an infinite slope at -1) and the sum misses its tolerance.
       if (k.name.startsWith('angle-sum')) continue;
-      for (const p of [[2, 0], [0, 2], [2, 2], [0, 0], [4, 0], [0, 4]]) {
-        expect(run(k, out, [p[0], p[1], 3], [p[0], p[1], -3], a, b, c), `${k.name} at ${p}`).toBe(true);
-        expect(out.t, k.name).toBe(0.5);
+      // Integer offsets keep every coordinate exactly representable, so "on the edge" is exact.
+      for (const o of [0, 1e4, 1e5]) {
+        const at = (v: V3): V3 => [v[0] + o, v[1] - o, v[2] + o];
+        for (const p of [[2, 0], [0, 2], [2, 2], [0, 0], [4, 0], [0, 4]]) {
+          expect(run(k, out, at([p[0], p[1], 3]), at([p[0], p[1], -3]), at(a), at(b), at(c)), `${k.name} at ${p} + ${o}`).toBe(true);
+          expect(out.t, k.name).toBe(0.5);
+        }
+        expect(run(k, out, at([2.001, 2, 3]), at([2.001, 2, -3]), at(a), at(b), at(c)), `${k.name} + ${o}`).toBe(false);
       }
-      expect(run(k, out, [2.000001, 2, 3], [2.000001, 2, -3], a, b, c), k.name).toBe(false);
     }
   });
 
