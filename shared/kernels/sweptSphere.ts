@@ -25,10 +25,11 @@
  *   neighbouring front faces block instead. A degenerate triangle (zero area) has no front, no face
  *   test, and its edges and vertices block from every side.
  * - Already overlapping at the start (distance from the centre to the triangle <= r, centre not
- *   behind the plane; overlap from behind is ignored like any contact from behind): reported as a hit at t = 0 with `embedded = true` when the path moves the
- *   centre toward the closest point (so the caller can stop or push out along the normal), and as no
- *   hit when it moves away or sideways: the distance to a convex set along a line is convex, so a
- *   sphere moving away can never touch this triangle later. A centre exactly on the triangle uses the
+ *   behind the plane; overlap from behind is ignored like any contact from behind): reported as a
+ *   hit at t = 0 with `embedded = true` when the path moves the centre toward the closest point (so
+ *   the caller can stop or push out along the normal), and as no hit when it moves away or
+ *   sideways: the distance to a convex set along a line is convex, so a sphere moving away can
+ *   never touch this triangle later. A centre exactly on the triangle uses the
  *   face normal to decide (moving toward the back = deeper); on a degenerate triangle it is free.
  * - A zero-length path never hits (nothing moves deeper). A negative or non-finite radius, or
  *   non-finite ends, miss. r = 0 behaves as a one-sided segment test.
