@@ -169,7 +169,6 @@ describe('Rewinder', () => {
     };
     for (let tick = 0; tick <= 30; tick++) h.record(tick, tick * DT, analytic(pose, tick * DT));
     const hit = createHitboxHit();
-    const segHit = createSegmentHit();
     let checked = 0;
     for (const renderedTick of [22.37, 25, 27.81]) {
       const tr = renderedTick * DT;
@@ -197,7 +196,6 @@ describe('Rewinder', () => {
       // One tick earlier (the classic off-by-one): the head was 15.6 cm behind; the shot misses it.
       const early = rewinder.firstHit(hit, [h], tr - DT, ax, cy, cz - 2, ax, cy, cz + 2, -1);
       expect(early && hit.zone === HitZone.HEAD).toBe(false);
-      void segHit;
       checked++;
     }
     expect(checked).toBe(3);

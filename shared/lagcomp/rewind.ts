@@ -71,7 +71,7 @@ export class Rewinder {
   private readonly bones: Float64Array;
   /** Scratch: entry t of each triangle plane of the hitbox being clipped (-Infinity when not entering). */
   private readonly entryT: Float64Array;
-  /** The bone array the narrow phase is reading (set per call, read by tryTriangle). */
+  /** The bone array the narrow phase is reading (set per call, read by takeHit). */
   private curBones: Float64Array;
   /** Radius of the rotation-free coarse sphere around the root: bound radius + |bound center|. */
   private readonly coarseRadius: number;
@@ -192,6 +192,7 @@ export class Rewinder {
     sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, tMax: number,
   ): boolean {
     const rig = this.rig;
+    const tris = rig.triangles;
     const spheres = rig.hitboxSpheres;
     const planes = rig.trianglePlanes;
     const entryT = this.entryT;
@@ -255,24 +256,20 @@ export class Rewinder {
       }
       if (tIn > tOut + CLIP_EPS || tIn > best + CLIP_EPS || tOut < -CLIP_EPS) continue;
       prepareSegment(scratchSeg, lsx, lsy, lsz, lex, ley, lez);
+      // Pass 0: only the triangles on the entry plane(s); pass 1 (fallback, or start inside): all.
       let hullHit = false;
-      if (tIn >= 0) {
+      for (let pass = tIn >= 0 ? 0 : 1; pass < 2 && !hullHit; pass++) {
         for (let i = i0; i < i1; i++) {
-          if (entryT[i - i0] < tIn - CLIP_EPS) continue;
+          if (pass === 0 && entryT[i - i0] < tIn - CLIP_EPS) continue;
           const o9 = i * 9;
-          if (this.tryTriangle(out, h, o9, cull, best, found)) {
-            found = true;
-            hullHit = true;
-            best = out.t;
-          }
-        }
-      }
-      if (!hullHit) {
-        for (let o9 = i0 * 9; o9 < i1 * 9; o9 += 9) {
-          if (this.tryTriangle(out, h, o9, cull, best, found)) {
-            found = true;
-            best = out.t;
-          }
+          if (!intersectPrepared(scratchHit, scratchSeg,
+            tris[o9], tris[o9 + 1], tris[o9 + 2], tris[o9 + 3], tris[o9 + 4], tris[o9 + 5], tris[o9 + 6], tris[o9 + 7], tris[o9 + 8],
+            cull, best)) continue;
+          if (found && !(scratchHit.t < best)) continue; // ties keep the first hit found
+          found = true;
+          hullHit = true;
+          best = scratchHit.t;
+          this.takeHit(out, h);
         }
       }
     }
@@ -286,16 +283,11 @@ export class Rewinder {
   }
 
   /**
-   * Runs the watertight kernel on the triangle at rig.triangles[o9] against scratchSeg (bone-local),
-   * and on a hit nearer than tMax (or the first one) writes it into out with the hitbox's bone
-   * rotation `bones` read from this.curBone. Returns whether out was updated.
+   * Copies the kernel's hit (scratchHit, bone-local) into out for hitbox h, rotating the normal back
+   * to world with the hitbox's bone rotation (this.curBones). Integer arguments only, so the call
+   * boxes no doubles.
    */
-  private tryTriangle(out: HitboxHit, h: number, o9: number, cull: boolean, tMax: number, found: boolean): boolean {
-    const tris = this.rig.triangles;
-    if (!intersectPrepared(scratchHit, scratchSeg,
-      tris[o9], tris[o9 + 1], tris[o9 + 2], tris[o9 + 3], tris[o9 + 4], tris[o9 + 5], tris[o9 + 6], tris[o9 + 7], tris[o9 + 8],
-      cull, tMax)) return false;
-    if (found && !(scratchHit.t < tMax)) return false; // ties keep the first hit found
+  private takeHit(out: HitboxHit, h: number): void {
     out.hit = true;
     out.t = scratchHit.t;
     out.u = scratchHit.u;
@@ -312,7 +304,6 @@ export class Rewinder {
     out.hitbox = h;
     out.bone = this.rig.hitboxJoint[h];
     out.zone = this.rig.hitboxZone[h] as HitZone;
-    return true;
   }
 
   /**

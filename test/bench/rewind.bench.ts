@@ -8,11 +8,18 @@
  *   from ~15-25 m away at one target, so the segment's broadphase touches one or two players
  *   (the mean number of players posed per shot is printed as "posed"). Median of rounds.
  *
+ * - gcs: garbage collections during the timed rounds. The rewind code creates no objects per shot;
+ *   what remains is V8 boxing double arguments as HeapNumbers at calls it cannot inline: the 7
+ *   numbers of firstHit itself, and prepareSegment / intersectPrepared (too large to inline) for
+ *   each hull the segment is clipped into (~0.3 KB per posed player). An offset-into-typed-array
+ *   variant of the kernel would remove the latter.
+ *
  * Seeded (mulberry32), so runs compare like with like. Run: npm run bench:rewind [-- --json]
  * With --json: one line {"bench": "rewind", "hz", "bytesPerPlayerPerSecond", "nsPerShot64Players"}
  * per tick rate (plus a few extra fields).
  */
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
@@ -29,12 +36,20 @@ interface Row {
   nsPerShot64Players: number;
   /** Same loop measured as process CPU time: less sensitive to other processes on a shared machine. */
   cpuNsPerShot64Players: number;
+  /** Garbage collections that started during the timed rounds (see the module comment). */
+  gcs: number;
   posedPerShot: number;
   hitRate: number;
   slotsPerPlayer: number;
 }
 
-function measure(hz: number): Row {
+/** Start times (performance.now) of garbage collections seen so far. */
+const gcStarts: number[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcStarts.push(e.startTime);
+});
+
+async function measure(hz: number): Promise<Row> {
   const rnd = mulberry32(0x7e3d + hz);
   const dt = 1000 / hz;
   const cap = PlayerHistory.capacityFor(hz, DEFAULT_REWIND_WINDOW_MS);
@@ -94,7 +109,11 @@ function measure(hz: number): Row {
   run(); // warm-up
   cpu.length = 0;
   const times: number[] = [];
+  const g0 = performance.now();
   for (let r = 0; r < ROUNDS; r++) times.push(run());
+  const g1 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 50)); // let the observer deliver
+  const gcs = gcStarts.filter((t) => t >= g0 && t <= g1).length;
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
 
@@ -104,6 +123,7 @@ function measure(hz: number): Row {
     bytesPerPlayerPerSecond: Math.round(h.byteLength() / (DEFAULT_REWIND_WINDOW_MS / 1000)),
     nsPerShot64Players: Math.round(times[ROUNDS >> 1]),
     cpuNsPerShot64Players: Math.round(cpu[ROUNDS >> 1]),
+    gcs,
     posedPerShot: posed / SHOTS,
     hitRate: hits / SHOTS,
     slotsPerPlayer: h.capacity,
@@ -111,15 +131,18 @@ function measure(hz: number): Row {
 }
 
 export async function run(opts: { json: boolean }): Promise<void> {
-  const rows = [64, 128].map(measure);
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const rows: Row[] = [];
+  for (const hz of [64, 128]) rows.push(await measure(hz));
+  gcObserver.disconnect();
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify({ bench: 'rewind', ...r }));
     return;
   }
   console.log(`rewind: ${PLAYERS} players, ${SHOTS} shots x ${ROUNDS} rounds (median), rig ${MANNEQUIN_RIG.hash} (${MANNEQUIN_RIG.triangleCount} triangles)`);
-  console.log('  hz  | slots | bytes/player/s | ns/shot (64 players) | cpu ns/shot | posed/shot | hit rate');
+  console.log('  hz  | slots | bytes/player/s | ns/shot (64 players) | cpu ns/shot | posed/shot | hit rate | gcs');
   for (const r of rows) {
-    console.log(`  ${String(r.hz).padStart(3)} | ${String(r.slotsPerPlayer).padStart(5)} | ${String(r.bytesPerPlayerPerSecond).padStart(14)} | ${String(r.nsPerShot64Players).padStart(20)} | ${String(r.cpuNsPerShot64Players).padStart(11)} | ${r.posedPerShot.toFixed(2).padStart(10)} | ${(100 * r.hitRate).toFixed(1)}%`);
+    console.log(`  ${String(r.hz).padStart(3)} | ${String(r.slotsPerPlayer).padStart(5)} | ${String(r.bytesPerPlayerPerSecond).padStart(14)} | ${String(r.nsPerShot64Players).padStart(20)} | ${String(r.cpuNsPerShot64Players).padStart(11)} | ${r.posedPerShot.toFixed(2).padStart(10)} | ${(100 * r.hitRate).toFixed(1).padStart(7)}% | ${r.gcs}`);
   }
   console.log('  targets: <= 16384 bytes/player/s at 128 Hz; < 5000 ns/shot');
 }
