@@ -1,7 +1,7 @@
 /**
  * Benchmark of every segment-vs-triangle kernel and the swept sphere on the same seeded random
- * triangles and segments: each segment against every triangle, one warm-up run, then the median of
- * several timed runs. Prints a table, or with `--json` one JSON object per line:
+ * triangles and segments: each segment against every triangle, two warm-up runs, then the median of
+ * several timed runs interleaved across kernels. Prints a table, or with `--json` one JSON object per line:
  *   { kernel, nsPerTest, hitRate, tests, runs, bytesPerTriangle }
  * bytesPerTriangle is what the kernel keeps per triangle (positions as a triangle soup of doubles,
  * or its precomputed array). Run: npm run bench:kernels [-- --json] [-- --runs N]
@@ -185,31 +185,37 @@ const loops: { kernel: string; bytesPerTriangle: number; loop: Loop }[] = [
 ];
 
 const tests = TRIANGLES * SEGMENTS;
-const rows: Record<string, unknown>[] = [];
-for (const { kernel, bytesPerTriangle, loop } of loops) {
-  const hits = loop(); // warm-up (and the JIT's chance to optimise)
-  loop();
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
+// Warm-up: every kernel twice (the JIT's chance to optimise), recording the hit counts.
+const hitCounts = loops.map(({ loop }) => { loop(); return loop(); });
+// Timed rounds interleave the kernels, so a burst of load on this shared machine lands on all of
+// them rather than on whichever kernel happened to be running.
+const times: number[][] = loops.map(() => []);
+for (let r = 0; r < RUNS; r++) {
+  loops.forEach(({ kernel, loop }, i) => {
     const t0 = performance.now();
     const h = loop();
-    times.push(performance.now() - t0);
-    if (h !== hits) throw new Error(`${kernel}: hit count changed between runs (${hits} then ${h}): the kernel is not deterministic`);
-  }
-  times.sort((x, y) => x - y);
-  const median = times[Math.floor(times.length / 2)];
+    times[i].push(performance.now() - t0);
+    if (h !== hitCounts[i]) {
+      throw new Error(`${kernel}: hit count changed between runs (${hitCounts[i]} then ${h}): the kernel is not deterministic`);
+    }
+  });
+}
+const rows: Record<string, unknown>[] = [];
+loops.forEach(({ kernel, bytesPerTriangle }, i) => {
+  const sorted = [...times[i]].sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)];
   const row = {
     kernel,
     nsPerTest: Number(((median * 1e6) / tests).toFixed(2)),
-    hitRate: Number((hits / tests).toFixed(5)),
+    hitRate: Number((hitCounts[i] / tests).toFixed(5)),
     tests,
     runs: RUNS,
     bytesPerTriangle,
   };
   rows.push(row);
   if (json) console.log(JSON.stringify(row));
-}
+});
 if (!json) {
-  console.log(`kernels: ${TRIANGLES} triangles x ${SEGMENTS} segments, seed ${SEED}, median of ${RUNS} runs after warm-up, node ${process.version}`);
+  console.log(`kernels: ${TRIANGLES} triangles x ${SEGMENTS} segments, seed ${SEED}, median of ${RUNS} interleaved runs after warm-up, node ${process.version}`);
   console.table(rows.map(({ kernel, nsPerTest, hitRate, bytesPerTriangle }) => ({ kernel, 'ns/test': nsPerTest, 'hit rate': hitRate, 'bytes/triangle': bytesPerTriangle })));
 }
