@@ -17,6 +17,7 @@ import { arenaRoomFor, type ArenaConfig, type ArenaRoom, type SpawnPoint } from 
 import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects, type ServerStats } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
+import { MatchLogRecorder } from './audit/matchLogRecorder';
 
 export type { ArenaRoom, SpawnPoint } from './room/arenaRoom';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
@@ -34,6 +35,11 @@ export interface GameServerOptions {
   rig?: Rig;
   /** One recorder for every room, or a factory called per room with its id. */
   recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
+  /**
+   * Without `recorder`, every room writes its match log (server/audit/matchLogRecorder.ts) into this
+   * directory, one file per match; default MATCH_LOG_DIR or ./matches. false = no match log.
+   */
+  matchLogDir?: string | false;
   maxPlayers?: number;
   /** Spawn points: slot i first spawns at spawnPoints[i % n], respawns rotate. Default: found on the level's floor. */
   spawnPoints?: SpawnPoint[];
@@ -132,7 +138,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     validation,
     scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
     movement,
-    recorder: options.recorder,
+    recorder: options.recorder ?? (options.matchLogDir === false ? undefined : (roomId: string) => new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined })),
     patchRateMs: options.patchRateMs ?? Math.max(1, Math.round(2000 / tickRate)),
     pingIntervalMs: options.pingIntervalMs ?? 250,
     defaultInterpDelayMs: options.defaultInterpDelayMs ?? 100,

@@ -91,6 +91,13 @@ describe('audit of a recorded match', () => {
     expect(two.rows.length).toBe(one.rows.length);
     expect(Buffer.from(two.rows.buffer, two.rows.byteOffset, two.rows.byteLength).equals(Buffer.from(one.rows.buffer, one.rows.byteOffset, one.rows.byteLength))).toBe(true);
     expect(two.flagged).toEqual(one.flagged);
+    // Other splits: by shooter, and three ranges (each starting mid-match from its warm-up ticks).
+    const bytesOf = (r: Float64Array) => Buffer.from(r.buffer, r.byteOffset, r.byteLength);
+    for (const [workers, partition] of [[2, 'shooter'], [3, 'range']] as const) {
+      const other = await auditMatchLog(match.path, { world, workers, partition });
+      expect(other.mismatches).toEqual([]);
+      expect(bytesOf(other.rows).equals(bytesOf(one.rows))).toBe(true);
+    }
   });
 
   it('names a changed verdict: CRC left alone -> corrupt record; CRC recomputed -> replay mismatch on that shot', async () => {

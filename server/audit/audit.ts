@@ -9,13 +9,15 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
 import { RecordType, RECORD_TYPE_NAMES, decodeHeader } from '../../shared/audit/records';
-import { ShotCol, SHOT_COLUMNS, type ReplayOptions, type ReplayResult, type ShotMismatch } from '../../shared/audit/replay';
+import {
+  ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
+} from '../../shared/audit/replay';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
 import { headerProblem, runShard, type ReplayHeader } from './shard';
-import type { WorkerInput } from './worker';
+import type { WorkerJob } from './worker';
 
 export interface AuditOptions {
   /** Worker threads; 1 replays in this thread. Default 1. */
@@ -25,7 +27,13 @@ export interface AuditOptions {
   /** A World already loaded (skips loading; its hash is still checked). */
   world?: World;
   thresholds?: Partial<FlagThresholds>;
-  replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress'>;
+  replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress' | 'applyFrom' | 'shotsFrom' | 'shotsTo' | 'shotIndexBase'>;
+  /**
+   * How shots are split between workers. 'range' (default): contiguous ranges of equal shot
+   * counts, each worker applying only the ticks from a little before its range. 'shooter': by
+   * shooter, each worker applying every tick. Both give the same rows bit for bit.
+   */
+  partition?: 'range' | 'shooter';
   /** Shots validated so far, of the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -78,6 +86,70 @@ export interface AuditResult {
  */
 const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
 
+type ShardResult = Omit<ReplayResult, 'frames'>;
+
+/** One pooled worker thread: runs one job at a time; unref'd while idle so it never keeps the process alive. */
+class PooledWorker {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private pending = new Map<number, { resolve: (r: ShardResult) => void; reject: (e: Error) => void; progress: (n: number) => void }>();
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(WORKER_BOOTSTRAP, { eval: true });
+    w.on('message', (m: { id: number; type: string; shots?: number; result?: ShardResult; message?: string }) => {
+      const job = this.pending.get(m.id);
+      if (!job) return;
+      if (m.type === 'progress') job.progress(m.shots!);
+      else {
+        this.pending.delete(m.id);
+        if (this.pending.size === 0) w.unref();
+        if (m.type === 'done') job.resolve(m.result!);
+        else job.reject(new Error(`audit worker failed: ${m.message}`));
+      }
+    });
+    const fail = (e: Error) => {
+      for (const job of this.pending.values()) job.reject(e);
+      this.pending.clear();
+      this.worker = null;
+    };
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`audit worker exited with code ${code}`)));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  run(job: Omit<WorkerJob, 'id'>, progress: (n: number) => void): Promise<ShardResult> {
+    const w = this.ensure();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, progress });
+      w.ref();
+      w.postMessage({ ...job, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}
+
+const pool: PooledWorker[] = [];
+
+/** The first n pooled workers (started on first use, reused by later audits in this process). */
+function workerPool(n: number): PooledWorker[] {
+  while (pool.length < n) pool.push(new PooledWorker());
+  return pool.slice(0, n);
+}
+
+/** Stops the pooled audit workers (they are unref'd, so this is only needed to free them early). */
+export async function closeAuditWorkers(): Promise<void> {
+  await Promise.all(pool.splice(0).map((w) => w.close()));
+}
+
 /** Shots per shooter, read straight from the shot frames (u16 at payload offset 4). */
 function shotsByShooter(bytes: Uint8Array, frames: FrameReadResult): Map<number, number> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -99,6 +171,56 @@ export function partitionShooters(counts: Map<number, number>, shards: number): 
     for (let i = 1; i < shards; i++) if (load[i]! < load[best]!) best = i;
     out[best]!.push(shooter);
     load[best]! += n;
+  }
+  return out;
+}
+
+/** What one shard replays (ReplayOptions' partition fields). */
+export interface Shard {
+  shooters: number[] | null;
+  applyFrom: number;
+  shotsFrom: number;
+  shotsTo: number;
+  shotIndexBase: number;
+}
+
+/**
+ * Contiguous shot ranges of about equal size. Each shard starts applying ticks early enough that
+ * every history holds what it holds in a serial replay when its first shot is judged: at least
+ * `capacityTicks` ticks and `warmMs` of match time before the range's first shot.
+ */
+export function partitionRanges(bytes: Uint8Array, frames: { frames: { type: number; payloadOffset: number }[] }, shards: number, capacityTicks: number, warmMs: number): Shard[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const list = frames.frames;
+  const shotAt: number[] = [];
+  for (let i = 0; i < list.length; i++) if (list[i]!.type === RecordType.SHOT) shotAt.push(i);
+  const out: Shard[] = [];
+  for (let s = 0; s < shards; s++) {
+    const a = Math.floor((s * shotAt.length) / shards);
+    const b = Math.floor(((s + 1) * shotAt.length) / shards);
+    if (a === b) continue;
+    const shotsFrom = s === 0 ? 0 : shotAt[a]!;
+    const shotsTo = s === shards - 1 ? list.length : shotAt[b]!;
+    let applyFrom = shotsFrom;
+    let ticks = 0;
+    let newest = Number.NaN;
+    while (applyFrom > 0) {
+      const f = list[applyFrom - 1]!;
+      if (f.type === RecordType.TICK) {
+        const t = view.getFloat64(f.payloadOffset + 4, true);
+        if (newest !== newest) newest = t;
+        ticks++;
+        if (ticks >= capacityTicks + 2 && newest - t >= warmMs) break;
+      }
+      applyFrom--;
+    }
+    out.push({ shooters: null, applyFrom: Math.max(0, applyFrom - 1), shotsFrom, shotsTo, shotIndexBase: 0 });
+  }
+  // Shot ordinals: shots before each shard's applyFrom.
+  for (const sh of out) {
+    let n = 0;
+    for (let i = 0; i < sh.applyFrom; i++) if (list[i]!.type === RecordType.SHOT) n++;
+    sh.shotIndexBase = n;
   }
   return out;
 }
@@ -159,34 +281,35 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const counts = shotsByShooter(bytes, frames);
   let totalShots = 0;
   for (const n of counts.values()) totalShots += n;
-  const workers = Math.max(1, Math.min(Math.floor(options.workers ?? 1), 64, Math.max(1, counts.size)));
-  const parts = partitionShooters(counts, workers);
-  const replay = options.replay ?? {};
-  const progress = new Array<number>(workers).fill(0);
+  const workers = Math.max(1, Math.min(Math.floor(options.workers ?? 1), 64, Math.max(1, totalShots)));
+  const tickRate = typeof h.tickRate === 'number' && h.tickRate > 0 ? h.tickRate : 64;
+  const replay = { ...(options.replay ?? {}) };
+  // The reaction and snap walks must stay inside the replay's tick ring.
+  const ringMs = ((REPLAY_RING_TICKS - 16) * 1000) / tickRate;
+  replay.reactionLookbackMs = Math.min(replay.reactionLookbackMs ?? DEFAULT_REPLAY_OPTIONS.reactionLookbackMs, ringMs / 2);
+  replay.snapWindowMs = Math.min(replay.snapWindowMs ?? DEFAULT_REPLAY_OPTIONS.snapWindowMs, ringMs / 4);
+  const shards = (options.partition ?? 'range') === 'range'
+    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.snapWindowMs + 100)
+    : partitionShooters(counts, workers).map((shooters) => ({ shooters, applyFrom: 0, shotsFrom: 0, shotsTo: frames.frames.length, shotIndexBase: 0 }));
+  const progress = new Array<number>(shards.length).fill(0);
   const report = (i: number, n: number) => {
     progress[i] = n;
     options.onProgress?.(progress.reduce((a, b) => a + b, 0), totalShots);
   };
 
-  let results: Omit<ReplayResult, 'frames'>[];
+  let results: ShardResult[];
   const t0 = performance.now();
-  if (workers === 1) {
-    results = [runShard(bytes, world, h, { ...replay, shooters: null, onProgress: (n) => report(0, n) }, frames)];
+  if (shards.length === 1) {
+    results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames)];
   } else {
     const worldBuffer = world.toBuffer();
-    results = await Promise.all(parts.map((shooters, i) => new Promise<Omit<ReplayResult, 'frames'>>((resolve, reject) => {
-      const data: WorkerInput = { log: shared, logLength: bytes.length, world: worldBuffer, header: h, shooters, replay };
-      const w = new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: data });
-      w.on('message', (m: { type: string; shots?: number; result?: Omit<ReplayResult, 'frames'> }) => {
-        if (m.type === 'progress') report(i, m.shots!);
-        else if (m.type === 'done') {
-          resolve(m.result!);
-          void w.terminate();
-        }
-      });
-      w.on('error', reject);
-      w.on('exit', (code) => { if (code !== 0 && code !== 1) reject(new Error(`audit worker ${i} exited with code ${code}`)); });
-    })));
+    const pool = workerPool(shards.length);
+    const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
+    frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
+    results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
+      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length },
+      (n) => report(i, n),
+    )));
   }
   const replayMs = performance.now() - t0;
   // Worker threads include their start-up in the wall time; their own loop time is the fair rate.
@@ -202,17 +325,37 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     merged.sort((a, b) => a.index - b.index);
     merged.forEach((m, i) => rows.set(m.src.subarray(m.at, m.at + SHOT_COLUMNS), i * SHOT_COLUMNS));
   }
-  const mismatches = results.flatMap((r) => r.mismatches).sort((a, b) => a.index - b.index);
-  const first = results[0]!;
-  for (const b of first.badRecords) problems.push({ kind: ProblemKind.BAD_RECORD, offset: b.offset, message: `record at byte ${b.offset} (${b.type}) passes its CRC but does not decode: ${b.why}` });
-  for (const g of first.gaps) problems.push({ kind: ProblemKind.GAP, offset: g.offset, message: `${g.records} records were dropped by the writer before byte ${g.offset} (the disk failed during the match): shots there cannot be audited` });
-  if (first.end === null) problems.push({ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' });
-  else if (first.end.shots !== first.totalShots && !frames.truncated) {
-    problems.push({ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${first.end.shots} shots but the log holds ${first.totalShots}: records were removed or added` });
+  // Verdict mismatches from the shards, and seq-chain breaks over the merged rows, one entry per shot.
+  const byShot = new Map<number, ShotMismatch>();
+  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots)]) {
+    const had = byShot.get(m.index);
+    if (had) had.fields.push(...m.fields);
+    else byShot.set(m.index, { ...m, fields: [...m.fields] });
+  }
+  const mismatches = [...byShot.values()].sort((a, b) => a.index - b.index);
+  // Log-level findings: shards overlap in the ticks they apply, so dedupe by offset.
+  const seen = new Set<string>();
+  for (const r of results) {
+    for (const b of r.badRecords) {
+      if (seen.has(`b${b.offset}`)) continue;
+      seen.add(`b${b.offset}`);
+      problems.push({ kind: ProblemKind.BAD_RECORD, offset: b.offset, message: `record at byte ${b.offset} (${b.type}) passes its CRC but does not decode: ${b.why}` });
+    }
+    for (const g of r.gaps) {
+      if (seen.has(`g${g.offset}`)) continue;
+      seen.add(`g${g.offset}`);
+      problems.push({ kind: ProblemKind.GAP, offset: g.offset, message: `${g.records} records were dropped by the writer before byte ${g.offset} (the disk failed during the match): shots there cannot be audited` });
+    }
+  }
+  problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
+  const end = results.find((r) => r.end !== null)?.end ?? null;
+  const ticks = frames.frames.reduce((n, f) => n + (f.type === RecordType.TICK ? 1 : 0), 0);
+  if (end === null) problems.push({ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' });
+  else if (end.shots !== totalShots && !frames.truncated) {
+    problems.push({ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${end.shots} shots but the log holds ${totalShots}: records were removed or added` });
   }
 
   const windowMs = h.validation.rewindWindowMs;
-  const tickRate = typeof h.tickRate === 'number' && h.tickRate > 0 ? h.tickRate : 64;
   const facts: ShotFacts[] = [];
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
@@ -228,7 +371,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
   return {
-    logPath: path, header, frames, problems, shots, ticks: first.ticks, mismatches, players, flagged, rows, workers,
+    logPath: path, header, frames, problems, shots, ticks, mismatches, players, flagged, rows, workers,
     replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
   };
 }

@@ -41,6 +41,12 @@ export interface SynthMatchOptions {
   cheats?: Partial<Record<number, CheatKind>>;
   /** Disable deaths (very long bench matches keep everyone in play). */
   immortal?: boolean;
+  /**
+   * 'aimed' (default): players fire only at a target they see (wallhacks: one they do not).
+   * 'spray': everyone fires whenever the weapon allows, along their facing when no target: a
+   * dense firefight for throughput benchmarks.
+   */
+  trigger?: 'aimed' | 'spray';
 }
 
 export interface SynthMatchResult {
@@ -166,6 +172,33 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   let hits = 0;
   const visible = (ax: number, ay: number, az: number, bx: number, by: number, bz: number) => !world.anyHit(ax, ay, az, bx, by, bz);
 
+  /** Judges the shot in `bytes` like the room does, applies it, records it. */
+  const fire = (pl: Player, receive: number, t: number) => {
+      copyShooterState(before, pl.shooter);
+      const timing = { receiveTimeMs: receive, rttMs: pl.rttMs, interpDelayMs: pl.interpMs, newestTickMs: t };
+      const targets = { alive: alive.slice(), lifeStartMs: life.slice() };
+      validateShot(verdict, scene, validation, bytes, before, timing, targets);
+      copyShooterState(pl.shooter, verdict.after);
+      let healthAfter = -1;
+      let killed = false;
+      if (verdict.kind === VerdictKind.HIT) {
+        hits++;
+        const victim = players[verdict.target]!;
+        if (!options.immortal) victim.health -= verdict.damage;
+        healthAfter = victim.health;
+        if (victim.health <= 0 && victim.alive) {
+          killed = true;
+          victim.alive = false;
+          victim.shooter.alive = false;
+          victim.respawnAtMs = t + 2000;
+          alive[victim.slot] = false;
+          rec.event({ kind: 'death', slot: victim.slot, timeMs: receive, other: pl.slot });
+        }
+      }
+      rec.shot({ bytes: bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed });
+      shots++;
+  };
+
   for (let tick = 1; tick <= ticks; tick++) {
     const t = tick * dtMs;
     poses.fill(0);
@@ -234,14 +267,25 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         best = o.slot; bestD = d2;
       }
       if (best !== pl.target) { pl.target = best; pl.visibleSinceMs = t; }
-      if (best < 0) continue;
+      const spray = options.trigger === 'spray';
+      if (best < 0 && !spray) continue;
       const receive = t + rand() * dtMs;
       if (receive < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
       // Wait for the reload like a client does (its ammo counter mirrors the server's).
       const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
       if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || receive < reloadEnd + 20)) continue;
+      if (best < 0) {
+        // Spray: nothing in sight, fire along the facing.
+        const fx = Math.sin(pl.yaw), fz = Math.cos(pl.yaw);
+        shot.weapon = WeaponId.RIFLE; shot.claimedTarget = -1; shot.seq = ++pl.seq;
+        shot.renderTimeMs = receive - pl.rttMs / 2 - pl.interpMs;
+        shot.sx = ex; shot.sy = ey; shot.sz = ez; shot.ex = ex + fx * 80; shot.ey = ey; shot.ez = ez + fz * 80;
+        encodeShot(bytes, shot);
+        fire(pl, receive, t);
+        continue;
+      }
       const waited = t - pl.visibleSinceMs;
-      if (pl.cheat === CheatKind.HONEST) {
+      if (pl.cheat === CheatKind.HONEST && !spray) {
         const tg = players[best]!.move;
         const want = Math.atan2(tg.x - m.x, tg.z - m.z);
         const off = Math.abs(Math.atan2(Math.sin(want - pl.yaw), Math.cos(want - pl.yaw)));
@@ -275,29 +319,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       shot.ex = ex + dx * reach; shot.ey = ey + dy * reach; shot.ez = ez + dz * reach;
       encodeShot(bytes, shot);
       if (pl.cheat === CheatKind.AIMBOT) pl.yaw = Math.atan2(dx, dz); // the snap: the view jumps onto the target
-      copyShooterState(before, pl.shooter);
-      const timing = { receiveTimeMs: receive, rttMs: pl.rttMs, interpDelayMs: pl.interpMs, newestTickMs: t };
-      const targets = { alive: alive.slice(), lifeStartMs: life.slice() };
-      validateShot(verdict, scene, validation, bytes, before, timing, targets);
-      copyShooterState(pl.shooter, verdict.after);
-      let healthAfter = -1;
-      let killed = false;
-      if (verdict.kind === VerdictKind.HIT) {
-        hits++;
-        const victim = players[verdict.target]!;
-        if (!options.immortal) victim.health -= verdict.damage;
-        healthAfter = victim.health;
-        if (victim.health <= 0 && victim.alive) {
-          killed = true;
-          victim.alive = false;
-          victim.shooter.alive = false;
-          victim.respawnAtMs = t + 2000;
-          alive[victim.slot] = false;
-          rec.event({ kind: 'death', slot: victim.slot, timeMs: receive, other: pl.slot });
-        }
-      }
-      rec.shot({ bytes: bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed });
-      shots++;
+      fire(pl, receive, t);
     }
     // Let the writer flush now and then, as it would between ticks of a live room.
     if (tick % 256 === 0) await new Promise((r) => setImmediate(r));

@@ -1,33 +1,53 @@
 /**
- * Worker thread of the audit: receives the log's bytes (a SharedArrayBuffer, not copied), the
- * world's buffer, the header and its shooters; replays them with runShard and posts progress and
- * the result (the rows' buffer transferred, not copied).
+ * Worker thread of the audit. Stays alive between audits (the pool in ./audit.ts reuses it, so its
+ * JIT stays warm): each message carries one job -- the log's bytes (a SharedArrayBuffer, not
+ * copied), the world's buffer, the header and this shard's shooters -- and is answered with
+ * progress messages and the shard's result (the rows' buffer transferred, not copied).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { World } from '../../shared/world/world';
 import { runShard, type ReplayHeader } from './shard';
 import type { ReplayOptions } from '../../shared/audit/replay';
+import type { Shard } from './audit';
+import type { FrameReadResult, FrameRef } from '../../shared/audit/frame';
 
-export interface WorkerInput {
+export interface WorkerJob {
+  id: number;
   log: SharedArrayBuffer;
   logLength: number;
   world: ArrayBuffer;
+  worldHash: string;
   header: ReplayHeader;
-  shooters: number[];
+  shard: Shard;
+  /** The main thread's framing, 4 numbers per frame (type, offset, payloadOffset, payloadLength): no second CRC pass. */
+  frames: SharedArrayBuffer;
+  frameCount: number;
   replay: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress'>;
 }
 
-const input = workerData as WorkerInput;
-const world = World.fromBuffer(input.world);
-const bytes = new Uint8Array(input.log, 0, input.logLength);
-const result = runShard(bytes, world, input.header, {
-  ...input.replay,
-  shooters: new Set(input.shooters),
-  onProgress: (shots) => parentPort!.postMessage({ type: 'progress', shots }),
+// The last world built, by hash: consecutive audits of one level skip rebuilding it.
+let cached: { hash: string; world: World } | null = null;
+
+parentPort!.on('message', (job: WorkerJob) => {
+  try {
+    if (cached === null || cached.hash !== job.worldHash) cached = { hash: job.worldHash, world: World.fromBuffer(job.world) };
+    const bytes = new Uint8Array(job.log, 0, job.logLength);
+    const flat = new Float64Array(job.frames, 0, job.frameCount * 4);
+    const list: FrameRef[] = [];
+    for (let i = 0; i < job.frameCount; i++) {
+      list.push({ type: flat[i * 4]!, offset: flat[i * 4 + 1]!, payloadOffset: flat[i * 4 + 2]!, payloadLength: flat[i * 4 + 3]! });
+    }
+    const frames: FrameReadResult = { version: 0, frames: list, truncated: false, truncatedAt: job.logLength, truncation: null, corrupt: [] };
+    const result = runShard(bytes, cached.world, job.header, {
+      ...job.replay,
+      ...job.shard,
+      shooters: job.shard.shooters === null ? null : new Set(job.shard.shooters),
+      onProgress: (shots) => parentPort!.postMessage({ id: job.id, type: 'progress', shots }),
+    }, frames);
+    const rows = result.rows.slice();
+    // frames are large and identical across shards: the main thread reads its own copy.
+    parentPort!.postMessage({ id: job.id, type: 'done', result: { ...result, frames: null, rows } }, [rows.buffer]);
+  } catch (e) {
+    parentPort!.postMessage({ id: job.id, type: 'error', message: (e as Error).stack ?? String(e) });
+  }
 });
-const rows = result.rows.slice();
-// frames are large and identical across shards: the main thread reads its own copy.
-parentPort!.postMessage(
-  { type: 'done', result: { ...result, frames: null, rows } },
-  [rows.buffer],
-);

@@ -8,17 +8,20 @@
  * the shot against the shot's direction). Pure: the caller builds the scene (world, rig, histories)
  * and hands in the bytes.
  *
- * Partitioning: every replay worker applies all tick and event records (cheap) but validates only
- * its own shooters' shots. A shot reads the shooter's state from its own record and the targets'
- * alive/life-start state from its own record, so no state crosses shooters; the one chain that does
- * run through a shooter's earlier shots (lastSeq: before of shot k = after of shot k-1) is checked
- * per shooter, which is why the partition is by shooter, not by ranges.
+ * Partitioning: a shot reads the shooter's rules state and the targets' alive/life-start state
+ * from its own record, and the rewound poses from the histories, which hold only the last
+ * `capacityTicks` snapshots. So a shard can validate any contiguous range of shots after applying
+ * just the tick records from a little before the range (`applyFrom`: the history capacity plus the
+ * reaction lookback, in ticks), and rebuild exactly the histories a serial replay has there. The one
+ * chain that runs through a shooter's earlier shots (before.lastSeq of shot k = after.lastSeq of
+ * shot k-1) is checked over the merged rows by `checkSeqChains`, in log order, not in the shards.
+ * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
 import { RecordType, RECORD_TYPE_NAMES, createTickData, decodeHeader, readEnd, readEvent, readTick, TICK_SLOT_NUMBERS, type EndData } from './records';
-import { compareStates, compareVerdicts, createShotInput, readShotRecord, type FieldMismatch } from './shotRecord';
+import { compareVerdicts, createShotInput, readShotRecord, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
-import { createVerdict, VerdictKind, type ShooterState } from '../validate/verdict';
+import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
@@ -43,6 +46,15 @@ export interface ReplayWorld {
 export interface ReplayOptions {
   /** Shooters whose shots this replay validates; null = all. */
   shooters: ReadonlySet<number> | null;
+  /**
+   * Frames this replay reads: [applyFrom, shotsTo). Tick and event records are applied from
+   * applyFrom; shots are validated from shotsFrom (>= applyFrom) to shotsTo. Defaults: the whole log.
+   */
+  applyFrom: number;
+  shotsFrom: number;
+  shotsTo: number;
+  /** Ordinal of the first shot record at or after applyFrom among all shot records of the log. */
+  shotIndexBase: number;
   /** How far back reaction time looks for the target becoming visible, ms (longer reads as this). */
   reactionLookbackMs: number;
   /** The view-change window before a shot that aim snaps measure, ms. */
@@ -55,7 +67,7 @@ export interface ReplayOptions {
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, reactionLookbackMs: 1000, snapWindowMs: 150, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 1000, snapWindowMs: 150, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
@@ -63,8 +75,10 @@ export const ShotCol = {
   INDEX: 0, OFFSET: 1, SHOOTER: 2, SEQ: 3, WEAPON: 4, RECEIVED_MS: 5, KIND: 6, REASON: 7, ZONE: 8, TARGET: 9,
   TIME_SOURCE: 10, REWIND_DEPTH_MS: 11, REACTION_MS: 12, SNAP_COS: 13,
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
+  /** The shooter's lastSeq before (from the record) and after (the recorded verdict): the chain check. */
+  BEFORE_SEQ: 26, AFTER_SEQ: 27,
 } as const;
-export const SHOT_COLUMNS = 26;
+export const SHOT_COLUMNS = 28;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -81,7 +95,7 @@ export interface ReplayResult {
   header: Record<string, unknown> | null;
   /** Shots this replay validated. */
   shots: number;
-  /** Shot records in the whole log (all shooters). */
+  /** Shot records read (from applyFrom on, all shooters). */
   totalShots: number;
   ticks: number;
   /** shots x SHOT_COLUMNS. */
@@ -104,7 +118,8 @@ const scratchShot = createShotMessage();
  * Per-slot ring of the last RING ticks: presence, position, facing, epoch. Feeds the reaction and
  * snap measures (the histories' own rings are sized for the rewind window only).
  */
-const RING = 256;
+export const REPLAY_RING_TICKS = 256;
+const RING = REPLAY_RING_TICKS;
 const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_FX = 4, R_FZ = 5, R_ALIVE = 6, R_EPOCH = 7;
 const R_STRIDE = 8;
 
@@ -129,13 +144,16 @@ export function replayMatchLog(
   const input = createShotInput();
   const recorded = createVerdict();
   const replayed = createVerdict();
-  const lastAfter: (ShooterState | null)[] = new Array(slots).fill(null);
+  const scratchFields: FieldMismatch[] = [];
   const ring = new Float64Array(RING * slots * R_STRIDE);
   const ringTime = new Float64Array(RING);
   let serial = 0; // ticks seen; ring index = serial % RING
   // Reaction cache per (shooter, target): a run of visible ticks [start, end] by serial.
   const runStart = new Float64Array(slots * slots).fill(-1);
   const runEnd = new Float64Array(slots * slots).fill(-1);
+  // 1 when the cached run's start was where the lookback limit stopped the walk (not a hidden tick).
+  const runCut = new Uint8Array(slots * slots);
+
   const eye = config.eyeHeightM;
   let rows = new Float64Array(1024 * SHOT_COLUMNS);
   const result: ReplayResult = {
@@ -144,7 +162,13 @@ export function replayMatchLog(
   const bad = (offset: number, type: number, why: string) => result.badRecords.push({ offset, type: RECORD_TYPE_NAMES[type] ?? `type ${type}`, why });
   const t0 = now();
 
-  for (let fi = 0; fi < frames.frames.length; fi++) {
+  const lastFrame = Math.min(frames.frames.length, opt.shotsTo);
+  // The header is read wherever the shard starts.
+  if (opt.applyFrom > 0 && frames.frames[0]?.type === RecordType.HEADER) {
+    const hf = frames.frames[0];
+    try { result.header = decodeHeader(bytes.subarray(hf.payloadOffset, hf.payloadOffset + hf.payloadLength)); } catch { bad(hf.offset, hf.type, 'header is not valid JSON'); }
+  }
+  for (let fi = Math.max(0, opt.applyFrom); fi < lastFrame; fi++) {
     const f = frames.frames[fi]!;
     const at = f.payloadOffset;
     switch (f.type) {
@@ -182,24 +206,18 @@ export function replayMatchLog(
         break;
       }
       case RecordType.SHOT: {
-        const index = result.totalShots++;
+        const index = opt.shotIndexBase + result.totalShots++;
+        if (fi < opt.shotsFrom) break;
         if (!readShotRecord(input, recorded, view, at, f.payloadLength)) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
         const shooter = input.shooter;
         if (opt.shooters !== null && !opt.shooters.has(shooter)) break;
         validateShot(replayed, scene, config, input.payload, input.before, input.timing, input.targets);
-        const fields = compareVerdicts([], recorded, replayed);
-        // The seq chain through this shooter's shots: a removed or reordered shot breaks it.
-        const prev = shooter < slots ? lastAfter[shooter] : null;
-        if (prev) {
-          const chain = compareStates([], 'before', prev, input.before);
-          for (const c of chain) if (c.field === 'before.lastSeq') fields.push({ field: 'before.lastSeq (chain from the previous shot)', recorded: c.replayed, replayed: c.recorded });
+        const fields = compareVerdicts(scratchFields, recorded, replayed);
+        const mismatched = fields.length > 0;
+        if (mismatched) {
+          result.mismatches.push({ index, offset: f.offset, shooter, seq: recorded.seq, fields: fields.slice() });
+          fields.length = 0;
         }
-        if (shooter < slots) {
-          const keep = lastAfter[shooter] ?? { slot: shooter, alive: true, lastSeq: -1, nextFireMs: 0, ammo: [], reloadEndMs: [] };
-          keep.lastSeq = recorded.after.lastSeq;
-          lastAfter[shooter] = keep;
-        }
-        if (fields.length > 0) result.mismatches.push({ index, offset: f.offset, shooter, seq: recorded.seq, fields });
 
         if ((result.shots + 1) * SHOT_COLUMNS > rows.length) {
           const grown = new Float64Array(rows.length * 2);
@@ -223,9 +241,11 @@ export function replayMatchLog(
         rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
         rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
         rows[o + ShotCol.DAMAGE] = v.damage;
-        rows[o + ShotCol.MISMATCH] = fields.length > 0 ? 1 : 0;
+        rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
         rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
         rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
+        rows[o + ShotCol.BEFORE_SEQ] = input.before.lastSeq;
+        rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
         let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
         if (decodeShot(scratchShot, input.payload) === FrameStatus.OK) {
           sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
@@ -245,7 +265,7 @@ export function replayMatchLog(
               let kw = k;
               while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
               if (kw >= 0 && serial - kw <= RING) {
-                reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd);
+                reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd, runCut);
               }
             }
           }
@@ -310,27 +330,28 @@ function snapMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, 
 /**
  * How long the target had been visible from the shooter's eye at tick k (line of sight to the
  * target's head or chest height unblocked by the world), in ms up to `rewindMs`; `lookbackMs` when
- * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). Uses and
- * extends a cached run of visible ticks per pair so a burst of shots walks each tick once.
+ * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). A run of
+ * visible ticks is cached per pair so a burst of shots walks each tick once; the cache only skips
+ * ticks already known visible, so the answer is the one an uncached walk gives (shards that start
+ * with an empty cache agree with a serial replay bit for bit).
  */
 function reactionMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, target: number, k: number, serial: number,
-  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, runStart: Float64Array, runEnd: Float64Array): number {
+  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, runStart: Float64Array, runEnd: Float64Array, runCut: Uint8Array): number {
   const pair = shooter * slots + target;
   const limitMs = rewindMs - lookbackMs;
   let first = -1;
   let epoch = NaN;
+  let cut = 0;
   for (let j = k; j >= 0 && serial - j <= RING; j--) {
-    if (ringTime[j % RING]! < limitMs) {
-      if (first >= 0) {
-        runStart[pair] = first;
-        runEnd[pair] = k;
-      }
-      return lookbackMs;
-    }
-    // A cached run that covers j and reaches back: everything down to its start was visible.
-    if (runEnd[pair]! >= j && runStart[pair]! >= 0 && runStart[pair]! <= j && first >= 0) {
+    if (ringTime[j % RING]! < limitMs) { cut = 1; break; }
+    // A cached run covering j: every tick down to its start is visible; below it, the walk ended
+    // on a hidden tick (the answer stands) or on the older lookback limit (keep walking).
+    if (first >= 0 && runStart[pair]! >= 0 && runStart[pair]! <= j && runEnd[pair]! >= j) {
       first = runStart[pair]!;
-      break;
+      if (runCut[pair] === 0) break;
+      j = first; // continue below the run (the loop decrements)
+      epoch = ring[((first % RING) * slots + target) * R_STRIDE + R_EPOCH]!;
+      continue;
     }
     const so = ((j % RING) * slots + shooter) * R_STRIDE;
     const to = ((j % RING) * slots + target) * R_STRIDE;
@@ -346,6 +367,31 @@ function reactionMeasure(ring: Float64Array, ringTime: Float64Array, slots: numb
   if (first < 0) return NaN;
   runStart[pair] = first;
   runEnd[pair] = k;
-  const since = ringTime[first % RING]!;
-  return Math.min(lookbackMs, rewindMs - since);
+  runCut[pair] = cut;
+  if (cut === 1) return lookbackMs;
+  return Math.min(lookbackMs, rewindMs - ringTime[first % RING]!);
+}
+
+/**
+ * The seq chain per shooter over rows in log order (all shots of the log, e.g. merged from
+ * shards): each shot's before.lastSeq must equal the previous shot's after.lastSeq of the same
+ * shooter. A removed, duplicated or reordered shot record breaks it. Returns one mismatch per break.
+ */
+export function checkSeqChains(rows: Float64Array, count: number): ShotMismatch[] {
+  const last = new Map<number, number>();
+  const out: ShotMismatch[] = [];
+  for (let i = 0; i < count; i++) {
+    const o = i * SHOT_COLUMNS;
+    const shooter = rows[o + ShotCol.SHOOTER]!;
+    const before = rows[o + ShotCol.BEFORE_SEQ]!;
+    const prev = last.get(shooter);
+    if (prev !== undefined && !Object.is(prev, before)) {
+      out.push({
+        index: rows[o + ShotCol.INDEX]!, offset: rows[o + ShotCol.OFFSET]!, shooter, seq: rows[o + ShotCol.SEQ]!,
+        fields: [{ field: 'before.lastSeq (chain from the previous shot of this shooter)', recorded: before, replayed: prev }],
+      });
+    }
+    last.set(shooter, rows[o + ShotCol.AFTER_SEQ]!);
+  }
+  return out;
 }

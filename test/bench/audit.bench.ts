@@ -1,0 +1,73 @@
+/**
+ * Audit replay throughput: a seeded synthetic 16-player match on the default level (real movement,
+ * histories, validateShot and MatchLogRecorder; everyone firing whenever the rifle allows, three
+ * cheaters), then the full audit (verdict replay + reaction and snap measures) with one worker and
+ * with two. shotsPerSecond = shots / the slowest shard's record loop (tick records included: every
+ * shard rebuilds every history); the median of ROUNDS runs. Also prints ticks/s, the log's size and
+ * the heap after. Run alone: `npm run bench:audit [-- --json] [-- --seconds S]`.
+ * --json lines: {"bench": "audit", "workers", "shotsPerSecond", ...}.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
+import { synthesizeMatch, CheatKind } from '../../server/audit/synthMatch';
+import { auditMatchLog } from '../../server/audit/audit';
+
+const ROUNDS = 3;
+
+function median(v: number[]): number {
+  const s = v.slice().sort((a, b) => a - b);
+  return s[s.length >> 1]!;
+}
+
+export async function run(opts: { json: boolean; seconds?: number }): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
+  try {
+    const world = await loadWorld();
+    const seconds = opts.seconds ?? 240;
+    const t0 = performance.now();
+    const match = await synthesizeMatch({
+      world, levelPath: DEFAULT_LEVEL_PATH, path: join(dir, 'bench.hrml'), seed: 2026, players: 16, durationS: seconds,
+      cheats: { 1: CheatKind.AIMBOT, 2: CheatKind.WALLHACK, 3: CheatKind.BACKTRACK }, immortal: true, trigger: 'spray',
+    });
+    const genMs = performance.now() - t0;
+    if (!opts.json) {
+      console.log(`log: ${match.shots} shots, ${match.ticks} ticks (${(match.shots / match.ticks).toFixed(2)} shots/tick), ${(match.stats.bytesWritten / 1e6).toFixed(1)} MB, generated in ${(genMs / 1000).toFixed(1)} s`);
+      console.log('workers  shots/s (median)  per worker  ticks/s     wall ms  mismatches  heap MB');
+    }
+    for (const workers of [1, 2]) {
+      const rates: number[] = [];
+      const walls: number[] = [];
+      let mismatches = 0;
+      let ticks = 0;
+      for (let r = 0; r < ROUNDS; r++) {
+        const a = await auditMatchLog(match.path, { world, workers });
+        rates.push(a.shotsPerSecond);
+        walls.push(a.replayMs);
+        mismatches += a.mismatches.length;
+        ticks = a.ticks;
+        if (a.shots !== match.shots) throw new Error(`audit replayed ${a.shots} of ${match.shots} shots`);
+      }
+      const sps = median(rates);
+      const loopS = match.shots / sps;
+      const heapMb = process.memoryUsage().heapUsed / 1e6;
+      if (opts.json) {
+        console.log(JSON.stringify({
+          bench: 'audit', workers, shotsPerSecond: Math.round(sps), perWorker: Math.round(sps / workers), ticksPerSecond: Math.round(ticks / loopS),
+          shots: match.shots, ticks, wallMs: Math.round(median(walls)), mismatches, heapMb: Math.round(heapMb), logMb: Math.round(match.stats.bytesWritten / 1e5) / 10,
+        }));
+      } else {
+        console.log(`${String(workers).padStart(7)}  ${Math.round(sps).toString().padStart(16)}  ${Math.round(sps / workers).toString().padStart(10)}  ${Math.round(ticks / loopS).toString().padStart(7)}  ${Math.round(median(walls)).toString().padStart(10)}  ${String(mismatches).padStart(10)}  ${heapMb.toFixed(0).padStart(7)}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  const i = process.argv.indexOf('--seconds');
+  await run({ json: process.argv.includes('--json'), seconds: i > 0 ? Number(process.argv[i + 1]) : undefined });
+}
