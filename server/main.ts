@@ -12,9 +12,4 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const game = await createGameServer({ port, tickRate, statusIntervalMs: 5000 });
 console.log(`[arena] listening on ${game.url} (room "arena", ${game.config.tickRate} Hz, level ${game.config.levelPath}, world ${game.world.hash}, rig ${game.rig.hash})`);
-const stop = async (): Promise<void> => {
-  await game.close();
-  process.exit(0);
-};
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+// Colyseus installs its own SIGINT/SIGTERM handlers (graceful shutdown, then exit).
