@@ -141,6 +141,24 @@ describe('PlayerHistory', () => {
     expect(out.x).toBe(40);
   });
 
+  it('a clip change or a wrapped clip time is not lerped: the nearer snapshot gives the animation state', () => {
+    const h = new PlayerHistory(8);
+    const a = poseAt(0), b = poseAt(1), c = poseAt(2);
+    a.clip = 1; a.time = 0.70; b.clip = 1; b.time = 0.02; // wrapped by the caller
+    c.clip = 2; c.time = 0.5; // clip change
+    h.record(0, 0, a); h.record(1, 10, b); h.record(2, 20, c);
+    const out = createPlayerPose();
+    expect(h.sampleAt(out, 3, wide)).toBe(RewindStatus.INTERPOLATED);
+    expect([out.clip, out.time]).toEqual([1, 0.70]);
+    expect(out.x).toBeCloseTo(a.x + (b.x - a.x) * 0.3, 12); // the root still interpolates
+    expect(h.sampleAt(out, 8, wide)).toBe(RewindStatus.INTERPOLATED);
+    expect([out.clip, out.time]).toEqual([1, 0.02]);
+    expect(h.sampleAt(out, 14, wide)).toBe(RewindStatus.INTERPOLATED);
+    expect([out.clip, out.time]).toEqual([1, 0.02]);
+    expect(h.sampleAt(out, 16, wide)).toBe(RewindStatus.INTERPOLATED);
+    expect([out.clip, out.time]).toEqual([2, 0.5]);
+  });
+
   it('window edge: inside is served, outside follows the policy (clamp or reject) and says which side', () => {
     const h = new PlayerHistory(PlayerHistory.capacityFor(HZ, 1000));
     fill(h, 0, 127); // two seconds at 64 Hz, ring keeps the last ~1 s

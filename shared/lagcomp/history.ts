@@ -14,8 +14,9 @@
  *   for bit (EXACT);
  * - across an epoch change (teleport, respawn): never interpolated; the snapshot nearer in time is
  *   taken whole (SNAPPED_EPOCH; ties go to the newer one);
- * - clip or alive differing between the two snapshots: the root is still interpolated, the
- *   animation state and alive flag come from the nearer snapshot (a clip change is not a teleport);
+ * - clip or alive differing between the two snapshots, or the clip time going backwards (a caller
+ *   that wraps it): the root is still interpolated, the animation state and alive flag come from
+ *   the nearer snapshot (a clip change is not a teleport);
  * - outside the window, the policy decides: clamp to the window's edge (CLAMPED_*) or refuse
  *   (REJECTED_*). "Old" means older than max(newest - windowMs, oldest recorded); "new" means later
  *   than the newest snapshot. Non-finite times are INVALID; an empty history is EMPTY. A refused
@@ -313,10 +314,12 @@ export class PlayerHistory {
     out.epoch = this.epoch[s0];
     // Nearer snapshot (ties to the newer): the source of what is not interpolated.
     const near = f < 0.5 ? s0 : s1;
-    if (this.clip[s0] === this.clip[s1]) {
+    if (this.clip[s0] === this.clip[s1] && a[o1 + ANIM] >= a[o0 + ANIM]) {
       out.clip = this.clip[s0];
       out.time = a[o0 + ANIM] * g + a[o1 + ANIM] * f;
     } else {
+      // Clip changed, or the caller wrapped the clip time (it went backwards): lerping would sweep
+      // back through the clip, so take the nearer snapshot's animation state instead.
       out.clip = this.clip[near];
       out.time = a[near * NUM_STRIDE + ANIM];
     }
