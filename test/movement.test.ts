@@ -38,19 +38,20 @@ describe('movement step', () => {
     expect(t.vz).toBeCloseTo(cfg.accel / 64, 9);
   });
 
-  it('never crosses a wall, whatever the start, direction and tick rate', () => {
+  it('never crosses or overlaps a wall (corners included), whatever the start, direction and tick rate', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -250, max: 250 }).map((i) => i / 100),
         fc.integer({ min: -340, max: 200 }).map((i) => i / 100),
         fc.integer({ min: -1000, max: 1000 }).map((i) => i / 1000),
+        fc.integer({ min: -1000, max: 200 }).map((i) => i / 1000),
         fc.constantFrom(64, 128),
-        (x, z, wx, hz) => {
+        (x, z, wx, wz, hz) => {
           const s = createMoveState(x, 0, z);
           settle(s);
           let side = Math.sign(s.z + 4);
           for (let i = 0; i < hz * 2; i++) {
-            stepMovement(s, input(wx, -1), world, cfg, 1 / hz);
+            stepMovement(s, input(wx, wz), world, cfg, 1 / hz);
             if (Math.abs(s.x) < 3 - cfg.radius) {
               const now = Math.sign(s.z + 4);
               expect(now, `crossed at ${s.x}, ${s.z}`).toBe(side);
@@ -59,6 +60,10 @@ describe('movement step', () => {
               side = Math.sign(s.z + 4);
             }
             expect(Number.isFinite(s.x + s.y + s.z)).toBe(true);
+            // The body (a circle of `radius` in xz) never overlaps the wall, corners included.
+            const qx = Math.max(-3, Math.min(3, s.x)), qz = Math.max(-4.15, Math.min(-3.85, s.z));
+            const gap = Math.sqrt((s.x - qx) * (s.x - qx) + (s.z - qz) * (s.z - qz));
+            expect(gap, `inside the wall at ${s.x}, ${s.z}`).toBeGreaterThanOrEqual(cfg.radius - 1e-6);
           }
         },
       ),

@@ -7,15 +7,19 @@
  * Model: horizontal velocity accelerates toward wish * maxSpeed (wish clamped to unit length), with
  * less control in the air; gravity when airborne; the ground from world.groundHeight (snapping up
  * steps no higher than stepHeight and down onto ground within stepHeight while walking); walls by
- * probing the horizontal move with segments at knee, chest and head height, stopping `radius`
- * short of the first wall and sliding the rest along it (two passes).
+ * sweeping spheres of `radius` along the horizontal move at the probe heights (the lowest above
+ * the step height, so steps and the floor do not stop it), stopping at the first contact and
+ * sliding the rest along the contact's horizontal normal (up to three passes). A sphere that starts
+ * touching a wall may move away from it or along it, never into it.
  */
 import type { SegmentHit } from '../kernels/hit';
+import { createSweepHit, type SweepHit } from '../kernels/sweptSphere';
 
 /** World queries the step needs (shared/world/world.ts World satisfies this). */
 export interface MoveWorld {
   firstHit(out: SegmentHit, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
   groundHeight(x: number, y: number, z: number, maxDrop: number): number;
+  sweepSphere(out: SweepHit, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, radius: number): boolean;
 }
 
 export interface MoveState {
@@ -62,7 +66,7 @@ export interface MoveConfig {
   maxFallSpeed: number;
   radius: number;
   stepHeight: number;
-  /** Probe heights above the feet for wall tests, metres. */
+  /** Heights above the feet of the wall-sweep sphere centres, metres (the lowest > stepHeight + radius). */
   probeHeights: readonly number[];
   /** Clip indices into the rig's clips. */
   clipIdle: number;
@@ -84,7 +88,7 @@ export function defaultMoveConfig(clips: { idle: number; jog: number; run: numbe
     maxFallSpeed: 40,
     radius: 0.35,
     stepHeight: 0.4,
-    probeHeights: [0.5, 1.0, 1.6],
+    probeHeights: [0.8, 1.3],
     clipIdle: clips.idle,
     clipJog: clips.jog,
     clipRun: clips.run,
@@ -126,32 +130,33 @@ export function setView(s: MoveState, vx: number, vy: number, vz: number): void 
 
 // scratch (module level; the step is synchronous)
 const scratchHit: SegmentHit = { hit: false, t: 0, x: 0, y: 0, z: 0, u: 0, v: 0, nx: 0, ny: 0, nz: 0, front: false };
+const scratchSweep: SweepHit = createSweepHit();
 
 function finiteOr(v: number, fallback: number): number {
   return v - v === 0 ? v : fallback;
 }
 
 /**
- * Moves (dx, dz) horizontally from the state's position, stopping short of walls and sliding along
- * them. Writes the new x, z into the state and returns nothing.
+ * Moves (dx, dz) horizontally from the state's position, stopping at walls and sliding along them.
+ * Writes the new x, z into the state.
  */
 function moveHorizontal(s: MoveState, world: MoveWorld, c: MoveConfig, dx: number, dz: number): void {
   for (let pass = 0; pass < 3; pass++) {
     const d2 = dx * dx + dz * dz;
     if (!(d2 > 1e-14)) return;
-    const d = Math.sqrt(d2);
-    const ux = dx / d;
-    const uz = dz / d;
-    const reach = d + c.radius;
     let bestT = 2;
     let bnx = 0;
     let bnz = 0;
     for (let i = 0; i < c.probeHeights.length; i++) {
       const py = s.y + c.probeHeights[i]!;
-      if (world.firstHit(scratchHit, s.x, py, s.z, s.x + ux * reach, py, s.z + uz * reach) && scratchHit.t < bestT) {
-        bestT = scratchHit.t;
-        bnx = scratchHit.nx;
-        bnz = scratchHit.nz;
+      if (!world.sweepSphere(scratchSweep, s.x, py, s.z, s.x + dx, py, s.z + dz, c.radius)) continue;
+      const nx = scratchSweep.nx, nz = scratchSweep.nz;
+      // A contact the motion leaves or runs along (already touching) does not stop it.
+      if (scratchSweep.embedded && nx * dx + nz * dz >= 0) continue;
+      if (scratchSweep.t < bestT) {
+        bestT = scratchSweep.t;
+        bnx = nx;
+        bnz = nz;
       }
     }
     if (bestT > 1) {
@@ -159,15 +164,15 @@ function moveHorizontal(s: MoveState, world: MoveWorld, c: MoveConfig, dx: numbe
       s.z += dz;
       return;
     }
-    // Advance up to `radius` before the wall, then slide the remainder along the wall's horizontal normal.
-    const allowed = Math.max(0, bestT * reach - c.radius);
-    s.x += ux * allowed;
-    s.z += uz * allowed;
-    const rest = d - allowed;
-    let rx = ux * rest;
-    let rz = uz * rest;
+    // Advance to the contact (backed off a hair so the next sweep does not start embedded), then
+    // slide the remainder along the contact's horizontal normal.
+    const go = Math.max(0, bestT - 1e-6);
+    s.x += dx * go;
+    s.z += dz * go;
+    let rx = dx * (1 - go);
+    let rz = dz * (1 - go);
     const n2 = bnx * bnx + bnz * bnz;
-    if (!(n2 > 1e-12)) return; // a floor/ceiling-like face at probe height: stop
+    if (!(n2 > 1e-12)) return; // a horizontal surface at sphere height: stop
     const ninv = 1 / Math.sqrt(n2);
     const nx = bnx * ninv;
     const nz = bnz * ninv;
