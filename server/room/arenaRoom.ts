@@ -484,6 +484,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     slot.shooter.slot = slot.index;
     copyShooterState(this.shooterBefore, slot.shooter);
     const v = this.verdict;
+    // The targets as the pipeline sees them, for the match log: taken before a kill changes them.
+    const targetsSeen = this.recorder !== null ? { alive: this.targetsAlive.slice(), lifeStartMs: this.targetsLife.slice() } : null;
     // Oversized payloads are refused unread: the pipeline's frame check looks only at the length.
     validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
     copyShooterState(slot.shooter, v.after);
@@ -528,7 +530,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
         nonBytesType: isBytes ? ((bytes as Uint8Array).byteLength > MAX_CLIENT_MESSAGE_BYTES ? `oversized:${(bytes as Uint8Array).byteLength}` : null) : typeof bytes,
         shooterBefore: this.shooterBefore,
         timing,
-        targets: { alive: this.targetsAlive.slice(), lifeStartMs: this.targetsLife.slice() },
+        targets: targetsSeen!,
         verdict: v,
         targetHealthAfter,
         killed,

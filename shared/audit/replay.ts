@@ -115,6 +115,20 @@ const scratchPose: ReplayPose = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, 
 const scratchShot = createShotMessage();
 
 /**
+ * What to hand validateShot for a recorded payload: the bytes; for an oversized payload (logged as
+ * "oversized:N", not its content, since the pipeline refuses it by length alone) N zero bytes; for
+ * anything that was not bytes, null (the pipeline refuses every non-byte value alike).
+ */
+function shotPayload(payload: Uint8Array | null, nonBytesType: string): Uint8Array | null {
+  if (payload !== null) return payload;
+  if (nonBytesType.startsWith('oversized:')) {
+    const n = Number(nonBytesType.slice(10));
+    if (Number.isInteger(n) && n > 0 && n <= 1 << 20) return new Uint8Array(n);
+  }
+  return null;
+}
+
+/**
  * Per-slot ring of the last RING ticks: presence, position, facing, epoch. Feeds the reaction and
  * snap measures (the histories' own rings are sized for the rewind window only).
  */
@@ -211,7 +225,7 @@ export function replayMatchLog(
         if (!readShotRecord(input, recorded, view, at, f.payloadLength)) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
         const shooter = input.shooter;
         if (opt.shooters !== null && !opt.shooters.has(shooter)) break;
-        validateShot(replayed, scene, config, input.payload, input.before, input.timing, input.targets);
+        validateShot(replayed, scene, config, shotPayload(input.payload, input.nonBytesType), input.before, input.timing, input.targets);
         const fields = compareVerdicts(scratchFields, recorded, replayed);
         const mismatched = fields.length > 0;
         if (mismatched) {
