@@ -13,7 +13,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type QuickHull from 'quickhull3d';
-import { BONE_STRIDE, RIG_FORMAT_VERSION, encodeBase64, rigDataHash, type RigData, type RigMeta } from '../../shared/rig/rig';
+import {
+  BONE_STRIDE, FRAME_ROTATION_SCALE, FRAME_TRANSLATION_QUANTUM, RIG_FORMAT_VERSION, encodeBase64, normaliseRotations, rigDataHash,
+  type RigData, type RigMeta,
+} from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
 import {
   bindGlobals, dominantJointPerTriangle, globalMatrices, loadSkinnedCharacter, rigidFromMat4, sampleLocalTRS,
@@ -238,8 +241,19 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     }
     clipMeta.push({ name: clip.name, duration: Math.fround(clip.duration), frameCount: n + 1 });
   }
-  const frames = f32(frameParts);
+  // Quantise frames to int16 (see shared/rig/rig.ts) and keep the values the loader will see.
+  const frameQ = new Int16Array(frameParts.length);
+  for (let i = 0; i < frameParts.length; i++) {
+    const v = i % BONE_STRIDE < 3 ? frameParts[i] / FRAME_TRANSLATION_QUANTUM : frameParts[i] * FRAME_ROTATION_SCALE;
+    const q = Math.round(v);
+    if (q < -32767 || q > 32767) throw new Error(`buildRig: frame value ${frameParts[i]} does not fit the int16 quantisation; widen FRAME_TRANSLATION_QUANTUM`);
+    frameQ[i] = q;
+  }
+  const frames = new Float64Array(frameQ.length);
+  for (let i = 0; i < frameQ.length; i++) frames[i] = i % BONE_STRIDE < 3 ? frameQ[i] * FRAME_TRANSLATION_QUANTUM : frameQ[i] / FRAME_ROTATION_SCALE;
+  normaliseRotations(frames);
   const bindPose32 = f32(bindPose);
+  normaliseRotations(bindPose32);
 
   // Broadphase sphere: every hull vertex in every frame and in the bind pose, model space.
   const allPoses: Float64Array[] = [bindPose32];
@@ -279,12 +293,13 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     bound: [bc[0], bc[1], bc[2], br],
   };
 
-  const all = new Float32Array(triangles.length + spheres.length + bindPose32.length + frames.length);
+  const all = new Float32Array(triangles.length + spheres.length + bindPose.length);
   let o = 0;
-  for (const part of [triangles, spheres, bindPose32, frames]) { all.set(part, o); o += part.length; }
-  const bytes = new Uint8Array(all.length * 4);
+  for (const part of [triangles, spheres, bindPose]) { all.set(part, o); o += part.length; }
+  const bytes = new Uint8Array(all.length * 4 + frameQ.length * 2);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < all.length; i++) view.setFloat32(i * 4, all[i], true);
+  for (let i = 0; i < frameQ.length; i++) view.setInt16(all.length * 4 + i * 2, frameQ[i], true);
   const payload = encodeBase64(bytes);
   const metaJson = JSON.stringify(meta);
   return { data: { version: RIG_FORMAT_VERSION, meta: metaJson, payload, hash: rigDataHash(metaJson, payload) }, triangleJoint };
