@@ -137,6 +137,7 @@ function resetVerdict(out: Verdict, shooter: ShooterState): void {
   out.worldT = -1;
   out.surface = -1;
   out.damage = 0;
+  out.targetRewindStatus = -1;
   out.rewindTimeMs = Number.NaN;
   out.estimateMs = Number.NaN;
   out.timeSource = TimeSource.NONE;
@@ -285,6 +286,7 @@ export function validateShot(
     out.zone = bh.zone;
     out.bone = bh.bone;
     out.hitbox = bh.hitbox;
+    out.targetRewindStatus = bh.status;
     out.t = bh.t;
     out.x = bh.x; out.y = bh.y; out.z = bh.z;
     out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
@@ -303,6 +305,7 @@ export function validateShot(
     out.reason = VerdictReason.OCCLUDED;
     out.target = bh.player;
     out.zone = bh.zone;
+    out.targetRewindStatus = bh.status;
     return out;
   }
   out.kind = VerdictKind.MISS;

@@ -132,6 +132,8 @@ export interface Verdict {
   /** Index into world.surfaces of the world hit, -1 when none. */
   surface: number;
   damage: number;
+  /** RewindStatus of the sample of the hit (or occluded) player's history, -1 when none (audits). */
+  targetRewindStatus: number;
   /** The time every target was rewound to, server ms (NaN before step 3). */
   rewindTimeMs: number;
   /** The server's estimate of the firing time (receive - rtt/2 - interp), NaN before step 3. */
@@ -147,7 +149,7 @@ export function createVerdict(): Verdict {
   return {
     kind: VerdictKind.REJECTED, reason: VerdictReason.MALFORMED, seq: -1, shooter: -1, weapon: -1,
     target: -1, zone: -1, bone: -1, hitbox: -1, t: -1, x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0,
-    worldHit: false, worldT: -1, surface: -1, damage: 0, rewindTimeMs: Number.NaN, estimateMs: Number.NaN,
+    worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN,
     timeSource: TimeSource.NONE, fired: false, after: createShooterState(-1, []),
   };
 }
@@ -158,7 +160,7 @@ export function verdictToRecord(v: Verdict): Record<string, unknown> {
     kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), seq: v.seq, shooter: v.shooter, weapon: v.weapon,
     target: v.target, zone: v.zone, bone: v.bone, hitbox: v.hitbox, t: v.t, x: v.x, y: v.y, z: v.z,
     nx: v.nx, ny: v.ny, nz: v.nz, worldHit: v.worldHit, worldT: v.worldT, surface: v.surface, damage: v.damage,
-    rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, timeSource: v.timeSource, fired: v.fired,
+    targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, timeSource: v.timeSource, fired: v.fired,
     after: { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() },
   };
 }

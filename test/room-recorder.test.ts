@@ -1,0 +1,135 @@
+/**
+ * The recorder interface is complete: a match played by real clients is replayed from nothing but
+ * what the room handed its recorder (header, ticks, events, shots), with a fresh scene built from
+ * the header, and every verdict comes out bit for bit the same. Also: a socket-level oversized
+ * message closes only that client, and the room keeps judging.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { HitZone } from '../shared/rig/rig';
+import { WeaponId } from '../shared/weapons';
+import { createVerdict, reasonName, verdictToRecord } from '../shared/validate/verdict';
+import { validateShot } from '../shared/validate/shot';
+import { createPlayerPose } from '../shared/lagcomp/pose';
+import { createMatchScene } from '../server/room/scene';
+import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchHeader, type MatchRecorder, type MatchEvent, type ShotRecord, type TickRecord } from '../server/room/recorder';
+
+type Entry = { kind: 'tick'; t: TickRecord } | { kind: 'event'; e: MatchEvent } | { kind: 'shot'; s: ShotRecord };
+const logs = new Map<string, { header: MatchHeader | null; entries: Entry[]; closed: boolean }>();
+const recorderFor = (roomId: string): MatchRecorder => {
+  const log = { header: null as MatchHeader | null, entries: [] as Entry[], closed: false };
+  logs.set(roomId, log);
+  return {
+    header: (h) => void (log.header = structuredClone(h)),
+    tick: (t) => void log.entries.push({ kind: 'tick', t: { tick: t.tick, timeMs: t.timeMs, poses: t.poses.slice() } }),
+    event: (e) => void log.entries.push({ kind: 'event', e: { ...e } }),
+    shot: (s) => void log.entries.push({ kind: 'shot', s: structuredClone(s) }),
+    close: () => void (log.closed = true),
+  };
+};
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder: recorderFor, respawnDelayMs: 200 });
+});
+afterAll(async () => {
+  await ts?.close();
+});
+
+describe('recorder', () => {
+  it('replays a live match bit for bit from the recorded data alone', async () => {
+    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
+    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
+    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    await sleep(300);
+    const roomId = a.room.roomId;
+    const room = ts.server.rooms.get(roomId)!;
+    const shootAt = async (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => {
+      const rt = a.serverNow() - 100;
+      const pose = a.renderPose(1, rt);
+      const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
+      const me = a.snapshots.at(-1)!.poses.get(0)!;
+      const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
+      const d = [cx - sx, cy - sy, cz - sz];
+      const l = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+      return a.shoot({ seq, weapon, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 30, ey: sy + (d[1]! / l) * 30, ez: sz + (d[2]! / l) * 30, ...extra });
+    };
+    // B moves while A fires: hits, a miss, rejections, a kill and a respawn all land in the log.
+    b.sendInput({ seq: 1, buttons: 0, wishX: 0.5, wishZ: 0, viewX: 0, viewY: 0, viewZ: -1 });
+    const reasons: string[] = [];
+    reasons.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
+    await sleep(120);
+    reasons.push(reasonName((await shootAt(2, HitZone.UPPER_TORSO, WeaponId.RIFLE, { ey: 100 })).reason));
+    reasons.push(reasonName((await shootAt(3, HitZone.UPPER_TORSO)).reason)); // fire rate
+    a.sendShot(a.shot({ seq: 3, weapon: WeaponId.RIFLE, renderTimeMs: a.serverNow() - 100, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 })); // replayed seq
+    await a.until(() => a.verdicts.filter((v) => v.seq === 3).length === 2, 3000, 'second verdict for seq 3');
+    reasons.push(reasonName(a.verdicts.filter((v) => v.seq === 3)[1]!.reason));
+    await sleep(120);
+    reasons.push(reasonName((await shootAt(4, HitZone.HEAD)).reason)); // 100 + 25 > 100: kill
+    await b.until(() => b.state.players.get(b.room.sessionId)?.epoch === 2, 3000, 'respawn');
+    await sleep(150);
+    reasons.push(reasonName((await shootAt(5, HitZone.UPPER_TORSO)).reason));
+    expect(reasons.slice(0, 5), JSON.stringify(reasons)).toEqual(['OK_HIT', 'OK_MISS', 'FIRE_RATE', 'SEQ_REPLAYED', 'OK_HIT']);
+    await a.leave();
+    await b.leave();
+    await sleep(100);
+
+    const log = logs.get(roomId)!;
+    expect(log.header).not.toBeNull();
+    const header = log.header!;
+    expect(header.worldHash).toBe(ts.server.world.hash);
+    expect(header.rigHash).toBe(ts.server.rig.hash);
+    expect(log.entries.some((e) => e.kind === 'event' && e.e.kind === MatchEventKind.DEATH)).toBe(true);
+    expect(log.entries.some((e) => e.kind === 'event' && e.e.kind === MatchEventKind.RESPAWN)).toBe(true);
+
+    // Replay: a fresh scene from the header, fed only the log.
+    const scene = createMatchScene(ts.server.world, ts.server.rig, header.scene);
+    const pose = createPlayerPose();
+    let replayed = 0;
+    for (const entry of log.entries) {
+      if (entry.kind === 'tick') {
+        const p = entry.t.poses;
+        for (let slot = 0; slot < header.maxPlayers; slot++) {
+          const o = slot * TICK_POSE_STRIDE;
+          if (p[o + TickPose.PRESENT] !== 1) continue;
+          pose.x = p[o + TickPose.X]!; pose.y = p[o + TickPose.Y]!; pose.z = p[o + TickPose.Z]!;
+          pose.qx = p[o + TickPose.QX]!; pose.qy = p[o + TickPose.QY]!; pose.qz = p[o + TickPose.QZ]!; pose.qw = p[o + TickPose.QW]!;
+          pose.clip = p[o + TickPose.CLIP]!; pose.time = p[o + TickPose.TIME]!;
+          pose.alive = p[o + TickPose.ALIVE] === 1; pose.epoch = p[o + TickPose.EPOCH]!;
+          scene.histories[slot]!.record(entry.t.tick, entry.t.timeMs, pose);
+        }
+      } else if (entry.kind === 'event') {
+        if (entry.e.kind === MatchEventKind.JOIN) scene.histories[entry.e.slot]!.clear();
+      } else {
+        const s = entry.s;
+        const v = validateShot(createVerdict(), scene, header.validation, s.bytes, s.shooterBefore, s.timing, s.targets);
+        expect(JSON.stringify(verdictToRecord(v))).toBe(JSON.stringify(verdictToRecord(s.verdict)));
+        replayed++;
+      }
+    }
+    expect(replayed).toBe(6);
+  });
+
+  it('a message over the socket cap (4 KB) closes only its sender; the room keeps judging', async () => {
+    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
+    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
+    const c = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
+    for (const p of [a, b, c]) await p.until(() => p.clock.synced && p.slot >= 0, 5000, 'ready');
+    let closed = false;
+    c.room.onLeave(() => void (closed = true));
+    c.room.sendBytes('shot', new Uint8Array(10_000));
+    await a.until(() => closed || a.state.players.size === 2, 5000, 'oversized sender dropped');
+    await sleep(300);
+    const rt = a.serverNow() - 100;
+    const room = ts.server.rooms.get(a.room.roomId)!;
+    const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.UPPER_TORSO);
+    const me = a.snapshots.at(-1)!.poses.get(0)!;
+    const sy = me.y + ts.server.rig.eyeHeight;
+    const d = [cx - me.x, cy - sy, cz - me.z];
+    const l = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+    const v = await a.shoot({ seq: 1, weapon: WeaponId.RIFLE, claimedTarget: 1, renderTimeMs: rt, sx: me.x, sy, sz: me.z, ex: me.x + (d[0]! / l) * 30, ey: sy + (d[1]! / l) * 30, ez: me.z + (d[2]! / l) * 30 });
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    await a.leave();
+    await b.leave();
+  });
+});
