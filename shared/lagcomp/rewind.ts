@@ -18,7 +18,7 @@
  * the caller's HitboxHit. Deterministic: + - * /, Math.sqrt, comparisons, Math.floor.
  */
 import { clearSegmentHit, createSegmentHit, type SegmentHit } from '../kernels/hit';
-import { createPreparedSegment, intersectPrepared, prepareSegment } from '../kernels/watertight';
+import { createPreparedSegment, intersectPreparedAt, prepareSegment } from '../kernels/watertight';
 import { BONE_STRIDE, HitZone, type Rig } from '../rig/rig';
 import { composeRoot, sampleClipBones } from '../rig/posing';
 import { createRewindPolicy, PlayerHistory, RewindStatus, rewindStatusUsable, type RewindPolicy } from './history';
@@ -262,9 +262,8 @@ export class Rewinder {
         for (let i = i0; i < i1; i++) {
           if (pass === 0 && entryT[i - i0] < tIn - CLIP_EPS) continue;
           const o9 = i * 9;
-          if (!intersectPrepared(scratchHit, scratchSeg,
-            tris[o9], tris[o9 + 1], tris[o9 + 2], tris[o9 + 3], tris[o9 + 4], tris[o9 + 5], tris[o9 + 6], tris[o9 + 7], tris[o9 + 8],
-            cull, best)) continue;
+          // The offset form reads the vertices itself: no nine boxed double arguments per call.
+          if (!intersectPreparedAt(scratchHit, scratchSeg, tris, o9, cull, best)) continue;
           if (found && !(scratchHit.t < best)) continue; // ties keep the first hit found
           found = true;
           hullHit = true;

@@ -10,9 +10,8 @@
  *
  * - gcs: garbage collections during the timed rounds. The rewind code creates no objects per shot;
  *   what remains is V8 boxing double arguments as HeapNumbers at calls it cannot inline: the 7
- *   numbers of firstHit itself, and prepareSegment / intersectPrepared (too large to inline) for
- *   each hull the segment is clipped into (~0.3 KB per posed player). An offset-into-typed-array
- *   variant of the kernel would remove the latter.
+ *   numbers of firstHit itself, prepareSegment's 6 per hull the segment is clipped into, and the
+ *   kernel's tMax (the kernel reads triangle vertices from the array by offset, so those do not box).
  *
  * Seeded (mulberry32), so runs compare like with like. Run: npm run bench:rewind [-- --json]
  * With --json: one line {"bench": "rewind", "hz", "bytesPerPlayerPerSecond", "nsPerShot64Players"}
