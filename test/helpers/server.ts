@@ -23,8 +23,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is given. */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
-  const server = await createGameServer({ log: () => {}, ...options, port: 0, host: '127.0.0.1' });
+  const server = await createGameServer({ log: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
   return { url: server.url, port: server.port, server, close: () => server.close() };
 }
 
