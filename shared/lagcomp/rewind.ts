@@ -240,6 +240,10 @@ export class Rewinder {
       const dLen = Math.sqrt(ldx * ldx + ldy * ldy + ldz * ldz);
       const parallel = PARALLEL_EPS * dLen;
       let tIn = -Infinity, tOut = Infinity;
+      // Clipped away once the interval is empty, or starts beyond the best hit so far, or ends
+      // before the start: stop reading planes then (entryT is only read when the hull survives).
+      const tLimit = best + CLIP_EPS;
+      let clipped = false;
       for (let i = i0; i < i1; i++) {
         const p = i * 4;
         const denom = planes[p] * ldx + planes[p + 1] * ldy + planes[p + 2] * ldz;
@@ -253,8 +257,12 @@ export class Rewinder {
           if (tx < tOut) tOut = tx;
         } // nearly parallel planes constrain nothing here (conservative)
         entryT[i - i0] = te;
+        if (tIn > tOut + CLIP_EPS || tIn > tLimit || tOut < -CLIP_EPS) {
+          clipped = true;
+          break;
+        }
       }
-      if (tIn > tOut + CLIP_EPS || tIn > best + CLIP_EPS || tOut < -CLIP_EPS) continue;
+      if (clipped) continue;
       prepareSegment(scratchSeg, lsx, lsy, lsz, lex, ley, lez);
       // Pass 0: only the triangles on the entry plane(s); pass 1 (fallback, or start inside): all.
       let hullHit = false;
