@@ -11,8 +11,9 @@
  *   2      2    i16   claimed target slot, -1 = none (audits and self-hit rejection only: the
  *                     server decides hits on its own)
  *   4      4    u32   seq, per client, strictly increasing
- *   8      8    f64   claimed render time, ms on the server clock as the client estimates it
- *                     (the time whose interpolated snapshot the client was drawing when it fired)
+ *   8      8    f64   claimed render time, ms on the server clock: the server time of the
+ *                     interpolated snapshots the client was drawing when it fired, i.e.
+ *                     ServerClockEstimate.serverNow() - interpDelayMs (the delay it declared at join)
  *   16     8    f64   start x   (segment start S, metres, world space)
  *   24     8    f64   start y
  *   32     8    f64   start z

@@ -81,7 +81,14 @@ export interface ShotTiming {
   receiveTimeMs: number;
   /** The room's round-trip estimate for the shooter, ms. */
   rttMs: number;
-  /** The shooter's interpolation delay (declared at join, clamped by the room), ms. */
+  /**
+   * The shooter's interpolation delay (declared at join as `interpDelayMs`, clamped by the room), ms:
+   * how far behind its estimate of the server's current clock (ping time + rtt/2, see
+   * shared/protocol/ping.ts ServerClockEstimate) the client renders other players. Snapshots reach
+   * the client rtt/2 late, so a client needs interpDelay >= rtt/2 + its interpolation buffer (two or
+   * three patch intervals); it claims renderTime = serverNow - interpDelay, and the server's estimate
+   * receive - rtt/2 - interpDelay then matches the claim.
+   */
   interpDelayMs: number;
   /** Server ms of the newest recorded tick (the latest time a pose exists for). */
   newestTickMs: number;
