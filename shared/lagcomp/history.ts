@@ -23,7 +23,7 @@
  *   sample leaves `out` untouched.
  * Time is server milliseconds passed in by the caller; nothing here reads a clock.
  */
-import { copyPlayerPose, type PlayerPose } from './pose';
+import type { PlayerPose } from './pose';
 
 export const RewindStatus = {
   EXACT: 0,
@@ -353,5 +353,3 @@ export class PlayerHistory {
   }
 }
 
-// Re-exported so callers can copy a sampled pose without a second import.
-export { copyPlayerPose };
