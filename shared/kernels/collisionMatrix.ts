@@ -170,6 +170,13 @@ export function composeCollisionMatrices(out: Float64Array, matrices: Float64Arr
 }
 
 /**
+ * Scratch: the public function is a small wrapper that V8 inlines into its caller, storing the
+ * number arguments here; the core (too large to inline) then takes no doubles, because every double
+ * passed to a call that is not inlined is boxed on the heap.
+ */
+const ARGS = new Float64Array(6);
+
+/**
  * Tests the segment S -> E against triangle `tri` of a collision-matrix array. Writes `out` (t,
  * point S + t D, u = x and v = y in the triangle frame, unit normal toward the start, front) and
  * returns out.hit. With `cullBack` only front faces can hit.
@@ -182,6 +189,15 @@ export function intersectCollisionMatrix(
   ex: number, ey: number, ez: number,
   cullBack = false,
 ): boolean {
+  const q = ARGS;
+  q[0] = sx; q[1] = sy; q[2] = sz;
+  q[3] = ex; q[4] = ey; q[5] = ez;
+  return intersectCollisionMatrixCore(out, matrices, tri, cullBack);
+}
+
+function intersectCollisionMatrixCore(out: SegmentHit, matrices: Float64Array, tri: number, cullBack: boolean): boolean {
+  const sx = ARGS[0], sy = ARGS[1], sz = ARGS[2];
+  const ex = ARGS[3], ey = ARGS[4], ez = ARGS[5];
   out.hit = false;
   const o = tri * COLLISION_MATRIX_STRIDE;
   const r20 = matrices[o + 8], r21 = matrices[o + 9], r22 = matrices[o + 10], r23 = matrices[o + 11];

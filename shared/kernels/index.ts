@@ -7,7 +7,9 @@
 export type { SegmentHit } from './hit';
 export { createSegmentHit, clearSegmentHit, copySegmentHit } from './hit';
 export type { PreparedSegment } from './watertight';
-export { createPreparedSegment, prepareSegment, intersectPrepared, intersectWatertight } from './watertight';
+export {
+  createPreparedSegment, prepareSegment, intersectPrepared, intersectPreparedAt, intersectWatertight,
+} from './watertight';
 export { MT_RELATIVE_EPSILON, intersectMollerTrumbore } from './mollerTrumbore';
 export {
   COLLISION_MATRIX_STRIDE,

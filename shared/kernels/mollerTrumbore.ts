@@ -23,6 +23,13 @@ export const MT_RELATIVE_EPSILON = 1 / 1099511627776; // 2^-40
 const EPS2 = MT_RELATIVE_EPSILON * MT_RELATIVE_EPSILON;
 
 /**
+ * Scratch: the public function is a small wrapper that V8 inlines into its caller, storing the
+ * number arguments here; the core (too large to inline) then takes no doubles, because every double
+ * passed to a call that is not inlined is boxed on the heap.
+ */
+const ARGS = new Float64Array(15);
+
+/**
  * Möller–Trumbore test of the segment S -> E against triangle a, b, c. Writes `out` and returns
  * out.hit. With `cullBack` only front faces can hit.
  */
@@ -35,6 +42,21 @@ export function intersectMollerTrumbore(
   cx: number, cy: number, cz: number,
   cullBack = false,
 ): boolean {
+  const q = ARGS;
+  q[0] = sx; q[1] = sy; q[2] = sz;
+  q[3] = ex; q[4] = ey; q[5] = ez;
+  q[6] = ax; q[7] = ay; q[8] = az;
+  q[9] = bx; q[10] = by; q[11] = bz;
+  q[12] = cx; q[13] = cy; q[14] = cz;
+  return intersectMollerTrumboreCore(out, cullBack);
+}
+
+function intersectMollerTrumboreCore(out: SegmentHit, cullBack: boolean): boolean {
+  const sx = ARGS[0], sy = ARGS[1], sz = ARGS[2];
+  const ex = ARGS[3], ey = ARGS[4], ez = ARGS[5];
+  const ax = ARGS[6], ay = ARGS[7], az = ARGS[8];
+  const bx = ARGS[9], by = ARGS[10], bz = ARGS[11];
+  const cx = ARGS[12], cy = ARGS[13], cz = ARGS[14];
   out.hit = false;
   const dx = ex - sx, dy = ey - sy, dz = ez - sz;
   const e1x = bx - ax, e1y = by - ay, e1z = bz - az;

@@ -15,6 +15,13 @@
  */
 import type { SegmentHit } from './hit';
 
+/**
+ * Scratch: the public function is a small wrapper that V8 inlines into its caller, storing the
+ * number arguments here; the core (too large to inline) then takes no doubles, because every double
+ * passed to a call that is not inlined is boxed on the heap.
+ */
+const ARGS = new Float64Array(15);
+
 /** Plane + barycentric test of the segment S -> E against a, b, c. Writes `out`, returns out.hit. */
 export function intersectPlaneBarycentric(
   out: SegmentHit,
@@ -25,6 +32,21 @@ export function intersectPlaneBarycentric(
   cx: number, cy: number, cz: number,
   cullBack = false,
 ): boolean {
+  const q = ARGS;
+  q[0] = sx; q[1] = sy; q[2] = sz;
+  q[3] = ex; q[4] = ey; q[5] = ez;
+  q[6] = ax; q[7] = ay; q[8] = az;
+  q[9] = bx; q[10] = by; q[11] = bz;
+  q[12] = cx; q[13] = cy; q[14] = cz;
+  return intersectPlaneBarycentricCore(out, cullBack);
+}
+
+function intersectPlaneBarycentricCore(out: SegmentHit, cullBack: boolean): boolean {
+  const sx = ARGS[0], sy = ARGS[1], sz = ARGS[2];
+  const ex = ARGS[3], ey = ARGS[4], ez = ARGS[5];
+  const ax = ARGS[6], ay = ARGS[7], az = ARGS[8];
+  const bx = ARGS[9], by = ARGS[10], bz = ARGS[11];
+  const cx = ARGS[12], cy = ARGS[13], cz = ARGS[14];
   out.hit = false;
   const q1x = bx - ax, q1y = by - ay, q1z = bz - az;
   const q2x = cx - ax, q2y = cy - ay, q2z = cz - az;

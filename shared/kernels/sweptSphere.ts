@@ -203,49 +203,50 @@ function insideStandard(x: number, z: number, x1: number, z1: number, x2: number
   return z >= 0 && x * z1 - x1 * z >= 0 && (x2 - x) * z1 + (x1 - x2) * z >= 0;
 }
 
-// Scratch for the sweep: the best contact so far, in the triangle's frame. Module level so a sweep
-// allocates nothing; sweeps never nest, so one set suffices.
-let bestT = 0;
+// Scratch, module level and typed so a sweep allocates nothing (a double stored in a module-level
+// `let` is boxed on every store). Sweeps never nest, so one set suffices.
+// PATH: the wrappers' arguments p0 xyz, p1 xyz, radius. BEST: the contact being reported, in the
+// triangle's frame: 0 t, 1..3 contact point, 4..6 normal.
+const PATH = new Float64Array(7);
+const BEST = new Float64Array(7);
 let bestFeature: SweepFeature = SweepFeature.FACE;
 let bestIndex = 0;
-let bestQx = 0, bestQy = 0, bestQz = 0;
-let bestNx = 0, bestNy = 0, bestNz = 0;
-let bestEmbedded = false;
 
 /** Vertex i of the triangle in its frame, component k (v0 is the origin). */
 function vertexComponent(frames: Float64Array, o: number, i: number, k: number): number {
   return i === 0 ? 0 : frames[o + 9 + 3 * i + k];
 }
 
-/** Writes the scratch best contact into `out` in world space. */
-function finish(
-  out: SweepHit, frames: Float64Array, o: number, t: number,
-  p0x: number, p0y: number, p0z: number, dx: number, dy: number, dz: number,
-): boolean {
+/** Writes BEST (with bestFeature, bestIndex) into `out` in world space, the path from PATH. */
+function finish(out: SweepHit, frames: Float64Array, o: number, embedded: boolean): boolean {
   const Xx = frames[o], Xy = frames[o + 1], Xz = frames[o + 2];
   const Yx = frames[o + 3], Yy = frames[o + 4], Yz = frames[o + 5];
   const Zx = frames[o + 6], Zy = frames[o + 7], Zz = frames[o + 8];
+  const t = BEST[0];
+  const qx = BEST[1], qy = BEST[2], qz = BEST[3];
+  const nx = BEST[4], ny = BEST[5], nz = BEST[6];
   out.hit = true;
   out.t = t;
   out.feature = bestFeature;
   out.featureIndex = bestIndex;
-  out.embedded = bestEmbedded;
-  out.x = frames[o + 9] + Xx * bestQx + Yx * bestQy + Zx * bestQz;
-  out.y = frames[o + 10] + Xy * bestQx + Yy * bestQy + Zy * bestQz;
-  out.z = frames[o + 11] + Xz * bestQx + Yz * bestQy + Zz * bestQz;
-  out.nx = Xx * bestNx + Yx * bestNy + Zx * bestNz;
-  out.ny = Xy * bestNx + Yy * bestNy + Zy * bestNz;
-  out.nz = Xz * bestNx + Yz * bestNy + Zz * bestNz;
-  out.cx = p0x + t * dx;
-  out.cy = p0y + t * dy;
-  out.cz = p0z + t * dz;
+  out.embedded = embedded;
+  out.x = frames[o + 9] + Xx * qx + Yx * qy + Zx * qz;
+  out.y = frames[o + 10] + Xy * qx + Yy * qy + Zy * qz;
+  out.z = frames[o + 11] + Xz * qx + Yz * qy + Zz * qz;
+  out.nx = Xx * nx + Yx * ny + Zx * nz;
+  out.ny = Xy * nx + Yy * ny + Zy * nz;
+  out.nz = Xz * nx + Yz * ny + Zz * nz;
+  out.cx = PATH[0] + t * (PATH[3] - PATH[0]);
+  out.cy = PATH[1] + t * (PATH[4] - PATH[1]);
+  out.cz = PATH[2] + t * (PATH[5] - PATH[2]);
   return true;
 }
 
 /**
  * Sweeps a sphere of `radius` from P0 to P1 against triangle `tri` of a sweep-frame array (see
  * buildSweepFrames). Writes `out` and returns out.hit. Face, edges and vertices; see the module
- * comment for the one-sided and overlap policies.
+ * comment for the one-sided and overlap policies. A small wrapper (V8 inlines it, so the seven
+ * doubles are stored, not boxed as arguments) over sweepSphereTriangleCore.
  */
 export function sweepSphereTriangle(
   out: SweepHit,
@@ -255,6 +256,17 @@ export function sweepSphereTriangle(
   p1x: number, p1y: number, p1z: number,
   radius: number,
 ): boolean {
+  const q = PATH;
+  q[0] = p0x; q[1] = p0y; q[2] = p0z;
+  q[3] = p1x; q[4] = p1y; q[5] = p1z;
+  q[6] = radius;
+  return sweepSphereTriangleCore(out, frames, tri);
+}
+
+function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: number): boolean {
+  const p0x = PATH[0], p0y = PATH[1], p0z = PATH[2];
+  const p1x = PATH[3], p1y = PATH[4], p1z = PATH[5];
+  const radius = PATH[6];
   out.hit = false;
   const check = p0x + p0y + p0z + p1x + p1y + p1z + radius;
   if (!(radius >= 0) || !(check - check === 0)) return false;
@@ -335,15 +347,16 @@ export function sweepSphereTriangle(
       if (!faceOk || !(dy < 0)) return false;
       ux = 0; uy = 1; uz = 0;
     }
-    bestQx = qx; bestQy = qy; bestQz = qz;
-    bestNx = ux; bestNy = uy; bestNz = uz;
-    bestEmbedded = true;
-    return finish(out, frames, o, 0, p0x, p0y, p0z, dwx, dwy, dwz);
+    BEST[0] = 0;
+    BEST[1] = qx; BEST[2] = qy; BEST[3] = qz;
+    BEST[4] = ux; BEST[5] = uy; BEST[6] = uz;
+    return finish(out, frames, o, true);
   }
-  bestEmbedded = false;
 
   // 2. Face: the centre reaches height r above the front face inside the triangle.
-  bestT = Infinity;
+  // The best contact so far, in locals (unboxed), copied to BEST once at the end.
+  let bestT = Infinity;
+  let bqx = 0, bqy = 0, bqz = 0, bnx = 0, bny = 0, bnz = 0;
   if (faceOk && y0 >= radius && dy < 0) {
     const beta = (radius - y0) / dy;
     if (beta <= 1) {
@@ -352,8 +365,8 @@ export function sweepSphereTriangle(
         bestT = beta;
         bestFeature = SweepFeature.FACE;
         bestIndex = 0;
-        bestQx = hx; bestQy = 0; bestQz = hz;
-        bestNx = 0; bestNy = 1; bestNz = 0;
+        bqx = hx; bqy = 0; bqz = hz;
+        bnx = 0; bny = 1; bnz = 0;
       }
     }
   }
@@ -395,8 +408,8 @@ export function sweepSphereTriangle(
     bestT = t;
     bestFeature = SweepFeature.EDGE;
     bestIndex = i;
-    bestQx = qxe; bestQy = qye; bestQz = qze;
-    bestNx = nx; bestNy = ny; bestNz = nz;
+    bqx = qxe; bqy = qye; bqz = qze;
+    bnx = nx; bny = ny; bnz = nz;
   }
 
   // 4. Vertices as spheres: |centre - v| = r.
@@ -420,12 +433,15 @@ export function sweepSphereTriangle(
     bestT = t;
     bestFeature = SweepFeature.VERTEX;
     bestIndex = i;
-    bestQx = Vx; bestQy = Vy; bestQz = Vz;
-    bestNx = nx; bestNy = ny; bestNz = nz;
+    bqx = Vx; bqy = Vy; bqz = Vz;
+    bnx = nx; bny = ny; bnz = nz;
   }
 
   if (!(bestT <= 1)) return false;
-  return finish(out, frames, o, bestT, p0x, p0y, p0z, dwx, dwy, dwz);
+  BEST[0] = bestT;
+  BEST[1] = bqx; BEST[2] = bqy; BEST[3] = bqz;
+  BEST[4] = bnx; BEST[5] = bny; BEST[6] = bnz;
+  return finish(out, frames, o, false);
 }
 
 /**
@@ -441,6 +457,17 @@ export function sweepSphereFace(
   p1x: number, p1y: number, p1z: number,
   radius: number,
 ): boolean {
+  const q = PATH;
+  q[0] = p0x; q[1] = p0y; q[2] = p0z;
+  q[3] = p1x; q[4] = p1y; q[5] = p1z;
+  q[6] = radius;
+  return sweepSphereFaceCore(out, frames, tri);
+}
+
+function sweepSphereFaceCore(out: SweepHit, frames: Float64Array, tri: number): boolean {
+  const p0x = PATH[0], p0y = PATH[1], p0z = PATH[2];
+  const p1x = PATH[3], p1y = PATH[4], p1z = PATH[5];
+  const radius = PATH[6];
   out.hit = false;
   const o = tri * SWEEP_FRAME_STRIDE;
   if (frames[o + 18] !== 1 || !(radius >= 0)) return false;
@@ -459,8 +486,8 @@ export function sweepSphereFace(
   if (!insideStandard(hx, hz, frames[o + 12], frames[o + 14], frames[o + 15])) return false;
   bestFeature = SweepFeature.FACE;
   bestIndex = 0;
-  bestEmbedded = false;
-  bestQx = hx; bestQy = 0; bestQz = hz;
-  bestNx = 0; bestNy = 1; bestNz = 0;
-  return finish(out, frames, o, beta, p0x, p0y, p0z, dwx, dwy, dwz);
+  BEST[0] = beta;
+  BEST[1] = hx; BEST[2] = 0; BEST[3] = hz;
+  BEST[4] = 0; BEST[5] = 1; BEST[6] = 0;
+  return finish(out, frames, o, false);
 }

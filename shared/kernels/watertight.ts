@@ -70,17 +70,24 @@ function component(k: number, x: number, y: number, z: number): number {
   return k === 0 ? x : k === 1 ? y : z;
 }
 
-/** Prepares the segment S -> E into `out` and returns `out`. */
+/**
+ * Prepares the segment S -> E into `out` and returns `out`. Small on purpose (stores, then a call
+ * with the record only) so V8 inlines it and the six doubles are never boxed as call arguments.
+ */
 export function prepareSegment(
   out: PreparedSegment,
   sx: number, sy: number, sz: number,
   ex: number, ey: number, ez: number,
 ): PreparedSegment {
-  const dx = ex - sx;
-  const dy = ey - sy;
-  const dz = ez - sz;
   out.sx = sx; out.sy = sy; out.sz = sz;
-  out.dx = dx; out.dy = dy; out.dz = dz;
+  out.dx = ex - sx; out.dy = ey - sy; out.dz = ez - sz;
+  return finishPrepare(out);
+}
+
+/** The rest of prepareSegment, from the start and direction already stored in `out`. */
+function finishPrepare(out: PreparedSegment): PreparedSegment {
+  const sx = out.sx, sy = out.sy, sz = out.sz;
+  const dx = out.dx, dy = out.dy, dz = out.dz;
   const adx = Math.abs(dx);
   const ady = Math.abs(dy);
   const adz = Math.abs(dz);
@@ -114,10 +121,18 @@ export function prepareSegment(
   return out;
 }
 
+/** Scratch for intersectPrepared: its nine numbers are copied here. Reused on every call. */
+const scratchTriangle = new Float64Array(9);
+
 /**
  * Woop-Benthin-Wald watertight test of a prepared segment; hit only when 0 <= t <= tMax (tMax <= 1).
  * Writes `out` (t, point S + t D, u v = barycentric weights of b and c, unit normal toward the
  * start, front flag) and returns out.hit. With `cullBack` only front faces (det > 0) can hit.
+ *
+ * A thin wrapper over intersectPreparedAt, kept small on purpose: V8 inlines it into the caller, so
+ * the nine doubles go straight into a typed array instead of being boxed as call arguments (the
+ * kernel itself is too large to inline, and every double passed to a call that is not inlined is a
+ * heap allocation).
  */
 export function intersectPrepared(
   out: SegmentHit,
@@ -128,8 +143,31 @@ export function intersectPrepared(
   cullBack: boolean,
   tMax: number,
 ): boolean {
+  const v = scratchTriangle;
+  v[0] = ax; v[1] = ay; v[2] = az;
+  v[3] = bx; v[4] = by; v[5] = bz;
+  v[6] = cx; v[7] = cy; v[8] = cz;
+  return intersectPreparedAt(out, seg, v, 0, cullBack, tMax);
+}
+
+/**
+ * intersectPrepared for a triangle stored as nine numbers (a, b, c) at `offset` in a flat array, the
+ * allocation-free form for loops over meshes. Pass tMax = 1 (a small integer) where possible: a
+ * fractional tMax is one boxed number per call unless the call is inlined.
+ */
+export function intersectPreparedAt(
+  out: SegmentHit,
+  seg: PreparedSegment,
+  triangles: Float64Array | Float32Array,
+  offset: number,
+  cullBack: boolean,
+  tMax: number,
+): boolean {
   out.hit = false;
   if (seg.ok !== 1) return false;
+  const ax = triangles[offset], ay = triangles[offset + 1], az = triangles[offset + 2];
+  const bx = triangles[offset + 3], by = triangles[offset + 4], bz = triangles[offset + 5];
+  const cx = triangles[offset + 6], cy = triangles[offset + 7], cz = triangles[offset + 8];
   const Sx = seg.Sx;
   const Sy = seg.Sy;
   const Sz = seg.Sz;
@@ -223,8 +261,15 @@ export function intersectPrepared(
 
 /** Scratch for intersectWatertight: reused on every call, never escapes. */
 const scratchSegment: PreparedSegment = createPreparedSegment();
+/** Scratch: intersectWatertight's fifteen numbers, segment then triangle (stored, not boxed). */
+const oneShot = new Float64Array(15);
 
-/** One-shot convenience: prepare + intersect, tMax = 1. */
+/**
+ * One-shot convenience: prepare + intersect, tMax = 1. For a segment tested against many triangles,
+ * prepare it once and call intersectPreparedAt instead: that path never allocates, while this one is
+ * allocation-free only where V8 inlines it into the caller (otherwise its fifteen doubles are boxed
+ * as arguments; `npm run bench:kernels` shows which).
+ */
 export function intersectWatertight(
   out: SegmentHit,
   sx: number, sy: number, sz: number,
@@ -234,6 +279,17 @@ export function intersectWatertight(
   cx: number, cy: number, cz: number,
   cullBack = false,
 ): boolean {
-  prepareSegment(scratchSegment, sx, sy, sz, ex, ey, ez);
-  return intersectPrepared(out, scratchSegment, ax, ay, az, bx, by, bz, cx, cy, cz, cullBack, 1);
+  const q = oneShot;
+  q[0] = sx; q[1] = sy; q[2] = sz;
+  q[3] = ex; q[4] = ey; q[5] = ez;
+  q[6] = ax; q[7] = ay; q[8] = az;
+  q[9] = bx; q[10] = by; q[11] = bz;
+  q[12] = cx; q[13] = cy; q[14] = cz;
+  return intersectOneShot(out, cullBack);
+}
+
+function intersectOneShot(out: SegmentHit, cullBack: boolean): boolean {
+  const q = oneShot;
+  prepareSegment(scratchSegment, q[0], q[1], q[2], q[3], q[4], q[5]);
+  return intersectPreparedAt(out, scratchSegment, q, 6, cullBack, 1);
 }

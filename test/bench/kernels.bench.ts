@@ -2,9 +2,11 @@
  * Benchmark of every segment-vs-triangle kernel and the swept sphere on the same seeded random
  * triangles and segments: each segment against every triangle, two warm-up runs, then the median of
  * several timed runs interleaved across kernels. Prints a table, or with `--json` one JSON object per line:
- *   { kernel, nsPerTest, hitRate, tests, runs, bytesPerTriangle }
+ *   { kernel, nsPerTest, hitRate, tests, runs, bytesPerTriangle, minorGcsPerMillionTests }
  * bytesPerTriangle is what the kernel keeps per triangle (positions as a triangle soup of doubles,
- * or its precomputed array). Run: npm run bench:kernels [-- --json] [-- --runs N]
+ * or its precomputed array). minorGcsPerMillionTests counts young-generation collections while the
+ * kernel runs: about 0 for a kernel that allocates nothing per test (one boxed double per test
+ * would show up as several per million). Run: npm run bench:kernels [-- --json] [-- --runs N]
  */
 import { createSegmentHit } from '../../shared/kernels/hit';
 import { createPreparedSegment, intersectPrepared, intersectWatertight, prepareSegment } from '../../shared/kernels/watertight';
@@ -16,6 +18,7 @@ import {
 } from '../../shared/kernels/sweptSphere';
 import { intersectAngleSum } from '../reference/angleSum';
 import { mulberry32, uniform } from '../helpers/prng';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -200,6 +203,26 @@ for (let r = 0; r < RUNS; r++) {
     }
   });
 }
+// Allocation: count minor (scavenge) collections during a few more runs of each kernel.
+let scavenges = 0;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
+const ALLOC_RUNS = 4;
+const gcsPerMillion: number[] = [];
+for (const { loop } of loops) {
+  await flush();
+  const before = scavenges;
+  for (let r = 0; r < ALLOC_RUNS; r++) loop();
+  await flush();
+  gcsPerMillion.push(Number((((scavenges - before) * 1e6) / (ALLOC_RUNS * tests)).toFixed(2)));
+}
+gcObserver.disconnect();
+
 const rows: Record<string, unknown>[] = [];
 loops.forEach(({ kernel, bytesPerTriangle }, i) => {
   const sorted = [...times[i]].sort((x, y) => x - y);
@@ -211,11 +234,15 @@ loops.forEach(({ kernel, bytesPerTriangle }, i) => {
     tests,
     runs: RUNS,
     bytesPerTriangle,
+    minorGcsPerMillionTests: gcsPerMillion[i],
   };
   rows.push(row);
   if (json) console.log(JSON.stringify(row));
 });
 if (!json) {
   console.log(`kernels: ${TRIANGLES} triangles x ${SEGMENTS} segments, seed ${SEED}, median of ${RUNS} interleaved runs after warm-up, node ${process.version}`);
-  console.table(rows.map(({ kernel, nsPerTest, hitRate, bytesPerTriangle }) => ({ kernel, 'ns/test': nsPerTest, 'hit rate': hitRate, 'bytes/triangle': bytesPerTriangle })));
+  console.table(rows.map(({ kernel, nsPerTest, hitRate, bytesPerTriangle, minorGcsPerMillionTests }) => ({
+    kernel, 'ns/test': nsPerTest, 'hit rate': hitRate, 'bytes/triangle': bytesPerTriangle,
+    'minor GCs / 1M tests': minorGcsPerMillionTests,
+  })));
 }
