@@ -1,7 +1,9 @@
 /**
  * Watertight segment-vs-triangle test (Woop, Benthin and Wald, "Watertight Ray/Triangle
- * Intersection", JCGT 2(1), 2013). This is the kernel verdicts use: a segment aimed exactly at a
- * shared edge or vertex of a closed mesh always hits at least one of the triangles around it.
+ * Intersection", JCGT 2(1), 2013). This is the kernel verdicts use: a segment that crosses a closed
+ * mesh exactly through a shared edge or vertex always hits at least one of the triangles around it
+ * (test/closedMeshLeak.test.ts checks this on an icosphere and the bunny, 0, 1e4 and 1e5 from the
+ * origin).
  *
  * How: the segment is prepared once (largest direction axis kz, the other two kx ky, and a shear
  * that maps the direction onto +z). Each triangle vertex is then translated to the segment start and
