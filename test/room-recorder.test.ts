@@ -69,6 +69,12 @@ describe('recorder', () => {
     await b.until(() => b.state.players.get(b.room.sessionId)?.epoch === 2, 3000, 'respawn');
     await sleep(150);
     reasons.push(reasonName((await shootAt(5, HitZone.UPPER_TORSO)).reason));
+    // Hostile payloads are recorded and replayed too.
+    const before = a.verdicts.length;
+    a.room.sendBytes('shot', new Uint8Array(1000));
+    a.room.send('shot', 'not bytes');
+    await a.until(() => a.verdicts.length === before + 2, 3000, 'hostile verdicts');
+    expect(a.verdicts.slice(before).map((v) => reasonName(v.reason))).toEqual(['OVERSIZED', 'MALFORMED']);
     expect(reasons.slice(0, 5), JSON.stringify(reasons)).toEqual(['OK_HIT', 'OK_MISS', 'FIRE_RATE', 'SEQ_REPLAYED', 'OK_HIT']);
     await a.leave();
     await b.leave();
@@ -107,7 +113,7 @@ describe('recorder', () => {
         replayed++;
       }
     }
-    expect(replayed).toBe(6);
+    expect(replayed).toBe(8);
   });
 
   it('a message over the socket cap (4 KB) closes only its sender; the room keeps judging', async () => {

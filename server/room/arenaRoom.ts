@@ -23,7 +23,7 @@ import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import { Msg, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
 import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
 import { encodePing, decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
-import { FrameStatus, MAX_CLIENT_MESSAGE_BYTES } from '../../shared/protocol/shot';
+import { FrameStatus } from '../../shared/protocol/shot';
 import { validateShot, type ValidationConfig, type ShotTiming } from '../../shared/validate/shot';
 import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
 import { createMoveState, setView, stepMovement, type MoveConfig, type MoveState } from '../../shared/movement/step';
@@ -526,8 +526,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     const rec = this.recorder;
     if (rec !== null) {
       this.safeRecord(() => rec.shot({
-        bytes: isBytes && (bytes as Uint8Array).byteLength <= MAX_CLIENT_MESSAGE_BYTES ? (bytes as Uint8Array).slice() : null,
-        nonBytesType: isBytes ? ((bytes as Uint8Array).byteLength > MAX_CLIENT_MESSAGE_BYTES ? `oversized:${(bytes as Uint8Array).byteLength}` : null) : typeof bytes,
+        // Oversized payloads are kept too (the socket caps them at 4 KB): replay needs the length.
+        bytes: isBytes ? (bytes as Uint8Array).slice() : null,
+        nonBytesType: isBytes ? null : typeof bytes,
         shooterBefore: this.shooterBefore,
         timing,
         targets: targetsSeen!,

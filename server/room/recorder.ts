@@ -50,7 +50,11 @@ export interface TickRecord {
 }
 
 export interface ShotRecord {
-  /** The payload exactly as received: a copy of the bytes, or null if it was not bytes at all. */
+  /**
+   * The payload exactly as received: a copy of the bytes (oversized ones included: the socket caps
+   * messages at 4 KB), or null if it was not bytes at all (validateShot gives null the same verdict,
+   * MALFORMED, as any non-bytes value).
+   */
   bytes: Uint8Array | null;
   /** When `bytes` is null: typeof of what arrived (for the log). */
   nonBytesType: string | null;
