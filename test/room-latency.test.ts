@@ -28,8 +28,9 @@ const shotLog: ShotRecord[] = [];
 const recorder: MatchRecorder = { header() {}, tick() {}, event() {}, shot: (s) => void shotLog.push(structuredClone(s)), close() {} };
 
 beforeAll(async () => {
-  // The rewind reaches back rtt/2 + interp = 260 ms here: a 400 ms window keeps the claim unclamped.
-  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder, latencyMs: LATENCY_MS, validation: { rewindWindowMs: 400 } });
+  // The rewind reaches back rtt/2 + interp = 260 ms here: a 400 ms window keeps the claim unclamped;
+  // a 150 ms claim tolerance absorbs event-loop delays on a loaded machine (boundary: validate.test.ts).
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder, latencyMs: LATENCY_MS, validation: { rewindWindowMs: 400, claimToleranceMs: 150 } });
 });
 afterAll(async () => {
   await ts?.close();
@@ -53,7 +54,7 @@ describe('arena room under latency', () => {
       return p !== null && p.x > 1.5;
     }, 8000, 'target running');
     await sleep(50);
-    const rt = a.serverNow() - INTERP;
+    const rt = await a.renderNow(INTERP);
     const pose = a.renderPose(1, rt)!;
     const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, HitZone.UPPER_TORSO);
     const eye = a.snapshots.at(-1)!.poses.get(0)!;
@@ -81,11 +82,8 @@ describe('arena room under latency', () => {
     const flat = validateShot(createVerdict(), room.scene, ts.server.config.validation, unrewound, rec.shooterBefore, timingNow, rec.targets);
     expect(flat.rewindTimeMs).toBeCloseTo(Math.min(now, rec.timing.newestTickMs), 6);
     expect(reasonName(flat.reason)).toBe('OK_MISS');
-    // And the recorded inputs replay to the same verdict (what the audit does).
-    const again = validateShot(createVerdict(), room.scene, ts.server.config.validation, rec.bytes, rec.shooterBefore, rec.timing, rec.targets);
-    expect(again.kind).toBe(VerdictKind.HIT);
-    expect(again.t).toBe(rec.verdict.t);
-    expect(again.rewindTimeMs).toBe(rec.verdict.rewindTimeMs);
+    // (Bit-for-bit replay from recorded data alone is test/room-recorder.test.ts: here the live
+    // histories keep moving after the shot, so only the un-rewound check above uses them.)
     // The target kept running: the rewound time lies ~(latency/2 + interp) behind the receive time.
     expect(now - rec.verdict.rewindTimeMs).toBeGreaterThan(LATENCY_MS / 2 + INTERP - 60);
     await a.leave();

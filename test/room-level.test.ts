@@ -34,7 +34,7 @@ describe('arena on the default level', () => {
     expect(bs.name.length).toBe(24);
     await sleep(300);
 
-    const rt = a.serverNow() - 100;
+    const rt = await a.renderNow(100);
     const pose = a.renderPose(1, rt)!;
     const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;

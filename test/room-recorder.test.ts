@@ -30,7 +30,7 @@ const recorderFor = (roomId: string): MatchRecorder => {
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder: recorderFor, respawnDelayMs: 200 });
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder: recorderFor, respawnDelayMs: 200, validation: { claimToleranceMs: 150 } });
 });
 afterAll(async () => {
   await ts?.close();
@@ -45,7 +45,7 @@ describe('recorder', () => {
     const roomId = a.room.roomId;
     const room = ts.server.rooms.get(roomId)!;
     const shootAt = async (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => {
-      const rt = a.serverNow() - 100;
+      const rt = await a.renderNow(100);
       const pose = a.renderPose(1, rt);
       const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
       const me = a.snapshots.at(-1)!.poses.get(0)!;
@@ -126,7 +126,7 @@ describe('recorder', () => {
     c.room.sendBytes('shot', new Uint8Array(10_000));
     await a.until(() => closed || a.state.players.size === 2, 5000, 'oversized sender dropped');
     await sleep(300);
-    const rt = a.serverNow() - 100;
+    const rt = await a.renderNow(100);
     const room = ts.server.rooms.get(a.room.roomId)!;
     const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.UPPER_TORSO);
     const me = a.snapshots.at(-1)!.poses.get(0)!;

@@ -38,7 +38,7 @@ describe('arena at 128 Hz', () => {
     }
     expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
     expect(ts.server.config.scene.capacityTicks).toBe(Math.ceil(((250 + 500) * 128) / 1000) + 2);
-    const rt = a.serverNow() - 100;
+    const rt = await a.renderNow(100);
     const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;
     const sy = me.y + ts.server.rig.eyeHeight;

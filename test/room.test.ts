@@ -38,7 +38,9 @@ beforeAll(async () => {
     recorder,
     maxPlayers: 8,
     // A wide window and interpolation delay so the respawn case can claim a time before the death.
-    validation: { rewindWindowMs: 600 },
+    // A claim tolerance wider than the 60 ms default absorbs event-loop delays when the machine is
+    // loaded (tests run in parallel); the tolerance boundary itself is unit-tested in validate.test.ts.
+    validation: { rewindWindowMs: 600, claimToleranceMs: 150 },
     maxInterpDelayMs: 500,
     weapons: [...WEAPONS, TEST_SMG],
   });
@@ -88,14 +90,18 @@ function aimAt(shooter: TestPlayer, target: number, zone: number, renderTime: nu
   return { sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30 };
 }
 
-function renderTime(p: TestPlayer): number {
-  return p.serverNow() - INTERP;
+/**
+ * The client's render time now (serverNow - INTERP), once its snapshots reach it: on a loaded
+ * machine patches can arrive late, and a client cannot draw what it has not received.
+ */
+function renderTime(p: TestPlayer): Promise<number> {
+  return p.renderNow(INTERP);
 }
 
 describe('arena room: hits on a stationary target', () => {
   it('a head shot hits the head with weapon damage x head multiplier (and kills at 100 hp)', async () => {
     const [a, b] = await match(2);
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.kind).toBe(VerdictKind.HIT);
@@ -113,7 +119,7 @@ describe('arena room: hits on a stationary target', () => {
 
   it('a torso shot hits the upper torso for weapon damage x torso multiplier', async () => {
     const [a, b] = await match(2);
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.PISTOL, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.zone).toBe(HitZone.UPPER_TORSO);
@@ -128,7 +134,7 @@ describe('arena room: walls', () => {
   it('a shot through a wall is rejected as OCCLUDED and leaves a bullet hole on the wall', async () => {
     const players = await match(3);
     const [a, , c] = players;
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 2, ...aimAt(a!, 2, HitZone.UPPER_TORSO, rt) });
     expect(reasonName(v.reason)).toBe('OCCLUDED');
     expect(v.kind).toBe(VerdictKind.REJECTED);
@@ -148,7 +154,7 @@ describe('arena room: walls', () => {
   it('a miss into the floor leaves a bullet hole on the floor', async () => {
     const [a, b] = await match(2);
     const [sx, sy, sz] = eyeOf(a!, 0);
-    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: renderTime(a!), sx, sy, sz, ex: sx + 3, ey: sy - 10, ez: sz - 3 });
+    const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: (await renderTime(a!)), sx, sy, sz, ex: sx + 3, ey: sy - 10, ez: sz - 3 });
     expect(reasonName(v.reason)).toBe('OK_MISS');
     const hole = roomOf(a!).state.holes[0]!;
     expect(hole.surface).toBe('floor/concrete');
@@ -163,15 +169,15 @@ describe('arena room: each rejection reason', () => {
     const room = roomOf(a!);
     const bState = () => room.state.players.get(b!.room.sessionId)!;
     let seq = 10;
-    const aim = () => aimAt(a!, 1, HitZone.UPPER_TORSO, renderTime(a!));
+    const aim = async () => aimAt(a!, 1, HitZone.UPPER_TORSO, await renderTime(a!));
     const expectReason = async (fields: Record<string, number>, reason: string) => {
-      const rt = renderTime(a!);
+      const rt = (await renderTime(a!));
       const v = await a!.shoot({ seq: ++seq, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt), ...fields });
       expect(reasonName(v.reason), JSON.stringify(fields)).toBe(reason);
       expect(v.kind).toBe(VerdictKind.REJECTED);
       return v;
     };
-    const far = aim();
+    const far = await aim();
     const k = 250 / 30; // rifle range is 200 m: stretch the 30 m aim to 250 m
     await expectReason({ ex: far.sx + (far.ex - far.sx) * k, ey: far.sy + (far.ey - far.sy) * k, ez: far.sz + (far.ez - far.sz) * k }, 'OUT_OF_RANGE');
     await expectReason({ sx: far.sx + 5, ex: far.ex + 5 }, 'ORIGIN_MISMATCH');
@@ -180,7 +186,7 @@ describe('arena room: each rejection reason', () => {
     await expectReason({ renderTimeMs: a!.serverNow() - 5000 }, 'TIME_TOO_OLD');
     await expectReason({ weapon: 200 }, 'UNKNOWN_WEAPON');
     // Fire rate: two rifle shots sent back to back (100 ms interval) -> the second is refused.
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const s1 = a!.shot({ seq: ++seq, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
     const s2 = { ...s1, seq: ++seq };
     a!.sendShot(s1);
@@ -197,7 +203,7 @@ describe('arena room: each rejection reason', () => {
     const got: string[] = [];
     for (let i = 0; i < 3; i++) {
       await sleep(60);
-      const r = renderTime(a!);
+      const r = (await renderTime(a!));
       got.push(reasonName((await a!.shoot({ seq: ++seq, weapon: smg, renderTimeMs: r, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, r) })).reason));
     }
     expect(got).toEqual(['OK_HIT', 'OK_HIT', 'NO_AMMO']);
@@ -212,13 +218,13 @@ describe('arena room: each rejection reason', () => {
 
   it('a dead shooter cannot shoot', async () => {
     const [a, b] = await match(2);
-    const rt = renderTime(b!);
+    const rt = (await renderTime(b!));
     const kill = await b!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 0, ...aimAt(b!, 0, HitZone.HEAD, rt) });
     expect(reasonName(kill.reason)).toBe('OK_HIT');
     await a!.until(() => a!.damaged.length === 1, 3000, 'death');
     expect(a!.damaged[0]!.health).toBe(0);
     // A is dead for 250 ms: its shot right now is refused.
-    const r2 = renderTime(a!);
+    const r2 = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r2) });
     expect(reasonName(v.reason)).toBe('SHOOTER_DEAD');
     expect(roomOf(a!).state.players.get(b!.room.sessionId)!.health).toBe(100);
@@ -237,7 +243,7 @@ describe('arena room: hostile payloads', () => {
       return JSON.stringify({ out, holes: room.state.holes.length, feed: room.state.killFeed.length, ammo: shooter.ammo, next: shooter.nextFireMs });
     };
     const before = snapshot();
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const good = a!.shot({ seq: 100, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
     const bytesOf = (fields: Partial<typeof good>): Uint8Array => {
       const buf = new Uint8Array(64);
@@ -306,7 +312,7 @@ describe('arena room: death and respawn', () => {
     const room = roomOf(a!);
     const bs = () => room.state.players.get(b!.room.sessionId)!;
     const epoch0 = bs().epoch;
-    const rt = renderTime(a!);
+    const rt = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.damage).toBe(100);
@@ -343,7 +349,7 @@ describe('arena room: death and respawn', () => {
     await a!.until(() => a!.state.players.get(b!.room.sessionId)?.epoch === epoch0 + 1 && a!.hits.length === 1, 3000, 'respawn seen by A');
     const bSlot = room.slotOf(b!.room.sessionId)!;
     // A claims a time ~200 ms before B's death (250 ms respawn delay + the time to see it, minus
-    // LATE + 40), still within the 60 ms claim tolerance of the server's estimate, when B stood at
+    // LATE + 40), still within the claim tolerance of the server's estimate, when B stood at
     // its first spawn point, alive: aim there.
     const r2 = a!.serverNow() - LATE - 40;
     const deathTime = kill.rewindTimeMs; // the kill was judged at this rewound time; B died at receive time, later

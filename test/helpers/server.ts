@@ -135,6 +135,16 @@ export class TestPlayer {
     return this.clock.serverNow(performance.now());
   }
 
+  /**
+   * The render time serverNow - interpDelayMs, once snapshots up to it have arrived (on a loaded
+   * machine patches can come late, and a client cannot draw what it has not received).
+   */
+  async renderNow(interpDelayMs: number, timeoutMs = 3000): Promise<number> {
+    const t = this.serverNow() - interpDelayMs;
+    await this.until(() => (this.snapshots.at(-1)?.timeMs ?? Number.NEGATIVE_INFINITY) >= t, timeoutMs, `snapshots up to ${t}`);
+    return t;
+  }
+
   private wake(): void {
     const ws = this.waiters;
     this.waiters = [];
