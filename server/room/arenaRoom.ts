@@ -14,6 +14,12 @@
  *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
  * reason back (a `verdict` for shots, a `reject` otherwise); rejects are counted by reason.
+ *
+ * Why not Colyseus's defineInput / RoomClock / Rewind: the verdict must be replayable from plain
+ * logged numbers, so the round trip is the one this room measured against its own send times
+ * (never a client-reported clock), shots and inputs are fixed-layout binary frames judged by the
+ * shared pipeline (a schema-decoded input would hide malformed fields from it), and the history is
+ * the project's own (shared/lagcomp), rewound with the rig's hitboxes rather than numeric fields.
  */
 import { Room, type Client } from '@colyseus/core';
 import { ArraySchema } from '@colyseus/schema';
