@@ -27,8 +27,13 @@ export interface FlagThresholds {
   minShots: number;
   /** Rejected shots / shots above this flags. */
   maxRejectionRatio: number;
-  /** Any single cheat-indicating reason above this share of shots flags. */
+  /**
+   * Any single cheat-indicating reason above this share of shots flags, once it occurred at least
+   * minReasonShots times (this rule ignores minShots: four shots through walls out of eight say
+   * enough).
+   */
   maxReasonRatio: number;
+  minReasonShots: number;
   /** Head hits / hits above this flags (with at least minHits hits). */
   maxHeadshotRatio: number;
   minHits: number;
@@ -51,6 +56,7 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   minShots: 10,
   maxRejectionRatio: 0.2,
   maxReasonRatio: 0.1,
+  minReasonShots: 3,
   maxHeadshotRatio: 0.6,
   minHits: 8,
   edgeMs: 20,
@@ -146,15 +152,15 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     report.reactionSamples = reactions.length;
     report.medianReactionMs = median(reactions);
     const flags = report.flags;
+    for (const [name, n] of Object.entries(p.byReason)) {
+      const r = n / p.shots;
+      if (CHEAT_REASONS.has(name) && n >= th.minReasonShots && r > th.maxReasonRatio) {
+        flags.push({ rule: FlagRule.REASON, value: r, threshold: th.maxReasonRatio, detail: `${name}: ${n} of ${p.shots} shots, ${pct(r)} (limit ${pct(th.maxReasonRatio)}, at least ${th.minReasonShots})` });
+      }
+    }
     if (p.shots >= th.minShots) {
       const rej = p.rejected / p.shots;
       if (rej > th.maxRejectionRatio) flags.push({ rule: FlagRule.REJECTIONS, value: rej, threshold: th.maxRejectionRatio, detail: `${pct(rej)} of ${p.shots} shots rejected (limit ${pct(th.maxRejectionRatio)})` });
-      for (const [name, n] of Object.entries(p.byReason)) {
-        const r = n / p.shots;
-        if (CHEAT_REASONS.has(name) && r > th.maxReasonRatio) {
-          flags.push({ rule: FlagRule.REASON, value: r, threshold: th.maxReasonRatio, detail: `${name}: ${n} shots, ${pct(r)} (limit ${pct(th.maxReasonRatio)})` });
-        }
-      }
       const over = p.overruled / p.shots;
       if (over > th.maxOverruledRatio) flags.push({ rule: FlagRule.OVERRULED_TIME, value: over, threshold: th.maxOverruledRatio, detail: `claimed time overruled on ${pct(over)} of shots (limit ${pct(th.maxOverruledRatio)})` });
       if (p.hits >= th.minHits) {

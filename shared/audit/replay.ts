@@ -57,7 +57,12 @@ export interface ReplayOptions {
   shotIndexBase: number;
   /** How far back reaction time looks for the target becoming visible, ms (longer reads as this). */
   reactionLookbackMs: number;
-  /** The view-change window before a shot that aim snaps measure, ms. */
+  /**
+   * The view-change window before a shot that aim snaps measure, ms. Short on purpose: a human who
+   * flicks onto a target still takes a reaction time before firing, so the flick falls outside;
+   * an aim snap turns and fires in the same instant (the last step, from the facing at the last
+   * tick to the shot's own direction, is always included).
+   */
   snapWindowMs: number;
   /** Skip reaction and snap measures (pure verdict replay). */
   verdictsOnly: boolean;
@@ -67,7 +72,7 @@ export interface ReplayOptions {
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 1000, snapWindowMs: 150, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 1000, snapWindowMs: 50, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */

@@ -1,0 +1,69 @@
+// The audit on a match recorded by the real room: the client simulator plays honest bots and
+// cheaters over real WebSockets against an in-process server whose rooms write their match log
+// (MatchLogRecorder, the default recorder); the audit then replays every shot bit for bit and
+// flags the cheaters (each by the statistics its cheat distorts) and none of the honest bots.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runSimulation } from '../client-sim/simulate';
+import type { ShotLog } from '../client-sim/bot';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { readFrames } from '../shared/audit/frame';
+import { RecordType } from '../shared/audit/records';
+import { createShotInput, readShotRecord } from '../shared/audit/shotRecord';
+import { createVerdict } from '../shared/validate/verdict';
+
+const dir = mkdtempSync(join(tmpdir(), 'audit-sim-'));
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('audit of a simulated match (real room, real sockets)', () => {
+  it('replays with zero mismatches; cheaters flagged, honest bots not', async () => {
+    const logs: ShotLog[] = [];
+    const report = await runSimulation({
+      bots: 6, cheaters: 4, seconds: 16, seed: 7, rttMs: 80, jitterMs: 10, loss: 0,
+      profiles: ['aimSnap', 'wallShot', 'backtrack', 'rangeExtension'],
+      // Tough players: deaths are rare, so every bot keeps playing (and cheating) the whole match.
+      server: { matchLogDir: dir, maxHealth: 1000 },
+      onShots: (l) => logs.push(...l),
+    });
+    const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
+    expect(files).toHaveLength(1);
+    expect(report.matchLog).toBe(join(dir, files[0]!));
+    const path = join(dir, files[0]!);
+
+    // Which slot each bot played, matched by the exact bytes of its shots in the log.
+    const bytes = new Uint8Array(readFileSync(path));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const byPayload = new Map(logs.map((l) => [Buffer.from(l.bytes).toString('hex'), l]));
+    const profileOfSlot = new Map<number, string>();
+    const input = createShotInput();
+    const verdict = createVerdict();
+    for (const f of readFrames(bytes).frames) {
+      if (f.type !== RecordType.SHOT) continue;
+      expect(readShotRecord(input, verdict, view, f.payloadOffset, f.payloadLength)).toBe(true);
+      const l = input.payload && byPayload.get(Buffer.from(input.payload).toString('hex'));
+      if (l) profileOfSlot.set(input.shooter, l.profile);
+    }
+    const cheaters = [...profileOfSlot].filter(([, p]) => p !== 'honest').map(([s]) => s).sort((a, b) => a - b);
+    const honest = [...profileOfSlot].filter(([, p]) => p === 'honest').map(([s]) => s);
+    expect(cheaters).toHaveLength(4);
+    expect(honest.length).toBeGreaterThanOrEqual(5);
+
+    for (const workers of [1, 2]) {
+      const r = await auditMatchLog(path, { workers });
+      expect(r.problems).toEqual([]);
+      expect(r.mismatches).toEqual([]);
+      expect(r.shots).toBe(report.server!.shots);
+      const flagged = r.flagged.map((f) => f.player).sort((a, b) => a - b);
+      expect(flagged, JSON.stringify(r.players.map((p) => ({ p: p.player, profile: profileOfSlot.get(p.player), shots: p.shots, hits: p.hits, reasons: p.byReason, over: p.overruled, flags: p.flags.map((f) => f.detail) })))).toEqual(cheaters);
+      const rulesOf = (profile: string) => r.players.find((p) => profileOfSlot.get(p.player) === profile)!.flags.map((f) => f.rule);
+      expect(rulesOf('aimSnap')).toContain('aim-snap');
+      expect(rulesOf('backtrack')).toContain('reason');
+      expect(rulesOf('rangeExtension')).toContain('reason');
+    }
+  });
+});
