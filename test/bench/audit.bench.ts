@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { synthesizeMatch, CheatKind } from '../../server/audit/synthMatch';
-import { auditMatchLog } from '../../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
 
 const ROUNDS = 3;
 
@@ -62,6 +62,7 @@ export async function run(opts: { json: boolean; seconds?: number }): Promise<vo
       }
     }
   } finally {
+    await closeAuditWorkers();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -5,10 +5,12 @@
  */
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
+import { run as audit } from './audit.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
+  { name: 'audit', run: audit },
 ];
 
 const json = process.argv.includes('--json');
