@@ -2,7 +2,8 @@
 // cheaters over real WebSockets against an in-process server whose rooms write their match log
 // (MatchLogRecorder, the default recorder); the audit then replays every shot bit for bit and
 // flags the cheaters (each by the statistics its cheat distorts) and none of the honest bots.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,5 +66,35 @@ describe('audit of a simulated match (real room, real sockets)', () => {
       expect(rulesOf('backtrack')).toContain('reason');
       expect(rulesOf('rangeExtension')).toContain('reason');
     }
+  });
+
+  it('a server killed with SIGKILL mid-match leaves a log that replays up to its last complete record', async () => {
+    const killDir = join(dir, 'killed');
+    mkdirSync(killDir);
+    const simModule = new URL('../client-sim/simulate.ts', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      import { runSimulation } from ${JSON.stringify(simModule)};
+      await runSimulation({ bots: 4, cheaters: 2, seconds: 60, seed: 3, rttMs: 60, jitterMs: 5, loss: 0,
+        profiles: ['wallShot', 'rangeExtension'], server: { matchLogDir: ${JSON.stringify(killDir)} } });
+    `], { stdio: 'ignore' });
+    // Wait until the log holds a few hundred kilobytes (seconds of play), then kill the server mid-write.
+    const deadline = Date.now() + 60_000;
+    let file = '';
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      const f = readdirSync(killDir).find((x) => x.endsWith('.hrml'));
+      if (f && statSync(join(killDir, f)).size > 200_000) { file = join(killDir, f); break; }
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    expect(file, 'the simulated match wrote its log').not.toBe('');
+    const r = await auditMatchLog(file, { workers: 2 });
+    expect(r.mismatches).toEqual([]);
+    expect(r.frames.corrupt).toEqual([]);
+    expect(r.problems.map((p) => p.kind)).toContain('no-end-record');
+    // Only the end may be missing or torn: nothing else is wrong with the log.
+    expect(r.problems.filter((p) => p.kind !== 'no-end-record' && p.kind !== 'truncated')).toEqual([]);
+    expect(r.shots).toBeGreaterThan(10);
+    expect(r.ticks).toBeGreaterThan(100);
   });
 });
