@@ -19,7 +19,7 @@
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
 import { RecordType, RECORD_TYPE_NAMES, createTickData, decodeHeader, readEnd, readEvent, readTick, TICK_SLOT_NUMBERS, type EndData } from './records';
-import { compareVerdicts, createShotInput, readShotRecord, type FieldMismatch } from './shotRecord';
+import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
@@ -118,6 +118,9 @@ export interface ReplayResult {
 // scratch: one pose handed to history.record (copied by the history), one shot decode
 const scratchPose: ReplayPose = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0 };
 const scratchShot = createShotMessage();
+// scratch: the replayed verdict encoded for the byte comparison (a verdict is at most ~4.3 KB)
+const scratchVerdictBytes = new Uint8Array(8192);
+const scratchVerdictView = new DataView(scratchVerdictBytes.buffer);
 
 /**
  * What to hand validateShot for a recorded payload: the bytes; for an oversized payload (logged as
@@ -227,15 +230,27 @@ export function replayMatchLog(
       case RecordType.SHOT: {
         const index = opt.shotIndexBase + result.totalShots++;
         if (fi < opt.shotsFrom) break;
-        if (!readShotRecord(input, recorded, view, at, f.payloadLength)) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
+        const vAt = readShotInput(input, view, at, f.payloadLength);
+        const end = at + f.payloadLength;
+        if (vAt < 0) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
         const shooter = input.shooter;
         if (opt.shooters !== null && !opt.shooters.has(shooter)) break;
         validateShot(replayed, scene, config, shotPayload(input.payload, input.nonBytesType), input.before, input.timing, input.targets);
-        const fields = compareVerdicts(scratchFields, recorded, replayed);
-        const mismatched = fields.length > 0;
-        if (mismatched) {
+        // Bit for bit: encode the replayed verdict as the room did and compare bytes; decode the
+        // recorded one and name the differing fields only when the bytes differ.
+        const n = writeVerdict(scratchVerdictView, 0, replayed);
+        let same = n === end - vAt;
+        for (let i = 0; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
+        let v = replayed;
+        let mismatched = false;
+        if (!same) {
+          if (readVerdict(recorded, view, vAt, end) !== end) { bad(f.offset, f.type, 'shot record verdict does not fit'); break; }
+          v = recorded;
+          const fields = compareVerdicts(scratchFields, recorded, replayed);
+          if (fields.length === 0) fields.push({ field: 'verdict bytes (NaN payload or layout)', recorded: NaN, replayed: NaN });
           result.mismatches.push({ index, offset: f.offset, shooter, seq: recorded.seq, fields: fields.slice() });
           fields.length = 0;
+          mismatched = true;
         }
 
         if ((result.shots + 1) * SHOT_COLUMNS > rows.length) {
@@ -246,7 +261,6 @@ export function replayMatchLog(
         const o = result.shots * SHOT_COLUMNS;
         result.shots++;
         if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
-        const v = recorded;
         rows[o + ShotCol.INDEX] = index;
         rows[o + ShotCol.OFFSET] = f.offset;
         rows[o + ShotCol.SHOOTER] = shooter;

@@ -173,8 +173,17 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
  * counts (a record that passed its CRC but was written by something else).
  */
 export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataView, at: number, length: number): boolean {
+  const o = readShotInput(input, view, at, length);
+  return o >= 0 && readVerdict(verdict, view, o, at + length) === at + length;
+}
+
+/**
+ * Decodes everything of a shot record but its verdict into `input`; returns the verdict's offset
+ * (it runs to the record's end), or -1 when the record is too short for its own counts.
+ */
+export function readShotInput(input: ShotInput, view: DataView, at: number, length: number): number {
   const end = at + length;
-  if (length < 54) return false;
+  if (length < 54) return -1;
   input.tick = view.getUint32(at, true);
   input.shooter = view.getUint16(at + 4, true);
   const n = view.getUint16(at + 6, true);
@@ -187,7 +196,7 @@ export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataVie
   t.newestTickMs = view.getFloat64(at + 36, true);
   input.targetHealthAfter = view.getFloat64(at + 44, true);
   const m = view.getUint16(at + 52, true);
-  if (54 + 9 * m > length) return false;
+  if (54 + 9 * m > length) return -1;
   const alive = input.targets.alive;
   const life = input.targets.lifeStartMs;
   alive.length = m;
@@ -198,7 +207,7 @@ export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataVie
     life[i] = view.getFloat64(o + 1, true);
   }
   o = readShooterState(input.before, view, o, end, input.shooter);
-  if (o < 0 || o + n > end) return false;
+  if (o < 0 || o + n > end) return -1;
   if (kind === 0) {
     input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
     input.nonBytesType = '';
@@ -208,9 +217,7 @@ export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataVie
     for (let i = 0; i < n; i++) name += String.fromCharCode(view.getUint8(o + i));
     input.nonBytesType = name;
   }
-  o += n;
-  o = readVerdict(verdict, view, o, end);
-  return o === end;
+  return o + n;
 }
 
 /** One field where a replayed verdict differs from the recorded one. */
