@@ -30,7 +30,7 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
   const check = sx + sy + sz + ex + ey + ez + r;
   if (!(r >= 0) || check - check !== 0) return -1;
   const F = b.nodesF;
-  const U = b.nodesU;
+  const U = b.nodesI;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
   const dx = ex - sx, dy = ey - sy, dz = ez - sz;
@@ -66,7 +66,7 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
   for (;;) {
     const w = node << 3;
     const cnt = U[w + 7];
-    if (cnt !== 0) {
+    if (cnt > 0) {
       const first = U[w + 6];
       for (let i = first, end = first + cnt; i < end; i++) {
         if (sweepSphereTriangle(tmp, frames, i, sx, sy, sz, ex, ey, ez, r)) {

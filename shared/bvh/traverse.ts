@@ -27,8 +27,8 @@ import { createPreparedSegment, intersectPrepared, prepareSegment, type Prepared
 export interface BvhArrays {
   /** Node bounds, 8 floats per node (see ./build for the layout). */
   nodesF: Float32Array;
-  /** The same bytes as uint32: word 6 = first triangle / left child, word 7 = leaf count (0 = inner). */
-  nodesU: Uint32Array;
+  /** The same bytes as int32: word 6 = first triangle / left child, word 7 = leaf count, or -1 - split axis. */
+  nodesI: Int32Array;
   /** Triangle corners in leaf order: ax ay az bx by bz cx cy cz per triangle. */
   tris: Float64Array;
   /** Scratch traversal stack (node ids), sized to the tree depth + 1. Owned by one tree. */
@@ -49,6 +49,11 @@ export const SLAB_GROW = 1 + 2 * GAMMA3;
  */
 const PRUNE_REL = 1 + 9.094947017729282e-13; // 1 + 2^-40
 const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
+
+/** A comparison as 0 or 1 for bitwise and-ing (JavaScript does this itself; this only tells the types). */
+function bit(x: boolean): number {
+  return x as unknown as number;
+}
 
 // Scratch (module level, reused by every query, never escapes).
 const scratchSeg: PreparedSegment = createPreparedSegment();
@@ -102,7 +107,7 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
   if (seg.ok !== 1) return -1;
   const F = b.nodesF;
-  const U = b.nodesU;
+  const U = b.nodesI;
   const T = b.tris;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
@@ -113,6 +118,8 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
   const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
+  // Per axis: 1 when the segment runs toward -axis, so the right (larger) child is nearer.
+  const fx = ix >= 0 ? 0 : 1, fy = iy >= 0 ? 0 : 1, fz = iz >= 0 ? 0 : 1;
   // Kernel setup (see ../kernels/watertight): permutation and shear.
   const kx = seg.kx, ky = seg.ky, kz = seg.kz;
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
@@ -133,7 +140,7 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   for (;;) {
     const w = node << 3;
     const cnt = U[w + 7];
-    if (cnt !== 0) {
+    if (cnt > 0) {
       const first = U[w + 6];
       for (let i = first, k = first * 9, end = first + cnt; i < end; i++, k += 9) {
         // Mirror of intersectPrepared(..., cullBack = false, tMax = limit): keep every operation in step.
@@ -165,39 +172,42 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
         }
       }
     } else {
+      // Near child first: along the split axis, the left child holds the smaller centroids.
       const l = U[w + 6];
-      const o = l << 3;
-      // Both children, slab test inlined (a call returning a double would box it on the heap).
-      let tl = Infinity;
-      {
-        const lo = Math.max(0, (F[o + xl] - sxl) * ix, (F[o + yl] - syl) * iy, (F[o + zl] - szl) * iz);
-        const hi = Math.min(limit, (F[o + xh] - sxh) * ix, (F[o + yh] - syh) * iy, (F[o + zh] - szh) * iz);
-        if (lo <= hi * SLAB_GROW) tl = lo;
-      }
-      let tr = Infinity;
-      {
-        const q = o + 8;
-        const lo = Math.max(0, (F[q + xl] - sxl) * ix, (F[q + yl] - syl) * iy, (F[q + zl] - szl) * iz);
-        const hi = Math.min(limit, (F[q + xh] - sxh) * ix, (F[q + yh] - syh) * iy, (F[q + zh] - szh) * iz);
-        if (lo <= hi * SLAB_GROW) tr = lo;
-      }
-      if (tl <= tr) {
-        if (tl !== Infinity) {
-          if (tr !== Infinity) {
-            stackNode[sp] = l + 1;
-            stackT[sp] = tr;
-            sp++;
-          }
-          node = l;
-          continue;
-        }
-      } else if (tr !== Infinity) {
-        if (tl !== Infinity) {
-          stackNode[sp] = l;
-          stackT[sp] = tl;
+      const flip = cnt === -1 ? fx : cnt === -2 ? fy : fz;
+      const c1 = l + flip, c2 = l + 1 - flip;
+      const o = c1 << 3, p = c2 << 3;
+      const lim = limit * SLAB_GROW;
+      // Both children's slab tests, branch-free: a box is entered iff every entry distance is at
+      // most every exit distance (exits scaled by Ize's factor), every entry is at most the limit
+      // and every exit is at least 0. That is max(entries, 0) <= min(exits, limit) without a
+      // max or min: V8 compiles Math.max/min and if-chains to data-dependent branches, and their
+      // mispredictions were about a third of the query time. A NaN product compares false: a miss,
+      // which is right (see slabSetup).
+      const ax0 = (F[o + xl] - sxl) * ix, ay0 = (F[o + yl] - syl) * iy, az0 = (F[o + zl] - szl) * iz;
+      const ax1 = (F[o + xh] - sxh) * ix * SLAB_GROW, ay1 = (F[o + yh] - syh) * iy * SLAB_GROW, az1 = (F[o + zh] - szh) * iz * SLAB_GROW;
+      const in1 =
+        bit(ax0 <= ax1) & bit(ax0 <= ay1) & bit(ax0 <= az1) & bit(ay0 <= ax1) & bit(ay0 <= ay1) &
+        bit(ay0 <= az1) & bit(az0 <= ax1) & bit(az0 <= ay1) & bit(az0 <= az1) & bit(ax0 <= lim) &
+        bit(ay0 <= lim) & bit(az0 <= lim) & bit(ax1 >= 0) & bit(ay1 >= 0) & bit(az1 >= 0);
+      const bx0 = (F[p + xl] - sxl) * ix, by0 = (F[p + yl] - syl) * iy, bz0 = (F[p + zl] - szl) * iz;
+      const bx1 = (F[p + xh] - sxh) * ix * SLAB_GROW, by1 = (F[p + yh] - syh) * iy * SLAB_GROW, bz1 = (F[p + zh] - szh) * iz * SLAB_GROW;
+      const in2 =
+        bit(bx0 <= bx1) & bit(bx0 <= by1) & bit(bx0 <= bz1) & bit(by0 <= bx1) & bit(by0 <= by1) &
+        bit(by0 <= bz1) & bit(bz0 <= bx1) & bit(bz0 <= by1) & bit(bz0 <= bz1) & bit(bx0 <= lim) &
+        bit(by0 <= lim) & bit(bz0 <= lim) & bit(bx1 >= 0) & bit(by1 >= 0) & bit(bz1 >= 0);
+      if (in1 !== 0) {
+        if (in2 !== 0) {
+          // Entry distance kept so the far child can be skipped if a closer hit turns up first.
+          stackNode[sp] = c2;
+          stackT[sp] = Math.max(0, bx0, by0, bz0);
           sp++;
         }
-        node = l + 1;
+        node = c1;
+        continue;
+      }
+      if (in2 !== 0) {
+        node = c2;
         continue;
       }
     }
@@ -279,7 +289,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
   if (seg.ok !== 1) return false;
   const F = b.nodesF;
-  const U = b.nodesU;
+  const U = b.nodesI;
   const T = b.tris;
   const stackNode = b.stackNode;
   const L = slabSetup(scratchSlab, q);
@@ -301,7 +311,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   for (;;) {
     const w = node << 3;
     const cnt = U[w + 7];
-    if (cnt !== 0) {
+    if (cnt > 0) {
       for (let k = U[w + 6] * 9, end = k + cnt * 9; k < end; k += 9) {
         // Mirror of intersectPrepared(..., cullBack = false, tMax = 1).
         const akz = T[k + kz] - skz;
@@ -326,27 +336,28 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
         }
       }
     } else {
-      const o = U[w + 6] << 3;
-      let inL = false;
-      {
-        const lo = Math.max(0, (F[o + xl] - sxl) * ix, (F[o + yl] - syl) * iy, (F[o + zl] - szl) * iz);
-        const hi = Math.min(1, (F[o + xh] - sxh) * ix, (F[o + yh] - syh) * iy, (F[o + zh] - szh) * iz);
-        inL = lo <= hi * SLAB_GROW;
-      }
-      let inR = false;
-      {
-        const q = o + 8;
-        const lo = Math.max(0, (F[q + xl] - sxl) * ix, (F[q + yl] - syl) * iy, (F[q + zl] - szl) * iz);
-        const hi = Math.min(1, (F[q + xh] - sxh) * ix, (F[q + yh] - syh) * iy, (F[q + zh] - szh) * iz);
-        inR = lo <= hi * SLAB_GROW;
-      }
-      const l = o >> 3;
-      if (inL) {
-        if (inR) stackNode[sp++] = l + 1;
+      // Same branch-free tests as bvhFirstHit, limit 1, no ordering needed to find any hit.
+      const l = U[w + 6];
+      const o = l << 3, p = o + 8;
+      const lim = SLAB_GROW;
+      const ax0 = (F[o + xl] - sxl) * ix, ay0 = (F[o + yl] - syl) * iy, az0 = (F[o + zl] - szl) * iz;
+      const ax1 = (F[o + xh] - sxh) * ix * SLAB_GROW, ay1 = (F[o + yh] - syh) * iy * SLAB_GROW, az1 = (F[o + zh] - szh) * iz * SLAB_GROW;
+      const inL =
+        bit(ax0 <= ax1) & bit(ax0 <= ay1) & bit(ax0 <= az1) & bit(ay0 <= ax1) & bit(ay0 <= ay1) &
+        bit(ay0 <= az1) & bit(az0 <= ax1) & bit(az0 <= ay1) & bit(az0 <= az1) & bit(ax0 <= lim) &
+        bit(ay0 <= lim) & bit(az0 <= lim) & bit(ax1 >= 0) & bit(ay1 >= 0) & bit(az1 >= 0);
+      const bx0 = (F[p + xl] - sxl) * ix, by0 = (F[p + yl] - syl) * iy, bz0 = (F[p + zl] - szl) * iz;
+      const bx1 = (F[p + xh] - sxh) * ix * SLAB_GROW, by1 = (F[p + yh] - syh) * iy * SLAB_GROW, bz1 = (F[p + zh] - szh) * iz * SLAB_GROW;
+      const inR =
+        bit(bx0 <= bx1) & bit(bx0 <= by1) & bit(bx0 <= bz1) & bit(by0 <= bx1) & bit(by0 <= by1) &
+        bit(by0 <= bz1) & bit(bz0 <= bx1) & bit(bz0 <= by1) & bit(bz0 <= bz1) & bit(bx0 <= lim) &
+        bit(by0 <= lim) & bit(bz0 <= lim) & bit(bx1 >= 0) & bit(by1 >= 0) & bit(bz1 >= 0);
+      if (inL !== 0) {
+        if (inR !== 0) stackNode[sp++] = l + 1;
         node = l;
         continue;
       }
-      if (inR) {
+      if (inR !== 0) {
         node = l + 1;
         continue;
       }

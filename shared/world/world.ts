@@ -115,12 +115,12 @@ export class World {
       throw new Error('World.fromBuffer: header sizes do not match the buffer; the bytes are truncated or corrupt. Rebuild the world.');
     }
     const nodesF = new Float32Array(buf, nodesOff, nodeCount * 8);
-    const nodesU = new Uint32Array(buf, nodesOff, nodeCount * 8);
+    const nodesI = new Int32Array(buf, nodesOff, nodeCount * 8);
     for (let i = 0; i < nodeCount; i++) {
-      const a = nodesU[i * 8 + 6];
-      const c = nodesU[i * 8 + 7];
+      const a = nodesI[i * 8 + 6];
+      const c = nodesI[i * 8 + 7];
       // Children always come after their parent, so the tree has no cycles and depth bounds the stack.
-      const ok = c === 0 ? a > i && a + 1 < nodeCount : a + c <= triCount;
+      const ok = c < 0 ? c >= -3 && a > i && a + 1 < nodeCount : c > 0 && a >= 0 && a + c <= triCount;
       if (!ok) throw new Error(`World.fromBuffer: node ${i} points outside the tree; the bytes are corrupt. Rebuild the world.`);
     }
     // Every node but the root must be the child of exactly one inner node (a tree, not a DAG), so the
@@ -128,15 +128,15 @@ export class World {
     const seen = new Uint8Array(nodeCount);
     let children = 0;
     for (let i = 0; i < nodeCount; i++) {
-      if (nodesU[i * 8 + 7] !== 0) continue;
-      const a = nodesU[i * 8 + 6];
+      if (nodesI[i * 8 + 7] > 0) continue;
+      const a = nodesI[i * 8 + 6];
       if (seen[a] || seen[a + 1]) throw new Error(`World.fromBuffer: node ${a} has two parents; the bytes are corrupt. Rebuild the world.`);
       seen[a] = 1;
       seen[a + 1] = 1;
       children += 2;
     }
     if (children !== nodeCount - 1) throw new Error('World.fromBuffer: unreachable nodes; the bytes are corrupt. Rebuild the world.');
-    const measured = treeDepth(nodesU);
+    const measured = treeDepth(nodesI);
     if (measured !== depth) throw new Error('World.fromBuffer: recorded tree depth is wrong; the bytes are corrupt. Rebuild the world.');
     const order = new Uint32Array(buf, orderOff, triCount);
     for (let i = 0; i < triCount; i++) {
@@ -181,7 +181,7 @@ export class World {
     this.boundsD = new Float64Array(buf, 32, 6);
     this.bvh = {
       nodesF,
-      nodesU,
+      nodesI,
       tris: new Float64Array(buf, trisOff, triCount * 9),
       stackNode: new Int32Array(depth + 1),
       stackT: new Float64Array(depth + 1),
@@ -232,8 +232,7 @@ export class World {
     const total = namesOff + ((nameJson.length + 3) & ~3);
     const buf = new ArrayBuffer(total);
     const dv = new DataView(buf);
-    const nodesU = new Uint32Array(built.nodes);
-    const depth = treeDepth(nodesU);
+    const depth = treeDepth(new Int32Array(built.nodes));
     dv.setUint32(0, WORLD_MAGIC, true);
     dv.setUint32(4, WORLD_VERSION, true);
     dv.setUint32(8, nodeCount, true);
@@ -412,9 +411,9 @@ export class World {
 // Scratch for groundHeight (never escapes).
 const scratchWorldHit: WorldHit = createWorldHit();
 
-/** Number of levels of the tree in nodesU (root alone = 1). Iterative; allocation proportional to depth. */
-function treeDepth(nodesU: Uint32Array): number {
-  const nodeCount = nodesU.length / 8;
+/** Number of levels of the tree (root alone = 1). One forward pass; allocates a level per node. */
+function treeDepth(nodesI: Int32Array): number {
+  const nodeCount = nodesI.length / 8;
   // Children come after parents, so one forward pass computes every node's level.
   const level = new Uint32Array(nodeCount);
   level[0] = 1;
@@ -422,8 +421,8 @@ function treeDepth(nodesU: Uint32Array): number {
   for (let i = 0; i < nodeCount; i++) {
     const lv = level[i];
     if (lv > max) max = lv;
-    if (nodesU[i * 8 + 7] === 0) {
-      const l = nodesU[i * 8 + 6];
+    if (nodesI[i * 8 + 7] < 0) {
+      const l = nodesI[i * 8 + 6];
       level[l] = lv + 1;
       level[l + 1] = lv + 1;
     }
