@@ -1,0 +1,234 @@
+/**
+ * runSimulation: honest bots and cheaters against the arena over real WebSockets, for a fixed time,
+ * then the report (report.ts). Without a url it starts its own game server in this process (the
+ * default level, the room's own defaults, its match log left on) on an ephemeral port, and reads the
+ * tick time and error counters from it; with a url it plays against that server and loads the same
+ * default level locally for the bots' world queries and predictions.
+ */
+import { createGameServer, type GameServer, type GameServerOptions } from '../server/index';
+import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
+import { World } from '../shared/world/world';
+import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
+import { WEAPONS } from '../shared/weapons';
+import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
+import { Bot, type ShotLog } from './bot';
+import { CHEAT_PROFILES, CHEAT_PROFILE_NAMES } from './cheats/index';
+import { Rng } from './rng';
+import { summarizeShots, percentile, type SimReport } from './report';
+import { ServerProbe } from './serverProbe';
+
+export type { SimReport, ProfileReport } from './report';
+
+export interface SimOptions {
+  /** Honest players (default 8). */
+  bots?: number;
+  /** Cheaters (default 0); cheater k plays profiles[k % profiles.length]. */
+  cheaters?: number;
+  /** Play time once everyone is in, seconds (default 20). */
+  seconds?: number;
+  /** Per-bot network conditions (each bot draws its own jitter and loss from its seed). */
+  rttMs?: number;
+  jitterMs?: number;
+  loss?: number;
+  seed?: number;
+  /** A running server (ws://host:port); default: start one in this process. */
+  url?: string;
+  /** Options for the in-process server (ignored with url). */
+  server?: GameServerOptions;
+  /** Level for the bots when playing a remote server (default the default level). */
+  level?: string | World;
+  /** Cheat profile names, in assignment order (default all of CHEAT_PROFILE_NAMES). */
+  profiles?: readonly string[];
+  /** Interpolation delay override, ms (default: derived from the network conditions, see interpDelayFor). */
+  interpDelayMs?: number;
+  /** Progress: called about every 250 ms with elapsed and total play ms and shots so far. */
+  onProgress?: (elapsedMs: number, totalMs: number, shots: number) => void;
+  /** Every shot log at the end of the run (prediction, verdict, timing), for tools and tests. */
+  onShots?: (logs: readonly ShotLog[]) => void;
+  /** Called with the in-process server once it listens (tests and diagnostics). */
+  onServer?: (server: GameServer) => void;
+  /** Called as each shot is fired, with the bot that fired it (diagnostics). */
+  onFire?: (log: ShotLog, bot: Bot) => void;
+  /** Extra wait for verdicts after the play time, ms (default the round trip + 1500). */
+  drainMs?: number;
+}
+
+/**
+ * The interpolation delay a client picks for its conditions: snapshots reach it half a round trip
+ * late, up to a patch interval apart, and jittered; rendering that far behind its estimate of the
+ * server clock keeps a snapshot on both sides of the render time. Capped so the rewind the server
+ * needs (half a round trip + jitter + the delay) stays inside the rewind window.
+ */
+export function interpDelayFor(rttMs: number, jitterMs: number, patchMs: number, windowMs: number, maxInterpMs: number): number {
+  const want = rttMs / 2 + 2 * patchMs + 1.5 * jitterMs + 10;
+  const cap = windowMs - rttMs / 2 - jitterMs - 15;
+  return Math.round(Math.max(0, Math.min(want, cap, maxInterpMs)));
+}
+
+/**
+ * Marks the shots whose outcome turned on a death the shooter could not have seen yet: the shooter
+ * itself was dead on the server when the shot arrived (diedInFlight), or the predicted target was
+ * (targetDiedInFlight). In-process the facts come from the server's own record of each arrival; with
+ * a remote server from the kill feed: a death of the target after the render time and before the
+ * latest the shot can have arrived (half the round trip plus half the jitter, plus 5 ms of clock error).
+ */
+function classifyRaces(logs: ShotLog[], probe: ServerProbe | null, deaths: Map<number, Set<number>>, jitterMs: number): void {
+  const seen = new Map<string, number>();
+  for (const l of logs) {
+    if (l.dropped) continue;
+    if (probe !== null) {
+      const key = `${l.roomId}:${l.slot}:${l.seq}`;
+      const k = seen.get(key) ?? 0;
+      seen.set(key, k + 1);
+      const facts = probe.arrivals.get(key)?.[k];
+      if (facts === undefined) continue;
+      l.diedInFlight = !facts.shooterAlive && !l.deadKnown;
+      const t = l.predictedTarget;
+      if (t >= 0) {
+        const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);
+        l.targetDiedInFlight = facts.targetsAlive[t] !== true || !lifeOk;
+      }
+      continue;
+    }
+    if (l.predictedTarget < 0) continue;
+    const ds = deaths.get(l.predictedTarget);
+    if (ds === undefined) continue;
+    const arrival = l.sentServerMs + l.rttMs / 2 + jitterMs / 2 + 5;
+    for (const t of ds) if (t > l.renderTimeMs - 1 && t <= arrival) l.targetDiedInFlight = true;
+  }
+}
+
+export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {
+  const nBots = options.bots ?? 8;
+  const nCheaters = options.cheaters ?? 0;
+  const seconds = options.seconds ?? 20;
+  const rttMs = options.rttMs ?? 100;
+  const jitterMs = options.jitterMs ?? 20;
+  const loss = options.loss ?? 0.01;
+  const seed = options.seed ?? 1;
+  const profiles = options.profiles ?? CHEAT_PROFILE_NAMES;
+  for (const p of profiles) {
+    if (CHEAT_PROFILES[p] === undefined) throw new Error(`unknown cheat profile "${p}"; choose from ${CHEAT_PROFILE_NAMES.join(', ')}`);
+  }
+  if (!(nBots >= 0 && nCheaters >= 0 && nBots + nCheaters >= 1)) throw new Error('need at least one bot or cheater (--bots N --cheaters K)');
+  if (!(rttMs >= 0 && jitterMs >= 0 && loss >= 0 && loss < 1 && seconds > 0)) throw new Error('rtt and jitter must be >= 0 ms, loss in [0, 1), seconds > 0');
+
+  const started = performance.now();
+  let gs: GameServer | null = null;
+  let url: string;
+  let world: World;
+  let rig: Rig;
+  let validation: ValidationConfig;
+  let tickRate: number;
+  let patchMs: number;
+  let maxInterp: number;
+  if (options.url === undefined) {
+    gs = await createGameServer({ log: () => {}, ...options.server, port: 0, host: '127.0.0.1' });
+    options.onServer?.(gs);
+    url = gs.url;
+    world = gs.world;
+    rig = gs.rig;
+    validation = gs.config.validation;
+    tickRate = gs.config.tickRate;
+    patchMs = gs.config.patchRateMs;
+    maxInterp = gs.config.maxInterpDelayMs;
+  } else {
+    url = options.url;
+    world = options.level instanceof World ? options.level : await loadWorld(options.level ?? DEFAULT_LEVEL_PATH);
+    rig = MANNEQUIN_RIG;
+    const zm: number[] = [];
+    for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
+    validation = defaultValidationConfig(WEAPONS, zm, rig.eyeHeight, 16);
+    tickRate = 64;
+    patchMs = Math.round(2000 / tickRate);
+    maxInterp = 250;
+  }
+  const interpDelayMs = options.interpDelayMs ?? interpDelayFor(rttMs, jitterMs, patchMs, validation.rewindWindowMs, maxInterp);
+
+  const rng = new Rng(seed);
+  const logs: ShotLog[] = [];
+  const deaths = new Map<number, Set<number>>();
+  const onDeath = (victim: number, timeMs: number): void => {
+    let s = deaths.get(victim);
+    if (s === undefined) deaths.set(victim, (s = new Set()));
+    s.add(timeMs);
+  };
+  // Cheaters spread among the honest players (so rooms of 16 mix both).
+  const total = nBots + nCheaters;
+  const bots: Bot[] = [];
+  let cheaterIndex = 0;
+  for (let i = 0; i < total; i++) {
+    const isCheater = nCheaters > 0 && Math.floor(((i + 1) * nCheaters) / total) > Math.floor((i * nCheaters) / total);
+    const bot = new Bot({
+      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs, jitterMs, loss }, seed: (rng.next() * 4294967296) >>> 0,
+      world, rig, validation, tickRate, interpDelayMs, onDeath,
+      onShot: (l) => {
+        logs.push(l);
+        options.onFire?.(l, bot);
+      },
+    });
+    if (isCheater) bot.profile = CHEAT_PROFILES[profiles[cheaterIndex++ % profiles.length]!]!();
+    bots.push(bot);
+  }
+  const probe = gs !== null ? new ServerProbe() : null;
+  try {
+    // Sequential joins: the matchmaker fills a room before it opens the next.
+    for (const b of bots) await b.connect();
+    if (gs !== null) for (const room of gs.rooms.values()) probe!.attach(room);
+    // The match starts once everyone is in (a join changes who can be hit; see the view's life starts).
+    for (const b of bots) b.startShooting();
+
+    const totalMs = seconds * 1000;
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      const iv = setInterval(() => {
+        const el = performance.now() - t0;
+        options.onProgress?.(Math.min(el, totalMs), totalMs, logs.length);
+        if (el >= totalMs) {
+          clearInterval(iv);
+          resolve();
+        }
+      }, 250);
+    });
+    // Stop pulling triggers, then wait for the verdicts still on their way.
+    for (const b of bots) b.stopShooting();
+    const drainUntil = performance.now() + (options.drainMs ?? rttMs + jitterMs + 1500);
+    while (performance.now() < drainUntil && logs.some((l) => !l.dropped && l.verdict === null)) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    for (const b of bots) await b.close();
+  }
+  probe?.detach();
+  classifyRaces(logs, probe, deaths, jitterMs);
+
+  options.onShots?.(logs);
+  const shots = summarizeShots(logs);
+  let serverErrors: number | null = null;
+  let server: SimReport['server'] = null;
+  let matchLog: string | null = null;
+  if (gs !== null) {
+    // Let the rooms dispose (their recorders flush) before reading the counters.
+    const deadline = performance.now() + 3000;
+    while (gs.rooms.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const s = gs.stats;
+    serverErrors = s.internalErrors + s.recorderErrors;
+    server = { shots: s.shots, hits: s.hits, misses: s.misses, kills: s.kills, rejects: { ...s.rejects } };
+    matchLog = probe!.matchLogs.length > 0 ? probe!.matchLogs.join(', ') : null;
+    await gs.close();
+  }
+  const ticks = probe?.sortedTicks() ?? new Float64Array(0);
+  let cameraPushes = 0, botFrames = 0;
+  for (const b of bots) {
+    cameraPushes += b.cameraPushes;
+    botFrames += b.frames;
+  }
+  return {
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, jitterMs, loss, seed, interpDelayMs, tickRate, url, inProcess: gs !== null, profiles: [...profiles] },
+    ...shots,
+    tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
+    tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
+    ticks: ticks.length,
+    serverErrors, server, matchLog, cameraPushes, botFrames,
+    durationMs: performance.now() - started,
+  };
+}
