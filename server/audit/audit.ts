@@ -34,6 +34,8 @@ export interface AuditOptions {
    * shooter, each worker applying every tick. Both give the same rows bit for bit.
    */
   partition?: 'range' | 'shooter';
+  /** Replay in worker threads even with one shard (benchmarks compare the two). */
+  inWorkers?: boolean;
   /** Shots validated so far, of the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -299,7 +301,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
 
   let results: ShardResult[];
   const t0 = performance.now();
-  if (shards.length === 1) {
+  if (shards.length === 1 && options.inWorkers !== true) {
     results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames)];
   } else {
     const worldBuffer = world.toBuffer();

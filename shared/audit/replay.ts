@@ -287,19 +287,18 @@ export function replayMatchLog(
         rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
         let reaction = NaN;
         let snapCos = NaN;
-        if (!opt.verdictsOnly && serial > 0 && shooter < slots) {
+        // Reaction and snap describe how a hit came about: measured for hits only (the flags read them there).
+        if (!opt.verdictsOnly && serial > 0 && v.kind === VerdictKind.HIT && shooter < slots && v.target >= 0 && v.target < slots) {
           // Ticks at or before the receive time (the shooter's inputs arrive with its shots).
           let k = serial - 1;
           while (k >= 0 && serial - k <= RING && ringTime[k % RING]! > input.timing.receiveTimeMs) k--;
           if (k >= 0 && serial - k <= RING) {
             snapCos = snapMeasure(ring, ringTime, slots, shooter, k, serial, sx, sz, ex, ez, input.timing.receiveTimeMs - opt.snapWindowMs);
-            if (v.kind === VerdictKind.HIT && v.target >= 0 && v.target < slots) {
-              // The rewound time is when the shooter saw the target; walk from the tick at it.
-              let kw = k;
-              while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
-              if (kw >= 0 && serial - kw <= RING) {
-                reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd, runCut);
-              }
+            // The rewound time is when the shooter saw the target; walk from the tick at it.
+            let kw = k;
+            while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
+            if (kw >= 0 && serial - kw <= RING) {
+              reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd, runCut);
             }
           }
         }
