@@ -13,8 +13,11 @@ import { crc32 } from './crc32';
 
 /** "HRML": hitreg match log. */
 export const LOG_MAGIC = 0x4c4d5248;
-/** Bump when a record layout changes; the reader refuses other versions. */
-export const LOG_FORMAT_VERSION = 1;
+/**
+ * Bump when a record layout changes; the reader refuses other versions.
+ * 2: the verdict gained targetRewindStatus.
+ */
+export const LOG_FORMAT_VERSION = 2;
 /**
  * Frame type the writer uses to mark records it had to drop (disk failing for longer than its
  * memory bound): payload u32 dropped records, f64 dropped bytes. Content record types are < 255.

@@ -41,8 +41,11 @@ export const MAX_SLOTS = 1024;
 /** The verdict's numeric fields, in log order. Comparing verdicts walks the same list. */
 export const VERDICT_NUMBER_FIELDS = [
   'seq', 'shooter', 'weapon', 'target', 'zone', 'bone', 'hitbox', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz',
-  'worldT', 'surface', 'damage', 'rewindTimeMs', 'estimateMs',
+  'worldT', 'surface', 'damage', 'targetRewindStatus', 'rewindTimeMs', 'estimateMs',
 ] as const satisfies readonly (keyof Verdict)[];
+
+/** Verdict fields stored outside VERDICT_NUMBER_FIELDS (bytes, flags, the state after). */
+export const VERDICT_OTHER_FIELDS = ['kind', 'reason', 'timeSource', 'worldHit', 'fired', 'after'] as const satisfies readonly (keyof Verdict)[];
 
 /** What the pipeline read besides the world, the history and the rules, and what the room did. */
 export interface ShotInput {

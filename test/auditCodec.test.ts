@@ -1,0 +1,118 @@
+// Match log record codecs: shot records (every verdict field, NaN and -0 included) and ticks,
+// events, end and header round-trip exactly; every field of the pipeline's Verdict is logged (a
+// field added to Verdict without a place in the log fails here); byte-level verdict comparison
+// names the differing fields.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  VERDICT_NUMBER_FIELDS, VERDICT_OTHER_FIELDS, compareVerdicts, createShotInput, readShotRecord, shotRecordMaxBytes, writeShotRecord,
+  type ShotInput,
+} from '../shared/audit/shotRecord';
+import {
+  createTickData, decodeHeader, encodeHeader, readEnd, readEvent, readTick, tickRecordMaxBytes, writeEnd, writeEvent, writeTick,
+} from '../shared/audit/records';
+import { createShooterState, createVerdict, type Verdict } from '../shared/validate/verdict';
+
+const SEED = 7117;
+const num = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, 0, Infinity, -Infinity, -1, 2 ** 53));
+const state = (w: number) => fc.record({
+  alive: fc.boolean(), lastSeq: num, nextFireMs: num,
+  ammo: fc.array(num, { minLength: w, maxLength: w }), reloadEndMs: fc.array(num, { minLength: w, maxLength: w }),
+});
+
+describe('shot record', () => {
+  it('logs every field of Verdict', () => {
+    const logged = new Set<string>([...VERDICT_NUMBER_FIELDS, ...VERDICT_OTHER_FIELDS]);
+    expect(Object.keys(createVerdict()).filter((k) => !logged.has(k))).toEqual([]);
+  });
+
+  it('round-trips every input and verdict field bit for bit', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 6 }).chain((w) => fc.record({
+          before: state(w), after: state(w),
+          numbers: fc.array(num, { minLength: VERDICT_NUMBER_FIELDS.length, maxLength: VERDICT_NUMBER_FIELDS.length }),
+          kind: fc.integer({ min: 0, max: 2 }), reason: fc.integer({ min: 0, max: 40 }), timeSource: fc.integer({ min: 0, max: 3 }),
+          worldHit: fc.boolean(), fired: fc.boolean(),
+          payload: fc.option(fc.uint8Array({ maxLength: 256 }), { nil: null }),
+          slots: fc.array(fc.tuple(fc.boolean(), num), { maxLength: 20 }),
+          timing: fc.tuple(num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
+        })),
+        (r) => {
+          const v = createVerdict();
+          VERDICT_NUMBER_FIELDS.forEach((f, i) => { (v as unknown as Record<string, number>)[f] = r.numbers[i]!; });
+          v.kind = r.kind as Verdict['kind']; v.reason = r.reason as Verdict['reason']; v.timeSource = r.timeSource as Verdict['timeSource'];
+          v.worldHit = r.worldHit; v.fired = r.fired;
+          Object.assign(v.after, r.after);
+          const input: ShotInput = {
+            tick: r.tick, shooter: r.shooter, payload: r.payload, nonBytesType: r.payload === null ? 'string' : '',
+            timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3] },
+            targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]) },
+            before: { ...createShooterState(r.shooter, []), ...r.before }, targetHealthAfter: r.health, killed: r.killed,
+          };
+          const buf = new Uint8Array(shotRecordMaxBytes(input, v) + 16);
+          const view = new DataView(buf.buffer);
+          const len = writeShotRecord(view, 8, input, v);
+          const gotIn = createShotInput();
+          const gotV = createVerdict();
+          expect(readShotRecord(gotIn, gotV, view, 8, len)).toBe(true);
+          expect(readShotRecord(gotIn, gotV, view, 8, len - 1)).toBe(false);
+          expect(compareVerdicts([], v, gotV)).toEqual([]);
+          expect(gotIn.tick).toBe(r.tick);
+          expect(gotIn.shooter).toBe(r.shooter);
+          expect(gotIn.payload === null ? null : Array.from(gotIn.payload)).toEqual(r.payload === null ? null : Array.from(r.payload));
+          expect(gotIn.nonBytesType).toBe(input.nonBytesType);
+          expect(gotIn.timing).toEqual(input.timing);
+          expect(gotIn.targets).toEqual(input.targets);
+          expect(Object.is(gotIn.targetHealthAfter, r.health)).toBe(true);
+          expect(gotIn.killed).toBe(r.killed);
+          const { slot: _a, ...b1 } = gotIn.before;
+          const { slot: _b, ...b2 } = input.before;
+          expect(b1).toEqual(b2);
+        },
+      ),
+      { seed: SEED, numRuns: 150 },
+    );
+  });
+
+  it('names the fields that differ, with -0 and NaN compared by bits', () => {
+    const a = createVerdict();
+    const b = createVerdict();
+    a.t = 0; b.t = -0;
+    a.damage = NaN; b.damage = NaN;
+    b.reason = 3 as Verdict['reason'];
+    b.after.lastSeq = 9;
+    expect(compareVerdicts([], a, b).map((m) => m.field)).toEqual(['reason', 't', 'after.lastSeq']);
+  });
+});
+
+describe('tick, event, end and header records', () => {
+  it('round-trip', () => {
+    const stride = 12;
+    const slots = 5;
+    const poses = new Float64Array(slots * stride);
+    for (let s = 0; s < slots; s++) {
+      poses[s * stride] = s === 2 ? 0 : 1; // slot 2 absent
+      for (let k = 1; k < stride; k++) poses[s * stride + k] = s * 100 + k + 0.25;
+    }
+    const buf = new Uint8Array(tickRecordMaxBytes(slots));
+    const view = new DataView(buf.buffer);
+    const len = writeTick(view, 0, 77, 1203.125, poses, slots, stride);
+    const t = createTickData(1);
+    expect(readTick(t, view, 0, len)).toBe(true);
+    expect(readTick(t, view, 0, len - 1)).toBe(false);
+    expect([t.tick, t.timeMs, t.count, Array.from(t.slots.subarray(0, t.count))]).toEqual([77, 1203.125, 4, [0, 1, 3, 4]]);
+    expect(Array.from(t.numbers.subarray(2 * 11, 3 * 11))).toEqual(Array.from(poses.subarray(3 * stride + 1, 4 * stride)));
+
+    const ev = new DataView(new ArrayBuffer(64));
+    const n = writeEvent(ev, 0, { kind: 'death', slot: 3, timeMs: 5.5, other: 7 });
+    const e = readEvent(ev, 0, n)!;
+    expect([e.kind, e.slot, e.timeMs, e.other, e.x]).toEqual(['death', 3, 5.5, 7, NaN]);
+    expect(readEvent(ev, 0, n - 1)).toBeNull();
+    const m = writeEnd(ev, 0, { ticks: 1, shots: 2, events: 3, lastTickMs: 4.5 });
+    expect(readEnd(ev, 0, m)).toEqual({ ticks: 1, shots: 2, events: 3, lastTickMs: 4.5 });
+
+    const header = { worldHash: 'abc', zone: new Float64Array([4, 1.25]), nested: { x: 0.1 + 0.2 } };
+    expect(decodeHeader(encodeHeader(header))).toEqual({ worldHash: 'abc', zone: [4, 1.25], nested: { x: 0.1 + 0.2 } });
+  });
+});
