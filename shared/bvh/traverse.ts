@@ -10,10 +10,11 @@
  * operation (same subtractions, same products, same order, so the same doubles), reading corners by
  * the prepared axis permutation straight out of the flat triangle array; only hit/miss and t are
  * computed there, and the winner's full record (point, barycentrics, normal, front) is written once
- * at the end by a mirror of the kernel's record code. Why mirror instead of call: the kernel is too
- * large for V8 to inline, and a call passing nine doubles boxes them (garbage on every query), and
- * writing a full record per candidate cost time. test/bvh.test.ts checks the mirror against brute
- * force with the kernel (intersectPrepared), bit for bit, on real levels and random meshes.
+ * at the end by the kernel itself (intersectPreparedAt on the flat array). Why mirror the decision
+ * instead of calling the kernel per triangle: the kernel is too large for V8 to inline, a call with a
+ * fractional tMax boxes it (garbage on every test), and writing a full record per candidate cost
+ * time. test/bvh.test.ts checks every answer against brute force with the kernel
+ * (intersectPrepared), bit for bit, on real levels and random meshes.
  *
  * Coordinates: triangles are kept as doubles in world space, in leaf order (9 numbers each), so the
  * triangle test sees exactly the numbers brute force would, and a level 1e5 units from the origin keeps
@@ -21,7 +22,7 @@
  * extra few millimetres at 1e5), which only costs a little culling, never a hit.
  */
 import type { SegmentHit } from '../kernels/hit';
-import { createPreparedSegment, intersectPrepared, prepareSegment, type PreparedSegment } from '../kernels/watertight';
+import { createPreparedSegment, intersectPrepared, intersectPreparedAt, prepareSegment, type PreparedSegment } from '../kernels/watertight';
 
 /** The arrays a traversal reads. Views over one World buffer plus this tree's own scratch stacks. */
 export interface BvhArrays {
@@ -229,50 +230,11 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
 }
 
 /**
- * Writes the full hit record for the triangle at T[k..k+8], which is known to be hit: a mirror of the
- * record part of intersectPrepared (same operations, same order, so the same doubles; the test suite
- * compares them bit for bit). Mirrored, not called, because calling the kernel from here passes nine
- * doubles through a call V8 does not inline, which allocates on every query.
+ * Writes the full hit record for the triangle at T[k..k+8], which is known to be hit, with the kernel
+ * itself (its flat-array form: no doubles cross the call, so nothing is boxed).
  */
 function writeRecord(out: SegmentHit, seg: PreparedSegment, T: Float64Array, k: number): void {
-  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
-  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
-  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
-  const akz = T[k + kz] - skz;
-  const bkz = T[k + 3 + kz] - skz;
-  const ckz = T[k + 6 + kz] - skz;
-  const Ax = T[k + kx] - skx - Sx * akz;
-  const Ay = T[k + ky] - sky - Sy * akz;
-  const Bx = T[k + 3 + kx] - skx - Sx * bkz;
-  const By = T[k + 3 + ky] - sky - Sy * bkz;
-  const Cx = T[k + 6 + kx] - skx - Sx * ckz;
-  const Cy = T[k + 6 + ky] - sky - Sy * ckz;
-  const Ue = Cx * By - Cy * Bx;
-  const Ve = Ax * Cy - Ay * Cx;
-  const We = Bx * Ay - By * Ax;
-  const det = Ue + Ve + We;
-  const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
-  const rcp = 1 / det;
-  const t = Tn * rcp;
-  out.t = t;
-  out.u = Ve * rcp;
-  out.v = We * rcp;
-  out.x = seg.sx + t * seg.dx;
-  out.y = seg.sy + t * seg.dy;
-  out.z = seg.sz + t * seg.dz;
-  const ax = T[k], ay = T[k + 1], az = T[k + 2];
-  const e1x = T[k + 3] - ax, e1y = T[k + 4] - ay, e1z = T[k + 5] - az;
-  const e2x = T[k + 6] - ax, e2y = T[k + 7] - ay, e2z = T[k + 8] - az;
-  let nx = e1y * e2z - e1z * e2y;
-  let ny = e1z * e2x - e1x * e2z;
-  let nz = e1x * e2y - e1y * e2x;
-  const front = det > 0;
-  const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  const sc = len > 0 ? (front ? 1 / len : -1 / len) : 0;
-  nx *= sc; ny *= sc; nz *= sc;
-  out.nx = nx; out.ny = ny; out.nz = nz;
-  out.front = front;
-  out.hit = true;
+  intersectPreparedAt(out, seg, T, k, false, 1);
 }
 
 /** Test hook: the record the kernel itself writes for leaf triangle `leaf` (for bit-for-bit checks). */
