@@ -54,7 +54,7 @@ const f1 = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '');
 const f2 = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '');
 
 /** Top-down (x right, z down) map: the level's walls and floors, shot segments, bullet holes. */
-function mapSvg(input: ReportInput, maxSegments = 20_000): string {
+function mapSvg(input: ReportInput, maxSegments = 20_000, maxTriangles = 30_000): string {
   const tris = input.triangles;
   let minX = Infinity, maxX = -Infinity, minZ = Infinity, maxZ = -Infinity;
   for (let i = 0; i < input.triangleCount * 9; i += 3) {
@@ -73,7 +73,9 @@ function mapSvg(input: ReportInput, maxSegments = 20_000): string {
   // Steep triangles are walls: drawn dark; the rest are floors/ramps: drawn light.
   let walls = '';
   let floors = '';
-  for (let t = 0; t < input.triangleCount; t++) {
+  // Big levels: every k-th triangle keeps the page light (the map is for orientation, not survey).
+  const step = Math.max(1, Math.ceil(input.triangleCount / maxTriangles));
+  for (let t = 0; t < input.triangleCount; t += step) {
     const o = t * 9;
     const ax = tris[o]!, ay = tris[o + 1]!, az = tris[o + 2]!, bx = tris[o + 3]!, by = tris[o + 4]!, bz = tris[o + 5]!, cx = tris[o + 6]!, cy = tris[o + 7]!, cz = tris[o + 8]!;
     const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;

@@ -14,6 +14,36 @@ import { join } from 'node:path';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { synthesizeMatch, CheatKind } from '../../server/audit/synthMatch';
 import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
+import { MatchLogRecorder } from '../../server/audit/matchLogRecorder';
+import { TICK_POSE_STRIDE } from '../../server/room/recorder';
+import { createShooterState, createVerdict } from '../../shared/validate/verdict';
+
+/**
+ * What recording costs the tick loop: MatchLogRecorder.tick (16 players) and .shot calls, in
+ * microseconds per call (encoding + CRC into memory; the disk writes happen off the loop).
+ */
+async function recordCost(dir: string): Promise<{ tickUs: number; shotUs: number }> {
+  const rec = new MatchLogRecorder({ path: join(dir, 'cost.hrml') });
+  rec.header({ maxPlayers: 16 } as never);
+  const poses = new Float64Array(16 * TICK_POSE_STRIDE);
+  for (let s = 0; s < 16; s++) { poses[s * TICK_POSE_STRIDE] = 1; for (let k = 1; k < TICK_POSE_STRIDE; k++) poses[s * TICK_POSE_STRIDE + k] = s + k * 0.1; }
+  const N = 20_000;
+  let t = performance.now();
+  for (let i = 0; i < N; i++) rec.tick({ tick: i, timeMs: i * 15.625, poses });
+  const tickUs = ((performance.now() - t) * 1000) / N;
+  const shot = {
+    bytes: new Uint8Array(64), nonBytesType: null, shooterBefore: createShooterState(0, [30, 12, 5]),
+    timing: { receiveTimeMs: 1, rttMs: 2, interpDelayMs: 3, newestTickMs: 4 },
+    targets: { alive: new Array(16).fill(true), lifeStartMs: new Array(16).fill(0) }, verdict: createVerdict(), targetHealthAfter: -1, killed: false,
+  };
+  shot.verdict.after = createShooterState(0, [30, 12, 5]);
+  t = performance.now();
+  for (let i = 0; i < N; i++) rec.shot(shot);
+  const shotUs = ((performance.now() - t) * 1000) / N;
+  const stats = await rec.finish();
+  if (stats.errors > 0) throw new Error(`recording failed: ${stats.lastError}`);
+  return { tickUs, shotUs };
+}
 
 const ROUNDS = 3;
 
@@ -37,6 +67,9 @@ export async function run(opts: { json: boolean; seconds?: number }): Promise<vo
       console.log(`log: ${match.shots} shots, ${match.ticks} ticks (${(match.shots / match.ticks).toFixed(2)} shots/tick), ${(match.stats.bytesWritten / 1e6).toFixed(1)} MB, generated in ${(genMs / 1000).toFixed(1)} s`);
       console.log('workers  shots/s (median)  per worker  ticks/s     wall ms  mismatches  heap MB');
     }
+    const cost = await recordCost(dir);
+    if (opts.json) console.log(JSON.stringify({ bench: 'audit-record', tickUs: Number(cost.tickUs.toFixed(2)), shotUs: Number(cost.shotUs.toFixed(2)) }));
+    else console.log(`recording: ${cost.tickUs.toFixed(2)} us per 16-player tick, ${cost.shotUs.toFixed(2)} us per shot (in memory; disk writes are async)`);
     for (const workers of [1, 2]) {
       const rates: number[] = [];
       const walls: number[] = [];
