@@ -376,7 +376,7 @@ export class World {
   cameraPushBack(out: Float64Array, x: number, y: number, z: number, lines: Float64Array): boolean {
     out[0] = x; out[1] = y; out[2] = z;
     const check = x + y + z;
-    if (check - check !== 0 || lines.length % 3 !== 0) return false;
+    if (check - check !== 0 || !(lines instanceof Float64Array) || lines.length % 3 !== 0) return false;
     const h = scratchWorldHit;
     let px = x, py = y, pz = z;
     let moved = false;

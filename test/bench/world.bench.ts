@@ -16,6 +16,7 @@ import * as THREE from 'three';
 import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
 import { loadLevelMesh } from '../../server/level/gltf';
 import { World, createWorldHit } from '../../shared/world/world';
+import { buildBvh } from '../../shared/bvh/build';
 
 const ASSETS = fileURLToPath(new URL('../../server/assets/', import.meta.url));
 const SCENES = [
@@ -169,6 +170,14 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       world = World.fromTriangles(pos32, idx, mesh.surfaceRanges);
       buildTimes.push(performance.now() - t0);
     }
+    // The SAH tree alone (buildMs above also packs the world's bytes: triangle copy, checks, header).
+    const sahTimes: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const t0 = performance.now();
+      buildBvh(pos32, idx);
+      sahTimes.push(performance.now() - t0);
+    }
+    const sahMs = median(sahTimes);
     const bounds = world.bounds(new Float64Array(6));
     const segs = makeSegments(bounds, queries, SEED);
     {
@@ -280,6 +289,8 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
     } else {
       console.log(`\nworld: ${sc.scene}, ${triangles} triangles, ${queries} seeded segments (${hits} hit), agreement ${(agreement * 100).toFixed(3)}%` +
         (Object.keys(disagreements).length ? ` (disagreements: ${JSON.stringify(disagreements)})` : ''));
+      console.log(`hitreg build: ${median(buildTimes).toFixed(1)} ms for the whole world (of which the SAH tree ${sahMs.toFixed(1)} ms); ` +
+        `${world.nodeCount} nodes, depth ${world.depth}`);
       console.log('impl                 ns/query   Mq/s   vs hitreg  build ms      bytes   GCs in loop');
       const base = results['hitreg'].nsPerQuery;
       for (const [k, v] of Object.entries(results)) {
@@ -287,6 +298,7 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
           `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${String(v.gcs).padStart(6)}`,
         );
       }
+      console.log(`(${rounds} timed rounds of ${queries} queries each, interleaved, median; rapier bytes = growth of its wasm heap during its builds, 0 when the heap already had room)`);
     }
   }
   gc.stop();
