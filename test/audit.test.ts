@@ -14,7 +14,7 @@ import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/aud
 import { auditMatchLog, ProblemKind } from '../server/audit/audit';
 import { htmlFor, jsonSummary } from '../server/audit/cli';
 import { crc32 } from '../shared/audit/crc32';
-import { FRAME_HEAD_BYTES, readFrames, type FrameRef } from '../shared/audit/frame';
+import { readFrames, type FrameRef } from '../shared/audit/frame';
 import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, decodeHeader, encodeHeader } from '../shared/audit/records';
 import { createShotInput, readShotRecord } from '../shared/audit/shotRecord';
 import { createVerdict, VerdictKind, VerdictReason } from '../shared/validate/verdict';
@@ -253,6 +253,5 @@ describe('audit of a recorded match', () => {
     const refused = spawnSync(process.execPath, ['--import', 'tsx', cli, notLog], { encoding: 'utf8' });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/not a match log/);
-    void FRAME_HEAD_BYTES;
   });
 });

@@ -13,7 +13,6 @@
 import { writeFile } from 'node:fs/promises';
 import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/audit/frame';
-import { reasonName } from '../../shared/validate/verdict';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
@@ -119,7 +118,6 @@ export function summaryLines(r: AuditResult): string[] {
     lines.push(`${String(p.player).padStart(6)} ${String(p.shots).padStart(6)} ${String(p.hits).padStart(5)} ${String(p.misses).padStart(5)} ${String(p.rejected).padStart(4)} ${(p.hits ? (100 * p.headshots) / p.hits : 0).toFixed(0).padStart(6)} ${Number.isFinite(p.medianReactionMs) ? p.medianReactionMs.toFixed(0).padStart(10) : '         -'}  ${p.flags.map((f) => f.rule).join(',') || '-'}${rejections ? `  (${rejections})` : ''}`);
   }
   for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
-  void reasonName;
   return lines;
 }
 
