@@ -12,7 +12,7 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import type { World } from '../shared/world/world';
 import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/audit/synthMatch';
 import { auditMatchLog, ProblemKind } from '../server/audit/audit';
-import { htmlFor, jsonSummary } from '../server/audit/cli';
+import { htmlFor, jsonSummary, parseArgs } from '../server/audit/cli';
 import { crc32 } from '../shared/audit/crc32';
 import { readFrames, type FrameRef } from '../shared/audit/frame';
 import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, decodeHeader, encodeHeader } from '../shared/audit/records';
@@ -228,7 +228,7 @@ describe('audit of a recorded match', () => {
     const cli = new URL('../server/audit/cli.ts', import.meta.url).pathname;
     const html = join(dir, 'report.html');
     const ok = spawnSync(process.execPath, ['--import', 'tsx', cli, match.path, '--json', '--workers', '2', '--html', html], { encoding: 'utf8' });
-    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.status, ok.stderr + ok.stdout.slice(0, 2000)).toBe(0);
     const last = ok.stdout.trim().split('\n').pop()!;
     const j = JSON.parse(last);
     expect(j).toMatchObject({ shots: match.shots, mismatches: 0, workers: 2 });
@@ -253,5 +253,24 @@ describe('audit of a recorded match', () => {
     const refused = spawnSync(process.execPath, ['--import', 'tsx', cli, notLog], { encoding: 'utf8' });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/not a match log/);
+  });
+
+  it('thresholds are options: raising one silences its rule, and the CLI parses and checks them', async () => {
+    const strict = await auditMatchLog(match.path, { world });
+    expect(strict.players.find((p) => p.player === 1)!.flags.map((f) => f.rule)).toContain('headshots');
+    const lenient = await auditMatchLog(match.path, { world, thresholds: { maxHeadshotRatio: 1, snapDegPerS: 1e9 } });
+    const rules = lenient.players.find((p) => p.player === 1)!.flags.map((f) => f.rule);
+    expect(rules).not.toContain('headshots');
+    expect(rules).not.toContain('aim-snap');
+    expect(lenient.mismatches).toEqual([]);
+
+    expect(parseArgs(['m.hrml', '--json', '--workers', '3', '--html', 'r.html', '--threshold', 'maxHeadshotRatio=0.8'])).toMatchObject({
+      log: 'm.hrml', json: true, workers: 3, html: 'r.html', thresholds: { maxHeadshotRatio: 0.8 },
+    });
+    expect(() => parseArgs([])).toThrow(/no log given/);
+    expect(() => parseArgs(['a', '--workers', '0'])).toThrow(/1\.\.64/);
+    expect(() => parseArgs(['a', '--threshold', 'nope=1'])).toThrow(/names: minShots/);
+    expect(() => parseArgs(['a', '--frobnicate'])).toThrow(/unknown option/);
+    expect(() => parseArgs(['a', 'b'])).toThrow(/one log at a time/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The audit of one match log: frame it (torn tail cut, corruption named), check the header's world
- * and rig hashes against what is loaded here, replay every shot in worker threads partitioned by
- * shooter, compare verdicts bit for bit, and flag players. `auditMatchLog` is what the CLI, the
+ * and rig hashes against what is loaded here, replay every shot (in pooled worker threads, split
+ * into shot ranges or by shooter), compare verdicts bit for bit, check each shooter's seq chain over
+ * the merged rows, and flag players. `auditMatchLog` is what the CLI, the
  * tests and the benchmark call.
  */
 import { readFile } from 'node:fs/promises';
