@@ -14,6 +14,7 @@ import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
 } from '../../shared/audit/replay';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { VerdictKind } from '../../shared/validate/verdict';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
@@ -360,13 +361,24 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
 
   const windowMs = h.validation.rewindWindowMs;
   const facts: ShotFacts[] = [];
+  // Reaction time counts for the first hit of a sighting only: later hits on a target in sight are
+  // the fire rate talking, not the reflexes. Rewound time of the last hit per (shooter, target).
+  const lastHit = new Map<number, number>();
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
     const c = rows[o + ShotCol.SNAP_COS]!;
+    let reaction = rows[o + ShotCol.REACTION_MS]!;
+    if (rows[o + ShotCol.KIND] === VerdictKind.HIT) {
+      const key = rows[o + ShotCol.SHOOTER]! * 65536 + rows[o + ShotCol.TARGET]!;
+      const rewound = rows[o + ShotCol.RECEIVED_MS]! - rows[o + ShotCol.REWIND_DEPTH_MS]!;
+      const prev = lastHit.get(key);
+      if (reaction === reaction && prev !== undefined && prev >= rewound - reaction) reaction = Number.NaN;
+      lastHit.set(key, rewound);
+    }
     facts.push({
       shooter: rows[o + ShotCol.SHOOTER]!, kind: rows[o + ShotCol.KIND]!, reason: rows[o + ShotCol.REASON]!, zone: rows[o + ShotCol.ZONE]!,
       target: rows[o + ShotCol.TARGET]!, timeSource: rows[o + ShotCol.TIME_SOURCE]!, rewindDepthMs: rows[o + ShotCol.REWIND_DEPTH_MS]!,
-      reactionMs: rows[o + ShotCol.REACTION_MS]!,
+      reactionMs: reaction,
       snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
     });
   }

@@ -16,7 +16,10 @@ export interface ShotFacts {
   timeSource: number;
   /** receive time - rewound time, ms (NaN when the shot was rejected before the time step). */
   rewindDepthMs: number;
-  /** From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown. */
+  /**
+   * From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown or
+   * not the first hit of that sighting (auditMatchLog keeps only first hits).
+   */
   reactionMs: number;
   /** Fastest turn over the snap window just before the shot, degrees per second; NaN unknown. */
   snapDegPerS: number;
