@@ -386,17 +386,27 @@ export class Bot {
     return best;
   }
 
-  /** A shot message from `eye` through `point`, `length` metres long. */
-  makeShot(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, claimedTarget = -1): ShotMessage {
+  /**
+   * A shot message from `eye` through `point`, `length` metres long. With `clip` (honest clients) the
+   * segment stops where the bullet meets the world, a few centimetres into the surface so the server
+   * finds the same impact for the bullet hole: a player behind that wall is never on the segment.
+   * Without it the segment runs its full length through whatever is in the way (the wall-shot cheat).
+   */
+  makeShot(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, claimedTarget = -1, clip = true): ShotMessage {
     const dx = px - eye[0]!, dy = py - eye[1]!, dz = pz - eye[2]!;
     const l = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1;
+    const ux = dx / l, uy = dy / l, uz = dz / l;
+    let len = length;
+    if (clip && this.opts.world.firstHit(this.hit, eye[0]!, eye[1]!, eye[2]!, eye[0]! + ux * length, eye[1]! + uy * length, eye[2]! + uz * length)) {
+      len = Math.min(length, this.hit.t * length + 0.05);
+    }
     const shot = createShotMessage();
     shot.weapon = WeaponId.RIFLE;
     shot.claimedTarget = claimedTarget;
     shot.seq = ++this.seq;
     shot.renderTimeMs = renderTimeMs;
     shot.sx = eye[0]!; shot.sy = eye[1]!; shot.sz = eye[2]!;
-    shot.ex = eye[0]! + (dx / l) * length; shot.ey = eye[1]! + (dy / l) * length; shot.ez = eye[2]! + (dz / l) * length;
+    shot.ex = eye[0]! + ux * len; shot.ey = eye[1]! + uy * len; shot.ez = eye[2]! + uz * len;
     return shot;
   }
 

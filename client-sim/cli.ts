@@ -10,8 +10,8 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--json]
-  --loss is a probability (0.01 = 1%); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-default] [--json]
+  --loss is a probability (0.01 = 1%); --patch-default keeps the room's patch interval (two ticks) instead of one tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -41,6 +41,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--tick-rate': opts.server = { ...opts.server, tickRate: num(a, v) }; i++; break;
       case '--url': if (v === undefined) fail('--url needs ws://host:port'); opts.url = v; i++; break;
       case '--profiles': if (v === undefined) fail('--profiles needs names'); opts.profiles = v.split(','); i++; break;
+      case '--patch-default': opts.patchEveryTick = false; break;
       case '--json': json = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       // eslint-disable-next-line no-fallthrough

@@ -18,7 +18,7 @@ export function originSpoofProfile(): Profile {
       const [ex, ey, ez] = [a.eye[0]!, a.eye[1]!, a.eye[2]!];
       const dx = a.point[0]! - ex, dy = a.point[1]! - ey, dz = a.point[2]! - ez;
       const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (l < 4) return false;
+      if (l < 3.5) return false; // the start must lie well outside the 1 m origin tolerance
       const ux = dx / l, uy = dy / l, uz = dz / l;
       const shot = createShotMessage();
       shot.weapon = WeaponId.RIFLE;

@@ -11,7 +11,7 @@ export function rangeExtensionProfile(): Profile {
       const a = acquire(bot, now, true);
       if (a === null) return false;
       const length = bot.weapon().rangeM * bot.rng.uniform(1.2, 3);
-      bot.fire(bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, length, a.t, a.target), Intent.INVALID, 'OUT_OF_RANGE');
+      bot.fire(bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, length, a.t, a.target, false), Intent.INVALID, 'OUT_OF_RANGE');
       bot.bookShot(now);
       cadence.done(now);
       return true;

@@ -14,11 +14,18 @@ export function wallShotProfile(): Profile {
   return {
     name: 'wallShot',
     frame(bot: Bot, now: number): boolean {
-      if (!bot.aliveKnown() || !cadence.due(now) || !bot.canFire(now)) return false;
-      const a = acquire(bot, now, false);
-      if (a === null) return false;
-      const shot = bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, a.target);
-      if (bot.predict(encodeShot(buf, shot), now).reason !== VerdictReason.OCCLUDED) return false;
+      // This cheater only ever shoots through walls (it never takes an open shot), so it looks for a
+      // hidden target every frame it may fire.
+      if (!bot.aliveKnown()) return false;
+      if (!cadence.due(now) || !bot.canFire(now)) return true;
+      // Anyone behind geometry within the weapon's reach will do.
+      const a = acquire(bot, now, false, bot.weapon().rangeM * 0.9);
+      if (a === null) return true;
+      const shot = bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, a.target, false);
+      if (bot.predict(encodeShot(buf, shot), now).reason !== VerdictReason.OCCLUDED) {
+        bot.seq--; // not sent: the number stays free
+        return true;
+      }
       bot.fire(shot, Intent.INVALID, 'OCCLUDED');
       bot.bookShot(now);
       cadence.done(now);

@@ -1,0 +1,78 @@
+/**
+ * Every cheat profile against the real room: one seeded run with two honest players and one
+ * cheater per profile on the default level (players die at 50 health so the dead-shooter profile
+ * gets to shoot while dead), then per profile: it cheated, the server rejected every invalid shot,
+ * and with the profile's own reason, apart from shots that crossed the cheater's own death in
+ * flight (SHOOTER_DEAD, checked against the server's record of the arrival). Aim snapping is valid
+ * geometry: its shots must be accepted and are counted apart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSimulation, type SimReport } from '../client-sim/simulate';
+import { CHEAT_PROFILE_NAMES } from '../client-sim/cheats/index';
+import type { ShotLog } from '../client-sim/bot';
+
+const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
+afterAll(() => rmSync(logDir, { recursive: true, force: true }));
+
+let report: SimReport;
+let logs: readonly ShotLog[] = [];
+
+beforeAll(async () => {
+  report = await runSimulation({
+    bots: 2, cheaters: CHEAT_PROFILE_NAMES.length, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 21,
+    server: { maxHealth: 50, matchLogDir: logDir }, onShots: (l) => { logs = l; },
+  });
+}, 60_000);
+
+const EXPECTED: Record<string, string> = {
+  wallShot: 'OCCLUDED',
+  rangeExtension: 'OUT_OF_RANGE',
+  backtrack: 'TIME_TOO_OLD',
+  fireRate: 'FIRE_RATE',
+  originSpoof: 'ORIGIN_MISMATCH',
+  deadShooter: 'SHOOTER_DEAD',
+  seqReplay: 'SEQ_REPLAYED',
+};
+
+describe('cheat profiles', () => {
+  it('covers every profile and the server stays error-free', () => {
+    expect(Object.keys(EXPECTED).concat('aimSnap').sort()).toEqual([...CHEAT_PROFILE_NAMES].sort());
+    expect(report.serverErrors).toBe(0);
+    expect(report.cheatAccepted).toBe(0);
+  });
+
+  for (const [profile, reason] of Object.entries(EXPECTED)) {
+    it(`${profile}: every invalid shot rejected as ${reason}`, () => {
+      const shots = logs.filter((l) => l.profile === profile && l.intent === 'invalid' && l.verdict !== null);
+      expect(shots.length).toBeGreaterThan(0);
+      for (const s of shots) {
+        expect(s.verdict!.kind, `${profile} seq ${s.seq} was accepted: ${s.verdict!.reasonName}`).toBe(2);
+        if (s.verdict!.reasonName !== reason) {
+          // Only a race with the cheater's own death may pre-empt the cheat's reason.
+          expect(s.verdict!.reasonName).toBe('SHOOTER_DEAD');
+          expect(s.diedInFlight).toBe(true);
+        }
+      }
+      expect(shots.filter((s) => s.verdict!.reasonName === reason).length).toBeGreaterThan(0);
+      expect(report.byProfile[profile]!.accepted).toBe(0);
+    });
+  }
+
+  it('aimSnap: instant perfect aim is valid geometry, accepted and counted apart', () => {
+    const shots = logs.filter((l) => l.profile === 'aimSnap' && l.intent === 'aimSnap' && l.verdict !== null);
+    expect(shots.length).toBeGreaterThan(0);
+    expect(report.aimSnapShots).toBe(logs.filter((l) => l.intent === 'aimSnap').length);
+    for (const s of shots) {
+      if (s.verdict!.kind === 2) {
+        expect(s.verdict!.reasonName).toBe('SHOOTER_DEAD');
+        expect(s.diedInFlight).toBe(true);
+      }
+    }
+    // Perfect aim at the head of what it rendered: nearly every accepted shot hits.
+    const accepted = shots.filter((s) => s.verdict!.kind !== 2);
+    expect(accepted.filter((s) => s.verdict!.kind === 0).length / accepted.length).toBeGreaterThan(0.7);
+  });
+});
