@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import type { World } from '../shared/world/world';
 import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/audit/synthMatch';
-import { auditMatchLog, ProblemKind } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
 import { htmlFor, jsonSummary, parseArgs } from '../server/audit/cli';
 import { crc32 } from '../shared/audit/crc32';
 import { readFrames, type FrameRef } from '../shared/audit/frame';
@@ -31,7 +31,10 @@ beforeAll(async () => {
   match = await synthesizeMatch({ world, levelPath: DEFAULT_LEVEL_PATH, path: join(dir, 'match.hrml'), seed: 42, durationS: 45, cheats: CHEATS });
   bytes = new Uint8Array(readFileSync(match.path));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Rewrites the CRC of the frame at `f` after its payload was edited: a tamperer who knows the format. */
 function resign(buf: Uint8Array, f: FrameRef): void {
