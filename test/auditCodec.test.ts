@@ -12,6 +12,7 @@ import {
   createTickData, decodeHeader, encodeHeader, readEnd, readEvent, readTick, tickRecordMaxBytes, writeEnd, writeEvent, writeTick,
 } from '../shared/audit/records';
 import { createShooterState, createVerdict, type Verdict } from '../shared/validate/verdict';
+import { checkSeqChains, SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 
 const SEED = 7117;
 const num = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, 0, Infinity, -Infinity, -1, 2 ** 53));
@@ -114,5 +115,34 @@ describe('tick, event, end and header records', () => {
 
     const header = { worldHash: 'abc', zone: new Float64Array([4, 1.25]), nested: { x: 0.1 + 0.2 } };
     expect(decodeHeader(encodeHeader(header))).toEqual({ worldHash: 'abc', zone: [4, 1.25], nested: { x: 0.1 + 0.2 } });
+  });
+});
+
+describe('shooter chains over merged rows', () => {
+  /** Rows for shots given as [offset, shooter, beforeSeq, afterSeq, beforeFire, afterFire]. */
+  function rows(list: number[][]): Float64Array {
+    const r = new Float64Array(list.length * SHOT_COLUMNS);
+    list.forEach(([offset, shooter, bs, as, bf, af], i) => {
+      const o = i * SHOT_COLUMNS;
+      r[o + ShotCol.INDEX] = i; r[o + ShotCol.OFFSET] = offset!; r[o + ShotCol.SHOOTER] = shooter!; r[o + ShotCol.SEQ] = as!;
+      r[o + ShotCol.BEFORE_SEQ] = bs!; r[o + ShotCol.AFTER_SEQ] = as!; r[o + ShotCol.BEFORE_NEXT_FIRE] = bf!; r[o + ShotCol.AFTER_NEXT_FIRE] = af!;
+    });
+    return r;
+  }
+
+  it('passes an intact chain, restarts at a join, names a gap and an edited fire clock', () => {
+    const intact = rows([[10, 0, -1, 1, 0, 100], [20, 1, -1, 1, 0, 90], [30, 0, 1, 2, 100, 200], [40, 1, 1, 5, 90, 190]]);
+    expect(checkSeqChains(intact, 4)).toEqual([]);
+    // Slot 0 rejoins at byte 35: a fresh state (lastSeq -1, fire clock 0) is not a break.
+    const rejoin = rows([[10, 0, -1, 1, 0, 100], [30, 0, 1, 2, 100, 200], [40, 0, -1, 1, 0, 100]]);
+    expect(checkSeqChains(rejoin, 3, [{ offset: 35, slot: 0 }])).toEqual([]);
+    expect(checkSeqChains(rejoin, 3).map((m) => m.offset)).toEqual([40]);
+    // A removed shot (seq 2 missing) and an edited fire clock.
+    const broken = rows([[10, 0, -1, 1, 0, 100], [30, 0, 2, 3, 200, 300], [40, 0, 3, 4, 250, 400]]);
+    const found = checkSeqChains(broken, 3);
+    expect(found.map((m) => [m.offset, m.fields.map((f) => f.field.split(' ')[0])])).toEqual([
+      [30, ['before.lastSeq', 'before.nextFireMs']],
+      [40, ['before.nextFireMs']],
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader } from '../../shared/audit/records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEvent } from '../../shared/audit/records';
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
 } from '../../shared/audit/replay';
@@ -152,6 +152,18 @@ function workerPool(n: number): PooledWorker[] {
 /** Stops the pooled audit workers (they are unref'd, so this is only needed to free them early). */
 export async function closeAuditWorkers(): Promise<void> {
   await Promise.all(pool.splice(0).map((w) => w.close()));
+}
+
+/** Join events in log order (they restart a slot's shooter state). */
+function joinEvents(bytes: Uint8Array, frames: FrameReadResult): { offset: number; slot: number }[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: { offset: number; slot: number }[] = [];
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.EVENT) continue;
+    const e = readEvent(view, f.payloadOffset, f.payloadLength);
+    if (e !== null && e.kind === 'join') out.push({ offset: f.offset, slot: e.slot });
+  }
+  return out;
 }
 
 /** Shots per shooter, read straight from the shot frames (u16 at payload offset 4). */
@@ -331,7 +343,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
   // Verdict mismatches from the shards, and seq-chain breaks over the merged rows, one entry per shot.
   const byShot = new Map<number, ShotMismatch>();
-  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots)]) {
+  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots, joinEvents(bytes, frames))]) {
     const had = byShot.get(m.index);
     if (had) had.fields.push(...m.fields);
     else byShot.set(m.index, { ...m, fields: [...m.fields] });

@@ -80,10 +80,10 @@ export const ShotCol = {
   INDEX: 0, OFFSET: 1, SHOOTER: 2, SEQ: 3, WEAPON: 4, RECEIVED_MS: 5, KIND: 6, REASON: 7, ZONE: 8, TARGET: 9,
   TIME_SOURCE: 10, REWIND_DEPTH_MS: 11, REACTION_MS: 12, SNAP_COS: 13,
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
-  /** The shooter's lastSeq before (from the record) and after (the recorded verdict): the chain check. */
-  BEFORE_SEQ: 26, AFTER_SEQ: 27,
+  /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
+  BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
 } as const;
-export const SHOT_COLUMNS = 28;
+export const SHOT_COLUMNS = 30;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -279,6 +279,8 @@ export function replayMatchLog(
         rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
         rows[o + ShotCol.BEFORE_SEQ] = input.before.lastSeq;
         rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
+        rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
+        rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
         let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
         if (decodeShot(scratchShot, input.payload) === FrameStatus.OK) {
           sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
@@ -405,25 +407,37 @@ function reactionMeasure(ring: Float64Array, ringTime: Float64Array, slots: numb
 }
 
 /**
- * The seq chain per shooter over rows in log order (all shots of the log, e.g. merged from
- * shards): each shot's before.lastSeq must equal the previous shot's after.lastSeq of the same
- * shooter. A removed, duplicated or reordered shot record breaks it. Returns one mismatch per break.
+ * The chains through each shooter's shots, over rows in log order (all shots of the log, e.g.
+ * merged from shards): a shot's before.lastSeq and before.nextFireMs must equal the previous shot's
+ * after values for the same shooter (only shots move them; a respawn leaves them; a join starts a
+ * new state, so `joins` -- {offset, slot} in log order -- restart the chain of that slot). A removed,
+ * duplicated or reordered shot record, or an edited shooter state, breaks it. One mismatch per break.
  */
-export function checkSeqChains(rows: Float64Array, count: number): ShotMismatch[] {
-  const last = new Map<number, number>();
+export function checkSeqChains(rows: Float64Array, count: number, joins: readonly { offset: number; slot: number }[] = []): ShotMismatch[] {
+  const lastSeq = new Map<number, number>();
+  const lastFire = new Map<number, number>();
   const out: ShotMismatch[] = [];
+  let j = 0;
   for (let i = 0; i < count; i++) {
     const o = i * SHOT_COLUMNS;
-    const shooter = rows[o + ShotCol.SHOOTER]!;
-    const before = rows[o + ShotCol.BEFORE_SEQ]!;
-    const prev = last.get(shooter);
-    if (prev !== undefined && !Object.is(prev, before)) {
-      out.push({
-        index: rows[o + ShotCol.INDEX]!, offset: rows[o + ShotCol.OFFSET]!, shooter, seq: rows[o + ShotCol.SEQ]!,
-        fields: [{ field: 'before.lastSeq (chain from the previous shot of this shooter)', recorded: before, replayed: prev }],
-      });
+    const offset = rows[o + ShotCol.OFFSET]!;
+    for (; j < joins.length && joins[j]!.offset < offset; j++) {
+      lastSeq.delete(joins[j]!.slot);
+      lastFire.delete(joins[j]!.slot);
     }
-    last.set(shooter, rows[o + ShotCol.AFTER_SEQ]!);
+    const shooter = rows[o + ShotCol.SHOOTER]!;
+    const fields: FieldMismatch[] = [];
+    const prevSeq = lastSeq.get(shooter);
+    if (prevSeq !== undefined && !Object.is(prevSeq, rows[o + ShotCol.BEFORE_SEQ]!)) {
+      fields.push({ field: 'before.lastSeq (chain from the previous shot of this shooter)', recorded: rows[o + ShotCol.BEFORE_SEQ]!, replayed: prevSeq });
+    }
+    const prevFire = lastFire.get(shooter);
+    if (prevFire !== undefined && !Object.is(prevFire, rows[o + ShotCol.BEFORE_NEXT_FIRE]!)) {
+      fields.push({ field: 'before.nextFireMs (chain from the previous shot of this shooter)', recorded: rows[o + ShotCol.BEFORE_NEXT_FIRE]!, replayed: prevFire });
+    }
+    if (fields.length > 0) out.push({ index: rows[o + ShotCol.INDEX]!, offset, shooter, seq: rows[o + ShotCol.SEQ]!, fields });
+    lastSeq.set(shooter, rows[o + ShotCol.AFTER_SEQ]!);
+    lastFire.set(shooter, rows[o + ShotCol.AFTER_NEXT_FIRE]!);
   }
   return out;
 }
