@@ -39,15 +39,15 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
     Math.abs(sx), Math.abs(sy), Math.abs(sz), Math.abs(ex), Math.abs(ey), Math.abs(ez));
   const rr = r + (r + M) * GROW_MARGIN + 1e-300;
   // Still axes (D = 0): +Infinity inverse and the start nudged up against the min side and down
-  // against the max side (see slabSetup in ./traverse): a start on the grown face stays inside, and
+  // against the max side (see the note on still axes in ./traverse): a start on the grown face stays inside, and
   // (bound - s') can only be 0, giving NaN and a miss, when the start is just outside the grown
   // box, where a miss is right.
-  const ix = dx === 0 ? Infinity : 1 / dx;
-  const iy = dy === 0 ? Infinity : 1 / dy;
-  const iz = dz === 0 ? Infinity : 1 / dz;
-  const nx = dx === 0 ? Math.abs(sx) * 8.881784197001252e-16 + 1e-300 : 0;
-  const ny = dy === 0 ? Math.abs(sy) * 8.881784197001252e-16 + 1e-300 : 0;
-  const nz = dz === 0 ? Math.abs(sz) * 8.881784197001252e-16 + 1e-300 : 0;
+  const ix = 1 / (dx + 0);
+  const iy = 1 / (dy + 0);
+  const iz = 1 / (dz + 0);
+  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
+  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
+  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
   const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl, gxl = ix >= 0 ? -rr : rr;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl, gyl = iy >= 0 ? -rr : rr;

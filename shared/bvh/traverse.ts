@@ -58,36 +58,20 @@ function bit(x: boolean): number {
 
 // Scratch (module level, reused by every query, never escapes).
 const scratchSeg: PreparedSegment = createPreparedSegment();
-const scratchSlab = new Float64Array(9);
 
-/**
- * Per-query slab constants into L: inverse direction (ix iy iz), then for each axis the start as used
+/*
+ * Note on still axes. Per-query slab constants: inverse direction (ix iy iz), then for each axis the start as used
  * against the near-side bound and against the far-side bound (sxl sxh syl syh szl szh).
  *
  * They differ only on an axis the segment does not move along (D = 0): there the inverse is +Infinity
  * and the test must read "min <= s <= max", inclusive. With the start itself, a start exactly on a
- * bound gives 0 * Infinity = NaN, and Math.max/min would spread the NaN and cull a box the segment
- * lies on. So the start is nudged up for the min bound and down for the max bound: (min - s') and
+ * bound gives 0 * Infinity = NaN, which compares false (and Math.max/min spread it) and would cull
+ * a box the segment lies on. So the start is nudged up for the min bound and down for the max bound: (min - s') and
  * (max - s'') are not 0 for a start on the face, the products are +-Infinity, and a start on the face
  * still counts as inside. The nudge (>= 4 ulps of s) can only widen the slab, never narrow it. A
  * product can still be NaN when the start lies exactly the nudge outside a bound (s' equals the
- * bound); then Math.max/min give NaN and the box is culled, which is right: the start is outside.
+ * bound); then the box is culled, which is right: the start is outside.
  */
-function slabSetup(L: Float64Array, q: Float64Array): Float64Array {
-  const sx = q[0], sy = q[1], sz = q[2];
-  const dx = q[3] - sx, dy = q[4] - sy, dz = q[5] - sz;
-  const nx = dx === 0 ? Math.abs(sx) * 8.881784197001252e-16 + 1e-300 : 0;
-  const ny = dy === 0 ? Math.abs(sy) * 8.881784197001252e-16 + 1e-300 : 0;
-  const nz = dz === 0 ? Math.abs(sz) * 8.881784197001252e-16 + 1e-300 : 0;
-  // 1 / +0 = +Infinity; -0 is turned into +0 so the near side is always min on a still axis.
-  L[0] = dx === 0 ? Infinity : 1 / dx;
-  L[1] = dy === 0 ? Infinity : 1 / dy;
-  L[2] = dz === 0 ? Infinity : 1 / dz;
-  L[3] = sx + nx; L[4] = sx - nx;
-  L[5] = sy + ny; L[6] = sy - ny;
-  L[7] = sz + nz; L[8] = sz - nz;
-  return L;
-}
 
 /**
  * Why the segment comes in a Float64Array (q = sx sy sz ex ey ez) and not as six numbers: V8 passes
@@ -112,10 +96,18 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const T = b.tris;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
-  // Slab setup, see slabSetup.
-  const L = slabSetup(scratchSlab, q);
-  const ix = L[0], iy = L[1], iz = L[2];
-  const sxl = L[3], sxh = L[4], syl = L[5], syh = L[6], szl = L[7], szh = L[8];
+  // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
+  // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
+  // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
+  // +Infinity on a still axis.
+  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
+  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
+  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
+  const ix = 1 / (dx + 0);
+  const iy = 1 / (dy + 0);
+  const iz = 1 / (dz + 0);
+  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
   const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
@@ -184,7 +176,7 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
       // and every exit is at least 0. That is max(entries, 0) <= min(exits, limit) without a
       // max or min: V8 compiles Math.max/min and if-chains to data-dependent branches, and their
       // mispredictions were about a third of the query time. A NaN product compares false: a miss,
-      // which is right (see slabSetup).
+      // which is right (see the note on still axes).
       const ax0 = (F[o + xl] - sxl) * ix, ay0 = (F[o + yl] - syl) * iy, az0 = (F[o + zl] - szl) * iz;
       const ax1 = (F[o + xh] - sxh) * ix * SLAB_GROW, ay1 = (F[o + yh] - syh) * iy * SLAB_GROW, az1 = (F[o + zh] - szh) * iz * SLAB_GROW;
       const in1 =
@@ -254,9 +246,18 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const U = b.nodesI;
   const T = b.tris;
   const stackNode = b.stackNode;
-  const L = slabSetup(scratchSlab, q);
-  const ix = L[0], iy = L[1], iz = L[2];
-  const sxl = L[3], sxh = L[4], syl = L[5], syh = L[6], szl = L[7], szh = L[8];
+  // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
+  // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
+  // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
+  // +Infinity on a still axis.
+  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
+  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
+  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
+  const ix = 1 / (dx + 0);
+  const iy = 1 / (dy + 0);
+  const iz = 1 / (dz + 0);
+  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
   const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
   const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
   const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
