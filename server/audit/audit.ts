@@ -5,7 +5,7 @@
  * the merged rows, and flag players. `auditMatchLog` is what the CLI, the
  * tests and the benchmark call.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
@@ -154,6 +154,31 @@ export async function closeAuditWorkers(): Promise<void> {
   await Promise.all(pool.splice(0).map((w) => w.close()));
 }
 
+function copyToShared(given: Uint8Array): { shared: SharedArrayBuffer; bytes: Uint8Array } {
+  const shared = new SharedArrayBuffer(Math.max(1, given.length));
+  const bytes = new Uint8Array(shared, 0, given.length);
+  bytes.set(given);
+  return { shared, bytes };
+}
+
+async function readShared(path: string): Promise<{ shared: SharedArrayBuffer; bytes: Uint8Array }> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const shared = new SharedArrayBuffer(Math.max(1, size));
+    const bytes = new Uint8Array(shared, 0, size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break; // the file shrank while we read: audit what we have
+      at += bytesRead;
+    }
+    return { shared, bytes: bytes.subarray(0, at) };
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Join events in log order (they restart a slot's shooter state). */
 function joinEvents(bytes: Uint8Array, frames: FrameReadResult): { offset: number; slot: number }[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -243,11 +268,9 @@ export function partitionRanges(bytes: Uint8Array, frames: { frames: { type: num
 
 /** Audits the log at `path` (or the bytes given). Throws LogFormatError when it is not a match log. */
 export async function auditMatchLog(path: string, options: AuditOptions = {}, given?: Uint8Array): Promise<AuditResult> {
-  const file = given ?? (await readFile(path));
-  // One shared copy of the log for every worker (no per-worker copy of a large file).
-  const shared = new SharedArrayBuffer(Math.max(1, file.length));
-  const bytes = new Uint8Array(shared, 0, file.length);
-  bytes.set(file);
+  // One shared copy of the log for every worker (no per-worker copy of a large file), read from
+  // the file straight into shared memory.
+  const { shared, bytes } = given ? copyToShared(given) : await readShared(path);
   const frames = readFrames(bytes);
   const problems: AuditProblem[] = [];
 

@@ -161,11 +161,11 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     bar?.stop();
     const err = e as Error & { code?: string };
-    if (err instanceof LogFormatError || err.code === 'ENOENT' || err.code === 'EISDIR') {
-      console.error(`audit: ${err.message}`);
+    if (err.code === 'ENOENT' || err.code === 'EISDIR') {
+      console.error(`audit: ${args.log} is not a file: give the path of one match log (rooms write them to ${process.env.MATCH_LOG_DIR ?? 'matches/'}, *.hrml)`);
       return 2;
     }
-    console.error(`audit: ${err.message}`);
+    console.error(`audit: ${err instanceof LogFormatError ? '' : 'cannot audit: '}${err.message}`);
     return 2;
   }
   bar?.stop();
