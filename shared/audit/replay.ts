@@ -72,7 +72,7 @@ export interface ReplayOptions {
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 1000, snapWindowMs: 50, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 500, snapWindowMs: 50, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */

@@ -4,7 +4,7 @@
  * cheaters), then the full audit (verdict replay + reaction and snap measures) with one worker and
  * with two (worker threads, pooled: warm after the first round). shotsPerSecond = shots / the
  * slowest shard's record loop (tick records included; the wall time, which adds thread messaging
- * and the merge, is printed too); the median of ROUNDS runs. Also prints ticks/s, the log's size and
+ * and the merge, is printed too); the median of ROUNDS runs after one untimed warm-up run. Also prints ticks/s, the log's size and
  * the heap after. Run alone: `npm run bench:audit [-- --json] [-- --seconds S]`.
  * --json lines: {"bench": "audit", "workers", "shotsPerSecond", ...}.
  */
@@ -65,16 +65,20 @@ export async function run(opts: { json: boolean; seconds?: number }): Promise<vo
     const genMs = performance.now() - t0;
     if (!opts.json) {
       console.log(`log: ${match.shots} shots, ${match.ticks} ticks (${(match.shots / match.ticks).toFixed(2)} shots/tick), ${(match.stats.bytesWritten / 1e6).toFixed(1)} MB, generated in ${(genMs / 1000).toFixed(1)} s`);
-      console.log('workers  shots/s (median)  per worker  ticks/s     wall ms  mismatches  heap MB');
     }
     const cost = await recordCost(dir);
     if (opts.json) console.log(JSON.stringify({ bench: 'audit-record', tickUs: Number(cost.tickUs.toFixed(2)), shotUs: Number(cost.shotUs.toFixed(2)) }));
-    else console.log(`recording: ${cost.tickUs.toFixed(2)} us per 16-player tick, ${cost.shotUs.toFixed(2)} us per shot (in memory; disk writes are async)`);
+    else {
+      console.log(`recording: ${cost.tickUs.toFixed(2)} us per 16-player tick, ${cost.shotUs.toFixed(2)} us per shot (in memory; disk writes are async)`);
+      console.log('workers  shots/s (median)  per worker  ticks/s     wall ms  mismatches  heap MB');
+    }
     for (const workers of [1, 2]) {
       const rates: number[] = [];
       const walls: number[] = [];
       let mismatches = 0;
       let ticks = 0;
+      // One untimed round first: JIT warm-up here and in the pooled worker threads.
+      await auditMatchLog(match.path, { world, workers });
       for (let r = 0; r < ROUNDS; r++) {
         const a = await auditMatchLog(match.path, { world, workers });
         rates.push(a.shotsPerSecond);
