@@ -3,18 +3,19 @@
  * from the tick records exactly as the room did (same record() calls, same order), runs the same
  * validateShot on every shot record (of the chosen shooters) with the inputs the log carries, and
  * compares the result with the recorded verdict bit for bit. It also measures what the per-player
- * flags need: rewind depth, reaction time (line of sight through the world from the shooter's eye to
- * the target, walked back tick by tick) and aim snaps (the shooter's facing over the moments before
- * the shot against the shot's direction). Pure: the caller builds the scene (world, rig, histories)
- * and hands in the bytes.
+ * flags need: rewind depth and, for hits, reaction time (line of sight through the world from the
+ * shooter's eye to the target, walked back tick by tick) and aim snaps (the shooter's facing over
+ * the moments before the shot against the shot's direction). Pure: the caller builds the scene
+ * (world, rig, histories) and hands in the bytes.
  *
  * Partitioning: a shot reads the shooter's rules state and the targets' alive/life-start state
  * from its own record, and the rewound poses from the histories, which hold only the last
  * `capacityTicks` snapshots. So a shard can validate any contiguous range of shots after applying
  * just the tick records from a little before the range (`applyFrom`: the history capacity plus the
- * reaction lookback, in ticks), and rebuild exactly the histories a serial replay has there. The one
- * chain that runs through a shooter's earlier shots (before.lastSeq of shot k = after.lastSeq of
- * shot k-1) is checked over the merged rows by `checkSeqChains`, in log order, not in the shards.
+ * reaction lookback, in ticks), and rebuild exactly the histories a serial replay has there. The
+ * chains that run through a shooter's earlier shots (before.lastSeq and before.nextFireMs of shot k
+ * = the after values of shot k-1) are checked over the merged rows by `checkSeqChains`, in log
+ * order, not in the shards.
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
@@ -147,7 +148,7 @@ const R_STRIDE = 8;
 
 /**
  * Replays `bytes` (a whole match log). `scene` must be freshly built from the log's header (see
- * server/audit/replayScene.ts); `config` is the header's validation config; `now` is a clock for
+ * server/audit/shard.ts: createMatchScene(world, rig, header.scene)); `config` is the header's validation config; `now` is a clock for
  * elapsedMs only (pass () => 0 when none). Never throws on a damaged log: damage is reported.
  */
 export function replayMatchLog(
