@@ -113,8 +113,10 @@ describe('tick, event, end and header records', () => {
     const m = writeEnd(ev, 0, { ticks: 1, shots: 2, events: 3, lastTickMs: 4.5 });
     expect(readEnd(ev, 0, m)).toEqual({ ticks: 1, shots: 2, events: 3, lastTickMs: 4.5 });
 
-    const header = { worldHash: 'abc', zone: new Float64Array([4, 1.25]), nested: { x: 0.1 + 0.2 } };
-    expect(decodeHeader(encodeHeader(header))).toEqual({ worldHash: 'abc', zone: [4, 1.25], nested: { x: 0.1 + 0.2 } });
+    const header = { worldHash: 'abc', zone: new Float64Array([4, -0, 1.25]), nested: { x: 0.1 + 0.2, inf: Infinity, ninf: -Infinity, nan: NaN, nz: -0 }, list: [NaN, -0, 1] };
+    const back = decodeHeader<Record<string, any>>(encodeHeader(header));
+    expect(back).toEqual({ worldHash: 'abc', zone: [4, -0, 1.25], nested: { x: 0.1 + 0.2, inf: Infinity, ninf: -Infinity, nan: NaN, nz: -0 }, list: [NaN, -0, 1] });
+    expect(Object.is(back.nested.nz, -0) && Object.is(back.zone[1], -0) && Object.is(back.list[1], -0)).toBe(true);
   });
 });
 

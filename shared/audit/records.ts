@@ -40,13 +40,29 @@ export const END_BYTES = 20;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** JSON payload bytes of the header (typed arrays become plain arrays so they round-trip). */
+/**
+ * JSON payload bytes of the header. Typed arrays become plain arrays; the numbers JSON cannot hold
+ * exactly (NaN, +-Infinity, -0) become {"$f64": "NaN" | "Infinity" | "-Infinity" | "-0"}, so the
+ * rules a replay reads are the rules the room used, to the bit.
+ */
 export function encodeHeader(header: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(header, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v)));
+  return encoder.encode(JSON.stringify(header, function (this: unknown, k: string, v: unknown) {
+    // The replacer sees numbers already unwrapped; -0 must be read from the holder.
+    const raw = k === '' ? v : (this as Record<string, unknown>)[k];
+    if (typeof raw === 'number' && (!Number.isFinite(raw) || Object.is(raw, -0))) return { $f64: Object.is(raw, -0) ? '-0' : String(raw) };
+    return ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v;
+  }));
 }
 
 export function decodeHeader<T = Record<string, unknown>>(bytes: Uint8Array): T {
-  return JSON.parse(decoder.decode(bytes)) as T;
+  return JSON.parse(decoder.decode(bytes), (_k, v: unknown) => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
+      if (keys.length === 1 && keys[0] === '$f64' && typeof o.$f64 === 'string') return o.$f64 === '-0' ? -0 : Number(o.$f64);
+    }
+    return v;
+  }) as T;
 }
 
 /**
