@@ -152,6 +152,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     result = await auditMatchLog(args.log, {
       workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
+      // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
+      inWorkers: bar !== null,
       onProgress: (done, total) => {
         if (!bar) return;
         if (!started) { bar.start(total, 0); started = true; }
