@@ -74,6 +74,8 @@ export interface ShotLog {
   rttMs: number;
   /** Set by the simulator: the predicted target died on the server between the render time and the shot's arrival. */
   targetDiedInFlight: boolean;
+  /** Set by the simulator: the bot fired knowing it was dead, but had respawned on the server by the time the shot arrived. */
+  respawnedInFlight: boolean;
 }
 
 export interface BotOptions {
@@ -443,7 +445,7 @@ export class Bot {
       deadKnown: !this.aliveKnown(), predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target,
       predictedZone: p.zone, verdict: null, verdictAt: -1, diedInFlight: false,
       renderTimeMs: new DataView(bytes.buffer, bytes.byteOffset).getFloat64(8, true), sentServerMs: this.clock.serverNow(now), rttMs: this.rttMs,
-      targetDiedInFlight: false,
+      targetDiedInFlight: false, respawnedInFlight: false,
     };
     this.inFlight++;
     if (intent !== Intent.INVALID) {

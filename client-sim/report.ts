@@ -63,8 +63,16 @@ export interface SimReport {
   cheatShots: number;
   cheatJudged: number;
   cheatRejectedByReason: Record<string, number>;
-  /** Invalid cheat shots the server did not reject. */
+  /** Invalid cheat shots the server did not reject (judged HIT or MISS). */
   cheatAccepted: number;
+  /** Of cheatAccepted: those the server scored as hits (the harmful ones). */
+  cheatAcceptedHits: number;
+  /**
+   * Cheat shots accepted because of a race, not counted in cheatAccepted: misses whose target died
+   * on the server while they were in flight (the cheat had nobody left to hit), and shots a dead
+   * cheater fired that arrived after the server had respawned it (valid by then).
+   */
+  cheatAcceptedRaces: number;
   cheatUnexpectedReason: number;
   aimSnapShots: number;
   aimSnapHits: number;
@@ -110,7 +118,7 @@ export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'confi
   let phsm = 0, pmsh = 0, other = 0, races = 0;
   let honestRejected = 0, honestDiedInFlight = 0;
   const honestRejectedByReason: Record<string, number> = {};
-  let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatUnexpected = 0, aimSnapShots = 0, aimSnapHits = 0;
+  let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatAcceptedHits = 0, cheatAcceptedRaces = 0, cheatUnexpected = 0, aimSnapShots = 0, aimSnapHits = 0;
   const cheatRejectedByReason: Record<string, number> = {};
   const byProfile: Record<string, ProfileReport> = {};
   const latencies: number[] = [];
@@ -156,10 +164,15 @@ export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'confi
         bump(pr!.rejectedByReason, v.reasonName);
         if (v.reasonName === s.expected) pr!.expectedReason++;
         else cheatUnexpected++;
+      } else if ((v.kind === VerdictKind.MISS && s.targetDiedInFlight) || s.respawnedInFlight) {
+        cheatAcceptedRaces++;
       } else {
         cheatAccepted++;
         pr!.accepted++;
-        if (v.kind === VerdictKind.HIT) pr!.acceptedHits++;
+        if (v.kind === VerdictKind.HIT) {
+          pr!.acceptedHits++;
+          cheatAcceptedHits++;
+        }
       }
     } else if (s.intent === Intent.AIM_SNAP) {
       aimSnapShots++;
@@ -181,7 +194,7 @@ export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'confi
     raceShots,
     disagreements: { predictedHitServerMiss: phsm, predictedMissServerHit: pmsh, otherTarget: other, deathRaces: races },
     honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight,
-    cheatShots, cheatJudged, cheatRejectedByReason, cheatAccepted, cheatUnexpectedReason: cheatUnexpected, aimSnapShots, aimSnapHits, byProfile,
+    cheatShots, cheatJudged, cheatRejectedByReason, cheatAccepted, cheatAcceptedHits, cheatAcceptedRaces, cheatUnexpectedReason: cheatUnexpected, aimSnapShots, aimSnapHits, byProfile,
     verdictLatencyMsP50: percentile(latencies, 0.5), verdictLatencyMsP99: percentile(latencies, 0.99),
   };
 }
@@ -212,10 +225,10 @@ export function formatReport(r: SimReport): string {
   L.push(`  disagreements       predicted hit/server miss ${r.disagreements.predictedHitServerMiss}, predicted miss/server hit ${r.disagreements.predictedMissServerHit}, other target ${r.disagreements.otherTarget}; of them death races ${r.disagreements.deathRaces}`);
   L.push(`honest rejected       ${r.honestRejected} (all rejections by reason: ${reasons(r.honestRejectedByReason)}; of them SHOOTER_DEAD while the shot was in flight: ${r.honestRejectedDiedInFlight})`);
   L.push(`cheat shots           ${r.cheatShots} (judged ${r.cheatJudged}) rejected: ${reasons(r.cheatRejectedByReason)}`);
-  L.push(`cheat accepted        ${r.cheatAccepted}  (rejected for another reason than the cheat's: ${r.cheatUnexpectedReason})`);
+  L.push(`cheat accepted        ${r.cheatAccepted} (as hits ${r.cheatAcceptedHits}, as misses ${r.cheatAccepted - r.cheatAcceptedHits}; not counted: ${r.cheatAcceptedRaces} races: target died or dead shooter respawned in flight); rejected for another reason than the cheat's: ${r.cheatUnexpectedReason}`);
   L.push(`aim-snap shots        ${r.aimSnapShots} (hits ${r.aimSnapHits}; valid geometry, left to the audit)`);
   for (const [name, p] of Object.entries(r.byProfile)) {
-    L.push(`  ${name.padEnd(15)} cheats ${p.cheatShots} judged ${p.judged} expected-reason ${p.expectedReason} accepted ${p.accepted} | ${reasons(p.rejectedByReason)} | valid ${p.validShots} (rejected ${p.validRejected})${p.aimSnapShots > 0 ? ` | aim-snap ${p.aimSnapShots} hits ${p.aimSnapHits}` : ''}`);
+    L.push(`  ${name.padEnd(15)} cheats ${p.cheatShots} judged ${p.judged} expected-reason ${p.expectedReason} accepted ${p.accepted} (hits ${p.acceptedHits}) | ${reasons(p.rejectedByReason)} | valid ${p.validShots} (rejected ${p.validRejected})${p.aimSnapShots > 0 ? ` | aim-snap ${p.aimSnapShots} hits ${p.aimSnapHits}` : ''}`);
   }
   L.push(`verdict latency       p50 ${ms(r.verdictLatencyMsP50)}  p99 ${ms(r.verdictLatencyMsP99)}`);
   L.push(`server tick time      p50 ${ms(r.tickMsP50)}  p99 ${ms(r.tickMsP99)} over ${r.ticks} ticks`);

@@ -76,7 +76,8 @@ export function interpDelayFor(rttMs: number, jitterMs: number, patchMs: number,
 /**
  * Marks the shots whose outcome turned on a death the shooter could not have seen yet: the shooter
  * itself was dead on the server when the shot arrived (diedInFlight), or the predicted target was
- * (targetDiedInFlight). In-process the facts come from the server's own record of each arrival; with
+ * (targetDiedInFlight), or it fired knowing it was dead and had respawned by the arrival
+ * (respawnedInFlight, in-process only). In-process the facts come from the server's own record of each arrival; with
  * a remote server from the kill feed: a death of the target after the render time and before the
  * latest the shot can have arrived (half the round trip plus half the jitter, plus 5 ms of clock error).
  */
@@ -91,6 +92,7 @@ function classifyRaces(logs: ShotLog[], probe: ServerProbe | null, deaths: Map<n
       const facts = probe.arrivals.get(key)?.[k];
       if (facts === undefined) continue;
       l.diedInFlight = !facts.shooterAlive && !l.deadKnown;
+      l.respawnedInFlight = facts.shooterAlive && l.deadKnown;
       const t = l.predictedTarget;
       if (t >= 0) {
         const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);
