@@ -445,6 +445,8 @@ describe('world buffer', () => {
       }
     }, /points outside/);
     bad((dv) => dv.setUint32(24, 1, true), /depth/);
+    // A triangle corner that is not finite.
+    bad((dv) => dv.setFloat64(96 + dv.getUint32(8, true) * 32 + 8 * 4, Infinity, true), /not finite/);
     expect(() => World.fromTriangles(new Float64Array([0, 0, 0, 1, 0, 0, NaN, 1, 0]), new Uint32Array([0, 1, 2]))).toThrow(/not finite/);
     expect(() => World.fromTriangles(new Float64Array(9), new Uint32Array([0, 1, 5]))).toThrow(/out of range/);
     expect(() => World.fromTriangles(new Float64Array(9), new Uint32Array([]))).toThrow(/non-empty/);

@@ -84,8 +84,13 @@ export class World {
   /** Levels in the tree (root alone = 1). */
   readonly depth: number;
 
-  private constructor(buf: ArrayBuffer) {
-    // Validates everything a traversal relies on, so hostile bytes give an error, never a hang.
+  /**
+   * `trusted` is true only for bytes World.fromTriangles has just written: the per-node, per-triangle
+   * checks below are then skipped (they cost about as much as a tenth of the build).
+   */
+  private constructor(buf: ArrayBuffer, trusted: boolean) {
+    // Validates everything a traversal relies on, so hostile bytes give an error, never a hang or a
+    // wrong answer.
     if (!(buf instanceof ArrayBuffer) || buf.byteLength < HEADER_BYTES) {
       throw new Error('World.fromBuffer: not a world buffer (too short); pass the bytes World.toBuffer() produced.');
     }
@@ -116,31 +121,39 @@ export class World {
     }
     const nodesF = new Float32Array(buf, nodesOff, nodeCount * 8);
     const nodesI = new Int32Array(buf, nodesOff, nodeCount * 8);
-    for (let i = 0; i < nodeCount; i++) {
-      const a = nodesI[i * 8 + 6];
-      const c = nodesI[i * 8 + 7];
-      // Children always come after their parent, so the tree has no cycles and depth bounds the stack.
-      const ok = c < 0 ? c >= -3 && a > i && a + 1 < nodeCount : c > 0 && a >= 0 && a + c <= triCount;
-      if (!ok) throw new Error(`World.fromBuffer: node ${i} points outside the tree; the bytes are corrupt. Rebuild the world.`);
-    }
-    // Every node but the root must be the child of exactly one inner node (a tree, not a DAG), so the
-    // depth below bounds the traversal stack.
-    const seen = new Uint8Array(nodeCount);
-    let children = 0;
-    for (let i = 0; i < nodeCount; i++) {
-      if (nodesI[i * 8 + 7] > 0) continue;
-      const a = nodesI[i * 8 + 6];
-      if (seen[a] || seen[a + 1]) throw new Error(`World.fromBuffer: node ${a} has two parents; the bytes are corrupt. Rebuild the world.`);
-      seen[a] = 1;
-      seen[a + 1] = 1;
-      children += 2;
-    }
-    if (children !== nodeCount - 1) throw new Error('World.fromBuffer: unreachable nodes; the bytes are corrupt. Rebuild the world.');
-    const measured = treeDepth(nodesI);
-    if (measured !== depth) throw new Error('World.fromBuffer: recorded tree depth is wrong; the bytes are corrupt. Rebuild the world.');
     const order = new Uint32Array(buf, orderOff, triCount);
-    for (let i = 0; i < triCount; i++) {
-      if (order[i] >= triCount) throw new Error('World.fromBuffer: triangle order out of range; the bytes are corrupt.');
+    const tris = new Float64Array(buf, trisOff, triCount * 9);
+    if (!trusted) {
+      for (let i = 0; i < nodeCount; i++) {
+        const a = nodesI[i * 8 + 6];
+        const c = nodesI[i * 8 + 7];
+        // Children always come after their parent, so the tree has no cycles and depth bounds the stack.
+        const ok = c < 0 ? c >= -3 && a > i && a + 1 < nodeCount : c > 0 && a >= 0 && a + c <= triCount;
+        if (!ok) throw new Error(`World.fromBuffer: node ${i} points outside the tree; the bytes are corrupt. Rebuild the world.`);
+      }
+      // Every node but the root must be the child of exactly one inner node (a tree, not a DAG), so the
+      // depth below bounds the traversal stack.
+      const seen = new Uint8Array(nodeCount);
+      let children = 0;
+      for (let i = 0; i < nodeCount; i++) {
+        if (nodesI[i * 8 + 7] > 0) continue;
+        const a = nodesI[i * 8 + 6];
+        if (seen[a] || seen[a + 1]) throw new Error(`World.fromBuffer: node ${a} has two parents; the bytes are corrupt. Rebuild the world.`);
+        seen[a] = 1;
+        seen[a + 1] = 1;
+        children += 2;
+      }
+      if (children !== nodeCount - 1) throw new Error('World.fromBuffer: unreachable nodes; the bytes are corrupt. Rebuild the world.');
+      const measured = treeDepth(nodesI);
+      if (measured !== depth) throw new Error('World.fromBuffer: recorded tree depth is wrong; the bytes are corrupt. Rebuild the world.');
+      for (let i = 0; i < triCount; i++) {
+        if (order[i] >= triCount) throw new Error('World.fromBuffer: triangle order out of range; the bytes are corrupt.');
+      }
+      // Non-finite corners would give NaN distances that compare false everywhere: reject them.
+      for (let i = 0; i < tris.length; i++) {
+        const v = tris[i];
+        if (v - v !== 0) throw new Error(`World.fromBuffer: triangle coordinate ${i} is not finite; the bytes are corrupt.`);
+      }
     }
     const surf = new Uint32Array(buf, surfOff, surfCount * 2);
     const surfStart = new Uint32Array(surfCount);
@@ -182,7 +195,7 @@ export class World {
     this.bvh = {
       nodesF,
       nodesI,
-      tris: new Float64Array(buf, trisOff, triCount * 9),
+      tris,
       stackNode: new Int32Array(depth + 1),
       stackT: new Float64Array(depth + 1),
     };
@@ -259,13 +272,13 @@ export class World {
       surf[2 * i + 1] = ranges[i].count;
     }
     new Uint8Array(buf, namesOff, nameJson.length).set(nameJson);
-    return new World(buf);
+    return new World(buf, true);
   }
 
   /** Loads a world from bytes made by toBuffer (validated: magic, version, sizes, tree links). */
   static fromBuffer(buf: ArrayBuffer): World {
     // Copy so later writes by the caller cannot change a world in use.
-    return new World(buf.slice(0));
+    return new World(buf.slice(0), false);
   }
 
   /** A copy of the world's bytes. */
