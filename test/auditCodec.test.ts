@@ -76,6 +76,24 @@ describe('shot record', () => {
     );
   });
 
+  it('keeps oversized payloads whole up to 64 KB, and the length of longer ones', () => {
+    for (const len of [4096, 65535, 70_000]) {
+      const input = createShotInput();
+      input.payload = Uint8Array.from({ length: len }, (_, i) => (i * 7) & 255);
+      input.before = createShooterState(0, [30]);
+      const v = createVerdict();
+      v.after = createShooterState(0, [30]);
+      const buf = new Uint8Array(shotRecordMaxBytes(input, v));
+      const view = new DataView(buf.buffer);
+      const n = writeShotRecord(view, 0, input, v);
+      const got = createShotInput();
+      expect(readShotRecord(got, createVerdict(), view, 0, n)).toBe(true);
+      expect(got.payload!.length).toBe(len);
+      const kept = Math.min(len, 65535);
+      expect(Buffer.from(got.payload!.subarray(0, kept)).equals(Buffer.from(input.payload.subarray(0, kept)))).toBe(true);
+    }
+  });
+
   it('names the fields that differ, with -0 and NaN compared by bits', () => {
     const a = createVerdict();
     const b = createVerdict();

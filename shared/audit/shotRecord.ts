@@ -10,7 +10,8 @@
  *   0  u32  tick: the last tick recorded when the shot was handled
  *   4  u16  shooter slot
  *   6  u16  payload length n (<= MAX_SHOT_PAYLOAD_BYTES)
- *   8  u8   payload kind: 0 bytes, 1 not bytes at all (n bytes of ASCII: what typeof said)
+ *   8  u8   payload kind: 0 bytes; 1 not bytes at all (n bytes of ASCII: what typeof said);
+ *           2 bytes longer than MAX_SHOT_PAYLOAD_BYTES (the first n, then u32 the full length)
  *   9  u8   flags: 1 = the shot killed its target
  *   10 u16  reserved, 0
  *   12 f64  receive time, server ms           (ShotTiming.receiveTimeMs)
@@ -31,8 +32,12 @@
 import { createShooterState, type ShooterState, type Verdict } from '../validate/verdict';
 import type { ShotTiming } from '../validate/shot';
 
-/** Shots are 64 bytes; malformed payloads are kept up to the protocol's message bound. */
-export const MAX_SHOT_PAYLOAD_BYTES = 256;
+/**
+ * Shots are 64 bytes; malformed and oversized payloads are kept whole up to this (the socket caps
+ * messages at 4 KB). Longer ones keep their first bytes and their length, which is all the
+ * pipeline reads of a payload over MAX_CLIENT_MESSAGE_BYTES.
+ */
+export const MAX_SHOT_PAYLOAD_BYTES = 65535;
 /** Weapon tables longer than this cannot be logged (the format stores the count in a byte). */
 export const MAX_WEAPONS = 255;
 /** Player slots a shot record can describe. */
@@ -81,7 +86,8 @@ export function verdictBytes(v: Verdict): number {
 
 /** Upper bound of a shot record's payload, for FrameBuffer.begin. */
 export function shotRecordMaxBytes(input: ShotInput, verdict: Verdict): number {
-  return 54 + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + MAX_SHOT_PAYLOAD_BYTES + verdictBytes(verdict);
+  const payload = input.payload === null ? 32 : Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES) + 4;
+  return 54 + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + payload + verdictBytes(verdict);
 }
 
 function writeShooterState(view: DataView, at: number, s: ShooterState): number {
@@ -141,7 +147,7 @@ export function readVerdict(out: Verdict, view: DataView, at: number, end: numbe
 /** Encodes a shot record at `at`; returns its length. Reserve `shotRecordMaxBytes` first. */
 export function writeShotRecord(view: DataView, at: number, input: ShotInput, verdict: Verdict): number {
   const p = input.payload;
-  const kind = p === null ? 1 : 0;
+  const kind = p === null ? 1 : p.length > MAX_SHOT_PAYLOAD_BYTES ? 2 : 0;
   const n = p === null ? Math.min(input.nonBytesType.length, 32) : Math.min(p.length, MAX_SHOT_PAYLOAD_BYTES);
   view.setUint32(at, input.tick >>> 0, true);
   view.setUint16(at + 4, input.shooter & 0xffff, true);
@@ -166,6 +172,10 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
   if (p === null) for (let i = 0; i < n; i++) view.setUint8(o + i, input.nonBytesType.charCodeAt(i) & 0x7f);
   else for (let i = 0; i < n; i++) view.setUint8(o + i, p[i]!);
   o += n;
+  if (kind === 2) {
+    view.setUint32(o, p!.length, true);
+    o += 4;
+  }
   o = writeVerdict(view, o, verdict);
   return o - at;
 }
@@ -214,6 +224,13 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   if (kind === 0) {
     input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
     input.nonBytesType = '';
+  } else if (kind === 2) {
+    if (o + n + 4 > end) return -1;
+    const full = new Uint8Array(Math.max(n, view.getUint32(o + n, true)));
+    full.set(new Uint8Array(view.buffer, view.byteOffset + o, n));
+    input.payload = full;
+    input.nonBytesType = '';
+    return o + n + 4;
   } else {
     input.payload = null;
     let name = '';

@@ -1,0 +1,73 @@
+// The match log as the room writes it, with hostile traffic: a test-level room whose default
+// recorder (MatchLogRecorder) writes to a temp dir, two real @colyseus/sdk clients, a hit, a kill,
+// and payloads no client should send (oversized, not bytes, truncated, NaN, a replayed seq). The
+// audit replays the file bit for bit, every reason included.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { HitZone } from '../shared/rig/rig';
+import { WeaponId } from '../shared/weapons';
+import { reasonName } from '../shared/validate/verdict';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
+
+const dir = mkdtempSync(join(tmpdir(), 'audit-room-'));
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, matchLogDir: dir, respawnDelayMs: 200, validation: { claimToleranceMs: 150 } });
+});
+afterAll(async () => {
+  await ts?.close();
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('match log written by the room', () => {
+  it('replays hostile payloads, hits and a kill bit for bit', async () => {
+    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
+    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
+    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    await sleep(300);
+    const room = ts.server.rooms.get(a.room.roomId)!;
+    const shootAt = async (seq: number, zone: number) => {
+      const rt = await a.renderNow(100);
+      const pose = a.renderPose(1, rt);
+      const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
+      const me = a.snapshots.at(-1)!.poses.get(0)!;
+      const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
+      const d = [cx - sx, cy - sy, cz - sz];
+      const l = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+      return a.shoot({ seq, weapon: WeaponId.RIFLE, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 30, ey: sy + (d[1]! / l) * 30, ez: sz + (d[2]! / l) * 30 });
+    };
+    const seen: string[] = [];
+    seen.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
+    await sleep(120);
+    seen.push(reasonName((await shootAt(2, HitZone.HEAD)).reason)); // 25 + 100: a kill
+    const before = a.verdicts.length;
+    a.room.sendBytes('shot', new Uint8Array(1000)); // oversized
+    a.room.send('shot', 'not bytes');
+    a.room.sendBytes('shot', new Uint8Array(20)); // truncated
+    a.sendShot(a.shot({ seq: 3, weapon: WeaponId.RIFLE, renderTimeMs: Number.NaN, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 }));
+    a.sendShot(a.shot({ seq: 2, weapon: WeaponId.RIFLE, renderTimeMs: a.serverNow() - 100, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 }));
+    await a.until(() => a.verdicts.length === before + 5, 3000, 'hostile verdicts');
+    seen.push(...a.verdicts.slice(before).map((v) => reasonName(v.reason)));
+    await a.leave();
+    await b.leave();
+    // The room disposes, its recorder writes the end record and closes the file.
+    const deadline = Date.now() + 5000;
+    while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
+    await sleep(200);
+
+    const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
+    expect(files).toHaveLength(1);
+    const r = await auditMatchLog(join(dir, files[0]!), { world: ts.server.world });
+    expect(r.problems).toEqual([]);
+    expect(r.mismatches).toEqual([]);
+    expect(r.shots).toBe(7);
+    const reasons = Array.from({ length: r.shots }, (_, i) => reasonName(r.rows[i * SHOT_COLUMNS + ShotCol.REASON]!));
+    expect(reasons).toEqual(seen);
+    expect(reasons).toEqual(expect.arrayContaining(['OK_HIT', 'OVERSIZED', 'MALFORMED', 'NON_FINITE', 'SEQ_REPLAYED']));
+  });
+});
