@@ -394,6 +394,12 @@ describe('world buffer', () => {
     expect(a.hash).toMatch(/^[0-9a-f]{16}$/);
     expect(b.hash).toBe(a.hash);
     const c = World.fromBuffer(a.toBuffer());
+    // A view at an odd offset (as a file read into a bigger Node Buffer would be) loads the same world.
+    const bytes = new Uint8Array(a.toBuffer());
+    const padded = new Uint8Array(bytes.length + 3);
+    padded.set(bytes, 3);
+    expect(World.fromBuffer(padded.subarray(3)).hash).toBe(a.hash);
+    expect(() => World.fromBuffer('nope' as unknown as ArrayBuffer)).toThrow(/ArrayBuffer/);
     expect(c.hash).toBe(a.hash);
     expect(c.surfaces).toEqual(a.surfaces);
     expect(fnv1a64(new Uint8Array(c.toBuffer()))).toBe(a.hash);

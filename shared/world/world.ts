@@ -275,9 +275,19 @@ export class World {
     return new World(buf, true);
   }
 
-  /** Loads a world from bytes made by toBuffer (validated: magic, version, sizes, tree links). */
-  static fromBuffer(buf: ArrayBuffer): World {
-    // Copy so later writes by the caller cannot change a world in use.
+  /**
+   * Loads a world from bytes made by toBuffer (validated: magic, version, sizes, tree links, finite
+   * corners). Takes an ArrayBuffer or any view of one (a Node Buffer read from disk, a Uint8Array).
+   */
+  static fromBuffer(buf: ArrayBuffer | ArrayBufferView): World {
+    // Copy so later writes by the caller cannot change a world in use (and so views get their own,
+    // aligned buffer).
+    if (ArrayBuffer.isView(buf)) {
+      return new World(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength).slice().buffer, false);
+    }
+    if (!(buf instanceof ArrayBuffer)) {
+      throw new Error('World.fromBuffer: pass an ArrayBuffer or a view of one (the bytes World.toBuffer() produced).');
+    }
     return new World(buf.slice(0), false);
   }
 
