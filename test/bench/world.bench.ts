@@ -17,6 +17,7 @@ import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
 import { loadLevelMesh } from '../../server/level/gltf';
 import { World, createWorldHit } from '../../shared/world/world';
 import { buildBvh } from '../../shared/bvh/build';
+import { createSweepHit } from '../../shared/kernels/sweptSphere';
 
 const ASSETS = fileURLToPath(new URL('../../server/assets/', import.meta.url));
 const SCENES = [
@@ -266,6 +267,42 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
     for (const k of Object.keys(bodies)) results[k] = { ...timed[k], ...builds[k] };
     rapierWorld.free();
 
+    // --- the other world queries (ours only: no peer has them in this form), same segments ---
+    const other: Record<string, () => void> = {};
+    {
+      const w = world;
+      const sink = new Float64Array(queries);
+      const sh = createSweepHit();
+      const cam = new Float64Array(3);
+      const lines = new Float64Array([0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5, 0.4, 0, 0.4, -0.4, 0, 0.4]);
+      const ext = bounds[4] - bounds[1];
+      other['anyHit'] = () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          sink[i] = w.anyHit(segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5]) ? 1 : 0;
+        }
+      };
+      other['groundHeight'] = () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          sink[i] = w.groundHeight(segs[o + 3], segs[o + 4], segs[o + 5], ext);
+        }
+      };
+      other['sweepSphere r=0.3'] = () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          sink[i] = w.sweepSphere(sh, segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5], 0.3) ? sh.t : NaN;
+        }
+      };
+      other['cameraPushBack 5 lines'] = () => {
+        for (let i = 0; i < queries; i++) {
+          const o = i * 6;
+          sink[i] = w.cameraPushBack(cam, segs[o + 3], segs[o + 4], segs[o + 5], lines) ? cam[0] : NaN;
+        }
+      };
+    }
+    const otherTimed = opts.json ? {} : await timeInterleaved(gc, queries, Math.min(rounds, 3), other);
+
     // --- cross-check every answer against ours ---
     const mine = results['hitreg'].t;
     let agree = 0;
@@ -315,6 +352,8 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
         );
       }
       console.log(`(${rounds} timed rounds of ${queries} queries each, interleaved, median; rapier bytes = growth of its wasm heap during its builds, 0 when the heap already had room)`);
+      console.log('hitreg, other queries on the same segments (sweeps and ground probes at the segment ends): ' +
+        Object.entries(otherTimed).map(([k, v]) => `${k} ${v.nsPerQuery.toFixed(0)} ns (${v.gcs} GCs)`).join(', '));
     }
   }
   gc.stop();
