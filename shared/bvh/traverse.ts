@@ -2,7 +2,7 @@
  * Segment traversal of the BVH built by ./build: closest hit and any hit. Iterative, near child
  * first, pruned by the best t so far, with a stack preallocated per tree, so a query allocates
  * nothing. The box test is conservative (Ize, "Robust BVH Ray Traversal", JCGT 2013: exit distances
- * are scaled by 1 + 2 gamma(3)), so a segment the triangle test says hits is never culled by a box on
+ * are scaled up, see SLAB_GROW), so a segment the triangle test says hits is never culled by a box on
  * the way down, and the watertight guarantee of the kernel holds through the tree.
  *
  * Triangle test: the segment is prepared once with the watertight kernel (../kernels/watertight,
@@ -40,8 +40,12 @@ export interface BvhArrays {
 
 /** u = 2^-53; gamma(3) = 3u / (1 - 3u). Three roundings per slab distance: (b - s), 1 / d, product. */
 const GAMMA3 = (3 * 1.1102230246251565e-16) / (1 - 3 * 1.1102230246251565e-16);
-/** Ize's factor: compare entry distances against exit distances scaled by this. */
-export const SLAB_GROW = 1 + 2 * GAMMA3;
+/**
+ * Exit distances are multiplied by this before entry <= exit is compared. Ize's bound is 1 + 2 gamma(3)
+ * (entry and exit each off by at most gamma(3)); it is doubled here because the scaling product is
+ * itself rounded, which Ize's bound assumes exact. Still only ~1.3e-15 of extra width.
+ */
+export const SLAB_GROW = 1 + 4 * GAMMA3;
 /**
  * Pruning slack on the best t so far. The kernel's t carries its own rounding (a few ulps, more for
  * grazing hits), so a triangle whose computed t ties or undercuts the best by that much must still be
