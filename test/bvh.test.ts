@@ -231,6 +231,23 @@ describe('BVH first hit equals brute force', () => {
     });
   }
 
+  it('segments along axes whose other components move by a denormal amount (inverse overflows) still equal brute force', () => {
+    const rng = mulberry32(12);
+    for (const make of [(r: Rng) => terrain(r, 12), (r: Rng) => randomSoup(r, 300)]) {
+      const m = make(rng);
+      const world = World.fromTriangles(m.positions, m.indices);
+      let hits = 0;
+      for (const s of segments(m, rng, 4000)) {
+        // Segments of kinds 5 and 6 run along an axis; nudge their still coordinates by 1e-310 or 5e-324.
+        for (let k = 0; k < 3; k++) if (s[3 + k] === s[k]) s[3 + k] += (rng() < 0.5 ? -1 : 1) * (rng() < 0.5 ? 1e-310 : 5e-324);
+        const b = brute(m, s);
+        if (b.hit) hits++;
+        expect(compare(world, m, s, b)).toBe('');
+      }
+      expect(hits).toBeGreaterThan(500);
+    }
+  });
+
   it('float32 input (as the benchmark feeds) gives the same answers as its double copy', () => {
     const rng = mulberry32(7);
     const m = transform(randomSoup(rng, 300), rng, 50);

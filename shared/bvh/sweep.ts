@@ -33,7 +33,12 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
   const U = b.nodesI;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
-  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
+  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
+  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
+  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
+  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
+  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
   // Margin for rounding in (bound +- r - start): relative to the magnitudes involved.
   const M = Math.max(Math.abs(F[0]), Math.abs(F[1]), Math.abs(F[2]), Math.abs(F[3]), Math.abs(F[4]), Math.abs(F[5]),
     Math.abs(sx), Math.abs(sy), Math.abs(sz), Math.abs(ex), Math.abs(ey), Math.abs(ez));

@@ -104,7 +104,12 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
   // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
   // +Infinity on a still axis.
-  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
+  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
+  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
+  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
+  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
+  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
   const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
   const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
   const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
@@ -254,7 +259,12 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
   // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
   // +Infinity on a still axis.
-  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
+  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
+  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
+  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
+  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
+  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
   const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
   const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
   const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
