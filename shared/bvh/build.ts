@@ -81,8 +81,8 @@ export function f32Up(v: number): number {
 }
 
 /**
- * Builds the hierarchy. `positions` holds xyz per vertex, `indices` three per triangle; both are
- * validated by the caller (World.fromTriangles). Coordinates must be finite.
+ * Builds the hierarchy. `positions` holds xyz per vertex, `indices` three per triangle (in range:
+ * World.fromTriangles checks). Throws if a triangle has a coordinate that is not finite.
  */
 export function buildBvh(
   positions: Float32Array | Float64Array,
@@ -111,6 +111,11 @@ export function buildBvh(
     const cx = positions[c], cy = positions[c + 1], cz = positions[c + 2];
     const x0 = Math.min(ax, bx, cx), y0 = Math.min(ay, by, cy), z0 = Math.min(az, bz, cz);
     const x1 = Math.max(ax, bx, cx), y1 = Math.max(ay, by, cy), z1 = Math.max(az, bz, cz);
+    // Any NaN or infinite corner makes this sum NaN or infinite (min and max spread NaN).
+    const chk = x0 + y0 + z0 + x1 + y1 + z1;
+    if (chk - chk !== 0) {
+      throw new Error(`buildBvh: triangle ${i} has a coordinate that is not finite; fix the level mesh.`);
+    }
     if (x0 < rminx) rminx = x0;
     if (y0 < rminy) rminy = y0;
     if (z0 < rminz) rminz = z0;
