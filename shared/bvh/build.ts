@@ -15,13 +15,14 @@
  * Node 0 is the root. A soup of n triangles gives at most 2n - 1 nodes.
  *
  * The build: per-triangle boxes (float32, rounded outward, so every union of them is already the
- * node's final conservative box) and centroids (box centres), then top-down with an explicit job
- * stack: up to 16 bins over the centroid bounds along the longest centroid axis (as in Wald, "On
- * fast construction of SAH-based bounding volume hierarchies", 2007), SAH cost swept from both
- * ends, in-place partition of the records that also gathers the children's centroid bounds; the
- * children's boxes come from the bins. Leaves stop at
- * maxLeaf triangles or when no split is cheaper than the leaf; a node SAH cannot split (all centroids
- * equal) is halved by position so leaves stay small. Deterministic: same input, same bytes.
+ * node's final conservative box; centroids are box centres, used doubled as min + max), then
+ * top-down with an explicit job stack: up to 16 bins over the centroid bounds along the longest
+ * centroid axis (as in Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007),
+ * SAH cost swept from both ends, in-place partition of the records that also gathers the children's
+ * centroid bounds; the children's boxes come from the bins. Leaves stop at maxLeaf triangles or when
+ * no split is cheaper than the leaf; a node SAH cannot split (all centroids equal) is halved by
+ * position so leaves stay small (its axis word is then only a visiting-order hint). Deterministic:
+ * same input, same bytes.
  */
 
 export const NODE_BYTES = 32;
