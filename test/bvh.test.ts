@@ -23,7 +23,7 @@ import { World, createWorldHit, type WorldHit } from '../shared/world/world';
 import { loadLevelMesh } from '../server/level/gltf';
 import { fnv1a64 } from '../shared/util/hash';
 import { icosphere } from './helpers/icosphere';
-import { mulberry32, type Rng } from './helpers/prng';
+import { mulberry32, type Rng } from '../shared/util/prng';
 import { assetPath } from './helpers/glb';
 
 interface Mesh {

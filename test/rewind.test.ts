@@ -11,7 +11,7 @@ import { createPlayerPose, type PlayerPose } from '../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../shared/lagcomp/rewind';
 import { Clip, MANNEQUIN_RIG } from '../shared/rig/mannequin';
 import { BONE_STRIDE, HitZone } from '../shared/rig/rig';
-import { mulberry32 } from './helpers/prng';
+import { mulberry32 } from '../shared/util/prng';
 
 const rig = MANNEQUIN_RIG;
 const rewinder = new Rewinder(rig);

@@ -24,6 +24,7 @@ import { TICK_POSE_STRIDE, TickPose, type MatchHeader } from '../room/recorder';
 import { findSpawnPoints } from '../index';
 import { MatchLogRecorder } from './matchLogRecorder';
 import type { MatchLogStats } from './matchLogWriter';
+import { mulberry32 } from '../../shared/util/prng';
 
 export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
 export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind];
@@ -58,16 +59,6 @@ export interface SynthMatchResult {
   cheats: Record<number, CheatKind>;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Player {
   slot: number;

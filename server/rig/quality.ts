@@ -20,18 +20,8 @@ import {
   type SkinnedCharacter,
 } from './mannequin';
 import { groupOfJoint } from './zones';
+import { mulberry32 } from '../../shared/util/prng';
 
-/** mulberry32: small seeded generator, uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface QualityOptions {
   seed: number;

@@ -17,7 +17,7 @@ import {
   buildSweepFrames, createSweepHit, SWEEP_FRAME_STRIDE, sweepSphereFace, sweepSphereTriangle,
 } from '../../shared/kernels/sweptSphere';
 import { intersectAngleSum } from '../reference/angleSum';
-import { mulberry32, uniform } from '../helpers/prng';
+import { mulberry32, uniform } from '../../shared/util/prng';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const args = process.argv.slice(2);

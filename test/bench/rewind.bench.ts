@@ -23,7 +23,7 @@ import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
-import { mulberry32 } from '../helpers/prng';
+import { mulberry32 } from '../../shared/util/prng';
 
 const PLAYERS = 64;
 const SHOTS = 20_000;

@@ -16,6 +16,7 @@ import * as THREE from 'three';
 import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
 import { loadLevelMesh } from '../../server/level/gltf';
 import { World, createWorldHit } from '../../shared/world/world';
+import { mulberry32 as rng } from '../../shared/util/prng';
 import { buildBvh } from '../../shared/bvh/build';
 import { createSweepHit } from '../../shared/kernels/sweptSphere';
 
@@ -31,17 +32,6 @@ const T_TOL_METRES = 1e-3;
 const BUILDS = 5;
 const WARMUP_BUILDS = 3;
 
-/** mulberry32: small seeded PRNG for reproducible segments (test code, not shared/). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Seeded incoherent segments: start anywhere in the bounds grown by half the extent each side, end inside the bounds. */
 export function makeSegments(bounds: Float64Array, count: number, seed: number): Float64Array {

@@ -1,6 +1,7 @@
 /**
- * Test helper: a small seeded PRNG (mulberry32) so property tests and benchmarks see the same
- * numbers on every run and every machine. Never Math.random.
+ * A small seeded PRNG (mulberry32) so tests, benchmarks, synthetic matches and simulated players
+ * see the same numbers on every run and every machine. Never Math.random. Not used by verdict math:
+ * nothing a verdict depends on is random.
  */
 export type Rng = () => number;
 
