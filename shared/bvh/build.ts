@@ -295,39 +295,13 @@ export function buildBvh(
       mid = i;
       // Children's boxes: unions of their bins (already float32 and outward).
       const base = k * nb;
-      for (let side = 0; side < 2; side++) {
-        let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-        const s0 = side === 0 ? 0 : bestSplit;
-        const s1 = side === 0 ? bestSplit : nb;
-        for (let s = s0; s < s1; s++) {
-          const o = (base + s) * 6;
-          if (binB[o] < x0) x0 = binB[o];
-          if (binB[o + 1] < y0) y0 = binB[o + 1];
-          if (binB[o + 2] < z0) z0 = binB[o + 2];
-          if (binB[o + 3] > x1) x1 = binB[o + 3];
-          if (binB[o + 4] > y1) y1 = binB[o + 4];
-          if (binB[o + 5] > z1) z1 = binB[o + 5];
-        }
-        const o = side * 6;
-        childB[o] = x0; childB[o + 1] = y0; childB[o + 2] = z0; childB[o + 3] = x1; childB[o + 4] = y1; childB[o + 5] = z1;
-      }
+      unionBoxes(childB, 0, binB, base, base + bestSplit);
+      unionBoxes(childB, 6, binB, base + bestSplit, base + nb);
     } else {
       // All centroids coincide: SAH cannot separate them; halve by position (rare, so a plain pass).
       mid = (start + end) >> 1;
-      for (let side = 0; side < 2; side++) {
-        let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-        for (let i = side === 0 ? start : mid, e = side === 0 ? mid : end; i < e; i++) {
-          const t6 = i * 6;
-          if (rb[t6] < x0) x0 = rb[t6];
-          if (rb[t6 + 1] < y0) y0 = rb[t6 + 1];
-          if (rb[t6 + 2] < z0) z0 = rb[t6 + 2];
-          if (rb[t6 + 3] > x1) x1 = rb[t6 + 3];
-          if (rb[t6 + 4] > y1) y1 = rb[t6 + 4];
-          if (rb[t6 + 5] > z1) z1 = rb[t6 + 5];
-        }
-        const o = side * 6;
-        childB[o] = x0; childB[o + 1] = y0; childB[o + 2] = z0; childB[o + 3] = x1; childB[o + 4] = y1; childB[o + 5] = z1;
-      }
+      unionBoxes(childB, 0, rb, start, mid);
+      unionBoxes(childB, 6, rb, mid, end);
       lx0 = rx0 = ccx0; ly0 = ry0 = ccy0; lz0 = rz0 = ccz0;
       lx1 = rx1 = ccx1; ly1 = ry1 = ccy1; lz1 = rz1 = ccz1;
     }
@@ -371,6 +345,20 @@ export function buildBvh(
 }
 
 /** Bins records [start, end) of rb along axis k (2 x centroid - c0) * kk into bins base.. (box + count). */
+/** Writes into out[o..o+6) the union of the boxes first..end-1 of `boxes` (6 numbers each: min xyz, max xyz). */
+function unionBoxes(out: Float64Array, o: number, boxes: Float32Array | Float64Array, first: number, end: number): void {
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = first * 6, e = end * 6; i < e; i += 6) {
+    if (boxes[i] < x0) x0 = boxes[i];
+    if (boxes[i + 1] < y0) y0 = boxes[i + 1];
+    if (boxes[i + 2] < z0) z0 = boxes[i + 2];
+    if (boxes[i + 3] > x1) x1 = boxes[i + 3];
+    if (boxes[i + 4] > y1) y1 = boxes[i + 4];
+    if (boxes[i + 5] > z1) z1 = boxes[i + 5];
+  }
+  out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = x1; out[o + 4] = y1; out[o + 5] = z1;
+}
+
 function binOneAxis(
   rb: Float32Array, start: number, end: number, binB: Float64Array, binN: Int32Array,
   k: number, base: number, c0: number, kk: number,
