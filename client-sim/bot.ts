@@ -229,12 +229,10 @@ export class Bot {
     const maxPlayers = o.validation.maxPlayers;
     room.onMessage(Msg.PING, (bytes: Uint8Array) => {
       const copy = new Uint8Array(bytes);
-      const arrived = this.now;
       this.link.receive(() => {
         if (decodePing(this.pingMsg, copy) !== 0) return;
         this.clock.onPing(this.pingMsg, this.now);
         if (this.pingMsg.rttMs > 0) this.rttMs = this.pingMsg.rttMs;
-        void arrived;
         this.link.send(() => this.rawSend(Msg.PONG, copy));
       });
     });

@@ -4,7 +4,7 @@
  * shots measure agreement and false rejections; cheat shots measure that every invalid one was
  * refused (by which reason, and whether it was the expected one); aim-snap shots are counted apart.
  */
-import { VerdictKind, VerdictReason, reasonName } from '../shared/validate/verdict';
+import { VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import { Intent, type ShotLog } from './bot';
 
 export interface ProfileReport {
@@ -236,6 +236,5 @@ export function formatReport(r: SimReport): string {
   if (r.server !== null) L.push(`server counters       shots ${r.server.shots} hits ${r.server.hits} misses ${r.server.misses} kills ${r.server.kills} rejects: ${reasons(r.server.rejects)}`);
   if (r.matchLog !== null) L.push(`match log             ${r.matchLog}`);
   L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames`);
-  void reasonName;
   return L.join('\n');
 }

@@ -20,13 +20,24 @@ export function seqReplayProfile(): Profile {
         const s = bot.shots[i]!;
         if (s.verdict !== null && s.intent === Intent.VALID) judged = s;
       }
-      if (judged === null) return false;
+      if (judged === null) {
+        // Nothing judged yet: fire a plain valid shot along the view (a miss is fine) to replay later.
+        if (!bot.canFire(now)) return false;
+        const eye = bot.eye(new Float64Array(3));
+        bot.fire(bot.makeShot(eye, eye[0]! + bot.viewX * 10, eye[1]! + bot.viewY * 10, eye[2]! + bot.viewZ * 10, bot.shotLength(), bot.renderTime(now)), Intent.VALID);
+        bot.bookShot(now);
+        return true;
+      }
       if (replay) {
         bot.fire(null, Intent.INVALID, 'SEQ_REPLAYED', judged.bytes.slice());
       } else {
         const a = acquire(bot, now, true);
-        if (a === null) return false;
-        const shot = bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t);
+        const eye = a?.eye ?? bot.eye(new Float64Array(3));
+        const t = a?.t ?? bot.renderTime(now);
+        const px = a !== null ? a.point[0]! : eye[0]! + bot.viewX * 10;
+        const py = a !== null ? a.point[1]! : eye[1]! + bot.viewY * 10;
+        const pz = a !== null ? a.point[2]! : eye[2]! + bot.viewZ * 10;
+        const shot = bot.makeShot(eye, px, py, pz, bot.shotLength(), t);
         bot.seq--; // makeShot took a fresh number; give it back and forge an old one
         shot.seq = Math.max(0, judged.seq - bot.rng.int(0, 3));
         bot.fire(shot, Intent.INVALID, 'SEQ_REPLAYED', encodeShot(new Uint8Array(SHOT_BYTES), shot));
