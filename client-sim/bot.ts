@@ -12,7 +12,7 @@
  * A profile (cheats/) may take over the trigger; the honest profile is this file's default.
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply } from '../shared/protocol/messages';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../shared/protocol/messages';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../shared/protocol/ping';
 import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
 import { createInputMessage, encodeInput, INPUT_BYTES } from '../shared/protocol/input';
@@ -134,6 +134,8 @@ export class Bot {
   deadSince = -1;
   private ownEpoch = -1;
   cameraPushes = 0;
+  /** Non-shot messages (inputs, pongs) the room refused, by reason: an honest client should have none. */
+  readonly rejects: Record<string, number> = {};
   /** Frames the trigger was held because the render time was past the newest snapshot. */
   starved = 0;
   frames = 0;
@@ -239,7 +241,9 @@ export class Bot {
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => this.link.receive(() => this.onVerdict(v)));
     room.onMessage(Msg.HIT, (v: HitReply) => this.link.receive(() => this.onHit(v)));
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => this.link.receive(() => this.onDamaged(v)));
-    room.onMessage(Msg.REJECT, () => {});
+    room.onMessage(Msg.REJECT, (r: RejectReply) => this.link.receive(() => {
+      this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1;
+    }));
     room.onStateChange((state: any) => {
       if (this.slot < 0) {
         const me = state.players?.get(room.sessionId);

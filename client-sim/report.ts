@@ -89,6 +89,10 @@ export interface SimReport {
   matchLog: string | null;
   cameraPushes: number;
   botFrames: number;
+  /** Frames an honest trigger was held because nothing was buffered at the render time yet. */
+  starvedFrames: number;
+  /** Inputs and pongs the room refused, by reason (all bots). */
+  messageRejects: Record<string, number>;
   durationMs: number;
 }
 
@@ -113,7 +117,7 @@ export interface DeathInfo {
 }
 
 /** Builds the shot part of the report from the bots' logs. */
-export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'config' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'serverErrors' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'durationMs'> {
+export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'config' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'serverErrors' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'durationMs'> {
   let lost = 0, unanswered = 0, honestShots = 0, honestJudged = 0, predictedHits = 0, confirmedHits = 0, agree = 0, agreeClean = 0, raceShots = 0;
   let phsm = 0, pmsh = 0, other = 0, races = 0;
   let honestRejected = 0, honestDiedInFlight = 0;
@@ -235,6 +239,7 @@ export function formatReport(r: SimReport): string {
   L.push(`server errors         ${r.serverErrors ?? 'n/a (remote server)'}`);
   if (r.server !== null) L.push(`server counters       shots ${r.server.shots} hits ${r.server.hits} misses ${r.server.misses} kills ${r.server.kills} rejects: ${reasons(r.server.rejects)}`);
   if (r.matchLog !== null) L.push(`match log             ${r.matchLog}`);
-  L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames`);
+  L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames (trigger held on a starved buffer: ${r.starvedFrames})`);
+  L.push(`input/pong rejects    ${reasons(r.messageRejects)}`);
   return L.join('\n');
 }

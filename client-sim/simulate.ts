@@ -228,10 +228,13 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     await gs.close();
   }
   const ticks = probe?.sortedTicks() ?? new Float64Array(0);
-  let cameraPushes = 0, botFrames = 0;
+  let cameraPushes = 0, botFrames = 0, starvedFrames = 0;
+  const messageRejects: Record<string, number> = {};
   for (const b of bots) {
     cameraPushes += b.cameraPushes;
     botFrames += b.frames;
+    starvedFrames += b.starved;
+    for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
   }
   return {
     config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
@@ -239,7 +242,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
-    serverErrors, server, matchLog, cameraPushes, botFrames,
+    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects,
     durationMs: performance.now() - started,
   };
 }

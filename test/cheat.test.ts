@@ -1,11 +1,11 @@
 /**
  * Every cheat profile against the real room: one seeded run with two honest players and one
  * cheater per profile on the default level (players die at 50 health so the dead-shooter profile
- * gets to shoot while dead, and respawn after 0.6 s so the others spend their time alive), then per profile: it cheated, the server rejected every invalid shot,
- * and with the profile's own reason, apart from shots that crossed the cheater's own death in
- * flight (SHOOTER_DEAD, checked against the server's record of the arrival) or a dead cheater's
- * respawn or its target's death while the shot was in flight. Aim snapping is valid
- * geometry: its shots must be accepted and are counted apart.
+ * gets to shoot while dead, and respawn after 0.6 s so the others spend their time alive), then
+ * per profile: it cheated, and the server rejected every invalid shot with the profile's own
+ * reason, apart from races the server's own record of the arrival confirms: the cheater died
+ * (SHOOTER_DEAD first), a dead cheater respawned, or the target died while the shot was in flight.
+ * Aim snapping is valid geometry: its shots must be accepted and are counted apart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
