@@ -69,6 +69,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error('sim failed:', e instanceof Error ? e.stack ?? e.message : e);
+  console.error(`sim failed: ${e instanceof Error ? (process.env.DEBUG ? e.stack : e.message) : String(e)}`);
   process.exit(2);
 });

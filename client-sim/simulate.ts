@@ -185,7 +185,14 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const probe = gs !== null ? new ServerProbe() : null;
   try {
     // Sequential joins: the matchmaker fills a room before it opens the next.
-    for (const b of bots) await b.connect();
+    for (const b of bots) {
+      try {
+        await b.connect();
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        throw new Error(`bot ${b.index} could not join an arena room at ${url} (${why || 'connection refused'}); start the server (npm start) or leave out --url to run one in-process`);
+      }
+    }
     if (gs !== null) for (const room of gs.rooms.values()) probe!.attach(room);
     // The match starts once everyone is in (a join changes who can be hit; see the view's life starts).
     for (const b of bots) b.startShooting();
@@ -206,9 +213,13 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     for (const b of bots) b.stopShooting();
     const drainUntil = performance.now() + (options.drainMs ?? rttMs + jitterMs + 1500);
     while (performance.now() < drainUntil && logs.some((l) => !l.dropped && l.verdict === null)) await new Promise((r) => setTimeout(r, 50));
-  } finally {
+  } catch (e) {
+    // A failed join or run: leave nothing listening behind.
     for (const b of bots) await b.close();
+    await gs?.close();
+    throw e;
   }
+  for (const b of bots) await b.close();
   probe?.detach();
   classifyRaces(logs, probe, deaths, jitterMs);
 
