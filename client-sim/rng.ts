@@ -1,22 +1,21 @@
 /**
  * Seeded randomness for the simulator: every bot draws its network conditions, movement, reaction
- * times and aim noise from its own stream, so a run with the same seed makes the same decisions
- * (socket timing still varies run to run). Client-side only: shared/ never uses randomness.
+ * times and aim noise from its own stream (the project's mulberry32, shared/util/prng.ts), so a run
+ * with the same seed makes the same decisions (socket timing still varies run to run). Adds what
+ * the bots need on top: normal deviates and forked child streams.
  */
+import { mulberry32, type Rng as Uniform } from '../shared/util/prng';
+
 export class Rng {
-  private a: number;
+  private readonly u: Uniform;
 
   constructor(seed: number) {
-    this.a = seed >>> 0;
+    this.u = mulberry32(seed);
   }
 
-  /** mulberry32: uniform in [0, 1). */
+  /** Uniform in [0, 1). */
   next(): number {
-    this.a = (this.a + 0x6d2b79f5) >>> 0;
-    let t = this.a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.u();
   }
 
   uniform(lo: number, hi: number): number {
