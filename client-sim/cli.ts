@@ -10,8 +10,8 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-default] [--json]
-  --loss is a probability (0.01 = 1%); --patch-default keeps the room's patch interval (two ticks) instead of one tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-default] [--json]
+  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-default keeps the room's patch interval (two ticks) instead of one tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -35,6 +35,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--seconds': opts.seconds = num(a, v); i++; break;
       case '--rtt': opts.rttMs = num(a, v); i++; break;
       case '--jitter': opts.jitterMs = num(a, v); i++; break;
+      case '--rtt-spread': opts.rttSpreadMs = num(a, v); i++; break;
       case '--loss': opts.loss = num(a, v); i++; break;
       case '--seed': opts.seed = num(a, v); i++; break;
       case '--interp': opts.interpDelayMs = num(a, v); i++; break;

@@ -27,7 +27,7 @@ export interface ProfileReport {
 
 export interface SimReport {
   config: {
-    bots: number; cheaters: number; seconds: number; rttMs: number; jitterMs: number; loss: number; seed: number;
+    bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number; seed: number;
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
   };
   /** Every shot sent by every bot (honest, cheat, valid, aim-snap), including ones the link dropped. */
@@ -220,7 +220,7 @@ function reasons(r: Record<string, number>): string {
 export function formatReport(r: SimReport): string {
   const c = r.config;
   const L: string[] = [];
-  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%, seed ${c.seed}, interp ${c.interpDelayMs} ms, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
+  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
   L.push(`shots                 ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
   L.push(`honest shots          ${r.honestShots} (judged ${r.honestJudged})`);
   L.push(`predicted hits        ${r.predictedHits}`);

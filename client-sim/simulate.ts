@@ -29,6 +29,8 @@ export interface SimOptions {
   seconds?: number;
   /** Per-bot network conditions (each bot draws its own jitter and loss from its seed). */
   rttMs?: number;
+  /** Each bot's round trip is drawn uniformly from rttMs +- rttSpreadMs (default 0: all equal). */
+  rttSpreadMs?: number;
   jitterMs?: number;
   loss?: number;
   seed?: number;
@@ -155,7 +157,9 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     patchMs = Math.round(2000 / tickRate);
     maxInterp = 250;
   }
-  const interpDelayMs = options.interpDelayMs ?? interpDelayFor(rttMs, jitterMs, patchMs, validation.rewindWindowMs, maxInterp);
+  const rttSpreadMs = Math.max(0, Math.min(options.rttSpreadMs ?? 0, rttMs));
+  const interpFor = (rtt: number): number => options.interpDelayMs ?? interpDelayFor(rtt, jitterMs, patchMs, validation.rewindWindowMs, maxInterp);
+  const interpDelayMs = interpFor(rttMs);
 
   const rng = new Rng(seed);
   const logs: ShotLog[] = [];
@@ -171,9 +175,11 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   let cheaterIndex = 0;
   for (let i = 0; i < total; i++) {
     const isCheater = nCheaters > 0 && Math.floor(((i + 1) * nCheaters) / total) > Math.floor((i * nCheaters) / total);
+    const seedI = (rng.next() * 4294967296) >>> 0;
+    const rttI = rttSpreadMs > 0 ? rttMs + (rng.next() * 2 - 1) * rttSpreadMs : rttMs;
     const bot = new Bot({
-      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs, jitterMs, loss }, seed: (rng.next() * 4294967296) >>> 0,
-      world, rig, validation, tickRate, interpDelayMs, onDeath,
+      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss }, seed: seedI,
+      world, rig, validation, tickRate, interpDelayMs: interpFor(rttI), onDeath,
       onShot: (l) => {
         logs.push(l);
         options.onFire?.(l, bot);
@@ -248,7 +254,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
   }
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
     ...shots,
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
