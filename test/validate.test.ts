@@ -202,6 +202,27 @@ describe('validateShot: each rejection reason', () => {
     });
   }
 
+  it('ORIGIN_MISMATCH across a respawn: the eye path is never the line from the old life to the new', () => {
+    // Slot 0 stands at x = 0 until t = 900 ms, then respawns (epoch 2) at x = 20. A start halfway
+    // between lies on the straight line from the old eye to the new one, not on any path it took.
+    const hs = [0, 1, 2, 3].map(() => new PlayerHistory(128));
+    const pose = createPlayerPose();
+    for (let k = 0; k <= 64; k++) {
+      const t = k * DT;
+      pose.x = t < 900 ? 0 : 20; pose.y = 0; pose.z = 0;
+      pose.qx = 0; pose.qy = 0; pose.qz = 0; pose.qw = 1;
+      pose.clip = Clip.IDLE; pose.time = t / 1000; pose.alive = true; pose.epoch = t < 900 ? 1 : 2;
+      hs[0]!.record(k, t, pose);
+    }
+    const sc: ShotScene = { ...scene, histories: hs };
+    const judge = (sx: number) => validateShot(createVerdict(), sc, config, bytes({
+      ...createShotMessage(), seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: ESTIMATE,
+      sx, sy: rig.eyeHeight, sz: 0, ex: sx, ey: rig.eyeHeight, ez: 20,
+    }), createShooterState(0, magazines), timing, targets);
+    expect(reasonName(judge(10).reason)).toBe('ORIGIN_MISMATCH');
+    expect(reasonName(judge(20).reason)).not.toBe('ORIGIN_MISMATCH');
+  });
+
   it('boundaries: fire clock jitter, reload refill, future slack, window slack', () => {
     expect(reasonName(run(good(), { ...createShooterState(0, magazines), nextFireMs: NOW + config.fireJitterMs }).reason)).toBe('OK_HIT');
     const refilled = run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [NOW, 0, 0] });

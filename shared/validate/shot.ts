@@ -15,7 +15,8 @@
  *    result is clamped to [receive - rewindWindowMs, newest tick]. The source goes into the verdict.
  * 4. Geometry of the claim: length within the weapon's range and non-zero; start within
  *    originToleranceM of the shooter's eye path between the rewound time and the newest tick (the
- *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate), and
+ *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate;
+ *    across a respawn or teleport only the newest eye counts), and
  *    no world geometry between that eye point and the start.
  * 5. Replay: the world's first hit along the segment and the first hitbox hit of every other player
  *    alive now whose current life began at or before the rewound time (so a respawned player is never
@@ -242,9 +243,15 @@ export function validateShot(
   if (len2 > weapon.rangeM * weapon.rangeM) return reject(out, VerdictReason.OUT_OF_RANGE);
   // Eye path: eye at the rewound time (A) to eye at the newest tick (B).
   if (!rewindStatusUsable(history.sampleAt(scratchPose, when, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
-  const ax = scratchPose.x, ay = scratchPose.y + config.eyeHeightM, az = scratchPose.z;
+  let ax = scratchPose.x, ay = scratchPose.y + config.eyeHeightM, az = scratchPose.z;
+  const epochA = scratchPose.epoch;
   if (!rewindStatusUsable(history.sampleAt(scratchPose, newest, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
   const bx = scratchPose.x, by = scratchPose.y + config.eyeHeightM, bz = scratchPose.z;
+  // A respawn or teleport in between: the straight line from the old eye to the new one is no path
+  // the shooter ever took (it can cross the whole level), so only the current life's eye counts.
+  if (scratchPose.epoch !== epochA) {
+    ax = bx; ay = by; az = bz;
+  }
   // Closest point C on segment AB to the start S.
   const abx = bx - ax, aby = by - ay, abz = bz - az;
   const ab2 = abx * abx + aby * aby + abz * abz;
