@@ -10,8 +10,8 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-default] [--json]
-  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-default keeps the room's patch interval (two ticks) instead of one tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
+  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -42,7 +42,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--tick-rate': opts.server = { ...opts.server, tickRate: num(a, v) }; i++; break;
       case '--url': if (v === undefined) fail('--url needs ws://host:port'); opts.url = v; i++; break;
       case '--profiles': if (v === undefined) fail('--profiles needs names'); opts.profiles = v.split(','); i++; break;
-      case '--patch-default': opts.patchEveryTick = false; break;
+      case '--patch-ms': opts.server = { ...opts.server, patchRateMs: num(a, v) }; i++; break;
       case '--json': json = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       // eslint-disable-next-line no-fallthrough

@@ -174,7 +174,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.anchorMs = 0;
     this.maxClients = cfg.maxPlayers;
     this.maxMessagesPerSecond = 2000;
-    this.patchRate = cfg.patchRateMs;
+    // 0: no patch timer; step() sends one patch per tick once every pose of that tick is recorded.
+    if (cfg.patchRateMs > 0) this.patchRate = cfg.patchRateMs;
+    else this.setPatchRate(null);
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
     const magazines = cfg.validation.weapons.map((w) => w.magazine);
     for (let i = 0; i < cfg.maxPlayers; i++) {
@@ -362,12 +364,14 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses }));
+      if (this.cfg.patchRateMs <= 0) this.broadcastPatch();
     } catch (e) {
       this.cfg.stats.internalErrors++;
       console.error('arena: tick failed:', e);
     }
   }
 
+  /** Pose and status into the synced state: at a tick (the pose just recorded) and at a spawn. */
   private syncPlayer(slot: Slot): void {
     const ps = slot.state;
     if (ps === null) return;
@@ -377,6 +381,17 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     ps.viewX = m.viewX; ps.viewY = m.viewY; ps.viewZ = m.viewZ;
     ps.clip = m.clip;
     ps.animTime = m.animTime;
+    this.syncStatus(slot);
+  }
+
+  /**
+   * Status only, between ticks (a hit, a kill). The pose stays the one of the last tick: an input
+   * may already have turned the move state, and a synced pose must always equal the history's pose
+   * at the synced tick time, or clients would predict against a pose the server never recorded.
+   */
+  private syncStatus(slot: Slot): void {
+    const ps = slot.state;
+    if (ps === null) return;
     ps.health = slot.health;
     ps.alive = slot.alive;
     ps.kills = slot.kills;
@@ -508,7 +523,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
           killed = true;
           this.kill(target, slot, v);
         }
-        this.syncPlayer(target);
+        this.syncStatus(target);
         const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed };
         client.send(Msg.HIT, hit);
         const dir = this.damageDirection(target, v);
@@ -572,7 +587,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     target.respawnAtMs = Math.max(t + this.cfg.respawnDelayMs, 1e-9);
     this.targetsAlive[target.index] = false;
     if (killer !== target) killer.kills++;
-    this.syncPlayer(killer);
+    this.syncStatus(killer);
     const feed = this.state.killFeed;
     const e = new KillFeedEntry();
     e.killer = killer.index;
