@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSimulation, type SimReport } from '../client-sim/simulate';
 import { CHEAT_PROFILE_NAMES } from '../client-sim/cheats/index';
+import { findSpawnPoints, spreadSpawnPoints } from '../server/index';
+import { loadWorld } from '../server/level/gltf';
 import type { ShotLog } from '../client-sim/bot';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
@@ -22,10 +24,17 @@ let report: SimReport;
 let logs: readonly ShotLog[] = [];
 
 beforeAll(async () => {
+  // Spawns: the busy ring around the level's centre, with every third point far out on the level
+  // (out of sight of most others), so the wall-shot cheaters, who respawn often and rotate through
+  // the list, always get players hidden behind geometry to shoot at.
+  const world = await loadWorld();
+  const ring = findSpawnPoints(world, 12);
+  const far = spreadSpawnPoints(world, 7).slice(1);
+  const spawnPoints = ring.flatMap((p, i) => (i % 2 === 1 && far[i >> 1] ? [p, far[i >> 1]!] : [p]));
   report = await runSimulation({
     // wallShot twice: it needs a player hidden behind geometry, the one thing a run cannot force.
     bots: 2, cheaters: CHEAT_PROFILE_NAMES.length + 1, profiles: [...CHEAT_PROFILE_NAMES, 'wallShot'], seconds: 14, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 21,
-    server: { maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir }, onShots: (l) => { logs = l; },
+    server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints }, onShots: (l) => { logs = l; },
   });
 }, 60_000);
 
