@@ -6,10 +6,12 @@
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as audit } from './audit.bench';
+import { run as room } from './room.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
+  { name: 'room', run: room },
   { name: 'audit', run: audit },
 ];
 

@@ -2,10 +2,10 @@
  * Room-side costs, seeded and single-threaded: validateShot per shot (16 players posed around the
  * shooter on the default level, segments aimed through the crowd, hits and misses both), the
  * movement step per player per tick, and the wire sizes of the binary messages. Prints a table;
- * `--json` prints one line per case. Run: `npx tsx server/room/bench.ts [--json]`.
+ * `--json` prints one line per case. Run: `npm run bench:room [-- --json]`.
  * Exports run() in the shape test/bench/run.ts expects.
  */
-import { loadWorld } from '../level/gltf';
+import { loadWorld } from '../../server/level/gltf';
 import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
 import { PlayerHistory, createRewindPolicy, OutOfWindow } from '../../shared/lagcomp/history';
