@@ -32,6 +32,7 @@
  * Conventions (see ./hit): inclusive t and edges; a segment lying in the plane misses; front face =
  * counter-clockwise from the start = the start above the plane (z_start > z_stop).
  */
+import { fillPerTriangle, meshTriangleCount } from './perTriangle';
 import type { SegmentHit } from './hit';
 
 /** Doubles per triangle in a collision-matrix array. */
@@ -94,31 +95,12 @@ export function buildCollisionMatricesInto(
   positions: ArrayLike<number>,
   indices: ArrayLike<number> | null,
 ): Float64Array {
-  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
-  if (out.length < triangles * COLLISION_MATRIX_STRIDE) {
-    throw new RangeError(
-      `buildCollisionMatricesInto: out holds ${out.length} numbers but ${triangles} triangles need ` +
-      `${triangles * COLLISION_MATRIX_STRIDE}; allocate new Float64Array(triangleCount * COLLISION_MATRIX_STRIDE)`,
-    );
-  }
-  for (let t = 0; t < triangles; t++) {
-    const ia = indices ? indices[3 * t] * 3 : 9 * t;
-    const ib = indices ? indices[3 * t + 1] * 3 : 9 * t + 3;
-    const ic = indices ? indices[3 * t + 2] * 3 : 9 * t + 6;
-    writeCollisionMatrix(
-      out, t * COLLISION_MATRIX_STRIDE,
-      positions[ia], positions[ia + 1], positions[ia + 2],
-      positions[ib], positions[ib + 1], positions[ib + 2],
-      positions[ic], positions[ic + 1], positions[ic + 2],
-    );
-  }
-  return out;
+  return fillPerTriangle(out, COLLISION_MATRIX_STRIDE, positions, indices, writeCollisionMatrix, 'buildCollisionMatricesInto');
 }
 
 /** Allocating convenience: the collision matrices of a whole mesh in a new Float64Array. */
 export function buildCollisionMatrices(positions: ArrayLike<number>, indices: ArrayLike<number> | null): Float64Array {
-  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
-  return buildCollisionMatricesInto(new Float64Array(triangles * COLLISION_MATRIX_STRIDE), positions, indices);
+  return buildCollisionMatricesInto(new Float64Array(meshTriangleCount(positions, indices) * COLLISION_MATRIX_STRIDE), positions, indices);
 }
 
 /**

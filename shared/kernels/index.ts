@@ -33,3 +33,4 @@ export {
   sweepSphereTriangle,
   sweepSphereFace,
 } from './sweptSphere';
+export * from './perTriangle';

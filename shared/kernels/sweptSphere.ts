@@ -44,6 +44,7 @@
  *   19     reserved, 0 (keeps the stride a multiple of 4)
  * Only + - * / and Math.sqrt: bit-identical in every engine.
  */
+import { fillPerTriangle, meshTriangleCount } from './perTriangle';
 
 /** Which part of the triangle the sphere touched. */
 export const SweepFeature = {
@@ -158,31 +159,12 @@ export function buildSweepFramesInto(
   positions: ArrayLike<number>,
   indices: ArrayLike<number> | null,
 ): Float64Array {
-  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
-  if (out.length < triangles * SWEEP_FRAME_STRIDE) {
-    throw new RangeError(
-      `buildSweepFramesInto: out holds ${out.length} numbers but ${triangles} triangles need ` +
-      `${triangles * SWEEP_FRAME_STRIDE}; allocate new Float64Array(triangleCount * SWEEP_FRAME_STRIDE)`,
-    );
-  }
-  for (let t = 0; t < triangles; t++) {
-    const ia = indices ? indices[3 * t] * 3 : 9 * t;
-    const ib = indices ? indices[3 * t + 1] * 3 : 9 * t + 3;
-    const ic = indices ? indices[3 * t + 2] * 3 : 9 * t + 6;
-    writeSweepFrame(
-      out, t * SWEEP_FRAME_STRIDE,
-      positions[ia], positions[ia + 1], positions[ia + 2],
-      positions[ib], positions[ib + 1], positions[ib + 2],
-      positions[ic], positions[ic + 1], positions[ic + 2],
-    );
-  }
-  return out;
+  return fillPerTriangle(out, SWEEP_FRAME_STRIDE, positions, indices, writeSweepFrame, 'buildSweepFramesInto');
 }
 
 /** Allocating convenience: the sweep frames of a whole mesh in a new Float64Array. */
 export function buildSweepFrames(positions: ArrayLike<number>, indices: ArrayLike<number> | null): Float64Array {
-  const triangles = indices ? Math.floor(indices.length / 3) : Math.floor(positions.length / 9);
-  return buildSweepFramesInto(new Float64Array(triangles * SWEEP_FRAME_STRIDE), positions, indices);
+  return buildSweepFramesInto(new Float64Array(meshTriangleCount(positions, indices) * SWEEP_FRAME_STRIDE), positions, indices);
 }
 
 /**
