@@ -24,12 +24,9 @@ import { loadLevelMesh } from '../server/level/gltf';
 import { fnv1a64 } from '../shared/util/hash';
 import { icosphere } from './helpers/icosphere';
 import { mulberry32, type Rng } from '../shared/util/prng';
-import { assetPath } from './helpers/glb';
+import { assetPath, meshBounds as bounds, type MeshArrays } from './helpers/glb';
 
-interface Mesh {
-  positions: Float64Array;
-  indices: Uint32Array;
-}
+type Mesh = MeshArrays;
 
 interface Brute {
   hit: boolean;
@@ -85,16 +82,6 @@ function compare(world: World, m: Mesh, s: ArrayLike<number>, b: Brute): string 
   return '';
 }
 
-function bounds(m: Mesh): number[] {
-  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < m.positions.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      b[k] = Math.min(b[k], m.positions[i + k]);
-      b[k + 3] = Math.max(b[k + 3], m.positions[i + k]);
-    }
-  }
-  return b;
-}
 
 /** A point on triangle t at barycentrics (u, v). */
 function onTri(m: Mesh, t: number, u: number, v: number, out: number[], o: number): void {

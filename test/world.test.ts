@@ -11,12 +11,9 @@ import { World, createWorldHit } from '../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadLevelMesh, loadWorld } from '../server/level/gltf';
 import { icosphere } from './helpers/icosphere';
 import { mulberry32, type Rng } from '../shared/util/prng';
-import { assetPath } from './helpers/glb';
+import { assetPath, meshBounds as bounds, type MeshArrays } from './helpers/glb';
 
-interface Mesh {
-  positions: Float64Array;
-  indices: Uint32Array;
-}
+type Mesh = MeshArrays;
 
 function soup(m: Mesh): Float64Array {
   const n = m.indices.length / 3;
@@ -32,16 +29,6 @@ function soup(m: Mesh): Float64Array {
   return out;
 }
 
-function bounds(m: Mesh): number[] {
-  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < m.positions.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      b[k] = Math.min(b[k], m.positions[i + k]);
-      b[k + 3] = Math.max(b[k + 3], m.positions[i + k]);
-    }
-  }
-  return b;
-}
 
 const sweepTmp = createSweepHit();
 /** Brute force sweep: earliest kernel contact over every triangle. */

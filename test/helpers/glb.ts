@@ -56,3 +56,15 @@ export async function readGlbTriangles(file: string): Promise<MeshArrays> {
 export function assetPath(name: string): string {
   return new URL(`../../server/assets/${name}`, import.meta.url).pathname;
 }
+
+/** Axis-aligned bounds of a mesh's vertices: [min x, min y, min z, max x, max y, max z]. */
+export function meshBounds(m: MeshArrays): number[] {
+  const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < m.positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      b[k] = Math.min(b[k], m.positions[i + k]);
+      b[k + 3] = Math.max(b[k + 3], m.positions[i + k]);
+    }
+  }
+  return b;
+}
