@@ -4,7 +4,7 @@
  * validateShot on every shot record (of the chosen shooters) with the inputs the log carries, and
  * compares the result with the recorded verdict bit for bit. It also measures what the per-player
  * flags need: rewind depth and, for hits, reaction time (line of sight through the world from the
- * shooter's eye to the target, walked back tick by tick) and aim snaps (the shooter's facing over
+ * shooter's eye to the target, walked back at REACTION_STEP_TICKS resolution) and aim snaps (the shooter's facing over
  * the moments before the shot against the shot's direction). Pure: the caller builds the scene
  * (world, rig, histories) and hands in the bytes.
  *
@@ -170,12 +170,11 @@ export function replayMatchLog(
   const scratchFields: FieldMismatch[] = [];
   const ring = new Float64Array(RING * slots * R_STRIDE);
   const ringTime = new Float64Array(RING);
+  const ringTick = new Float64Array(RING);
   let serial = 0; // ticks seen; ring index = serial % RING
-  // Reaction cache per (shooter, target): a run of visible ticks [start, end] by serial.
-  const runStart = new Float64Array(slots * slots).fill(-1);
-  const runEnd = new Float64Array(slots * slots).fill(-1);
-  // 1 when the cached run's start was where the lookback limit stopped the walk (not a hidden tick).
-  const runCut = new Uint8Array(slots * slots);
+  // Line-of-sight memo per (ring tick, shooter, target): 0 unknown, 1 visible, 2 hidden.
+  const pairs = slots * slots;
+  const memo = new Uint8Array(RING * pairs);
 
   const eye = config.eyeHeightM;
   let rows = new Float64Array(1024 * SHOT_COLUMNS);
@@ -217,6 +216,8 @@ export function replayMatchLog(
           ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
         }
         ringTime[serial % RING] = tick.timeMs;
+        ringTick[serial % RING] = tick.tick;
+        memo.fill(0, (serial % RING) * pairs, (serial % RING + 1) * pairs);
         serial++;
         result.ticks++;
         break;
@@ -301,7 +302,7 @@ export function replayMatchLog(
             let kw = k;
             while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
             if (kw >= 0 && serial - kw <= RING) {
-              reaction = reactionMeasure(ring, ringTime, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, runStart, runEnd, runCut);
+              reaction = reactionMeasure(ring, ringTime, ringTick, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, memo);
             }
           }
         }
@@ -363,48 +364,71 @@ function snapMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, 
 }
 
 /**
+ * Line-of-sight resolution of the reaction measure, in ticks: the walk back tests the shot's own
+ * tick and every tick whose number is a multiple of this (plus any tick this far below the last
+ * test, should tick numbers skip); below a hidden test it goes back up tick by tick to the last
+ * visible test, so where a sighting starts is found to the tick. An occlusion shorter than this
+ * that falls between two tests goes unseen (4 ticks = 62.5 ms at 64 Hz: a reflex takes longer).
+ * Tests are keyed by absolute tick number, so every shard tests the same ticks.
+ */
+export const REACTION_STEP_TICKS = 4;
+
+/**
  * How long the target had been visible from the shooter's eye at tick k (line of sight to the
  * target's head or chest height unblocked by the world), in ms up to `rewindMs`; `lookbackMs` when
- * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). A run of
- * visible ticks is cached per pair so a burst of shots walks each tick once; the cache only skips
- * ticks already known visible, so the answer is the one an uncached walk gives (shards that start
- * with an empty cache agree with a serial replay bit for bit).
+ * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). Presence,
+ * life and respawns are read at every tick; line of sight at the ticks REACTION_STEP_TICKS names.
+ * Each line-of-sight answer is memoised per (ring tick, shooter, target) in `memo` (0 unknown,
+ * 1 visible, 2 hidden; the tick loop clears a ring tick's entries when it overwrites it), so a
+ * burst of shots at one target tests each tick once. The memo only stores what world.anyHit
+ * answers, so the result is the one an unmemoised walk gives (shards agree with a serial replay).
  */
-function reactionMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, target: number, k: number, serial: number,
-  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, runStart: Float64Array, runEnd: Float64Array, runCut: Uint8Array): number {
-  const pair = shooter * slots + target;
+function reactionMeasure(ring: Float64Array, ringTime: Float64Array, ringTick: Float64Array, slots: number, shooter: number, target: number, k: number, serial: number,
+  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, memo: Uint8Array): number {
   const limitMs = rewindMs - lookbackMs;
+  const pair = shooter * slots + target;
+  const pairs = slots * slots;
   let first = -1;
+  let tested = -1; // the lowest tick whose line of sight was tested (visible)
   let epoch = NaN;
-  let cut = 0;
   for (let j = k; j >= 0 && serial - j <= RING; j--) {
-    if (ringTime[j % RING]! < limitMs) { cut = 1; break; }
-    // A cached run covering j: every tick down to its start is visible; below it, the walk ended
-    // on a hidden tick (the answer stands) or on the older lookback limit (keep walking).
-    if (first >= 0 && runStart[pair]! >= 0 && runStart[pair]! <= j && runEnd[pair]! >= j) {
-      first = runStart[pair]!;
-      if (runCut[pair] === 0) break;
-      j = first; // continue below the run (the loop decrements)
-      epoch = ring[((first % RING) * slots + target) * R_STRIDE + R_EPOCH]!;
-      continue;
-    }
-    const so = ((j % RING) * slots + shooter) * R_STRIDE;
-    const to = ((j % RING) * slots + target) * R_STRIDE;
+    const ri = j % RING;
+    if (ringTime[ri]! < limitMs) return first < 0 ? NaN : lookbackMs;
+    const so = (ri * slots + shooter) * R_STRIDE;
+    const to = (ri * slots + target) * R_STRIDE;
     if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) break;
     if (epoch === epoch && ring[to + R_EPOCH] !== epoch) break; // a respawn: a new life, newly visible
     epoch = ring[to + R_EPOCH]!;
-    const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
-    const tx = ring[to + R_X]!, ty = ring[to + R_Y]!, tz = ring[to + R_Z]!;
-    const visible = !world.anyHit(ex, ey, ez, tx, ty + eye, tz) || !world.anyHit(ex, ey, ez, tx, ty + 0.6 * eye, tz);
-    if (!visible) break;
+    if (j === k || ringTick[ri]! % REACTION_STEP_TICKS === 0 || tested - j >= REACTION_STEP_TICKS) {
+      if (!lineOfSight(ring, slots, ri * pairs + pair, so, to, world, eye, memo)) {
+        // Hidden here, visible at `tested`: the sighting starts at the lowest tick of the visible
+        // run down from `tested` (the ticks between passed the presence and life checks above).
+        if (tested < 0) return NaN;
+        first = tested;
+        for (let i = tested - 1; i > j; i--) {
+          const ii = i % RING;
+          if (!lineOfSight(ring, slots, ii * pairs + pair, (ii * slots + shooter) * R_STRIDE, (ii * slots + target) * R_STRIDE, world, eye, memo)) break;
+          first = i;
+        }
+        break;
+      }
+      tested = j;
+    }
     first = j;
   }
   if (first < 0) return NaN;
-  runStart[pair] = first;
-  runEnd[pair] = k;
-  runCut[pair] = cut;
-  if (cut === 1) return lookbackMs;
   return Math.min(lookbackMs, rewindMs - ringTime[first % RING]!);
+}
+
+/** Line of sight from the shooter's eye to the target's head or chest at one ring tick, memoised. */
+function lineOfSight(ring: Float64Array, slots: number, m: number, so: number, to: number, world: ReplayWorld, eye: number, memo: Uint8Array): boolean {
+  const known = memo[m]!;
+  if (known !== 0) return known === 1;
+  const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
+  const tx = ring[to + R_X]!, ty = ring[to + R_Y]!, tz = ring[to + R_Z]!;
+  const visible = !world.anyHit(ex, ey, ez, tx, ty + eye, tz) || !world.anyHit(ex, ey, ez, tx, ty + 0.6 * eye, tz);
+  memo[m] = visible ? 1 : 2;
+  return visible;
 }
 
 /**
