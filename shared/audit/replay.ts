@@ -23,7 +23,7 @@ import { RecordType, RECORD_TYPE_NAMES, createTickData, decodeHeader, readEnd, r
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
-import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
+import { decodeShot, checkFrame, createShotMessage, FrameStatus, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -119,6 +119,8 @@ export interface ReplayResult {
 // scratch: one pose handed to history.record (copied by the history), one shot decode
 const scratchPose: ReplayPose = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0 };
 const scratchShot = createShotMessage();
+// scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
+const scratchPayload = new Uint8Array(SHOT_BYTES);
 // scratch: the replayed verdict encoded for the byte comparison (a verdict is at most ~4.3 KB)
 const scratchVerdictBytes = new Uint8Array(8192);
 const scratchVerdictView = new DataView(scratchVerdictBytes.buffer);
@@ -232,7 +234,7 @@ export function replayMatchLog(
       case RecordType.SHOT: {
         const index = opt.shotIndexBase + result.totalShots++;
         if (fi < opt.shotsFrom) break;
-        const vAt = readShotInput(input, view, at, f.payloadLength);
+        const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload);
         const end = at + f.payloadLength;
         if (vAt < 0) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
         const shooter = input.shooter;
@@ -242,7 +244,10 @@ export function replayMatchLog(
         // recorded one and name the differing fields only when the bytes differ.
         const n = writeVerdict(scratchVerdictView, 0, replayed);
         let same = n === end - vAt;
-        for (let i = 0; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
+        // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
+        let i = 0;
+        for (; same && i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) same = false;
+        for (; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
         let v = replayed;
         let mismatched = false;
         if (!same) {
@@ -284,7 +289,14 @@ export function replayMatchLog(
         rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
         rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
         let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
-        if (decodeShot(scratchShot, input.payload) === FrameStatus.OK) {
+        const pl = input.payload;
+        if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
+          // A well-formed shot sits just before the verdict in the log: read its segment there as
+          // decodeShot does, without a DataView per shot.
+          const po = vAt - SHOT_BYTES;
+          sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
+          ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
+        } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
           sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
         }
         rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;

@@ -110,8 +110,8 @@ function readShooterState(out: ShooterState, view: DataView, at: number, end: nu
   out.alive = view.getUint8(at) === 1;
   out.lastSeq = view.getFloat64(at + 2, true);
   out.nextFireMs = view.getFloat64(at + 10, true);
-  out.ammo.length = w;
-  out.reloadEndMs.length = w;
+  if (out.ammo.length !== w) out.ammo.length = w;
+  if (out.reloadEndMs.length !== w) out.reloadEndMs.length = w;
   let o = at + 18;
   for (let i = 0; i < w; i++, o += 8) out.ammo[i] = view.getFloat64(o, true);
   for (let i = 0; i < w; i++, o += 8) out.reloadEndMs[i] = view.getFloat64(o, true);
@@ -192,9 +192,11 @@ export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataVie
 
 /**
  * Decodes everything of a shot record but its verdict into `input`; returns the verdict's offset
- * (it runs to the record's end), or -1 when the record is too short for its own counts.
+ * (it runs to the record's end), or -1 when the record is too short for its own counts. A byte
+ * payload is a view into the log, or, when `payloadScratch` is given and has exactly the payload's
+ * length, a copy in it (a replay loop allocates nothing per shot; the copy lives until the next call).
  */
-export function readShotInput(input: ShotInput, view: DataView, at: number, length: number): number {
+export function readShotInput(input: ShotInput, view: DataView, at: number, length: number, payloadScratch: Uint8Array | null = null): number {
   const end = at + length;
   if (length < 54) return -1;
   input.tick = view.getUint32(at, true);
@@ -212,8 +214,9 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   if (54 + 9 * m > length) return -1;
   const alive = input.targets.alive;
   const life = input.targets.lifeStartMs;
-  alive.length = m;
-  life.length = m;
+  // Only when it changes: setting a JS array's length is a runtime call even when it stays the same.
+  if (alive.length !== m) alive.length = m;
+  if (life.length !== m) life.length = m;
   let o = at + 54;
   for (let i = 0; i < m; i++, o += 9) {
     alive[i] = view.getUint8(o) === 1;
@@ -222,7 +225,12 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   o = readShooterState(input.before, view, o, end, input.shooter);
   if (o < 0 || o + n > end) return -1;
   if (kind === 0) {
-    input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
+    if (payloadScratch !== null && payloadScratch.length === n) {
+      for (let i = 0; i < n; i++) payloadScratch[i] = view.getUint8(o + i);
+      input.payload = payloadScratch;
+    } else {
+      input.payload = new Uint8Array(view.buffer, view.byteOffset + o, n);
+    }
     input.nonBytesType = '';
   } else if (kind === 2) {
     if (o + n + 4 > end) return -1;
