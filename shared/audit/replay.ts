@@ -19,7 +19,7 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, createTickData, decodeHeader, readEnd, readEvent, readTick, TICK_SLOT_NUMBERS, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, TICK_HEAD_BYTES, TICK_SLOT_BYTES, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
@@ -165,7 +165,6 @@ export function replayMatchLog(
   const opt = { ...DEFAULT_REPLAY_OPTIONS, ...options };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const slots = scene.histories.length;
-  const tick = createTickData(slots);
   const input = createShotInput();
   const recorded = createVerdict();
   const replayed = createVerdict();
@@ -197,19 +196,23 @@ export function replayMatchLog(
     const at = f.payloadOffset;
     switch (f.type) {
       case RecordType.TICK: {
-        if (!readTick(tick, view, at, f.payloadLength)) { bad(f.offset, f.type, 'tick record sizes do not add up'); break; }
+        // Decoded straight from the log into the pose handed to record() (readTick's layout and
+        // size check, without its intermediate arrays).
+        const len = f.payloadLength;
+        const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
+        if (count < 0 || len !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) { bad(f.offset, f.type, 'tick record sizes do not add up'); break; }
+        const tickNo = view.getUint32(at, true);
+        const tickMs = view.getFloat64(at + 4, true);
         const r = (serial % RING) * slots * R_STRIDE;
         for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
-        for (let i = 0; i < tick.count; i++) {
-          const slot = tick.slots[i]!;
-          const n = i * TICK_SLOT_NUMBERS;
-          const num = tick.numbers;
+        for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
+          const slot = view.getUint16(n, true);
           const p = scratchPose;
-          p.x = num[n]!; p.y = num[n + 1]!; p.z = num[n + 2]!;
-          p.qx = num[n + 3]!; p.qy = num[n + 4]!; p.qz = num[n + 5]!; p.qw = num[n + 6]!;
-          p.clip = num[n + 7]!; p.time = num[n + 8]!; p.alive = num[n + 9] === 1; p.epoch = num[n + 10]!;
+          p.x = view.getFloat64(n + 2, true); p.y = view.getFloat64(n + 10, true); p.z = view.getFloat64(n + 18, true);
+          p.qx = view.getFloat64(n + 26, true); p.qy = view.getFloat64(n + 34, true); p.qz = view.getFloat64(n + 42, true); p.qw = view.getFloat64(n + 50, true);
+          p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
           if (slot >= slots) { bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
-          scene.histories[slot]!.record(tick.tick, tick.timeMs, p);
+          scene.histories[slot]!.record(tickNo, tickMs, p);
           const o = r + slot * R_STRIDE;
           ring[o + R_PRESENT] = 1;
           ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
@@ -217,8 +220,8 @@ export function replayMatchLog(
           ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
           ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
         }
-        ringTime[serial % RING] = tick.timeMs;
-        ringTick[serial % RING] = tick.tick;
+        ringTime[serial % RING] = tickMs;
+        ringTick[serial % RING] = tickNo;
         memo.fill(0, (serial % RING) * pairs, (serial % RING + 1) * pairs);
         serial++;
         result.ticks++;
