@@ -47,9 +47,14 @@ export interface BvhBuildOptions {
 }
 
 export interface BvhBuildResult {
-  /** nodeCount * NODE_BYTES bytes in the layout above. */
-  nodes: ArrayBuffer;
+  /**
+   * nodeCount * NODE_BYTES bytes in the layout above: a view of the start of the build's own node
+   * buffer (sized for the 2n - 1 worst case), not a copy; World copies it into its bytes.
+   */
+  nodes: Uint8Array;
   nodeCount: number;
+  /** Levels in the tree (root alone = 1), tracked during the build (sizes the traversal stack). */
+  depth: number;
   /** order[i] = original index of the i-th triangle in leaf order. */
   order: Uint32Array;
   /** Bounds of all triangles (doubles, exact): min xyz, max xyz. */
@@ -146,12 +151,14 @@ export function buildBvh(
   nf[0] = f32Down(rminx); nf[1] = f32Down(rminy); nf[2] = f32Down(rminz);
   nf[3] = f32Up(rmaxx); nf[4] = f32Up(rmaxy); nf[5] = f32Up(rmaxz);
 
-  // Job stack: node, start, end, centroid bounds.
+  // Job stack: node, start, end, level, centroid bounds.
   let jobNode = new Int32Array(128);
+  let jobLevel = new Int32Array(128);
   let jobStart = new Int32Array(128);
   let jobEnd = new Int32Array(128);
   let jobC = new Float64Array(128 * 6);
-  jobNode[0] = 0; jobStart[0] = 0; jobEnd[0] = n;
+  jobNode[0] = 0; jobStart[0] = 0; jobEnd[0] = n; jobLevel[0] = 1;
+  let depth = 1;
   jobC[0] = cminx; jobC[1] = cminy; jobC[2] = cminz; jobC[3] = cmaxx; jobC[4] = cmaxy; jobC[5] = cmaxz;
   let sp = 1;
 
@@ -168,6 +175,8 @@ export function buildBvh(
     const start = jobStart[sp];
     const end = jobEnd[sp];
     const count = end - start;
+    const level = jobLevel[sp];
+    if (level > depth) depth = level;
     const c6 = sp * 6;
     const ccx0 = jobC[c6], ccy0 = jobC[c6 + 1], ccz0 = jobC[c6 + 2];
     const ccx1 = jobC[c6 + 3], ccy1 = jobC[c6 + 4], ccz1 = jobC[c6 + 5];
@@ -324,21 +333,23 @@ export function buildBvh(
       const gn = new Int32Array(cap); gn.set(jobNode); jobNode = gn;
       const gs = new Int32Array(cap); gs.set(jobStart); jobStart = gs;
       const ge = new Int32Array(cap); ge.set(jobEnd); jobEnd = ge;
+      const gl = new Int32Array(cap); gl.set(jobLevel); jobLevel = gl;
       const gc = new Float64Array(cap * 6); gc.set(jobC); jobC = gc;
     }
     // Right below left on the stack, so the left subtree is built first.
-    jobNode[sp] = left + 1; jobStart[sp] = mid; jobEnd[sp] = end;
+    jobNode[sp] = left + 1; jobStart[sp] = mid; jobEnd[sp] = end; jobLevel[sp] = level + 1;
     let q = sp * 6;
     jobC[q] = rx0; jobC[q + 1] = ry0; jobC[q + 2] = rz0; jobC[q + 3] = rx1; jobC[q + 4] = ry1; jobC[q + 5] = rz1;
-    jobNode[sp + 1] = left; jobStart[sp + 1] = start; jobEnd[sp + 1] = mid;
+    jobNode[sp + 1] = left; jobStart[sp + 1] = start; jobEnd[sp + 1] = mid; jobLevel[sp + 1] = level + 1;
     q = (sp + 1) * 6;
     jobC[q] = lx0; jobC[q + 1] = ly0; jobC[q + 2] = lz0; jobC[q + 3] = lx1; jobC[q + 4] = ly1; jobC[q + 5] = lz1;
     sp += 2;
   }
 
   return {
-    nodes: nodeBuf.slice(0, nodeCount * NODE_BYTES),
+    nodes: new Uint8Array(nodeBuf, 0, nodeCount * NODE_BYTES),
     nodeCount,
+    depth,
     order: ids,
     bounds: new Float64Array([rminx, rminy, rminz, rmaxx, rmaxy, rmaxz]),
   };

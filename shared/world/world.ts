@@ -243,7 +243,7 @@ export class World {
     const total = namesOff + ((nameJson.length + 3) & ~3);
     const buf = new ArrayBuffer(total);
     const dv = new DataView(buf);
-    const depth = treeDepth(new Int32Array(built.nodes));
+    const depth = built.depth;
     dv.setUint32(0, WORLD_MAGIC, true);
     dv.setUint32(4, WORLD_VERSION, true);
     dv.setUint32(8, nodeCount, true);
@@ -252,7 +252,7 @@ export class World {
     dv.setUint32(20, nameJson.length, true);
     dv.setUint32(24, depth, true);
     new Float64Array(buf, 32, 6).set(built.bounds);
-    new Uint8Array(buf, HEADER_BYTES, nodeCount * NODE_BYTES).set(new Uint8Array(built.nodes));
+    new Uint8Array(buf, HEADER_BYTES, nodeCount * NODE_BYTES).set(built.nodes);
     const tris = new Float64Array(buf, trisOff, triCount * 9);
     const order = built.order;
     for (let i = 0; i < triCount; i++) {
