@@ -18,7 +18,7 @@
  * order, not in the shards.
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
-import { readFrames, GAP_FRAME_TYPE, type FrameReadResult } from './frame';
+import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
 import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, TICK_HEAD_BYTES, TICK_SLOT_BYTES, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
@@ -163,179 +163,146 @@ export function replayMatchLog(
   frames: FrameReadResult = readFrames(bytes),
 ): ReplayResult {
   const opt = { ...DEFAULT_REPLAY_OPTIONS, ...options };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const slots = scene.histories.length;
-  const input = createShotInput();
-  const recorded = createVerdict();
-  const replayed = createVerdict();
-  const scratchFields: FieldMismatch[] = [];
-  const ring = new Float64Array(RING * slots * R_STRIDE);
-  const ringTime = new Float64Array(RING);
-  const ringTick = new Float64Array(RING);
-  let serial = 0; // ticks seen; ring index = serial % RING
-  // Line-of-sight memo per (ring tick, shooter, target): 0 unknown, 1 visible, 2 hidden.
-  const pairs = slots * slots;
-  const memo = new Uint8Array(RING * pairs);
-
-  const eye = config.eyeHeightM;
-  let rows = new Float64Array(1024 * SHOT_COLUMNS);
-  const result: ReplayResult = {
-    frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
-  };
-  const bad = (offset: number, type: number, why: string) => result.badRecords.push({ offset, type: RECORD_TYPE_NAMES[type] ?? `type ${type}`, why });
+  const list = frames.frames;
+  const lastFrame = Math.min(list.length, opt.shotsTo);
+  const first = Math.max(0, opt.applyFrom);
+  // Rows sized once: at most one per shot record in range (no growth branch in the loop).
+  let shotFrames = 0;
+  for (let fi = Math.max(first, opt.shotsFrom); fi < lastFrame; fi++) if (list[fi]!.type === RecordType.SHOT) shotFrames++;
+  const st = new Replay(bytes, scene, config, world, opt, frames, shotFrames);
+  const result = st.result;
   const t0 = now();
 
-  const lastFrame = Math.min(frames.frames.length, opt.shotsTo);
   // The header is read wherever the shard starts.
-  if (opt.applyFrom > 0 && frames.frames[0]?.type === RecordType.HEADER) {
-    const hf = frames.frames[0];
-    try { result.header = decodeHeader(bytes.subarray(hf.payloadOffset, hf.payloadOffset + hf.payloadLength)); } catch { bad(hf.offset, hf.type, 'header is not valid JSON'); }
+  if (opt.applyFrom > 0 && list[0]?.type === RecordType.HEADER) {
+    const hf = list[0];
+    try { result.header = decodeHeader(bytes.subarray(hf.payloadOffset, hf.payloadOffset + hf.payloadLength)); } catch { st.bad(hf.offset, hf.type, 'header is not valid JSON'); }
   }
-  for (let fi = Math.max(0, opt.applyFrom); fi < lastFrame; fi++) {
-    const f = frames.frames[fi]!;
+  // The loop only dispatches: the tick and shot paths are methods, optimised as ordinary hot
+  // functions (a cold branch deoptimises one method, not the whole loop).
+  for (let fi = first; fi < lastFrame; fi++) {
+    const f = list[fi]!;
+    const type = f.type;
+    if (type === RecordType.TICK) st.applyTick(f);
+    else if (type === RecordType.SHOT) st.replayShot(f, fi);
+    else st.otherRecord(f);
+  }
+  result.rows = st.rows.subarray(0, result.shots * SHOT_COLUMNS);
+  result.elapsedMs = now() - t0;
+  return result;
+}
+
+/** The state of one replay (one instance per replayMatchLog call). */
+class Replay {
+  readonly view: DataView;
+  readonly slots: number;
+  readonly pairs: number;
+  readonly eye: number;
+  readonly input = createShotInput();
+  readonly recorded = createVerdict();
+  readonly replayed = createVerdict();
+  readonly scratchFields: FieldMismatch[] = [];
+  readonly ring: Float64Array;
+  readonly ringTime = new Float64Array(RING);
+  /** 1 where the ring tick's number is one the reaction walk tests line of sight at (REACTION_STEP_TICKS). */
+  readonly ringTest = new Uint8Array(RING);
+  /** Line-of-sight memo per (ring tick, shooter, target): 0 unknown, 1 visible, 2 hidden. */
+  readonly memo: Uint8Array;
+  /** Ticks seen; ring index = serial % RING. */
+  serial = 0;
+  readonly rows: Float64Array;
+  readonly result: ReplayResult;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly scene: ReplayScene,
+    readonly config: ValidationConfig,
+    readonly world: ReplayWorld,
+    readonly opt: ReplayOptions,
+    frames: FrameReadResult,
+    maxShots: number,
+  ) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.slots = scene.histories.length;
+    this.pairs = this.slots * this.slots;
+    this.eye = config.eyeHeightM;
+    this.ring = new Float64Array(RING * this.slots * R_STRIDE);
+    this.memo = new Uint8Array(RING * this.pairs);
+    this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
+    this.result = {
+      frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows: this.rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
+    };
+  }
+
+  bad(offset: number, type: number, why: string): void {
+    this.result.badRecords.push({ offset, type: RECORD_TYPE_NAMES[type] ?? `type ${type}`, why });
+  }
+
+  /**
+   * A tick record: every present slot's pose into its history (the room's record() call) and into
+   * the measures' ring. Decoded straight from the log into the pose handed to record() (readTick's
+   * layout and size check, without its intermediate arrays).
+   */
+  applyTick(f: FrameRef): void {
+    const view = this.view;
     const at = f.payloadOffset;
+    const len = f.payloadLength;
+    const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
+    if (count < 0 || len !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
+    const tickNo = view.getUint32(at, true);
+    const tickMs = view.getFloat64(at + 4, true);
+    const slots = this.slots;
+    const ring = this.ring;
+    const histories = this.scene.histories;
+    const ri = this.serial % RING;
+    const r = ri * slots * R_STRIDE;
+    for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
+    for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
+      const slot = view.getUint16(n, true);
+      const p = scratchPose;
+      p.x = view.getFloat64(n + 2, true); p.y = view.getFloat64(n + 10, true); p.z = view.getFloat64(n + 18, true);
+      p.qx = view.getFloat64(n + 26, true); p.qy = view.getFloat64(n + 34, true); p.qz = view.getFloat64(n + 42, true); p.qw = view.getFloat64(n + 50, true);
+      p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
+      if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
+      histories[slot]!.record(tickNo, tickMs, p);
+      const o = r + slot * R_STRIDE;
+      ring[o + R_PRESENT] = 1;
+      ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
+      // Facing: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
+      ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
+      ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
+    }
+    this.ringTime[ri] = tickMs;
+    this.ringTest[ri] = tickNo % REACTION_STEP_TICKS === 0 ? 1 : 0;
+    this.memo.fill(0, ri * this.pairs, (ri + 1) * this.pairs);
+    this.serial++;
+    this.result.ticks++;
+  }
+
+  /** Header, event, end, gap and unknown records. */
+  otherRecord(f: FrameRef): void {
+    const view = this.view;
+    const at = f.payloadOffset;
+    const result = this.result;
     switch (f.type) {
-      case RecordType.TICK: {
-        // Decoded straight from the log into the pose handed to record() (readTick's layout and
-        // size check, without its intermediate arrays).
-        const len = f.payloadLength;
-        const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
-        if (count < 0 || len !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) { bad(f.offset, f.type, 'tick record sizes do not add up'); break; }
-        const tickNo = view.getUint32(at, true);
-        const tickMs = view.getFloat64(at + 4, true);
-        const r = (serial % RING) * slots * R_STRIDE;
-        for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
-        for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
-          const slot = view.getUint16(n, true);
-          const p = scratchPose;
-          p.x = view.getFloat64(n + 2, true); p.y = view.getFloat64(n + 10, true); p.z = view.getFloat64(n + 18, true);
-          p.qx = view.getFloat64(n + 26, true); p.qy = view.getFloat64(n + 34, true); p.qz = view.getFloat64(n + 42, true); p.qw = view.getFloat64(n + 50, true);
-          p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
-          if (slot >= slots) { bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
-          scene.histories[slot]!.record(tickNo, tickMs, p);
-          const o = r + slot * R_STRIDE;
-          ring[o + R_PRESENT] = 1;
-          ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
-          // Facing: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
-          ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
-          ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
-        }
-        ringTime[serial % RING] = tickMs;
-        ringTick[serial % RING] = tickNo;
-        memo.fill(0, (serial % RING) * pairs, (serial % RING + 1) * pairs);
-        serial++;
-        result.ticks++;
-        break;
-      }
       case RecordType.EVENT: {
         const e = readEvent(view, at, f.payloadLength);
-        if (e === null) { bad(f.offset, f.type, 'unknown event kind or size'); break; }
+        if (e === null) { this.bad(f.offset, f.type, 'unknown event kind or size'); break; }
         // A join starts a new history for the slot (the room clears it the same way).
-        if (e.kind === 'join' && e.slot < slots) scene.histories[e.slot]!.clear();
-        break;
-      }
-      case RecordType.SHOT: {
-        const index = opt.shotIndexBase + result.totalShots++;
-        if (fi < opt.shotsFrom) break;
-        const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload);
-        const end = at + f.payloadLength;
-        if (vAt < 0) { bad(f.offset, f.type, 'shot record sizes do not add up'); break; }
-        const shooter = input.shooter;
-        if (opt.shooters !== null && !opt.shooters.has(shooter)) break;
-        validateShot(replayed, scene, config, shotPayload(input.payload, input.nonBytesType), input.before, input.timing, input.targets);
-        // Bit for bit: encode the replayed verdict as the room did and compare bytes; decode the
-        // recorded one and name the differing fields only when the bytes differ.
-        const n = writeVerdict(scratchVerdictView, 0, replayed);
-        let same = n === end - vAt;
-        // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
-        let i = 0;
-        for (; same && i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) same = false;
-        for (; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
-        let v = replayed;
-        let mismatched = false;
-        if (!same) {
-          if (readVerdict(recorded, view, vAt, end) !== end) { bad(f.offset, f.type, 'shot record verdict does not fit'); break; }
-          v = recorded;
-          const fields = compareVerdicts(scratchFields, recorded, replayed);
-          if (fields.length === 0) fields.push({ field: 'verdict bytes (NaN payload or layout)', recorded: NaN, replayed: NaN });
-          result.mismatches.push({ index, offset: f.offset, shooter, seq: recorded.seq, fields: fields.slice() });
-          fields.length = 0;
-          mismatched = true;
-        }
-
-        if ((result.shots + 1) * SHOT_COLUMNS > rows.length) {
-          const grown = new Float64Array(rows.length * 2);
-          grown.set(rows);
-          rows = grown;
-        }
-        const o = result.shots * SHOT_COLUMNS;
-        result.shots++;
-        if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
-        rows[o + ShotCol.INDEX] = index;
-        rows[o + ShotCol.OFFSET] = f.offset;
-        rows[o + ShotCol.SHOOTER] = shooter;
-        rows[o + ShotCol.SEQ] = v.seq;
-        rows[o + ShotCol.WEAPON] = v.weapon;
-        rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
-        rows[o + ShotCol.KIND] = v.kind;
-        rows[o + ShotCol.REASON] = v.reason;
-        rows[o + ShotCol.ZONE] = v.zone;
-        rows[o + ShotCol.TARGET] = v.target;
-        rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
-        rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
-        rows[o + ShotCol.DAMAGE] = v.damage;
-        rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
-        rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
-        rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
-        rows[o + ShotCol.BEFORE_SEQ] = input.before.lastSeq;
-        rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
-        rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
-        rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-        let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
-        const pl = input.payload;
-        if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
-          // A well-formed shot sits just before the verdict in the log: read its segment there as
-          // decodeShot does, without a DataView per shot.
-          const po = vAt - SHOT_BYTES;
-          sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
-          ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
-        } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
-          sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
-        }
-        rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
-        rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
-        let reaction = NaN;
-        let snapCos = NaN;
-        // Reaction and snap describe how a hit came about: measured for hits only (the flags read them there).
-        if (!opt.verdictsOnly && serial > 0 && v.kind === VerdictKind.HIT && shooter < slots && v.target >= 0 && v.target < slots) {
-          // Ticks at or before the receive time (the shooter's inputs arrive with its shots).
-          let k = serial - 1;
-          while (k >= 0 && serial - k <= RING && ringTime[k % RING]! > input.timing.receiveTimeMs) k--;
-          if (k >= 0 && serial - k <= RING) {
-            snapCos = snapMeasure(ring, ringTime, slots, shooter, k, serial, sx, sz, ex, ez, input.timing.receiveTimeMs - opt.snapWindowMs);
-            // The rewound time is when the shooter saw the target; walk from the tick at it.
-            let kw = k;
-            while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
-            if (kw >= 0 && serial - kw <= RING) {
-              reaction = reactionMeasure(ring, ringTime, ringTick, slots, shooter, v.target, kw, serial, world, eye, v.rewindTimeMs, opt.reactionLookbackMs, memo);
-            }
-          }
-        }
-        rows[o + ShotCol.REACTION_MS] = reaction;
-        rows[o + ShotCol.SNAP_COS] = snapCos;
+        if (e.kind === 'join' && e.slot < this.slots) this.scene.histories[e.slot]!.clear();
         break;
       }
       case RecordType.HEADER: {
         try {
-          result.header = decodeHeader(bytes.subarray(at, at + f.payloadLength));
+          result.header = decodeHeader(this.bytes.subarray(at, at + f.payloadLength));
         } catch {
-          bad(f.offset, f.type, 'header is not valid JSON');
+          this.bad(f.offset, f.type, 'header is not valid JSON');
         }
         break;
       }
       case RecordType.END: {
         result.end = readEnd(view, at, f.payloadLength);
-        if (result.end === null) bad(f.offset, f.type, 'end record of the wrong size');
+        if (result.end === null) this.bad(f.offset, f.type, 'end record of the wrong size');
         break;
       }
       case GAP_FRAME_TYPE: {
@@ -343,12 +310,113 @@ export function replayMatchLog(
         break;
       }
       default:
-        bad(f.offset, f.type, 'unknown record type');
+        this.bad(f.offset, f.type, 'unknown record type');
     }
   }
-  result.rows = rows.subarray(0, result.shots * SHOT_COLUMNS);
-  result.elapsedMs = now() - t0;
-  return result;
+
+  /** Names the differing fields of a verdict whose bytes differ; false when the recorded one does not decode. */
+  private mismatch(f: FrameRef, index: number, vAt: number, end: number): boolean {
+    if (readVerdict(this.recorded, this.view, vAt, end) !== end) { this.bad(f.offset, f.type, 'shot record verdict does not fit'); return false; }
+    const fields = compareVerdicts(this.scratchFields, this.recorded, this.replayed);
+    if (fields.length === 0) fields.push({ field: 'verdict bytes (NaN payload or layout)', recorded: NaN, replayed: NaN });
+    this.result.mismatches.push({ index, offset: f.offset, shooter: this.input.shooter, seq: this.recorded.seq, fields: fields.slice() });
+    fields.length = 0;
+    return true;
+  }
+
+  /** A shot record: validate, compare bit for bit, write its row (with the measures for hits). */
+  replayShot(f: FrameRef, fi: number): void {
+    const opt = this.opt;
+    const result = this.result;
+    const index = opt.shotIndexBase + result.totalShots++;
+    if (fi < opt.shotsFrom) return;
+    const view = this.view;
+    const bytes = this.bytes;
+    const input = this.input;
+    const at = f.payloadOffset;
+    const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload);
+    const end = at + f.payloadLength;
+    if (vAt < 0) { this.bad(f.offset, f.type, 'shot record sizes do not add up'); return; }
+    const shooter = input.shooter;
+    if (opt.shooters !== null && !opt.shooters.has(shooter)) return;
+    const replayed = this.replayed;
+    validateShot(replayed, this.scene, this.config, shotPayload(input.payload, input.nonBytesType), input.before, input.timing, input.targets);
+    // Bit for bit: encode the replayed verdict as the room did and compare bytes; decode the
+    // recorded one and name the differing fields only when the bytes differ.
+    const n = writeVerdict(scratchVerdictView, 0, replayed);
+    let same = n === end - vAt;
+    // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
+    let i = 0;
+    for (; same && i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) same = false;
+    for (; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
+    let v = replayed;
+    let mismatched = false;
+    if (!same) {
+      if (!this.mismatch(f, index, vAt, end)) return;
+      v = this.recorded;
+      mismatched = true;
+    }
+
+    const rows = this.rows;
+    const o = result.shots * SHOT_COLUMNS;
+    result.shots++;
+    if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
+    rows[o + ShotCol.INDEX] = index;
+    rows[o + ShotCol.OFFSET] = f.offset;
+    rows[o + ShotCol.SHOOTER] = shooter;
+    rows[o + ShotCol.SEQ] = v.seq;
+    rows[o + ShotCol.WEAPON] = v.weapon;
+    rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
+    rows[o + ShotCol.KIND] = v.kind;
+    rows[o + ShotCol.REASON] = v.reason;
+    rows[o + ShotCol.ZONE] = v.zone;
+    rows[o + ShotCol.TARGET] = v.target;
+    rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
+    rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
+    rows[o + ShotCol.DAMAGE] = v.damage;
+    rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
+    rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
+    rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
+    rows[o + ShotCol.BEFORE_SEQ] = input.before.lastSeq;
+    rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
+    rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
+    rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
+    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
+    const pl = input.payload;
+    if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
+      // A well-formed shot sits just before the verdict in the log: read its segment there as
+      // decodeShot does, without a DataView per shot.
+      const po = vAt - SHOT_BYTES;
+      sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
+      ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
+    } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
+      sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
+    }
+    rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
+    rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
+    let reaction = NaN;
+    let snapCos = NaN;
+    const slots = this.slots;
+    const serial = this.serial;
+    const ringTime = this.ringTime;
+    // Reaction and snap describe how a hit came about: measured for hits only (the flags read them there).
+    if (!opt.verdictsOnly && serial > 0 && v.kind === VerdictKind.HIT && shooter < slots && v.target >= 0 && v.target < slots) {
+      // Ticks at or before the receive time (the shooter's inputs arrive with its shots).
+      let k = serial - 1;
+      while (k >= 0 && serial - k <= RING && ringTime[k % RING]! > input.timing.receiveTimeMs) k--;
+      if (k >= 0 && serial - k <= RING) {
+        snapCos = snapMeasure(this.ring, ringTime, slots, shooter, k, serial, sx, sz, ex, ez, input.timing.receiveTimeMs - opt.snapWindowMs);
+        // The rewound time is when the shooter saw the target; walk from the tick at it.
+        let kw = k;
+        while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
+        if (kw >= 0 && serial - kw <= RING) {
+          reaction = reactionMeasure(this.ring, ringTime, this.ringTest, slots, shooter, v.target, kw, serial, this.world, this.eye, v.rewindTimeMs, opt.reactionLookbackMs, this.memo);
+        }
+      }
+    }
+    rows[o + ShotCol.REACTION_MS] = reaction;
+    rows[o + ShotCol.SNAP_COS] = snapCos;
+  }
 }
 
 /**
@@ -398,7 +466,7 @@ export const REACTION_STEP_TICKS = 4;
  * burst of shots at one target tests each tick once. The memo only stores what world.anyHit
  * answers, so the result is the one an unmemoised walk gives (shards agree with a serial replay).
  */
-function reactionMeasure(ring: Float64Array, ringTime: Float64Array, ringTick: Float64Array, slots: number, shooter: number, target: number, k: number, serial: number,
+function reactionMeasure(ring: Float64Array, ringTime: Float64Array, ringTest: Uint8Array, slots: number, shooter: number, target: number, k: number, serial: number,
   world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, memo: Uint8Array): number {
   const limitMs = rewindMs - lookbackMs;
   const pair = shooter * slots + target;
@@ -414,7 +482,7 @@ function reactionMeasure(ring: Float64Array, ringTime: Float64Array, ringTick: F
     if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) break;
     if (epoch === epoch && ring[to + R_EPOCH] !== epoch) break; // a respawn: a new life, newly visible
     epoch = ring[to + R_EPOCH]!;
-    if (j === k || ringTick[ri]! % REACTION_STEP_TICKS === 0 || tested - j >= REACTION_STEP_TICKS) {
+    if (j === k || ringTest[ri] === 1 || tested - j >= REACTION_STEP_TICKS) {
       if (!lineOfSight(ring, slots, ri * pairs + pair, so, to, world, eye, memo)) {
         // Hidden here, visible at `tested`: the sighting starts at the lowest tick of the visible
         // run down from `tested` (the ticks between passed the presence and life checks above).
