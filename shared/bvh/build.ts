@@ -168,6 +168,8 @@ export function buildBvh(
   const rightArea = new Float64Array(BINS);
   const rightCount = new Int32Array(BINS);
   const childB = new Float64Array(12);
+  // Left sweep: union of bins 0..s (the left child's box when the split is s + 1).
+  const leftB = new Float64Array(BINS * 6);
 
   while (sp > 0) {
     sp--;
@@ -189,6 +191,23 @@ export function buildBvh(
     }
     const ex = nf[w + 3] - nf[w], ey = nf[w + 4] - nf[w + 1], ez = nf[w + 5] - nf[w + 2];
     const parentArea = ex * ey + ey * ez + ez * ex;
+    if (count <= maxLeaf) {
+      // A leaf candidate whose leaf is certain needs no bins. Every child box holds its triangles'
+      // boxes, so any split costs at least costTraverse + (sum of the triangle box areas) / parent
+      // area; when that already reaches count, the SAH test below would choose the leaf too. The
+      // small relative margin keeps rounding from ever deciding otherwise (same tree, same bytes).
+      // On bistro this settles 27,538 of 46,545 leaf evaluations of 3 to 8 triangles.
+      let sum = 0;
+      for (let o = start * 6, e = end * 6; o < e; o += 6) {
+        const ax = rb[o + 3] - rb[o], ay = rb[o + 4] - rb[o + 1], az = rb[o + 5] - rb[o + 2];
+        sum += ax * ay + ay * az + az * ax;
+      }
+      if (costTraverse + sum / parentArea >= count * (1 + 1e-9)) {
+        ni[w + 6] = start;
+        ni[w + 7] = count;
+        continue;
+      }
+    }
     const dx = ccx1 - ccx0, dy = ccy1 - ccy0, dz = ccz1 - ccz0;
     // Fewer bins for small nodes: their fixed cost (clearing and sweeping bins) would dominate.
     const nb = count < SMALL1 ? BINS_SMALL1 : count < SMALL2 ? BINS_SMALL2 : BINS;
@@ -241,6 +260,8 @@ export function buildBvh(
         if (binB[o + 3] > x1) x1 = binB[o + 3];
         if (binB[o + 4] > y1) y1 = binB[o + 4];
         if (binB[o + 5] > z1) z1 = binB[o + 5];
+        const p = s * 6;
+        leftB[p] = x0; leftB[p + 1] = y0; leftB[p + 2] = z0; leftB[p + 3] = x1; leftB[p + 4] = y1; leftB[p + 5] = z1;
         const rc = rightCount[s + 1];
         if (cnt === 0 || rc === 0) continue;
         const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
@@ -304,13 +325,16 @@ export function buildBvh(
       mid = i;
       // Children's boxes: unions of their bins (already float32 and outward).
       const base = k * nb;
-      unionBoxes(childB, 0, binB, base, base + bestSplit);
+      // (The left one is the left sweep's union at the split: the same bins in the same order.)
+      const p = (bestSplit - 1) * 6;
+      childB[0] = leftB[p]; childB[1] = leftB[p + 1]; childB[2] = leftB[p + 2];
+      childB[3] = leftB[p + 3]; childB[4] = leftB[p + 4]; childB[5] = leftB[p + 5];
       unionBoxes(childB, 6, binB, base + bestSplit, base + nb);
     } else {
       // All centroids coincide: SAH cannot separate them; halve by position (rare, so a plain pass).
       mid = (start + end) >> 1;
-      unionBoxes(childB, 0, rb, start, mid);
-      unionBoxes(childB, 6, rb, mid, end);
+      unionRecordBoxes(childB, 0, rb, start, mid);
+      unionRecordBoxes(childB, 6, rb, mid, end);
       lx0 = rx0 = ccx0; ly0 = ry0 = ccy0; lz0 = rz0 = ccz0;
       lx1 = rx1 = ccx1; ly1 = ry1 = ccy1; lz1 = rz1 = ccz1;
     }
@@ -357,7 +381,24 @@ export function buildBvh(
 
 /** Bins records [start, end) of rb along axis k (2 x centroid - c0) * kk into bins base.. (box + count). */
 /** Writes into out[o..o+6) the union of the boxes first..end-1 of `boxes` (6 numbers each: min xyz, max xyz). */
-function unionBoxes(out: Float64Array, o: number, boxes: Float32Array | Float64Array, first: number, end: number): void {
+function unionBoxes(out: Float64Array, o: number, boxes: Float64Array, first: number, end: number): void {
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let i = first * 6, e = end * 6; i < e; i += 6) {
+    if (boxes[i] < x0) x0 = boxes[i];
+    if (boxes[i + 1] < y0) y0 = boxes[i + 1];
+    if (boxes[i + 2] < z0) z0 = boxes[i + 2];
+    if (boxes[i + 3] > x1) x1 = boxes[i + 3];
+    if (boxes[i + 4] > y1) y1 = boxes[i + 4];
+    if (boxes[i + 5] > z1) z1 = boxes[i + 5];
+  }
+  out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = x1; out[o + 4] = y1; out[o + 5] = z1;
+}
+
+/**
+ * unionBoxes over record boxes (float32). A separate function so that each one sees a single array
+ * type: a call site shared by both types measured 4% of the build.
+ */
+function unionRecordBoxes(out: Float64Array, o: number, boxes: Float32Array, first: number, end: number): void {
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
   for (let i = first * 6, e = end * 6; i < e; i += 6) {
     if (boxes[i] < x0) x0 = boxes[i];
