@@ -170,6 +170,8 @@ export function buildBvh(
   const childB = new Float64Array(12);
   // Left sweep: union of bins 0..s (the left child's box when the split is s + 1).
   const leftB = new Float64Array(BINS * 6);
+  // Right sweep: union of bins s..nb-1 (the right child's box when the split is s).
+  const rightB = new Float64Array(BINS * 6);
 
   while (sp > 0) {
     sp--;
@@ -246,6 +248,8 @@ export function buildBvh(
         if (binB[o + 4] > y1) y1 = binB[o + 4];
         if (binB[o + 5] > z1) z1 = binB[o + 5];
         rightCount[s] = cnt;
+        const p = s * 6;
+        rightB[p] = x0; rightB[p + 1] = y0; rightB[p + 2] = z0; rightB[p + 3] = x1; rightB[p + 4] = y1; rightB[p + 5] = z1;
         const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
         rightArea[s] = cnt > 0 ? ax * ay + ay * az + az * ax : 0;
       }
@@ -329,7 +333,15 @@ export function buildBvh(
       const p = (bestSplit - 1) * 6;
       childB[0] = leftB[p]; childB[1] = leftB[p + 1]; childB[2] = leftB[p + 2];
       childB[3] = leftB[p + 3]; childB[4] = leftB[p + 4]; childB[5] = leftB[p + 5];
-      unionBoxes(childB, 6, binB, base + bestSplit, base + nb);
+      // The right one is the right sweep's union at the split, unless a coordinate is zero: that
+      // sweep ran in the other order, and which of -0 and +0 a union keeps depends on the order.
+      const r = bestSplit * 6;
+      const bx0 = rightB[r], by0 = rightB[r + 1], bz0 = rightB[r + 2], bx1 = rightB[r + 3], by1 = rightB[r + 4], bz1 = rightB[r + 5];
+      if (bx0 === 0 || by0 === 0 || bz0 === 0 || bx1 === 0 || by1 === 0 || bz1 === 0) {
+        unionBoxes(childB, 6, binB, base + bestSplit, base + nb);
+      } else {
+        childB[6] = bx0; childB[7] = by0; childB[8] = bz0; childB[9] = bx1; childB[10] = by1; childB[11] = bz1;
+      }
     } else {
       // All centroids coincide: SAH cannot separate them; halve by position (rare, so a plain pass).
       mid = (start + end) >> 1;
