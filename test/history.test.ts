@@ -235,6 +235,15 @@ describe('PlayerHistory', () => {
           p.x = x; p.alive = !st.dead;
           h.record(tick, tick * DT, p);
         });
+        // Every stored root (both runs of a wrapped ring) lies in the bound, the farthest on its edge.
+        let far = 0;
+        for (let k = 0; k < h.size(); k++) {
+          h.snapshot(out, k);
+          const d = Math.hypot(out.x - h.sweepX, out.y - h.sweepY, out.z - h.sweepZ);
+          expect(d).toBeLessThanOrEqual(h.sweepR);
+          far = Math.max(far, d);
+        }
+        expect(h.sweepR - far).toBeLessThan(1e-6);
         for (const tt of times) {
           for (const policy of [wide, createRewindPolicy(250, OutOfWindow.REJECT)]) {
             const a = h.sampleAt(out, tt, policy);

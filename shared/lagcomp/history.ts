@@ -163,18 +163,27 @@ export class PlayerHistory {
     this.epoch[this.head] = pose.epoch >>> 0;
     this.head = (this.head + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
-    // Swept bound around the new root: one pass over the ring (capacity is a window's ticks).
-    let r2 = 0;
-    for (let k = 0, st = this.head - this.count + this.capacity; k < this.count; k++, st++) {
-      const q = (st % this.capacity) * NUM_STRIDE;
-      const ddx = a[q + X] - x, ddy = a[q + Y] - y, ddz = a[q + Z] - z;
-      const d2 = ddx * ddx + ddy * ddy + ddz * ddz;
-      if (d2 > r2) r2 = d2;
-    }
+    // Swept bound around the new root: one pass over the stored slots (capacity is a window's
+    // ticks). They are the `count` slots before head, cyclically: one run, or two when they wrap.
+    const first = this.head - this.count;
+    const r2 = first >= 0
+      ? this.farthest2(first, this.head, x, y, z, 0)
+      : this.farthest2(0, this.head, x, y, z, this.farthest2(first + this.capacity, this.capacity, x, y, z, 0));
     this.sweepX = x; this.sweepY = y; this.sweepZ = z;
     // Padded so rounding in an interpolated root can never step outside.
     this.sweepR = Math.sqrt(r2) * (1 + 1e-12) + 1e-9;
     return RecordResult.OK;
+  }
+
+  /** The largest of r2 and the squared distances from (x, y, z) to the roots in slots [from, to). */
+  private farthest2(from: number, to: number, x: number, y: number, z: number, r2: number): number {
+    const a = this.num;
+    for (let q = from * NUM_STRIDE, e = to * NUM_STRIDE; q < e; q += NUM_STRIDE) {
+      const ddx = a[q + X] - x, ddy = a[q + Y] - y, ddz = a[q + Z] - z;
+      const d2 = ddx * ddx + ddy * ddy + ddz * ddz;
+      if (d2 > r2) r2 = d2;
+    }
+    return r2;
   }
 
   /** Slot of the k-th stored snapshot, 0 = oldest. */
