@@ -20,9 +20,10 @@
  * centroid axis (as in Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007),
  * SAH cost swept from both ends, in-place partition of the records that also gathers the children's
  * centroid bounds; the children's boxes come from the bins. Leaves stop at maxLeaf triangles or when
- * no split is cheaper than the leaf; a node SAH cannot split (all centroids equal) is halved by
- * position so leaves stay small (its axis word is then only a visiting-order hint). Deterministic:
- * same input, same bytes.
+ * no split is cheaper than the leaf (a leaf candidate whose summed triangle box areas already price
+ * every split out is settled without binning); a node SAH cannot split (all centroids equal) is
+ * halved by position so leaves stay small (its axis word is then only a visiting-order hint).
+ * Deterministic: same input, same bytes.
  */
 
 export const NODE_BYTES = 32;
@@ -197,14 +198,15 @@ export function buildBvh(
       // A leaf candidate whose leaf is certain needs no bins. Every child box holds its triangles'
       // boxes, so any split costs at least costTraverse + (sum of the triangle box areas) / parent
       // area; when that already reaches count, the SAH test below would choose the leaf too. The
-      // small relative margin keeps rounding from ever deciding otherwise (same tree, same bytes).
+      // bound is shaved by 1e-9 of itself (rounding in either sum is ~1e-15 of it), so rounding never
+      // decides otherwise, whatever traversalCost is (same tree, same bytes).
       // On bistro this settles 27,538 of 46,545 leaf evaluations of 3 to 8 triangles.
       let sum = 0;
       for (let o = start * 6, e = end * 6; o < e; o += 6) {
         const ax = rb[o + 3] - rb[o], ay = rb[o + 4] - rb[o + 1], az = rb[o + 5] - rb[o + 2];
         sum += ax * ay + ay * az + az * ax;
       }
-      if (costTraverse + sum / parentArea >= count * (1 + 1e-9)) {
+      if (costTraverse + (sum * (1 - 1e-9)) / parentArea >= count) {
         ni[w + 6] = start;
         ni[w + 7] = count;
         continue;
