@@ -296,6 +296,10 @@ export function buildBvh(
       const k = bestAxis;
       const c0 = k === 0 ? ccx0 : k === 1 ? ccy0 : ccz0;
       const kk = k === 0 ? kx : k === 1 ? ky : kz;
+      // Along the split axis two of the bounds are known: the smallest centroid lands in bin 0 (left)
+      // and the largest in the last bin (right), so those are the parent's; not comparing for them
+      // saves two unpredictable branches per record.
+      if (k === 0) { lx0 = ccx0; rx1 = ccx1; } else if (k === 1) { ly0 = ccy0; ry1 = ccy1; } else { lz0 = ccz0; rz1 = ccz1; }
       let i = start;
       let j = end - 1;
       while (i <= j) {
@@ -304,9 +308,9 @@ export function buildBvh(
         const mx = x0 + x1, my = y0 + y1, mz = z0 + z1;
         const m = k === 0 ? mx : k === 1 ? my : mz;
         if ((((m - c0) * kk) | 0) < bestSplit) {
-          if (mx < lx0) lx0 = mx;
-          if (my < ly0) ly0 = my;
-          if (mz < lz0) lz0 = mz;
+          if (k !== 0 && mx < lx0) lx0 = mx;
+          if (k !== 1 && my < ly0) ly0 = my;
+          if (k !== 2 && mz < lz0) lz0 = mz;
           if (mx > lx1) lx1 = mx;
           if (my > ly1) ly1 = my;
           if (mz > lz1) lz1 = mz;
@@ -315,9 +319,9 @@ export function buildBvh(
           if (mx < rx0) rx0 = mx;
           if (my < ry0) ry0 = my;
           if (mz < rz0) rz0 = mz;
-          if (mx > rx1) rx1 = mx;
-          if (my > ry1) ry1 = my;
-          if (mz > rz1) rz1 = mz;
+          if (k !== 0 && mx > rx1) rx1 = mx;
+          if (k !== 1 && my > ry1) ry1 = my;
+          if (k !== 2 && mz > rz1) rz1 = mz;
           // Swap records i and j (box and id).
           const q = j * 6;
           rb[o] = rb[q]; rb[o + 1] = rb[q + 1]; rb[o + 2] = rb[q + 2]; rb[o + 3] = rb[q + 3]; rb[o + 4] = rb[q + 4]; rb[o + 5] = rb[q + 5];
