@@ -327,7 +327,8 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       for (const [k, v] of Object.entries(results)) {
         impl[k] = { nsPerQuery: +v.nsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2), bytes: v.bytes };
       }
-      console.log(JSON.stringify({ bench: 'world', scene: sc.scene, triangles, queries, agreement, impl }));
+      // hitreg's buildMs is the whole World (tree + packed buffer); sahBuildMs is the SAH tree alone.
+      console.log(JSON.stringify({ bench: 'world', scene: sc.scene, triangles, queries, agreement, impl, sahBuildMs: +sahMs.toFixed(2) }));
     } else {
       console.log(`\nworld: ${sc.scene}, ${triangles} triangles, ${queries} seeded segments (${hits} hit), agreement ${(agreement * 100).toFixed(3)}%` +
         (Object.keys(disagreements).length ? ` (disagreements: ${JSON.stringify(disagreements)})` : ''));
