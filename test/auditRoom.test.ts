@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, sleep, type TestServer, joinPair, shootAtZone } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
@@ -26,21 +26,9 @@ afterAll(async () => {
 
 describe('match log written by the room', () => {
   it('replays hostile payloads, hits and a kill bit for bit', async () => {
-    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
-    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
-    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    const [a, b] = await joinPair(ts.url);
     await sleep(300);
-    const room = ts.server.rooms.get(a.room.roomId)!;
-    const shootAt = async (seq: number, zone: number) => {
-      const rt = await a.renderNow(100);
-      const pose = a.renderPose(1, rt);
-      const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
-      const me = a.snapshots.at(-1)!.poses.get(0)!;
-      const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
-      const d = [cx - sx, cy - sy, cz - sz];
-      const l = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
-      return a.shoot({ seq, weapon: WeaponId.RIFLE, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 30, ey: sy + (d[1]! / l) * 30, ez: sz + (d[2]! / l) * 30 });
-    };
+    const shootAt = (seq: number, zone: number) => shootAtZone(a, ts, 1, seq, zone);
     const seen: string[] = [];
     seen.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
     await sleep(120);

@@ -4,7 +4,7 @@
  * status line, and the server's limits on client options.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TestPlayer, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { startTestServer, zoneCenter, sleep, type TestServer, joinPair } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
@@ -20,9 +20,8 @@ afterAll(async () => {
 
 describe('arena on the default level', () => {
   it('spawns on the floor, moves only by inputs within the speed clamp, and registers a head shot', async () => {
-    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100, name: 'alice' });
-    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 99999, name: 'x'.repeat(500) });
-    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    // Hostile join options (a huge interpolation delay, a 500-character name) are clamped, not trusted.
+    const [a, b] = await joinPair(ts.url, { interpDelayMs: 100, name: 'alice' }, { interpDelayMs: 99999, name: 'x'.repeat(500) });
     const room = ts.server.rooms.get(a.room.roomId)!;
     const sp = ts.server.config.spawnPoints;
     // Spawns: on the level's floor (y = -1.745 at the centre) at spawn points 0 and 1.

@@ -5,7 +5,7 @@
  * message closes only that client, and the room keeps judging.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer, joinPair, shootAtZone } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { createVerdict, reasonName, verdictToRecord } from '../shared/validate/verdict';
@@ -38,22 +38,11 @@ afterAll(async () => {
 
 describe('recorder', () => {
   it('replays a live match bit for bit from the recorded data alone', async () => {
-    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
-    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
-    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    const [a, b] = await joinPair(ts.url);
     await sleep(300);
     const roomId = a.room.roomId;
     const room = ts.server.rooms.get(roomId)!;
-    const shootAt = async (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => {
-      const rt = await a.renderNow(100);
-      const pose = a.renderPose(1, rt);
-      const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
-      const me = a.snapshots.at(-1)!.poses.get(0)!;
-      const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
-      const d = [cx - sx, cy - sy, cz - sz];
-      const l = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
-      return a.shoot({ seq, weapon, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 30, ey: sy + (d[1]! / l) * 30, ez: sz + (d[2]! / l) * 30, ...extra });
-    };
+    const shootAt = (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => shootAtZone(a, ts, 1, seq, zone, weapon, extra);
     // B moves while A fires: hits, a miss, rejections, a kill and a respawn all land in the log.
     b.sendInput({ seq: 1, buttons: 0, wishX: 0.5, wishZ: 0, viewX: 0, viewY: 0, viewZ: -1 });
     const reasons: string[] = [];

@@ -3,7 +3,7 @@
  * window at that rate, and a shot judged against them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, zoneCenter, sleep, type TestServer, joinPair } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
@@ -19,9 +19,7 @@ afterAll(async () => {
 
 describe('arena at 128 Hz', () => {
   it('records a snapshot every 7.8125 ms and judges shots against them', async () => {
-    const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
-    const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });
-    for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+    const [a, b] = await joinPair(ts.url);
     await sleep(400);
     const room = ts.server.rooms.get(a.room.roomId)!;
     expect(a.state.tickRate).toBe(128);

@@ -15,6 +15,7 @@ import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import type { Rewinder } from '../../shared/lagcomp/rewind';
 import { BONE_STRIDE, type Rig } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
+import { WeaponId } from '../../shared/weapons';
 
 export interface TestServer {
   url: string;
@@ -239,3 +240,30 @@ export function zoneCenter(rewinder: Rewinder, rig: Rig, pose: PlayerPose, zone:
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Two players in one new room (options per player), each with a synced clock, a slot and a few snapshots. */
+export async function joinPair(url: string, aOptions: Record<string, unknown> = { interpDelayMs: 100 }, bOptions = aOptions): Promise<[TestPlayer, TestPlayer]> {
+  const a = await TestPlayer.create(url, aOptions);
+  const b = await TestPlayer.join(url, a.room.roomId, bOptions);
+  for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+  return [a, b];
+}
+
+/**
+ * `shooter` fires a 30 m shot from its own eye (its newest snapshot) through the centre of `zone` of
+ * player `target` as it renders it now (interpolation delay 100 ms); `extra` overrides shot fields.
+ */
+export async function shootAtZone(
+  shooter: TestPlayer, ts: TestServer, target: number, seq: number, zone: number,
+  weapon: number = WeaponId.RIFLE, extra: Partial<ShotMessage> = {},
+): Promise<VerdictReply> {
+  const room = ts.server.rooms.get(shooter.room.roomId)!;
+  const rt = await shooter.renderNow(100);
+  const pose = shooter.renderPose(target, rt);
+  const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
+  const me = shooter.snapshots.at(-1)!.poses.get(shooter.slot)!;
+  const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
+  const dx = cx - sx, dy = cy - sy, dz = cz - sz;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  return shooter.shoot({ seq, weapon, claimedTarget: target, renderTimeMs: rt, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30, ...extra });
+}
