@@ -179,14 +179,14 @@ async function readShared(path: string): Promise<{ shared: SharedArrayBuffer; by
   }
 }
 
-/** Join events in log order (they restart a slot's shooter state). */
-function joinEvents(bytes: Uint8Array, frames: FrameReadResult): { offset: number; slot: number }[] {
+/** Join and death events in log order (a join restarts a slot's shooter state; deaths explain races). */
+function slotEvents(bytes: Uint8Array, frames: FrameReadResult, kind: 'join' | 'death'): { offset: number; slot: number; timeMs: number }[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: { offset: number; slot: number }[] = [];
+  const out: { offset: number; slot: number; timeMs: number }[] = [];
   for (const f of frames.frames) {
     if (f.type !== RecordType.EVENT) continue;
     const e = readEvent(view, f.payloadOffset, f.payloadLength);
-    if (e !== null && e.kind === 'join') out.push({ offset: f.offset, slot: e.slot });
+    if (e !== null && e.kind === kind) out.push({ offset: f.offset, slot: e.slot, timeMs: e.timeMs });
   }
   return out;
 }
@@ -366,7 +366,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
   // Verdict mismatches from the shards, and seq-chain breaks over the merged rows, one entry per shot.
   const byShot = new Map<number, ShotMismatch>();
-  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots, joinEvents(bytes, frames))]) {
+  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots, slotEvents(bytes, frames, 'join'))]) {
     const had = byShot.get(m.index);
     if (had) had.fields.push(...m.fields);
     else byShot.set(m.index, { ...m, fields: [...m.fields] });
@@ -399,8 +399,13 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   // Reaction time counts for the first hit of a sighting only: later hits on a target in sight are
   // the fire rate talking, not the reflexes. Rewound time of the last hit per (shooter, target).
   const lastHit = new Map<number, number>();
+  // The shooter's latest death before each shot, walked in log order.
+  const deaths = slotEvents(bytes, frames, 'death');
+  const lastDeath = new Map<number, number>();
+  let di = 0;
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
+    for (; di < deaths.length && deaths[di]!.offset < rows[o + ShotCol.OFFSET]!; di++) lastDeath.set(deaths[di]!.slot, deaths[di]!.timeMs);
     const c = rows[o + ShotCol.SNAP_COS]!;
     let reaction = rows[o + ShotCol.REACTION_MS]!;
     if (rows[o + ShotCol.KIND] === VerdictKind.HIT) {
@@ -415,6 +420,8 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
       target: rows[o + ShotCol.TARGET]!, timeSource: rows[o + ShotCol.TIME_SOURCE]!, rewindDepthMs: rows[o + ShotCol.REWIND_DEPTH_MS]!,
       reactionMs: reaction,
       snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
+      rttMs: rows[o + ShotCol.RTT_MS]!,
+      sinceShooterDeathMs: rows[o + ShotCol.RECEIVED_MS]! - (lastDeath.get(rows[o + ShotCol.SHOOTER]!) ?? Number.NaN),
     });
   }
   const players = flagPlayers(facts, windowMs, options.thresholds);

@@ -4,7 +4,7 @@
  * and the numbers behind them. Every threshold is an option with a documented default.
  */
 import { HitZone } from '../../shared/rig/rig';
-import { TimeSource, VerdictKind, reasonName } from '../../shared/validate/verdict';
+import { TimeSource, VerdictKind, VerdictReason, reasonName } from '../../shared/validate/verdict';
 
 /** What the audit knows about one replayed shot (a row of the replay's results). */
 export interface ShotFacts {
@@ -23,13 +23,24 @@ export interface ShotFacts {
   reactionMs: number;
   /** Fastest turn over the snap window just before the shot, degrees per second; NaN unknown. */
   snapDegPerS: number;
+  /** The server's round-trip estimate for the shooter at the shot, ms. */
+  rttMs: number;
+  /** Receive time minus the shooter's latest death at or before it, ms; NaN when it has not died. */
+  sinceShooterDeathMs: number;
 }
 
 export interface FlagThresholds {
   /** Players with fewer shots are reported but never flagged. */
   minShots: number;
-  /** Rejected shots / shots above this flags. */
+  /**
+   * Rejected shots / shots above this flags. A SHOOTER_DEAD rejection that arrived within the
+   * shooter's round trip plus raceSlackMs of its death is a race, not counted: the client fired
+   * before the news of its death could reach it (the snapshot takes half a round trip down, the
+   * shot half a round trip up), which every honest client does now and then, more often on a slow
+   * or loaded connection. A client that fires on while it knows it is dead is counted.
+   */
   maxRejectionRatio: number;
+  raceSlackMs: number;
   /**
    * Any single cheat-indicating reason above this share of shots flags, once it occurred at least
    * minReasonShots times (this rule ignores minShots: four shots through walls out of eight say
@@ -58,6 +69,7 @@ export interface FlagThresholds {
 export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   minShots: 10,
   maxRejectionRatio: 0.2,
+  raceSlackMs: 100,
   maxReasonRatio: 0.1,
   minReasonShots: 3,
   maxHeadshotRatio: 0.6,
@@ -103,6 +115,8 @@ export interface PlayerReport {
   hits: number;
   misses: number;
   rejected: number;
+  /** SHOOTER_DEAD rejections explained by the shot being on the wire when the shooter died (not in `rejected`). */
+  raced: number;
   byReason: Record<string, number>;
   headshots: number;
   edgeHits: number;
@@ -130,7 +144,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     let p = players.get(s.shooter);
     if (!p) {
       p = {
-        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
         reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], reactions: [],
       };
       players.set(s.shooter, p);
@@ -139,7 +153,10 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     const name = reasonName(s.reason);
     p.byReason[name] = (p.byReason[name] ?? 0) + 1;
     if (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED) p.overruled++;
-    if (s.kind === VerdictKind.REJECTED) p.rejected++;
+    if (s.kind === VerdictKind.REJECTED) {
+      if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
+      else p.rejected++;
+    }
     else if (s.kind === VerdictKind.MISS) p.misses++;
     else if (s.kind === VerdictKind.HIT) {
       p.hits++;

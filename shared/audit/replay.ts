@@ -80,8 +80,10 @@ export const ShotCol = {
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
   /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
   BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
+  /** The server's round-trip estimate for the shooter when the shot arrived, ms. */
+  RTT_MS: 30,
 } as const;
-export const SHOT_COLUMNS = 30;
+export const SHOT_COLUMNS = 31;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -335,6 +337,7 @@ class Replay {
     rows[o + ShotCol.SEQ] = v.seq;
     rows[o + ShotCol.WEAPON] = v.weapon;
     rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
+    rows[o + ShotCol.RTT_MS] = input.timing.rttMs;
     rows[o + ShotCol.KIND] = v.kind;
     rows[o + ShotCol.REASON] = v.reason;
     rows[o + ShotCol.ZONE] = v.zone;
