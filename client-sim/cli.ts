@@ -10,8 +10,10 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
-  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
+  --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
+  --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
+  --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -37,6 +39,8 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--jitter': opts.jitterMs = num(a, v); i++; break;
       case '--rtt-spread': opts.rttSpreadMs = num(a, v); i++; break;
       case '--loss': opts.loss = num(a, v); i++; break;
+      case '--burst': opts.burst = num(a, v); i++; break;
+      case '--bandwidth': opts.bandwidthBytesPerS = (num(a, v) * 1000) / 8; i++; break;
       case '--seed': opts.seed = num(a, v); i++; break;
       case '--interp': opts.interpDelayMs = num(a, v); i++; break;
       case '--tick-rate': opts.server = { ...opts.server, tickRate: num(a, v) }; i++; break;

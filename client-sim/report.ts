@@ -27,9 +27,13 @@ export interface ProfileReport {
 
 export interface SimReport {
   config: {
-    bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number; seed: number;
+    bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number;
+    /** Mean loss burst in transmissions (null: independent losses); bandwidth cap per direction, bytes/s (0: none). */
+    burst: number | null; bandwidthBytesPerS: number; seed: number;
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
   };
+  /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
+  network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };
   /** Every shot sent by every bot (honest, cheat, valid, aim-snap), including ones the link dropped. */
   shots: number;
   /** Shots the link dropped (no verdict) and shots still unanswered at the end. */
@@ -117,7 +121,7 @@ export interface DeathInfo {
 }
 
 /** Builds the shot part of the report from the bots' logs. */
-export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'config' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'serverErrors' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'durationMs'> {
+export function summarizeShots(logs: readonly ShotLog[]): Omit<SimReport, 'config' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'serverErrors' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'> {
   let lost = 0, unanswered = 0, honestShots = 0, honestJudged = 0, predictedHits = 0, confirmedHits = 0, agree = 0, agreeClean = 0, raceShots = 0;
   let phsm = 0, pmsh = 0, other = 0, races = 0;
   let honestRejected = 0, honestDiedInFlight = 0;
@@ -220,8 +224,9 @@ function reasons(r: Record<string, number>): string {
 export function formatReport(r: SimReport): string {
   const c = r.config;
   const L: string[] = [];
-  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
+  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%${c.burst !== null ? ` in bursts of ${c.burst}` : ''}${c.bandwidthBytesPerS > 0 ? `, ${(c.bandwidthBytesPerS * 8 / 1000).toFixed(0)} kbit/s cap` : ''}, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
   L.push(`shots                 ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
+  L.push(`network (TCP)         ${r.network.lostTransmissions} transmissions lost, ${r.network.retransmittedMessages} messages retransmitted, longest retransmission wait ${r.network.maxRetransmitDelayMs.toFixed(0)} ms`);
   L.push(`honest shots          ${r.honestShots} (judged ${r.honestJudged})`);
   L.push(`predicted hits        ${r.predictedHits}`);
   L.push(`confirmed hits        ${r.confirmedHits}`);

@@ -32,7 +32,12 @@ export interface SimOptions {
   /** Each bot's round trip is drawn uniformly from rttMs +- rttSpreadMs (default 0: all equal). */
   rttSpreadMs?: number;
   jitterMs?: number;
+  /** Per-message loss probability each way; a loss costs a retransmission timeout (net.ts). */
   loss?: number;
+  /** Mean loss burst, in consecutive lost transmissions (default: independent losses). */
+  burst?: number;
+  /** Bandwidth cap per direction per bot, bytes/s (default none). */
+  bandwidthBytesPerS?: number;
   seed?: number;
   /** A running server (ws://host:port); default: start one in this process. */
   url?: string;
@@ -115,6 +120,8 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const rttMs = options.rttMs ?? 100;
   const jitterMs = options.jitterMs ?? 20;
   const loss = options.loss ?? 0.01;
+  const burst = options.burst;
+  const bandwidthBytesPerS = options.bandwidthBytesPerS ?? 0;
   const seed = options.seed ?? 1;
   const profiles = options.profiles ?? CHEAT_PROFILE_NAMES;
   for (const p of profiles) {
@@ -122,6 +129,8 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   }
   if (!(nBots >= 0 && nCheaters >= 0 && nBots + nCheaters >= 1)) throw new Error('need at least one bot or cheater (--bots N --cheaters K)');
   if (!(rttMs >= 0 && jitterMs >= 0 && loss >= 0 && loss < 1 && seconds > 0)) throw new Error('rtt and jitter must be >= 0 ms, loss in [0, 1), seconds > 0');
+  if (burst !== undefined && !(burst >= 1 && burst >= loss / (1 - loss))) throw new Error(`burst must be >= 1 and >= loss / (1 - loss), got ${burst}`);
+  if (!(bandwidthBytesPerS >= 0)) throw new Error('bandwidth must be >= 0 bytes/s');
 
   const started = performance.now();
   let gs: GameServer | null = null;
@@ -175,7 +184,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     const seedI = (rng.next() * 4294967296) >>> 0;
     const rttI = rttSpreadMs > 0 ? rttMs + (rng.next() * 2 - 1) * rttSpreadMs : rttMs;
     const bot = new Bot({
-      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss }, seed: seedI,
+      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS }, seed: seedI,
       world, rig, validation, tickRate, interpDelayMs: interpFor(rttI), onDeath,
       onShot: (l) => {
         logs.push(l);
@@ -243,20 +252,26 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   }
   const ticks = probe?.sortedTicks() ?? new Float64Array(0);
   let cameraPushes = 0, botFrames = 0, starvedFrames = 0;
+  const network = { lostTransmissions: 0, retransmittedMessages: 0, maxRetransmitDelayMs: 0 };
   const messageRejects: Record<string, number> = {};
   for (const b of bots) {
     cameraPushes += b.cameraPushes;
+    for (const st of [b.link.upstream, b.link.downstream]) {
+      network.lostTransmissions += st.lost;
+      network.retransmittedMessages += st.retransmitted;
+      network.maxRetransmitDelayMs = Math.max(network.maxRetransmitDelayMs, st.maxRetransmitDelayMs);
+    }
     botFrames += b.frames;
     starvedFrames += b.starved;
     for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
   }
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
     ...shots,
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
-    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects,
+    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects, network,
     durationMs: performance.now() - started,
   };
 }

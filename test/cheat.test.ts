@@ -33,7 +33,9 @@ beforeAll(async () => {
   const spawnPoints = ring.flatMap((p, i) => (i % 2 === 1 && far[i >> 1] ? [p, far[i >> 1]!] : [p]));
   report = await runSimulation({
     // wallShot twice: it needs a player hidden behind geometry, the one thing a run cannot force.
-    bots: 2, cheaters: CHEAT_PROFILE_NAMES.length + 1, profiles: [...CHEAT_PROFILE_NAMES, 'wallShot'], seconds: 14, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 21,
+    // No loss: on a TCP link a lost segment holds the shots behind it back past the rewind window
+    // (TIME_TOO_OLD before the reason each cheat expects); test/net.test.ts covers the transport.
+    bots: 2, cheaters: CHEAT_PROFILE_NAMES.length + 1, profiles: [...CHEAT_PROFILE_NAMES, 'wallShot'], seconds: 14, rttMs: 100, jitterMs: 20, loss: 0, seed: 21,
     server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints }, onShots: (l) => { logs = l; },
   });
 }, 60_000);
