@@ -69,7 +69,11 @@ describe('audit of a simulated match (real room, real sockets)', () => {
     const configured = [...profileOfSlot].filter(([, p]) => p !== 'honest').map(([s]) => s);
 
     for (const workers of [1, 2]) {
-      const r = await auditMatchLog(path, { workers });
+      // The rule flags only: the behaviour score's thresholds describe human players (calibrated on
+      // the synthetic humans of server/audit/synthPlayers.ts), and the simulator's bots are not
+      // human-like (a constant 170 degrees/s turn, a trigger on a 3-degree tolerance while still
+      // turning), so they are out of its population.
+      const r = await auditMatchLog(path, { workers, calibration: null });
       expect(r.problems).toEqual([]);
       expect(r.mismatches).toEqual([]);
       expect(r.shots).toBe(report.server!.shots);
@@ -80,7 +84,11 @@ describe('audit of a simulated match (real room, real sockets)', () => {
       expect(cheaters.filter((s) => !flagged.includes(s)), why).toEqual([]);
       for (const s of honest) expect(flagged, why).not.toContain(s);
       const rulesOf = (profile: string) => r.players.find((p) => profileOfSlot.get(p.player) === profile)!.flags.map((f) => f.rule);
-      expect(rulesOf('aimSnap')).toContain('aim-snap');
+      // Instant noiseless head shots: every hit in the head, whatever the timing. (The aim-snap rule,
+      // a turn of over 1500 deg/s from tick to tick, also fires unloaded, on 75-90% of its hits, but
+      // reads the client's frames and the server's ticks as they interleave: on a loaded machine it
+      // fell under its 30% limit in 1 of 9 runs.)
+      expect(rulesOf('aimSnap')).toContain('headshots');
       expect(rulesOf('backtrack')).toContain('reason');
       expect(rulesOf('rangeExtension')).toContain('reason');
       if (cheaters.includes(slotOf('wallShot') ?? -1)) expect(rulesOf('wallShot')).toContain('reason');

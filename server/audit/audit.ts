@@ -17,7 +17,9 @@ import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import { VerdictKind } from '../../shared/validate/verdict';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
-import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
+import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
+import { eventsFromRows, type Calibration } from './behaviour';
+import { DEFAULT_CALIBRATION } from './calibration';
 import { headerProblem, runShard, type ReplayHeader } from './shard';
 import type { WorkerJob } from './worker';
 
@@ -29,6 +31,11 @@ export interface AuditOptions {
   /** A World already loaded (skips loading; its hash is still checked). */
   world?: World;
   thresholds?: Partial<FlagThresholds>;
+  /**
+   * Behaviour thresholds (default: calibration.ts, from honest synthetic players). They describe
+   * one population of players; null scores no behaviour (for players no calibration describes).
+   */
+  calibration?: Calibration | null;
   replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress' | 'applyFrom' | 'shotsFrom' | 'shotsTo' | 'shotIndexBase'>;
   /**
    * How shots are split between workers. 'range' (default): contiguous ranges of equal shot
@@ -327,8 +334,9 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const ringMs = ((REPLAY_RING_TICKS - 16) * 1000) / tickRate;
   replay.reactionLookbackMs = Math.min(replay.reactionLookbackMs ?? DEFAULT_REPLAY_OPTIONS.reactionLookbackMs, ringMs / 2);
   replay.snapWindowMs = Math.min(replay.snapWindowMs ?? DEFAULT_REPLAY_OPTIONS.snapWindowMs, ringMs / 4);
+  replay.preAimMs = Math.min(replay.preAimMs ?? DEFAULT_REPLAY_OPTIONS.preAimMs, ringMs / 4);
   const shards = (options.partition ?? 'range') === 'range'
-    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.snapWindowMs + 100)
+    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.preAimMs + replay.snapWindowMs + 100)
     : partitionShooters(counts, workers).map((shooters) => ({ shooters, applyFrom: 0, shotsFrom: 0, shotsTo: frames.frames.length, shotIndexBase: 0 }));
   const progress = new Array<number>(shards.length).fill(0);
   const report = (i: number, n: number) => {
@@ -395,6 +403,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
 
   const windowMs = h.validation.rewindWindowMs;
+  const claimToleranceMs = typeof h.validation.claimToleranceMs === 'number' ? h.validation.claimToleranceMs : 60;
   const facts: ShotFacts[] = [];
   // Reaction time counts for the first hit of a sighting only: later hits on a target in sight are
   // the fire rate talking, not the reflexes. Rewound time of the last hit per (shooter, target).
@@ -422,9 +431,13 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
       snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
       rttMs: rows[o + ShotCol.RTT_MS]!,
       sinceShooterDeathMs: rows[o + ShotCol.RECEIVED_MS]! - (lastDeath.get(rows[o + ShotCol.SHOOTER]!) ?? Number.NaN),
+      serverGapMs: rows[o + ShotCol.SERVER_GAP_MS]!,
+      // How far the claim sat from the server's estimate beyond the tolerance (0 when within).
+      claimOffByMs: Math.max(0, Math.abs(rows[o + ShotCol.RECEIVED_MS]! - rows[o + ShotCol.RTT_MS]! / 2 - rows[o + ShotCol.INTERP_MS]! - rows[o + ShotCol.CLAIMED_MS]!) - claimToleranceMs),
     });
   }
   const players = flagPlayers(facts, windowMs, options.thresholds);
+  if (options.replay?.verdictsOnly !== true && options.calibration !== null) flagBehaviour(players, eventsFromRows(rows, shots), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
   return {

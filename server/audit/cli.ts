@@ -17,6 +17,7 @@ import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { renderHtmlReport, type ReportShot } from './report';
+import type { DetectionSummary } from './detectReport';
 
 export interface CliArgs {
   log: string;
@@ -77,10 +78,11 @@ export function reportShots(r: AuditResult): ReportShot[] {
   return shots;
 }
 
-export function htmlFor(r: AuditResult): string {
+export function htmlFor(r: AuditResult, detection?: DetectionSummary): string {
   const h = r.header ?? {};
   const tris = r.world.arrays().tris;
   return renderHtmlReport({
+    detection,
     logPath: r.logPath,
     header: h,
     summary: {

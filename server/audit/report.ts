@@ -1,12 +1,16 @@
 /**
  * The audit's self-contained HTML report: a per-player table (counts, ratios, flags), and inline
  * SVG plots: a top-down map of the level with every shot segment coloured by verdict and the
- * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player.
- * No scripts, no external files: the page can be mailed or attached to a ticket as it is.
+ * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player; per
+ * player flagged for behaviour, the offending shots (time, measure, evidence), each linked to its
+ * segment on the map and its mark on the timeline (SVG element ids, highlighted when targeted);
+ * optionally the detection numbers (detectReport.ts). No scripts, no external files: the page can be
+ * mailed or attached to a ticket as it is.
  */
 import { VerdictKind, reasonName } from '../../shared/validate/verdict';
 import { HIT_ZONE_NAMES } from '../../shared/rig/rig';
 import type { PlayerReport } from './flags';
+import { detectionSection, type DetectionSummary } from './detectReport';
 
 /** One shot as the report draws it. */
 export interface ReportShot {
@@ -46,6 +50,15 @@ export interface ReportInput {
   /** Level triangles (9 numbers each) for the map; may be decimated by the caller. */
   triangles: ArrayLike<number>;
   triangleCount: number;
+  /** Detection numbers to show above the match (npm run detect). */
+  detection?: DetectionSummary;
+}
+
+/** Shot ordinals some flagged player's behaviour points at (always drawn, with anchors). */
+function offendingShots(players: PlayerReport[]): Set<number> {
+  const out = new Set<number>();
+  for (const p of players) for (const o of p.behaviour?.offending ?? []) out.add(o.shot);
+  return out;
 }
 
 const COLORS: Record<number, string> = { [VerdictKind.HIT]: '#1a9850', [VerdictKind.MISS]: '#8c8c8c', [VerdictKind.REJECTED]: '#d73027' };
@@ -86,20 +99,26 @@ function mapSvg(input: ReportInput, maxSegments = 20_000, maxTriangles = 30_000)
   }
   let segs = '';
   let holes = '';
+  let marked = '';
   let drawn = 0;
+  const offending = offendingShots(input.players);
   for (const s of input.shots) {
     if (!Number.isFinite(s.sx + s.sz + s.ex + s.ez)) continue;
-    if (drawn++ >= maxSegments) break;
+    const mark = offending.has(s.index);
+    if (!mark && drawn++ >= maxSegments) continue;
     // Draw up to the deciding hit when there is one, so the map shows where shots stopped.
     const stopX = s.kind === VerdictKind.HIT || s.holed ? s.px : s.ex;
     const stopZ = s.kind === VerdictKind.HIT || s.holed ? s.pz : s.ez;
-    segs += `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    const path = `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"${mark ? ` id="shot-${s.index}"` : ''}><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    if (mark) marked += path;
+    else segs += path;
     if (s.holed && s.kind !== VerdictKind.HIT) holes += `<circle cx="${X(s.px)}" cy="${Z(s.pz)}" r="1.6"/>`;
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" class="map">
 <path d="${floors}" fill="#eef0f3" stroke="#d5d9e0" stroke-width="0.3"/>
 <path d="${walls}" fill="#555" stroke="#333" stroke-width="0.5"/>
 <g stroke-width="0.7" stroke-opacity="0.55" fill="none">${segs}</g>
+<g stroke-width="1.6" stroke-opacity="0.9" fill="none" class="offending">${marked}</g>
 <g fill="#000">${holes}</g>
 </svg>`;
 }
@@ -141,11 +160,16 @@ function timelineSvg(input: ReportInput): string {
   const W = 900, RH = 16, L = 70;
   const H = players.length * RH + 24;
   let marks = '';
+  const offending = offendingShots(input.players);
   for (const s of input.shots) {
-    if (s.kind === VerdictKind.MISS) continue;
+    const mark = offending.has(s.index);
+    if (s.kind === VerdictKind.MISS && !mark) continue;
     const y = (row.get(s.shooter) ?? 0) * RH + RH / 2;
     const x = L + ((s.receivedMs - t0) / (t1 - t0)) * (W - L - 10);
-    marks += `<rect x="${x.toFixed(1)}" y="${(y - 5).toFixed(1)}" width="2" height="10" fill="${COLORS[s.kind]}"><title>${((s.receivedMs - t0) / 1000).toFixed(2)} s player ${s.shooter}: ${esc(reasonName(s.reason))}</title></rect>`;
+    const title = `<title>${((s.receivedMs - t0) / 1000).toFixed(2)} s player ${s.shooter}: ${esc(reasonName(s.reason))}${mark ? ' (offending)' : ''}</title>`;
+    marks += mark
+      ? `<rect id="tl-${s.index}" x="${(x - 1).toFixed(1)}" y="${(y - 7).toFixed(1)}" width="3" height="14" fill="#fdae61" stroke="#000" stroke-width="0.5">${title}</rect>`
+      : `<rect x="${x.toFixed(1)}" y="${(y - 5).toFixed(1)}" width="2" height="10" fill="${COLORS[s.kind]}">${title}</rect>`;
   }
   const labels = players.map((p, i) => `<text x="0" y="${i * RH + RH / 2 + 4}" font-size="11">player ${p}</text>`).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${labels}${marks}
@@ -158,9 +182,27 @@ function playerTable(players: PlayerReport[]): string {
     const flags = p.flags.map((f) => `<li><b>${esc(f.rule)}</b>: ${esc(f.detail)}</li>`).join('');
     return `<tr class="${p.flags.length ? 'flagged' : ''}"><td>${p.player}</td><td>${p.shots}</td><td>${p.hits}</td><td>${p.misses}</td><td>${p.rejected}</td>
 <td>${p.hits ? f1((100 * p.headshots) / p.hits) + '%' : ''}</td><td>${p.hits ? f1((100 * p.edgeHits) / p.hits) + '%' : ''}</td>
-<td>${f1(p.medianReactionMs)}</td><td>${p.snapHits}</td><td>${p.shots ? f1((100 * p.overruled) / p.shots) + '%' : ''}</td><td>${reasons}</td><td>${flags ? `<ul>${flags}</ul>` : 'none'}</td></tr>`;
+<td>${f1(p.medianReactionMs)}</td><td>${p.snapHits}</td><td>${p.behaviour ? (p.behaviour.flagged ? `<a href="#player-${p.player}">${f1(p.behaviour.score)}</a>` : f1(p.behaviour.score)) : ''}</td><td>${p.shots ? f1((100 * p.overruled) / p.shots) + '%' : ''}</td><td>${reasons}</td><td>${flags ? `<ul>${flags}</ul>` : 'none'}</td></tr>`;
   });
-  return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+  return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>behaviour score</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** Per player flagged for behaviour: the measures and the offending shots, linked to the map and timeline. */
+function behaviourSection(input: ReportInput): string {
+  let t0 = Infinity;
+  for (const s of input.shots) if (s.receivedMs < t0) t0 = s.receivedMs;
+  if (!(t0 < Infinity)) t0 = 0;
+  const parts: string[] = [];
+  for (const p of input.players) {
+    const b = p.behaviour;
+    if (b === null || !b.flagged) continue;
+    const measures = b.measures.map((m) => `<tr><td>${esc(m.name)}</td><td>${m.events}</td><td>${m.stat === m.stat ? f1(m.stat) : `${m.beyond} beyond`}</td><td>${f1(m.median)}</td><td>${m.p < 1e-3 ? m.p.toExponential(1) : f2(m.p)}</td></tr>`).join('');
+    const rows = b.offending.slice(0, 200).map((o) => `<tr><td>${((o.timeMs - t0) / 1000).toFixed(2)} s</td><td>#${o.shot}</td><td>${esc(o.measure)}</td><td>${f1(o.value)} ${esc(o.unit)} (honest threshold ${f1(o.threshold)})</td><td><a href="#shot-${o.shot}">map</a> <a href="#tl-${o.shot}">timeline</a></td></tr>`).join('');
+    parts.push(`<h3 id="player-${p.player}">Player ${p.player}: behaviour score ${f1(b.score)}</h3>
+<table><thead><tr><th>measure</th><th>events</th><th>beyond / statistic</th><th>median</th><th>honest tail p</th></tr></thead><tbody>${measures}</tbody></table>
+<table><thead><tr><th>time</th><th>shot</th><th>reason</th><th>evidence</th><th>where</th></tr></thead><tbody>${rows}</tbody></table>${b.offending.length > 200 ? `<p>${b.offending.length - 200} more offending shots not listed.</p>` : ''}`);
+  }
+  return parts.length > 0 ? parts.join('\n') : '<p>No player flagged for behaviour.</p>';
 }
 
 function mismatchTable(list: ReportMismatch[]): string {
@@ -179,13 +221,17 @@ export function renderHtmlReport(input: ReportInput): string {
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
 table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
 tr.flagged{background:#fdecea}.problems li{color:#b00}ul{margin:0;padding-left:18px}
-svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}
+path:target{stroke:#ff7f00;stroke-width:4;stroke-opacity:1}rect:target{fill:#ff7f00;stroke-width:2}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 </style></head><body>
 <h1>Match audit</h1>
 <table>${summary}</table>
 ${problems}
+${input.detection ? detectionSection(input.detection) : ''}
 <h2>Players</h2>
 ${playerTable(input.players)}
+<h2>Behaviour: offending shots</h2>
+${behaviourSection(input)}
 <h2>Verdict mismatches</h2>
 ${mismatchTable(input.mismatches)}
 <h2>Map (top-down)</h2>

@@ -23,9 +23,9 @@ import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerd
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
-import { BehaviourRing, createHitMeasures, REPLAY_RING_TICKS, REACTION_STEP_TICKS, type ReplayWorld } from './measures';
+import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
 
-export { REPLAY_RING_TICKS, REACTION_STEP_TICKS, type ReplayWorld };
+export { REPLAY_RING_TICKS, type ReplayWorld };
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -53,8 +53,10 @@ export interface ReplayOptions {
   shotsTo: number;
   /** Ordinal of the first shot record at or after applyFrom among all shot records of the log. */
   shotIndexBase: number;
-  /** How far back reaction time looks for the target becoming visible, ms (longer reads as this). */
+  /** How far back reaction time looks for the target coming into sight, ms (a longer sighting gives no reaction). */
   reactionLookbackMs: number;
+  /** Window before a sighting over which pre-aim is averaged, ms (measures.ts). */
+  preAimMs: number;
   /**
    * The view-change window before a shot that aim snaps measure, ms. Short on purpose: a human who
    * flicks onto a target still takes a reaction time before firing, so the flick falls outside;
@@ -70,7 +72,7 @@ export interface ReplayOptions {
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 500, snapWindowMs: 50, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: DEFAULT_MEASURE_WINDOWS.lookbackMs, preAimMs: DEFAULT_MEASURE_WINDOWS.preAimMs, snapWindowMs: DEFAULT_MEASURE_WINDOWS.snapWindowMs, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
@@ -80,10 +82,14 @@ export const ShotCol = {
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
   /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
   BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
-  /** The server's round-trip estimate for the shooter when the shot arrived, ms. */
-  RTT_MS: 30,
+  /** The server's round-trip estimate for the shooter when the shot arrived, ms; its declared interpolation delay. */
+  RTT_MS: 30, INTERP_MS: 31,
+  /** The behaviour measures of measures.ts (ShotMeasures; angles as chords). */
+  AIM_TARGET: 32, SIGHT_START_MS: 33, PEAK_TURN: 34, VIEW_OFFSET: 35, SHOT_ERROR: 36, ON_TARGET_MS: 37, TRACK_ERROR: 38, PRE_AIM: 39, TARGET_DIST_M: 40, SERVER_GAP_MS: 41,
+  /** The render time the shot claims (NaN for a malformed shot). */
+  CLAIMED_MS: 42,
 } as const;
-export const SHOT_COLUMNS = 31;
+export const SHOT_COLUMNS = 43;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -192,7 +198,8 @@ class Replay {
   readonly scratchFields: FieldMismatch[] = [];
   /** Recent ticks for the behaviour measures. */
   readonly measures: BehaviourRing;
-  readonly hitMeasures = createHitMeasures();
+  readonly shotMeasures = createShotMeasures();
+  readonly windows: MeasureWindows;
   readonly rows: Float64Array;
   readonly result: ReplayResult;
 
@@ -208,6 +215,7 @@ class Replay {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.slots = scene.histories.length;
     this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM);
+    this.windows = { ...DEFAULT_MEASURE_WINDOWS, lookbackMs: opt.reactionLookbackMs, preAimMs: opt.preAimMs, snapWindowMs: opt.snapWindowMs };
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
     this.result = {
       frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows: this.rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
@@ -245,7 +253,7 @@ class Replay {
       histories[slot]!.record(tickNo, tickMs, p);
       measures.putSlot(r, slot, p);
     }
-    measures.endTick(tickNo, tickMs);
+    measures.endTick(tickMs);
     this.result.ticks++;
   }
 
@@ -338,6 +346,7 @@ class Replay {
     rows[o + ShotCol.WEAPON] = v.weapon;
     rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
     rows[o + ShotCol.RTT_MS] = input.timing.rttMs;
+    rows[o + ShotCol.INTERP_MS] = input.timing.interpDelayMs;
     rows[o + ShotCol.KIND] = v.kind;
     rows[o + ShotCol.REASON] = v.reason;
     rows[o + ShotCol.ZONE] = v.zone;
@@ -352,30 +361,42 @@ class Replay {
     rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
+    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
+      claimed = view.getFloat64(po + 8, true);
       sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
       ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
+      claimed = scratchShot.renderTimeMs;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
     }
     rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
     rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
-    let reaction = NaN;
-    let snapCos = NaN;
-    const slots = this.slots;
-    // Reaction and snap describe how a hit came about: measured for hits only (the flags read them there).
-    if (!opt.verdictsOnly && v.kind === VerdictKind.HIT && shooter < slots && v.target >= 0 && v.target < slots) {
-      const m = this.measures.measureHit(this.hitMeasures, shooter, v.target, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sz, ex, ez, opt.reactionLookbackMs, opt.snapWindowMs);
-      reaction = m.reactionMs;
-      snapCos = m.snapCos;
+    // How the shot came about (every shot, hits or not): what the behaviour flags read.
+    const m = this.shotMeasures;
+    if (!opt.verdictsOnly && shooter < this.slots) {
+      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sz, ex, ez, this.windows);
+    } else {
+      m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN;
+      m.viewOffset = NaN; m.shotError = NaN; m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.trackError = NaN; m.preAim = NaN;
     }
-    rows[o + ShotCol.REACTION_MS] = reaction;
-    rows[o + ShotCol.SNAP_COS] = snapCos;
+    rows[o + ShotCol.REACTION_MS] = m.reactionMs;
+    rows[o + ShotCol.SNAP_COS] = m.snapCos;
+    rows[o + ShotCol.AIM_TARGET] = m.target;
+    rows[o + ShotCol.SIGHT_START_MS] = m.sightStartMs;
+    rows[o + ShotCol.PEAK_TURN] = m.peakTurn;
+    rows[o + ShotCol.VIEW_OFFSET] = m.viewOffset;
+    rows[o + ShotCol.SHOT_ERROR] = m.shotError;
+    rows[o + ShotCol.ON_TARGET_MS] = m.onTargetMs;
+    rows[o + ShotCol.TRACK_ERROR] = m.trackError;
+    rows[o + ShotCol.PRE_AIM] = m.preAim;
+    rows[o + ShotCol.TARGET_DIST_M] = m.distance;
+    rows[o + ShotCol.SERVER_GAP_MS] = m.serverGapMs;
+    rows[o + ShotCol.CLAIMED_MS] = claimed;
   }
 }
 
