@@ -15,6 +15,7 @@ import {
 } from '../../shared/audit/replay';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
@@ -401,11 +402,14 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const lastHit = new Map<number, number>();
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
+    // Switches and reloads are replayed and chained like shots, but they are not shots.
+    const action = rows[o + ShotCol.ACTION]!;
+    if (action === ShotAction.SWITCH || action === ShotAction.RELOAD) continue;
     const c = rows[o + ShotCol.SNAP_COS]!;
     let reaction = rows[o + ShotCol.REACTION_MS]!;
     if (rows[o + ShotCol.KIND] === VerdictKind.HIT) {
       const key = rows[o + ShotCol.SHOOTER]! * 65536 + rows[o + ShotCol.TARGET]!;
-      const rewound = rows[o + ShotCol.RECEIVED_MS]! - rows[o + ShotCol.REWIND_DEPTH_MS]!;
+      const rewound = rows[o + ShotCol.REWIND_TIME_MS]!;
       const prev = lastHit.get(key);
       if (reaction === reaction && prev !== undefined && prev >= rewound - reaction) reaction = Number.NaN;
       lastHit.set(key, rewound);
