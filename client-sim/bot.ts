@@ -408,7 +408,7 @@ export class Bot {
     shot.weapon = WeaponId.RIFLE;
     shot.claimedTarget = claimedTarget;
     shot.seq = ++this.seq;
-    shot.timeMs = this.clock.serverNow(this.now);
+    shot.timeMs = this.clock.stamp(this.now);
     shot.renderTimeMs = renderTimeMs;
     shot.sx = eye[0]!; shot.sy = eye[1]!; shot.sz = eye[2]!;
     shot.ex = eye[0]! + ux * len; shot.ey = eye[1]! + uy * len; shot.ez = eye[2]! + uz * len;

@@ -71,6 +71,7 @@ export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v
   const reply: VerdictReply = {
     seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
     t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
+    originOffsetM: Number.isFinite(v.originOffsetM) ? v.originOffsetM : -1,
   };
   client.send(Msg.VERDICT, reply);
   return applied;

@@ -16,7 +16,8 @@ export const LOG_MAGIC = 0x4c4d5248;
 /**
  * Bump when a record layout changes; the reader refuses other versions.
  * 2: the verdict gained targetRewindStatus.
- * 3: weapon messages (fire, switch, reload) with claimed action times; the shooter state gained
+ * 3: weapon messages (fire, switch, reload) with claimed action times; the verdict gained
+ *    originOffsetM; the shooter state gained
  *    lastActionMs, equipped, drawEndMs and carried.
  */
 export const LOG_FORMAT_VERSION = 3;

@@ -47,7 +47,7 @@ export const MAX_SLOTS = 1024;
 /** The verdict's numeric fields, in log order. Comparing verdicts walks the same list. */
 export const VERDICT_NUMBER_FIELDS = [
   'seq', 'shooter', 'weapon', 'target', 'zone', 'bone', 'hitbox', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz',
-  'worldT', 'surface', 'damage', 'targetRewindStatus', 'rewindTimeMs', 'estimateMs',
+  'worldT', 'surface', 'damage', 'targetRewindStatus', 'rewindTimeMs', 'estimateMs', 'originOffsetM',
 ] as const satisfies readonly (keyof Verdict)[];
 
 /** Verdict fields stored outside VERDICT_NUMBER_FIELDS (bytes, flags, the state after). */
@@ -146,6 +146,7 @@ export function writeVerdict(view: DataView, at: number, v: Verdict): number {
   view.setFloat64(o + 96, v.ny, true); view.setFloat64(o + 104, v.nz, true); view.setFloat64(o + 112, v.worldT, true);
   view.setFloat64(o + 120, v.surface, true); view.setFloat64(o + 128, v.damage, true); view.setFloat64(o + 136, v.targetRewindStatus, true);
   view.setFloat64(o + 144, v.rewindTimeMs, true); view.setFloat64(o + 152, v.estimateMs, true);
+  view.setFloat64(o + 160, v.originOffsetM, true);
   return writeShooterState(view, o + 8 * VERDICT_NUMBER_FIELDS.length, v.after);
 }
 

@@ -40,6 +40,8 @@ export interface VerdictReply {
   damage: number;
   rewindTimeMs: number;
   timeSource: number;
+  /** Distance from the shot's start to the shooter's eye path as the server recorded it, metres (-1 when not measured). */
+  originOffsetM: number;
 }
 
 export interface HitReply {

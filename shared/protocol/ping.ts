@@ -98,4 +98,16 @@ export class ServerClockEstimate {
   serverNow(localNowMs: number): number {
     return localNowMs + this.offsetMs;
   }
+
+  /**
+   * The time to stamp an action with (shared/protocol/shot.ts): serverNow, never earlier than the
+   * last stamp. The offset moves with every ping, so serverNow alone can step back a little, and
+   * the server refuses an action claimed before the previous one.
+   */
+  stamp(localNowMs: number): number {
+    const t = Math.max(this.serverNow(localNowMs), this.lastStamp);
+    this.lastStamp = t;
+    return t;
+  }
+  private lastStamp = Number.NEGATIVE_INFINITY;
 }

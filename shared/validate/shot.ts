@@ -193,6 +193,7 @@ function resetVerdict(out: Verdict, shooter: ShooterState): void {
   out.targetRewindStatus = -1;
   out.rewindTimeMs = Number.NaN;
   out.estimateMs = Number.NaN;
+  out.originOffsetM = Number.NaN;
   out.timeSource = TimeSource.NONE;
   out.fired = false;
   copyShooterState(out.after, shooter);
@@ -318,6 +319,7 @@ export function validateShot(
   const cx = ax + u * abx, cy = ay + u * aby, cz = az + u * abz;
   const ox = shot.sx - cx, oy = shot.sy - cy, oz = shot.sz - cz;
   const off2 = ox * ox + oy * oy + oz * oz;
+  out.originOffsetM = Math.sqrt(off2);
   if (off2 > config.originToleranceM * config.originToleranceM) return refuse(out, shooter, VerdictReason.ORIGIN_MISMATCH);
   if (off2 > 1e-12 && scene.world.anyHit(cx, cy, cz, shot.sx, shot.sy, shot.sz)) return refuse(out, shooter, VerdictReason.START_BLOCKED);
 

@@ -192,6 +192,8 @@ export interface Verdict {
   rewindTimeMs: number;
   /** The server's estimate of the shooter's render time (action time - interpolation delay), NaN before step 3. */
   estimateMs: number;
+  /** Distance from the segment's start to the shooter's eye path, metres (NaN before the geometry step). */
+  originOffsetM: number;
   timeSource: TimeSource;
   /** True when the shot counted as fired (it used a round and the fire interval), or the switch or reload was carried out. */
   fired: boolean;
@@ -203,7 +205,7 @@ export function createVerdict(): Verdict {
   return {
     kind: VerdictKind.REJECTED, reason: VerdictReason.MALFORMED, seq: -1, shooter: -1, weapon: -1,
     target: -1, zone: -1, bone: -1, hitbox: -1, t: -1, x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0,
-    worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN,
+    worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN, originOffsetM: Number.NaN,
     timeSource: TimeSource.NONE, fired: false, after: createShooterState(-1, []),
   };
 }
@@ -214,7 +216,7 @@ export function verdictToRecord(v: Verdict): Record<string, unknown> {
     kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), seq: v.seq, shooter: v.shooter, weapon: v.weapon,
     target: v.target, zone: v.zone, bone: v.bone, hitbox: v.hitbox, t: v.t, x: v.x, y: v.y, z: v.z,
     nx: v.nx, ny: v.ny, nz: v.nz, worldHit: v.worldHit, worldT: v.worldT, surface: v.surface, damage: v.damage,
-    targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, timeSource: v.timeSource, fired: v.fired,
+    targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, originOffsetM: v.originOffsetM, timeSource: v.timeSource, fired: v.fired,
     after: { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() },
   };
 }

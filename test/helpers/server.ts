@@ -171,7 +171,7 @@ export class TestPlayer {
 
   /** A fire message stamped now on this client's server clock (fields override). */
   shot(fields: Partial<ShotMessage>): ShotMessage {
-    return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.serverNow(), ...fields };
+    return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.clock.stamp(performance.now()), ...fields };
   }
 
   /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
