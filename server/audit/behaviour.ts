@@ -69,8 +69,9 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'trackJitterNear', what: 'wobble of the view around the target while firing on it, under 10 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackJitterMid', what: 'the same, 10-25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackJitterFar', what: 'the same, over 25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'rewindDepth', what: 'receive time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'depthExcess', what: 'rewind depth beyond half the round trip plus the interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'rttSpread', what: 'spread (standard deviation) of the round-trip estimate over the shots', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
 ];
 
@@ -82,6 +83,8 @@ export const BURST_GAP_MS = 200;
 
 /** Player measures need at least this many values. */
 const MIN_PLAYER_VALUES = 5;
+/** An event measure scores a player only from this many events on (its tests are normal approximations). */
+export const MIN_EVENTS = 8;
 
 export interface MeasureCalibration {
   /** Event measures: the honest q-tail value (offending events lie beyond it). Player measures: mean + 3 sd. */
@@ -222,7 +225,7 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     let lp = 0;
     let k = 0;
     let stat = NaN;
-    if (c !== undefined && spec.level === 'event' && list.length > 0) {
+    if (c !== undefined && spec.level === 'event' && list.length >= MIN_EVENTS) {
       let sum = 0;
       for (const v of values) {
         if (beyond(spec, v, c.threshold)) k++;
@@ -279,9 +282,9 @@ export function chiSquareTailLog10(x: number, k: number): number {
  * Calibrates from honest players' events (an array of per-player event lists): per event measure
  * the quantile table, the q-tail value and the honest rank's mean and spread; per player measure
  * the honest players' mean and spread; then the score threshold: at least 2 and above the highest
- * honest score plus `margin`.
+ * honest score plus `margin` (1, a factor of ten in probability).
  */
-export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 0.5): Calibration {
+export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 1): Calibration {
   const measures: Record<string, MeasureCalibration> = {};
   MEASURES.forEach((spec, i) => {
     if (spec.level === 'player') {
@@ -316,7 +319,8 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
     };
   });
   const cal: Calibration = { source, honestPlayers: honest.length, q, measures, scoreThreshold: 2 };
-  // The score threshold: at least 2, and above every honest calibration player by the margin.
+  // The score threshold: at least 2, and above every honest calibration player by the margin (the
+  // highest of a few hundred honest players is itself a noisy estimate of the 1% tail).
   let top = 0;
   for (const p of honest) top = Math.max(top, scorePlayer(p, cal).score);
   cal.scoreThreshold = Math.max(2, top + margin);
@@ -347,7 +351,8 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
     const depth = rows[o + ShotCol.REWIND_DEPTH_MS]!;
     push('rewindDepth', depth);
-    push('depthExcess', depth - rows[o + ShotCol.RTT_MS]! / 2 - rows[o + ShotCol.INTERP_MS]!);
+    push('depthExcess', depth - rows[o + ShotCol.INTERP_MS]!);
+    push('arrivalLag', timeMs - rows[o + ShotCol.ACTION_TIME_MS]!);
     push('rttSpread', rows[o + ShotCol.RTT_MS]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;
     if (!(target >= 0)) continue;
@@ -389,7 +394,7 @@ function spread(honest: readonly (readonly BehaviourEvent[])[], i: number, f: (v
       const x = f(e.value);
       sum += x; c++; m1 += x; m2 += x * x; n++;
     }
-    if (c >= 5) perPlayer.push({ sum, n: c });
+    if (c >= MIN_EVENTS) perPlayer.push({ sum, n: c });
   }
   m1 /= Math.max(1, n);
   const sd = Math.sqrt(Math.max(1e-6, m2 / Math.max(1, n) - m1 * m1));

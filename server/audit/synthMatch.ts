@@ -16,11 +16,11 @@ import type { Rewinder } from '../../shared/lagcomp/rewind';
 import { rewindStatusUsable } from '../../shared/lagcomp/history';
 import type { PlayerPose } from '../../shared/lagcomp/pose';
 import { WEAPONS, WeaponId } from '../../shared/weapons';
-import { defaultValidationConfig, validateShot, type ValidationConfig } from '../../shared/validate/shot';
+import { defaultValidationConfig, rewindReachMs, validateShot, type ValidationConfig } from '../../shared/validate/shot';
 import { copyShooterState, createShooterState, createVerdict, VerdictKind, type ShooterState } from '../../shared/validate/verdict';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
-import type { World } from '../../shared/world/world';
+import { createWorldHit, type World } from '../../shared/world/world';
 import { createMatchScene, historyCapacity } from '../room/scene';
 import { TICK_POSE_STRIDE, TickPose, type MatchHeader } from '../room/recorder';
 import { findSpawnPoints } from '../index';
@@ -115,8 +115,8 @@ export function defaultRules(maxPlayers: number, tickRate: number): { validation
   return {
     validation,
     header: {
-      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
-      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }),
+      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
+      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration)),
     },
   };
 }
@@ -155,7 +155,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const spawns = findSpawnPoints(world, n);
   const rec = new MatchLogRecorder({ path: options.path, flushIntervalMs: 50 });
   rec.header({
-    formatVersion: 1, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
+    formatVersion: 2, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
     levelPath: options.levelPath, worldHash: world.hash, rigHash: rig.hash, validation, scene: header.scene, movement: header.movement,
   });
   const cheats: Record<number, CheatKind> = {};
@@ -171,7 +171,10 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     const wishYaw = rand() * 2 * Math.PI;
     const traits = drawTraits(rand);
     // A backtracker declares a longer interpolation delay: its render times sit toward the window's edge.
-    const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(100, windowMs - baseRttMs / 2 - 12, strength) : 100;
+    // Honest clients pick an interpolation delay for their connection (60-130 ms); a backtracker declares a
+    // longer one, so its render times sit toward the window's edge. The caricatures keep 100 ms.
+    const honestInterp = legacy ? 100 : 60 + 70 * rand();
+    const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
     players.push({
       slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
       nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
@@ -234,11 +237,11 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     encodeShot(bytes, shot);
   };
 
-  /** The weapon can fire at `receive` (fire interval with a client's margin, magazine, reload). */
-  const ready = (pl: Player, receive: number, margin: number) => {
-    if (receive < pl.shooter.nextFireMs + margin) return false;
+  /** The weapon can fire at action time `at` (fire interval with a client's margin, magazine, reload). */
+  const ready = (pl: Player, at: number, margin: number) => {
+    if (at < pl.shooter.nextFireMs + margin) return false;
     const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
-    return !((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || receive < reloadEnd + 20));
+    return !((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || at < reloadEnd + 20));
   };
 
   /** Where `o` is drawn for `pl` at tick `tick`: its position `lagTicks` ticks ago (NaN x when unknown or dead). */
@@ -251,6 +254,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     return true;
   };
   const seen = new Float64Array(3);
+  const worldHit = createWorldHit();
 
   /**
    * A human (or inhuman profile) player's tick before moving: notices targets, keeps or drops its
@@ -316,9 +320,11 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       pl.rttMs = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + (pl.behaviour === Behaviour.FAKE_LAG ? s * (120 + 180 * pl.prand()) : 0));
       pl.nextRttMs = t + 500;
     }
-    // Where its client drew the target: the history at its render time.
-    const estimate = receive - pl.rttMs / 2 - pl.interpMs;
-    const claimed = estimate + pl.clockErrMs + (rand() - 0.5) * 10 - (pl.behaviour === Behaviour.EDGE_BACKTRACK ? 50 * s : 0);
+    // The client stamps its action on its estimate of the server clock, one way before the arrival
+    // (fake lag claims the inflated one way its held-back pongs made the server measure), and
+    // claims the render time its interpolation delay behind (a backtracker up to 50 ms more).
+    const at = receive - (pl.behaviour === Behaviour.FAKE_LAG ? pl.rttMs : pl.baseRttMs) / 2 + pl.clockErrMs;
+    const claimed = at - pl.interpMs + (rand() - 0.5) * 10 - (pl.behaviour === Behaviour.EDGE_BACKTRACK ? 50 * s : 0);
     if (!rewindStatusUsable(scene.histories[g.target]!.sampleAt(sampled, claimed, scene.eyePolicy)) || !sampled.alive) return;
     const head = pl.prand() < pl.traits.headAimP;
     hitboxCentre(aimPoint, scene.rewinder, sampled, head ? headBox : torsoBox, bones);
@@ -336,13 +342,17 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     if (!on) { g.onSinceMs = NaN; return; }
     if (g.onSinceMs !== g.onSinceMs) g.onSinceMs = t;
     if (g.shots === 0 && t - g.onSinceMs < g.confirmMs) return;
-    if (t < g.nextTriggerMs || !ready(pl, receive, 5 + rand() * 20)) return;
+    if (t < g.nextTriggerMs || !ready(pl, at, 5 + rand() * 20)) return;
     const vert = pl.traits.noiseRad * (pl.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1) * (1 - pull);
     const pitch = exactPitch + vert * normal(pl.prand);
     const cp = Math.cos(pitch);
     const dx = Math.sin(shotYaw) * cp, dy = Math.sin(pitch), dz = Math.cos(shotYaw) * cp;
     if (!visible(ex, ey, ez, ex + dx * Math.min(dist, 2), ey + dy * Math.min(dist, 2), ez + dz * Math.min(dist, 2))) return;
-    encode(pl, ex, ey, ez, dx, dy, dz, Math.min(rifle.rangeM * 0.99, dist + 20), claimed, g.target);
+    // The segment stops where the bullet meets the world, as a client's does.
+    let reach = Math.min(rifle.rangeM * 0.99, dist + 20);
+    if (world.firstHit(worldHit, ex, ey, ez, ex + dx * reach, ey + dy * reach, ez + dz * reach)) reach *= worldHit.t;
+    shot.timeMs = at;
+    encode(pl, ex, ey, ez, dx, dy, dz, reach, claimed, g.target);
     fire(pl, receive, t);
     g.shots++;
     g.nextTriggerMs = t + cadence(hd, rifle.fireIntervalMs, pl.prand, g);
@@ -424,15 +434,18 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       const spray = options.trigger === 'spray';
       if (best < 0 && !spray) continue;
       const receive = t + rand() * dtMs;
-      if (receive < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
+      // The client stamps its action time on its server clock: one way before the arrival.
+      const at = receive - pl.rttMs / 2;
+      shot.timeMs = at;
+      if (at < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
       // Wait for the reload like a client does (its ammo counter mirrors the server's).
       const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
-      if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || receive < reloadEnd + 20)) continue;
+      if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || at < reloadEnd + 20)) continue;
       if (best < 0) {
         // Spray: nothing in sight, fire along the facing.
         const fx = Math.sin(pl.yaw), fz = Math.cos(pl.yaw);
         shot.weapon = WeaponId.RIFLE; shot.claimedTarget = -1; shot.seq = ++pl.seq;
-        shot.renderTimeMs = receive - pl.rttMs / 2 - pl.interpMs;
+        shot.renderTimeMs = at - pl.interpMs;
         shot.sx = ex; shot.sy = ey; shot.sz = ez; shot.ex = ex + fx * 80; shot.ey = ey; shot.ez = ez + fz * 80;
         encodeShot(bytes, shot);
         fire(pl, receive, t);
@@ -441,9 +454,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       const waited = t - pl.visibleSinceMs;
       if ((pl.cheat === CheatKind.WALLHACK || pl.cheat === CheatKind.BACKTRACK) && waited < 150) continue;
       // Where the shooter's client drew the target: the history at its render time.
-      const honestRender = receive - pl.rttMs / 2 - pl.interpMs + (rand() - 0.5) * 10;
-      const claimed = pl.cheat === CheatKind.BACKTRACK ? receive - validation.rewindWindowMs - 60 : honestRender;
-      const aimAt = pl.cheat === CheatKind.BACKTRACK ? receive - validation.rewindWindowMs : honestRender;
+      const honestRender = at - pl.interpMs + (rand() - 0.5) * 10;
+      const claimed = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs - 60 : honestRender;
+      const aimAt = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs : honestRender;
       scene.histories[best]!.sampleAt(sampled, aimAt, scene.eyePolicy);
       // Aim at a hitbox's centre as the rig poses it (head for aimbots, mostly torso otherwise).
       const headAim = pl.cheat === CheatKind.AIMBOT || (!pl.legacy && rand() < 0.1);

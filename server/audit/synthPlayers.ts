@@ -15,6 +15,7 @@
  *   (60 + lognormal, median 130 ms); then taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
  *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
  * - Looks where it walks when it has no target (turning at up to 150 degrees/s).
+ * - Renders 60-130 ms behind the server (its interpolation delay, declared at join).
  * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it), its
  *   round-trip estimate on the server moves every half second by N(0, 2-20 ms per player) and by a
  *   30-150 ms spike 3% of the time; its heading reaches

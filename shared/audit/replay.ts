@@ -22,7 +22,7 @@ import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, TICK_H
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
-import { decodeShot, checkFrame, createShotMessage, FrameStatus, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
 
 export { REPLAY_RING_TICKS, type ReplayWorld };
@@ -82,14 +82,20 @@ export const ShotCol = {
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
   /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
   BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
+  /** ShotAction of the message (fire, switch, reload; -1 when it did not decode). */
+  ACTION: 30,
+  /** The time every target was rewound to, server ms (NaN when rejected before the time step). */
+  REWIND_TIME_MS: 31,
   /** The server's round-trip estimate for the shooter when the shot arrived, ms; its declared interpolation delay. */
-  RTT_MS: 30, INTERP_MS: 31,
+  RTT_MS: 32, INTERP_MS: 33,
   /** The behaviour measures of measures.ts (ShotMeasures; angles as chords). */
-  AIM_TARGET: 32, SIGHT_START_MS: 33, PEAK_TURN: 34, VIEW_OFFSET: 35, SHOT_ERROR: 36, ON_TARGET_MS: 37, TRACK_ERROR: 38, PRE_AIM: 39, TARGET_DIST_M: 40, SERVER_GAP_MS: 41,
-  /** The render time the shot claims (NaN for a malformed shot). */
-  CLAIMED_MS: 42,
+  AIM_TARGET: 34, SIGHT_START_MS: 35, PEAK_TURN: 36, VIEW_OFFSET: 37, SHOT_ERROR: 38, ON_TARGET_MS: 39, TRACK_ERROR: 40, PRE_AIM: 41, TARGET_DIST_M: 42, SERVER_GAP_MS: 43,
+  /** The render time the shot claims (NaN for a malformed shot or one that is not a fire). */
+  CLAIMED_MS: 44,
+  /** The action time the message claims (NaN when it did not decode). */
+  ACTION_TIME_MS: 45,
 } as const;
-export const SHOT_COLUMNS = 43;
+export const SHOT_COLUMNS = 46;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -352,7 +358,9 @@ class Replay {
     rows[o + ShotCol.ZONE] = v.zone;
     rows[o + ShotCol.TARGET] = v.target;
     rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
-    rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
+    // How far back from the moment the shooter acted (action time = estimate + interpolation delay).
+    rows[o + ShotCol.REWIND_DEPTH_MS] = v.estimateMs + input.timing.interpDelayMs - v.rewindTimeMs;
+    rows[o + ShotCol.REWIND_TIME_MS] = v.rewindTimeMs;
     rows[o + ShotCol.DAMAGE] = v.damage;
     rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
     rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
@@ -361,24 +369,34 @@ class Replay {
     rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN;
+    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN, actionTime = NaN;
+    let action = -1;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
+      action = pl[1]!;
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
-      claimed = view.getFloat64(po + 8, true);
-      sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
-      ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
+      actionTime = view.getFloat64(po + 16, true);
+      claimed = view.getFloat64(po + 24, true);
+      sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
+      ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
+      action = scratchShot.action;
+      actionTime = scratchShot.timeMs;
       claimed = scratchShot.renderTimeMs;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
     }
+    if (action !== ShotAction.FIRE) {
+      // A switch or reload carries no segment and no render time.
+      sx = NaN; sy = NaN; sz = NaN; ex = NaN; ey = NaN; ez = NaN; claimed = NaN;
+    }
     rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
     rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
-    // How the shot came about (every shot, hits or not): what the behaviour flags read.
+    rows[o + ShotCol.ACTION] = action;
+    // How the shot came about (every fire, hit or not): what the behaviour flags read.
     const m = this.shotMeasures;
-    if (!opt.verdictsOnly && shooter < this.slots) {
+    if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
       this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sz, ex, ez, this.windows);
     } else {
       m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN;
@@ -397,6 +415,7 @@ class Replay {
     rows[o + ShotCol.TARGET_DIST_M] = m.distance;
     rows[o + ShotCol.SERVER_GAP_MS] = m.serverGapMs;
     rows[o + ShotCol.CLAIMED_MS] = claimed;
+    rows[o + ShotCol.ACTION_TIME_MS] = actionTime;
   }
 }
 
