@@ -6,6 +6,7 @@
  * default level locally for the bots' world queries and predictions.
  */
 import { createGameServer, type GameServer, type GameServerOptions } from '../server/index';
+import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
@@ -134,7 +135,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   let maxInterp: number;
   if (options.url === undefined) {
     const tr = Math.round(options.server?.tickRate ?? 64);
-    gs = await createGameServer({ log: () => {}, ...options.server, port: 0, host: '127.0.0.1' });
+    gs = await createGameServer({ log: () => {}, logger: silentLogger(), ...options.server, port: 0, host: '127.0.0.1' });
     options.onServer?.(gs);
     url = gs.url;
     world = gs.world;
