@@ -2,7 +2,8 @@
  * GET /metrics on a real server while real players play: the counters follow the server's stats
  * (shots, verdicts by kind and reason, message rejects, kills), the gauges its rooms and players,
  * the tick histogram counts ticks, round trips are sampled, match-log bytes grow, and Node's
- * event-loop lag is there. `metrics: false` serves none.
+ * event-loop lag is there. `metrics: false` serves none. The Colyseus monitor is served, behind
+ * basic auth, only when given a password.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,5 +77,24 @@ describe('/metrics', () => {
     ts = await startTestServer({ metrics: false });
     const r = await fetch(`http://127.0.0.1:${ts.port}/metrics`);
     expect(r.status).toBe(404);
+  });
+});
+
+describe('the Colyseus monitor', () => {
+  it('is served at /colyseus/ behind basic auth when given a password, and lists the rooms', async () => {
+    ts = await startTestServer({ monitor: { password: 'correct-horse-battery' } });
+    await fetch(`http://127.0.0.1:${ts.port}/matchmake/create/arena`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`)).status).toBe(401);
+    const auth = { authorization: `Basic ${Buffer.from('admin:correct-horse-battery').toString('base64')}` };
+    const api = await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`, { headers: auth });
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { rooms: unknown[] }).rooms).toHaveLength(1);
+    const page = await fetch(`http://127.0.0.1:${ts.port}/colyseus/`, { headers: auth });
+    expect(await page.text()).toMatch(/<!DOCTYPE html>/);
+  });
+
+  it('is not there without a password', async () => {
+    ts = await startTestServer();
+    expect((await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`)).status).toBe(404);
   });
 });
