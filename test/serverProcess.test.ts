@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { killAll, nodeServer, npmStart, type Proc } from './helpers/process';
+import { killAll, nodeServer, npmStart, Proc } from './helpers/process';
 import { TestPlayer } from './helpers/server';
 import { readFrames } from '../shared/audit/frame';
 import { RecordType } from '../shared/audit/records';
@@ -94,6 +94,18 @@ describe('npm start as a process', () => {
     const exit = await p.exitWithin(8000);
     expect(exit.code).toBe(0);
     expect(p.groupAlive()).toBe(false);
+  });
+
+  it('a --url sim whose server goes away gives up with one line and exit 2', async () => {
+    const server = nodeServer({ PORT: '0', HOST: '127.0.0.1', MATCH_LOG_DIR: 'off', LOG_FORMAT: 'json' });
+    const l = await listening(server);
+    const sim = new Proc('node', ['--import', 'tsx', 'client-sim/cli.ts', '--url', String(l.url), '--bots', '2', '--cheaters', '0', '--seconds', '60'], {});
+    await server.line((o) => o.msg === 'join' && o.slot === 1, 20_000, 'both bots joined');
+    process.kill(server.pid, 'SIGTERM');
+    expect((await server.exitWithin(8000)).code).toBe(0);
+    const exit = await sim.exitWithin(15_000);
+    expect(exit.code).toBe(2);
+    expect(sim.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^sim failed: the server at ws:\/\/127\.0\.0\.1:\d+ went away [\d.]+ s into the match \(all 2 connections closed\); no report$/)]);
   });
 
   it('a port in use ends the process with exit 1 and one line', async () => {
