@@ -54,6 +54,11 @@ function ownStderr(p: Proc): string[] {
 }
 
 describe('npm start as a process', () => {
+  it('the tests run on Node 22 (node@22 from node_modules/.bin, first on the PATH of npm scripts)', () => {
+    console.log(`tests run on Node ${process.version}`);
+    expect(process.version).toMatch(/^v22\./);
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} to the npm process stops the tree in under 5 s with exit 0, and the match log is ended`, async () => {
       const dir = join(tmp, `logs-${signal}`);
