@@ -74,7 +74,7 @@ export class ServerMetrics {
 
     this.rttTimer = setInterval(() => {
       for (const room of src.rooms.values()) {
-        for (const slot of room.slots) if (slot.client !== null && slot.rttSamples > 0) this.rttSeconds.observe(slot.rttMs / 1000);
+        for (const slot of room.slots) if (slot.client !== null && slot.rtt.samples > 0) this.rttSeconds.observe(slot.rtt.rttMs / 1000);
       }
     }, 1000);
     this.rttTimer.unref();
