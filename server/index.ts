@@ -399,7 +399,11 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
       res.end(body);
     });
   }
-  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
+  const wouldCreate = (): boolean => {
+    for (const room of rooms.values()) if (!room.locked) return false;
+    return true;
+  };
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
 
   const host = options.host ?? '0.0.0.0';
   const wantPort = options.port ?? 2567;
