@@ -32,7 +32,7 @@ export interface TestServer {
  */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
   const server = await createGameServer({
-    log: () => {}, logger: silentLogger(), matchLogDir: false, ...options,
+    log: () => {}, logger: silentLogger(), onHostile: () => {}, matchLogDir: false, ...options,
     limits: { roomCreateBurst: 10_000, ...options.limits }, port: 0, host: '127.0.0.1',
   });
   return { url: server.url, port: server.port, server, close: () => server.close() };
@@ -123,6 +123,12 @@ export class TestPlayer {
 
   static async create(url: string, options: Record<string, unknown> = {}): Promise<TestPlayer> {
     const room = await new Client(url).create(ROOM_NAME, options);
+    return new TestPlayer(room);
+  }
+
+  /** The same session back on a new connection (Colyseus reconnection token of a dropped room). */
+  static async reconnect(url: string, token: string): Promise<TestPlayer> {
+    const room = await new Client(url).reconnect(token);
     return new TestPlayer(room);
   }
 
