@@ -1,0 +1,274 @@
+/**
+ * The world's bytes: layout constants, the header writer and the checks World.fromBuffer runs before
+ * it trusts bytes that came from a file or the network. Every check names what is wrong (which node,
+ * which field, which triangle) and what to do; a buffer that passes gives the same answers as the
+ * world that wrote it, or it was written on purpose (same hash: the same bytes).
+ *
+ * Layout, version 2 (little-endian; offsets in bytes):
+ *   0   uint32  magic 0x42575248 ("HRWB")
+ *   4   uint32  version (2)
+ *   8   uint32  content hash, high word   } FNV-1a 64 of bytes [16, end): everything below,
+ *   12  uint32  content hash, low word    } so a changed byte anywhere after the hash is caught
+ *   16  uint32  nodeCount
+ *   20  uint32  triangleCount
+ *   24  uint32  surfaceCount
+ *   28  uint32  byte length of the surface-name JSON
+ *   32  uint32  tree depth (levels; sizes the traversal stack)
+ *   36  uint32  reserved, 0
+ *   40  float64 x6  bounds of all triangles: min xyz, max xyz (exact)
+ *   88  8 bytes reserved, 0
+ *   96  nodes: nodeCount x 32 bytes (layout in ../bvh/build)
+ *   ..  triangles in leaf order: triangleCount x 9 float64 (ax ay az bx by bz cx cy cz, world space)
+ *   ..  original index of each leaf-order triangle: triangleCount x uint32
+ *   ..  surface ranges: surfaceCount x (uint32 start, uint32 count), in original triangle indices,
+ *       sorted by start, not overlapping
+ *   ..  surface names: UTF-8 JSON [[node, material], ...], zero-padded to a multiple of 4
+ */
+import { NODE_BYTES, NODE_WORDS } from '../bvh/build';
+import { fnv1a64Words, hex64 } from '../util/hash';
+
+export const WORLD_MAGIC = 0x42575248;
+export const WORLD_VERSION = 2;
+export const HEADER_BYTES = 96;
+/** First byte the content hash covers. */
+export const HASHED_FROM = 16;
+
+/** Where each section starts, from the header's counts. */
+export interface WorldLayout {
+  nodeCount: number;
+  triangleCount: number;
+  surfaceCount: number;
+  nameBytes: number;
+  depth: number;
+  nodesOff: number;
+  trisOff: number;
+  orderOff: number;
+  surfOff: number;
+  namesOff: number;
+  total: number;
+}
+
+export function worldLayout(nodeCount: number, triangleCount: number, surfaceCount: number, nameBytes: number, depth: number): WorldLayout {
+  const nodesOff = HEADER_BYTES;
+  const trisOff = nodesOff + nodeCount * NODE_BYTES;
+  const orderOff = trisOff + triangleCount * 72;
+  const surfOff = orderOff + triangleCount * 4;
+  const namesOff = surfOff + surfaceCount * 8;
+  const total = namesOff + ((nameBytes + 3) & ~3);
+  return { nodeCount, triangleCount, surfaceCount, nameBytes, depth, nodesOff, trisOff, orderOff, surfOff, namesOff, total };
+}
+
+/** Writes magic, version and counts (the hash comes last: sealWorldBytes). */
+export function writeHeader(buf: ArrayBuffer, l: WorldLayout): void {
+  const dv = new DataView(buf);
+  dv.setUint32(0, WORLD_MAGIC, true);
+  dv.setUint32(4, WORLD_VERSION, true);
+  dv.setUint32(16, l.nodeCount, true);
+  dv.setUint32(20, l.triangleCount, true);
+  dv.setUint32(24, l.surfaceCount, true);
+  dv.setUint32(28, l.nameBytes, true);
+  dv.setUint32(32, l.depth, true);
+}
+
+/** Computes the content hash of finished bytes, stores it in the header and returns it (16 hex digits). */
+export function sealWorldBytes(buf: ArrayBuffer): string {
+  const w = fnv1a64Words(new Uint8Array(buf), HASHED_FROM, buf.byteLength, new Uint32Array(2));
+  const dv = new DataView(buf);
+  dv.setUint32(8, w[0], true);
+  dv.setUint32(12, w[1], true);
+  return hex64(w[0], w[1]);
+}
+
+/** The content hash the header records (16 hex digits). */
+export function storedHash(buf: ArrayBuffer): string {
+  const dv = new DataView(buf);
+  return hex64(dv.getUint32(8, true), dv.getUint32(12, true));
+}
+
+export const REBUILD = 'Rebuild the world from the level file (World.fromTriangles(...).toBuffer(), or loadWorld on the server) or fetch the bytes again.';
+const AXIS_FIELD = ['minX', 'minY', 'minZ', 'maxX', 'maxY', 'maxZ'];
+const CORNER = ['a.x', 'a.y', 'a.z', 'b.x', 'b.y', 'b.z', 'c.x', 'c.y', 'c.z'];
+
+function fail(what: string): never {
+  throw new Error(`World.fromBuffer: ${what}. ${REBUILD}`);
+}
+
+/** Checks that untrusted bytes start as a world of this version does: length, magic, version. */
+export function checkPreamble(buf: ArrayBuffer): void {
+  if (buf.byteLength < HEADER_BYTES) {
+    fail(`not a world buffer: ${buf.byteLength} bytes, a world has at least ${HEADER_BYTES} (truncated?)`);
+  }
+  const dv = new DataView(buf);
+  const magic = dv.getUint32(0, true);
+  if (magic !== WORLD_MAGIC) {
+    fail(`bad magic 0x${magic.toString(16).padStart(8, '0')}: this is not a world buffer (expected 0x${WORLD_MAGIC.toString(16)}, "HRWB")`);
+  }
+  const version = dv.getUint32(4, true);
+  if (version !== WORLD_VERSION) {
+    const why = version < WORLD_VERSION
+      ? `buffer version ${version} is an older layout; this build reads version ${WORLD_VERSION} only`
+      : `buffer version ${version} was written by a newer build; this build reads version ${WORLD_VERSION}`;
+    fail(why);
+  }
+}
+
+/**
+ * Reads and checks the header's counts against the byte length, and the reserved words (after
+ * checkPreamble). Returns the layout.
+ */
+export function checkHeader(buf: ArrayBuffer): WorldLayout {
+  const dv = new DataView(buf);
+  const l = worldLayout(dv.getUint32(16, true), dv.getUint32(20, true), dv.getUint32(24, true), dv.getUint32(28, true), dv.getUint32(32, true));
+  if (l.triangleCount < 1) fail('header: triangleCount is 0 (a world has at least one triangle)');
+  if (l.nodeCount < 1 || l.nodeCount > 2 * l.triangleCount - 1) {
+    fail(`header: nodeCount ${l.nodeCount} is impossible for ${l.triangleCount} triangles (1 to ${2 * l.triangleCount - 1})`);
+  }
+  if (l.depth < 1 || l.depth > l.nodeCount) fail(`header: depth ${l.depth} is impossible for ${l.nodeCount} nodes`);
+  if (l.total !== buf.byteLength) {
+    fail(`header: the counts (${l.nodeCount} nodes, ${l.triangleCount} triangles, ${l.surfaceCount} surfaces, ${l.nameBytes} name bytes) ` +
+      `need ${l.total} bytes, the buffer has ${buf.byteLength} (truncated or padded, or the counts are damaged)`);
+  }
+  if (dv.getUint32(36, true) !== 0 || dv.getUint32(88, true) !== 0 || dv.getUint32(92, true) !== 0) fail('header: reserved bytes are not zero');
+  return l;
+}
+
+/** Checks the stored content hash (and the caller's expected hash, when given) against the bytes. */
+export function checkHash(buf: ArrayBuffer, expectedHash: string | undefined): string {
+  const stored = storedHash(buf);
+  if (expectedHash !== undefined && expectedHash !== stored) {
+    fail(`world hash ${stored} is not the expected ${expectedHash}: these bytes are another world (or another build of it) than the one asked for`);
+  }
+  const w = fnv1a64Words(new Uint8Array(buf), HASHED_FROM, buf.byteLength, new Uint32Array(2));
+  const actual = hex64(w[0], w[1]);
+  if (actual !== stored) fail(`content hash mismatch: the header says ${stored}, the bytes hash to ${actual} (damaged or altered after they were written)`);
+  return stored;
+}
+
+/**
+ * Checks everything a traversal relies on, in O(nodes + triangles):
+ *  - header bounds finite and ordered;
+ *  - every node box finite with min <= max;
+ *  - links: an inner node's children come after it and inside the tree, its axis word is -1..-3;
+ *    a leaf's range is non-empty and inside the triangles; every node but the root has exactly one
+ *    parent (a tree: no cycles, nothing unreachable), and the recorded depth is the tree's;
+ *  - each child box inside its parent box (so no ancestor can cull what a child holds);
+ *  - the leaves together cover every triangle slot exactly once;
+ *  - every triangle corner finite and inside its leaf's box;
+ *  - the leaf order is a permutation of the original triangle indices.
+ */
+export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
+  const { nodeCount, triangleCount } = l;
+  const bounds = new Float64Array(buf, 40, 6);
+  for (let k = 0; k < 6; k++) {
+    const v = bounds[k];
+    if (v - v !== 0) fail(`header bounds ${AXIS_FIELD[k]} = ${v} is not finite`);
+  }
+  for (let k = 0; k < 3; k++) if (!(bounds[k] <= bounds[k + 3])) fail(`header bounds ${AXIS_FIELD[k]} > ${AXIS_FIELD[k + 3]}`);
+
+  const F = new Float32Array(buf, l.nodesOff, nodeCount * NODE_WORDS);
+  const U = new Int32Array(buf, l.nodesOff, nodeCount * NODE_WORDS);
+  const hasParent = new Uint8Array(nodeCount);
+  const covered = new Uint8Array(triangleCount);
+  let leafTriangles = 0;
+  let children = 0;
+  for (let i = 0; i < nodeCount; i++) {
+    const w = i * NODE_WORDS;
+    for (let k = 0; k < 6; k++) {
+      const v = F[w + k];
+      if (v - v !== 0) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${v} is not finite`);
+    }
+    for (let k = 0; k < 3; k++) {
+      if (!(F[w + k] <= F[w + k + 3])) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${F[w + k]} > ${AXIS_FIELD[k + 3]} = ${F[w + k + 3]}`);
+    }
+    const a = U[w + 6];
+    const c = U[w + 7];
+    if (c > 0) {
+      if (a < 0 || a + c > triangleCount) fail(`node ${i}: leaf range [${a}, ${a + c}) runs outside the ${triangleCount} triangles`);
+      for (let t = a; t < a + c; t++) {
+        if (covered[t] !== 0) fail(`node ${i}: leaf range [${a}, ${a + c}) overlaps another leaf at triangle slot ${t}`);
+        covered[t] = 1;
+      }
+      leafTriangles += c;
+      continue;
+    }
+    if (c < -3 || c === 0) fail(`node ${i}: count/axis word ${c} is neither a leaf count (>= 1) nor a split axis (-1, -2, -3)`);
+    // Children always come after their parent, so the tree has no cycles and depth bounds the stack.
+    if (!(a > i && a + 1 < nodeCount)) fail(`node ${i}: children ${a} and ${a + 1} are not after it inside the ${nodeCount} nodes`);
+    for (let s = a; s <= a + 1; s++) {
+      if (hasParent[s] !== 0) fail(`node ${s} has two parents (the second is node ${i})`);
+      hasParent[s] = 1;
+      const cw = s * NODE_WORDS;
+      for (let k = 0; k < 3; k++) {
+        if (F[cw + k] < F[w + k]) fail(`node ${s}: box ${AXIS_FIELD[k]} = ${F[cw + k]} is outside its parent node ${i} (${AXIS_FIELD[k]} = ${F[w + k]})`);
+        if (F[cw + k + 3] > F[w + k + 3]) fail(`node ${s}: box ${AXIS_FIELD[k + 3]} = ${F[cw + k + 3]} is outside its parent node ${i} (${AXIS_FIELD[k + 3]} = ${F[w + k + 3]})`);
+      }
+    }
+    children += 2;
+  }
+  if (children !== nodeCount - 1) fail(`${nodeCount - 1 - children} node(s) are not reachable from the root`);
+  if (leafTriangles !== triangleCount) {
+    let t = 0;
+    while (covered[t] !== 0) t++;
+    fail(`triangle slot ${t} is in no leaf (the leaves hold ${leafTriangles} of ${triangleCount} triangles): it could never be hit`);
+  }
+  const measured = treeDepth(U);
+  if (measured !== l.depth) fail(`header: depth ${l.depth} but the tree has ${measured} levels`);
+
+  // Triangle corners: finite and inside their leaf's box (NaN fails the comparisons too).
+  const T = new Float64Array(buf, l.trisOff, triangleCount * 9);
+  let bx0 = Infinity, by0 = Infinity, bz0 = Infinity, bx1 = -Infinity, by1 = -Infinity, bz1 = -Infinity;
+  for (let i = 0; i < nodeCount; i++) {
+    const w = i * NODE_WORDS;
+    const c = U[w + 7];
+    if (c <= 0) continue;
+    const x0 = F[w], y0 = F[w + 1], z0 = F[w + 2], x1 = F[w + 3], y1 = F[w + 4], z1 = F[w + 5];
+    for (let k = U[w + 6] * 9, e = k + c * 9; k < e; k += 3) {
+      const x = T[k], y = T[k + 1], z = T[k + 2];
+      if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) {
+        const t = (k / 9) | 0;
+        const j = k - t * 9;
+        for (let q = 0; q < 3; q++) {
+          const v = T[k + q];
+          if (v - v !== 0) fail(`triangle slot ${t}: corner ${CORNER[j + q]} = ${v} is not finite`);
+        }
+        fail(`triangle slot ${t}: corner ${CORNER[j][0]} (${x}, ${y}, ${z}) is outside its leaf node ${i}'s box`);
+      }
+      if (x < bx0) bx0 = x;
+      if (y < by0) by0 = y;
+      if (z < bz0) bz0 = z;
+      if (x > bx1) bx1 = x;
+      if (y > by1) by1 = y;
+      if (z > bz1) bz1 = z;
+    }
+  }
+  const exact = [bx0, by0, bz0, bx1, by1, bz1];
+  for (let k = 0; k < 6; k++) {
+    if (bounds[k] !== exact[k]) fail(`header bounds ${AXIS_FIELD[k]} = ${bounds[k]}, the triangles' is ${exact[k]}`);
+  }
+  const order = new Uint32Array(buf, l.orderOff, triangleCount);
+  const seen = new Uint8Array(triangleCount);
+  for (let i = 0; i < triangleCount; i++) {
+    const o = order[i];
+    if (o >= triangleCount) fail(`triangle slot ${i}: original index ${o} is out of range (${triangleCount} triangles)`);
+    if (seen[o] !== 0) fail(`triangle slot ${i}: original index ${o} appears twice`);
+    seen[o] = 1;
+  }
+}
+
+/** Number of levels of the tree (root alone = 1). Children come after parents: one forward pass. */
+function treeDepth(nodesI: Int32Array): number {
+  const nodeCount = nodesI.length / NODE_WORDS;
+  const level = new Uint32Array(nodeCount);
+  level[0] = 1;
+  let max = 1;
+  for (let i = 0; i < nodeCount; i++) {
+    const lv = level[i];
+    if (lv > max) max = lv;
+    if (nodesI[i * NODE_WORDS + 7] < 0) {
+      const l = nodesI[i * NODE_WORDS + 6];
+      level[l] = lv + 1;
+      level[l + 1] = lv + 1;
+    }
+  }
+  return max;
+}
