@@ -75,6 +75,15 @@ function findNode(dv: DataView, leaf: boolean, from = 0): number {
   for (let i = from; i < LAYOUT.nodeCount; i++) if ((dv.getInt32(nodeOff(i) + 28, true) > 0) === leaf) return i;
   throw new Error('no such node');
 }
+/** Original triangle index of leaf slot `t` (one byte in the top of each of its three words). */
+function getOriginal(dv: DataView, t: number): number {
+  let o = 0;
+  for (let j = 0; j < 3; j++) o |= dv.getUint8(LAYOUT.trisOff + t * 12 + j * 4 + 3) << (8 * j);
+  return o;
+}
+function setOriginal(dv: DataView, t: number, o: number): void {
+  for (let j = 0; j < 3; j++) dv.setUint8(LAYOUT.trisOff + t * 12 + j * 4 + 3, (o >>> (8 * j)) & 0xff);
+}
 /** Parent of node `c`. */
 function parentOf(dv: DataView, c: number): number {
   for (let i = 0; i < LAYOUT.nodeCount; i++) {
@@ -95,7 +104,9 @@ describe('World.fromBuffer refuses corrupt bytes, saying what is wrong', () => {
 
   it('wrong magic, older and newer versions', () => {
     expect(() => World.fromBuffer(forged((dv) => dv.setUint32(0, 0x12345678, true)))).toThrow(/bad magic 0x12345678: this is not a world buffer.*Rebuild the world/);
-    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(4, 1, true)))).toThrow(/version 1 is an older layout; this build reads version \d+ only\. Rebuild the world from the level file/);
+    for (const old of [1, 2]) {
+      expect(() => World.fromBuffer(forged((dv) => dv.setUint32(4, old, true)))).toThrow(new RegExp(`version ${old} is an older layout; this build reads version 3 only\\. Rebuild the world from the level file`));
+    }
     expect(() => World.fromBuffer(forged((dv) => dv.setUint32(4, 99, true)))).toThrow(/version 99 was written by a newer build/);
   });
 
@@ -169,15 +180,17 @@ describe('World.fromBuffer refuses corrupt bytes, saying what is wrong', () => {
       while (dv.getInt32(nodeOff(leaf) + 28, true) < 1 || dv.getInt32(nodeOff(leaf) + 24, true) + dv.getInt32(nodeOff(leaf) + 28, true) >= 620) leaf++;
       dv.setInt32(nodeOff(leaf) + 28, dv.getInt32(nodeOff(leaf) + 28, true) + 1, true);
     }))).toThrow(/overlaps another leaf at triangle slot \d+/);
-    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(LAYOUT.orderOff + 8, 620, true)))).toThrow(/triangle slot 2: original index 620 is out of range \(620 triangles\)/);
-    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(LAYOUT.orderOff + 8, dv.getUint32(LAYOUT.orderOff, true), true)))).toThrow(/triangle slot 2: original index \d+ appears twice/);
-    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(32, LAYOUT.depth + 1, true)))).toThrow(/header: depth \d+ but the tree has \d+ levels/);
+    expect(() => World.fromBuffer(forged((dv) => setOriginal(dv, 2, 620)))).toThrow(/triangle slot 2: original index 620 is out of range \(620 triangles\)/);
+    expect(() => World.fromBuffer(forged((dv) => setOriginal(dv, 2, getOriginal(dv, 0))))).toThrow(/triangle slot (0|2): original index \d+ appears twice/);
+    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(LAYOUT.trisOff + 4, (dv.getUint32(LAYOUT.trisOff + 4, true) & 0xff000000) | LAYOUT.vertexCount, true))))
+      .toThrow(new RegExp(`triangle slot 0: corner b vertex index ${LAYOUT.vertexCount} is out of range \\(${LAYOUT.vertexCount} vertices\\)`));
+    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(36, LAYOUT.depth + 1, true)))).toThrow(/header: depth \d+ but the tree has \d+ levels/);
     expect(() => World.fromBuffer(forged((dv) => dv.setUint32(LAYOUT.surfOff + 12, 1000, true)))).toThrow(/surface 1: range \[320, 1320\) overlaps the previous one or runs past the 620 triangles/);
   });
 
-  it('a triangle corner that is not finite, and header bounds that are not the triangles\'', () => {
-    expect(() => World.fromBuffer(forged((dv) => dv.setFloat64(LAYOUT.trisOff + 8 * 4, NaN, true)))).toThrow(/triangle slot 0: corner b\.y = NaN is not finite/);
-    expect(() => World.fromBuffer(forged((dv) => dv.setFloat64(40, -1000, true)))).toThrow(/header bounds minX = -1000, the triangles' is/);
+  it('a vertex that is not finite, and header bounds that are not the vertices\'', () => {
+    expect(() => World.fromBuffer(forged((dv) => dv.setFloat32(LAYOUT.vertsOff + 12 * 7 + 4, NaN, true)))).toThrow(/vertex 7: y = NaN is not finite/);
+    expect(() => World.fromBuffer(forged((dv) => dv.setFloat64(40, -1000, true)))).toThrow(/header bounds minX = -1000, the vertices' is/);
     expect(() => World.fromBuffer(forged((dv) => dv.setFloat64(48, NaN, true)))).toThrow(/header bounds minY = NaN is not finite/);
   });
 

@@ -4,31 +4,40 @@
  * which field, which triangle) and what to do; a buffer that passes gives the same answers as the
  * world that wrote it, or it was written on purpose (same hash: the same bytes).
  *
- * Layout, version 2 (little-endian; offsets in bytes):
+ * Layout, version 3 (little-endian; offsets in bytes):
  *   0   uint32  magic 0x42575248 ("HRWB")
- *   4   uint32  version (2)
+ *   4   uint32  version (3)
  *   8   uint32  content hash, high word   } FNV-1a 64 of bytes [16, end): everything below,
  *   12  uint32  content hash, low word    } so a changed byte anywhere after the hash is caught
  *   16  uint32  nodeCount
- *   20  uint32  triangleCount
- *   24  uint32  surfaceCount
- *   28  uint32  byte length of the surface-name JSON
- *   32  uint32  tree depth (levels; sizes the traversal stack)
- *   36  uint32  reserved, 0
+ *   20  uint32  triangleCount (at most 2^24)
+ *   24  uint32  vertexCount (at most 2^24)
+ *   28  uint32  surfaceCount
+ *   32  uint32  byte length of the surface-name JSON
+ *   36  uint32  tree depth (levels; sizes the traversal stack)
  *   40  float64 x6  bounds of all triangles: min xyz, max xyz (exact)
  *   88  8 bytes reserved, 0
  *   96  nodes: nodeCount x 32 bytes (layout in ../bvh/build)
- *   ..  triangles in leaf order: triangleCount x 9 float64 (ax ay az bx by bz cx cy cz, world space)
- *   ..  original index of each leaf-order triangle: triangleCount x uint32
+ *   ..  vertices: vertexCount x 3 float32 (x y z, world space), numbered in the order the leaves
+ *       first use them
+ *   ..  triangles in leaf order: triangleCount x 3 uint32. Bits 0-23 of word j are corner j's vertex
+ *       index; bits 24-31 of word j are byte j of the triangle's original index (the index in the
+ *       soup the world was built from: surfaces, WorldHit.triangle)
  *   ..  surface ranges: surfaceCount x (uint32 start, uint32 count), in original triangle indices,
  *       sorted by start, not overlapping
  *   ..  surface names: UTF-8 JSON [[node, material], ...], zero-padded to a multiple of 4
+ *
+ * Version 1 (float64 corners, 99 bytes per triangle) and 2 (the same with the hash) are refused:
+ * rebuild the world from its level file.
  */
 import { NODE_BYTES, NODE_WORDS } from '../bvh/build';
+import { TRI_VERTEX } from '../bvh/traverse';
 import { fnv1a64Words, hex64 } from '../util/hash';
 
 export const WORLD_MAGIC = 0x42575248;
-export const WORLD_VERSION = 2;
+export const WORLD_VERSION = 3;
+/** Largest triangle and vertex count: indices are 24-bit. */
+export const MAX_ITEMS = 1 << 24;
 export const HEADER_BYTES = 96;
 /** First byte the content hash covers. */
 export const HASHED_FROM = 16;
@@ -37,25 +46,28 @@ export const HASHED_FROM = 16;
 export interface WorldLayout {
   nodeCount: number;
   triangleCount: number;
+  vertexCount: number;
   surfaceCount: number;
   nameBytes: number;
   depth: number;
   nodesOff: number;
+  vertsOff: number;
   trisOff: number;
-  orderOff: number;
   surfOff: number;
   namesOff: number;
   total: number;
 }
 
-export function worldLayout(nodeCount: number, triangleCount: number, surfaceCount: number, nameBytes: number, depth: number): WorldLayout {
+export function worldLayout(
+  nodeCount: number, triangleCount: number, vertexCount: number, surfaceCount: number, nameBytes: number, depth: number,
+): WorldLayout {
   const nodesOff = HEADER_BYTES;
-  const trisOff = nodesOff + nodeCount * NODE_BYTES;
-  const orderOff = trisOff + triangleCount * 72;
-  const surfOff = orderOff + triangleCount * 4;
+  const vertsOff = nodesOff + nodeCount * NODE_BYTES;
+  const trisOff = vertsOff + vertexCount * 12;
+  const surfOff = trisOff + triangleCount * 12;
   const namesOff = surfOff + surfaceCount * 8;
   const total = namesOff + ((nameBytes + 3) & ~3);
-  return { nodeCount, triangleCount, surfaceCount, nameBytes, depth, nodesOff, trisOff, orderOff, surfOff, namesOff, total };
+  return { nodeCount, triangleCount, vertexCount, surfaceCount, nameBytes, depth, nodesOff, vertsOff, trisOff, surfOff, namesOff, total };
 }
 
 /** Writes magic, version and counts (the hash comes last: sealWorldBytes). */
@@ -65,9 +77,10 @@ export function writeHeader(buf: ArrayBuffer, l: WorldLayout): void {
   dv.setUint32(4, WORLD_VERSION, true);
   dv.setUint32(16, l.nodeCount, true);
   dv.setUint32(20, l.triangleCount, true);
-  dv.setUint32(24, l.surfaceCount, true);
-  dv.setUint32(28, l.nameBytes, true);
-  dv.setUint32(32, l.depth, true);
+  dv.setUint32(24, l.vertexCount, true);
+  dv.setUint32(28, l.surfaceCount, true);
+  dv.setUint32(32, l.nameBytes, true);
+  dv.setUint32(36, l.depth, true);
 }
 
 /** Computes the content hash of finished bytes, stores it in the header and returns it (16 hex digits). */
@@ -87,7 +100,6 @@ export function storedHash(buf: ArrayBuffer): string {
 
 export const REBUILD = 'Rebuild the world from the level file (World.fromTriangles(...).toBuffer(), or loadWorld on the server) or fetch the bytes again.';
 const AXIS_FIELD = ['minX', 'minY', 'minZ', 'maxX', 'maxY', 'maxZ'];
-const CORNER = ['a.x', 'a.y', 'a.z', 'b.x', 'b.y', 'b.z', 'c.x', 'c.y', 'c.z'];
 
 function fail(what: string): never {
   throw new Error(`World.fromBuffer: ${what}. ${REBUILD}`);
@@ -118,17 +130,19 @@ export function checkPreamble(buf: ArrayBuffer): void {
  */
 export function checkHeader(buf: ArrayBuffer): WorldLayout {
   const dv = new DataView(buf);
-  const l = worldLayout(dv.getUint32(16, true), dv.getUint32(20, true), dv.getUint32(24, true), dv.getUint32(28, true), dv.getUint32(32, true));
+  const l = worldLayout(dv.getUint32(16, true), dv.getUint32(20, true), dv.getUint32(24, true), dv.getUint32(28, true), dv.getUint32(32, true), dv.getUint32(36, true));
   if (l.triangleCount < 1) fail('header: triangleCount is 0 (a world has at least one triangle)');
+  if (l.triangleCount > MAX_ITEMS) fail(`header: triangleCount ${l.triangleCount} is over the ${MAX_ITEMS} a world holds`);
+  if (l.vertexCount < 3 || l.vertexCount > MAX_ITEMS) fail(`header: vertexCount ${l.vertexCount} is not 3 to ${MAX_ITEMS}`);
   if (l.nodeCount < 1 || l.nodeCount > 2 * l.triangleCount - 1) {
     fail(`header: nodeCount ${l.nodeCount} is impossible for ${l.triangleCount} triangles (1 to ${2 * l.triangleCount - 1})`);
   }
   if (l.depth < 1 || l.depth > l.nodeCount) fail(`header: depth ${l.depth} is impossible for ${l.nodeCount} nodes`);
   if (l.total !== buf.byteLength) {
-    fail(`header: the counts (${l.nodeCount} nodes, ${l.triangleCount} triangles, ${l.surfaceCount} surfaces, ${l.nameBytes} name bytes) ` +
+    fail(`header: the counts (${l.nodeCount} nodes, ${l.triangleCount} triangles, ${l.vertexCount} vertices, ${l.surfaceCount} surfaces, ${l.nameBytes} name bytes) ` +
       `need ${l.total} bytes, the buffer has ${buf.byteLength} (truncated or padded, or the counts are damaged)`);
   }
-  if (dv.getUint32(36, true) !== 0 || dv.getUint32(88, true) !== 0 || dv.getUint32(92, true) !== 0) fail('header: reserved bytes are not zero');
+  if (dv.getUint32(88, true) !== 0 || dv.getUint32(92, true) !== 0) fail('header: reserved bytes are not zero');
   return l;
 }
 
@@ -153,8 +167,9 @@ export function checkHash(buf: ArrayBuffer, expectedHash: string | undefined): s
  *    parent (a tree: no cycles, nothing unreachable), and the recorded depth is the tree's;
  *  - each child box inside its parent box (so no ancestor can cull what a child holds);
  *  - the leaves together cover every triangle slot exactly once;
- *  - every triangle corner finite and inside its leaf's box;
- *  - the leaf order is a permutation of the original triangle indices.
+ *  - every vertex finite, the header bounds exactly the vertices';
+ *  - every triangle's vertex indices in range and its corners inside its leaf's box;
+ *  - the original triangle indices a permutation.
  */
 export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
   const { nodeCount, triangleCount } = l;
@@ -214,44 +229,51 @@ export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
   const measured = treeDepth(U);
   if (measured !== l.depth) fail(`header: depth ${l.depth} but the tree has ${measured} levels`);
 
-  // Triangle corners: finite and inside their leaf's box (NaN fails the comparisons too).
-  const T = new Float64Array(buf, l.trisOff, triangleCount * 9);
+  // Vertices: finite; the header bounds are exactly theirs.
+  const { vertexCount } = l;
+  const V = new Float32Array(buf, l.vertsOff, vertexCount * 3);
   let bx0 = Infinity, by0 = Infinity, bz0 = Infinity, bx1 = -Infinity, by1 = -Infinity, bz1 = -Infinity;
+  for (let v = 0; v < vertexCount * 3; v += 3) {
+    const x = V[v], y = V[v + 1], z = V[v + 2];
+    const chk = x + y + z;
+    if (chk - chk !== 0) {
+      for (let q = 0; q < 3; q++) if (V[v + q] - V[v + q] !== 0) fail(`vertex ${v / 3}: ${'xyz'[q]} = ${V[v + q]} is not finite`);
+    }
+    if (x < bx0) bx0 = x;
+    if (y < by0) by0 = y;
+    if (z < bz0) bz0 = z;
+    if (x > bx1) bx1 = x;
+    if (y > by1) by1 = y;
+    if (z > bz1) bz1 = z;
+  }
+  const exact = [bx0, by0, bz0, bx1, by1, bz1];
+  for (let k = 0; k < 6; k++) {
+    if (bounds[k] !== exact[k]) fail(`header bounds ${AXIS_FIELD[k]} = ${bounds[k]}, the vertices' is ${exact[k]}`);
+  }
+  // Triangles: vertex indices in range, corners inside their leaf's box, original indices a
+  // permutation.
+  const T = new Uint32Array(buf, l.trisOff, triangleCount * 3);
+  const seen = new Uint8Array(triangleCount);
   for (let i = 0; i < nodeCount; i++) {
     const w = i * NODE_WORDS;
     const c = U[w + 7];
     if (c <= 0) continue;
     const x0 = F[w], y0 = F[w + 1], z0 = F[w + 2], x1 = F[w + 3], y1 = F[w + 4], z1 = F[w + 5];
-    for (let k = U[w + 6] * 9, e = k + c * 9; k < e; k += 3) {
-      const x = T[k], y = T[k + 1], z = T[k + 2];
-      if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) {
-        const t = (k / 9) | 0;
-        const j = k - t * 9;
-        for (let q = 0; q < 3; q++) {
-          const v = T[k + q];
-          if (v - v !== 0) fail(`triangle slot ${t}: corner ${CORNER[j + q]} = ${v} is not finite`);
+    for (let t = U[w + 6], e = t + c; t < e; t++) {
+      const k = t * 3;
+      for (let j = 0; j < 3; j++) {
+        const vi = T[k + j] & TRI_VERTEX;
+        if (vi >= vertexCount) fail(`triangle slot ${t}: corner ${'abc'[j]} vertex index ${vi} is out of range (${vertexCount} vertices)`);
+        const x = V[vi * 3], y = V[vi * 3 + 1], z = V[vi * 3 + 2];
+        if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) {
+          fail(`triangle slot ${t}: corner ${'abc'[j]} (vertex ${vi}: ${x}, ${y}, ${z}) is outside its leaf node ${i}'s box`);
         }
-        fail(`triangle slot ${t}: corner ${CORNER[j][0]} (${x}, ${y}, ${z}) is outside its leaf node ${i}'s box`);
       }
-      if (x < bx0) bx0 = x;
-      if (y < by0) by0 = y;
-      if (z < bz0) bz0 = z;
-      if (x > bx1) bx1 = x;
-      if (y > by1) by1 = y;
-      if (z > bz1) bz1 = z;
+      const o = (T[k] >>> 24) | ((T[k + 1] >>> 24) << 8) | ((T[k + 2] >>> 24) << 16);
+      if (o >= triangleCount) fail(`triangle slot ${t}: original index ${o} is out of range (${triangleCount} triangles)`);
+      if (seen[o] !== 0) fail(`triangle slot ${t}: original index ${o} appears twice`);
+      seen[o] = 1;
     }
-  }
-  const exact = [bx0, by0, bz0, bx1, by1, bz1];
-  for (let k = 0; k < 6; k++) {
-    if (bounds[k] !== exact[k]) fail(`header bounds ${AXIS_FIELD[k]} = ${bounds[k]}, the triangles' is ${exact[k]}`);
-  }
-  const order = new Uint32Array(buf, l.orderOff, triangleCount);
-  const seen = new Uint8Array(triangleCount);
-  for (let i = 0; i < triangleCount; i++) {
-    const o = order[i];
-    if (o >= triangleCount) fail(`triangle slot ${i}: original index ${o} is out of range (${triangleCount} triangles)`);
-    if (seen[o] !== 0) fail(`triangle slot ${i}: original index ${o} appears twice`);
-    seen[o] = 1;
   }
 }
 

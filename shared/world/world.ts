@@ -6,15 +6,18 @@
  *
  * The bytes (layout, version and the checks run on untrusted bytes) are described in ./bytes.
  *
- * Precision: doubles in world coordinates (not relative to an origin): a level 1e5 units away keeps
- * about 1e-11 of absolute resolution, and the triangle test sees exactly the level's numbers.
+ * Precision: vertices are float32 in world coordinates, as glTF stores them; positions given as
+ * doubles are rounded to the nearest float32 once, at build (Math.fround), and the content hash covers
+ * the rounded vertices. Every computation on them is in doubles, so a query's answer depends only on
+ * those float32 values. Far from the origin float32 is coarse: a vertex moves by at most half a
+ * float32 step, 0.5 mm at 1e4 and 4 mm at 1e5, so keep levels within about 1e4 of the origin.
  */
 import { createSegmentHit, type SegmentHit } from '../kernels/hit';
 import { buildBvh, NODE_BYTES } from '../bvh/build';
-import { bvhAnyHit, bvhFirstHit, type BvhArrays } from '../bvh/traverse';
+import { bvhAnyHit, bvhFirstHit, TRI_VERTEX, type BvhArrays } from '../bvh/traverse';
 import { bvhSweepSphere } from '../bvh/sweep';
 import { buildSweepFrames, type SweepHit } from '../kernels/sweptSphere';
-import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, REBUILD, sealWorldBytes, storedHash, worldLayout, writeHeader } from './bytes';
+import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, MAX_ITEMS, REBUILD, sealWorldBytes, storedHash, worldLayout, writeHeader } from './bytes';
 
 export { WORLD_MAGIC, WORLD_VERSION } from './bytes';
 
@@ -60,8 +63,6 @@ export class World {
   /** The world's bytes (never handed out; toBuffer copies). */
   private readonly buf: ArrayBuffer;
   private readonly bvh: BvhArrays;
-  /** Leaf order -> original triangle index. */
-  private readonly order: Uint32Array;
   private readonly surfStart: Uint32Array;
   private readonly surfCount: Uint32Array;
   private readonly boundsD: Float64Array;
@@ -74,6 +75,8 @@ export class World {
   readonly surfaces: readonly Surface[];
   readonly triangleCount: number;
   readonly nodeCount: number;
+  /** Vertices stored (those the triangles use, float32 xyz each). */
+  readonly vertexCount: number;
   /** Levels in the tree (root alone = 1). */
   readonly depth: number;
 
@@ -95,8 +98,8 @@ export class World {
     const triCount = l.triangleCount;
     const nodesF = new Float32Array(buf, l.nodesOff, nodeCount * 8);
     const nodesI = new Int32Array(buf, l.nodesOff, nodeCount * 8);
-    const order = new Uint32Array(buf, l.orderOff, triCount);
-    const tris = new Float64Array(buf, l.trisOff, triCount * 9);
+    const verts = new Float32Array(buf, l.vertsOff, l.vertexCount * 3);
+    const tris = new Uint32Array(buf, l.trisOff, triCount * 3);
     const surf = new Uint32Array(buf, surfOff, surfCount * 2);
     const surfStart = new Uint32Array(surfCount);
     const surfCountArr = new Uint32Array(surfCount);
@@ -131,7 +134,7 @@ export class World {
     this.nodeCount = nodeCount;
     this.triangleCount = triCount;
     this.depth = depth;
-    this.order = order;
+    this.vertexCount = l.vertexCount;
     this.surfStart = surfStart;
     this.surfCount = surfCountArr;
     this.surfaces = Object.freeze(surfaces);
@@ -139,6 +142,7 @@ export class World {
     this.bvh = {
       nodesF,
       nodesI,
+      verts,
       tris,
       stackNode: new Int32Array(depth + 1),
       stackT: new Float64Array(depth + 1),
@@ -147,8 +151,9 @@ export class World {
 
   /**
    * Builds a world from a triangle soup: xyz per vertex, three vertex indices per triangle, and
-   * optionally named triangle ranges (sorted, not overlapping). Throws with a clear message on
-   * non-finite coordinates or out-of-range indices.
+   * optionally named triangle ranges (sorted, not overlapping). Float64 positions are rounded to
+   * float32 (see Precision above). Throws with a clear message on non-finite coordinates (including
+   * doubles beyond float32's range), out-of-range indices, or more than 2^24 triangles or vertices.
    */
   static fromTriangles(
     positions: Float32Array | Float64Array,
@@ -177,26 +182,28 @@ export class World {
       prevEnd = r.start + r.count;
     }
 
-    const built = buildBvh(positions, indices);
+    if (triCount > MAX_ITEMS) {
+      throw new Error(`World.fromTriangles: ${triCount} triangles; a world holds at most ${MAX_ITEMS}. Split the level into several worlds.`);
+    }
+    // Vertices are stored as float32: round double input once (exact for float32-exact input).
+    const p32 = positions instanceof Float32Array ? positions : Float32Array.from(positions);
+    const built = buildBvh(p32, indices);
     const nodeCount = built.nodeCount;
+    const order = built.order;
+    // Number the used vertices in the order the leaves first use them (a leaf's corners end up close
+    // together in memory), welding vertices with the same float32 bits (the same numbers, so the
+    // same answers), and write each triangle's three words: vertex index | byte of its original
+    // index << 24.
+    const { tris, verts: welded, vertexCount } = weldInLeafOrder(p32, indices, order);
     const nameJson = new TextEncoder().encode(JSON.stringify(ranges.map((r) => [String(r.node), String(r.material)])));
-    const l = worldLayout(nodeCount, triCount, ranges.length, nameJson.length, built.depth);
-    const { trisOff, orderOff, surfOff, namesOff } = l;
+    const l = worldLayout(nodeCount, triCount, vertexCount, ranges.length, nameJson.length, built.depth);
+    const { surfOff, namesOff } = l;
     const buf = new ArrayBuffer(l.total);
     writeHeader(buf, l);
     new Float64Array(buf, 40, 6).set(built.bounds);
     new Uint8Array(buf, HEADER_BYTES, nodeCount * NODE_BYTES).set(built.nodes);
-    const tris = new Float64Array(buf, trisOff, triCount * 9);
-    const order = built.order;
-    for (let i = 0; i < triCount; i++) {
-      const t = order[i];
-      const a = indices[3 * t] * 3, b = indices[3 * t + 1] * 3, c = indices[3 * t + 2] * 3;
-      const k = i * 9;
-      tris[k] = positions[a]; tris[k + 1] = positions[a + 1]; tris[k + 2] = positions[a + 2];
-      tris[k + 3] = positions[b]; tris[k + 4] = positions[b + 1]; tris[k + 5] = positions[b + 2];
-      tris[k + 6] = positions[c]; tris[k + 7] = positions[c + 1]; tris[k + 8] = positions[c + 2];
-    }
-    new Uint32Array(buf, orderOff, triCount).set(order);
+    new Float32Array(buf, l.vertsOff, vertexCount * 3).set(welded.subarray(0, vertexCount * 3));
+    new Uint32Array(buf, l.trisOff, triCount * 3).set(tris);
     const surf = new Uint32Array(buf, surfOff, ranges.length * 2);
     for (let i = 0; i < ranges.length; i++) {
       surf[2 * i] = ranges[i].start;
@@ -278,7 +285,7 @@ export class World {
       out.surface = -1;
       return false;
     }
-    const tri = this.order[leaf];
+    const tri = this.originalTriangle(leaf);
     out.triangle = tri;
     out.surface = this.surfaceOf(tri);
     return true;
@@ -317,7 +324,7 @@ export class World {
   }
 
   private buildFrames(): Float64Array {
-    this.frames = buildSweepFrames(this.bvh.tris, null);
+    this.frames = buildSweepFrames(this.triangleCorners(), null);
     return this.frames;
   }
 
@@ -358,11 +365,78 @@ export class World {
     return this.bvh;
   }
 
-  /** Internal: original triangle index of a leaf-order triangle. */
+  /** Internal: original triangle index of a leaf-order triangle (bytes 0, 1, 2 in the top of its words). */
   originalTriangle(leaf: number): number {
-    return this.order[leaf];
+    const T = this.bvh.tris;
+    const k = leaf * 3;
+    return (T[k] >>> 24) | ((T[k + 1] >>> 24) << 8) | ((T[k + 2] >>> 24) << 16);
+  }
+
+  /**
+   * The corners of every triangle in leaf order, 9 doubles each (ax ay az bx by bz cx cy cz), in a new
+   * array: for drawing the level (the audit's map) and for the sweep frames.
+   */
+  triangleCorners(): Float64Array {
+    const { verts: V, tris: T } = this.bvh;
+    const out = new Float64Array(this.triangleCount * 9);
+    for (let i = 0, n = this.triangleCount * 3; i < n; i++) {
+      const v = (T[i] & TRI_VERTEX) * 3;
+      out[3 * i] = V[v];
+      out[3 * i + 1] = V[v + 1];
+      out[3 * i + 2] = V[v + 2];
+    }
+    return out;
   }
 }
 
 // Scratch for groundHeight (never escapes).
 const scratchWorldHit: WorldHit = createWorldHit();
+
+/**
+ * The triangles' words and the welded vertex array: vertices numbered in the order the leaf-order
+ * triangles first use them, one per distinct float32 bit pattern (xyz). An open-addressing table
+ * over the bits; -0 and +0 stay distinct, so every corner keeps its exact value.
+ */
+function weldInLeafOrder(p32: Float32Array, indices: Uint32Array, order: Uint32Array): { tris: Uint32Array; verts: Float32Array; vertexCount: number } {
+  const triCount = order.length;
+  const vcount = p32.length / 3;
+  const bits = new Uint32Array(p32.buffer, p32.byteOffset, p32.length);
+  const remap = new Int32Array(vcount).fill(-1);
+  let size = 16;
+  while (size < 2 * Math.min(vcount, 3 * triCount)) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const verts = new Float32Array(Math.min(vcount, 3 * triCount) * 3);
+  const vbits = new Uint32Array(verts.buffer);
+  const tris = new Uint32Array(triCount * 3);
+  let vertexCount = 0;
+  for (let i = 0; i < triCount; i++) {
+    const t = order[i];
+    for (let j = 0; j < 3; j++) {
+      const v = indices[3 * t + j];
+      let r = remap[v];
+      if (r < 0) {
+        const x = bits[3 * v], y = bits[3 * v + 1], z = bits[3 * v + 2];
+        let h = (Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d)) >>> 0;
+        h = (h ^ (h >>> 15)) & mask;
+        for (;;) {
+          const e = table[h];
+          if (e < 0) {
+            r = vertexCount++;
+            table[h] = r;
+            vbits[3 * r] = x; vbits[3 * r + 1] = y; vbits[3 * r + 2] = z;
+            break;
+          }
+          if (vbits[3 * e] === x && vbits[3 * e + 1] === y && vbits[3 * e + 2] === z) {
+            r = e;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        remap[v] = r;
+      }
+      tris[3 * i + j] = (r | (((t >>> (8 * j)) & 0xff) << 24)) >>> 0;
+    }
+  }
+  return { tris, verts, vertexCount };
+}
