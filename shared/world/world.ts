@@ -17,7 +17,7 @@ import { buildBvh, NODE_BYTES } from '../bvh/build';
 import { bvhAnyHit, bvhFirstHit, TRI_VERTEX, type BvhArrays } from '../bvh/traverse';
 import { bvhSweepSphere } from '../bvh/sweep';
 import { buildSweepFrames, type SweepHit } from '../kernels/sweptSphere';
-import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, MAX_ITEMS, REBUILD, sealWorldBytes, storedHash, worldLayout, writeHeader } from './bytes';
+import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, MAX_ITEMS, REBUILD, sealWorldBytes, worldLayout, writeHeader } from './bytes';
 
 export { WORLD_MAGIC, WORLD_VERSION } from './bytes';
 
@@ -66,8 +66,9 @@ export class World {
   private readonly surfStart: Uint32Array;
   private readonly surfCount: Uint32Array;
   private readonly boundsD: Float64Array;
-  /** Content hash from the header (checked against the bytes when they were untrusted). */
-  readonly hash: string;
+  /** Content hash: the header's, checked against the bytes when they were untrusted; for a world
+   * just built, computed and written into the header on first use (hash or toBuffer). */
+  private hashCache: string | undefined;
   /** Scratch: the segment of the current query, sx sy sz ex ey ez (see ../bvh/traverse for why). */
   private readonly q = new Float64Array(7);
   /** Sweep frames per leaf-order triangle (20 doubles each), built on the first sweepSphere call. */
@@ -92,7 +93,7 @@ export class World {
     // says what is wrong, never a hang or a silently wrong answer.
     checkPreamble(buf);
     const l = checkHeader(buf);
-    this.hash = trusted ? storedHash(buf) : checkHash(buf, expectedHash);
+    this.hashCache = trusted ? undefined : checkHash(buf, expectedHash);
     if (!trusted) checkTree(buf, l);
     const { nodeCount, depth, surfaceCount: surfCount, nameBytes, surfOff, namesOff } = l;
     const triCount = l.triangleCount;
@@ -210,7 +211,6 @@ export class World {
       surf[2 * i + 1] = ranges[i].count;
     }
     new Uint8Array(buf, namesOff, nameJson.length).set(nameJson);
-    sealWorldBytes(buf);
     return new World(buf, true);
   }
 
@@ -239,7 +239,14 @@ export class World {
 
   /** A copy of the world's bytes. */
   toBuffer(): ArrayBuffer {
+    void this.hash;
     return this.buf.slice(0);
+  }
+
+  /** Content hash of the bytes: FNV-1a 64 of everything after the header's hash field, 16 hex digits. */
+  get hash(): string {
+    if (this.hashCache === undefined) this.hashCache = sealWorldBytes(this.buf);
+    return this.hashCache;
   }
 
   /** Size of the world's bytes. */
