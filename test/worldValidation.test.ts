@@ -117,6 +117,9 @@ describe('World.fromBuffer refuses corrupt bytes, saying what is wrong', () => {
     padded.set(new Uint8Array(GOOD));
     expect(() => World.fromBuffer(padded)).toThrow(/truncated or padded/);
     expect(() => World.fromBuffer(forged((dv) => dv.setUint32(20, 0, true)))).toThrow(/triangleCount is 0|impossible|need/);
+    // Huge counts are compared in doubles: no 32-bit wrap-around can make them fit the length.
+    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(32, 0xffffffff, true)))).toThrow(/4294967295 name bytes\) need \d+ bytes/);
+    expect(() => World.fromBuffer(forged((dv) => dv.setUint32(28, 0x20000000, true)))).toThrow(/536870912 surfaces/);
   });
 
   it('a flipped byte anywhere after the hash is a content hash mismatch; another world is not the expected one', () => {

@@ -66,7 +66,8 @@ export function worldLayout(
   const trisOff = vertsOff + vertexCount * 12;
   const surfOff = trisOff + triangleCount * 12;
   const namesOff = surfOff + surfaceCount * 8;
-  const total = namesOff + ((nameBytes + 3) & ~3);
+  // Padding by arithmetic, not bit operations: a hostile nameBytes near 2^32 must not wrap around.
+  const total = namesOff + nameBytes + ((4 - (nameBytes % 4)) % 4);
   return { nodeCount, triangleCount, vertexCount, surfaceCount, nameBytes, depth, nodesOff, vertsOff, trisOff, surfOff, namesOff, total };
 }
 
