@@ -37,7 +37,7 @@ export interface BvhArrays {
    * Triangles in leaf order, three words each: the low 24 bits are a vertex index (a, b, c); the
    * high 8 bits carry the World's original triangle index and are masked off here (TRI_VERTEX).
    */
-  tris: Uint32Array;
+  tris: Int32Array;
   /** Scratch traversal stack (node ids), sized to the tree depth + 1. Owned by one tree. */
   stackNode: Int32Array;
   /** Scratch: entry t of each stacked node, for pruning when it is popped. */
@@ -249,7 +249,7 @@ const scratchCorners = new Float64Array(9);
  * with the kernel itself (its flat-array form over the corners converted to doubles, which is exact:
  * the same doubles the leaf loop read; no doubles cross the call, so nothing is boxed).
  */
-function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: Uint32Array, k: number): void {
+function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: Int32Array, k: number): void {
   const C = scratchCorners;
   const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
   C[0] = V[a]; C[1] = V[a + 1]; C[2] = V[a + 2];

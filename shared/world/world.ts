@@ -58,7 +58,6 @@ export function createWorldHit(): WorldHit {
   return h;
 }
 
-
 export class World {
   /** The world's bytes (never handed out; toBuffer copies). */
   private readonly buf: ArrayBuffer;
@@ -66,8 +65,10 @@ export class World {
   private readonly surfStart: Uint32Array;
   private readonly surfCount: Uint32Array;
   private readonly boundsD: Float64Array;
-  /** Content hash: the header's, checked against the bytes when they were untrusted; for a world
-   * just built, computed and written into the header on first use (hash or toBuffer). */
+  /**
+   * Content hash: the header's, checked against the bytes when they were untrusted; for a world just
+   * built, computed and written into the header on first use (hash or toBuffer).
+   */
   private hashCache: string | undefined;
   /** Scratch: the segment of the current query, sx sy sz ex ey ez (see ../bvh/traverse for why). */
   private readonly q = new Float64Array(7);
@@ -100,7 +101,7 @@ export class World {
     const nodesF = new Float32Array(buf, l.nodesOff, nodeCount * 8);
     const nodesI = new Int32Array(buf, l.nodesOff, nodeCount * 8);
     const verts = new Float32Array(buf, l.vertsOff, l.vertexCount * 3);
-    const tris = new Uint32Array(buf, l.trisOff, triCount * 3);
+    const tris = new Int32Array(buf, l.trisOff, triCount * 3);
     const surf = new Uint32Array(buf, surfOff, surfCount * 2);
     const surfStart = new Uint32Array(surfCount);
     const surfCountArr = new Uint32Array(surfCount);
@@ -237,9 +238,9 @@ export class World {
     return new World(buf.slice(0), false, expected);
   }
 
-  /** A copy of the world's bytes. */
+  /** A copy of the world's bytes (with the content hash in the header). */
   toBuffer(): ArrayBuffer {
-    void this.hash;
+    if (this.hashCache === undefined) this.hashCache = sealWorldBytes(this.buf);
     return this.buf.slice(0);
   }
 
