@@ -14,7 +14,40 @@ export function fnv1a64Words(bytes: Uint8Array, start: number, end: number, out:
   // lo * 0x1b3 < 2^41: its low word is Math.imul's, its carry is taken from 16-bit halves.
   let hi = 0xcbf29ce4 | 0;
   let lo = 0x84222325 | 0;
-  for (let i = start; i < end; i++) {
+  let i = start;
+  // Four bytes per 32-bit load where the bytes are 4-aligned (little-endian: byte order kept).
+  const head = Math.min(end, (start + 3) & ~3);
+  for (; i < head; i++) {
+    lo ^= bytes[i];
+    const carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+    hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;
+    lo = Math.imul(lo, 0x1b3);
+  }
+  const base = bytes.byteOffset + i;
+  if (i < end && base % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
+    const words = new Uint32Array(bytes.buffer, base, (end - i) >>> 2);
+    for (let k = 0, n = words.length; k < n; k++) {
+      const w = words[k];
+      lo ^= w & 0xff;
+      let carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+      hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;
+      lo = Math.imul(lo, 0x1b3);
+      lo ^= (w >>> 8) & 0xff;
+      carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+      hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;
+      lo = Math.imul(lo, 0x1b3);
+      lo ^= (w >>> 16) & 0xff;
+      carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+      hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;
+      lo = Math.imul(lo, 0x1b3);
+      lo ^= w >>> 24;
+      carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+      hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;
+      lo = Math.imul(lo, 0x1b3);
+    }
+    i += words.length * 4;
+  }
+  for (; i < end; i++) {
     lo ^= bytes[i];
     const carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
     hi = (Math.imul(hi, 0x1b3) + (lo << 8) + carry) | 0;

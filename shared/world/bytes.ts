@@ -101,6 +101,7 @@ export function storedHash(buf: ArrayBuffer): string {
 
 export const REBUILD = 'Rebuild the world from the level file (World.fromTriangles(...).toBuffer(), or loadWorld on the server) or fetch the bytes again.';
 const AXIS_FIELD = ['minX', 'minY', 'minZ', 'maxX', 'maxY', 'maxZ'];
+const CORNERS = ['a', 'b', 'c'];
 
 function fail(what: string): never {
   throw new Error(`World.fromBuffer: ${what}. ${REBUILD}`);
@@ -189,12 +190,17 @@ export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
   let children = 0;
   for (let i = 0; i < nodeCount; i++) {
     const w = i * NODE_WORDS;
-    for (let k = 0; k < 6; k++) {
-      const v = F[w + k];
-      if (v - v !== 0) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${v} is not finite`);
-    }
-    for (let k = 0; k < 3; k++) {
-      if (!(F[w + k] <= F[w + k + 3])) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${F[w + k]} > ${AXIS_FIELD[k + 3]} = ${F[w + k + 3]}`);
+    // Fast tests first (a sum is NaN or infinite iff a term is); the per-field loops only name the culprit.
+    const x0 = F[w], y0 = F[w + 1], z0 = F[w + 2], x1 = F[w + 3], y1 = F[w + 4], z1 = F[w + 5];
+    const chk = x0 + y0 + z0 + x1 + y1 + z1;
+    if (chk - chk !== 0 || !(x0 <= x1 && y0 <= y1 && z0 <= z1)) {
+      for (let k = 0; k < 6; k++) {
+        const v = F[w + k];
+        if (v - v !== 0) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${v} is not finite`);
+      }
+      for (let k = 0; k < 3; k++) {
+        if (!(F[w + k] <= F[w + k + 3])) fail(`node ${i}: box ${AXIS_FIELD[k]} = ${F[w + k]} > ${AXIS_FIELD[k + 3]} = ${F[w + k + 3]}`);
+      }
     }
     const a = U[w + 6];
     const c = U[w + 7];
@@ -214,9 +220,11 @@ export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
       if (hasParent[s] !== 0) fail(`node ${s} has two parents (the second is node ${i})`);
       hasParent[s] = 1;
       const cw = s * NODE_WORDS;
-      for (let k = 0; k < 3; k++) {
-        if (F[cw + k] < F[w + k]) fail(`node ${s}: box ${AXIS_FIELD[k]} = ${F[cw + k]} is outside its parent node ${i} (${AXIS_FIELD[k]} = ${F[w + k]})`);
-        if (F[cw + k + 3] > F[w + k + 3]) fail(`node ${s}: box ${AXIS_FIELD[k + 3]} = ${F[cw + k + 3]} is outside its parent node ${i} (${AXIS_FIELD[k + 3]} = ${F[w + k + 3]})`);
+      if (!(F[cw] >= x0 && F[cw + 1] >= y0 && F[cw + 2] >= z0 && F[cw + 3] <= x1 && F[cw + 4] <= y1 && F[cw + 5] <= z1)) {
+        for (let k = 0; k < 3; k++) {
+          if (!(F[cw + k] >= F[w + k])) fail(`node ${s}: box ${AXIS_FIELD[k]} = ${F[cw + k]} is outside its parent node ${i} (${AXIS_FIELD[k]} = ${F[w + k]})`);
+          if (!(F[cw + k + 3] <= F[w + k + 3])) fail(`node ${s}: box ${AXIS_FIELD[k + 3]} = ${F[cw + k + 3]} is outside its parent node ${i} (${AXIS_FIELD[k + 3]} = ${F[w + k + 3]})`);
+        }
       }
     }
     children += 2;
@@ -264,10 +272,10 @@ export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
       const k = t * 3;
       for (let j = 0; j < 3; j++) {
         const vi = T[k + j] & TRI_VERTEX;
-        if (vi >= vertexCount) fail(`triangle slot ${t}: corner ${'abc'[j]} vertex index ${vi} is out of range (${vertexCount} vertices)`);
+        if (vi >= vertexCount) fail(`triangle slot ${t}: corner ${CORNERS[j]} vertex index ${vi} is out of range (${vertexCount} vertices)`);
         const x = V[vi * 3], y = V[vi * 3 + 1], z = V[vi * 3 + 2];
         if (!(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1)) {
-          fail(`triangle slot ${t}: corner ${'abc'[j]} (vertex ${vi}: ${x}, ${y}, ${z}) is outside its leaf node ${i}'s box`);
+          fail(`triangle slot ${t}: corner ${CORNERS[j]} (vertex ${vi}: ${x}, ${y}, ${z}) is outside its leaf node ${i}'s box`);
         }
       }
       const o = (T[k] >>> 24) | ((T[k + 1] >>> 24) << 8) | ((T[k + 2] >>> 24) << 16);
