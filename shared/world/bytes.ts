@@ -221,6 +221,10 @@ export function checkTree(buf: ArrayBuffer, l: WorldLayout): void {
       hasParent[s] = 1;
       const cw = s * NODE_WORDS;
       if (!(F[cw] >= x0 && F[cw + 1] >= y0 && F[cw + 2] >= z0 && F[cw + 3] <= x1 && F[cw + 4] <= y1 && F[cw + 5] <= z1)) {
+        for (let k = 0; k < 6; k++) {
+          const v = F[cw + k];
+          if (v - v !== 0) fail(`node ${s}: box ${AXIS_FIELD[k]} = ${v} is not finite`);
+        }
         for (let k = 0; k < 3; k++) {
           if (!(F[cw + k] >= F[w + k])) fail(`node ${s}: box ${AXIS_FIELD[k]} = ${F[cw + k]} is outside its parent node ${i} (${AXIS_FIELD[k]} = ${F[w + k]})`);
           if (!(F[cw + k + 3] <= F[w + k + 3])) fail(`node ${s}: box ${AXIS_FIELD[k + 3]} = ${F[cw + k + 3]} is outside its parent node ${i} (${AXIS_FIELD[k + 3]} = ${F[w + k + 3]})`);
