@@ -10,16 +10,19 @@ import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
 import { WEAPONS, type WeaponSpec } from '../shared/weapons';
-import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
+import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { ROOM_NAME } from '../shared/protocol/messages';
-import { arenaRoomFor, type ArenaConfig, type ArenaRoom, type SpawnPoint } from './room/arenaRoom';
+import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
+import type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
+import { DEFAULT_REJECT_BUDGET, type RejectBudgetConfig } from './room/budget';
 import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects, type ServerStats } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
 import { MatchLogRecorder } from './audit/matchLogRecorder';
 
-export type { ArenaRoom, SpawnPoint } from './room/arenaRoom';
+export type { ArenaRoom } from './room/arenaRoom';
+export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
 export type { ServerStats } from './room/stats';
 
@@ -46,6 +49,8 @@ export interface GameServerOptions {
   respawnDelayMs?: number;
   maxHealth?: number;
   weapons?: readonly WeaponSpec[];
+  /** Weapon ids every player carries, the first equipped at each spawn (default shared/weapons.ts DEFAULT_LOADOUT). */
+  loadout?: readonly number[];
   /** Overrides of the validation rules (window, tolerances, ...). */
   validation?: Partial<Omit<ValidationConfig, 'weapons' | 'zoneMultipliers' | 'maxPlayers' | 'eyeHeightM'>>;
   movement?: Partial<MoveConfig>;
@@ -59,6 +64,12 @@ export interface GameServerOptions {
   defaultInterpDelayMs?: number;
   maxInterpDelayMs?: number;
   maxBulletHoles?: number;
+  /** Seconds a dropped client may take to reconnect and keep its slot (default 10; 0 = never). */
+  reconnectSeconds?: number;
+  /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
+  rejectBudget?: Partial<RejectBudgetConfig>;
+  /** Structured lines about hostile clients (default: one JSON line on stderr each, rate-limited per client). */
+  onHostile?: (e: HostileEvent) => void;
   /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
   latencyMs?: number;
   /** Print a status line this often (ms); 0 = never (default 0; npm start uses 5000). */
@@ -179,8 +190,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const weapons = options.weapons ?? WEAPONS;
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers), ...options.validation };
-  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }), ...options.movement };
+  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers, options.loadout), ...options.validation };
+  if (validation.loadout.length === 0) throw new Error(`loadout ${JSON.stringify(options.loadout)} names no weapon of the table (ids 0..${weapons.length - 1})`);
+  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), ...options.movement };
   const stats = createServerStats();
   const rooms = new Map<string, ArenaRoom>();
   const config: ArenaConfig = {
@@ -193,7 +205,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     respawnDelayMs: options.respawnDelayMs ?? 2000,
     maxHealth: options.maxHealth ?? 100,
     validation,
-    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
+    // Histories reach back as far as a message may ask: its action time may precede its arrival by
+    // maxFireLagMs, and its render time may precede the action by the window.
+    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
     movement,
     recorder: options.recorder ?? (options.matchLogDir === false ? undefined : (roomId: string) => new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined })),
     patchRateMs: options.patchRateMs ?? 0,
@@ -202,6 +216,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     maxInterpDelayMs: options.maxInterpDelayMs ?? 250,
     maxBulletHoles: options.maxBulletHoles ?? 64,
     killFeedLength: 8,
+    reconnectSeconds: options.reconnectSeconds ?? 10,
+    rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
+    onHostile: options.onHostile ?? ((e) => console.error(JSON.stringify({ level: 'warn', msg: 'hostile client', ...e }))),
     clock: options.clock ?? (() => performance.now()),
     stats,
     onCreated: (room) => rooms.set(room.roomId, room),
@@ -232,7 +249,10 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     lastShots = stats.shots;
     lastAt = now;
     const top = Object.entries(stats.rejects).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k}:${v}`).join(' ');
-    return `[arena] rooms ${stats.rooms} players ${stats.players} shots/s ${rate.toFixed(1)} shots ${stats.shots} hits ${stats.hits} misses ${stats.misses} kills ${stats.kills} rejects ${totalRejects(stats)}${top ? ` (${top})` : ''}`;
+    let tps = Number.POSITIVE_INFINITY;
+    for (const room of rooms.values()) if (room.ticksPerSecond > 0) tps = Math.min(tps, room.ticksPerSecond);
+    const tickPart = `ticks/s ${Number.isFinite(tps) ? tps.toFixed(1) : '-'} of ${tickRate}`;
+    return `[arena] rooms ${stats.rooms} ${tickPart} players ${stats.players} shots/s ${rate.toFixed(1)} shots ${stats.shots} hits ${stats.hits} misses ${stats.misses} kills ${stats.kills} rejects ${totalRejects(stats)}${top ? ` (${top})` : ''}`;
   };
   const timer = options.statusIntervalMs ? setInterval(() => log(statusLine()), options.statusIntervalMs) : null;
   timer?.unref();

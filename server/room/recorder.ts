@@ -25,7 +25,7 @@ export const TICK_POSE_STRIDE = 12;
 export const TickPose = { PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11 } as const;
 
 export interface MatchHeader {
-  formatVersion: 1;
+  formatVersion: 2;
   roomId: string;
   /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
   startedAtIso: string;
@@ -67,14 +67,16 @@ export interface ShotRecord {
   killed: boolean;
 }
 
-export const MatchEventKind = { JOIN: 'join', LEAVE: 'leave', DEATH: 'death', RESPAWN: 'respawn' } as const;
+export const MatchEventKind = {
+  JOIN: 'join', LEAVE: 'leave', DEATH: 'death', RESPAWN: 'respawn', DROP: 'drop', RECONNECT: 'reconnect', THROTTLED: 'throttled',
+} as const;
 export type MatchEventKind = (typeof MatchEventKind)[keyof typeof MatchEventKind];
 
 export interface MatchEvent {
   kind: MatchEventKind;
   slot: number;
   timeMs: number;
-  /** respawn: the spawn position; death: the killer's slot in `other`. */
+  /** respawn: the spawn position; death: the killer's slot in `other`; throttled: messages dropped unjudged in `other`. */
   x?: number;
   y?: number;
   z?: number;

@@ -26,7 +26,7 @@ export interface TestServer {
 
 /** A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is given. */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
-  const server = await createGameServer({ log: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
+  const server = await createGameServer({ log: () => {}, onHostile: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
   return { url: server.url, port: server.port, server, close: () => server.close() };
 }
 
@@ -118,6 +118,12 @@ export class TestPlayer {
     return new TestPlayer(room);
   }
 
+  /** The same session back on a new connection (Colyseus reconnection token of a dropped room). */
+  static async reconnect(url: string, token: string): Promise<TestPlayer> {
+    const room = await new Client(url).reconnect(token);
+    return new TestPlayer(room);
+  }
+
   static async join(url: string, roomId: string, options: Record<string, unknown> = {}): Promise<TestPlayer> {
     const room = await new Client(url).joinById(roomId, options);
     return new TestPlayer(room);
@@ -169,8 +175,14 @@ export class TestPlayer {
     return this.verdicts.find((v) => v.seq === seq)!;
   }
 
+  /** A fire message stamped now on this client's server clock (fields override). */
   shot(fields: Partial<ShotMessage>): ShotMessage {
-    return { ...createShotMessage(), version: SHOT_VERSION, ...fields };
+    return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.clock.stamp(performance.now()), ...fields };
+  }
+
+  /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
+  async act(action: number, weapon: number, seq: number): Promise<VerdictReply> {
+    return this.shoot({ action, weapon, seq, claimedTarget: 0, renderTimeMs: 0 });
   }
 
   sendShot(shot: ShotMessage): void {
