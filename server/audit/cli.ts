@@ -95,7 +95,7 @@ export function reportShots(r: AuditResult): ReportShot[] {
 
 export function htmlFor(r: AuditResult): string {
   const h = r.header ?? {};
-  const tris = r.world.arrays().tris;
+  const tris = r.world.triangleCorners();
   return renderHtmlReport({
     logPath: r.logPath,
     header: h,
