@@ -7,7 +7,8 @@
  *
  * Matrices are column-major Float64Array(16) like glTF; quaternions are [x, y, z, w].
  */
-import { NodeIO, type Node } from '@gltf-transform/core';
+import type { Node } from '@gltf-transform/core';
+import { readGltf } from '../level/gltfIO';
 
 export interface SkinnedCharacter {
   /** Joint names in skin order (the joint index used everywhere). */
@@ -46,7 +47,7 @@ export interface AnimationClipData {
 
 /** Loads the character; throws with a next step when the file is not a single-skin triangle mesh. */
 export async function loadSkinnedCharacter(path: string): Promise<SkinnedCharacter> {
-  const doc = await new NodeIO().read(path);
+  const doc = await readGltf(path, 'character');
   const root = doc.getRoot();
   const skins = root.listSkins();
   if (skins.length !== 1) throw new Error(`${path}: expected exactly one skin, found ${skins.length}; export the character with one armature`);
