@@ -9,7 +9,7 @@
  * A file that requires an extension no reader here implements is refused up front with an error
  * that names the extension and says the file itself parsed, instead of a generic "not a valid file".
  */
-import { NodeIO, type Document } from '@gltf-transform/core';
+import { NodeIO, type Document, type GLTF } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 import draco3d from 'draco3dgltf';
@@ -52,20 +52,27 @@ export class UnsupportedGltfExtensionError extends Error {
  * extension no reader implements, and an Error saying what to check when the file cannot be parsed.
  */
 export async function readGltf(path: string, what: string): Promise<Document> {
+  return (await readGltfWithJson(path, what)).doc;
+}
+
+/** readGltf, plus the file's parsed JSON (for extensions glTF Transform does not model, such as VRM's humanoid table). */
+export async function readGltfWithJson(path: string, what: string): Promise<{ doc: Document; json: GLTF.IGLTF }> {
   const io = await gltfIO();
-  let json;
+  let jsonDoc;
   try {
-    json = await io.readAsJSON(path);
+    jsonDoc = await io.readAsJSON(path);
   } catch (err) {
     throw new Error(
       `could not read ${what} "${path}": ${(err as Error).message}. Check the path and that it is a valid .glb/.gltf file.`,
     );
   }
-  const required = json.json.extensionsRequired ?? [];
+  const required = jsonDoc.json.extensionsRequired ?? [];
   const missing = required.filter((name) => !SUPPORTED_GLTF_EXTENSIONS.includes(name));
   if (missing.length > 0) throw new UnsupportedGltfExtensionError(path, missing);
+  // readJSON consumes the JSON document; keep a copy of the parsed JSON for the caller.
+  const json = structuredClone(jsonDoc.json);
   try {
-    return await io.readJSON(json);
+    return { doc: await io.readJSON(jsonDoc), json };
   } catch (err) {
     throw new Error(`could not decode ${what} "${path}": ${(err as Error).message}. The file parsed as glTF but its content is inconsistent; re-export it.`);
   }
