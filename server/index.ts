@@ -232,7 +232,10 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     lastShots = stats.shots;
     lastAt = now;
     const top = Object.entries(stats.rejects).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k}:${v}`).join(' ');
-    return `[arena] rooms ${stats.rooms} players ${stats.players} shots/s ${rate.toFixed(1)} shots ${stats.shots} hits ${stats.hits} misses ${stats.misses} kills ${stats.kills} rejects ${totalRejects(stats)}${top ? ` (${top})` : ''}`;
+    let tps = Number.POSITIVE_INFINITY;
+    for (const room of rooms.values()) if (room.ticksPerSecond > 0) tps = Math.min(tps, room.ticksPerSecond);
+    const tickPart = `ticks/s ${Number.isFinite(tps) ? tps.toFixed(1) : '-'} of ${tickRate}`;
+    return `[arena] rooms ${stats.rooms} ${tickPart} players ${stats.players} shots/s ${rate.toFixed(1)} shots ${stats.shots} hits ${stats.hits} misses ${stats.misses} kills ${stats.kills} rejects ${totalRejects(stats)}${top ? ` (${top})` : ''}`;
   };
   const timer = options.statusIntervalMs ? setInterval(() => log(statusLine()), options.statusIntervalMs) : null;
   timer?.unref();

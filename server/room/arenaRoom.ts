@@ -147,6 +147,10 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   /** Server ms of the newest recorded snapshot, -Infinity before the first. */
   newestTickMs = Number.NEGATIVE_INFINITY;
   tickCount = 0;
+  /** Ticks per wall-clock second over the last full measuring period (about 1 s); 0 before the first. */
+  ticksPerSecond = 0;
+  private rateFromMs = Number.NaN;
+  private rateFromTick = 0;
   private t0 = 0;
   private anchorMs = 0;
   private lastTickMs = Number.NEGATIVE_INFINITY;
@@ -174,9 +178,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.anchorMs = 0;
     this.maxClients = cfg.maxPlayers;
     this.maxMessagesPerSecond = 2000;
-    // 0: no patch timer; step() sends one patch per tick once every pose of that tick is recorded.
-    if (cfg.patchRateMs > 0) this.patchRate = cfg.patchRateMs;
-    else this.setPatchRate(null);
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
     const magazines = cfg.validation.weapons.map((w) => w.magazine);
     for (let i = 0; i < cfg.maxPlayers; i++) {
@@ -219,6 +220,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     }));
 
     this.setFixedTimestep((ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs), cfg.tickRate);
+    // After the timestep, never before: with no simulation interval yet, a null patch rate starts
+    // Colyseus's own clock.tick() interval, and two tickers each take part of the elapsed time
+    // from the fixed step's accumulator (the tick then runs at about half its rate).
+    // 0: no patch timer; step() sends one patch per tick once every pose of that tick is recorded.
+    if (cfg.patchRateMs > 0) this.patchRate = cfg.patchRateMs;
+    else this.patchRate = null;
     this.clock.setInterval(() => this.sendPings(), cfg.pingIntervalMs);
     cfg.stats.rooms++;
     cfg.onCreated?.(this);
@@ -325,6 +332,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       if (!(t > this.lastTickMs)) t = this.lastTickMs + dtMs / 1000;
       this.lastTickMs = t;
       this.tickCount++;
+      this.measureTickRate(real);
       const poses = this.tickPoses;
       poses.fill(0);
       for (const slot of this.slots) {
@@ -368,6 +376,18 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     } catch (e) {
       this.cfg.stats.internalErrors++;
       console.error('arena: tick failed:', e);
+    }
+  }
+
+  /** Ticks per wall-clock second, measured over periods of at least a second of the room's clock. */
+  private measureTickRate(realMs: number): void {
+    if (Number.isNaN(this.rateFromMs)) {
+      this.rateFromMs = realMs;
+      this.rateFromTick = this.tickCount;
+    } else if (realMs - this.rateFromMs >= 1000) {
+      this.ticksPerSecond = ((this.tickCount - this.rateFromTick) * 1000) / (realMs - this.rateFromMs);
+      this.rateFromMs = realMs;
+      this.rateFromTick = this.tickCount;
     }
   }
 
