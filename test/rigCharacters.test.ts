@@ -3,13 +3,15 @@
 // map file; the same robot renamed to the Mixamo convention, and described by a VRM humanoid table
 // with meaningless bone names, must give the same rig geometry; a meshopt-compressed (quantized)
 // robot gives a rig as good against the original mesh; rig files round-trip with their hash checked;
-// RIG= picks the rig; and a room running the robot rig judges shots by its zones over real sockets.
+// RIG= picks the rig; and a room running the robot rig judges shots by its zones over real sockets,
+// and its match log audits bit for bit with the same rig.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
 import { buildRig, DEFAULT_BUILD_OPTIONS, type CharacterMap } from '../server/rig/buildRig';
 import { loadSkinnedCharacter } from '../server/rig/character';
 import { measureRigQuality } from '../server/rig/quality';
@@ -165,10 +167,11 @@ describe('rigs from other humanoids', () => {
     await expect(rigFromEnv({ RIG: join(dir, 'missing.rig.json') })).rejects.toThrow(/no such file/);
   });
 
-  it('a room running the robot rig judges shots by the robot\'s zones over real sockets', async () => {
+  it('a room running the robot rig judges shots by its zones over real sockets; the audit replays the match with --rig', async () => {
     const { built } = await robotBuilt;
     const rig = loadRig(built.data);
-    const ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, rig, validation: { claimToleranceMs: 150 } });
+    const logDir = mkdtempSync(join(dir, 'matches-'));
+    const ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, rig, matchLogDir: logDir, validation: { claimToleranceMs: 150 } });
     try {
       expect(ts.server.rig.hash).toBe(rig.hash);
       const [a, b] = await joinPair(ts.url);
@@ -184,8 +187,26 @@ describe('rigs from other humanoids', () => {
       expect(head.damage).toBe(100); // rifle 25 x head 4
       await a.leave();
       await b.leave();
+      const deadline = Date.now() + 5000;
+      while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
+      await sleep(200);
+      const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
+      expect(logs).toHaveLength(1);
+      const log = join(logDir, logs[0]!);
+      // The log names the robot rig: audited against the mannequin it is refused, with the robot
+      // (in this thread and in a worker) every verdict replays bit for bit.
+      const wrong = await auditMatchLog(log, { world: ts.server.world });
+      expect(wrong.problems.map((p) => p.kind)).toContain('rig-hash');
+      expect(wrong.problems.find((p) => p.kind === 'rig-hash')!.message).toMatch(/pass --rig/);
+      for (const inWorkers of [false, true]) {
+        const r = await auditMatchLog(log, { world: ts.server.world, rig: await rigFromEnv({ RIG: ROBOT }), inWorkers });
+        expect(r.problems).toEqual([]);
+        expect(r.mismatches).toEqual([]);
+        expect(r.shots).toBe(2);
+      }
     } finally {
       await ts.close();
+      await closeAuditWorkers();
     }
   });
 });
