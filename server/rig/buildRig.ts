@@ -5,12 +5,13 @@
  * (see ./rigFile).
  *
  * Steps: assign each triangle to the joint weighing most on its three vertices; group joints into
- * hitboxes by bone role (./bones: any common naming convention, plus an override map); bring each hitbox's bind-pose vertices into its primary joint's
- * rigid bind frame; build a low-poly convex hull from their support points along a fixed set of
- * bone-local directions (a k-DOP's corners, pushed out by a small margin), wound counter-clockwise
- * seen from outside; pick the idle, jog, run and fall clips (by name, or as the map says) and resample
- * their bone transforms at ~30 Hz in model space; compute the broadphase sphere over every frame;
- * stamp the content hash. A hitbox no skinned vertex feeds (a character without a neck bone) is left out.
+ * hitboxes by bone role (./bones: the common naming conventions, plus an override map); bring each
+ * hitbox's bind-pose vertices into its primary joint's rigid bind frame; build a low-poly convex
+ * hull from their support points along a fixed set of bone-local directions (a k-DOP's corners,
+ * pushed out by a small margin), wound counter-clockwise seen from outside; pick the idle, jog, run
+ * and fall clips (by name, or as the map says) and resample their bone transforms at ~30 Hz in model
+ * space; compute the broadphase sphere over every frame; stamp the content hash. A hitbox no vertex
+ * feeds (a character without a neck bone) is left out.
  */
 import { fileURLToPath } from 'node:url';
 import type QuickHull from 'quickhull3d';
