@@ -408,6 +408,7 @@ export class Bot {
     shot.weapon = WeaponId.RIFLE;
     shot.claimedTarget = claimedTarget;
     shot.seq = ++this.seq;
+    shot.timeMs = this.clock.stamp(this.now);
     shot.renderTimeMs = renderTimeMs;
     shot.sx = eye[0]!; shot.sy = eye[1]!; shot.sz = eye[2]!;
     shot.ex = eye[0]! + ux * len; shot.ey = eye[1]! + uy * len; shot.ez = eye[2]! + uz * len;
@@ -430,7 +431,10 @@ export class Bot {
     st.slot = this.slot;
     st.alive = true;
     st.lastSeq = -1;
+    st.lastActionMs = Number.NEGATIVE_INFINITY;
     st.nextFireMs = Number.NEGATIVE_INFINITY;
+    st.equipped = WeaponId.RIFLE;
+    st.drawEndMs = Number.NEGATIVE_INFINITY;
     return validateShot(this.predicted, this.view, this.opts.validation, bytes, st, timing, this.view.targets);
   }
 
@@ -446,7 +450,7 @@ export class Bot {
       bot: this.index, roomId: this.room?.roomId ?? '', slot: this.slot, profile: this.profile?.name ?? 'honest', intent, expected, seq, sentAt: now, dropped: false, bytes: copy,
       deadKnown: !this.aliveKnown(), predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target,
       predictedZone: p.zone, verdict: null, verdictAt: -1, diedInFlight: false,
-      renderTimeMs: new DataView(bytes.buffer, bytes.byteOffset).getFloat64(8, true), sentServerMs: this.clock.serverNow(now), rttMs: this.rttMs,
+      renderTimeMs: new DataView(bytes.buffer, bytes.byteOffset).getFloat64(24, true), sentServerMs: this.clock.serverNow(now), rttMs: this.rttMs,
       targetDiedInFlight: false, respawnedInFlight: false,
     };
     this.inFlight++;

@@ -10,16 +10,18 @@ import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
 import { WEAPONS, type WeaponSpec } from '../shared/weapons';
-import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
+import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { ROOM_NAME } from '../shared/protocol/messages';
-import { arenaRoomFor, type ArenaConfig, type ArenaRoom, type SpawnPoint } from './room/arenaRoom';
+import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
+import type { ArenaConfig, SpawnPoint } from './room/config';
 import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects, type ServerStats } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
 import { MatchLogRecorder } from './audit/matchLogRecorder';
 
-export type { ArenaRoom, SpawnPoint } from './room/arenaRoom';
+export type { ArenaRoom } from './room/arenaRoom';
+export type { ArenaConfig, SpawnPoint } from './room/config';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
 export type { ServerStats } from './room/stats';
 
@@ -46,6 +48,8 @@ export interface GameServerOptions {
   respawnDelayMs?: number;
   maxHealth?: number;
   weapons?: readonly WeaponSpec[];
+  /** Weapon ids every player carries, the first equipped at each spawn (default shared/weapons.ts DEFAULT_LOADOUT). */
+  loadout?: readonly number[];
   /** Overrides of the validation rules (window, tolerances, ...). */
   validation?: Partial<Omit<ValidationConfig, 'weapons' | 'zoneMultipliers' | 'maxPlayers' | 'eyeHeightM'>>;
   movement?: Partial<MoveConfig>;
@@ -179,8 +183,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const weapons = options.weapons ?? WEAPONS;
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers), ...options.validation };
-  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }), ...options.movement };
+  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers, options.loadout), ...options.validation };
+  if (validation.loadout.length === 0) throw new Error(`loadout ${JSON.stringify(options.loadout)} names no weapon of the table (ids 0..${weapons.length - 1})`);
+  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), ...options.movement };
   const stats = createServerStats();
   const rooms = new Map<string, ArenaRoom>();
   const config: ArenaConfig = {
@@ -193,7 +198,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     respawnDelayMs: options.respawnDelayMs ?? 2000,
     maxHealth: options.maxHealth ?? 100,
     validation,
-    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
+    // Histories reach back as far as a message may ask: its action time may precede its arrival by
+    // maxFireLagMs, and its render time may precede the action by the window.
+    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
     movement,
     recorder: options.recorder ?? (options.matchLogDir === false ? undefined : (roomId: string) => new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined })),
     patchRateMs: options.patchRateMs ?? 0,

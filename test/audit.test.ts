@@ -62,7 +62,7 @@ function verdictOffset(buf: Uint8Array, f: FrameRef): number {
   const m = view.getUint16(f.payloadOffset + 52, true);
   let o = f.payloadOffset + 54 + 9 * m;
   const w = view.getUint8(o + 1);
-  o += 18 + 16 * w;
+  o += 50 + 16 * w; // shooter state: the head (shotRecord.ts) and the per-weapon arrays
   return o + view.getUint16(f.payloadOffset + 6, true);
 }
 

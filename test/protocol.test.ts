@@ -115,6 +115,12 @@ describe('ping and the client clock', () => {
     }
     expect(c.synced).toBe(true);
     expect(Math.abs(c.serverNow(local) - (5000 + local))).toBeLessThan(6);
+    // A round trip that was measured too large early (a busy server) stops counting at once.
+    const d = new ServerClockEstimate();
+    d.onPing({ id: 1, serverTimeMs: 5000 - 40, rttMs: 400 }, 0);
+    expect(d.serverNow(0) - 5000).toBeGreaterThan(150); // ahead: the one sample said one-way 200 ms
+    d.onPing({ id: 2, serverTimeMs: 5000 + 250 - 40, rttMs: 80 }, 250);
+    expect(Math.abs(d.serverNow(250) - 5250)).toBeLessThan(1);
     const before = c.offsetMs;
     c.onPing({ id: 99, serverTimeMs: 0, rttMs: 0 }, local); // unmeasured after measured: ignored
     expect(c.offsetMs).toBe(before);

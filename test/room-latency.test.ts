@@ -19,8 +19,8 @@ const LATENCY_MS = 160; // round trip
 /**
  * The client renders at serverNow - INTERP, where serverNow is its estimate of the server's current
  * clock (ping time + rtt/2). Snapshots reach it one-way (rtt/2) late, so its interpolation delay must
- * cover that plus a buffer of a few patches: the server's estimate (receive - rtt/2 - interp) then
- * matches the claim.
+ * cover that plus a buffer of a few patches; it stamps the shot's action time with serverNow, and the
+ * server's estimate (action time - interp) then matches the claim.
  */
 const INTERP = LATENCY_MS / 2 + 100;
 let ts: TestServer;
@@ -28,7 +28,7 @@ const shotLog: ShotRecord[] = [];
 const recorder: MatchRecorder = { header() {}, tick() {}, event() {}, shot: (s) => void shotLog.push(structuredClone(s)), close() {} };
 
 beforeAll(async () => {
-  // The rewind reaches back rtt/2 + interp = 260 ms here: a 400 ms window keeps the claim unclamped;
+  // The rewind reaches back interp = 180 ms behind the action here: a 400 ms window keeps it unclamped;
   // a 150 ms claim tolerance absorbs event-loop delays on a loaded machine (boundary: validate.test.ts).
   ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder, latencyMs: LATENCY_MS, validation: { rewindWindowMs: 400, claimToleranceMs: 150 } });
 });
@@ -43,7 +43,7 @@ describe('arena room under latency', () => {
     for (const p of [a, b]) await p.until(() => p.clock.measured >= 2 && p.slot >= 0, 8000, 'pings');
     const room = ts.server.rooms.get(a.room.roomId)!;
     // The server measured the simulated round trip.
-    expect(room.slotOf(a.room.sessionId)!.rttMs).toBeGreaterThan(LATENCY_MS * 0.9);
+    expect(room.slotOf(a.room.sessionId)!.rtt.rttMs).toBeGreaterThan(LATENCY_MS * 0.9);
     // B runs along +x across A's line of fire (B stands 8 m in front of A).
     const input = createInputMessage();
     input.seq = 1; input.wishX = 1; input.wishZ = 0; input.viewX = 1; input.viewY = 0; input.viewZ = 0;
@@ -61,7 +61,7 @@ describe('arena room under latency', () => {
     const sx = eye.x, sy = eye.y + ts.server.rig.eyeHeight, sz = eye.z;
     const dx = cx - sx, dy = cy - sy, dz = cz - sz;
     const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    const shot = { ...createShotMessage(), seq: 1, weapon: WeaponId.RIFLE, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30 };
+    const shot = { ...createShotMessage(), timeMs: a.serverNow(), seq: 1, weapon: WeaponId.RIFLE, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30 };
     const v = await a.shoot(shot);
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.timeSource).toBe(TimeSource.CLAIMED);
@@ -77,6 +77,7 @@ describe('arena room under latency', () => {
     const msg = createShotMessage();
     decodeShot(msg, rec.bytes);
     msg.renderTimeMs = now;
+    msg.timeMs = now;
     const unrewound = encodeShot(new Uint8Array(SHOT_BYTES), msg);
     const timingNow = { ...rec.timing, rttMs: 0, interpDelayMs: 0 };
     const flat = validateShot(createVerdict(), room.scene, ts.server.config.validation, unrewound, rec.shooterBefore, timingNow, rec.targets);
@@ -84,8 +85,10 @@ describe('arena room under latency', () => {
     expect(reasonName(flat.reason)).toBe('OK_MISS');
     // (Bit-for-bit replay from recorded data alone is test/room-recorder.test.ts: here the live
     // histories keep moving after the shot, so only the un-rewound check above uses them.)
-    // The target kept running: the rewound time lies ~(latency/2 + interp) behind the receive time.
-    expect(now - rec.verdict.rewindTimeMs).toBeGreaterThan(LATENCY_MS / 2 + INTERP - 60);
+    // The target kept running: the rewound time lies the interpolation delay behind the shot's action
+    // time (latency/2 more behind the receive time, less the client clock's error on a loaded machine).
+    expect(rec.verdict.estimateMs + INTERP - rec.verdict.rewindTimeMs).toBeCloseTo(INTERP, -2);
+    expect(now - rec.verdict.rewindTimeMs).toBeGreaterThan(INTERP - 60);
     await a.leave();
     await b.leave();
   });

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, zoneCenter, sleep, type TestServer, joinPair } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
-import { WeaponId } from '../shared/weapons';
+import { WEAPONS, WeaponId } from '../shared/weapons';
+import { ShotAction } from '../shared/protocol/shot';
 import { reasonName } from '../shared/validate/verdict';
 import { createInputMessage } from '../shared/protocol/input';
 
@@ -31,7 +32,9 @@ describe('arena on the default level', () => {
     // Client options are clamped: the interpolation delay to the server's maximum, the name to 24 characters.
     expect(room.slotOf(b.room.sessionId)!.interpDelayMs).toBe(ts.server.config.maxInterpDelayMs);
     expect(bs.name.length).toBe(24);
-    await sleep(300);
+    // The pistol (a head shot does not kill): switch and wait out its draw time.
+    expect(reasonName((await a.act(ShotAction.SWITCH, WeaponId.PISTOL, 1)).reason)).toBe('OK_SWITCH');
+    await sleep(WEAPONS[WeaponId.PISTOL]!.drawMs + 30);
 
     const rt = await a.renderNow(100);
     const pose = a.renderPose(1, rt)!;
@@ -40,7 +43,7 @@ describe('arena on the default level', () => {
     const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
     const d = [cx - sx, cy - sy, cz - sz];
     const l = Math.hypot(d[0]!, d[1]!, d[2]!);
-    const v = await a.shoot({ seq: 1, weapon: WeaponId.PISTOL, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 20, ey: sy + (d[1]! / l) * 20, ez: sz + (d[2]! / l) * 20 });
+    const v = await a.shoot({ seq: 2, weapon: WeaponId.PISTOL, claimedTarget: 1, renderTimeMs: rt, sx, sy, sz, ex: sx + (d[0]! / l) * 20, ey: sy + (d[1]! / l) * 20, ez: sz + (d[2]! / l) * 20 });
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.zone).toBe(HitZone.HEAD);
 

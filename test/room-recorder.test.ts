@@ -55,7 +55,7 @@ describe('recorder', () => {
     reasons.push(reasonName(a.verdicts.filter((v) => v.seq === 3)[1]!.reason));
     await sleep(120);
     reasons.push(reasonName((await shootAt(4, HitZone.HEAD)).reason)); // 100 + 25 > 100: kill
-    await b.until(() => b.state.players.get(b.room.sessionId)?.epoch === 2, 3000, 'respawn');
+    await b.until(() => b.state.players.get(b.room.sessionId)?.epoch === 2, 3000, `respawn after ${JSON.stringify(reasons)}`);
     await sleep(150);
     reasons.push(reasonName((await shootAt(5, HitZone.UPPER_TORSO)).reason));
     // Hostile payloads are recorded and replayed too.

@@ -35,7 +35,8 @@ describe('arena at 128 Hz', () => {
       else expect(gap, 'only a stall may stretch a gap (forward re-anchor)').toBeGreaterThan(4 * (1000 / 128));
     }
     expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
-    expect(ts.server.config.scene.capacityTicks).toBe(Math.ceil(((250 + 500) * 128) / 1000) + 2);
+    // The ring covers the deepest rewind (window + action-time lag) plus half a second.
+    expect(ts.server.config.scene.capacityTicks).toBe(Math.ceil(((250 + 800 + 500) * 128) / 1000) + 2);
     const rt = await a.renderNow(100);
     const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;

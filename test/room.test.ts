@@ -10,12 +10,13 @@ import { HitZone, DEFAULT_ZONE_MULTIPLIERS } from '../shared/rig/rig';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { VerdictKind, VerdictReason, TimeSource, createVerdict, reasonName } from '../shared/validate/verdict';
 import { validateShot } from '../shared/validate/shot';
+import { encodeShot, ShotAction, SHOT_BYTES } from '../shared/protocol/shot';
 import type { MatchRecorder, ShotRecord } from '../server/room/recorder';
 import type { ArenaRoom } from '../server/room/arenaRoom';
 
 const INTERP = 100;
-/** A weapon with a 2-round magazine and a slow reload, to reach NO_AMMO quickly. */
-const TEST_SMG = { id: WEAPONS.length, name: 'test-smg', damage: 1, rangeM: 50, fireIntervalMs: 40, magazine: 2, reloadMs: 10_000, zoneMultipliers: null };
+/** A weapon with a 2-round magazine and a slow reload, to reach the reload quickly. */
+const TEST_SMG = { id: WEAPONS.length, name: 'test-smg', damage: 1, rangeM: 50, fireIntervalMs: 40, magazine: 2, reloadMs: 10_000, drawMs: 200, zoneMultipliers: null };
 let ts: TestServer;
 const shotLog: ShotRecord[] = [];
 
@@ -43,6 +44,7 @@ beforeAll(async () => {
     validation: { rewindWindowMs: 600, claimToleranceMs: 150 },
     maxInterpDelayMs: 500,
     weapons: [...WEAPONS, TEST_SMG],
+    loadout: [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, TEST_SMG.id],
   });
 });
 afterAll(async () => {
@@ -120,9 +122,19 @@ describe('arena room: hits on a stationary target', () => {
   it('a torso shot hits the upper torso for weapon damage x torso multiplier', async () => {
     const [a, b] = await match(2);
     const rt = (await renderTime(a!));
-    const v = await a!.shoot({ seq: 1, weapon: WeaponId.PISTOL, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
+    // The rifle is in hand: the pistol fires only once switched to and drawn.
+    const early = await a!.shoot({ seq: 1, weapon: WeaponId.PISTOL, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt) });
+    expect(reasonName(early.reason)).toBe('NOT_EQUIPPED');
+    expect(reasonName((await a!.act(ShotAction.SWITCH, WeaponId.PISTOL, 2)).reason)).toBe('OK_SWITCH');
+    const drawing = (await renderTime(a!));
+    expect(reasonName((await a!.shoot({ seq: 3, weapon: WeaponId.PISTOL, renderTimeMs: drawing, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, drawing) })).reason)).toBe('WEAPON_DRAWING');
+    await a!.until(() => roomOf(a!).state.players.get(a!.room.sessionId)!.weapon === WeaponId.PISTOL, 3000, 'equipped pistol synced');
+    await sleep(WEAPONS[WeaponId.PISTOL]!.drawMs + 20);
+    const rt2 = (await renderTime(a!));
+    const v = await a!.shoot({ seq: 4, weapon: WeaponId.PISTOL, renderTimeMs: rt2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt2) });
     expect(reasonName(v.reason)).toBe('OK_HIT');
     expect(v.zone).toBe(HitZone.UPPER_TORSO);
+    expect(roomOf(a!).state.players.get(a!.room.sessionId)!.ammo).toBe(WEAPONS[WeaponId.PISTOL]!.magazine - 1);
     const dmg = WEAPONS[WeaponId.PISTOL]!.damage * DEFAULT_ZONE_MULTIPLIERS[HitZone.UPPER_TORSO];
     expect(v.damage).toBeCloseTo(dmg, 9);
     await a!.until(() => roomOf(a!).state.players.get(b!.room.sessionId)!.health === 100 - dmg, 3000, 'health');
@@ -164,7 +176,7 @@ describe('arena room: walls', () => {
 });
 
 describe('arena room: each rejection reason', () => {
-  it('out of range, origin mismatch, fire rate, self-target, replayed seq, future, too old, unknown weapon, no ammo', async () => {
+  it('out of range, origin mismatch, fire rate, self-target, replayed seq, future, too old, unknown weapon, reloading', async () => {
     const [a, b] = await match(2);
     const room = roomOf(a!);
     const bState = () => room.state.players.get(b!.room.sessionId)!;
@@ -198,19 +210,22 @@ describe('arena room: each rejection reason', () => {
     a!.sendShot(s1);
     await a!.until(() => a!.verdicts.filter((v) => v.seq === s1.seq).length === 2, 3000, 'replayed verdict');
     expect(reasonName(a!.verdicts.filter((v) => v.seq === s1.seq)[1]!.reason)).toBe('SEQ_REPLAYED');
-    // No ammo: the 2-round test weapon, three shots spaced past its fire interval.
+    // Reloading: the 2-round test weapon, switched to and drawn, three shots spaced past its fire
+    // interval: the last round starts its (10 s) reload.
     const smg = TEST_SMG.id;
+    expect(reasonName((await a!.act(ShotAction.SWITCH, smg, ++seq)).reason)).toBe('OK_SWITCH');
+    await sleep(TEST_SMG.drawMs + 20);
     const got: string[] = [];
     for (let i = 0; i < 3; i++) {
       await sleep(60);
       const r = (await renderTime(a!));
       got.push(reasonName((await a!.shoot({ seq: ++seq, weapon: smg, renderTimeMs: r, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, r) })).reason));
     }
-    expect(got).toEqual(['OK_HIT', 'OK_HIT', 'NO_AMMO']);
+    expect(got).toEqual(['OK_HIT', 'OK_HIT', 'RELOADING']);
     // Only the three accepted hits changed health: rifle torso 25, smg 1 + 1.
     expect(bState().health).toBe(100 - 25 - 2);
     const rejects = ts.server.stats.rejects;
-    for (const r of ['OUT_OF_RANGE', 'ORIGIN_MISMATCH', 'SELF_TARGET', 'TIME_FUTURE', 'TIME_TOO_OLD', 'UNKNOWN_WEAPON', 'FIRE_RATE', 'SEQ_REPLAYED', 'NO_AMMO']) {
+    for (const r of ['OUT_OF_RANGE', 'ORIGIN_MISMATCH', 'SELF_TARGET', 'TIME_FUTURE', 'TIME_TOO_OLD', 'UNKNOWN_WEAPON', 'FIRE_RATE', 'SEQ_REPLAYED', 'RELOADING']) {
       expect(rejects[r] ?? 0, r).toBeGreaterThanOrEqual(1);
     }
     await leaveAll([a!, b!]);
@@ -245,22 +260,16 @@ describe('arena room: hostile payloads', () => {
     const before = snapshot();
     const rt = (await renderTime(a!));
     const good = a!.shot({ seq: 100, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, rt) });
-    const bytesOf = (fields: Partial<typeof good>): Uint8Array => {
-      const buf = new Uint8Array(64);
-      const v = new DataView(buf.buffer);
-      const s = { ...good, ...fields };
-      v.setUint8(0, s.version); v.setUint8(1, s.weapon); v.setInt16(2, s.claimedTarget, true); v.setUint32(4, s.seq, true);
-      v.setFloat64(8, s.renderTimeMs, true);
-      [s.sx, s.sy, s.sz, s.ex, s.ey, s.ez].forEach((x, i) => v.setFloat64(16 + i * 8, x, true));
-      return buf;
-    };
+    const bytesOf = (fields: Partial<typeof good>): Uint8Array => encodeShot(new Uint8Array(SHOT_BYTES), { ...good, ...fields });
     const cases: [string, unknown, string][] = [
       ['NaN start', bytesOf({ seq: 1, sx: Number.NaN }), 'NON_FINITE'],
       ['Infinity stop', bytesOf({ seq: 2, ez: Number.POSITIVE_INFINITY }), 'NON_FINITE'],
       ['-Infinity time', bytesOf({ seq: 3, renderTimeMs: Number.NEGATIVE_INFINITY }), 'NON_FINITE'],
+      ['NaN action time', bytesOf({ seq: 3, timeMs: Number.NaN }), 'NON_FINITE'],
+      ['unknown action', bytesOf({ seq: 3, action: 9 }), 'MALFORMED'],
       ['huge coordinate', bytesOf({ seq: 4, ex: 1e300 }), 'OUT_OF_BOUNDS'],
       ['huge time', bytesOf({ seq: 5, renderTimeMs: 1e200 }), 'OUT_OF_BOUNDS'],
-      ['one byte short', bytesOf({ seq: 6 }).subarray(0, 63), 'MALFORMED'],
+      ['one byte short', bytesOf({ seq: 6 }).subarray(0, SHOT_BYTES - 1), 'MALFORMED'],
       ['one byte long', new Uint8Array([...bytesOf({ seq: 7 }), 0]), 'MALFORMED'],
       ['truncated', bytesOf({ seq: 8 }).subarray(0, 10), 'MALFORMED'],
       ['empty', new Uint8Array(0), 'MALFORMED'],

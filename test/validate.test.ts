@@ -26,7 +26,8 @@ const DT = 1000 / 64;
 const NOW = 1000; // receive time; ticks at k * DT up to NOW (64 * DT = 1000)
 const RTT = 50;
 const INTERP = 100;
-const ESTIMATE = NOW - RTT / 2 - INTERP; // 875
+const AT = NOW - RTT / 2; // the claimed action (fire) time of an honest shot arriving at NOW
+const ESTIMATE = AT - INTERP; // 875
 const policy = createRewindPolicy(250, OutOfWindow.CLAMP);
 const zoneTable = Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z]!);
 const config = defaultValidationConfig(WEAPONS, zoneTable, rig.eyeHeight, 4);
@@ -78,7 +79,7 @@ function aimed(from: number, target: number, zone: number, t: number, extra: Par
   const [cx, cy, cz] = zoneCenter(scene.rewinder, rig, poseAt(target, t), zone);
   const dx = cx - sx, dy = cy - sy, dz = cz - sz;
   const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  return { ...createShotMessage(), seq: 1, weapon: WeaponId.RIFLE, claimedTarget: target, renderTimeMs: t, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30, ...extra };
+  return { ...createShotMessage(), timeMs: AT, seq: 1, weapon: WeaponId.RIFLE, claimedTarget: target, renderTimeMs: t, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30, ...extra };
 }
 
 const bytes = (s: ShotMessage) => encodeShot(new Uint8Array(SHOT_BYTES), s);
@@ -101,13 +102,13 @@ describe('validateShot: hits and misses', () => {
     expect(v.fired).toBe(true);
     expect(v.after.ammo[WeaponId.RIFLE]).toBe(WEAPONS[0]!.magazine - 1);
     expect(v.after.lastSeq).toBe(1);
-    expect(v.after.nextFireMs).toBe(NOW - config.fireJitterMs + WEAPONS[0]!.fireIntervalMs);
+    expect(v.after.nextFireMs).toBe(AT + WEAPONS[0]!.fireIntervalMs);
   });
 
   it('the same aim judged at the un-rewound time misses (the target ran on)', () => {
     const shot = aimed(0, 1, HitZone.UPPER_TORSO, ESTIMATE);
     expect(reasonName(run(shot).reason)).toBe('OK_HIT');
-    const late = run({ ...shot, renderTimeMs: NOW }, undefined, { ...timing, rttMs: 0, interpDelayMs: 0 });
+    const late = run({ ...shot, timeMs: NOW, renderTimeMs: NOW }, undefined, { ...timing, interpDelayMs: 0 });
     expect(late.rewindTimeMs).toBe(NOW);
     expect(reasonName(late.reason)).toBe('OK_MISS');
   });
@@ -118,22 +119,23 @@ describe('validateShot: hits and misses', () => {
     expect(over.rewindTimeMs).toBe(ESTIMATE);
     const under = run(aimed(0, 1, HitZone.UPPER_TORSO, ESTIMATE - config.claimToleranceMs));
     expect(under.timeSource).toBe(TimeSource.CLAIMED);
-    // A huge measured RTT puts the estimate before the window: clamped to the window's edge.
-    const clamped = run(aimed(0, 1, HitZone.UPPER_TORSO, NOW - 300), undefined, { ...timing, rttMs: 600 });
+    // A huge interpolation delay puts the estimate before the window: clamped to the window's edge
+    // (the window is measured back from the action time).
+    const clamped = run(aimed(0, 1, HitZone.UPPER_TORSO, NOW - 300), undefined, { ...timing, interpDelayMs: 600 });
     expect(clamped.timeSource).toBe(TimeSource.CLAMPED);
-    expect(clamped.rewindTimeMs).toBe(NOW - config.rewindWindowMs);
-    // A claim slightly in the future (within slack) is clamped to the newest tick.
-    const soon = run(aimed(0, 1, HitZone.UPPER_TORSO, NOW), undefined, { ...timing, rttMs: 0, interpDelayMs: 0, newestTickMs: NOW - DT });
+    expect(clamped.rewindTimeMs).toBe(AT - config.rewindWindowMs);
+    // A claim at the action time (no interpolation) is clamped to the newest tick.
+    const soon = run(aimed(0, 1, HitZone.UPPER_TORSO, NOW, { timeMs: NOW }), undefined, { ...timing, interpDelayMs: 0, newestTickMs: NOW - DT });
     expect(soon.timeSource).toBe(TimeSource.CLAMPED);
     expect(soon.rewindTimeMs).toBe(NOW - DT);
   });
 
   it('a miss into the sky has no world hit; a miss into the floor names the floor', () => {
     const [sx, sy, sz] = eye(0, ESTIMATE);
-    const sky = run({ ...createShotMessage(), seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz, ex: sx, ey: sy + 50, ez: sz + 10 });
+    const sky = run({ ...createShotMessage(), timeMs: AT, seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz, ex: sx, ey: sy + 50, ez: sz + 10 });
     expect(reasonName(sky.reason)).toBe('OK_MISS');
     expect(sky.worldHit).toBe(false);
-    const floor = run({ ...createShotMessage(), seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz, ex: sx + 2, ey: sy - 10, ez: sz - 2 });
+    const floor = run({ ...createShotMessage(), timeMs: AT, seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz, ex: sx + 2, ey: sy - 10, ez: sz - 2 });
     expect(reasonName(floor.reason)).toBe('OK_MISS');
     expect(world.surfaces[floor.surface]!.node).toBe('floor');
     expect(floor.y).toBeCloseTo(0, 9);
@@ -161,14 +163,17 @@ describe('validateShot: hits and misses', () => {
 describe('validateShot: each rejection reason', () => {
   const good = () => aimed(0, 1, HitZone.UPPER_TORSO, ESTIMATE);
   const cases: [string, () => ReturnType<typeof run>][] = [
-    ['MALFORMED', () => run(bytes(good()).subarray(0, 63))],
+    ['MALFORMED', () => run(bytes(good()).subarray(0, 79))],
+    ['MALFORMED', () => run((() => { const b = bytes(good()); b[1] = 3; return b; })())],
+    ['MALFORMED', () => run((() => { const b = bytes(good()); b[3] = 1; return b; })())],
     ['MALFORMED', () => run('a string')],
     ['MALFORMED', () => run(null)],
     ['MALFORMED', () => run({ sx: 1 } as unknown as never)],
-    ['MALFORMED', () => run(bytes({ ...good(), version: 2 }))],
+    ['MALFORMED', () => run(bytes({ ...good(), version: 1 }))],
     ['OVERSIZED', () => run(new Uint8Array(257))],
     ['NON_FINITE', () => run({ ...good(), sy: Number.NaN })],
     ['NON_FINITE', () => run({ ...good(), renderTimeMs: Number.POSITIVE_INFINITY })],
+    ['NON_FINITE', () => run({ ...good(), timeMs: Number.NaN })],
     ['OUT_OF_BOUNDS', () => run({ ...good(), ex: 2e5 })],
     ['OUT_OF_BOUNDS', () => run({ ...good(), renderTimeMs: -1e13 })],
     ['UNKNOWN_WEAPON', () => run({ ...good(), weapon: WEAPONS.length })],
@@ -179,17 +184,25 @@ describe('validateShot: each rejection reason', () => {
     ['SEQ_REPLAYED', () => run(good(), { ...createShooterState(0, magazines), lastSeq: 7 })],
     ['SELF_TARGET', () => run({ ...good(), claimedTarget: 0 })],
     ['SHOOTER_DEAD', () => run(good(), { ...createShooterState(0, magazines), alive: false })],
-    ['FIRE_RATE', () => run(good(), { ...createShooterState(0, magazines), nextFireMs: NOW + config.fireJitterMs + 1 })],
-    ['NO_AMMO', () => run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [NOW + 1, 0, 0] })],
-    ['TIME_FUTURE', () => run({ ...good(), renderTimeMs: NOW + config.futureSlackMs + 1 })],
-    ['TIME_TOO_OLD', () => run({ ...good(), renderTimeMs: NOW - config.rewindWindowMs - config.oldSlackMs - 1 })],
+    ['FIRE_RATE', () => run(good(), { ...createShooterState(0, magazines), nextFireMs: AT + 1e-6 })],
+    ['RELOADING', () => run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [AT + 1, 0, 0] })],
+    ['NO_AMMO', () => run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5] })],
+    ['NOT_CARRIED', () => run(good(), createShooterState(0, magazines, [WeaponId.PISTOL]))],
+    ['NOT_EQUIPPED', () => run(good(), { ...createShooterState(0, magazines), equipped: WeaponId.PISTOL })],
+    ['WEAPON_DRAWING', () => run(good(), { ...createShooterState(0, magazines), drawEndMs: AT + 1e-6 })],
+    ['ACTION_ORDER', () => run(good(), { ...createShooterState(0, magazines), lastActionMs: AT + 1e-6 })],
+    ['TIME_FUTURE', () => run({ ...good(), timeMs: NOW + config.futureSlackMs + RTT / 2 + 1e-6 })],
+    ['TIME_FUTURE', () => run({ ...good(), timeMs: NOW + config.futureSlackMs + config.maxRttMs / 2 + 1e-6 }, undefined, { ...timing, rttMs: 5000 })],
+    ['TIME_FUTURE', () => run({ ...good(), renderTimeMs: AT + config.futureSlackMs + 1e-6 })],
+    ['TIME_TOO_OLD', () => run({ ...good(), timeMs: NOW - config.maxFireLagMs - 1e-6 })],
+    ['TIME_TOO_OLD', () => run({ ...good(), renderTimeMs: AT - config.rewindWindowMs - config.oldSlackMs - 1e-6 })],
     ['DEGENERATE', () => run({ ...good(), ex: good().sx, ey: good().sy, ez: good().sz })],
     ['OUT_OF_RANGE', () => { const g = good(); return run({ ...g, ex: g.sx + 201, ey: g.sy, ez: g.sz }); }],
     ['ORIGIN_MISMATCH', () => { const g = good(); return run({ ...g, sx: g.sx + 1.01, ex: g.ex + 1.01 }); }],
     ['START_BLOCKED', () => {
       // Slot 3 stands 0.35 m in front of the wall; its claimed start is behind the wall, 0.8 m from its eye.
       const [sx, sy, sz] = eye(3, ESTIMATE);
-      return run({ ...createShotMessage(), seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz: sz - 0.8, ex: sx, ey: sy, ez: sz - 20 }, createShooterState(3, magazines));
+      return run({ ...createShotMessage(), timeMs: AT, seq: 1, renderTimeMs: ESTIMATE, sx, sy, sz: sz - 0.8, ex: sx, ey: sy, ez: sz - 20 }, createShooterState(3, magazines));
     }],
   ];
   for (const [reason, make] of cases) {
@@ -216,24 +229,36 @@ describe('validateShot: each rejection reason', () => {
     }
     const sc: ShotScene = { ...scene, histories: hs };
     const judge = (sx: number) => validateShot(createVerdict(), sc, config, bytes({
-      ...createShotMessage(), seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: ESTIMATE,
+      ...createShotMessage(), timeMs: AT, seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: ESTIMATE,
       sx, sy: rig.eyeHeight, sz: 0, ex: sx, ey: rig.eyeHeight, ez: 20,
     }), createShooterState(0, magazines), timing, targets);
     expect(reasonName(judge(10).reason)).toBe('ORIGIN_MISMATCH');
     expect(reasonName(judge(20).reason)).not.toBe('ORIGIN_MISMATCH');
   });
 
-  it('boundaries: fire clock jitter, reload refill, future slack, window slack', () => {
-    expect(reasonName(run(good(), { ...createShooterState(0, magazines), nextFireMs: NOW + config.fireJitterMs }).reason)).toBe('OK_HIT');
-    const refilled = run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [NOW, 0, 0] });
+  it('boundaries: fire clock, draw and action order are inclusive; reload refill; future slack, lag and window slack', () => {
+    expect(reasonName(run(good(), { ...createShooterState(0, magazines), nextFireMs: AT }).reason)).toBe('OK_HIT');
+    expect(reasonName(run(good(), { ...createShooterState(0, magazines), drawEndMs: AT }).reason)).toBe('OK_HIT');
+    expect(reasonName(run(good(), { ...createShooterState(0, magazines), lastActionMs: AT }).reason)).toBe('OK_HIT');
+    const refilled = run(good(), { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [AT, 0, 0] });
     expect(reasonName(refilled.reason)).toBe('OK_HIT');
     expect(refilled.after.ammo[0]).toBe(WEAPONS[0]!.magazine - 1);
     expect(refilled.after.reloadEndMs[0]).toBe(0);
     const last = run(good(), { ...createShooterState(0, magazines), ammo: [1, 12, 5] });
     expect(last.after.ammo[0]).toBe(0);
-    expect(last.after.reloadEndMs[0]).toBe(NOW + WEAPONS[0]!.reloadMs);
-    expect(reasonName(run({ ...good(), renderTimeMs: NOW + config.futureSlackMs }).reason)).not.toBe('TIME_FUTURE');
-    expect(reasonName(run({ ...good(), renderTimeMs: NOW - config.rewindWindowMs - config.oldSlackMs }).reason)).not.toBe('TIME_TOO_OLD');
+    expect(last.after.reloadEndMs[0]).toBe(AT + WEAPONS[0]!.reloadMs);
+    expect(last.after.nextFireMs).toBe(AT + WEAPONS[0]!.fireIntervalMs);
+    expect(last.after.lastActionMs).toBe(AT);
+    expect(reasonName(run({ ...good(), timeMs: NOW + config.futureSlackMs + RTT / 2 }).reason)).not.toBe('TIME_FUTURE');
+    expect(reasonName(run({ ...good(), renderTimeMs: AT + config.futureSlackMs }).reason)).not.toBe('TIME_FUTURE');
+    expect(reasonName(run({ ...good(), timeMs: NOW - config.maxFireLagMs }).reason)).not.toBe('TIME_TOO_OLD');
+    expect(reasonName(run({ ...good(), renderTimeMs: AT - config.rewindWindowMs - config.oldSlackMs }).reason)).not.toBe('TIME_TOO_OLD');
+    // A refused shot leaves the rules state as it was (a due reload is not settled by it), the seq aside.
+    const refused = run({ ...good(), sx: good().sx + 2 }, { ...createShooterState(0, magazines), ammo: [0, 12, 5], reloadEndMs: [AT - 1, 0, 0] });
+    expect(reasonName(refused.reason)).toBe('ORIGIN_MISMATCH');
+    expect(refused.after.ammo[0]).toBe(0);
+    expect(refused.after.reloadEndMs[0]).toBe(AT - 1);
+    expect(refused.after.lastSeq).toBe(1);
     // The seq is used once structure passed, even when a later step rejects.
     expect(run({ ...good(), seq: 9, claimedTarget: 0 }).after.lastSeq).toBe(9);
     expect(run({ ...good(), seq: 9, sx: Number.NaN }).after.lastSeq).toBe(-1);
@@ -253,7 +278,7 @@ describe('validateShot: determinism and hostile bytes', () => {
       fc.property(
         fc.oneof(
           fc.uint8Array({ minLength: 0, maxLength: 300 }),
-          fc.uint8Array({ minLength: 64, maxLength: 64 }).map((b) => { b[0] = 1; return b; }),
+          fc.uint8Array({ minLength: 80, maxLength: 80 }).map((b) => { b[0] = 2; return b; }),
           fc.anything(),
         ),
         (payload) => {
@@ -291,7 +316,7 @@ describe('validateShot against a second method', () => {
           const dx = px - sx, dy = py - sy, dz = pz - sz;
           const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
           const ex = sx + (dx / l) * 30, ey = sy + (dy / l) * 30, ez = sz + (dz / l) * 30;
-          const v = run({ ...createShotMessage(), seq: 1, claimedTarget: target, renderTimeMs: t, sx, sy, sz, ex, ey, ez });
+          const v = run({ ...createShotMessage(), timeMs: AT, seq: 1, claimedTarget: target, renderTimeMs: t, sx, sy, sz, ex, ey, ez });
           expect(v.rewindTimeMs).toBe(t);
           // Brute force: every other player posed at t, every hitbox triangle.
           let bestT = Infinity, bestP = -1;

@@ -29,6 +29,7 @@ export function originSpoofProfile(): Profile {
       shot.weapon = WeaponId.RIFLE;
       shot.seq = ++bot.seq;
       shot.claimedTarget = a?.target ?? -1;
+      shot.timeMs = bot.clock.stamp(now);
       shot.renderTimeMs = a?.t ?? bot.renderTime(now);
       shot.sx = px - ux; shot.sy = py - uy; shot.sz = pz - uz;
       shot.ex = px + ux * 5; shot.ey = py + uy * 5; shot.ez = pz + uz * 5;

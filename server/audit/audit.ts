@@ -16,6 +16,7 @@ import {
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
@@ -73,6 +74,12 @@ export interface AuditResult {
   /** Shots replayed (all shooters). */
   shots: number;
   ticks: number;
+  /**
+   * Ticks per second of the match's own clock: (tick records - 1) over the span of their times. The
+   * room stamps ticks from its monotonic clock (re-anchored after a stall), so a room that ticked
+   * slowly shows here below the header's nominal rate. NaN with fewer than two ticks.
+   */
+  ticksPerSecond: number;
   mismatches: ShotMismatch[];
   players: PlayerReport[];
   flagged: { player: number; reasons: string[] }[];
@@ -392,7 +399,16 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
   const end = results.find((r) => r.end !== null)?.end ?? null;
-  const ticks = frames.frames.reduce((n, f) => n + (f.type === RecordType.TICK ? 1 : 0), 0);
+  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.TICK || f.payloadLength < 12) continue;
+    const t = view.getFloat64(f.payloadOffset + 4, true);
+    if (ticks === 0) firstTickMs = t;
+    lastTickMs = t;
+    ticks++;
+  }
+  const ticksPerSecond = ticks >= 2 && lastTickMs > firstTickMs ? ((ticks - 1) * 1000) / (lastTickMs - firstTickMs) : Number.NaN;
   if (end === null) problems.push({ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' });
   else if (end.shots !== totalShots && !frames.truncated) {
     problems.push({ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${end.shots} shots but the log holds ${totalShots}: records were removed or added` });
@@ -405,11 +421,14 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const lastHit = new Map<number, number>();
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
+    // Switches and reloads are replayed and chained like shots, but they are not shots.
+    const action = rows[o + ShotCol.ACTION]!;
+    if (action === ShotAction.SWITCH || action === ShotAction.RELOAD) continue;
     const c = rows[o + ShotCol.SNAP_COS]!;
     let reaction = rows[o + ShotCol.REACTION_MS]!;
     if (rows[o + ShotCol.KIND] === VerdictKind.HIT) {
       const key = rows[o + ShotCol.SHOOTER]! * 65536 + rows[o + ShotCol.TARGET]!;
-      const rewound = rows[o + ShotCol.RECEIVED_MS]! - rows[o + ShotCol.REWIND_DEPTH_MS]!;
+      const rewound = rows[o + ShotCol.REWIND_TIME_MS]!;
       const prev = lastHit.get(key);
       if (reaction === reaction && prev !== undefined && prev >= rewound - reaction) reaction = Number.NaN;
       lastHit.set(key, rewound);
@@ -425,7 +444,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
   return {
-    logPath: path, header, frames, problems, shots, ticks, mismatches, players, flagged, rows, workers,
+    logPath: path, header, frames, problems, shots, ticks, ticksPerSecond, mismatches, players, flagged, rows, workers,
     replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
   };
 }

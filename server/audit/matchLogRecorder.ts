@@ -9,6 +9,7 @@ import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } f
 import { TICK_POSE_STRIDE } from '../room/recorder';
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/audit/records';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/audit/shotRecord';
+import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './matchLogWriter';
 
 /** Where logs go when nothing says otherwise (relative to the working directory). */
@@ -47,7 +48,7 @@ export class MatchLogRecorder implements MatchRecorder {
   // scratch: the shot record's input, refilled per shot (the codec copies everything out at once)
   private readonly input: ShotInput = {
     tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 },
-    targets: { alive: [], lifeStartMs: [] }, before: { slot: -1, alive: false, lastSeq: -1, nextFireMs: 0, ammo: [], reloadEndMs: [] },
+    targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []),
     targetHealthAfter: -1, killed: false,
   };
 

@@ -14,7 +14,7 @@ import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, HitZone } from '
 import type { Rewinder } from '../../shared/lagcomp/rewind';
 import type { PlayerPose } from '../../shared/lagcomp/pose';
 import { WEAPONS, WeaponId } from '../../shared/weapons';
-import { defaultValidationConfig, validateShot, type ValidationConfig } from '../../shared/validate/shot';
+import { defaultValidationConfig, rewindReachMs, validateShot, type ValidationConfig } from '../../shared/validate/shot';
 import { copyShooterState, createShooterState, createVerdict, VerdictKind, type ShooterState } from '../../shared/validate/verdict';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
@@ -92,8 +92,8 @@ export function defaultRules(maxPlayers: number, tickRate: number): { validation
   return {
     validation,
     header: {
-      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, validation.rewindWindowMs), windowMs: validation.rewindWindowMs },
-      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }),
+      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
+      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration)),
     },
   };
 }
@@ -127,7 +127,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const spawns = findSpawnPoints(world, n);
   const rec = new MatchLogRecorder({ path: options.path, flushIntervalMs: 50 });
   rec.header({
-    formatVersion: 1, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
+    formatVersion: 2, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
     levelPath: options.levelPath, worldHash: world.hash, rigHash: rig.hash, validation, scene: header.scene, movement: header.movement,
   });
   const cheats: Record<number, CheatKind> = {};
@@ -261,15 +261,18 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       const spray = options.trigger === 'spray';
       if (best < 0 && !spray) continue;
       const receive = t + rand() * dtMs;
-      if (receive < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
+      // The client stamps its action time on its server clock: one way before the arrival.
+      const at = receive - pl.rttMs / 2;
+      shot.timeMs = at;
+      if (at < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
       // Wait for the reload like a client does (its ammo counter mirrors the server's).
       const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
-      if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || receive < reloadEnd + 20)) continue;
+      if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || at < reloadEnd + 20)) continue;
       if (best < 0) {
         // Spray: nothing in sight, fire along the facing.
         const fx = Math.sin(pl.yaw), fz = Math.cos(pl.yaw);
         shot.weapon = WeaponId.RIFLE; shot.claimedTarget = -1; shot.seq = ++pl.seq;
-        shot.renderTimeMs = receive - pl.rttMs / 2 - pl.interpMs;
+        shot.renderTimeMs = at - pl.interpMs;
         shot.sx = ex; shot.sy = ey; shot.sz = ez; shot.ex = ex + fx * 80; shot.ey = ey; shot.ez = ez + fz * 80;
         encodeShot(bytes, shot);
         fire(pl, receive, t);
@@ -285,9 +288,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         if (waited < 150) continue;
       }
       // Where the shooter's client drew the target: the history at its render time.
-      const honestRender = receive - pl.rttMs / 2 - pl.interpMs + (rand() - 0.5) * 10;
-      const claimed = pl.cheat === CheatKind.BACKTRACK ? receive - validation.rewindWindowMs - 60 : honestRender;
-      const aimAt = pl.cheat === CheatKind.BACKTRACK ? receive - validation.rewindWindowMs : honestRender;
+      const honestRender = at - pl.interpMs + (rand() - 0.5) * 10;
+      const claimed = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs - 60 : honestRender;
+      const aimAt = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs : honestRender;
       scene.histories[best]!.sampleAt(sampled, aimAt, scene.eyePolicy);
       // Aim at a hitbox's centre as the rig poses it (head for aimbots, mostly torso otherwise).
       const headAim = pl.cheat === CheatKind.AIMBOT || (pl.cheat === CheatKind.HONEST && rand() < 0.1);

@@ -1,19 +1,22 @@
 /**
- * The authoritative arena room (Colyseus 0.18). Clients send inputs and shots; the room alone moves
- * players (shared/movement), records every player's pose into their snapshot history each fixed tick,
- * judges shots with the validation pipeline (shared/validate) against the rewound histories and the
- * world, and applies verdicts: damage by weapon and zone, death, respawn after a delay (a new epoch
- * in the history, i.e. a teleport mark), bullet holes, hit confirmations, damage directions, kill feed.
- * Nothing else changes health.
+ * The authoritative arena room (Colyseus 0.18): Colyseus hooks plus a message table. Clients send
+ * inputs, weapon messages (fire, switch, reload) and pongs; the room alone moves players
+ * (shared/movement), records every player's pose into their snapshot history each fixed tick,
+ * judges weapon messages with the validation pipeline (shared/validate) against the rewound
+ * histories and the world, and hands verdicts to applyVerdict.ts (damage, kills, bullet holes,
+ * replies). Round trips: roundTrip.ts; per-player data: slot.ts.
  *
  * Time: server ms on the room's monotonic clock (0 at room creation). Tick k's snapshot is stamped
  * anchor + k * dt, so snapshots are exactly dt apart like the motion they record; if the process
- * stalls longer than a few ticks the anchor jumps forward (time never runs backwards). Shots are
- * stamped with the clock when their message is handled. Round trips come from the room's own
- * ping/pong (shared/protocol/ping.ts), measured against its send times.
+ * stalls longer than a few ticks the anchor jumps forward (time never runs backwards). Messages are
+ * stamped with the clock when they are handled.
+ *
+ * Synced state = history: each tick's pose is rounded where the wire rounds it (float32 rotation and
+ * animation time; the animation time wrapped into its clip by the movement step) before it is
+ * recorded and synced, so what a client receives is exactly what the server rewinds.
  *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
- * reason back (a `verdict` for shots, a `reject` otherwise); rejects are counted by reason.
+ * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
  *
  * Why not Colyseus's defineInput / RoomClock / Rewind: the verdict must be replayable from plain
  * logged numbers, so the round trip is the one this room measured against its own send times
@@ -22,120 +25,35 @@
  * the project's own (shared/lagcomp), rewound with the rig's hitboxes rather than numeric fields.
  */
 import { Room, type Client } from '@colyseus/core';
-import { ArraySchema } from '@colyseus/schema';
-import type { World } from '../../shared/world/world';
-import type { Rig } from '../../shared/rig/rig';
 import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
-import { Msg, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
+import { Msg, type RejectReply } from '../../shared/protocol/messages';
 import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
-import { encodePing, decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
+import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
-import { validateShot, type ValidationConfig, type ShotTiming } from '../../shared/validate/shot';
-import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
-import { createMoveState, setView, stepMovement, type MoveConfig, type MoveState } from '../../shared/movement/step';
-import { ArenaState, PlayerState, BulletHole, KillFeedEntry } from '../state/schema';
-import { createMatchScene, type MatchScene, type SceneOptions } from './scene';
-import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchRecorder } from './recorder';
-import type { ServerStats } from './stats';
+import { validateShot, type ShotTiming } from '../../shared/validate/shot';
+import { createVerdict, createShooterState, copyShooterState, type ShooterState, type Verdict } from '../../shared/validate/verdict';
+import { createMoveState, setView, stepMovement } from '../../shared/movement/step';
+import { ArenaState, PlayerState } from '../state/schema';
+import { createMatchScene, type MatchScene } from './scene';
+import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
+import { applyVerdict, type VerdictHost } from './applyVerdict';
+import { PongResult } from './roundTrip';
+import { Slot } from './slot';
+import type { ArenaConfig } from './config';
 
-export interface SpawnPoint {
-  x: number;
-  y: number;
-  z: number;
-  /** Facing as a horizontal direction (need not be unit). */
-  dirX: number;
-  dirZ: number;
-}
-
-/** Everything a room needs, fixed by the server that defines it (never taken from client options). */
-export interface ArenaConfig {
-  world: World;
-  levelPath: string;
-  rig: Rig;
-  tickRate: number;
-  maxPlayers: number;
-  spawnPoints: readonly SpawnPoint[];
-  respawnDelayMs: number;
-  maxHealth: number;
-  validation: ValidationConfig;
-  scene: SceneOptions;
-  movement: MoveConfig;
-  recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
-  patchRateMs: number;
-  pingIntervalMs: number;
-  defaultInterpDelayMs: number;
-  maxInterpDelayMs: number;
-  maxBulletHoles: number;
-  killFeedLength: number;
-  /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
-  clock: () => number;
-  stats: ServerStats;
-  /** Registry hooks so the server (and tests) can reach room instances. */
-  onCreated?: (room: ArenaRoom) => void;
-  onDisposed?: (room: ArenaRoom) => void;
-}
-
-/** Per-slot server-side data: never synced. */
-export class Slot {
-  readonly index: number;
-  client: Client | null = null;
-  sessionId = '';
-  state: PlayerState | null = null;
-  move: MoveState = createMoveState(0, 0, 0);
-  input: InputMessage = createInputMessage();
-  jumpLatched = false;
-  lastInputSeq = -1;
-  shooter: ShooterState;
-  health = 0;
-  alive = false;
-  epoch = 0;
-  lifeStartMs = 0;
-  /** True until the first snapshot of the current life is recorded (its time becomes lifeStartMs). */
-  lifePending = true;
-  respawnAtMs = 0;
-  lives = 0;
-  kills = 0;
-  deaths = 0;
-  interpDelayMs = 100;
-  rttMs = 0;
-  rttSamples = 0;
-  rttBuf = new Float64Array(RTT_WINDOW);
-  pingIds = new Uint32Array(8);
-  pingSent = new Float64Array(8).fill(-1);
-  pingNext = 0;
-
-  constructor(index: number, magazines: readonly number[]) {
-    this.index = index;
-    this.shooter = createShooterState(index, magazines);
-  }
-}
-
-/** Round-trip samples kept per player (the estimate is their median). */
-export const RTT_WINDOW = 9;
-
-/** Median of the first n values of buf, using `sort` (length >= n) as scratch. */
-function median(buf: Float64Array, n: number, sort: Float64Array): number {
-  for (let i = 0; i < n; i++) {
-    const v = buf[i]!;
-    let j = i - 1;
-    while (j >= 0 && sort[j]! > v) {
-      sort[j + 1] = sort[j]!;
-      j--;
-    }
-    sort[j + 1] = v;
-  }
-  return n % 2 === 1 ? sort[(n - 1) >> 1]! : (sort[n / 2 - 1]! + sort[n / 2]!) / 2;
-}
+export type { ArenaConfig, SpawnPoint } from './config';
+export { Slot } from './slot';
 
 // scratch
 const pingBytes = new Uint8Array(PING_BYTES);
 const pingIn = createPingMessage();
+const f32 = Math.fround;
 
 function clampNumber(v: unknown, lo: number, hi: number, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 }
 
-export class ArenaRoom extends Room<{ state: ArenaState }> {
+export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHost {
   /** Set on the subclass each server defines (arenaRoomFor). */
   static config: ArenaConfig;
 
@@ -158,12 +76,10 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   private shooterBefore: ShooterState = createShooterState(-1, []);
   private pose: PlayerPose = createPlayerPose();
   private tickPoses!: Float64Array;
-  private targetsAlive: boolean[] = [];
+  readonly targetsAlive: boolean[] = [];
   private targetsLife: number[] = [];
   private timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
   private pingCounter = 0;
-  private rttSort = new Float64Array(RTT_WINDOW);
-  private spawnCursor = 0;
 
   /** Server ms now on this room's clock. */
   now(): number {
@@ -181,7 +97,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
     const magazines = cfg.validation.weapons.map((w) => w.magazine);
     for (let i = 0; i < cfg.maxPlayers; i++) {
-      this.slots.push(new Slot(i, magazines));
+      this.slots.push(new Slot(i, magazines, cfg.validation.loadout));
       this.targetsAlive.push(false);
       this.targetsLife.push(0);
     }
@@ -194,7 +110,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     const rec = cfg.recorder;
     this.recorder = rec === undefined ? null : typeof rec === 'function' ? rec(this.roomId) : rec;
     this.safeRecord(() => this.recorder?.header({
-      formatVersion: 1,
+      formatVersion: 2,
       roomId: this.roomId,
       startedAtIso: new Date().toISOString(),
       tickRate: cfg.tickRate,
@@ -238,15 +154,13 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     slot.client = client;
     slot.sessionId = client.sessionId;
     slot.interpDelayMs = clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs);
-    slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine));
+    slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine), this.cfg.validation.loadout);
     slot.lastInputSeq = -1;
     slot.input = createInputMessage();
     slot.kills = 0;
     slot.deaths = 0;
     slot.lives = 0;
-    slot.rttMs = 0;
-    slot.rttSamples = 0;
-    slot.pingSent.fill(-1);
+    slot.rtt.reset();
     this.scene.histories[slot.index]!.clear();
     const ps = new PlayerState();
     ps.slot = slot.index;
@@ -256,7 +170,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     this.spawn(slot);
     this.state.players.set(client.sessionId, ps);
     this.cfg.stats.players++;
-    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.JOIN, slot: slot.index, timeMs: this.now() }));
+    this.recordEvent({ kind: MatchEventKind.JOIN, slot: slot.index, timeMs: this.now() });
     this.sendPing(slot);
   }
 
@@ -270,7 +184,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     slot.alive = false;
     this.targetsAlive[slot.index] = false;
     this.cfg.stats.players--;
-    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.LEAVE, slot: slot.index, timeMs: this.now() }));
+    this.recordEvent({ kind: MatchEventKind.LEAVE, slot: slot.index, timeMs: this.now() });
   }
 
   override onDispose(): void | Promise<unknown> {
@@ -312,11 +226,15 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     slot.alive = true;
     slot.epoch++;
     slot.lifePending = true;
-    const magazines = this.cfg.validation.weapons;
-    for (let w = 0; w < magazines.length; w++) {
-      slot.shooter.ammo[w] = magazines[w]!.magazine;
+    // A new life: full magazines, the loadout's first weapon in hand and drawn. The seq and the
+    // action and fire clocks carry on (they only ever move forward).
+    const weapons = this.cfg.validation.weapons;
+    for (let w = 0; w < weapons.length; w++) {
+      slot.shooter.ammo[w] = weapons[w]!.magazine;
       slot.shooter.reloadEndMs[w] = 0;
     }
+    slot.shooter.equipped = this.cfg.validation.loadout[0] ?? 0;
+    slot.shooter.drawEndMs = 0;
     slot.shooter.alive = true;
     this.syncPlayer(slot);
   }
@@ -341,18 +259,19 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
           slot.lives++;
           slot.respawnAtMs = 0;
           this.spawn(slot);
-          this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.RESPAWN, slot: slot.index, timeMs: t, x: slot.move.x, y: slot.move.y, z: slot.move.z }));
+          this.recordEvent({ kind: MatchEventKind.RESPAWN, slot: slot.index, timeMs: t, x: slot.move.x, y: slot.move.y, z: slot.move.z });
         }
         if (slot.alive) {
           const inp = slot.input;
           stepMovement(slot.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: slot.jumpLatched }, this.cfg.world, this.cfg.movement, dt);
           slot.jumpLatched = false;
         }
+        // The pose as the wire carries it (schema.ts): position float64, rotation and clip time float32.
         const pose = this.pose;
         const m = slot.move;
         pose.x = m.x; pose.y = m.y; pose.z = m.z;
-        pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
-        pose.clip = m.clip; pose.time = m.animTime; pose.alive = slot.alive; pose.epoch = slot.epoch;
+        pose.qx = f32(m.qx); pose.qy = f32(m.qy); pose.qz = f32(m.qz); pose.qw = f32(m.qw);
+        pose.clip = m.clip; pose.time = f32(m.animTime); pose.alive = slot.alive; pose.epoch = slot.epoch;
         this.scene.histories[slot.index]!.record(tick, t, pose);
         if (slot.lifePending && slot.alive) {
           slot.lifeStartMs = t;
@@ -366,7 +285,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
         poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;
         poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time;
         poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
-        this.syncPlayer(slot);
+        this.syncPlayer(slot, pose);
       }
       this.newestTickMs = t;
       this.state.serverTimeMs = t;
@@ -392,24 +311,31 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
   }
 
   /** Pose and status into the synced state: at a tick (the pose just recorded) and at a spawn. */
-  private syncPlayer(slot: Slot): void {
+  private syncPlayer(slot: Slot, pose: PlayerPose | null = null): void {
     const ps = slot.state;
     if (ps === null) return;
     const m = slot.move;
     ps.x = m.x; ps.y = m.y; ps.z = m.z;
-    ps.qx = m.qx; ps.qy = m.qy; ps.qz = m.qz; ps.qw = m.qw;
+    if (pose !== null) {
+      ps.qx = pose.qx; ps.qy = pose.qy; ps.qz = pose.qz; ps.qw = pose.qw;
+      ps.animTime = pose.time;
+    } else {
+      ps.qx = m.qx; ps.qy = m.qy; ps.qz = m.qz; ps.qw = m.qw;
+      ps.animTime = m.animTime;
+    }
     ps.viewX = m.viewX; ps.viewY = m.viewY; ps.viewZ = m.viewZ;
     ps.clip = m.clip;
-    ps.animTime = m.animTime;
+    ps.inputSeq = slot.lastInputSeq < 0 ? 0 : slot.lastInputSeq >>> 0;
     this.syncStatus(slot);
   }
 
   /**
-   * Status only, between ticks (a hit, a kill). The pose stays the one of the last tick: an input
-   * may already have turned the move state, and a synced pose must always equal the history's pose
-   * at the synced tick time, or clients would predict against a pose the server never recorded.
+   * Status only, between ticks (a hit, a kill, a weapon action). The pose stays the one of the last
+   * tick: an input may already have turned the move state, and a synced pose must always equal the
+   * history's pose at the synced tick time, or clients would predict against a pose the server
+   * never recorded.
    */
-  private syncStatus(slot: Slot): void {
+  syncStatus(slot: Slot): void {
     const ps = slot.state;
     if (ps === null) return;
     ps.health = slot.health;
@@ -417,7 +343,17 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     ps.kills = slot.kills;
     ps.deaths = slot.deaths;
     ps.epoch = slot.epoch & 0xffff;
-    ps.rttMs = slot.rttMs;
+    ps.rttMs = slot.rtt.rttMs;
+    const sh = slot.shooter;
+    const w = sh.equipped;
+    ps.weapon = w;
+    ps.ammo = Math.max(0, Math.min(0xffff, sh.ammo[w] ?? 0));
+    ps.reloadEndMs = sh.reloadEndMs[w] ?? 0;
+    ps.drawEndMs = sh.drawEndMs;
+  }
+
+  recordEvent(e: MatchEvent): void {
+    this.safeRecord(() => this.recorder?.event(e));
   }
 
   // ---------------------------------------------------------------- messages
@@ -477,13 +413,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
 
   private sendPing(slot: Slot): void {
     const id = ++this.pingCounter >>> 0;
-    const k = slot.pingNext;
-    slot.pingNext = (k + 1) % slot.pingIds.length;
-    const now = this.now();
-    slot.pingIds[k] = id;
-    slot.pingSent[k] = now;
-    encodePing(pingBytes, id, now, slot.rttMs);
-    slot.client?.sendBytes(Msg.PING, pingBytes);
+    slot.client?.sendBytes(Msg.PING, slot.rtt.ping(pingBytes, id, this.now()));
   }
 
   private handlePong(client: Client, bytes: unknown): void {
@@ -494,31 +424,17 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
       this.reject(client, Msg.PONG, `PONG_${frameStatusName(status)}`);
       return;
     }
-    for (let k = 0; k < slot.pingIds.length; k++) {
-      if (slot.pingIds[k] === pingIn.id && slot.pingSent[k]! >= 0) {
-        const sample = this.now() - slot.pingSent[k]!;
-        slot.pingSent[k] = -1; // each ping counts once
-        if (!(sample >= 0 && sample < 5000)) return;
-        // The median of the last RTT_WINDOW samples: robust to one slow pong (e.g. around the join
-        // or a GC pause), which an exponential average would carry for many samples.
-        slot.rttBuf[slot.rttSamples % RTT_WINDOW] = sample;
-        slot.rttSamples++;
-        slot.rttMs = median(slot.rttBuf, Math.min(slot.rttSamples, RTT_WINDOW), this.rttSort);
-        return;
-      }
-    }
-    this.reject(client, Msg.PONG, 'PONG_UNKNOWN_ID');
+    if (slot.rtt.pong(pingIn, this.now()) === PongResult.UNKNOWN_ID) this.reject(client, Msg.PONG, 'PONG_UNKNOWN_ID');
   }
 
   private handleShot(client: Client, bytes: unknown): void {
-    const stats = this.cfg.stats;
     const slot = this.bySession.get(client.sessionId);
     if (slot === undefined) return;
-    stats.shots++;
+    this.cfg.stats.shots++;
     const isBytes = bytes instanceof Uint8Array;
     const timing = this.timing;
     timing.receiveTimeMs = this.now();
-    timing.rttMs = slot.rttMs;
+    timing.rttMs = slot.rtt.rttMs;
     timing.interpDelayMs = slot.interpDelayMs;
     timing.newestTickMs = this.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : this.newestTickMs;
     slot.shooter.alive = slot.alive;
@@ -530,39 +446,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
     // Oversized payloads are refused unread: the pipeline's frame check looks only at the length.
     validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
     copyShooterState(slot.shooter, v.after);
-
-    let targetHealthAfter = -1;
-    let killed = false;
-    if (v.kind === VerdictKind.HIT) {
-      stats.hits++;
-      const target = this.slots[v.target];
-      if (target !== undefined && target.alive && target.client !== null) {
-        target.health = Math.max(0, target.health - v.damage);
-        targetHealthAfter = target.health;
-        if (target.health <= 0) {
-          killed = true;
-          this.kill(target, slot, v);
-        }
-        this.syncStatus(target);
-        const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed };
-        client.send(Msg.HIT, hit);
-        const dir = this.damageDirection(target, v);
-        const dmg: DamagedReply = { from: slot.index, damage: v.damage, health: target.health, dx: dir[0]!, dy: dir[1]!, dz: dir[2]! };
-        target.client.send(Msg.DAMAGED, dmg);
-      }
-    } else if (v.kind === VerdictKind.MISS) {
-      stats.misses++;
-    } else {
-      const name = reasonName(v.reason);
-      stats.rejects[name] = (stats.rejects[name] ?? 0) + 1;
-    }
-    if (v.worldHit && v.kind !== VerdictKind.HIT) this.addHole(slot.index, v);
-
-    const reply: VerdictReply = {
-      seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
-      t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
-    };
-    client.send(Msg.VERDICT, reply);
+    const done = applyVerdict(this, slot, client, v);
 
     const rec = this.recorder;
     if (rec !== null) {
@@ -574,64 +458,10 @@ export class ArenaRoom extends Room<{ state: ArenaState }> {
         timing,
         targets: targetsSeen!,
         verdict: v,
-        targetHealthAfter,
-        killed,
+        targetHealthAfter: done.targetHealthAfter,
+        killed: done.killed,
       }));
     }
-  }
-
-  private damageScratch = new Float64Array(3);
-
-  /** Unit vector from the victim's eye toward the shot's start (where the damage came from). */
-  private damageDirection(target: Slot, v: Verdict): Float64Array {
-    const out = this.damageScratch;
-    const shooter = this.slots[v.shooter];
-    const sx = shooter !== undefined ? shooter.move.x : v.x;
-    const sz = shooter !== undefined ? shooter.move.z : v.z;
-    const sy = shooter !== undefined ? shooter.move.y : v.y;
-    const dx = sx - target.move.x, dy = sy - target.move.y, dz = sz - target.move.z;
-    const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (l > 1e-9) {
-      out[0] = dx / l; out[1] = dy / l; out[2] = dz / l;
-    } else {
-      out[0] = 0; out[1] = 0; out[2] = 0;
-    }
-    return out;
-  }
-
-  private kill(target: Slot, killer: Slot, v: Verdict): void {
-    const t = this.now();
-    target.alive = false;
-    target.shooter.alive = false;
-    target.deaths++;
-    target.respawnAtMs = Math.max(t + this.cfg.respawnDelayMs, 1e-9);
-    this.targetsAlive[target.index] = false;
-    if (killer !== target) killer.kills++;
-    this.syncStatus(killer);
-    const feed = this.state.killFeed;
-    const e = new KillFeedEntry();
-    e.killer = killer.index;
-    e.victim = target.index;
-    e.weapon = v.weapon;
-    e.zone = v.zone;
-    e.timeMs = t;
-    feed.push(e);
-    while (feed.length > this.cfg.killFeedLength) feed.shift();
-    this.cfg.stats.kills++;
-    this.safeRecord(() => this.recorder?.event({ kind: MatchEventKind.DEATH, slot: target.index, timeMs: t, other: killer.index }));
-  }
-
-  private addHole(shooter: number, v: Verdict): void {
-    const holes = this.state.holes as ArraySchema<BulletHole>;
-    const h = new BulletHole();
-    h.x = v.x; h.y = v.y; h.z = v.z;
-    h.nx = v.nx; h.ny = v.ny; h.nz = v.nz;
-    const s = this.cfg.world.surfaces[v.surface];
-    h.surface = s !== undefined ? `${s.node}/${s.material}` : '';
-    h.shooter = shooter;
-    h.seq = v.seq >>> 0;
-    holes.push(h);
-    while (holes.length > this.cfg.maxBulletHoles) holes.shift();
   }
 
   private safeRecord(fn: () => void): void {

@@ -25,7 +25,7 @@ export const TICK_POSE_STRIDE = 12;
 export const TickPose = { PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11 } as const;
 
 export interface MatchHeader {
-  formatVersion: 1;
+  formatVersion: 2;
   roomId: string;
   /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
   startedAtIso: string;

@@ -5,6 +5,8 @@ export interface ServerStats {
   shots: number;
   hits: number;
   misses: number;
+  /** Switches and reloads carried out. */
+  actions: number;
   kills: number;
   /** Rejections by reason name (verdict reasons for shots, INPUT_/PONG_/UNKNOWN_MESSAGE otherwise). */
   rejects: Record<string, number>;
@@ -13,7 +15,7 @@ export interface ServerStats {
 }
 
 export function createServerStats(): ServerStats {
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0 };
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {

@@ -5,7 +5,10 @@
  * histories, round trips of others) never goes on the wire.
  *
  * `serverTimeMs` and `tick` are those of the newest recorded snapshot: clients interpolate the
- * players' poses by these times and stamp their shots' render time on the same clock.
+ * players' poses by these times and stamp their shots' render time on the same clock. Pose fields
+ * hold exactly what the room records into its histories (float32 values where the wire is float32,
+ * the animation time wrapped into its clip), so a client that records its patches rebuilds the
+ * server's histories bit for bit.
  */
 import { schema, t, type SchemaType } from '@colyseus/schema';
 
@@ -32,6 +35,16 @@ export const PlayerState = schema({
   epoch: t.uint16(),
   /** The server's round-trip estimate for this player, ms (shown on scoreboards; the owner's clock uses its pings). */
   rttMs: t.float32(),
+  /** Weapon id in hand. */
+  weapon: t.uint8(),
+  /** Rounds in the equipped weapon's magazine (as of the last weapon message; a reload under way fills it at reloadEndMs). */
+  ammo: t.uint16(),
+  /** Action time at which the equipped weapon's reload completes, server ms; 0 = not reloading. */
+  reloadEndMs: t.float64(),
+  /** Action time from which the equipped weapon is drawn, server ms. */
+  drawEndMs: t.float64(),
+  /** The newest input seq the server has applied: the owner replays its later inputs on top (prediction). */
+  inputSeq: t.uint32(),
 }, 'PlayerState');
 export type PlayerState = SchemaType<typeof PlayerState>;
 

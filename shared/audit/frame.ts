@@ -16,8 +16,11 @@ export const LOG_MAGIC = 0x4c4d5248;
 /**
  * Bump when a record layout changes; the reader refuses other versions.
  * 2: the verdict gained targetRewindStatus.
+ * 3: weapon messages (fire, switch, reload) with claimed action times; the verdict gained
+ *    originOffsetM; the shooter state gained
+ *    lastActionMs, equipped, drawEndMs and carried.
  */
-export const LOG_FORMAT_VERSION = 2;
+export const LOG_FORMAT_VERSION = 3;
 /**
  * Frame type the writer uses to mark records it had to drop (disk failing for longer than its
  * memory bound): payload u32 dropped records, f64 dropped bytes. Content record types are < 255.

@@ -23,7 +23,7 @@ import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, TICK_H
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
-import { decodeShot, checkFrame, createShotMessage, FrameStatus, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -83,8 +83,12 @@ export const ShotCol = {
   SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
   /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
   BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
+  /** ShotAction of the message (fire, switch, reload; -1 when it did not decode). */
+  ACTION: 30,
+  /** The time every target was rewound to, server ms (NaN when rejected before the time step). */
+  REWIND_TIME_MS: 31,
 } as const;
-export const SHOT_COLUMNS = 30;
+export const SHOT_COLUMNS = 32;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -372,7 +376,9 @@ class Replay {
     rows[o + ShotCol.ZONE] = v.zone;
     rows[o + ShotCol.TARGET] = v.target;
     rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
-    rows[o + ShotCol.REWIND_DEPTH_MS] = input.timing.receiveTimeMs - v.rewindTimeMs;
+    // How far back from the moment the shooter acted (action time = estimate + interpolation delay).
+    rows[o + ShotCol.REWIND_DEPTH_MS] = v.estimateMs + input.timing.interpDelayMs - v.rewindTimeMs;
+    rows[o + ShotCol.REWIND_TIME_MS] = v.rewindTimeMs;
     rows[o + ShotCol.DAMAGE] = v.damage;
     rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
     rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
@@ -382,18 +388,26 @@ class Replay {
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
     let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
+    let action = -1;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
+      action = pl[1]!;
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
-      sx = view.getFloat64(po + 16, true); sy = view.getFloat64(po + 24, true); sz = view.getFloat64(po + 32, true);
-      ex = view.getFloat64(po + 40, true); ey = view.getFloat64(po + 48, true); ez = view.getFloat64(po + 56, true);
+      sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
+      ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
+      action = scratchShot.action;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
+    }
+    if (action !== ShotAction.FIRE) {
+      // A switch or reload carries no segment.
+      sx = NaN; sy = NaN; sz = NaN; ex = NaN; ey = NaN; ez = NaN;
     }
     rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
     rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
+    rows[o + ShotCol.ACTION] = action;
     let reaction = NaN;
     let snapCos = NaN;
     const slots = this.slots;

@@ -25,7 +25,8 @@
  *   ..      n payload bytes
  *   ..      verdict (VERDICT layout below)
  *
- * SHOOTER_STATE: u8 alive, u8 weapon count w, f64 lastSeq, f64 nextFireMs, w x f64 ammo, w x f64 reloadEndMs.
+ * SHOOTER_STATE: u8 alive, u8 weapon count w, f64 lastSeq, f64 nextFireMs, f64 lastActionMs, f64 equipped,
+ *   f64 drawEndMs, f64 carried (bit set), w x f64 ammo, w x f64 reloadEndMs.
  * VERDICT: u8 kind, u8 reason, u8 timeSource, u8 flags (1 worldHit, 2 fired), then f64 for each of
  *   VERDICT_NUMBER_FIELDS in order, then the shooter state after.
  */
@@ -46,7 +47,7 @@ export const MAX_SLOTS = 1024;
 /** The verdict's numeric fields, in log order. Comparing verdicts walks the same list. */
 export const VERDICT_NUMBER_FIELDS = [
   'seq', 'shooter', 'weapon', 'target', 'zone', 'bone', 'hitbox', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz',
-  'worldT', 'surface', 'damage', 'targetRewindStatus', 'rewindTimeMs', 'estimateMs',
+  'worldT', 'surface', 'damage', 'targetRewindStatus', 'rewindTimeMs', 'estimateMs', 'originOffsetM',
 ] as const satisfies readonly (keyof Verdict)[];
 
 /** Verdict fields stored outside VERDICT_NUMBER_FIELDS (bytes, flags, the state after). */
@@ -76,8 +77,11 @@ export function createShotInput(): ShotInput {
   };
 }
 
+/** Bytes of SHOOTER_STATE before the per-weapon arrays. */
+const SHOOTER_HEAD_BYTES = 50;
+
 export function shooterStateBytes(s: ShooterState): number {
-  return 18 + 16 * s.ammo.length;
+  return SHOOTER_HEAD_BYTES + 16 * s.ammo.length;
 }
 
 export function verdictBytes(v: Verdict): number {
@@ -96,23 +100,31 @@ function writeShooterState(view: DataView, at: number, s: ShooterState): number 
   view.setUint8(at + 1, w);
   view.setFloat64(at + 2, s.lastSeq, true);
   view.setFloat64(at + 10, s.nextFireMs, true);
-  let o = at + 18;
+  view.setFloat64(at + 18, s.lastActionMs, true);
+  view.setFloat64(at + 26, s.equipped, true);
+  view.setFloat64(at + 34, s.drawEndMs, true);
+  view.setFloat64(at + 42, s.carried, true);
+  let o = at + SHOOTER_HEAD_BYTES;
   for (let i = 0; i < w; i++, o += 8) view.setFloat64(o, s.ammo[i]!, true);
   for (let i = 0; i < w; i++, o += 8) view.setFloat64(o, s.reloadEndMs[i] ?? 0, true);
   return o;
 }
 
 function readShooterState(out: ShooterState, view: DataView, at: number, end: number, slot: number): number {
-  if (at + 18 > end) return -1;
+  if (at + SHOOTER_HEAD_BYTES > end) return -1;
   const w = view.getUint8(at + 1);
-  if (at + 18 + 16 * w > end) return -1;
+  if (at + SHOOTER_HEAD_BYTES + 16 * w > end) return -1;
   out.slot = slot;
   out.alive = view.getUint8(at) === 1;
   out.lastSeq = view.getFloat64(at + 2, true);
   out.nextFireMs = view.getFloat64(at + 10, true);
+  out.lastActionMs = view.getFloat64(at + 18, true);
+  out.equipped = view.getFloat64(at + 26, true);
+  out.drawEndMs = view.getFloat64(at + 34, true);
+  out.carried = view.getFloat64(at + 42, true);
   if (out.ammo.length !== w) out.ammo.length = w;
   if (out.reloadEndMs.length !== w) out.reloadEndMs.length = w;
-  let o = at + 18;
+  let o = at + SHOOTER_HEAD_BYTES;
   for (let i = 0; i < w; i++, o += 8) out.ammo[i] = view.getFloat64(o, true);
   for (let i = 0; i < w; i++, o += 8) out.reloadEndMs[i] = view.getFloat64(o, true);
   return o;
@@ -134,6 +146,7 @@ export function writeVerdict(view: DataView, at: number, v: Verdict): number {
   view.setFloat64(o + 96, v.ny, true); view.setFloat64(o + 104, v.nz, true); view.setFloat64(o + 112, v.worldT, true);
   view.setFloat64(o + 120, v.surface, true); view.setFloat64(o + 128, v.damage, true); view.setFloat64(o + 136, v.targetRewindStatus, true);
   view.setFloat64(o + 144, v.rewindTimeMs, true); view.setFloat64(o + 152, v.estimateMs, true);
+  view.setFloat64(o + 160, v.originOffsetM, true);
   return writeShooterState(view, o + 8 * VERDICT_NUMBER_FIELDS.length, v.after);
 }
 

@@ -40,7 +40,7 @@ export interface MoveState {
   qy: number;
   qz: number;
   qw: number;
-  /** Animation clip index (MoveConfig.clipIdle etc.) and running time in it, seconds (reset on a clip change, never wrapped). */
+  /** Animation clip index (MoveConfig.clipIdle etc.) and time in it, seconds (reset on a clip change, wrapped into the clip's period). */
   clip: number;
   animTime: number;
 }
@@ -76,9 +76,14 @@ export interface MoveConfig {
   /** Horizontal speeds at which the clip changes from idle to jog and from jog to run, m/s. */
   jogSpeed: number;
   runSpeed: number;
+  /**
+   * Loop length of each clip by index, seconds (the rig's clip durations): the clip time wraps into
+   * [0, period), so it keeps its precision however long a clip plays. 0 or missing: never wrapped.
+   */
+  clipPeriods: readonly number[];
 }
 
-export function defaultMoveConfig(clips: { idle: number; jog: number; run: number; fall: number }): MoveConfig {
+export function defaultMoveConfig(clips: { idle: number; jog: number; run: number; fall: number }, clipPeriods: readonly number[] = []): MoveConfig {
   return {
     maxSpeed: 6,
     accel: 40,
@@ -95,6 +100,7 @@ export function defaultMoveConfig(clips: { idle: number; jog: number; run: numbe
     clipFall: clips.fall,
     jogSpeed: 0.5,
     runSpeed: 4,
+    clipPeriods: clipPeriods.slice(),
   };
 }
 
@@ -259,8 +265,10 @@ export function stepMovement(s: MoveState, input: MoveInputLike, world: MoveWorl
     s.clip = clip;
     s.animTime = 0;
   }
-  // Not wrapped: the history interpolates clip time linearly and the rig wraps it when posing, so
-  // it must stay monotonic while the clip is unchanged.
+  // Wrapped into the loop: a clip time that grew without end would lose float32 precision on the
+  // wire. Across a wrap the history takes the nearer snapshot's clip time instead of interpolating.
   s.animTime += dt;
+  const period = c.clipPeriods[clip] ?? 0;
+  if (period > 0 && s.animTime >= period) s.animTime -= Math.floor(s.animTime / period) * period;
   return s;
 }

@@ -3,7 +3,7 @@
  * messages are binary (shot, input, pong: see their modules); server-to-client replies that carry
  * no hot-path data (verdicts, hit confirmations, damage directions) are small JSON objects.
  */
-export { SHOT_BYTES, SHOT_VERSION, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
+export { SHOT_BYTES, SHOT_VERSION, ShotAction, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
 export { INPUT_BYTES, INPUT_VERSION, InputButton, InputStatus, decodeInput, encodeInput, createInputMessage, type InputMessage } from './input';
 export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, ServerClockEstimate, type PingMessage } from './ping';
 
@@ -11,7 +11,7 @@ export const ROOM_NAME = 'arena';
 
 /** Message type names. */
 export const Msg = {
-  /** client -> server, bytes: a shot (shot.ts). */
+  /** client -> server, bytes: a weapon message, fire / switch / reload (shot.ts). */
   SHOT: 'shot',
   /** client -> server, bytes: a movement input (input.ts). */
   INPUT: 'input',
@@ -40,6 +40,8 @@ export interface VerdictReply {
   damage: number;
   rewindTimeMs: number;
   timeSource: number;
+  /** Distance from the shot's start to the shooter's eye path as the server recorded it, metres (-1 when not measured). */
+  originOffsetM: number;
 }
 
 export interface HitReply {

@@ -50,30 +50,44 @@ export function decodePing(out: PingMessage, bytes: unknown): FrameStatus {
  * Client side: the server clock from pings. The caller passes its own monotonic local time
  * (shared/ reads no clock). serverNow(local) = local + offsetMs.
  *
- * Pings sent before the server had measured a round trip (rttMs = 0) say nothing about the one-way
- * delay, so they are used only until the first ping with a measured round trip arrives, which
- * replaces them. The next samples are averaged (the first 8), then the offset follows an
- * exponential average (1/8 per sample) so one delayed ping does not make the rendered time jump.
+ * Each ping gives d = serverTime - localArrival, the true offset minus that ping's one-way delay.
+ * The estimate is the mean d of the last CLOCK_WINDOW pings plus half the smallest round trip the
+ * server reported in them. A round trip measured while the connection was young or the server busy
+ * is too large and would put the clock ahead of the server's (its shots would claim future times);
+ * the minimum forgets it as soon as a normal sample arrives. A delayed ping (a TCP retransmission)
+ * lowers the mean d, which puts the clock behind, the safe side. Pings sent before the server had
+ * measured a round trip (rttMs = 0) are used only until the first ping with a measured round trip
+ * arrives.
  */
+export const CLOCK_WINDOW = 16;
+
 export class ServerClockEstimate {
   offsetMs = 0;
   samples = 0;
   /** Samples taken from pings that carried a measured round trip. */
   measured = 0;
+  private readonly d = new Float64Array(CLOCK_WINDOW);
+  private readonly rtt = new Float64Array(CLOCK_WINDOW);
 
   onPing(ping: PingMessage, localNowMs: number): void {
     const known = ping.rttMs > 0;
     if (!known && this.measured > 0) return;
-    const offset = ping.serverTimeMs + ping.rttMs / 2 - localNowMs;
-    if (known) {
-      this.measured++;
-      if (this.measured === 1) this.offsetMs = offset;
-      else if (this.measured <= 8) this.offsetMs += (offset - this.offsetMs) / this.measured;
-      else this.offsetMs += (offset - this.offsetMs) / 8;
-    } else {
-      this.offsetMs = offset;
-    }
     this.samples++;
+    if (!known) {
+      this.offsetMs = ping.serverTimeMs - localNowMs;
+      return;
+    }
+    const k = this.measured % CLOCK_WINDOW;
+    this.d[k] = ping.serverTimeMs - localNowMs;
+    this.rtt[k] = ping.rttMs;
+    this.measured++;
+    const n = Math.min(this.measured, CLOCK_WINDOW);
+    let dSum = 0, rMin = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      dSum += this.d[i]!;
+      if (this.rtt[i]! < rMin) rMin = this.rtt[i]!;
+    }
+    this.offsetMs = dSum / n + rMin / 2;
   }
 
   /** True once the offset rests on a measured round trip. */
@@ -84,4 +98,16 @@ export class ServerClockEstimate {
   serverNow(localNowMs: number): number {
     return localNowMs + this.offsetMs;
   }
+
+  /**
+   * The time to stamp an action with (shared/protocol/shot.ts): serverNow, never earlier than the
+   * last stamp. The offset moves with every ping, so serverNow alone can step back a little, and
+   * the server refuses an action claimed before the previous one.
+   */
+  stamp(localNowMs: number): number {
+    const t = Math.max(this.serverNow(localNowMs), this.lastStamp);
+    this.lastStamp = t;
+    return t;
+  }
+  private lastStamp = Number.NEGATIVE_INFINITY;
 }

@@ -1,38 +1,60 @@
 /**
- * The shot message: one fired segment, as a fixed 64-byte little-endian binary record read with a
- * DataView. Fixed length means a single exact length check rejects truncated, padded and
- * wrong-type payloads before any field is read, and a version byte lets the layout evolve.
+ * The weapon message: everything a client does with its weapons, as one fixed 80-byte
+ * little-endian binary record read with a DataView: fire a segment, switch to a carried weapon, or
+ * reload. One ordered stream (one seq space, one clock of claimed action times) lets the server judge
+ * the fire clock, draw and reload times against each other, and lets the audit replay them in order.
+ * Fixed length means a single exact length check rejects truncated, padded and wrong-type payloads
+ * before any field is read, and a version byte lets the layout evolve.
  *
- * Layout (version 1, 64 bytes, little-endian):
+ * Layout (version 2, 80 bytes, little-endian):
  *
  *   offset size type  field
  *   0      1    u8    version (= SHOT_VERSION)
- *   1      1    u8    weapon id (shared/weapons.ts)
- *   2      2    i16   claimed target slot, -1 = none (audits and self-hit rejection only: the
- *                     server decides hits on its own)
- *   4      4    u32   seq, per client, strictly increasing
- *   8      8    f64   claimed render time, ms on the server clock: the server time of the
- *                     interpolated snapshots the client was drawing when it fired, i.e.
- *                     ServerClockEstimate.serverNow() - interpDelayMs (the delay it declared at join)
- *   16     8    f64   start x   (segment start S, metres, world space)
- *   24     8    f64   start y
- *   32     8    f64   start z
- *   40     8    f64   stop x    (segment stop E)
- *   48     8    f64   stop y
- *   56     8    f64   stop z
+ *   1      1    u8    action: 0 fire, 1 switch (to `weapon`), 2 reload (`weapon`, the equipped one)
+ *   2      1    u8    weapon id (shared/weapons.ts)
+ *   3      1    u8    reserved, 0
+ *   4      4    u32   seq, per client, strictly increasing over all actions
+ *   8      4    i32   claimed target slot, -1 = none (audits and self-hit rejection only: the
+ *                     server decides hits on its own); 0 for switch and reload
+ *   12     4    u32   reserved, 0
+ *   16     8    f64   action time, ms on the server clock: when the client pulled the trigger,
+ *                     switched or began the reload (ServerClockEstimate.serverNow() at that moment).
+ *                     Claimed times order the actions and drive the fire clock; the server bounds
+ *                     each against the message's arrival.
+ *   24     8    f64   claimed render time, ms on the server clock: the server time of the
+ *                     interpolated snapshots the client was drawing when it fired, i.e. the action
+ *                     time minus the interpolation delay it declared at join (fire only)
+ *   32     8    f64   start x   (segment start S, metres, world space; fire only)
+ *   40     8    f64   start y
+ *   48     8    f64   start z
+ *   56     8    f64   stop x    (segment stop E)
+ *   64     8    f64   stop y
+ *   72     8    f64   stop z
  *
- * Decoding only checks the frame (length, version); the numbers are judged by the validation
- * pipeline (shared/validate), so that a NaN or a huge coordinate gets its own verdict reason.
+ * Decoding only checks the frame (length, version, action, reserved bytes); the numbers are judged
+ * by the validation pipeline (shared/validate), so that a NaN or a huge coordinate gets its own
+ * verdict reason. Switch and reload read only action, weapon, seq and action time.
  */
 
-export const SHOT_VERSION = 1;
-export const SHOT_BYTES = 64;
+export const SHOT_VERSION = 2;
+export const SHOT_BYTES = 80;
+
+/** What a weapon message asks for. */
+export const ShotAction = {
+  FIRE: 0,
+  SWITCH: 1,
+  RELOAD: 2,
+} as const;
+export type ShotAction = (typeof ShotAction)[keyof typeof ShotAction];
 
 export interface ShotMessage {
   version: number;
+  action: number;
   weapon: number;
   claimedTarget: number;
   seq: number;
+  /** Claimed action time (fire, switch or reload), server ms. */
+  timeMs: number;
   renderTimeMs: number;
   sx: number;
   sy: number;
@@ -43,7 +65,7 @@ export interface ShotMessage {
 }
 
 export function createShotMessage(): ShotMessage {
-  return { version: SHOT_VERSION, weapon: 0, claimedTarget: -1, seq: 0, renderTimeMs: 0, sx: 0, sy: 0, sz: 0, ex: 0, ey: 0, ez: 0 };
+  return { version: SHOT_VERSION, action: ShotAction.FIRE, weapon: 0, claimedTarget: -1, seq: 0, timeMs: 0, renderTimeMs: 0, sx: 0, sy: 0, sz: 0, ex: 0, ey: 0, ez: 0 };
 }
 
 /** Why a byte payload is not a shot at all (before any field is judged). */
@@ -53,6 +75,8 @@ export const FrameStatus = {
   WRONG_LENGTH: 2,
   WRONG_VERSION: 3,
   OVERSIZED: 4,
+  /** An unknown action code or a reserved byte that is not 0. */
+  BAD_FIELD: 5,
 } as const;
 export type FrameStatus = (typeof FrameStatus)[keyof typeof FrameStatus];
 
@@ -77,12 +101,16 @@ export function checkFrame(bytes: unknown, expectedLength: number, version: numb
 }
 
 /**
- * Reads a shot into `out`. Returns FrameStatus.OK and fills every field, or another status and
- * leaves `out` untouched except `seq`, which is set when at least the first 8 bytes are present
- * (so the rejection can name the shot the client sent), else -1.
+ * Reads a weapon message into `out`. Returns FrameStatus.OK and fills every field, or another
+ * status and leaves `out` untouched except `seq`, which is set when at least the first 8 bytes are
+ * present (so the rejection can name the message the client sent), else -1.
  */
 export function decodeShot(out: ShotMessage, bytes: unknown): FrameStatus {
-  const status = checkFrame(bytes, SHOT_BYTES, SHOT_VERSION);
+  let status: FrameStatus = checkFrame(bytes, SHOT_BYTES, SHOT_VERSION);
+  if (status === FrameStatus.OK) {
+    const v = viewOf(bytes as Uint8Array);
+    if (v.getUint8(1) > ShotAction.RELOAD || v.getUint8(3) !== 0 || v.getUint32(12, true) !== 0) status = FrameStatus.BAD_FIELD;
+  }
   if (status !== FrameStatus.OK) {
     out.seq = bytes instanceof Uint8Array && bytes.byteLength >= 8 && bytes.byteLength <= MAX_CLIENT_MESSAGE_BYTES
       ? viewOf(bytes).getUint32(4, true)
@@ -91,32 +119,38 @@ export function decodeShot(out: ShotMessage, bytes: unknown): FrameStatus {
   }
   const v = viewOf(bytes as Uint8Array);
   out.version = v.getUint8(0);
-  out.weapon = v.getUint8(1);
-  out.claimedTarget = v.getInt16(2, true);
+  out.action = v.getUint8(1);
+  out.weapon = v.getUint8(2);
   out.seq = v.getUint32(4, true);
-  out.renderTimeMs = v.getFloat64(8, true);
-  out.sx = v.getFloat64(16, true);
-  out.sy = v.getFloat64(24, true);
-  out.sz = v.getFloat64(32, true);
-  out.ex = v.getFloat64(40, true);
-  out.ey = v.getFloat64(48, true);
-  out.ez = v.getFloat64(56, true);
+  out.claimedTarget = v.getInt32(8, true);
+  out.timeMs = v.getFloat64(16, true);
+  out.renderTimeMs = v.getFloat64(24, true);
+  out.sx = v.getFloat64(32, true);
+  out.sy = v.getFloat64(40, true);
+  out.sz = v.getFloat64(48, true);
+  out.ex = v.getFloat64(56, true);
+  out.ey = v.getFloat64(64, true);
+  out.ez = v.getFloat64(72, true);
   return FrameStatus.OK;
 }
 
-/** Writes a shot into `out` (64 bytes from `offset`) and returns `out`. Used by clients and tests. */
+/** Writes a weapon message into `out` (80 bytes from `offset`) and returns `out`. Used by clients and tests. */
 export function encodeShot(out: Uint8Array, shot: ShotMessage, offset = 0): Uint8Array {
   const v = new DataView(out.buffer, out.byteOffset + offset, SHOT_BYTES);
   v.setUint8(0, shot.version);
-  v.setUint8(1, shot.weapon);
-  v.setInt16(2, shot.claimedTarget, true);
+  v.setUint8(1, shot.action);
+  v.setUint8(2, shot.weapon);
+  v.setUint8(3, 0);
   v.setUint32(4, shot.seq, true);
-  v.setFloat64(8, shot.renderTimeMs, true);
-  v.setFloat64(16, shot.sx, true);
-  v.setFloat64(24, shot.sy, true);
-  v.setFloat64(32, shot.sz, true);
-  v.setFloat64(40, shot.ex, true);
-  v.setFloat64(48, shot.ey, true);
-  v.setFloat64(56, shot.ez, true);
+  v.setInt32(8, shot.claimedTarget, true);
+  v.setUint32(12, 0, true);
+  v.setFloat64(16, shot.timeMs, true);
+  v.setFloat64(24, shot.renderTimeMs, true);
+  v.setFloat64(32, shot.sx, true);
+  v.setFloat64(40, shot.sy, true);
+  v.setFloat64(48, shot.sz, true);
+  v.setFloat64(56, shot.ex, true);
+  v.setFloat64(64, shot.ey, true);
+  v.setFloat64(72, shot.ez, true);
   return out;
 }

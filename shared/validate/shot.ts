@@ -1,34 +1,41 @@
 /**
- * The shot validation pipeline: one pure function from a shot as received (its bytes) plus plain
- * numbers (receive time, round trip, interpolation delay, the shooter's rules state, who is alive)
- * and the match's immutable data (world, rig, weapon table, snapshot histories) to a Verdict. No
- * clock, no I/O, no randomness: the audit replays it from the log and must get the same bits.
+ * The weapon-message pipeline: one pure function from a message as received (its bytes) plus plain
+ * numbers (receive time, interpolation delay, the shooter's rules state, who is alive) and the
+ * match's immutable data (world, rig, weapon table, snapshot histories) to a Verdict. No clock, no
+ * I/O, no randomness: the audit replays it from the log and must get the same bits.
  *
  * Steps (each rejection names its own VerdictReason):
- * 1. Structure: frame (length, version), finite numbers, sane magnitudes, known weapon, valid
- *    claimed target, seq strictly increasing, not aimed at oneself. From here on the seq counts as
- *    used, so the same bytes replayed are refused.
- * 2. Shooter: present, alive, fire interval and magazine respected (receive times; see fire clock).
- * 3. Time (Source-style): estimate = receive - rtt/2 - interpolation delay. A claimed render time in
- *    the future (beyond futureSlackMs) or older than the window (plus oldSlackMs) is rejected; else
- *    the claim is used when within claimToleranceMs of the estimate, the estimate otherwise, then the
- *    result is clamped to [receive - rewindWindowMs, newest tick]. The source goes into the verdict.
- * 4. Geometry of the claim: length within the weapon's range and non-zero; start within
+ * 1. Structure: frame (length, version, action), finite numbers, sane magnitudes, known weapon,
+ *    valid claimed target, seq strictly increasing, not aimed at oneself. From here on the seq
+ *    counts as used, so the same bytes replayed are refused.
+ * 2. Action time: the client's claimed time of the action, bounded against arrival: no later than
+ *    receive + futureSlackMs + rtt/2 (clock estimate error), no earlier than receive - maxFireLagMs (the one-way delay plus a lost
+ *    segment and its lost retransmission on TCP), never before the shooter's previous action.
+ * 3. Shooter rules (weaponRules.ts), at the action time: alive; switch and reload are judged and
+ *    carried out here (verdict ACTION); a shot needs the weapon carried, equipped, drawn, loaded,
+ *    not reloading, and the fire clock.
+ * 4. Render time (Source-style): the shooter rendered others at action time - interpolation delay;
+ *    the claimed render time is used when within claimToleranceMs of that estimate, the estimate
+ *    otherwise, clamped to [action time - rewindWindowMs, min(action time, newest tick)]. A claim
+ *    later than the action (beyond futureSlackMs) or older than the window plus oldSlackMs is rejected.
+ * 5. Geometry of the claim: length within the weapon's range and non-zero; start within
  *    originToleranceM of the shooter's eye path between the rewound time and the newest tick (the
  *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate;
- *    across a respawn or teleport only the newest eye counts), and
- *    no world geometry between that eye point and the start.
- * 5. Replay: the world's first hit along the segment and the first hitbox hit of every other player
+ *    across a respawn or teleport only the newest eye counts), and no world geometry between that
+ *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
+ * 6. Replay: the world's first hit along the segment and the first hitbox hit of every other player
  *    alive now whose current life began at or before the rewound time (so a respawned player is never
  *    hit in a pose from a previous life, and a dead one not at all); the hitbox counts only before
  *    the world's hit. A hitbox behind the first world hit makes the shot OCCLUDED (a shot through a
- *    wall; the wall still gets the bullet hole).
- * 6. Verdict: HIT (zone, damage = weapon damage x zone multiplier), MISS, or REJECTED; passing steps
- *    1-4 marks the shot as fired (a round and a fire interval are used), whatever step 5 finds.
+ *    wall; the wall still gets the bullet hole). A hitbox hit whose point cannot be seen from the
+ *    server's eye (the eye point nearest the start, or either end of the eye path) is NOT_VISIBLE:
+ *    a start pushed past a corner within the origin tolerance does not reach around it.
+ * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier), MISS, ACTION, or REJECTED.
  */
-import { decodeShot, createShotMessage, FrameStatus } from '../protocol/shot';
-import { weaponById, type WeaponSpec } from '../weapons';
+import { decodeShot, createShotMessage, FrameStatus, ShotAction } from '../protocol/shot';
+import { DEFAULT_LOADOUT, weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
+import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
 import { rewindStatusUsable, type PlayerHistory, type RewindPolicy } from '../lagcomp/history';
 import { createPlayerPose } from '../lagcomp/pose';
 import { createHitboxHit, type Rewinder } from '../lagcomp/rewind';
@@ -41,16 +48,31 @@ export interface ValidationConfig {
   zoneMultipliers: ArrayLike<number>;
   /** Number of player slots; claimed targets must be -1 or in [0, maxPlayers). */
   maxPlayers: number;
+  /** Weapon ids a player carries; the first is equipped at each spawn. */
+  loadout: readonly number[];
   /** How far back targets may be rewound, ms. */
   rewindWindowMs: number;
-  /** A claimed render time within this of the server's estimate is believed, ms. */
+  /** A claimed render time within this of the server's estimate (action time - interpolation delay) is believed, ms. */
   claimToleranceMs: number;
-  /** A claimed render time up to this much after the receive time is not "future" (clock estimate error), ms. */
+  /**
+   * A claimed action time up to this much plus half the shooter's round trip (at most maxRttMs)
+   * after the receive time is not "future", ms: a client's server clock (ping time + rtt/2) runs
+   * ahead by the path's asymmetry, and by as much as half the round trip while the server's
+   * estimate of it is still too large (a young connection, a busy server).
+   */
   futureSlackMs: number;
+  /** The largest round trip the future bound allows for, ms (a client that holds its pongs gains no more). */
+  maxRttMs: number;
   /** A claimed render time up to this much older than the window is clamped, not rejected, ms. */
   oldSlackMs: number;
-  /** Early arrival allowed by the fire clock (network jitter), ms. */
-  fireJitterMs: number;
+  /**
+   * How much earlier than its arrival an action may claim to have happened, ms: the one-way delay
+   * plus what TCP adds when a segment is lost (a retransmission after at least 200 ms, doubled when
+   * the retransmission is lost too). Bounds how many shots a client can bank: at most
+   * floor((W + maxFireLagMs + futureSlackMs + maxRttMs / 2) / interval) + 1 accepted shots arrive
+   * in any W ms.
+   */
+  maxFireLagMs: number;
   /** Distance the segment start may lie from the shooter's eye path, metres. */
   originToleranceM: number;
   /** Eye height above the pose origin (the feet), metres. */
@@ -61,34 +83,47 @@ export interface ValidationConfig {
   maxTimeMs: number;
 }
 
-/** Conservative defaults: 250 ms window (the lag-comp default), Source-like tolerances. */
-export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMultipliers: ArrayLike<number>, eyeHeightM: number, maxPlayers = 16): ValidationConfig {
+/** Defaults: 250 ms window (the lag-comp default), Source-like tolerances; the README's rules table says why each. */
+export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMultipliers: ArrayLike<number>, eyeHeightM: number, maxPlayers = 16, loadout: readonly number[] = DEFAULT_LOADOUT): ValidationConfig {
   return {
     weapons, zoneMultipliers, maxPlayers, eyeHeightM,
+    loadout: loadout.filter((w) => weaponById(weapons, w) !== undefined),
     rewindWindowMs: 250,
     claimToleranceMs: 60,
-    futureSlackMs: 30,
+    futureSlackMs: 60,
+    maxRttMs: 300,
     oldSlackMs: 100,
-    fireJitterMs: 20,
-    originToleranceM: 1.0,
+    maxFireLagMs: 800,
+    originToleranceM: ORIGIN_TOLERANCE_M,
     maxCoordinate: 1e5,
     maxTimeMs: 1e12,
   };
+}
+
+/**
+ * Default origin tolerance, metres: the largest distance measured between honest predicted shot
+ * starts and the server's eye path, with a margin (README, rules table).
+ */
+export const ORIGIN_TOLERANCE_M = 1.0;
+
+/** How far back every history must reach behind its newest snapshot, ms: the deepest rewind a message can ask for. */
+export function rewindReachMs(config: Pick<ValidationConfig, 'rewindWindowMs' | 'maxFireLagMs'>): number {
+  return config.rewindWindowMs + config.maxFireLagMs;
 }
 
 /** Everything about the moment the shot arrived: plain numbers the room measured, all logged. */
 export interface ShotTiming {
   /** Server ms when the message was handled. */
   receiveTimeMs: number;
-  /** The room's round-trip estimate for the shooter, ms. */
+  /** The room's round-trip estimate for the shooter, ms (bounds how far ahead its clock may run). */
   rttMs: number;
   /**
    * The shooter's interpolation delay (declared at join as `interpDelayMs`, clamped by the room), ms:
    * how far behind its estimate of the server's current clock (ping time + rtt/2, see
    * shared/protocol/ping.ts ServerClockEstimate) the client renders other players. Snapshots reach
    * the client rtt/2 late, so a client needs interpDelay >= rtt/2 + its interpolation buffer (two or
-   * three patch intervals); it claims renderTime = serverNow - interpDelay, and the server's estimate
-   * receive - rtt/2 - interpDelay then matches the claim.
+   * three patch intervals); it stamps a shot with actionTime = serverNow and renderTime =
+   * serverNow - interpDelay, and the server's estimate actionTime - interpDelay matches the claim.
    */
   interpDelayMs: number;
   /** Server ms of the newest recorded tick (the latest time a pose exists for). */
@@ -124,6 +159,16 @@ function reject(out: Verdict, reason: VerdictReason): Verdict {
   return out;
 }
 
+/** A rejection after the seq was used: the rules state after is the state before with the new seq. */
+function refuse(out: Verdict, shooter: ShooterState, reason: number): Verdict {
+  const seq = out.after.lastSeq;
+  copyShooterState(out.after, shooter);
+  out.after.lastSeq = seq;
+  out.kind = VerdictKind.REJECTED;
+  out.reason = reason as VerdictReason;
+  return out;
+}
+
 function finite(v: number): boolean {
   return v - v === 0; // false for NaN and +-Infinity, no allocation, engine-independent
 }
@@ -148,6 +193,7 @@ function resetVerdict(out: Verdict, shooter: ShooterState): void {
   out.targetRewindStatus = -1;
   out.rewindTimeMs = Number.NaN;
   out.estimateMs = Number.NaN;
+  out.originOffsetM = Number.NaN;
   out.timeSource = TimeSource.NONE;
   out.fired = false;
   copyShooterState(out.after, shooter);
@@ -176,42 +222,51 @@ export function validateShot(
   if (frame === FrameStatus.OVERSIZED) return reject(out, VerdictReason.OVERSIZED);
   if (frame !== FrameStatus.OK) return reject(out, VerdictReason.MALFORMED);
   out.weapon = shot.weapon;
-  if (!finite(shot.renderTimeMs) || !finite(shot.sx) || !finite(shot.sy) || !finite(shot.sz) || !finite(shot.ex) || !finite(shot.ey) || !finite(shot.ez)) {
+  const fire = shot.action === ShotAction.FIRE;
+  if (!finite(shot.timeMs) || (fire && (!finite(shot.renderTimeMs) || !finite(shot.sx) || !finite(shot.sy) || !finite(shot.sz) || !finite(shot.ex) || !finite(shot.ey) || !finite(shot.ez)))) {
     return reject(out, VerdictReason.NON_FINITE);
   }
   const mc = config.maxCoordinate;
-  if (Math.abs(shot.sx) > mc || Math.abs(shot.sy) > mc || Math.abs(shot.sz) > mc || Math.abs(shot.ex) > mc || Math.abs(shot.ey) > mc || Math.abs(shot.ez) > mc || Math.abs(shot.renderTimeMs) > config.maxTimeMs) {
+  if (Math.abs(shot.timeMs) > config.maxTimeMs || (fire && (Math.abs(shot.sx) > mc || Math.abs(shot.sy) > mc || Math.abs(shot.sz) > mc || Math.abs(shot.ex) > mc || Math.abs(shot.ey) > mc || Math.abs(shot.ez) > mc || Math.abs(shot.renderTimeMs) > config.maxTimeMs))) {
     return reject(out, VerdictReason.OUT_OF_BOUNDS);
   }
   const weapon = weaponById(config.weapons, shot.weapon);
   if (weapon === undefined) return reject(out, VerdictReason.UNKNOWN_WEAPON);
-  if (shot.claimedTarget < -1 || shot.claimedTarget >= config.maxPlayers) return reject(out, VerdictReason.BAD_TARGET);
+  if (fire && (shot.claimedTarget < -1 || shot.claimedTarget >= config.maxPlayers)) return reject(out, VerdictReason.BAD_TARGET);
   if (shooter.slot < 0 || shooter.slot >= config.maxPlayers) return reject(out, VerdictReason.NO_SHOOTER);
   if (shot.seq <= shooter.lastSeq) return reject(out, VerdictReason.SEQ_REPLAYED);
   out.after.lastSeq = shot.seq; // the seq is used from here on, whatever the outcome
-  if (shot.claimedTarget === shooter.slot) return reject(out, VerdictReason.SELF_TARGET);
+  if (fire && shot.claimedTarget === shooter.slot) return reject(out, VerdictReason.SELF_TARGET);
 
-  // 2. Shooter
+  // 2. Action time
   const history = scene.histories[shooter.slot];
   if (!shooter.alive) return reject(out, VerdictReason.SHOOTER_DEAD);
   if (history === undefined) return reject(out, VerdictReason.NO_SHOOTER);
   const now = timing.receiveTimeMs;
-  if (now < shooter.nextFireMs - config.fireJitterMs) return reject(out, VerdictReason.FIRE_RATE);
-  const w = weapon.id;
-  let ammo = shooter.ammo[w] ?? 0;
-  let reloadEnd = shooter.reloadEndMs[w] ?? 0;
-  if (reloadEnd > 0 && now >= reloadEnd) {
-    ammo = weapon.magazine;
-    reloadEnd = 0;
-  }
-  if (ammo <= 0) return reject(out, VerdictReason.NO_AMMO);
+  const at = shot.timeMs;
+  if (at > now + config.futureSlackMs + Math.min(timing.rttMs, config.maxRttMs) / 2) return reject(out, VerdictReason.TIME_FUTURE);
+  if (at < now - config.maxFireLagMs) return reject(out, VerdictReason.TIME_TOO_OLD);
+  if (at < shooter.lastActionMs) return reject(out, VerdictReason.ACTION_ORDER);
 
-  // 3. Time
+  // 3. Shooter rules, on the state after (restored by `refuse` when the message is refused)
+  const after = out.after;
+  if (shot.action === ShotAction.SWITCH || shot.action === ShotAction.RELOAD) {
+    const switching = shot.action === ShotAction.SWITCH;
+    const r = switching ? applySwitch(after, config.weapons, weapon, at) : applyReload(after, weapon, at);
+    if (r !== RULES_OK) return refuse(out, shooter, r);
+    out.kind = VerdictKind.ACTION;
+    out.reason = switching ? VerdictReason.OK_SWITCH : VerdictReason.OK_RELOAD;
+    out.fired = true;
+    return out;
+  }
+  const rule = checkFire(after, weapon, at);
+  if (rule !== RULES_OK) return refuse(out, shooter, rule);
+
+  // 4. Render time
   const claimed = shot.renderTimeMs;
-  if (claimed > now + config.futureSlackMs) return reject(out, VerdictReason.TIME_FUTURE);
-  const oldest = now - config.rewindWindowMs;
-  if (claimed < oldest - config.oldSlackMs) return reject(out, VerdictReason.TIME_TOO_OLD);
-  const estimate = now - timing.rttMs / 2 - timing.interpDelayMs;
+  if (claimed > at + config.futureSlackMs) return refuse(out, shooter, VerdictReason.TIME_FUTURE);
+  if (claimed < at - config.rewindWindowMs - config.oldSlackMs) return refuse(out, shooter, VerdictReason.TIME_TOO_OLD);
+  const estimate = at - timing.interpDelayMs;
   out.estimateMs = estimate;
   let when: number;
   let source: TimeSource;
@@ -222,8 +277,8 @@ export function validateShot(
     when = estimate;
     source = TimeSource.ESTIMATED;
   }
-  const newest = Math.min(now, timing.newestTickMs);
-  const lo = Math.min(oldest, newest);
+  const newest = Math.min(at, timing.newestTickMs);
+  const lo = Math.min(at - config.rewindWindowMs, newest);
   if (when < lo) {
     when = lo;
     source = TimeSource.CLAMPED;
@@ -234,18 +289,19 @@ export function validateShot(
   out.rewindTimeMs = when;
   out.timeSource = source;
 
-  // 4. Geometry of the claim
+  // 5. Geometry of the claim
   const dx = shot.ex - shot.sx;
   const dy = shot.ey - shot.sy;
   const dz = shot.ez - shot.sz;
   const len2 = dx * dx + dy * dy + dz * dz;
-  if (!(len2 > 1e-12)) return reject(out, VerdictReason.DEGENERATE);
-  if (len2 > weapon.rangeM * weapon.rangeM) return reject(out, VerdictReason.OUT_OF_RANGE);
+  if (!(len2 > 1e-12)) return refuse(out, shooter, VerdictReason.DEGENERATE);
+  if (len2 > weapon.rangeM * weapon.rangeM) return refuse(out, shooter, VerdictReason.OUT_OF_RANGE);
   // Eye path: eye at the rewound time (A) to eye at the newest tick (B).
-  if (!rewindStatusUsable(history.sampleAt(scratchPose, when, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
+  if (!rewindStatusUsable(history.sampleAt(scratchPose, when, scene.eyePolicy))) return refuse(out, shooter, VerdictReason.NO_SHOOTER);
   let ax = scratchPose.x, ay = scratchPose.y + config.eyeHeightM, az = scratchPose.z;
   const epochA = scratchPose.epoch;
-  if (!rewindStatusUsable(history.sampleAt(scratchPose, newest, scene.eyePolicy))) return reject(out, VerdictReason.NO_SHOOTER);
+  const newestEye = Math.max(when, timing.newestTickMs);
+  if (!rewindStatusUsable(history.sampleAt(scratchPose, newestEye, scene.eyePolicy))) return refuse(out, shooter, VerdictReason.NO_SHOOTER);
   const bx = scratchPose.x, by = scratchPose.y + config.eyeHeightM, bz = scratchPose.z;
   // A respawn or teleport in between: the straight line from the old eye to the new one is no path
   // the shooter ever took (it can cross the whole level), so only the current life's eye counts.
@@ -263,18 +319,15 @@ export function validateShot(
   const cx = ax + u * abx, cy = ay + u * aby, cz = az + u * abz;
   const ox = shot.sx - cx, oy = shot.sy - cy, oz = shot.sz - cz;
   const off2 = ox * ox + oy * oy + oz * oz;
-  if (off2 > config.originToleranceM * config.originToleranceM) return reject(out, VerdictReason.ORIGIN_MISMATCH);
-  if (off2 > 1e-12 && scene.world.anyHit(cx, cy, cz, shot.sx, shot.sy, shot.sz)) return reject(out, VerdictReason.START_BLOCKED);
+  out.originOffsetM = Math.sqrt(off2);
+  if (off2 > config.originToleranceM * config.originToleranceM) return refuse(out, shooter, VerdictReason.ORIGIN_MISMATCH);
+  if (off2 > 1e-12 && scene.world.anyHit(cx, cy, cz, shot.sx, shot.sy, shot.sz)) return refuse(out, shooter, VerdictReason.START_BLOCKED);
 
   // The shot is fired: use a round and a fire interval.
   out.fired = true;
-  ammo -= 1;
-  if (ammo === 0) reloadEnd = now + weapon.reloadMs;
-  out.after.ammo[w] = ammo;
-  out.after.reloadEndMs[w] = reloadEnd;
-  out.after.nextFireMs = Math.max(shooter.nextFireMs, now - config.fireJitterMs) + weapon.fireIntervalMs;
+  applyFire(after, weapon, at);
 
-  // 5. Replay
+  // 6. Replay
   const wh = scratchWorldHit;
   const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
   if (worldHit) {
@@ -292,18 +345,23 @@ export function validateShot(
   const boxHit = scene.rewinder.firstHit(bh, scratchMasked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
   for (let i = 0; i < n; i++) scratchMasked[i] = undefined; // drop references between calls
 
-  // 6. Verdict
+  // 7. Verdict
   if (boxHit && (!worldHit || bh.t < wh.t)) {
-    out.kind = VerdictKind.HIT;
-    out.reason = VerdictReason.OK_HIT;
     out.target = bh.player;
     out.zone = bh.zone;
-    out.bone = bh.bone;
-    out.hitbox = bh.hitbox;
     out.targetRewindStatus = bh.status;
     out.t = bh.t;
     out.x = bh.x; out.y = bh.y; out.z = bh.z;
     out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
+    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, cx, cy, cz, ax, ay, az, bx, by, bz)) {
+      out.kind = VerdictKind.REJECTED;
+      out.reason = VerdictReason.NOT_VISIBLE;
+      return out;
+    }
+    out.kind = VerdictKind.HIT;
+    out.reason = VerdictReason.OK_HIT;
+    out.bone = bh.bone;
+    out.hitbox = bh.hitbox;
     const table = weapon.zoneMultipliers ?? config.zoneMultipliers;
     out.damage = weapon.damage * (table[bh.zone] ?? 1);
     return out;
@@ -325,4 +383,27 @@ export function validateShot(
   out.kind = VerdictKind.MISS;
   out.reason = VerdictReason.OK_MISS;
   return out;
+}
+
+/**
+ * Can the point P be seen from the server's eye: from C (the eye point nearest the shot's start) or
+ * from either end of the eye path (A, B)? The sight line stops VISIBILITY_BACKOFF_M short of P, so
+ * world surfaces touching the hitbox right at P do not count as blocking.
+ */
+function visibleFromEye(
+  world: World, px: number, py: number, pz: number,
+  cx: number, cy: number, cz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number,
+): boolean {
+  return sightClear(world, cx, cy, cz, px, py, pz) || sightClear(world, bx, by, bz, px, py, pz) || sightClear(world, ax, ay, az, px, py, pz);
+}
+
+/** Margin by which a sight line stops short of the point it looks at, metres. */
+export const VISIBILITY_BACKOFF_M = 0.01;
+
+function sightClear(world: World, ex: number, ey: number, ez: number, px: number, py: number, pz: number): boolean {
+  const dx = px - ex, dy = py - ey, dz = pz - ez;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(l > VISIBILITY_BACKOFF_M)) return true;
+  const k = (l - VISIBILITY_BACKOFF_M) / l;
+  return !world.anyHit(ex, ey, ez, ex + dx * k, ey + dy * k, ez + dz * k);
 }

@@ -8,6 +8,8 @@ export const VerdictKind = {
   HIT: 0,
   MISS: 1,
   REJECTED: 2,
+  /** A switch or reload that was carried out. */
+  ACTION: 3,
 } as const;
 export type VerdictKind = (typeof VerdictKind)[keyof typeof VerdictKind];
 
@@ -32,9 +34,9 @@ export const VerdictReason = {
   SHOOTER_DEAD: 9,
   FIRE_RATE: 10,
   NO_AMMO: 11,
-  /** Claimed render time later than the receive time plus futureSlackMs. */
+  /** Claimed action time later than the receive time plus futureSlackMs, or a render time later than the action time plus it. */
   TIME_FUTURE: 12,
-  /** Claimed render time earlier than the rewind window plus oldSlackMs allows. */
+  /** Claimed action time more than maxFireLagMs before its arrival, or a render time older than the window plus oldSlackMs before the action. */
   TIME_TOO_OLD: 13,
   /** Segment longer than the weapon's range. */
   OUT_OF_RANGE: 14,
@@ -50,6 +52,26 @@ export const VerdictReason = {
   NO_SHOOTER: 19,
   /** Payload larger than MAX_CLIENT_MESSAGE_BYTES: refused unread. */
   OVERSIZED: 20,
+  /** The weapon is not in the shooter's loadout. */
+  NOT_CARRIED: 21,
+  /** A shot or reload of a weapon other than the equipped one. */
+  NOT_EQUIPPED: 22,
+  /** A shot or reload before the equipped weapon's draw time has passed. */
+  WEAPON_DRAWING: 23,
+  /** A shot (or a second reload) while the magazine reloads. */
+  RELOADING: 24,
+  /** An action time earlier than the shooter's previous accepted action. */
+  ACTION_ORDER: 25,
+  /** The hitbox hit is not visible from the shooter's eye as the server recorded it (a shot around a corner). */
+  NOT_VISIBLE: 26,
+  /** A switch to the weapon already equipped. */
+  ALREADY_EQUIPPED: 27,
+  /** A reload with a full magazine. */
+  MAGAZINE_FULL: 28,
+  /** A switch was carried out. */
+  OK_SWITCH: 29,
+  /** A reload was started. */
+  OK_RELOAD: 30,
 } as const;
 export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
 
@@ -74,29 +96,61 @@ export const TimeSource = {
 } as const;
 export type TimeSource = (typeof TimeSource)[keyof typeof TimeSource];
 
-/** The shooter's rules state: read before a shot, written (as the state after) into the verdict. */
+/**
+ * The shooter's rules state: read before a weapon message, written (as the state after) into the
+ * verdict. Times are claimed action times (the client's server-clock stamps, bounded against
+ * arrival by the pipeline), so bunched arrival after a network stall changes nothing.
+ */
 export interface ShooterState {
   slot: number;
   alive: boolean;
   /** Last seq that passed the structure checks, -1 before the first. */
   lastSeq: number;
-  /** Earliest receive time of the next shot (minus the jitter allowance), server ms. */
+  /** Action time of the latest accepted action (shot fired, switch, reload), server ms; -Infinity before the first. */
+  lastActionMs: number;
+  /** Earliest action time of the next shot (the fire clock), server ms. */
   nextFireMs: number;
+  /** Weapon id in hand. */
+  equipped: number;
+  /** Action time from which the equipped weapon is drawn (may fire or reload), server ms. */
+  drawEndMs: number;
+  /** Carried weapons as a bit set (bit w = weapon id w). */
+  carried: number;
   /** Rounds left, by weapon id. */
   ammo: number[];
-  /** Server ms at which the magazine of each weapon is full again; 0 = not reloading. */
+  /** Action time at which each weapon's reload completes, server ms; 0 = not reloading. */
   reloadEndMs: number[];
 }
 
-export function createShooterState(slot: number, magazines: readonly number[]): ShooterState {
-  return { slot, alive: true, lastSeq: -1, nextFireMs: 0, ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0) };
+/** Bit set of a loadout (weapon ids < 31). */
+export function loadoutBits(loadout: readonly number[]): number {
+  let bits = 0;
+  for (const w of loadout) if (Number.isInteger(w) && w >= 0 && w < 31) bits |= 1 << w;
+  return bits;
+}
+
+/**
+ * A fresh state: every weapon's magazine full, the loadout's first weapon equipped and drawn.
+ * Without a loadout every weapon of the table is carried.
+ */
+export function createShooterState(slot: number, magazines: readonly number[], loadout?: readonly number[]): ShooterState {
+  const carried = loadout ?? magazines.map((_, i) => i);
+  return {
+    slot, alive: true, lastSeq: -1, lastActionMs: Number.NEGATIVE_INFINITY, nextFireMs: 0,
+    equipped: carried[0] ?? 0, drawEndMs: 0, carried: loadoutBits(carried),
+    ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0),
+  };
 }
 
 export function copyShooterState(out: ShooterState, src: ShooterState): ShooterState {
   out.slot = src.slot;
   out.alive = src.alive;
   out.lastSeq = src.lastSeq;
+  out.lastActionMs = src.lastActionMs;
   out.nextFireMs = src.nextFireMs;
+  out.equipped = src.equipped;
+  out.drawEndMs = src.drawEndMs;
+  out.carried = src.carried;
   out.ammo.length = src.ammo.length;
   out.reloadEndMs.length = src.reloadEndMs.length;
   for (let i = 0; i < src.ammo.length; i++) out.ammo[i] = src.ammo[i]!;
@@ -136,10 +190,12 @@ export interface Verdict {
   targetRewindStatus: number;
   /** The time every target was rewound to, server ms (NaN before step 3). */
   rewindTimeMs: number;
-  /** The server's estimate of the firing time (receive - rtt/2 - interp), NaN before step 3. */
+  /** The server's estimate of the shooter's render time (action time - interpolation delay), NaN before step 3. */
   estimateMs: number;
+  /** Distance from the segment's start to the shooter's eye path, metres (NaN before the geometry step). */
+  originOffsetM: number;
   timeSource: TimeSource;
-  /** True when the shot counted as fired: it used a round and the fire interval. */
+  /** True when the shot counted as fired (it used a round and the fire interval), or the switch or reload was carried out. */
   fired: boolean;
   /** The shooter's rules state after this shot (equal to the state before unless seq/ammo/fire clock moved). */
   after: ShooterState;
@@ -149,7 +205,7 @@ export function createVerdict(): Verdict {
   return {
     kind: VerdictKind.REJECTED, reason: VerdictReason.MALFORMED, seq: -1, shooter: -1, weapon: -1,
     target: -1, zone: -1, bone: -1, hitbox: -1, t: -1, x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0,
-    worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN,
+    worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN, originOffsetM: Number.NaN,
     timeSource: TimeSource.NONE, fired: false, after: createShooterState(-1, []),
   };
 }
@@ -160,7 +216,7 @@ export function verdictToRecord(v: Verdict): Record<string, unknown> {
     kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), seq: v.seq, shooter: v.shooter, weapon: v.weapon,
     target: v.target, zone: v.zone, bone: v.bone, hitbox: v.hitbox, t: v.t, x: v.x, y: v.y, z: v.z,
     nx: v.nx, ny: v.ny, nz: v.nz, worldHit: v.worldHit, worldT: v.worldT, surface: v.surface, damage: v.damage,
-    targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, timeSource: v.timeSource, fired: v.fired,
+    targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, originOffsetM: v.originOffsetM, timeSource: v.timeSource, fired: v.fired,
     after: { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() },
   };
 }

@@ -169,8 +169,14 @@ export class TestPlayer {
     return this.verdicts.find((v) => v.seq === seq)!;
   }
 
+  /** A fire message stamped now on this client's server clock (fields override). */
   shot(fields: Partial<ShotMessage>): ShotMessage {
-    return { ...createShotMessage(), version: SHOT_VERSION, ...fields };
+    return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.clock.stamp(performance.now()), ...fields };
+  }
+
+  /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
+  async act(action: number, weapon: number, seq: number): Promise<VerdictReply> {
+    return this.shoot({ action, weapon, seq, claimedTarget: 0, renderTimeMs: 0 });
   }
 
   sendShot(shot: ShotMessage): void {

@@ -1,0 +1,47 @@
+/**
+ * What an arena room is given by the server that defines it: the level, rig, rules, timing and
+ * hooks. Fixed per server; client options never reach it.
+ */
+import type { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
+import type { ValidationConfig } from '../../shared/validate/shot';
+import type { MoveConfig } from '../../shared/movement/step';
+import type { SceneOptions } from './scene';
+import type { MatchRecorder } from './recorder';
+import type { ServerStats } from './stats';
+
+export interface SpawnPoint {
+  x: number;
+  y: number;
+  z: number;
+  /** Facing as a horizontal direction (need not be unit). */
+  dirX: number;
+  dirZ: number;
+}
+
+export interface ArenaConfig {
+  world: World;
+  levelPath: string;
+  rig: Rig;
+  tickRate: number;
+  maxPlayers: number;
+  spawnPoints: readonly SpawnPoint[];
+  respawnDelayMs: number;
+  maxHealth: number;
+  validation: ValidationConfig;
+  scene: SceneOptions;
+  movement: MoveConfig;
+  recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
+  patchRateMs: number;
+  pingIntervalMs: number;
+  defaultInterpDelayMs: number;
+  maxInterpDelayMs: number;
+  maxBulletHoles: number;
+  killFeedLength: number;
+  /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
+  clock: () => number;
+  stats: ServerStats;
+  /** Registry hooks so the server (and tests) can reach room instances. */
+  onCreated?: (room: import('./arenaRoom').ArenaRoom) => void;
+  onDisposed?: (room: import('./arenaRoom').ArenaRoom) => void;
+}

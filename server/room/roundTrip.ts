@@ -1,0 +1,75 @@
+/**
+ * Round-trip estimation for one player: the room's own ping/pong (shared/protocol/ping.ts),
+ * measured against the room's send times, never a client-reported clock. The estimate is the median
+ * of the last RTT_WINDOW samples: robust to one slow pong (around the join, a GC pause, a TCP
+ * retransmission), which an exponential average would carry for many samples. Each ping id counts
+ * once, so a replayed pong changes nothing.
+ */
+import { encodePing, type PingMessage } from '../../shared/protocol/ping';
+
+/** Round-trip samples kept per player (the estimate is their median). */
+export const RTT_WINDOW = 9;
+/** Pings awaiting their pong per player; older ones are forgotten. */
+const IN_FLIGHT = 8;
+/** A sample longer than this is not a round trip (a client that held the pong), ms. */
+const MAX_SAMPLE_MS = 5000;
+
+/** What a pong was: its round trip counted, too late or odd to count, or no ping of ours. */
+export const PongResult = { COUNTED: 0, IGNORED: 1, UNKNOWN_ID: 2 } as const;
+export type PongResult = (typeof PongResult)[keyof typeof PongResult];
+
+export class RoundTrip {
+  /** The current estimate, ms (0 before the first sample). */
+  rttMs = 0;
+  samples = 0;
+  private readonly buf = new Float64Array(RTT_WINDOW);
+  private readonly sort = new Float64Array(RTT_WINDOW);
+  private readonly ids = new Uint32Array(IN_FLIGHT);
+  private readonly sent = new Float64Array(IN_FLIGHT).fill(-1);
+  private next = 0;
+
+  reset(): void {
+    this.rttMs = 0;
+    this.samples = 0;
+    this.sent.fill(-1);
+  }
+
+  /** Encodes a ping with id `id` sent at `nowMs` into `out` (PING_BYTES) and remembers it. */
+  ping(out: Uint8Array, id: number, nowMs: number): Uint8Array {
+    const k = this.next;
+    this.next = (k + 1) % IN_FLIGHT;
+    this.ids[k] = id;
+    this.sent[k] = nowMs;
+    return encodePing(out, id, nowMs, this.rttMs);
+  }
+
+  /** A decoded pong arriving at `nowMs`. */
+  pong(p: PingMessage, nowMs: number): PongResult {
+    for (let k = 0; k < IN_FLIGHT; k++) {
+      if (this.ids[k] === p.id && this.sent[k]! >= 0) {
+        const sample = nowMs - this.sent[k]!;
+        this.sent[k] = -1; // each ping counts once
+        if (!(sample >= 0 && sample < MAX_SAMPLE_MS)) return PongResult.IGNORED;
+        this.buf[this.samples % RTT_WINDOW] = sample;
+        this.samples++;
+        this.rttMs = median(this.buf, Math.min(this.samples, RTT_WINDOW), this.sort);
+        return PongResult.COUNTED;
+      }
+    }
+    return PongResult.UNKNOWN_ID;
+  }
+}
+
+/** Median of the first n values of buf, using `sort` (length >= n) as scratch. */
+function median(buf: Float64Array, n: number, sort: Float64Array): number {
+  for (let i = 0; i < n; i++) {
+    const v = buf[i]!;
+    let j = i - 1;
+    while (j >= 0 && sort[j]! > v) {
+      sort[j + 1] = sort[j]!;
+      j--;
+    }
+    sort[j + 1] = v;
+  }
+  return n % 2 === 1 ? sort[(n - 1) >> 1]! : (sort[n / 2 - 1]! + sort[n / 2]!) / 2;
+}
