@@ -1,8 +1,8 @@
 // Rigs from humanoids other than the mannequin: RobotExpressive (Blender ".L" names, meshes parented
 // rigidly to bones, two skins, an armature scaled by 100: see server/rig/character.ts) built with its
 // map file; the same robot renamed to the Mixamo convention, and described by a VRM humanoid table
-// with meaningless bone names, must give the same rig geometry; a meshopt-compressed (quantized)
-// robot gives a rig as good against the original mesh; rig files round-trip with their hash checked;
+// with meaningless bone names, must give the same rig geometry; meshopt- and Draco-compressed
+// (quantized) robots give rigs as good against the original mesh; rig files round-trip with their hash checked;
 // RIG= picks the rig; and a room running the robot rig judges shots by its zones over real sockets,
 // and its match log audits bit for bit with the same rig.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -111,25 +111,29 @@ describe('rigs from other humanoids', () => {
     expect(fromVrm.jointZone).toEqual(built.jointZone);
   });
 
-  it('a meshopt-compressed, quantized robot gives a rig as good against the original skinned mesh', async () => {
-    const { ch, built } = await robotBuilt;
-    const packed = await compressedCopy(ROBOT, 'meshopt', dir);
-    const packedJson = await new NodeIO().readAsJSON(packed);
-    expect(packedJson.json.extensionsRequired).toEqual(expect.arrayContaining(['KHR_mesh_quantization', 'EXT_meshopt_compression']));
-    const fromPacked = buildRig(await loadMappedCharacter(packed, map), 'packed.glb', DEFAULT_BUILD_OPTIONS, map);
-    expect(fromPacked.data.payload).not.toBe(built.data.payload); // the geometry did change, a little
-    const opts = { seed: 5, timesPerClip: 1, segmentsPerPose: 300, probesPerPose: 0, startDistance: 1.5, jointZone: built.jointZone };
-    const ref = measureRigQuality(ch, loadRig(built.data), opts);
-    const got = measureRigQuality(ch, loadRig(fromPacked.data), opts);
-    console.log(`robot rig vs original mesh: hit ${(100 * ref.hitFraction).toFixed(2)}% / zone ${(100 * ref.zoneFraction).toFixed(2)}%; from the meshopt copy: hit ${(100 * got.hitFraction).toFixed(2)}% / zone ${(100 * got.zoneFraction).toFixed(2)}%`);
-    expect(got.segments).toBe(ref.segments);
-    expect(Math.abs(got.hitFraction - ref.hitFraction)).toBeLessThan(0.01);
-    expect(Math.abs(got.zoneFraction - ref.zoneFraction)).toBeLessThan(0.01);
-    const a = JSON.parse(built.data.meta) as RigMeta, b = JSON.parse(fromPacked.data.meta) as RigMeta;
-    expect(b.hitboxes.map((h) => h.name)).toEqual(a.hitboxes.map((h) => h.name));
-    expect(Math.abs(b.height - a.height)).toBeLessThan(1e-3); // both scaled to 1.8 m
-    expect(Math.abs(b.bound[3] - a.bound[3])).toBeLessThan(0.01);
-  });
+  for (const kind of ['meshopt', 'draco'] as const) {
+    it(`a ${kind}-compressed, quantized robot gives a rig as good against the original skinned mesh`, async () => {
+      const { ch, built } = await robotBuilt;
+      const packed = await compressedCopy(ROBOT, kind, dir);
+      const packedJson = await new NodeIO().readAsJSON(packed);
+      expect(packedJson.json.extensionsRequired).toEqual(expect.arrayContaining(
+        kind === 'meshopt' ? ['KHR_mesh_quantization', 'EXT_meshopt_compression'] : ['KHR_draco_mesh_compression'],
+      ));
+      const fromPacked = buildRig(await loadMappedCharacter(packed, map), `${kind}.glb`, DEFAULT_BUILD_OPTIONS, map);
+      expect(fromPacked.data.payload).not.toBe(built.data.payload); // the geometry did change, a little
+      const opts = { seed: 5, timesPerClip: 1, segmentsPerPose: 300, probesPerPose: 0, startDistance: 1.5, jointZone: built.jointZone };
+      const ref = measureRigQuality(ch, loadRig(built.data), opts);
+      const got = measureRigQuality(ch, loadRig(fromPacked.data), opts);
+      console.log(`robot rig vs original mesh: hit ${(100 * ref.hitFraction).toFixed(2)}% / zone ${(100 * ref.zoneFraction).toFixed(2)}%; from the ${kind} copy: hit ${(100 * got.hitFraction).toFixed(2)}% / zone ${(100 * got.zoneFraction).toFixed(2)}%`);
+      expect(got.segments).toBe(ref.segments);
+      expect(Math.abs(got.hitFraction - ref.hitFraction)).toBeLessThan(0.01);
+      expect(Math.abs(got.zoneFraction - ref.zoneFraction)).toBeLessThan(0.01);
+      const a = JSON.parse(built.data.meta) as RigMeta, b = JSON.parse(fromPacked.data.meta) as RigMeta;
+      expect(b.hitboxes.map((h) => h.name)).toEqual(a.hitboxes.map((h) => h.name));
+      expect(Math.abs(b.height - a.height)).toBeLessThan(1e-3); // both scaled to 1.8 m
+      expect(Math.abs(b.bound[3] - a.bound[3])).toBeLessThan(0.01);
+    });
+  }
 
   it('rig files round-trip with their hash checked; hostile files are refused with a reason', async () => {
     const { built } = await robotBuilt;
