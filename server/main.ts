@@ -13,6 +13,7 @@ import { createGameServer, type GameServer } from './index';
 import { ConfigError, gameServerOptionsFrom, readServerEnv, type ServerEnv } from './ops/env';
 import { createLogger, firstLine } from './ops/log';
 import { verifierFromEnv } from './ops/auth';
+import { rigFromEnv } from './rig/rigFile';
 
 /** How long a signal-triggered shutdown may take before the process gives up on it. */
 const SHUTDOWN_DEADLINE_MS = 4500;
@@ -79,7 +80,9 @@ process.on('unhandledRejection', (e) => {
 
 let started: GameServer;
 try {
-  started = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, auth: verifierFromEnv(env.auth) });
+  // RIG (server/rig/rigFile.ts): the mannequin, a rig file or a character built into a rig now.
+  const rig = await rigFromEnv(process.env);
+  started = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, rig, auth: verifierFromEnv(env.auth) });
 } catch (e) {
   die(firstLine(e));
 }

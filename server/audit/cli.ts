@@ -2,7 +2,7 @@
  * The audit command line:
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
- *                    [--threshold name=value ...] [--verdicts-only]
+ *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -18,6 +18,7 @@ import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { renderHtmlReport, type ReportShot } from './report';
+import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {
   log: string;
@@ -25,11 +26,13 @@ export interface CliArgs {
   html: string | null;
   workers: number;
   level: string | undefined;
+  /** The server's RIG when it was not the mannequin (a rig file or the character it was built from). */
+  rig: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -44,6 +47,7 @@ export function parseArgs(argv: string[]): CliArgs {
         'verdicts-only': { type: 'boolean' },
         html: { type: 'string' },
         level: { type: 'string' },
+        rig: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
       },
@@ -57,7 +61,7 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
   if (v.workers !== undefined) {
     const n = Number(v.workers);
     if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -171,6 +175,7 @@ export async function main(argv: string[]): Promise<number> {
   let result: AuditResult;
   try {
     result = await auditMatchLog(args.log, {
+      ...(args.rig ? { rig: await rigFromEnv({ RIG: args.rig }) } : {}),
       workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
       // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
       inWorkers: bar !== null,
