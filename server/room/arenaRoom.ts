@@ -196,7 +196,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.jumpLatched = false;
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
-    this.allowReconnection(client, this.cfg.reconnectSeconds);
+    // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
+    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => undefined);
   }
 
   override onReconnect(client: Client): void {
@@ -214,6 +215,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     if (slot === undefined) return;
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
+    // Messages dropped unjudged since the last count are counted before the slot is freed.
+    if (slot.budget.dropped > 0) {
+      this.recordEvent({ kind: MatchEventKind.THROTTLED, slot: slot.index, timeMs: this.now(), other: slot.budget.dropped });
+      slot.budget.dropped = 0;
+    }
     slot.client = null;
     slot.connected = true;
     slot.state = null;

@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
+import { silentLogger } from '../../server/ops/log';
 import { World } from '../../shared/world/world';
 import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
@@ -24,9 +25,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is given. */
+/**
+ * A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is
+ * given, no log output unless `logger` is, and room creation not rate-limited unless `limits` say
+ * so (a test file creates many rooms from one address).
+ */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
-  const server = await createGameServer({ log: () => {}, onHostile: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
+  const server = await createGameServer({
+    log: () => {}, logger: silentLogger(), onHostile: () => {}, matchLogDir: false, ...options,
+    limits: { roomCreateBurst: 10_000, ...options.limits }, port: 0, host: '127.0.0.1',
+  });
   return { url: server.url, port: server.port, server, close: () => server.close() };
 }
 
@@ -178,6 +186,17 @@ export class TestPlayer {
   /** A fire message stamped now on this client's server clock (fields override). */
   shot(fields: Partial<ShotMessage>): ShotMessage {
     return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.clock.stamp(performance.now()), ...fields };
+  }
+
+  /**
+   * Waits until this client's own clock has passed the draw time the server synced for it (what a
+   * client checks before it fires a weapon it just switched to: the server judges claimed times).
+   */
+  async untilDrawn(weapon: number, timeoutMs = 3000): Promise<void> {
+    const me = () => this.room.state?.players?.get(this.room.sessionId);
+    await this.until(() => me() !== undefined && me().weapon === weapon && me().drawEndMs > 0, timeoutMs, `weapon ${weapon} and its draw time synced`);
+    const end = me().drawEndMs as number;
+    while (this.clock.stamp(performance.now()) <= end) await sleep(5);
   }
 
   /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
