@@ -2,7 +2,7 @@
  * `npm run sim -- --bots N --seconds S --rtt MS --jitter MS --loss P --cheaters K [--json] [--url ws://...] [--seed N]`
  * Runs the simulator (simulate.ts) and prints the report; with --json the last line is one JSON
  * object. A progress bar is drawn when stderr is a terminal. Exits 1 when a target is missed
- * (agreement < 99.5%, an honest shot rejected, an invalid cheat shot accepted, a server error).
+ * (agreementAll < 99%, an honest message rejected, a rule-breaking cheat accepted, a server error).
  */
 import cliProgress from 'cli-progress';
 import { runSimulation, type SimOptions } from './simulate';
@@ -10,8 +10,10 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
-  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--no-audit]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
+  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
+  --strength (0..1) applies to every profile named without its own (name:S); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -42,6 +44,8 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--tick-rate': opts.server = { ...opts.server, tickRate: num(a, v) }; i++; break;
       case '--url': if (v === undefined) fail('--url needs ws://host:port'); opts.url = v; i++; break;
       case '--profiles': if (v === undefined) fail('--profiles needs names'); opts.profiles = v.split(','); i++; break;
+      case '--strength': opts.strength = num(a, v); i++; break;
+      case '--no-audit': opts.audit = false; break;
       case '--patch-ms': opts.server = { ...opts.server, patchRateMs: num(a, v) }; i++; break;
       case '--json': json = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
@@ -63,8 +67,8 @@ async function main(): Promise<void> {
   const report = await runSimulation(opts);
   bar?.stop();
   console.log(formatReport(report));
-  const ok = report.agreement >= 0.995 && report.honestRejected === 0 && report.cheatAccepted === 0 && (report.serverErrors ?? 0) === 0;
-  console.log(ok ? 'targets: met' : 'targets: MISSED (agreement >= 99.5%, no honest shot rejected, no invalid cheat accepted, no server error)');
+  const ok = report.agreementAll >= 0.99 && report.honestRejected === 0 && report.ruleCheatAccepted === 0 && (report.serverErrors ?? 0) === 0;
+  console.log(ok ? 'targets: met' : 'targets: MISSED (agreementAll >= 99%, no honest message rejected, no rule-breaking cheat accepted, no server error)');
   if (json) console.log(JSON.stringify(report));
   process.exit(ok ? 0 : 1);
 }

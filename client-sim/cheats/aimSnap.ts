@@ -1,32 +1,39 @@
 /**
- * Aim snapping: the instant a target is visible the aim jumps to the centre of its head and fires,
- * with no reaction time and no noise. The geometry is valid, so the server accepts these shots; they
- * are counted apart and left to the audit's statistics (reaction time, accuracy), not rejected.
+ * Silent aim and flicks: the instant a target is visible the shot goes to the centre of its head
+ * (the view still turns at a human rate: the aim is silent), with the reaction time scaled by
+ * (1 - strength) and the hand noise by (1 - strength). Fires only when its own prediction says the
+ * shot hits, as an aimbot's visibility check does. Valid geometry: accepted; the audit must flag it.
  */
 import { HitZone } from '../../shared/rig/rig';
-import { Intent, type Bot, type Profile } from '../bot';
-import { acquire } from './common';
-import { encodeShot, SHOT_BYTES } from '../../shared/protocol/shot';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { Intent, type Bot, type Profile } from '../bot';
+import { Acquired, checkStrength, fireTime } from './common';
 
-const buf = new Uint8Array(SHOT_BYTES);
-
-export function aimSnapProfile(): Profile {
+export function aimSnapProfile(strength = 0.8): Profile {
+  const s = checkStrength('aimSnap', strength);
+  const a = new Acquired();
+  const q = new Float64Array(3);
+  let engaged = -1;
   return {
-    name: 'aimSnap',
+    name: 'aimSnap', strength: s,
     frame(bot: Bot, now: number): boolean {
-      if (!bot.aliveKnown()) return false;
-      const a = acquire(bot, now, true, 60, HitZone.HEAD);
-      if (a === null) return false;
-      if (!bot.canFire(now)) return true;
-      // Like an aimbot's visibility check on the aimed bone: fire only when the shot would hit.
-      const shot = bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, a.target);
-      if (bot.predict(encodeShot(buf, shot), now).kind !== VerdictKind.HIT) {
-        bot.seq--; // not sent: the number stays free
+      if (!bot.aliveKnown() || !a.find(bot, now, true, 60, HitZone.HEAD)) {
+        engaged = -1;
         return false;
       }
-      bot.fire(shot, Intent.AIM_SNAP);
-      bot.bookShot(now, bot.weapon().fireIntervalMs + 2 * bot.opts.net.jitterMs + 10);
+      if (a.target !== engaged) {
+        engaged = a.target;
+        bot.aim.engage(a.target, now, 1 - s);
+      }
+      if (now < bot.aim.readyAt) return true;
+      const at = fireTime(bot, now);
+      if (!(at === at)) return true;
+      bot.aim.humanPoint(q, a.point, a.dist, bot.aim.readyAt + 1e6, 1 - s);
+      const m = bot.fireMessage(bot.eyeNow, q[0]!, q[1]!, q[2]!, bot.shotLength(), a.t, at, a.target);
+      if (bot.predict(m, now).kind !== VerdictKind.HIT) return true;
+      bot.send(m, Intent.INHUMAN);
+      // Taps at twice the fire interval: fast, but no spray.
+      bot.aim.readyAt = now + 2 * bot.weapon.fireIntervalMs;
       return true;
     },
   };

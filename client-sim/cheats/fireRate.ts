@@ -1,28 +1,51 @@
 /**
- * Fire-rate hack: one ordinary shot, then three more in the same frame (the weapon allows one per
- * fireIntervalMs). The first is valid; the rest are expected FIRE_RATE.
+ * Fire-rate hack at the edge: sprays whose claimed action times are (1 - (0.05 + 0.45 strength))
+ * fire intervals apart, a fire rate 1.05x (at strength 0) to 2x the weapon's. A shot the server's
+ * fire clock refuses (the bot's mirrored rules state says which) is labelled FIRE_RATE; the ones
+ * that come due again are ordinary shots.
  */
+import { RULES_OK } from '../../shared/validate/weaponRules';
+import { VerdictReason } from '../../shared/validate/verdict';
 import { Intent, type Bot, type Profile } from '../bot';
-import { acquire, Cadence } from './common';
+import { Acquired, Cadence, checkStrength } from './common';
 
-export function fireRateProfile(): Profile {
+export function fireRateProfile(strength = 0.5): Profile {
+  const s = checkStrength('fireRate', strength);
   const cadence = new Cadence(400);
+  const a = new Acquired();
+  let last = Number.NEGATIVE_INFINITY;
+  let left = 0;
   return {
-    name: 'fireRate',
+    name: 'fireRate', strength: s,
     frame(bot: Bot, now: number): boolean {
-      if (!bot.aliveKnown() || !cadence.due(now) || !bot.canFire(now)) return false;
-      const a = acquire(bot, now, true);
-      if (a === null) return false;
-      const range = bot.shotLength();
-      let leaderLost = bot.fire(bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, range, a.t), Intent.VALID).dropped;
-      for (let k = 0; k < 3; k++) {
-        // If the link lost the burst's first shot, the next one to arrive is within the fire rate:
-        // label it valid (the bot does not know; the label is the report's ground truth).
-        const log = bot.fire(bot.makeShot(a.eye, a.point[0]!, a.point[1]!, a.point[2]!, range, a.t), leaderLost ? Intent.VALID : Intent.INVALID, leaderLost ? null : 'FIRE_RATE');
-        if (leaderLost && !log.dropped) leaderLost = false;
+      if (!bot.aliveKnown()) {
+        left = 0;
+        return false;
       }
-      bot.bookShot(now);
-      cadence.done(now);
+      if (left === 0) {
+        if (!cadence.due(now) || !a.find(bot, now, true)) return false;
+        left = 6;
+        last = Number.NEGATIVE_INFINITY;
+      } else if (!a.find(bot, now, true)) {
+        left = 0;
+        cadence.done(now);
+        return false;
+      }
+      const w = bot.weapon;
+      const server = bot.serverNow(now);
+      const gap = w.fireIntervalMs * (1 - (0.05 + 0.45 * s));
+      const at = last === Number.NEGATIVE_INFINITY ? bot.clock.stamp(now) : last + gap;
+      if (at > server) return true; // not due yet
+      const rule = bot.weapons.fireCheck(at);
+      if (rule !== RULES_OK && rule !== VerdictReason.FIRE_RATE) {
+        left = 0;
+        return false;
+      }
+      const m = bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, at, a.target);
+      if (rule === VerdictReason.FIRE_RATE) bot.send(m, Intent.INVALID, 'FIRE_RATE');
+      else bot.send(m, Intent.VALID);
+      last = at;
+      if (--left === 0) cadence.done(now);
       return true;
     },
   };
