@@ -117,7 +117,7 @@ export class Bot {
   private lastFrameAt = -1;
   private lastSnapX = Number.NaN;
   private lastSnapZ = 0;
-  private lastSnapMs = 0;
+  private lastSnapTick = 0;
   private lastSnapEpoch = -1;
   readonly msg: ShotMessage = createShotMessage();
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
@@ -136,7 +136,7 @@ export class Bot {
     this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, rewindReachMs(v), opts.tickRate);
     this.doomed = new Float64Array(v.maxPlayers);
     this.weapons = new WeaponState(v);
-    this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined));
+    this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond);
     this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
     this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
     this.camera = new Camera(opts.world);
@@ -194,12 +194,13 @@ export class Bot {
       }
       if (!alive && this.deadSince < 0) this.deadSince = now;
       const x = v.latestValue(s, Snap.X), z = v.latestValue(s, Snap.Z);
-      if (alive && epoch === this.lastSnapEpoch && this.lastSnapX === this.lastSnapX && snap.timeMs > this.lastSnapMs) {
+      // Speed over the ticks between two snapshots (each tick moves by one nominal dt).
+      if (alive && epoch === this.lastSnapEpoch && this.lastSnapX === this.lastSnapX && snap.tick > this.lastSnapTick) {
         const dx = x - this.lastSnapX, dz = z - this.lastSnapZ;
-        const speed = (Math.sqrt(dx * dx + dz * dz) * 1000) / (snap.timeMs - this.lastSnapMs);
+        const speed = (Math.sqrt(dx * dx + dz * dz) * this.opts.tickRate) / (snap.tick - this.lastSnapTick);
         if (speed > this.maxSnapSpeed) this.maxSnapSpeed = speed;
       }
-      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapMs = snap.timeMs; this.lastSnapEpoch = epoch;
+      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapTick = snap.tick; this.lastSnapEpoch = epoch;
       this.move.reconcile(x, v.latestValue(s, Snap.Y), z, v.latestValue(s, Snap.VX), v.latestValue(s, Snap.VY), v.latestValue(s, Snap.VZ), alive, epoch, v.latestValue(s, Snap.INPUT_SEQ), snap.timeMs);
       if (alive) this.weapons.check(v.latestValue(s, Snap.WEAPON), v.latestValue(s, Snap.AMMO), v.latestValue(s, Snap.RELOAD_END), v.latestValue(s, Snap.DRAW_END));
       for (let k = 0; k < this.doomed.length; k++) if (!v.aliveLatest(k)) this.doomed[k] = 0;

@@ -49,7 +49,13 @@ export class OwnMovement {
   private lastRecordMs = Number.NEGATIVE_INFINITY;
   private tick = 0;
 
-  constructor(private readonly world: MoveWorld, private readonly cfg: MoveConfig, tickRate: number, private readonly history: () => PlayerHistory | undefined) {
+  /**
+   * `observedRate()`: ticks per second the server is seen to run (0 when not measured yet). Steps
+   * are paced at that rate, each of one nominal tick's dt, as the server's are: a server that falls
+   * behind its nominal rate under load moves its players less per wall-clock second, and a client
+   * stepping on the wall clock would run ahead of it.
+   */
+  constructor(private readonly world: MoveWorld, private readonly cfg: MoveConfig, private readonly tickRate: number, private readonly history: () => PlayerHistory | undefined, private readonly observedRate: () => number = () => 0) {
     this.dtMs = 1000 / tickRate;
   }
 
@@ -72,8 +78,11 @@ export class OwnMovement {
     this.accMs += Math.min(250, now - this.lastNow);
     this.lastNow = now;
     const dt = this.dtMs / 1000;
-    while (this.accMs >= this.dtMs) {
-      this.accMs -= this.dtMs;
+    const seen = this.observedRate();
+    const rate = seen > 0 ? Math.min(this.tickRate * 1.02, Math.max(this.tickRate * 0.5, seen)) : this.tickRate;
+    const stepMs = 1000 / rate;
+    while (this.accMs >= stepMs) {
+      this.accMs -= stepMs;
       if (!this.active) continue;
       const jump = this.alive && this.jumpPending;
       if (this.alive) {

@@ -51,6 +51,12 @@ export interface SimOptions {
   profiles?: readonly string[];
   /** Strength (0..1) of every profile named without its own; default each profile's own. */
   strength?: number;
+  /**
+   * Cheaters stand still (default false). Their starts then lie exactly on the server's eye path,
+   * so every refusal is the rule under test, not a divergence of their own-movement prediction
+   * from a server that drops ticks under load (that divergence is what originOffsetM measures).
+   */
+  cheatersStill?: boolean;
   /** Run the audit over the match log at the end and map its flags to profiles (default true in-process). */
   audit?: boolean;
   /** Interpolation delay override, ms (default: derived from the network conditions, see interpDelayFor). */
@@ -196,7 +202,10 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
         options.onFire?.(l, bot);
       },
     });
-    if (isCheater) bot.profile = createProfile(profiles[cheaterIndex++ % profiles.length]!, options.strength);
+    if (isCheater) {
+      bot.profile = createProfile(profiles[cheaterIndex++ % profiles.length]!, options.strength);
+      bot.steer.still = options.cheatersStill === true;
+    }
     bots.push(bot);
   }
   const probe = gs !== null ? new ServerProbe() : null;

@@ -36,9 +36,16 @@ export class Steering {
     this.homeSet = true;
   }
 
+  /** Stand still (no wish, no jumps): see SimOptions.cheatersStill. */
+  still = false;
+
   /** Decides this frame's wish from the eye position, the view and the engaged target (-1 none). */
   update(now: number, eye: Float64Array, viewX: number, viewZ: number, target: number): void {
     this.jump = false;
+    if (this.still) {
+      this.wishX = 0; this.wishZ = 0;
+      return;
+    }
     if (target !== this.engaged) {
       this.engaged = target;
       this.strafing = target >= 0 && this.rng.next() < this.strafeP;

@@ -1,8 +1,9 @@
 /**
  * Every rule-breaking cheat profile against the real room: one seeded run with two honest players
- * and one cheater per profile (wall shots twice: they need a player hidden behind geometry) plus an
- * aim-snapping one, on the default level (players die at 50 health so the dead-shooter profile gets
- * to shoot while dead, and respawn after 0.6 s so the others spend their time alive). Then per
+ * and one cheater per profile (wall shots, grazes and corner peeks twice: they need a player hidden
+ * behind geometry) plus an aim-snapping one, in two runs of eight, on the default level (players die at 50 health so the dead-shooter profile gets
+ * to shoot while dead, and respawn after 0.6 s so the others spend their time alive); the cheaters
+ * stand still, so no prediction of their own movement stands between a cheat and its rule. Then per
  * profile: it cheated, and the server refused every rule-breaking message with the reason the
  * cheat was built for, apart from races the server's own record of the arrival confirms (the
  * cheater died or respawned, or the target died, while the message was in flight). The speed cheat
@@ -49,12 +50,25 @@ beforeAll(async () => {
   const ring = findSpawnPoints(world, 12);
   const far = spreadSpawnPoints(world, 7).slice(1);
   const spawnPoints = ring.flatMap((p, i) => (i % 2 === 1 && far[i >> 1] ? [p, far[i >> 1]!] : [p]));
-  const profiles = [...Object.keys(RULE_PROFILES), 'wallShot', 'aimSnap'];
-  report = await runSimulation({
-    bots: 2, cheaters: profiles.length, profiles, seconds: 14, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 21, audit: false,
-    server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints }, onShots: (l) => { logs = l; },
-  });
-}, 90_000);
+  // Two runs of eight players each (two honest, six cheaters), one after the other: half the
+  // sockets and bots per process keep the event loop, which the server shares with the bots,
+  // from stalling the server's ticks on a loaded two-core machine.
+  const all = [...Object.keys(RULE_PROFILES), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
+  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1)];
+  const reports: SimReport[] = [];
+  const collected: ShotLog[] = [];
+  for (const [k, profiles] of parts.entries()) {
+    reports.push(await runSimulation({
+      bots: 2, cheaters: profiles.length, profiles, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 21 + k, audit: false,
+      // Standing cheaters: each refusal is the rule under test. A moving client's start can differ
+      // from the server's eye path when a loaded server drops ticks (sim.test.ts measures that).
+      cheatersStill: true,
+      server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints }, onShots: (l) => { collected.push(...l); },
+    }));
+  }
+  logs = collected;
+  report = { ...reports[0]!, serverErrors: reports[0]!.serverErrors! + reports[1]!.serverErrors!, ruleCheatAccepted: reports[0]!.ruleCheatAccepted + reports[1]!.ruleCheatAccepted, byProfile: { ...reports[0]!.byProfile, ...reports[1]!.byProfile } };
+}, 120_000);
 
 /** A log line for a failed expectation. */
 function why(s: ShotLog): string {

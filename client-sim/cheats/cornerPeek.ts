@@ -17,11 +17,25 @@ function blockedAround(world: { anyHit(sx: number, sy: number, sz: number, ex: n
   return false;
 }
 
+/** The point p is out of sight from the eye and from points r around it (sight lines stop 1 cm short). */
+function hiddenAround(world: { anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean }, eye: Float64Array, p: Float64Array, r: number): boolean {
+  for (let k = 0; k < 7; k++) {
+    const ox = k === 1 ? r : k === 2 ? -r : 0, oz = k === 3 ? r : k === 4 ? -r : 0, oy = k === 5 ? r : k === 6 ? -r : 0;
+    const sx = eye[0]! + ox, sy = eye[1]! + oy, sz = eye[2]! + oz;
+    const dx = p[0]! - sx, dy = p[1]! - sy, dz = p[2]! - sz;
+    const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const f = l > 0.01 ? (l - 0.01) / l : 0;
+    if (!world.anyHit(sx, sy, sz, sx + dx * f, sy + dy * f, sz + dz * f)) return false;
+  }
+  return true;
+}
+
 export function cornerPeekProfile(strength = 0.5): Profile {
   const s = checkStrength('cornerPeek', strength);
   const cadence = new Cadence(250);
   const a = new Acquired();
   const start = new Float64Array(3);
+  const hit = new Float64Array(3);
   return {
     name: 'cornerPeek', strength: s,
     frame(bot: Bot, now: number): boolean {
@@ -45,7 +59,11 @@ export function cornerPeekProfile(strength = 0.5): Profile {
         if (blockedAround(world, eye, start, 0.25)) continue;
         if (world.anyHit(start[0]!, start[1]!, start[2]!, p[0]!, p[1]!, p[2]!)) continue;
         const m = bot.fireMessage(start, p[0]!, p[1]!, p[2]!, bot.shotLength(), a.t, at, a.target);
-        if (bot.predict(m, now).reason !== VerdictReason.NOT_VISIBLE) continue;
+        const v = bot.predict(m, now);
+        if (v.reason !== VerdictReason.NOT_VISIBLE) continue;
+        // Hidden from around the eye too (the server's record of the eye differs by centimetres).
+        hit[0] = v.x; hit[1] = v.y; hit[2] = v.z;
+        if (!hiddenAround(world, eye, hit, 0.25)) continue;
         bot.send(m, Intent.INVALID, 'NOT_VISIBLE');
         cadence.done(now);
         return true;

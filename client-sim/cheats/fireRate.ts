@@ -1,51 +1,40 @@
 /**
- * Fire-rate hack at the edge: sprays whose claimed action times are (1 - (0.05 + 0.45 strength))
- * fire intervals apart, a fire rate 1.05x (at strength 0) to 2x the weapon's. A shot the server's
- * fire clock refuses (the bot's mirrored rules state says which) is labelled FIRE_RATE; the ones
- * that come due again are ordinary shots.
+ * Fire-rate hack at the edge: after a shot the server has confirmed (its verdict is back, so the
+ * server's fire clock is known, not predicted), a shot claimed (0.05 + 0.45 strength) of a fire
+ * interval too early: a fire rate 1.05x (at strength 0) to 2x the weapon's. Claimed times may lie
+ * in the past (up to maxFireLagMs), so the cheat can wait for the verdict. Expected: FIRE_RATE. In
+ * between it plays ordinarily (its valid shots are what it cheats against).
  */
-import { RULES_OK } from '../../shared/validate/weaponRules';
 import { VerdictReason } from '../../shared/validate/verdict';
+import { HitZone } from '../../shared/rig/rig';
+import { ShotAction } from '../../shared/protocol/shot';
 import { Intent, type Bot, type Profile } from '../bot';
 import { Acquired, Cadence, checkStrength } from './common';
 
 export function fireRateProfile(strength = 0.5): Profile {
   const s = checkStrength('fireRate', strength);
-  const cadence = new Cadence(400);
+  const cadence = new Cadence(300);
   const a = new Acquired();
-  let last = Number.NEGATIVE_INFINITY;
-  let left = 0;
+  let cheatedAfter = -1;
   return {
     name: 'fireRate', strength: s,
     frame(bot: Bot, now: number): boolean {
-      if (!bot.aliveKnown()) {
-        left = 0;
-        return false;
-      }
-      if (left === 0) {
-        if (!cadence.due(now) || !a.find(bot, now, true)) return false;
-        left = 6;
-        last = Number.NEGATIVE_INFINITY;
-      } else if (!a.find(bot, now, true)) {
-        left = 0;
-        cadence.done(now);
-        return false;
-      }
+      const ws = bot.weapons;
+      const c = ws.confirmed;
+      // Only against a confirmed shot: nothing in flight, the last action a fired shot of the weapon in hand.
+      if (!bot.aliveKnown() || ws.inFlight > 0 || !cadence.due(now) || c.lastSeq === cheatedAfter) return false;
+      const last = bot.shots[bot.shots.length - 1];
+      if (last === undefined || last.action !== ShotAction.FIRE || last.verdict === null || last.timeMs !== c.lastActionMs || last.weapon !== c.equipped) return false;
+      if (!a.find(bot, now, true)) return false;
       const w = bot.weapon;
-      const server = bot.serverNow(now);
-      const gap = w.fireIntervalMs * (1 - (0.05 + 0.45 * s));
-      const at = last === Number.NEGATIVE_INFINITY ? bot.clock.stamp(now) : last + gap;
-      if (at > server) return true; // not due yet
-      const rule = bot.weapons.fireCheck(at);
-      if (rule !== RULES_OK && rule !== VerdictReason.FIRE_RATE) {
-        left = 0;
-        return false;
-      }
-      const m = bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, at, a.target);
-      if (rule === VerdictReason.FIRE_RATE) bot.send(m, Intent.INVALID, 'FIRE_RATE');
-      else bot.send(m, Intent.VALID);
-      last = at;
-      if (--left === 0) cadence.done(now);
+      const at = c.nextFireMs - w.fireIntervalMs * (0.05 + 0.45 * s);
+      // Recent enough that the claim is not too old, and rendered as it was then.
+      if (bot.serverNow(now) - at > 150 || at < c.lastActionMs || ws.fireCheck(at) !== VerdictReason.FIRE_RATE) return false;
+      const t = at - bot.opts.interpDelayMs;
+      if (!bot.zonePoint(a.point, a.target, t, HitZone.UPPER_TORSO)) return false;
+      cheatedAfter = c.lastSeq;
+      bot.send(bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), t, at, a.target), Intent.INVALID, 'FIRE_RATE');
+      cadence.done(now);
       return true;
     },
   };

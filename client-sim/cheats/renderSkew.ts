@@ -10,6 +10,8 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { Intent, OVERRULED, type Bot, type Profile } from '../bot';
 import { Acquired, Cadence, checkStrength, fireTime } from './common';
 
+const ZONES = [HitZone.UPPER_TORSO, HitZone.HEAD, HitZone.LOWER_TORSO];
+
 export function renderSkewProfile(strength = 0.5): Profile {
   const s = checkStrength('renderSkew', strength);
   const cadence = new Cadence(250);
@@ -23,12 +25,17 @@ export function renderSkewProfile(strength = 0.5): Profile {
       if (!(at === at)) return false;
       const v = bot.opts.validation;
       const claimed = at - bot.opts.interpDelayMs - v.claimToleranceMs * (1.1 + s);
-      if (claimed < at - v.rewindWindowMs || !bot.zonePoint(p, a.target, claimed, HitZone.UPPER_TORSO)) return false;
-      const m = bot.fireMessage(bot.eyeNow, p[0]!, p[1]!, p[2]!, bot.shotLength(), claimed, at, a.target);
-      if (bot.predict(m, now).kind === VerdictKind.HIT) return false;
-      bot.send(m, Intent.INVALID, OVERRULED);
-      cadence.done(now);
-      return true;
+      if (claimed < at - v.rewindWindowMs) return false;
+      // A hit zone that moved off the segment between the claimed time and the estimate.
+      for (const zone of ZONES) {
+        if (!bot.zonePoint(p, a.target, claimed, zone)) return false;
+        const m = bot.fireMessage(bot.eyeNow, p[0]!, p[1]!, p[2]!, bot.shotLength(), claimed, at, a.target);
+        if (bot.predict(m, now).kind === VerdictKind.HIT) continue;
+        bot.send(m, Intent.INVALID, OVERRULED);
+        cadence.done(now);
+        return true;
+      }
+      return false;
     },
   };
 }
