@@ -14,14 +14,15 @@ import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '.
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { ROOM_NAME } from '../shared/protocol/messages';
 import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
-import type { ArenaConfig, SpawnPoint } from './room/config';
+import type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
+import { DEFAULT_REJECT_BUDGET, type RejectBudgetConfig } from './room/budget';
 import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects, type ServerStats } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
 import { MatchLogRecorder } from './audit/matchLogRecorder';
 
 export type { ArenaRoom } from './room/arenaRoom';
-export type { ArenaConfig, SpawnPoint } from './room/config';
+export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
 export type { ServerStats } from './room/stats';
 
@@ -63,6 +64,12 @@ export interface GameServerOptions {
   defaultInterpDelayMs?: number;
   maxInterpDelayMs?: number;
   maxBulletHoles?: number;
+  /** Seconds a dropped client may take to reconnect and keep its slot (default 10; 0 = never). */
+  reconnectSeconds?: number;
+  /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
+  rejectBudget?: Partial<RejectBudgetConfig>;
+  /** Structured lines about hostile clients (default: one JSON line on stderr each, rate-limited per client). */
+  onHostile?: (e: HostileEvent) => void;
   /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
   latencyMs?: number;
   /** Print a status line this often (ms); 0 = never (default 0; npm start uses 5000). */
@@ -209,6 +216,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     maxInterpDelayMs: options.maxInterpDelayMs ?? 250,
     maxBulletHoles: options.maxBulletHoles ?? 64,
     killFeedLength: 8,
+    reconnectSeconds: options.reconnectSeconds ?? 10,
+    rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
+    onHostile: options.onHostile ?? ((e) => console.error(JSON.stringify({ level: 'warn', msg: 'hostile client', ...e }))),
     clock: options.clock ?? (() => performance.now()),
     stats,
     onCreated: (room) => rooms.set(room.roomId, room),

@@ -71,6 +71,12 @@ export interface AuditResult {
   /** Shots replayed (all shooters). */
   shots: number;
   ticks: number;
+  /**
+   * Ticks per second of the match's own clock: (tick records - 1) over the span of their times. The
+   * room stamps ticks from its monotonic clock (re-anchored after a stall), so a room that ticked
+   * slowly shows here below the header's nominal rate. NaN with fewer than two ticks.
+   */
+  ticksPerSecond: number;
   mismatches: ShotMismatch[];
   players: PlayerReport[];
   flagged: { player: number; reasons: string[] }[];
@@ -389,7 +395,16 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
   const end = results.find((r) => r.end !== null)?.end ?? null;
-  const ticks = frames.frames.reduce((n, f) => n + (f.type === RecordType.TICK ? 1 : 0), 0);
+  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.TICK || f.payloadLength < 12) continue;
+    const t = view.getFloat64(f.payloadOffset + 4, true);
+    if (ticks === 0) firstTickMs = t;
+    lastTickMs = t;
+    ticks++;
+  }
+  const ticksPerSecond = ticks >= 2 && lastTickMs > firstTickMs ? ((ticks - 1) * 1000) / (lastTickMs - firstTickMs) : Number.NaN;
   if (end === null) problems.push({ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' });
   else if (end.shots !== totalShots && !frames.truncated) {
     problems.push({ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${end.shots} shots but the log holds ${totalShots}: records were removed or added` });
@@ -425,7 +440,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
   return {
-    logPath: path, header, frames, problems, shots, ticks, mismatches, players, flagged, rows, workers,
+    logPath: path, header, frames, problems, shots, ticks, ticksPerSecond, mismatches, players, flagged, rows, workers,
     replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
   };
 }

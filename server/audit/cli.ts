@@ -85,6 +85,7 @@ export function htmlFor(r: AuditResult): string {
     header: h,
     summary: {
       log: r.logPath, room: String(h.roomId ?? ''), started: String(h.startedAtIso ?? ''), 'tick rate': Number(h.tickRate ?? 0),
+      'measured ticks/s': Number.isFinite(r.ticksPerSecond) ? Number(r.ticksPerSecond.toFixed(2)) : 'n/a',
       'world hash': String(h.worldHash ?? ''), 'rig hash': String(h.rigHash ?? ''), ticks: r.ticks, shots: r.shots,
       'verdict mismatches': r.mismatches.length, 'flagged players': r.flagged.map((f) => f.player).join(', ') || 'none',
       'replay shots/s': Math.round(r.shotsPerSecond), workers: r.workers,
@@ -102,7 +103,8 @@ export function htmlFor(r: AuditResult): string {
 /** Human summary lines. */
 export function summaryLines(r: AuditResult): string[] {
   const lines: string[] = [];
-  lines.push(`${r.logPath}: ${r.ticks} ticks, ${r.shots} shots replayed with ${r.workers} worker(s) at ${Math.round(r.shotsPerSecond)} shots/s`);
+  const nominal = Number((r.header ?? {}).tickRate ?? Number.NaN);
+  lines.push(`${r.logPath}: ${r.ticks} ticks (${Number.isFinite(r.ticksPerSecond) ? r.ticksPerSecond.toFixed(1) : '-'} ticks/s measured, ${nominal} nominal), ${r.shots} shots replayed with ${r.workers} worker(s) at ${Math.round(r.shotsPerSecond)} shots/s`);
   for (const p of r.problems) lines.push(`PROBLEM [${p.kind}] ${p.message}`);
   if (r.mismatches.length === 0) lines.push('verdicts: all replayed bit for bit');
   else {
@@ -130,6 +132,8 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     shotsPerSecond: Math.round(r.shotsPerSecond),
     workers: r.workers,
     ticks: r.ticks,
+    ticksPerSecond: Number.isFinite(r.ticksPerSecond) ? r.ticksPerSecond : null,
+    tickRate: (r.header ?? {}).tickRate ?? null,
     truncated: r.frames.truncated,
     truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
     problems: r.problems,

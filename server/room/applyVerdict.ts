@@ -54,7 +54,7 @@ export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v
       client.send(Msg.HIT, hit);
       damageDirection(direction, host.slots[v.shooter], target, v);
       const dmg: DamagedReply = { from: shooter.index, damage: v.damage, health: target.health, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
-      target.client.send(Msg.DAMAGED, dmg);
+      if (target.connected) target.client.send(Msg.DAMAGED, dmg);
     }
   } else if (v.kind === VerdictKind.MISS) {
     stats.misses++;

@@ -31,7 +31,7 @@ import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMe
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
 import { validateShot, type ShotTiming } from '../../shared/validate/shot';
-import { createVerdict, createShooterState, copyShooterState, type ShooterState, type Verdict } from '../../shared/validate/verdict';
+import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
 import { createMoveState, setView, stepMovement } from '../../shared/movement/step';
 import { ArenaState, PlayerState } from '../state/schema';
 import { createMatchScene, type MatchScene } from './scene';
@@ -39,7 +39,8 @@ import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchEvent, type Match
 import { applyVerdict, type VerdictHost } from './applyVerdict';
 import { PongResult } from './roundTrip';
 import { Slot } from './slot';
-import type { ArenaConfig } from './config';
+import { CLOSE_OVER_BUDGET, RejectBudget } from './budget';
+import type { ArenaConfig, HostileEvent } from './config';
 
 export type { ArenaConfig, SpawnPoint } from './config';
 export { Slot } from './slot';
@@ -97,7 +98,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
     const magazines = cfg.validation.weapons.map((w) => w.magazine);
     for (let i = 0; i < cfg.maxPlayers; i++) {
-      this.slots.push(new Slot(i, magazines, cfg.validation.loadout));
+      this.slots.push(new Slot(i, magazines, cfg.validation.loadout, cfg.rejectBudget));
       this.targetsAlive.push(false);
       this.targetsLife.push(0);
     }
@@ -161,10 +162,15 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.deaths = 0;
     slot.lives = 0;
     slot.rtt.reset();
+    slot.connected = true;
+    slot.kicked = false;
+    slot.budget = new RejectBudget(this.cfg.rejectBudget);
+    slot.refusedSinceReport = 0;
     this.scene.histories[slot.index]!.clear();
     const ps = new PlayerState();
     ps.slot = slot.index;
     ps.name = typeof o.name === 'string' ? o.name.slice(0, 24) : `player${slot.index}`;
+    ps.connected = true;
     slot.state = ps;
     this.bySession.set(client.sessionId, slot);
     this.spawn(slot);
@@ -174,12 +180,42 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     this.sendPing(slot);
   }
 
+  /**
+   * A lost connection (not a consented leave): the player stays in the match, standing still and
+   * hittable, while the same session may reconnect within reconnectSeconds and carry on with its
+   * slot, health, loadout, seq and history. Otherwise onLeave follows.
+   */
+  override onDrop(client: Client): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    // Colyseus calls onLeave next when no reconnection is allowed (also for a client we disconnected).
+    if (!(this.cfg.reconnectSeconds > 0) || slot.kicked) return;
+    slot.connected = false;
+    slot.input.wishX = 0;
+    slot.input.wishZ = 0;
+    slot.jumpLatched = false;
+    if (slot.state !== null) slot.state.connected = false;
+    this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
+    this.allowReconnection(client, this.cfg.reconnectSeconds);
+  }
+
+  override onReconnect(client: Client): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    slot.client = client;
+    slot.connected = true;
+    if (slot.state !== null) slot.state.connected = true;
+    this.recordEvent({ kind: MatchEventKind.RECONNECT, slot: slot.index, timeMs: this.now() });
+    this.sendPing(slot);
+  }
+
   override onLeave(client: Client): void {
     const slot = this.bySession.get(client.sessionId);
     if (slot === undefined) return;
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
     slot.client = null;
+    slot.connected = true;
     slot.state = null;
     slot.alive = false;
     this.targetsAlive[slot.index] = false;
@@ -287,6 +323,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
         poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
         this.syncPlayer(slot, pose);
       }
+      this.policeBudgets(t);
       this.newestTickMs = t;
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
@@ -358,8 +395,16 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
 
   // ---------------------------------------------------------------- messages
 
-  /** Runs a handler so that nothing escapes: an exception is counted, logged and answered. */
+  /**
+   * Runs a handler so that nothing escapes: an exception is counted, logged and answered. A client
+   * over its budget of refused messages gets nothing judged (budget.ts).
+   */
   private guard(client: Client, type: string, fn: () => void): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot !== undefined && !slot.budget.admit(this.now())) {
+      this.cfg.stats.throttled++;
+      return;
+    }
     try {
       fn();
     } catch (e) {
@@ -376,8 +421,52 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   private reject(client: Client, type: string, reason: string): void {
     const stats = this.cfg.stats;
     stats.rejects[reason] = (stats.rejects[reason] ?? 0) + 1;
+    this.refused(client, reason);
     const reply: RejectReply = { type: type.slice(0, 32), reason };
     client.send(Msg.REJECT, reply);
+  }
+
+  /** A judged message was refused: it costs the client's budget and feeds its hostile-event line. */
+  private refused(client: Client, reason: string): void {
+    const slot = this.bySession.get(client.sessionId);
+    if (slot === undefined) return;
+    slot.budget.charge(this.now());
+    slot.refusedSinceReport++;
+    slot.lastRefusal = reason;
+  }
+
+  /**
+   * Once per tick: throttled clients get a compact count in the match log and a hostile-event line
+   * (at most one per client per second), and a client over budget for too long is disconnected.
+   */
+  private policeBudgets(t: number): void {
+    for (const slot of this.slots) {
+      if (slot.client === null) continue;
+      const b = slot.budget;
+      if (t - slot.lastReportMs < 1000) continue;
+      if (b.dropped > 0) {
+        this.recordEvent({ kind: MatchEventKind.THROTTLED, slot: slot.index, timeMs: t, other: b.dropped });
+        this.hostile(slot, 'throttled', b.dropped, t);
+        b.dropped = 0;
+      } else if (slot.refusedSinceReport > 0) {
+        this.hostile(slot, 'refused', slot.refusedSinceReport, t);
+      }
+      if (b.exhausted(t) && slot.connected) {
+        this.hostile(slot, 'disconnected', b.droppedTotal, t);
+        slot.kicked = true;
+        slot.client.leave(CLOSE_OVER_BUDGET, 'too many refused messages');
+      }
+    }
+  }
+
+  private hostile(slot: Slot, event: HostileEvent['event'], count: number, t: number): void {
+    slot.lastReportMs = t;
+    slot.refusedSinceReport = 0;
+    try {
+      this.cfg.onHostile?.({ event, roomId: this.roomId, sessionId: slot.sessionId, slot: slot.index, count, reason: slot.lastRefusal });
+    } catch {
+      // a logging hook must not break the tick
+    }
   }
 
   private handleInput(client: Client, bytes: unknown): void {
@@ -408,7 +497,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   private inputScratch: InputMessage = createInputMessage();
 
   private sendPings(): void {
-    for (const slot of this.slots) if (slot.client !== null) this.sendPing(slot);
+    for (const slot of this.slots) if (slot.client !== null && slot.connected) this.sendPing(slot);
   }
 
   private sendPing(slot: Slot): void {
@@ -447,6 +536,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
     copyShooterState(slot.shooter, v.after);
     const done = applyVerdict(this, slot, client, v);
+    if (v.kind === VerdictKind.REJECTED) this.refused(client, reasonName(v.reason));
 
     const rec = this.recorder;
     if (rec !== null) {

@@ -9,6 +9,7 @@ import type { MoveConfig } from '../../shared/movement/step';
 import type { SceneOptions } from './scene';
 import type { MatchRecorder } from './recorder';
 import type { ServerStats } from './stats';
+import type { RejectBudgetConfig } from './budget';
 
 export interface SpawnPoint {
   x: number;
@@ -38,10 +39,28 @@ export interface ArenaConfig {
   maxInterpDelayMs: number;
   maxBulletHoles: number;
   killFeedLength: number;
+  /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */
+  reconnectSeconds: number;
+  /** Refused messages a client may send before its messages are dropped unjudged, then it is disconnected. */
+  rejectBudget: RejectBudgetConfig;
+  /** One structured event per hostile client per second at most (refused messages, throttling, disconnects). */
+  onHostile?: (e: HostileEvent) => void;
   /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
   clock: () => number;
   stats: ServerStats;
   /** Registry hooks so the server (and tests) can reach room instances. */
   onCreated?: (room: import('./arenaRoom').ArenaRoom) => void;
   onDisposed?: (room: import('./arenaRoom').ArenaRoom) => void;
+}
+
+/** A structured line about a hostile client (rate-limited by the room). */
+export interface HostileEvent {
+  event: 'refused' | 'throttled' | 'disconnected';
+  roomId: string;
+  sessionId: string;
+  slot: number;
+  /** Refused (or dropped) messages since the last event of this client. */
+  count: number;
+  /** The last reason a message was refused for. */
+  reason: string;
 }

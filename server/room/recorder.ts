@@ -67,14 +67,16 @@ export interface ShotRecord {
   killed: boolean;
 }
 
-export const MatchEventKind = { JOIN: 'join', LEAVE: 'leave', DEATH: 'death', RESPAWN: 'respawn' } as const;
+export const MatchEventKind = {
+  JOIN: 'join', LEAVE: 'leave', DEATH: 'death', RESPAWN: 'respawn', DROP: 'drop', RECONNECT: 'reconnect', THROTTLED: 'throttled',
+} as const;
 export type MatchEventKind = (typeof MatchEventKind)[keyof typeof MatchEventKind];
 
 export interface MatchEvent {
   kind: MatchEventKind;
   slot: number;
   timeMs: number;
-  /** respawn: the spawn position; death: the killer's slot in `other`. */
+  /** respawn: the spawn position; death: the killer's slot in `other`; throttled: messages dropped unjudged in `other`. */
   x?: number;
   y?: number;
   z?: number;

@@ -8,6 +8,7 @@ import { createInputMessage, type InputMessage } from '../../shared/protocol/inp
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { PlayerState } from '../state/schema';
 import { RoundTrip } from './roundTrip';
+import { RejectBudget, type RejectBudgetConfig } from './budget';
 
 export class Slot {
   readonly index: number;
@@ -31,9 +32,19 @@ export class Slot {
   deaths = 0;
   interpDelayMs = 100;
   readonly rtt = new RoundTrip();
+  /** False while the connection is lost and the slot waits for the same session to reconnect. */
+  connected = true;
+  /** The server disconnected this client (no reconnection for it). */
+  kicked = false;
+  budget: RejectBudget;
+  /** Refused messages since the last hostile-event line, and when that line was written (room ms). */
+  refusedSinceReport = 0;
+  lastReportMs = Number.NEGATIVE_INFINITY;
+  lastRefusal = '';
 
-  constructor(index: number, magazines: readonly number[], loadout: readonly number[]) {
+  constructor(index: number, magazines: readonly number[], loadout: readonly number[], budget: RejectBudgetConfig) {
     this.index = index;
     this.shooter = createShooterState(index, magazines, loadout);
+    this.budget = new RejectBudget(budget);
   }
 }

@@ -10,12 +10,14 @@ export interface ServerStats {
   kills: number;
   /** Rejections by reason name (verdict reasons for shots, INPUT_/PONG_/UNKNOWN_MESSAGE otherwise). */
   rejects: Record<string, number>;
+  /** Messages dropped unjudged from clients over their budget of refused messages. */
+  throttled: number;
   internalErrors: number;
   recorderErrors: number;
 }
 
 export function createServerStats(): ServerStats {
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0 };
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, internalErrors: 0, recorderErrors: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {

@@ -43,6 +43,8 @@ export const PlayerState = schema({
   reloadEndMs: t.float64(),
   /** Action time from which the equipped weapon is drawn, server ms. */
   drawEndMs: t.float64(),
+  /** False while the player's connection is lost and the slot waits for it to reconnect. */
+  connected: t.boolean(),
   /** The newest input seq the server has applied: the owner replays its later inputs on top (prediction). */
   inputSeq: t.uint32(),
 }, 'PlayerState');

@@ -31,9 +31,14 @@ export const TICK_SLOT_NUMBERS = 11;
 export const TICK_SLOT_BYTES = 2 + 8 * TICK_SLOT_NUMBERS;
 export const TICK_HEAD_BYTES = 14;
 
-export const EventCode = { join: 1, leave: 2, death: 3, respawn: 4 } as const;
+/**
+ * Event kinds. drop: the connection was lost and the slot waits for a reconnection (the player
+ * stays in the match); reconnect: the same session is back; throttled: `other` messages of this
+ * slot were dropped unjudged since the last such record (over its budget of refused messages).
+ */
+export const EventCode = { join: 1, leave: 2, death: 3, respawn: 4, drop: 5, reconnect: 6, throttled: 7 } as const;
 export type EventName = keyof typeof EventCode;
-const EVENT_NAMES: Record<number, EventName> = { 1: 'join', 2: 'leave', 3: 'death', 4: 'respawn' };
+const EVENT_NAMES: Record<number, EventName> = { 1: 'join', 2: 'leave', 3: 'death', 4: 'respawn', 5: 'drop', 6: 'reconnect', 7: 'throttled' };
 export const EVENT_BYTES = 44;
 export const END_BYTES = 20;
 

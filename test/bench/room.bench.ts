@@ -64,6 +64,7 @@ export async function run(opts: { json: boolean }): Promise<void> {
   const shot = createShotMessage();
   for (let i = 0; i < N; i++) {
     shot.seq = i + 1;
+    shot.timeMs = now - 25; // fired one way (rtt/2) before arrival
     shot.renderTimeMs = now - 125 + (rnd() - 0.5) * 40;
     shot.sx = 0; shot.sy = floor + rig.eyeHeight; shot.sz = 0;
     // Toward a random point around a random ring player, 30 m.

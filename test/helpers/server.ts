@@ -26,7 +26,7 @@ export interface TestServer {
 
 /** A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is given. */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
-  const server = await createGameServer({ log: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
+  const server = await createGameServer({ log: () => {}, onHostile: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
   return { url: server.url, port: server.port, server, close: () => server.close() };
 }
 
@@ -115,6 +115,12 @@ export class TestPlayer {
 
   static async create(url: string, options: Record<string, unknown> = {}): Promise<TestPlayer> {
     const room = await new Client(url).create(ROOM_NAME, options);
+    return new TestPlayer(room);
+  }
+
+  /** The same session back on a new connection (Colyseus reconnection token of a dropped room). */
+  static async reconnect(url: string, token: string): Promise<TestPlayer> {
+    const room = await new Client(url).reconnect(token);
     return new TestPlayer(room);
   }
 

@@ -1,0 +1,90 @@
+/**
+ * The budget of refused messages, against a real server with its real match log: a client flooding
+ * malformed weapon messages gets its first ones judged (and refused), then its messages are dropped
+ * unjudged and counted compactly in the log, then it is disconnected with CLOSE_OVER_BUDGET; an
+ * honest player in the same room keeps playing; the log audits with zero mismatches.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, joinPair, shootAtZone, sleep, type TestServer } from './helpers/server';
+import { HitZone } from '../shared/rig/rig';
+import { reasonName } from '../shared/validate/verdict';
+import { CLOSE_OVER_BUDGET } from '../server/room/budget';
+import type { HostileEvent } from '../server/room/config';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { readFrames } from '../shared/audit/frame';
+import { readEvent, RecordType } from '../shared/audit/records';
+import { readFileSync } from 'node:fs';
+
+const dir = mkdtempSync(join(tmpdir(), 'budget-'));
+let ts: TestServer;
+const hostile: HostileEvent[] = [];
+
+beforeAll(async () => {
+  ts = await startTestServer({
+    level: buildTestWorld(), spawnPoints: TEST_SPAWNS, matchLogDir: dir, validation: { claimToleranceMs: 150 },
+    rejectBudget: { perSecond: 20, burst: 40, disconnectAfterMs: 1000 }, onHostile: (e) => void hostile.push(e),
+  });
+});
+afterAll(async () => {
+  await ts?.close();
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('budget of refused messages', () => {
+  it('throttles, counts in the log, disconnects; the honest player plays on; the log audits clean', async () => {
+    const [a, b] = await joinPair(ts.url);
+    await sleep(300);
+    const room = ts.server.rooms.get(a.room.roomId)!;
+    let closedWith = -1;
+    b.room.reconnection.enabled = false;
+    b.room.onLeave((code: number) => { closedWith = code; });
+    // B floods 250 malformed messages a second (under Colyseus's own message-rate cap).
+    const junk = new Uint8Array(10);
+    const flood = setInterval(() => { for (let i = 0; i < 5; i++) b.room.sendBytes('shot', junk); }, 20);
+    try {
+      await b.until(() => closedWith >= 0, 6000, 'disconnect').catch(() => undefined);
+      await sleep(200);
+    } finally {
+      clearInterval(flood);
+    }
+    expect(closedWith).toBe(CLOSE_OVER_BUDGET);
+    // Judged: about the burst plus the refill over the ~1 s before throttling set in; the rest dropped.
+    const judged = b.verdicts.length;
+    expect(judged).toBeGreaterThanOrEqual(40);
+    expect(judged).toBeLessThan(150);
+    expect(ts.server.stats.throttled).toBeGreaterThan(100);
+    expect(hostile.map((e) => e.event)).toEqual(expect.arrayContaining(['throttled', 'disconnected']));
+    expect(hostile.every((e) => e.reason === 'MALFORMED')).toBe(true);
+    // At most one line per client per second.
+    const lines = hostile.filter((e) => e.sessionId === b.room.sessionId);
+    expect(lines.length).toBeLessThanOrEqual(5);
+    // The honest player is unaffected.
+    expect(room.state.players.has(a.room.sessionId)).toBe(true);
+    expect(reasonName((await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO)).reason)).not.toBe('MALFORMED');
+    await a.leave();
+    // The room disposes when empty and closes its log (END record, flushed).
+    for (let i = 0; i < 50 && ts.server.rooms.has(room.roomId); i++) await sleep(100);
+    await sleep(300);
+
+    const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
+    expect(files).toHaveLength(1);
+    const path = join(dir, files[0]!);
+    const bytes = new Uint8Array(readFileSync(path));
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let dropped = 0;
+    for (const f of readFrames(bytes).frames) {
+      if (f.type !== RecordType.EVENT) continue;
+      const e = readEvent(view, f.payloadOffset, f.payloadLength);
+      if (e?.kind === 'throttled') dropped += e.other;
+    }
+    expect(dropped).toBe(ts.server.stats.throttled);
+    const r = await auditMatchLog(path, { world: ts.server.world });
+    expect(r.mismatches).toEqual([]);
+    expect(r.problems).toEqual([]);
+    expect(r.shots).toBe(judged + 1);
+  });
+});
