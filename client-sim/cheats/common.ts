@@ -36,9 +36,10 @@ export class Acquired {
 
   /**
    * The nearest player whose chest is visible (or hidden) within maxDist, its `zone` point at the
-   * render time, and the view turned toward it. False when none (or nothing buffered at t yet).
+   * render time, and (with `look`) the view turned toward it. False when none (or nothing buffered
+   * at t yet).
    */
-  find(bot: Bot, now: number, visible: boolean, maxDist = 60, zone: number = HitZone.UPPER_TORSO): boolean {
+  find(bot: Bot, now: number, visible: boolean, maxDist = 60, zone: number = HitZone.UPPER_TORSO, look = true): boolean {
     const eye = bot.eyeNow;
     this.t = bot.renderTime(now);
     if (this.t > bot.view.newestTimeMs) return false; // would have to extrapolate: the server's pose may differ
@@ -46,7 +47,7 @@ export class Acquired {
     if (this.target < 0 || !bot.zonePoint(this.point, this.target, this.t, zone)) return false;
     const dx = this.point[0]! - eye[0]!, dy = this.point[1]! - eye[1]!, dz = this.point[2]! - eye[2]!;
     this.dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    bot.aim.lookAt(dx, dy, dz);
+    if (look) bot.aim.lookAt(dx, dy, dz);
     return true;
   }
 }

@@ -28,8 +28,8 @@ export function fireRateProfile(strength = 0.5): Profile {
       if (!a.find(bot, now, true)) return false;
       const w = bot.weapon;
       const at = c.nextFireMs - w.fireIntervalMs * (0.05 + 0.45 * s);
-      // Recent enough that the claim is not too old, and rendered as it was then.
-      if (bot.serverNow(now) - at > 150 || at < c.lastActionMs || ws.fireCheck(at) !== VerdictReason.FIRE_RATE) return false;
+      // Recent enough that the claim is far from too old (maxFireLagMs), and rendered as it was then.
+      if (bot.serverNow(now) - at > bot.opts.validation.maxFireLagMs / 2 || at < c.lastActionMs || ws.fireCheck(at) !== VerdictReason.FIRE_RATE) return false;
       const t = at - bot.opts.interpDelayMs;
       if (!bot.zonePoint(a.point, a.target, t, HitZone.UPPER_TORSO)) return false;
       cheatedAfter = c.lastSeq;
