@@ -128,17 +128,25 @@ export class WeaponState {
     this.rebuild();
   }
 
+  /**
+   * Carries `p` out on `state` with the server's rule step. A refused step changes nothing (the
+   * pipeline restores the state before a refused message, so a reload the check settled stays
+   * unsettled): the step runs on a scratch copy, kept only when it passes.
+   */
   private apply(state: ShooterState, p: Pending): boolean {
     const w = weaponById(this.weapons, p.weapon);
     if (w === undefined) return false;
+    const s = copyShooterState(this.scratch, state);
+    let ok: boolean;
     if (p.action === ShotAction.FIRE) {
-      if (checkFire(state, w, p.timeMs) !== RULES_OK) return false;
-      applyFire(state, w, p.timeMs);
-      return true;
-    }
-    if (p.action === ShotAction.SWITCH) return applySwitch(state, this.weapons, w, p.timeMs) === RULES_OK;
-    return applyReload(state, w, p.timeMs) === RULES_OK;
+      ok = checkFire(s, w, p.timeMs) === RULES_OK;
+      if (ok) applyFire(s, w, p.timeMs);
+    } else if (p.action === ShotAction.SWITCH) ok = applySwitch(s, this.weapons, w, p.timeMs) === RULES_OK;
+    else ok = applyReload(s, w, p.timeMs) === RULES_OK;
+    if (ok) copyShooterState(state, s);
+    return ok;
   }
+  private readonly scratch: ShooterState = createShooterState(-1, []);
 
   /** head = confirmed plus every action still in flight that the prediction carried out. */
   private rebuild(): void {
