@@ -12,14 +12,14 @@
  * preallocated ring, snapshots through a pool. Weapon messages allocate their log entry.
  */
 import type { VerdictReply, HitReply, DamagedReply, RejectReply } from '../shared/protocol/messages';
-import { createShotMessage, encodeShot, ShotAction, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
+import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
 import { createInputMessage, encodeInput, INPUT_BYTES, InputButton } from '../shared/protocol/input';
 import type { ValidationConfig } from '../shared/validate/shot';
 import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { MoveConfig } from '../shared/movement/step';
 import type { Rig } from '../shared/rig/rig';
-import { WeaponId, type WeaponSpec } from '../shared/weapons';
-import { createWorldHit, type World } from '../shared/world/world';
+import type { WeaponSpec } from '../shared/weapons';
+import type { World } from '../shared/world/world';
 import { rewindReachMs } from '../shared/validate/shot';
 import { Link, type NetConditions } from './net';
 import { Rng } from './rng';
@@ -31,7 +31,7 @@ import { Steering } from './steering';
 import { Aim } from './aim';
 import { Camera } from './camera';
 import { WeaponState } from './weaponState';
-import { Intent, Predictor, ShotBook, type ShotLog } from './shots';
+import { fillAction, fillFire, Intent, Predictor, ShotBook, type ShotLog } from './shots';
 import { HonestPlay } from './honest';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
@@ -123,7 +123,6 @@ export class Bot {
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
-  private readonly hit = createWorldHit();
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
@@ -283,43 +282,14 @@ export class Bot {
 
   // ------------------------------------------------------------------ weapon messages
 
-  /**
-   * Fills the bot's message scratch with a shot from `eye` toward `point`, `length` metres long,
-   * claimed at action time `timeMs` with render time `renderTimeMs`. With `clip` (honest clients)
-   * the segment stops where the bullet meets the world, a few centimetres into the surface so the
-   * server finds the same impact for the bullet hole. Without it the segment runs its full length.
-   */
+  /** A shot in the bot's message scratch with its equipped weapon (shots.ts fillFire). */
   fireMessage(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, timeMs: number, claimedTarget = -1, clip = true): ShotMessage {
-    const dx = px - eye[0]!, dy = py - eye[1]!, dz = pz - eye[2]!;
-    const l = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1;
-    const ux = dx / l, uy = dy / l, uz = dz / l;
-    let len = length;
-    if (clip && this.opts.world.firstHit(this.hit, eye[0]!, eye[1]!, eye[2]!, eye[0]! + ux * length, eye[1]! + uy * length, eye[2]! + uz * length)) {
-      len = Math.min(length, this.hit.t * length + 0.05);
-    }
-    const m = this.msg;
-    m.action = ShotAction.FIRE;
-    m.weapon = this.weapons.head.equipped;
-    m.claimedTarget = claimedTarget;
-    m.seq = 0;
-    m.timeMs = timeMs;
-    m.renderTimeMs = renderTimeMs;
-    m.sx = eye[0]!; m.sy = eye[1]!; m.sz = eye[2]!;
-    m.ex = eye[0]! + ux * len; m.ey = eye[1]! + uy * len; m.ez = eye[2]! + uz * len;
-    return m;
+    return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
   }
 
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
   actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
-    const m = this.msg;
-    m.action = action;
-    m.weapon = weapon;
-    m.claimedTarget = 0;
-    m.seq = 0;
-    m.timeMs = timeMs;
-    m.renderTimeMs = 0;
-    m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
-    return m;
+    return fillAction(this.msg, action, weapon, timeMs);
   }
 
   /** Newest server time the prediction assumes (the own predicted ring reaches the message's arrival). */
@@ -465,4 +435,3 @@ export class Bot {
   }
 }
 
-export { WeaponId };

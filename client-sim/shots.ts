@@ -7,6 +7,8 @@
  * the reason the server should give), what the bot predicted, what the server said.
  */
 import type { VerdictReply } from '../shared/protocol/messages';
+import { ShotAction, type ShotMessage } from '../shared/protocol/shot';
+import { createWorldHit, type World } from '../shared/world/world';
 import { validateShot, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from '../shared/validate/shot';
 import { createVerdict, type ShooterState, type Verdict } from '../shared/validate/verdict';
 
@@ -74,6 +76,46 @@ export interface ShotLog {
   diedInFlight: boolean;
   targetDiedInFlight: boolean;
   respawnedInFlight: boolean;
+}
+
+const fillHit = createWorldHit();
+
+/**
+ * Fills `m` with a shot from `eye` toward the point, `length` metres long, claimed at action time
+ * `timeMs` with render time `renderTimeMs`. With a world (honest clients) the segment stops where
+ * the bullet meets it, a few centimetres into the surface so the server finds the same impact for
+ * the bullet hole; with null it runs its full length through whatever is in the way. seq 0: the
+ * sender takes the next one. Returns m.
+ */
+export function fillFire(m: ShotMessage, world: World | null, eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, timeMs: number, weapon: number, claimedTarget = -1): ShotMessage {
+  const dx = px - eye[0]!, dy = py - eye[1]!, dz = pz - eye[2]!;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1;
+  const ux = dx / l, uy = dy / l, uz = dz / l;
+  let len = length;
+  if (world !== null && world.firstHit(fillHit, eye[0]!, eye[1]!, eye[2]!, eye[0]! + ux * length, eye[1]! + uy * length, eye[2]! + uz * length)) {
+    len = Math.min(length, fillHit.t * length + 0.05);
+  }
+  m.action = ShotAction.FIRE;
+  m.weapon = weapon;
+  m.claimedTarget = claimedTarget;
+  m.seq = 0;
+  m.timeMs = timeMs;
+  m.renderTimeMs = renderTimeMs;
+  m.sx = eye[0]!; m.sy = eye[1]!; m.sz = eye[2]!;
+  m.ex = eye[0]! + ux * len; m.ey = eye[1]! + uy * len; m.ez = eye[2]! + uz * len;
+  return m;
+}
+
+/** Fills `m` with a switch (to `weapon`) or a reload (of `weapon`, the equipped one) at action time `timeMs`. */
+export function fillAction(m: ShotMessage, action: number, weapon: number, timeMs: number): ShotMessage {
+  m.action = action;
+  m.weapon = weapon;
+  m.claimedTarget = 0;
+  m.seq = 0;
+  m.timeMs = timeMs;
+  m.renderTimeMs = 0;
+  m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
+  return m;
 }
 
 /** Predicts one message with the shared pipeline against the bot's view. The verdict is scratch, valid until the next call. */
