@@ -92,6 +92,8 @@ export interface SimReport {
   /** Every rejected honest message by reason (the in-flight deaths included). */
   honestRejectedByReason: Record<string, number>;
   honestRejectedDiedInFlight: number;
+  /** The first 20 honest refusals (SHOOTER_DEAD races aside), for diagnosis: where the start was and how far from the eye path. */
+  honestRejections: { bot: number; seq: number; reason: string; start: [number, number, number]; originOffsetM: number; predictedOriginOffsetM: number }[];
   /** Distance of honest accepted shots' starts from the server's eye path, metres. */
   originOffsetM: Distribution;
   /** Rule-breaking cheat messages, judged, and those the server accepted (races aside). */
@@ -181,6 +183,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
   let honestRejected = 0, honestDiedInFlight = 0;
   const honestRejectedByReason: Record<string, number> = {};
   const offsets: number[] = [];
+  const honestRejections: ShotPart['honestRejections'] = [];
   let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatAcceptedHits = 0, cheatRaces = 0, cheatUnexpected = 0, inhumanShots = 0, inhumanHits = 0;
   const cheatRejectedByReason: Record<string, number> = {};
   const byProfile: Record<string, ProfileReport> = {};
@@ -231,7 +234,13 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
       if (v.kind === VerdictKind.REJECTED) {
         bump(honestRejectedByReason, v.reasonName);
         if (v.reason === VerdictReason.SHOOTER_DEAD && s.diedInFlight) honestDiedInFlight++;
-        else honestRejected++;
+        else {
+          honestRejected++;
+          if (honestRejections.length < 20) {
+            const dv = new DataView(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength);
+            honestRejections.push({ bot: s.bot, seq: s.seq, reason: v.reasonName, start: [dv.getFloat64(32, true), dv.getFloat64(40, true), dv.getFloat64(48, true)], originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
+          }
+        }
       } else if (s.action === 0 && v.originOffsetM >= 0) offsets.push(v.originOffsetM);
     } else if (s.intent === Intent.INVALID) {
       cheatShots++;
@@ -277,7 +286,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
     agreementRaceFree: honestJudged - raceShots > 0 ? agreeClean / (honestJudged - raceShots) : Number.NaN,
     raceShots,
     disagreements: { predictedHitServerMiss: phsm, predictedMissServerHit: pmsh, otherTarget: other, rejectedNotPredicted: rejNot, otherKind, deathRaces: races },
-    honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight,
+    honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight, honestRejections,
     originOffsetM: distribution(offsets),
     ruleCheatShots: cheatShots, ruleCheatJudged: cheatJudged, ruleCheatAccepted: cheatAccepted, ruleCheatAcceptedHits: cheatAcceptedHits,
     ruleCheatRejectedByReason: cheatRejectedByReason, ruleCheatUnexpectedReason: cheatUnexpected, ruleCheatAcceptedRaces: cheatRaces,
@@ -315,6 +324,7 @@ export function formatReport(r: SimReport): string {
   const d = r.disagreements;
   L.push(`  disagreements       predicted hit/server miss ${d.predictedHitServerMiss}, predicted miss/server hit ${d.predictedMissServerHit}, other target ${d.otherTarget}, refused unpredicted ${d.rejectedNotPredicted}, other ${d.otherKind}; of them races ${d.deathRaces}`);
   L.push(`honest rejected       ${r.honestRejected} (all by reason: ${reasons(r.honestRejectedByReason)}; SHOOTER_DEAD while in flight: ${r.honestRejectedDiedInFlight})`);
+  for (const h of r.honestRejections) L.push(`  bot ${h.bot} seq ${h.seq} ${h.reason}: start (${h.start.map((x) => x.toFixed(3)).join(', ')}), origin offset ${m(h.originOffsetM)} (predicted ${m(h.predictedOriginOffsetM)})`);
   const o = r.originOffsetM;
   L.push(`origin offset         honest accepted shots: p50 ${m(o.p50)}, p99 ${m(o.p99)}, p99.9 ${m(o.p999)}, max ${m(o.max)} over ${o.n}`);
   L.push(`rule cheats           ${r.ruleCheatShots} (judged ${r.ruleCheatJudged}), accepted ${r.ruleCheatAccepted} (hits ${r.ruleCheatAcceptedHits}; races not counted ${r.ruleCheatAcceptedRaces}); refused for another reason ${r.ruleCheatUnexpectedReason}: ${reasons(r.ruleCheatRejectedByReason)}`);
