@@ -10,10 +10,10 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--no-audit]
+                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
                       [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
   --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
-  --strength (0..1) applies to every profile named without its own (name:S); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+  --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -46,6 +46,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       case '--profiles': if (v === undefined) fail('--profiles needs names'); opts.profiles = v.split(','); i++; break;
       case '--strength': opts.strength = num(a, v); i++; break;
       case '--no-audit': opts.audit = false; break;
+      case '--cheaters-still': opts.cheatersStill = true; break;
       case '--patch-ms': opts.server = { ...opts.server, patchRateMs: num(a, v) }; i++; break;
       case '--json': json = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);

@@ -101,6 +101,8 @@ export interface SimReport {
   ruleCheatJudged: number;
   ruleCheatAccepted: number;
   ruleCheatAcceptedHits: number;
+  /** The first 20 accepted rule-breaking messages, for diagnosis. */
+  ruleCheatAcceptedList: { profile: string; bot: number; seq: number; expected: string | null; verdict: string; originOffsetM: number; predictedOriginOffsetM: number }[];
   ruleCheatRejectedByReason: Record<string, number>;
   /** Refused, but for another reason than the cheat's own. */
   ruleCheatUnexpectedReason: number;
@@ -124,6 +126,8 @@ export interface SimReport {
   /** Mirrored weapon state: verdicts whose carried-out flag differed from the prediction, synced states that differed. */
   weaponState: { firedMismatches: number; checks: number; mismatches: number };
   serverErrors: number | null;
+  /** Structured hostile-client events the in-process room raised (refusals, throttling), counted instead of printed. */
+  hostileEvents: number;
   server: { shots: number; hits: number; misses: number; kills: number; rejects: Record<string, number> } | null;
   matchLog: string | null;
   cameraPushes: number;
@@ -173,7 +177,7 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   return 'accepted';
 }
 
-type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'durationMs'>;
+type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'durationMs'>;
 
 /** Builds the message part of the report from the bots' logs (`fireIntervals` by weapon id: what counts as full rate). */
 export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly number[] = []): ShotPart {
@@ -184,6 +188,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
   const honestRejectedByReason: Record<string, number> = {};
   const offsets: number[] = [];
   const honestRejections: ShotPart['honestRejections'] = [];
+  const acceptedList: ShotPart['ruleCheatAcceptedList'] = [];
   let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatAcceptedHits = 0, cheatRaces = 0, cheatUnexpected = 0, inhumanShots = 0, inhumanHits = 0;
   const cheatRejectedByReason: Record<string, number> = {};
   const byProfile: Record<string, ProfileReport> = {};
@@ -259,6 +264,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
       else if (o === 'race') cheatRaces++;
       else if (o === 'accepted') {
         cheatAccepted++;
+        if (acceptedList.length < 20) acceptedList.push({ profile: s.profile, bot: s.bot, seq: s.seq, expected: s.expected, verdict: v.reasonName, originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
         pr!.accepted++;
         if (v.kind === VerdictKind.HIT) {
           pr!.acceptedHits++;
@@ -288,7 +294,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
     disagreements: { predictedHitServerMiss: phsm, predictedMissServerHit: pmsh, otherTarget: other, rejectedNotPredicted: rejNot, otherKind, deathRaces: races },
     honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight, honestRejections,
     originOffsetM: distribution(offsets),
-    ruleCheatShots: cheatShots, ruleCheatJudged: cheatJudged, ruleCheatAccepted: cheatAccepted, ruleCheatAcceptedHits: cheatAcceptedHits,
+    ruleCheatShots: cheatShots, ruleCheatJudged: cheatJudged, ruleCheatAccepted: cheatAccepted, ruleCheatAcceptedHits: cheatAcceptedHits, ruleCheatAcceptedList: acceptedList,
     ruleCheatRejectedByReason: cheatRejectedByReason, ruleCheatUnexpectedReason: cheatUnexpected, ruleCheatAcceptedRaces: cheatRaces,
     inhumanShots, inhumanHits, byProfile,
     verdictLatencyMsP50: percentile(latencies, 0.5), verdictLatencyMsP99: percentile(latencies, 0.99),
@@ -328,6 +334,7 @@ export function formatReport(r: SimReport): string {
   const o = r.originOffsetM;
   L.push(`origin offset         honest accepted shots: p50 ${m(o.p50)}, p99 ${m(o.p99)}, p99.9 ${m(o.p999)}, max ${m(o.max)} over ${o.n}`);
   L.push(`rule cheats           ${r.ruleCheatShots} (judged ${r.ruleCheatJudged}), accepted ${r.ruleCheatAccepted} (hits ${r.ruleCheatAcceptedHits}; races not counted ${r.ruleCheatAcceptedRaces}); refused for another reason ${r.ruleCheatUnexpectedReason}: ${reasons(r.ruleCheatRejectedByReason)}`);
+ for (const a of r.ruleCheatAcceptedList) L.push(`  accepted: ${a.profile} bot ${a.bot} seq ${a.seq}, expected ${a.expected}, got ${a.verdict}; origin offset ${m(a.originOffsetM)} (the cheater predicted ${m(a.predictedOriginOffsetM)})`);
   L.push(`inhuman shots         ${r.inhumanShots} (hits ${r.inhumanHits}; valid by the rules, left to the audit)`);
   for (const [name, p] of Object.entries(r.byProfile)) {
     const det = r.detection?.[name];
@@ -342,7 +349,7 @@ export function formatReport(r: SimReport): string {
   L.push(`ticks                 ${r.ticksPerSecond.toFixed(1)} per second seen by the clients (nominal ${r.tickRate}); server tick time p50 ${ms(r.tickMsP50)} p99 ${ms(r.tickMsP99)} over ${r.ticks} ticks`);
   L.push(`own prediction        ${r.prediction.corrections} corrections, error mean ${m(r.prediction.meanErrorM)} max ${m(r.prediction.maxErrorM)}; ${r.prediction.jumps} jumps`);
   L.push(`weapon state mirror   ${r.weaponState.firedMismatches} carried-out mismatches; synced state differed ${r.weaponState.mismatches} of ${r.weaponState.checks} quiet checks`);
-  L.push(`server errors         ${r.serverErrors ?? 'n/a (remote server)'}`);
+  L.push(`server errors         ${r.serverErrors ?? 'n/a (remote server)'}; hostile-client events ${r.hostileEvents}`);
   if (r.server !== null) L.push(`server counters       shots ${r.server.shots} hits ${r.server.hits} misses ${r.server.misses} kills ${r.server.kills} rejects: ${reasons(r.server.rejects)}`);
   if (r.matchLog !== null) L.push(`match log             ${r.matchLog}`);
   L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames (trigger held on a starved buffer: ${r.starvedFrames})`);

@@ -142,6 +142,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
 
   const started = performance.now();
   let gs: GameServer | null = null;
+  let hostileEvents = 0;
   let url: string;
   let world: World;
   let rig: Rig;
@@ -152,7 +153,8 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   let movement: MoveConfig;
   if (options.url === undefined) {
     const tr = Math.round(options.server?.tickRate ?? 64);
-    gs = await createGameServer({ log: () => {}, ...options.server, port: 0, host: '127.0.0.1' });
+    // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
+    gs = await createGameServer({ log: () => {}, onHostile: () => { hostileEvents++; }, ...options.server, port: 0, host: '127.0.0.1' });
     options.onServer?.(gs);
     url = gs.url;
     world = gs.world;
@@ -304,7 +306,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     detection,
     tickRate,
     ticksPerSecond: tickMs > 0 ? (tickSum * 1000) / tickMs : 0,
-    prediction, weaponState,
+    prediction, weaponState, hostileEvents,
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
