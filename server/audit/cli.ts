@@ -2,7 +2,7 @@
  * The audit command line:
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
- *                    [--threshold name=value ...] [--verdicts-only]
+ *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -17,6 +17,7 @@ import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { renderHtmlReport, type ReportShot } from './report';
+import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {
   log: string;
@@ -24,14 +25,16 @@ export interface CliArgs {
   html: string | null;
   workers: number;
   level: string | undefined;
+  /** The server's RIG when it was not the mannequin (a rig file or the character it was built from). */
+  rig: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
 
 export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { log: '', json: false, html: null, workers: 1, level: undefined, thresholds: {}, verdictsOnly: false };
+  const out: CliArgs = { log: '', json: false, html: null, workers: 1, level: undefined, rig: undefined, thresholds: {}, verdictsOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = () => {
@@ -43,6 +46,7 @@ export function parseArgs(argv: string[]): CliArgs {
     else if (a === '--verdicts-only') out.verdictsOnly = true;
     else if (a === '--html') out.html = next();
     else if (a === '--level') out.level = next();
+    else if (a === '--rig') out.rig = next();
     else if (a === '--workers') {
       const n = Number(next());
       if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -79,7 +83,7 @@ export function reportShots(r: AuditResult): ReportShot[] {
 
 export function htmlFor(r: AuditResult): string {
   const h = r.header ?? {};
-  const tris = r.world.arrays().tris;
+  const tris = r.world.triangleCorners();
   return renderHtmlReport({
     logPath: r.logPath,
     header: h,
@@ -155,6 +159,7 @@ export async function main(argv: string[]): Promise<number> {
   let result: AuditResult;
   try {
     result = await auditMatchLog(args.log, {
+      ...(args.rig ? { rig: await rigFromEnv({ RIG: args.rig }) } : {}),
       workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
       // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
       inWorkers: bar !== null,
