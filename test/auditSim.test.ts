@@ -54,7 +54,7 @@ describe('audit of a simulated match (real room, real sockets)', () => {
       const l = input.payload && byPayload.get(Buffer.from(input.payload).toString('hex'));
       if (!l) continue;
       profileOfSlot.set(input.shooter, l.profile);
-      if (l.intent === Intent.INVALID || l.intent === Intent.AIM_SNAP) cheatShots.set(input.shooter, (cheatShots.get(input.shooter) ?? 0) + 1);
+      if (l.intent === Intent.INVALID || l.intent === Intent.INHUMAN) cheatShots.set(input.shooter, (cheatShots.get(input.shooter) ?? 0) + 1);
     }
     const slotOf = (profile: string) => [...profileOfSlot].find(([, p]) => p === profile)?.[0];
     const honest = [...profileOfSlot].filter(([, p]) => p === 'honest').map(([s]) => s);

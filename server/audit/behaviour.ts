@@ -21,8 +21,7 @@
  * measures' squared positive z-scores (several measures out a little each; chi-square with as many
  * degrees as measures bounds it from above), each doubled for taking the larger. So 2 means "1 in
  * 100 for an honest player" before calibration; `scoreThreshold` is
- * calibrated on honest players too (at least 2, and above every calibration player's score plus a
- * margin). No measure or threshold knows any cheat profile.
+ * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
  */
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
@@ -282,9 +281,9 @@ export function chiSquareTailLog10(x: number, k: number): number {
  * Calibrates from honest players' events (an array of per-player event lists): per event measure
  * the quantile table, the q-tail value and the honest rank's mean and spread; per player measure
  * the honest players' mean and spread; then the score threshold: at least 2 and above the highest
- * honest score plus `margin` (1, a factor of ten in probability).
+ * honest score plus `margin` (default 0: the highest of a few hundred honest players is their 99.7th percentile or so).
  */
-export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 1): Calibration {
+export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 0): Calibration {
   const measures: Record<string, MeasureCalibration> = {};
   MEASURES.forEach((spec, i) => {
     if (spec.level === 'player') {
@@ -319,8 +318,7 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
     };
   });
   const cal: Calibration = { source, honestPlayers: honest.length, q, measures, scoreThreshold: 2 };
-  // The score threshold: at least 2, and above every honest calibration player by the margin (the
-  // highest of a few hundred honest players is itself a noisy estimate of the 1% tail).
+  // The score threshold: at least 2, and no honest calibration player above it (plus the margin).
   let top = 0;
   for (const p of honest) top = Math.max(top, scorePlayer(p, cal).score);
   cal.scoreThreshold = Math.max(2, top + margin);

@@ -85,7 +85,7 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   let cal = o.calibration;
   const calibrationHonest: BehaviourEvent[][] = [];
   if (cal === undefined) {
-    const n = o.calibrationMatches ?? 10;
+    const n = o.calibrationMatches ?? 20;
     for (let c = 0; c < n; c++) {
       progress(`calibration match ${c + 1}/${n}`);
       await playMatch(o, path, seed * 7919 + c, {}, 0);
