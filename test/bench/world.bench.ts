@@ -15,6 +15,7 @@
  *
  * Run: npm run bench:world [-- --json] [-- --queries N] [-- --scene bistro-collision]
  */
+import { benchArgs } from './args';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
@@ -425,8 +426,10 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
 
 // Standalone: tsx test/bench/world.bench.ts [--json] [--queries N] [--scene NAME]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const argv = process.argv.slice(2);
-  const qi = argv.indexOf('--queries');
-  const si = argv.indexOf('--scene');
-  await run({ json: argv.includes('--json'), queries: qi >= 0 ? Number(argv[qi + 1]) : undefined, scene: si >= 0 ? argv[si + 1] : undefined });
+  const a = benchArgs('world.bench.ts', ['queries'], ['scene']);
+  if (a.scene !== undefined && !SCENES.some((sc) => sc.scene === a.scene)) {
+    console.error(`--scene ${a.scene}: not a scene; scenes: ${SCENES.map((sc) => sc.scene).join(', ')}`);
+    process.exit(2);
+  }
+  await run({ json: a.json, queries: a.queries, scene: a.scene });
 }
