@@ -213,3 +213,22 @@ export function createRedisScale(options: RedisScaleOptions): RedisScale {
     },
   };
 }
+
+/** Deletes every key under `prefix` (SCAN, never KEYS); returns how many. For tests and teardown of a deployment. */
+export async function clearRedisPrefix(url: string, prefix: string): Promise<number> {
+  if (checkKeyPrefix(prefix) !== null) throw new Error(`clearRedisPrefix: prefix ${JSON.stringify(prefix)}: ${checkKeyPrefix(prefix)}`);
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  let n = 0;
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) n += await client.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+  return n;
+}
