@@ -11,6 +11,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeRedis } from '../ops/scale';
 import type { ProcessReport } from '../ops/supervised';
@@ -35,6 +36,8 @@ export interface ClusterOptions {
   onLine?: (index: number, line: string, stream: 'stdout' | 'stderr') => void;
   /** A process that exits on its own (not through kill() or stop()). */
   onExit?: (p: ClusterProcess) => void;
+  /** Node options for every process (e.g. --cpu-prof --cpu-prof-dir=DIR). */
+  nodeArgs?: string[];
   /** How long a process may take to print its listening line (default 30 s). */
   startTimeoutMs?: number;
 }
@@ -60,6 +63,10 @@ export interface Cluster {
   redisUrl: string;
   /** Reports of every live process (a process that does not answer within timeoutMs is left out). */
   report(timeoutMs?: number): Promise<ProcessReport[]>;
+  /** Starts a V8 CPU profile in every live process (what runs from now on). */
+  profileStart(): Promise<void>;
+  /** Stops them; each process writes `${dir}/p<index>.cpuprofile`. Resolves with the paths written. */
+  profileStop(dir: string): Promise<string[]>;
   kill(index: number, signal?: NodeJS.Signals): void;
   /** SIGTERM to every live process, SIGKILL after deadlineMs; resolves when all have exited. */
   stop(deadlineMs?: number): Promise<void>;
@@ -76,7 +83,7 @@ function startOne(index: number, o: Required<Pick<ClusterOptions, 'host' | 'redi
     PORT: String(port), HOST: o.host, REDIS_URL: o.redisUrl,
     ...(o.keyPrefix !== undefined ? { REDIS_KEY_PREFIX: o.keyPrefix } : {}),
   });
-  const child = fork(SERVER_ENTRY, [], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execPath: process.execPath, execArgv: [] });
+  const child = fork(SERVER_ENTRY, [], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execPath: process.execPath, execArgv: o.nodeArgs ?? [] });
   const lines: Record<string, unknown>[] = [];
   let resolveListening!: (l: Record<string, unknown>) => void;
   const listening = new Promise<Record<string, unknown>>((r) => { resolveListening = r; });
@@ -156,30 +163,40 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
   }
   let nextId = 1;
+  /** Sends one message to every live process and collects the answers of type `answer` (null on timeout). */
+  const ask = <T>(message: (p: ClusterProcess) => Record<string, unknown>, answer: string, timeoutMs: number): Promise<(T | null)[]> => {
+    const live = processes.filter((p) => p.exit === null && p.child.connected);
+    return Promise.all(live.map((p) => new Promise<T | null>((resolve) => {
+      const id = nextId++;
+      const timer = setTimeout(() => { p.child.off('message', on); resolve(null); }, timeoutMs);
+      const on = (m: { type?: string; id?: number }) => {
+        if (m?.type !== answer || m.id !== id) return;
+        clearTimeout(timer);
+        p.child.off('message', on);
+        resolve(m as T);
+      };
+      p.child.on('message', on);
+      try {
+        p.child.send({ ...message(p), id });
+      } catch {
+        clearTimeout(timer);
+        p.child.off('message', on);
+        resolve(null);
+      }
+    })));
+  };
   const cluster: Cluster = {
     processes,
     redisUrl,
     async report(timeoutMs = 5000) {
-      const live = processes.filter((p) => p.exit === null && p.child.connected);
-      const answers = await Promise.all(live.map((p) => new Promise<ProcessReport | null>((resolve) => {
-        const id = nextId++;
-        const timer = setTimeout(() => { p.child.off('message', on); resolve(null); }, timeoutMs);
-        const on = (m: ProcessReport) => {
-          if (m?.type !== 'report' || m.id !== id) return;
-          clearTimeout(timer);
-          p.child.off('message', on);
-          resolve(m);
-        };
-        p.child.on('message', on);
-        try {
-          p.child.send({ type: 'report', id });
-        } catch {
-          clearTimeout(timer);
-          p.child.off('message', on);
-          resolve(null);
-        }
-      })));
-      return answers.filter((a): a is ProcessReport => a !== null);
+      return (await ask<ProcessReport>(() => ({ type: 'report' }), 'report', timeoutMs)).filter((a): a is ProcessReport => a !== null);
+    },
+    async profileStart() {
+      await ask(() => ({ type: 'profile-start' }), 'profile-started', 10_000);
+    },
+    async profileStop(dir) {
+      const done = await ask<{ path: string }>((p) => ({ type: 'profile-stop', path: join(dir, `p${p.index}.cpuprofile`) }), 'profile-stopped', 30_000);
+      return done.flatMap((d) => (d !== null ? [d.path] : []));
     },
     kill(index, signal = 'SIGKILL') {
       const p = processes[index];

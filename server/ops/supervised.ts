@@ -2,9 +2,12 @@
  * A game server started by a supervisor with an IPC channel (server/cluster/supervisor.ts: `npm run
  * cluster`, the load and fault tests) answers its `report` requests with what the supervisor
  * cannot see from outside: the exact tick times since the last report, each room's tick count, the
- * process's CPU time, joins and verdicts. A process started without IPC (npm start by an operator)
- * never loads this.
+ * process's CPU time, joins and verdicts; and `profile-start` / `profile-stop` (with a path) take a
+ * V8 CPU profile of just the window between them (node:inspector), written as a .cpuprofile file.
+ * A process started without IPC (npm start by an operator) answers nothing.
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import type { GameServer } from '../index';
 
 export interface ProcessReport {
@@ -33,7 +36,26 @@ export interface ProcessReport {
 export function answerSupervisor(game: GameServer, onGone: () => void): void {
   if (typeof process.send !== 'function') return;
   let last = 0;
-  process.on('message', (m: { type?: string; id?: number }) => {
+  let session: Session | null = null;
+  process.on('message', (m: { type?: string; id?: number; path?: string }) => {
+    if (m?.type === 'profile-start' && session === null) {
+      const s = new Session();
+      session = s;
+      s.connect();
+      void s.post('Profiler.enable').then(() => s.post('Profiler.setSamplingInterval', { interval: 500 })).then(() => s.post('Profiler.start'))
+        .then(() => process.send!({ type: 'profile-started', id: m.id }));
+      return;
+    }
+    if (m?.type === 'profile-stop' && session !== null && typeof m.path === 'string') {
+      const s = session;
+      session = null;
+      const path = m.path;
+      void s.post('Profiler.stop').then(({ profile }) => writeFile(path, JSON.stringify(profile))).finally(() => {
+        s.disconnect();
+        process.send!({ type: 'profile-stopped', id: m.id, path });
+      });
+      return;
+    }
     if (m?.type !== 'report') return;
     const taken = game.tickTimes.take();
     const cpu = process.cpuUsage();
