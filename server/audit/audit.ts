@@ -39,6 +39,10 @@ export interface AuditOptions {
   partition?: 'range' | 'shooter';
   /** Replay in worker threads even with one shard (benchmarks compare the two). */
   inWorkers?: boolean;
+  /** Index of the first pooled worker thread to use (audits of several logs at once use different ones). Default 0. */
+  firstWorker?: number;
+  /** Loads the level (default loadWorld); audits of many logs pass one that loads each level once. */
+  loadLevel?: (path: string) => Promise<World>;
   /** Shots validated so far, of the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -310,7 +314,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const h = header as ReplayHeader;
 
   const levelPath = options.levelPath ?? (typeof h.levelPath === 'string' && existsSync(h.levelPath) ? h.levelPath : DEFAULT_LEVEL_PATH);
-  const world = options.world ?? (await loadWorld(levelPath));
+  const world = options.world ?? (await (options.loadLevel ?? loadWorld)(levelPath));
   if (world.hash !== h.worldHash) {
     problems.push({
       kind: ProblemKind.WORLD_HASH, offset: headerFrame!.offset,
@@ -349,7 +353,8 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames)];
   } else {
     const worldBuffer = world.toBuffer();
-    const pool = workerPool(shards.length);
+    const first = Math.max(0, Math.floor(options.firstWorker ?? 0));
+    const pool = workerPool(first + shards.length).slice(first);
     const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
     frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
     results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
