@@ -90,7 +90,7 @@ export interface GameServerOptions {
   reconnectSeconds?: number;
   /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
   rejectBudget?: Partial<RejectBudgetConfig>;
-  /** Structured lines about hostile clients (default: the rate-limited hostile log, server/ops/log.ts). */
+  /** Structured lines about hostile clients (default: the server's hostile log, kind client_<event>; the room rate-limits them per client). */
   onHostile?: (e: HostileEvent) => void;
   /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
   latencyMs?: number;
@@ -476,7 +476,11 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
       res.end(body);
     });
   }
-  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
+  const wouldCreate = (): boolean => {
+    for (const room of rooms.values()) if (!room.locked) return false;
+    return true;
+  };
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
 
   try {
     await new Promise<void>((resolve, reject) => {
