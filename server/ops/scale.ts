@@ -65,7 +65,8 @@ export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
   const bad = checkRedisUrl(url);
   if (bad !== null) throw new RedisUnavailableError(`REDIS_URL=${JSON.stringify(redisDisplay(url))} is not valid: ${bad}`);
   const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false });
-  client.on('error', () => {}); // reported through the rejected connect/ping below
+  let first: NodeJS.ErrnoException | null = null;
+  client.on('error', (e: NodeJS.ErrnoException) => { first ??= e; }); // the socket's own error (ECONNREFUSED, ...) names the cause
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const answer = await Promise.race([
@@ -74,7 +75,7 @@ export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
     ]);
     if (answer !== 'PONG') throw Object.assign(new Error('unexpected answer'), { code: `answered ${JSON.stringify(answer)} to PING` });
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
+    const err = (first ?? e) as NodeJS.ErrnoException;
     const why = err.code ?? err.message.split('\n', 1)[0];
     throw new RedisUnavailableError(`no Redis answers at ${redisDisplay(url)} (${why}): start Redis there (e.g. redis-server), or unset REDIS_URL to run one process with local matchmaking`);
   } finally {
