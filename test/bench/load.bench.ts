@@ -22,13 +22,12 @@ import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startCluster, type Cluster } from '../../server/cluster/supervisor';
+import { startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/cluster/supervisor';
 import { clearRedisPrefix } from '../../server/ops/scale';
 import type { ProcessReport } from '../../server/ops/supervised';
 import { startLoad, type Load } from './loadBots';
 import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
-import { Intent } from '../../client-sim/bot';
-import { VerdictKind } from '../../shared/validate/verdict';
+import { summarizeShots } from '../../client-sim/report';
 
 const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--logs DIR] [--profile] [--json]';
 
@@ -136,7 +135,7 @@ try {
   // The bots' side: verdict round trips and what the cheaters got away with.
   const logs = load.bots.flatMap((b) => b.bot.shots);
   const lat = Float64Array.from(logs.filter((l) => l.verdict !== null).map((l) => l.verdictAt - l.sentAt)).sort();
-  const cheatAccepted = logs.filter((l) => l.intent === Intent.INVALID && l.verdict !== null && l.verdict.kind !== VerdictKind.REJECTED).length;
+  const sim = summarizeShots(logs);
   const left = load.bots.filter((b) => b.left !== null).length;
   const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + serverErrors.length;
 
@@ -158,7 +157,8 @@ try {
     playersPerProcess: per.map((p) => p.players),
     tickMsP99PerProcess: per.map((p) => r3(p.tickMsP99)),
     errors,
-    verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length, cheatShotsAccepted: cheatAccepted,
+    verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length,
+    agreement: r3(sim.agreement), honestRejected: sim.honestRejected, cheatShots: sim.cheatShots, cheatAccepted: sim.cheatAccepted,
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
     cores: cpus().length, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
     ...(profile !== null ? { profile } : {}),
@@ -166,7 +166,7 @@ try {
   if (!json) {
     say(`rooms ${result.rooms}, players ${players}, over ${result.seconds} s: ticks/s min ${result.ticksPerSecondMin} of ${tickRate}; tick p50 ${result.tickMsP50} ms, p99 ${result.tickMsP99} ms, max ${result.tickMsMax} ms (${all.length} ticks)`);
     say(`server CPU ${result.serverCpuPct.join(' + ')} % of a core = ${result.cpuPerPlayerPct} % per player -> ${result.playersPerCore} players per core; bots used ${result.botCpuPct} %`);
-    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; cheat shots accepted ${cheatAccepted}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
+    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreement).toFixed(2)} %, honest rejected ${sim.honestRejected}, cheat shots accepted ${sim.cheatAccepted} of ${sim.cheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
     if (profile !== null) {
       say(`profile (${profile.busyMs} ms busy): parts ${profile.parts.slice(0, 10).map((p) => `${p.name} ${p.pct}%`).join(', ')}`);
       for (const f of profile.functions.slice(0, 15)) say(`  ${String(f.pct).padStart(5)}%  ${f.name}`);
@@ -180,7 +180,7 @@ try {
 } finally {
   await load?.close();
   await cluster?.stop();
-  if (cluster !== null) await clearRedisPrefix(cluster.redisUrl, prefix).catch(() => 0);
+  await clearRedisPrefix(cluster?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
   if (typeof values.logs !== 'string') rmSync(logDir, { recursive: true, force: true });
   if (profileDir !== null) rmSync(profileDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
  * cluster, for the load test and the fault test. Each room is opened with `create` through one of
  * the processes' addresses in turn (so every process serves matchmaking and the cluster decides
  * where the room lives), filled with its bots by room id (their matchmaking requests also rotate
- * over the addresses), and the opening connection then leaves. Every bot's leave is recorded with
+ * over the addresses); the opening connection leaves once the first bot is in. Every bot's leave is recorded with
  * its close code (see noReconnection).
  */
 import { Client, type Room } from '@colyseus/sdk';
@@ -92,8 +92,9 @@ export async function startLoad(o: LoadOptions): Promise<Load> {
         await bot.connect();
         noReconnection(bot.room!);
         bot.room!.onLeave((code: number) => { entry.left ??= { code, atMs: performance.now() }; });
+        // The first bot holds the room open; the opener's seat goes to the room's last bot.
+        if (k === 0) await opener.leave(true);
       }
-      await opener.leave(true);
     }
   } catch (e) {
     await Promise.all(bots.map((b) => b.bot.close()));
