@@ -8,6 +8,8 @@
  *   frame, the process is gone), the other process's room keeps ticking at its rate, the killed
  *   process's entries are swept from Redis, new rooms go to the survivor, and the killed
  *   process's match log audits cleanly up to the kill (no end record, nothing else wrong);
+ * - SIGTERM to the survivor: its players leave with 4001, its logs end and audit clean, and it
+ *   removes its own entries from Redis;
  * - a process given a REDIS_URL where no Redis answers ends with exit 1 and one line.
  * Every run uses its own key prefix and deletes its keys at the end.
  */
@@ -29,6 +31,8 @@ const prefix = `hitreg-test-${process.pid}-${Date.now().toString(36)}:`;
 const dir = mkdtempSync(join(tmpdir(), 'hitreg-cluster-'));
 /** WebSocket close code of a connection that ended without a close frame: the process died. */
 const ABNORMAL_CLOSURE = 1006;
+/** Colyseus's close code for a server that shuts down. */
+const SERVER_SHUTDOWN = 4001;
 let cluster: Cluster | null = null;
 let load: Load | null = null;
 const output: string[] = [];
@@ -149,6 +153,33 @@ describe('a cluster of two processes on one Redis', () => {
     expect(r.problems.map((p) => p.kind).filter((k) => k !== ProblemKind.NO_END && k !== ProblemKind.TRUNCATED)).toEqual([]);
     expect(r.problems.map((p) => p.kind)).toContain(ProblemKind.NO_END);
     expect(r.ticks).toBeGreaterThan(100);
+  });
+
+  it('SIGTERM to the survivor: its players leave with 4001, its log ends and audits clean, Redis is left empty', async () => {
+    const c = cluster!;
+    const l = load!;
+    const survivor = c.processes.find((p) => p.exit === null)!;
+    const bots = l.bots.filter((b) => b.left === null);
+    expect(bots.length).toBe(3);
+    c.kill(survivor.index, 'SIGTERM');
+    expect((await survivor.exited).code).toBe(0);
+    const deadline = performance.now() + 5000;
+    while (bots.some((b) => b.left === null) && performance.now() < deadline) await sleep(50);
+    expect(bots.map((b) => b.left?.code)).toEqual(bots.map(() => SERVER_SHUTDOWN));
+    const logs = readdirSync(dir).filter((f) => f.endsWith('.hrml') && f.includes(`-${survivor.processId}-`));
+    expect(logs.length).toBeGreaterThanOrEqual(1);
+    for (const f of logs) {
+      const r = await auditMatchLog(join(dir, f));
+      expect(r.failed).toBe(false);
+      expect(r.problems).toEqual([]);
+    }
+    const redis = new Redis(REDIS_URL);
+    try {
+      expect(await redis.hlen(`${prefix}roomcaches`)).toBe(0);
+      expect(await redis.hlen(`${prefix}roomcount`)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('REDIS_URL where no Redis answers: exit 1 and one line', async () => {

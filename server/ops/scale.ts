@@ -8,8 +8,9 @@
  *   at start instead of a server that retries forever in the background;
  * - `publicAddressFor`: the address a process announces (PUBLIC_ADDRESS, else HOST:PORT, else the
  *   machine's host name and the port);
- * - placement: a new room goes to the live process with the fewest rooms (read from the room
- *   listings, which are written when a room is created, not from the once-a-second process stats);
+ * - placement: a new room goes to the live process (one still subscribed to its Redis channel)
+ *   with the fewest rooms, read from the room listings, which are written when a room is created,
+ *   not from the once-a-second process stats;
  * - the sweep: every few seconds a process looks for processes that are in Redis but no longer
  *   subscribed to their channel (killed, machine gone) and lets Colyseus health-check them, which
  *   removes their rooms and their process entry. Colyseus alone does this only when a join first
@@ -155,7 +156,10 @@ export function createRedisScale(options: RedisScaleOptions): RedisScale {
   const sweepMs = options.sweepMs ?? 3000;
 
   const selectProcessIdToCreateRoom = async (): Promise<string> => {
-    const [live, rooms] = await Promise.all([matchMaker.stats.fetchAll(), roomsByProcess(driver)]);
+    const [listed, rooms, channels] = await Promise.all([matchMaker.stats.fetchAll(), roomsByProcess(driver), presence.channels('p:*')]);
+    // Only processes still subscribed to their channel: a killed one drops out at once, before the sweep.
+    const subscribed = new Set(channels.map((c) => c.slice(2)));
+    const live = listed.filter((p) => p.processId === matchMaker.processId || subscribed.has(p.processId));
     let best: string | undefined;
     let bestRooms = Infinity;
     let bestCcu = Infinity;

@@ -19,6 +19,7 @@
  * busy machine can be read for what it is.
  */
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -97,6 +98,8 @@ try {
   say(`load: ${load.bots.length} bots in; warm-up ${warmup} s, then ${seconds} s measured`);
   await sleep(warmup * 1000);
 
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const r0 = await cluster.report();
   if (profileDir !== null) await cluster.profileStart();
   const botCpu0 = process.cpuUsage();
@@ -136,7 +139,11 @@ try {
   const logs = load.bots.flatMap((b) => b.bot.shots);
   const lat = Float64Array.from(logs.filter((l) => l.verdict !== null).map((l) => l.verdictAt - l.sentAt)).sort();
   const sim = summarizeShots(logs);
-  const left = load.bots.filter((b) => b.left !== null).length;
+  loop.disable();
+  const leftBots = load.bots.filter((b) => b.left !== null);
+  const left = leftBots.length;
+  const leftCodes: Record<string, number> = {};
+  for (const b of leftBots) leftCodes[b.left!.code] = (leftCodes[b.left!.code] ?? 0) + 1;
   const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + serverErrors.length;
 
   await load.close();
@@ -160,13 +167,14 @@ try {
     verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length,
     agreement: r3(sim.agreement), honestRejected: sim.honestRejected, cheatShots: sim.cheatShots, cheatAccepted: sim.cheatAccepted,
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
+    botsLeft: left, botsLeftByCode: leftCodes, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
     cores: cpus().length, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
     ...(profile !== null ? { profile } : {}),
   };
   if (!json) {
     say(`rooms ${result.rooms}, players ${players}, over ${result.seconds} s: ticks/s min ${result.ticksPerSecondMin} of ${tickRate}; tick p50 ${result.tickMsP50} ms, p99 ${result.tickMsP99} ms, max ${result.tickMsMax} ms (${all.length} ticks)`);
     say(`server CPU ${result.serverCpuPct.join(' + ')} % of a core = ${result.cpuPerPlayerPct} % per player -> ${result.playersPerCore} players per core; bots used ${result.botCpuPct} %`);
-    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreement).toFixed(2)} %, honest rejected ${sim.honestRejected}, cheat shots accepted ${sim.cheatAccepted} of ${sim.cheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
+    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreement).toFixed(2)} %, honest rejected ${sim.honestRejected}, cheat shots accepted ${sim.cheatAccepted} of ${sim.cheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}${left ? ` (bots left: ${JSON.stringify(leftCodes)})` : ''}; bots' event loop delay max ${result.botLoopDelayMsMax} ms; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
     if (profile !== null) {
       say(`profile (${profile.busyMs} ms busy): parts ${profile.parts.slice(0, 10).map((p) => `${p.name} ${p.pct}%`).join(', ')}`);
       for (const f of profile.functions.slice(0, 15)) say(`  ${String(f.pct).padStart(5)}%  ${f.name}`);
