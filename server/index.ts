@@ -320,17 +320,24 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
   const liveLogs = new Set<MatchLogRecorder>();
+  const closingLogs = new Set<Promise<void>>();
   let closedLogBytes = 0;
   const logRecorder = (roomId: string): MatchRecorder => {
     const rec = new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin', origin: `${hostname()}-${matchMaker.processId}` });
     liveLogs.add(rec);
     const close = rec.close.bind(rec);
-    rec.close = async () => {
-      try {
-        await close();
-      } finally {
-        if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
-      }
+    rec.close = () => {
+      const done = (async () => {
+        try {
+          await close();
+        } finally {
+          if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
+        }
+      })();
+      // close() waits for these too: a room disposed just before a stop still gets its end record.
+      closingLogs.add(done);
+      void done.finally(() => closingLogs.delete(done)).catch(() => {});
+      return done;
     };
     return rec;
   };
@@ -534,6 +541,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
         scale?.stop();
         try {
           await server.gracefullyShutdown(false);
+          await Promise.allSettled([...closingLogs]);
         } finally {
           metrics?.close();
           unrouteConsole();

@@ -8,8 +8,8 @@
 import { open } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEvent } from '../../shared/audit/records';
+import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/audit/frame';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent } from '../../shared/audit/records';
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
 } from '../../shared/audit/replay';
@@ -399,9 +399,13 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     }
   }
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
-  const end = results.find((r) => r.end !== null)?.end ?? null;
-  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The replay reports the end record when it reads that far; a log without shots is not replayed
+  // to its end, so the record is also looked up in the framing.
+  let endFrame: FrameRef | undefined;
+  for (const f of frames.frames) if (f.type === RecordType.END) endFrame = f;
+  const end = results.find((r) => r.end !== null)?.end ?? (endFrame ? readEnd(view, endFrame.payloadOffset, endFrame.payloadLength) : null);
+  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
   for (const f of frames.frames) {
     if (f.type !== RecordType.TICK || f.payloadLength < 12) continue;
     const t = view.getFloat64(f.payloadOffset + 4, true);
