@@ -2,7 +2,7 @@
  * The audit command line:
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
- *                    [--threshold name=value ...] [--verdicts-only]
+ *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
  *   npm run audit -- <directory> [--json] [--workers N] [...]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
@@ -26,6 +26,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { auditMatchLogs, findMatchLogs, type LogOutcome, type ManyAuditSummary } from './many';
 import { renderHtmlReport, type ReportShot } from './report';
+import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {
   log: string;
@@ -35,11 +36,13 @@ export interface CliArgs {
   /** --workers given (a directory otherwise uses one worker per core). */
   workersGiven: boolean;
   level: string | undefined;
+  /** The server's RIG when it was not the mannequin (a rig file or the character it was built from). */
+  rig: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -54,6 +57,7 @@ export function parseArgs(argv: string[]): CliArgs {
         'verdicts-only': { type: 'boolean' },
         html: { type: 'string' },
         level: { type: 'string' },
+        rig: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
       },
@@ -67,7 +71,7 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
   if (v.workers !== undefined) {
     const n = Number(v.workers);
     if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -105,7 +109,7 @@ export function reportShots(r: AuditResult): ReportShot[] {
 
 export function htmlFor(r: AuditResult): string {
   const h = r.header ?? {};
-  const tris = r.world.arrays().tris;
+  const tris = r.world.triangleCorners();
   return renderHtmlReport({
     logPath: r.logPath,
     header: h,
@@ -235,6 +239,7 @@ export async function main(argv: string[]): Promise<number> {
   let result: AuditResult;
   try {
     result = await auditMatchLog(args.log, {
+      ...(args.rig ? { rig: await rigFromEnv({ RIG: args.rig }) } : {}),
       workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
       // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
       inWorkers: bar !== null,

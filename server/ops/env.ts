@@ -57,6 +57,8 @@ export const ENV_HELP: Record<string, string> = {
   HOST: 'interface to bind: an IP address or host name (default 0.0.0.0, every interface)',
   TICK_RATE: 'fixed timestep in Hz, an integer 1..128 (default 64)',
   LEVEL: 'a .glb/.gltf level file (default server/assets/collision-world.glb)',
+  RIG: '"mannequin" (default), a rig file (.rig.json, npm run build:rig) or a character (.glb, .gltf, .vrm); read by server/rig/rigFile.ts',
+  RIG_MAP: 'bone map file for a RIG character whose bones follow no known convention',
   SPAWN_POINTS: 'spawn points as "x,y,z[,dirX,dirZ];..." in metres (default: found on the level floor)',
   MATCH_LOG_DIR: 'directory for match logs, or "off" (default matches/)',
   STATUS_INTERVAL_MS: 'status line period in ms, 0 = none (default 5000)',

@@ -214,6 +214,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     if (slot === undefined) return;
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
+    // Messages dropped unjudged since the last count are counted before the slot is freed.
+    if (slot.budget.dropped > 0) {
+      this.recordEvent({ kind: MatchEventKind.THROTTLED, slot: slot.index, timeMs: this.now(), other: slot.budget.dropped });
+      slot.budget.dropped = 0;
+    }
     slot.client = null;
     slot.connected = true;
     slot.state = null;
