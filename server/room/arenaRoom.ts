@@ -196,7 +196,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.jumpLatched = false;
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
-    this.allowReconnection(client, this.cfg.reconnectSeconds);
+    // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
+    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => undefined);
   }
 
   override onReconnect(client: Client): void {
