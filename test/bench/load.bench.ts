@@ -165,7 +165,7 @@ try {
     tickMsP99PerProcess: per.map((p) => r3(p.tickMsP99)),
     errors,
     verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length,
-    agreement: r3(sim.agreement), honestRejected: sim.honestRejected, cheatShots: sim.cheatShots, cheatAccepted: sim.cheatAccepted,
+    agreement: r3(sim.agreementAll), honestRejected: sim.honestRejected, cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted,
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
     botsLeft: left, botsLeftByCode: leftCodes, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
     cores: cpus().length, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
@@ -174,7 +174,7 @@ try {
   if (!json) {
     say(`rooms ${result.rooms}, players ${players}, over ${result.seconds} s: ticks/s min ${result.ticksPerSecondMin} of ${tickRate}; tick p50 ${result.tickMsP50} ms, p99 ${result.tickMsP99} ms, max ${result.tickMsMax} ms (${all.length} ticks)`);
     say(`server CPU ${result.serverCpuPct.join(' + ')} % of a core = ${result.cpuPerPlayerPct} % per player -> ${result.playersPerCore} players per core; bots used ${result.botCpuPct} %`);
-    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreement).toFixed(2)} %, honest rejected ${sim.honestRejected}, cheat shots accepted ${sim.cheatAccepted} of ${sim.cheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}${left ? ` (bots left: ${JSON.stringify(leftCodes)})` : ''}; bots' event loop delay max ${result.botLoopDelayMsMax} ms; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
+    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreementAll).toFixed(2)} %, honest rejected ${sim.honestRejected}, rule-breaking cheat shots accepted ${sim.ruleCheatAccepted} of ${sim.ruleCheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}${left ? ` (bots left: ${JSON.stringify(leftCodes)})` : ''}; bots' event loop delay max ${result.botLoopDelayMsMax} ms; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
     if (profile !== null) {
       say(`profile (${profile.busyMs} ms busy): parts ${profile.parts.slice(0, 10).map((p) => `${p.name} ${p.pct}%`).join(', ')}`);
       for (const f of profile.functions.slice(0, 15)) say(`  ${String(f.pct).padStart(5)}%  ${f.name}`);

@@ -1,18 +1,19 @@
 /**
- * Simulator bots (client-sim/bot.ts: honest players and cheat profiles) spread over the rooms of a
- * cluster, for the load test and the fault test. Each room is opened with `create` through one of
- * the processes' addresses in turn (so every process serves matchmaking and the cluster decides
- * where the room lives), filled with its bots by room id (their matchmaking requests also rotate
- * over the addresses); the opening connection leaves once the first bot is in. Every bot's leave is recorded with
- * its close code (see noReconnection).
+ * Simulator bots (client-sim/bot.ts: honest players and rule-breaking cheat profiles) spread over
+ * the rooms of a cluster, for the load test and the fault test. Each room is opened with `create`
+ * through one of the processes' addresses in turn (so every process serves matchmaking and the
+ * cluster decides where the room lives), filled with its bots by room id (their matchmaking
+ * requests also rotate over the addresses); the opening connection leaves once the first bot is
+ * in. Every bot's leave is recorded with its close code (see noReconnection).
  */
 import { Client, type Room } from '@colyseus/sdk';
 import { Bot } from '../../client-sim/bot';
-import { CHEAT_PROFILES, CHEAT_PROFILE_NAMES } from '../../client-sim/cheats/index';
+import { RULE_PROFILES } from '../../client-sim/cheats/index';
 import { interpDelayFor } from '../../client-sim/simulate';
 import { Rng } from '../../client-sim/rng';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
+import { defaultMoveConfig } from '../../shared/movement/step';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
 import { WEAPONS } from '../../shared/weapons';
 import { defaultValidationConfig } from '../../shared/validate/shot';
@@ -63,6 +64,8 @@ export async function startLoad(o: LoadOptions): Promise<Load> {
   const zm: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
   const validation = defaultValidationConfig(WEAPONS, zm, MANNEQUIN_RIG.eyeHeight, 16);
+  const movement = defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration));
+  const ruleProfiles = Object.keys(RULE_PROFILES);
   const rttMs = o.rttMs ?? 40;
   const jitterMs = o.jitterMs ?? 5;
   const tickRate = o.tickRate ?? 64;
@@ -84,14 +87,14 @@ export async function startLoad(o: LoadOptions): Promise<Load> {
         const bot = new Bot({
           index, url: nextUrl(), roomId: opener.roomId, name: cheater ? `cheater${index}` : `bot${index}`,
           net: { rttMs, jitterMs, loss: o.loss ?? 0 }, seed: (rng.next() * 4294967296) >>> 0,
-          world, rig: MANNEQUIN_RIG, validation, tickRate, interpDelayMs,
+          world, rig: MANNEQUIN_RIG, validation, movement, tickRate, interpDelayMs,
         });
-        if (cheater) bot.profile = CHEAT_PROFILES[CHEAT_PROFILE_NAMES[(index + r) % CHEAT_PROFILE_NAMES.length]!]!();
+        if (cheater) bot.profile = RULE_PROFILES[ruleProfiles[(index + r) % ruleProfiles.length]!]!();
         const entry: LoadBot = { bot, roomId: opener.roomId, cheater, left: null };
         bots.push(entry);
         await bot.connect();
-        noReconnection(bot.room!);
-        bot.room!.onLeave((code: number) => { entry.left ??= { code, atMs: performance.now() }; });
+        noReconnection(bot.conn.room!);
+        bot.conn.room!.onLeave((code: number) => { entry.left ??= { code, atMs: performance.now() }; });
         // The first bot holds the room open; the opener's seat goes to the room's last bot.
         if (k === 0) await opener.leave(true);
       }
