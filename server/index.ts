@@ -14,7 +14,7 @@
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
-import { defineServer, defineRoom, createRouter, basicAuth, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
+import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { World } from '../shared/world/world';
@@ -36,7 +36,6 @@ import { installRequestGate, resolveLimits, type LimitOptions, type RouteHandler
 import { ServerMetrics } from './ops/metrics';
 import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
-import { matchMaker } from '@colyseus/core';
 import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAddress, checkKeyPrefix, redisDisplay, type RedisScale } from './ops/scale';
 import { TickTimes } from './ops/tickTimes';
 
@@ -418,17 +417,6 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
           metrics?.tickSeconds.observe((performance.now() - t0) / 1000);
         }
       }, ...rest);
-    }
-
-    /**
-     * A client dropped while the room is being disposed (shutdown) gets no reconnection: Colyseus
-     * answers with a rejected promise, which nobody awaits, and calls onLeave next. Marked handled
-     * here so it does not surface as an unhandled rejection.
-     */
-    override allowReconnection(...args: Parameters<ArenaRoom['allowReconnection']>): ReturnType<ArenaRoom['allowReconnection']> {
-      const pending = super.allowReconnection(...args);
-      pending.catch(() => {});
-      return pending;
     }
 
     override onJoin(client: Client, joinOptions?: unknown): void {
