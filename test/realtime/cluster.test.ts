@@ -15,18 +15,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { readFrames } from '../shared/audit/frame';
-import { RecordType } from '../shared/audit/records';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startCluster, type Cluster } from '../server/cluster/supervisor';
-import { clearRedisPrefix, probeRedis, DEFAULT_REDIS_KEY_PREFIX } from '../server/ops/scale';
-import type { ProcessReport } from '../server/ops/supervised';
-import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
-import { startLoad, type Load } from './bench/loadBots';
-import { TestPlayer, sleep } from './helpers/server';
-import { killAll, nodeServer } from './helpers/process';
+import { readFrames } from '../../shared/audit/frame';
+import { RecordType } from '../../shared/audit/records';
+import { startCluster, type Cluster } from '../../server/cluster/supervisor';
+import { clearRedisPrefix, probeRedis, DEFAULT_REDIS_KEY_PREFIX } from '../../server/ops/scale';
+import type { ProcessReport } from '../../server/ops/supervised';
+import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../../server/audit/audit';
+import { startLoad, type Load } from '../bench/loadBots';
+import { TestPlayer, sleep } from '../helpers/server';
+import { killAll, nodeServer } from '../helpers/process';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `hitreg-test-${process.pid}-${Date.now().toString(36)}:`;
