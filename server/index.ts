@@ -7,9 +7,14 @@
  * (request bodies, rooms, room creation per address, seat reservations), an optional token
  * verifier run at matchmaking, Prometheus metrics at /metrics, and structured logs in which
  * Colyseus's own error output becomes one rate-limited line per hostile event.
+ *
+ * With `redis`, matchmaking and room lookup are shared through Redis with every other process of
+ * the same deployment (server/ops/scale.ts); each process announces its own public address. Without
+ * it the process matchmakes alone (Colyseus's local presence), as a single server.
  */
 import { createServer, type Server as HttpServer } from 'node:http';
-import { defineServer, defineRoom, createRouter, basicAuth, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
+import { hostname } from 'node:os';
+import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { World } from '../shared/world/world';
@@ -31,6 +36,8 @@ import { installRequestGate, resolveLimits, type LimitOptions, type RouteHandler
 import { ServerMetrics } from './ops/metrics';
 import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
+import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAddress, checkKeyPrefix, redisDisplay, type RedisScale } from './ops/scale';
+import { TickTimes } from './ops/tickTimes';
 
 export type { ArenaRoom } from './room/arenaRoom';
 export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
@@ -108,6 +115,17 @@ export interface GameServerOptions {
   monitor?: { password: string } | false;
   /** Monotonic clock in ms (default performance.now). */
   clock?: () => number;
+  /**
+   * Share matchmaking with other processes through Redis (redis://host:port[/db]); default none: this
+   * process matchmakes alone. Start fails with RedisUnavailableError when no Redis answers.
+   */
+  redis?: { url: string; keyPrefix?: string; sweepMs?: number } | null;
+  /**
+   * With `redis`: the address clients connect to after matchmaking (host:port[/path], no scheme);
+   * default the bound host and port, or this machine's host name and the port when bound to every
+   * interface. Port 0 with `redis` picks a free port before listening, so the address is known.
+   */
+  publicAddress?: string;
 }
 
 export interface GameServer {
@@ -128,6 +146,16 @@ export interface GameServer {
   metrics: ServerMetrics | null;
   /** Match log bytes written so far, every room included. */
   matchLogBytes(): number;
+  /** Every room tick's wall time, exactly (load tests read windows of it). */
+  tickTimes: TickTimes;
+  /** Players that joined a room of this process so far (reconnections not counted). */
+  joins(): number;
+  /** Colyseus's id of this process (the key of its rooms in Redis). */
+  processId: string;
+  /** With `redis`: the address announced to clients; null for a lone process. */
+  publicAddress: string | null;
+  /** With `redis`: the Redis URL (password hidden); null for a lone process. */
+  redis: string | null;
   /** Stops taking players, finishes every room (match logs get their end record and are flushed), closes the port. */
   close(): Promise<void>;
 }
@@ -256,6 +284,23 @@ export function autoSpawnPoints(world: World, count: number, levelPath: string):
 
 export async function createGameServer(options: GameServerOptions = {}): Promise<GameServer> {
   const logger = options.logger ?? createLogger({ format: 'json', level: 'warn' });
+  const host = options.host ?? '0.0.0.0';
+  let wantPort = options.port ?? 2567;
+  let publicAddress: string | null = null;
+  let scale: RedisScale | null = null;
+  if (options.redis) {
+    const prefixProblem = options.redis.keyPrefix === undefined ? null : checkKeyPrefix(options.redis.keyPrefix);
+    if (prefixProblem !== null) throw new Error(`redis.keyPrefix ${JSON.stringify(options.redis.keyPrefix)}: ${prefixProblem}`);
+    if (options.publicAddress !== undefined) {
+      const p = checkPublicAddress(options.publicAddress);
+      if (p !== null) throw new Error(`publicAddress ${JSON.stringify(options.publicAddress)}: ${p}`);
+    }
+    await probeRedis(options.redis.url);
+    if (wantPort === 0) wantPort = await freePort(host);
+    publicAddress = publicAddressFor(options.publicAddress, host, wantPort);
+  }
+  const tickTimes = new TickTimes();
+  let joins = 0;
   const log = options.log ?? ((line: string) => logger.info(line));
   const limits = resolveLimits(options.limits);
   const tickRate = Math.round(options.tickRate ?? 64);
@@ -277,17 +322,24 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
   const liveLogs = new Set<MatchLogRecorder>();
+  const closingLogs = new Set<Promise<void>>();
   let closedLogBytes = 0;
   const logRecorder = (roomId: string): MatchRecorder => {
-    const rec = new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin' });
+    const rec = new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin', origin: `${hostname()}-${matchMaker.processId}` });
     liveLogs.add(rec);
     const close = rec.close.bind(rec);
-    rec.close = async () => {
-      try {
-        await close();
-      } finally {
-        if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
-      }
+    rec.close = () => {
+      const done = (async () => {
+        try {
+          await close();
+        } finally {
+          if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
+        }
+      })();
+      // close() waits for these too: a room disposed just before a stop still gets its end record.
+      closingLogs.add(done);
+      void done.finally(() => closingLogs.delete(done)).catch(() => {});
+      return done;
     };
     return rec;
   };
@@ -361,6 +413,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
           step(ctx);
         } finally {
           stats.ticks++;
+          tickTimes.record(performance.now() - t0);
           metrics?.tickSeconds.observe((performance.now() - t0) / 1000);
         }
       }, ...rest);
@@ -368,6 +421,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
     override onJoin(client: Client, joinOptions?: unknown): void {
       super.onJoin(client, joinOptions);
+      joins++;
       const id = client.auth as PlayerIdentity | undefined;
       logger.info({ roomId: this.roomId, sessionId: client.sessionId, slot: this.slotOf(client.sessionId)?.index, ...(id?.id ? { playerId: id.id } : {}) }, 'join');
     }
@@ -391,7 +445,15 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const unrouteConsole = routeLibraryConsole(hostile);
   const monitorPassword = options.monitor ? options.monitor.password : null;
   if (monitorPassword !== null && monitorPassword.length < 12) throw new Error('monitor.password: use at least 12 characters');
+  if (options.redis) {
+    scale = createRedisScale({
+      ...options.redis,
+      onSwept: (ids) => logger.warn({ processIds: ids }, 'removed the rooms of processes that stopped answering'),
+      onSweepError: (message) => hostile.report('redis_error', { detail: message }, 'sweep for dead processes failed'),
+    });
+  }
   const server = defineServer({
+    ...(scale !== null ? { presence: scale.presence, driver: scale.driver, publicAddress: publicAddress!, selectProcessIdToCreateRoom: scale.selectProcessIdToCreateRoom } : {}),
     rooms: { [ROOM_NAME]: defineRoom(ServedArenaRoom) },
     ...(monitorPassword !== null ? { routes: createRouter(colyseusMonitor({ prefix: '/colyseus', use: [basicAuth({ users: { admin: monitorPassword } })] })) } : {}),
     transport,
@@ -418,8 +480,6 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   };
   installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
 
-  const host = options.host ?? '0.0.0.0';
-  const wantPort = options.port ?? 2567;
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -431,6 +491,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   } catch (e) {
     unrouteConsole();
     metrics?.close();
+    scale?.stop();
     await server.gracefullyShutdown(false).catch(() => {});
     http.close();
     throw new ListenError(listenErrorMessage(e as NodeJS.ErrnoException, host, wantPort), (e as NodeJS.ErrnoException).code);
@@ -440,6 +501,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const port = typeof address === 'object' && address !== null ? address.port : Number(wantPort);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `ws://${urlHost}:${port}`;
+  scale?.start();
 
   let lastShots = 0;
   let lastAt = performance.now();
@@ -459,12 +521,18 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   let closing: Promise<void> | null = null;
   return {
-    server, http, port, url, world, rig, config, stats, rooms, statusLine, logger, hostile, metrics, matchLogBytes,
+    server, http, port, url, world, rig, config, stats, rooms, statusLine, logger, hostile, metrics, matchLogBytes, tickTimes,
+    joins: () => joins,
+    processId: matchMaker.processId,
+    publicAddress,
+    redis: options.redis ? redisDisplay(options.redis.url) : null,
     close() {
       closing ??= (async () => {
         if (timer) clearInterval(timer);
+        scale?.stop();
         try {
           await server.gracefullyShutdown(false);
+          await Promise.allSettled([...closingLogs]);
         } finally {
           metrics?.close();
           unrouteConsole();

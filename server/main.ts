@@ -5,14 +5,17 @@
  *
  * Exit codes: 0 after SIGTERM, SIGINT or SIGHUP once every room is finished (match logs ended and
  * flushed, at most ~4.5 s); 1 when it cannot start (bad environment, unreadable level, port in
- * use, Node older than 22) or after an uncaught exception (rooms are finished first). A second
- * signal exits at once with 1. An unhandled promise rejection is logged and the server goes on.
+ * use, Node older than 22, REDIS_URL set and no Redis answering) or after an uncaught exception
+ * (rooms are finished first). A second signal exits at once with 1. An unhandled promise rejection
+ * is logged and the server goes on. With REDIS_URL the process shares matchmaking with every other
+ * process on that Redis (server/ops/scale.ts).
  */
 import './ops/nodeVersion';
 import { createGameServer, type GameServer } from './index';
 import { ConfigError, gameServerOptionsFrom, readServerEnv, type ServerEnv } from './ops/env';
 import { createLogger, firstLine } from './ops/log';
 import { verifierFromEnv } from './ops/auth';
+import { answerSupervisor } from './ops/supervised';
 import { rigFromEnv } from './rig/rigFile';
 
 /** How long a signal-triggered shutdown may take before the process gives up on it. */
@@ -92,7 +95,8 @@ const c = started.config;
 logger.info({
   url: started.url, room: 'arena', tickRate: c.tickRate, level: c.levelPath, worldHash: started.world.hash, rigHash: started.rig.hash,
   spawnPoints: c.spawnPoints.length, auth: env.auth !== null, metrics: env.metrics, node: process.version,
-  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''})`,
+  port: started.port, processId: started.processId, redis: started.redis, publicAddress: started.publicAddress,
+  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''})`,
 }, 'listening');
 
 if (env.statusIntervalMs > 0) {
@@ -102,3 +106,5 @@ if (env.statusIntervalMs > 0) {
   }, env.statusIntervalMs).unref();
 }
 
+// Under a supervisor (npm run cluster): its reports, and a stop when the supervisor goes away.
+answerSupervisor(started, () => shutdown('supervisor gone', 0));

@@ -53,6 +53,13 @@ describe('readServerEnv', () => {
     expect(e.auth).toEqual({ secret: 'x'.repeat(32), publicKeyPem: undefined, issuer: 'me', audience: 'game' });
     expect(readServerEnv({ ...base, HOST: 'game.example.com' }).host).toBe('game.example.com');
     expect(readServerEnv({ ...base, AUTH_JWT_PUBLIC_KEY: keyPath }).auth?.publicKeyPem).toMatch(/BEGIN PUBLIC KEY/);
+    // Shared matchmaking: off without REDIS_URL; with it, the prefix defaults and the address is passed on.
+    expect(readServerEnv(base)).toMatchObject({ redis: null, publicAddress: undefined });
+    const scaled = readServerEnv({ ...base, REDIS_URL: 'redis://10.0.0.2:6379/2', PUBLIC_ADDRESS: 'game1.example.com:2567' });
+    expect(scaled).toMatchObject({ redis: { url: 'redis://10.0.0.2:6379/2', keyPrefix: 'hitreg:' }, publicAddress: 'game1.example.com:2567' });
+    expect(gameServerOptionsFrom(scaled)).toMatchObject({ redis: { url: 'redis://10.0.0.2:6379/2', keyPrefix: 'hitreg:' }, publicAddress: 'game1.example.com:2567' });
+    expect(readServerEnv({ ...base, REDIS_URL: 'redis://r:6379', REDIS_KEY_PREFIX: 'game-eu:' }).redis?.keyPrefix).toBe('game-eu:');
+    expect(readServerEnv({ ...base, REDIS_URL: 'redis://r:6379', PUBLIC_ADDRESS: 'edge.example.com/game1' }).publicAddress).toBe('edge.example.com/game1');
   });
 
   const cases: [Record<string, string>, RegExp][] = [
@@ -87,6 +94,14 @@ describe('readServerEnv', () => {
     [{ AUTH_JWT_PUBLIC_KEY: join(tmp, 'nope.pem') }, /^AUTH_JWT_PUBLIC_KEY=".*nope\.pem" cannot be read \(ENOENT\)/],
     [{ AUTH_JWT_PUBLIC_KEY: level }, /is not a PEM public key/],
     [{ AUTH_JWT_ISSUER: 'me' }, /auth is off: also set AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY/],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL="http:\/\/127\.0\.0\.1:6379" is not valid: scheme http: is not redis: or rediss:/],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379/db' }, /^REDIS_URL=.* is not valid: path \/db is not a database number/],
+    [{ REDIS_URL: 'not a url' }, /^REDIS_URL="not a url" is not valid: not a URL; give redis:\/\/host:port/],
+    [{ REDIS_URL: 'redis://:secret@127.0.0.1:6379/x' }, /^REDIS_URL="redis:\/\/:\*\*\*@127\.0\.0\.1:6379\/x" is not valid/],
+    [{ REDIS_URL: 'redis://127.0.0.1', REDIS_KEY_PREFIX: 'a b' }, /^REDIS_KEY_PREFIX="a b" is not valid: use 1\.\.64 characters/],
+    [{ REDIS_URL: 'redis://127.0.0.1', PUBLIC_ADDRESS: 'ws://game1:2567' }, /^PUBLIC_ADDRESS="ws:\/\/game1:2567" is not valid: give it without a scheme/],
+    [{ REDIS_URL: 'redis://127.0.0.1', PUBLIC_ADDRESS: 'game 1:2567' }, /^PUBLIC_ADDRESS="game 1:2567" is not valid: give host:port/],
+    [{ PUBLIC_ADDRESS: 'game1:2567' }, /^PUBLIC_ADDRESS\/REDIS_KEY_PREFIX are set but REDIS_URL is not/],
   ];
   for (const [env, re] of cases) {
     it(`refuses ${JSON.stringify(env).slice(0, 80)}`, () => {

@@ -8,8 +8,8 @@
 import { open } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { readFrames, type FrameReadResult } from '../../shared/audit/frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEvent } from '../../shared/audit/records';
+import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/audit/frame';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent } from '../../shared/audit/records';
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
 } from '../../shared/audit/replay';
@@ -49,6 +49,10 @@ export interface AuditOptions {
   partition?: 'range' | 'shooter';
   /** Replay in worker threads even with one shard (benchmarks compare the two). */
   inWorkers?: boolean;
+  /** Index of the first pooled worker thread to use (audits of several logs at once use different ones). Default 0. */
+  firstWorker?: number;
+  /** Loads the level (default loadWorld); audits of many logs pass one that loads each level once. */
+  loadLevel?: (path: string) => Promise<World>;
   /** Shots validated so far, of the total. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -320,7 +324,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const h = header as ReplayHeader;
 
   const levelPath = options.levelPath ?? (typeof h.levelPath === 'string' && existsSync(h.levelPath) ? h.levelPath : DEFAULT_LEVEL_PATH);
-  const world = options.world ?? (await loadWorld(levelPath));
+  const world = options.world ?? (await (options.loadLevel ?? loadWorld)(levelPath));
   if (world.hash !== h.worldHash) {
     problems.push({
       kind: ProblemKind.WORLD_HASH, offset: headerFrame!.offset,
@@ -361,7 +365,8 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames, rig)];
   } else {
     const worldBuffer = world.toBuffer();
-    const pool = workerPool(shards.length);
+    const first = Math.max(0, Math.floor(options.firstWorker ?? 0));
+    const pool = workerPool(first + shards.length).slice(first);
     const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
     frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
     results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
@@ -406,9 +411,13 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     }
   }
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
-  const end = results.find((r) => r.end !== null)?.end ?? null;
-  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The replay reports the end record when it reads that far; a log without shots is not replayed
+  // to its end, so the record is also looked up in the framing.
+  let endFrame: FrameRef | undefined;
+  for (const f of frames.frames) if (f.type === RecordType.END) endFrame = f;
+  const end = results.find((r) => r.end !== null)?.end ?? (endFrame ? readEnd(view, endFrame.payloadOffset, endFrame.payloadLength) : null);
+  let ticks = 0, firstTickMs = Number.NaN, lastTickMs = Number.NaN;
   for (const f of frames.frames) {
     if (f.type !== RecordType.TICK || f.payloadLength < 12) continue;
     const t = view.getFloat64(f.payloadOffset + 4, true);

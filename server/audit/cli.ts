@@ -3,20 +3,28 @@
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
  *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
+ *   npm run audit -- <directory> [--json] [--workers N] [...]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
  * --json ends with one JSON line: {shots, mismatches, flagged, shotsPerSecond, ...}. A progress bar
  * goes to stderr on a terminal. Exit code 0: clean; 1: mismatches, corruption or a hash mismatch;
  * 2: not usable (bad arguments, not a match log, a report path that cannot be written).
+ *
+ * A directory (the logs of many processes or machines, sub-directories included) is audited log by
+ * log over the worker threads (server/audit/many.ts, default one per core): one line per log, then
+ * one summary; exit 1 when any log fails or cannot be audited, 2 when the directory holds no log.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs as parseArgv } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/audit/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
-import { auditMatchLog, type AuditResult } from './audit';
+import { auditMatchLog, ProblemKind, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { auditMatchLogs, findMatchLogs, type LogOutcome, type ManyAuditSummary } from './many';
 import { renderHtmlReport, type ReportShot } from './report';
 import type { DetectionSummary } from './detectReport';
 import { rigFromEnv } from '../rig/rigFile';
@@ -26,6 +34,8 @@ export interface CliArgs {
   json: boolean;
   html: string | null;
   workers: number;
+  /** --workers given (a directory otherwise uses one worker per core). */
+  workersGiven: boolean;
   level: string | undefined;
   /** The server's RIG when it was not the mannequin (a rig file or the character it was built from). */
   rig: string | undefined;
@@ -33,7 +43,7 @@ export interface CliArgs {
   verdictsOnly: boolean;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -62,7 +72,7 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
   if (v.workers !== undefined) {
     const n = Number(v.workers);
     if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -164,6 +174,52 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
   };
 }
 
+/** One line for one log of a directory audit. */
+export function logLine(o: LogOutcome): string {
+  if (o.result === null) return `${o.path}: CANNOT AUDIT: ${o.error}`;
+  const r = o.result;
+  const kinds = [...new Set(r.problems.map((p) => p.kind))];
+  return `${o.path}: ${r.shots} shots, ${r.ticks} ticks, ${r.mismatches.length} mismatches${kinds.length ? `, problems ${kinds.join(' ')}` : ''}${r.flagged.length ? `, flagged players ${r.flagged.map((f) => f.player).join(' ')}` : ''}${r.failed ? '  FAILED' : ''}`;
+}
+
+/** The summary lines of a directory audit. */
+export function manySummaryLines(dir: string, m: ManyAuditSummary): string[] {
+  const problems = Object.entries(m.problems).map(([k, n]) => `${k}:${n}`).join(' ');
+  const lines = [
+    `${dir}: ${m.logs} logs, ${m.shots} shots, ${m.ticks} ticks replayed with ${m.workers} worker(s) in ${(m.wallMs / 1000).toFixed(1)} s (${Math.round(m.shotsPerSecond)} shots/s)`,
+    m.mismatches === 0 ? 'verdicts: all replayed bit for bit' : `verdicts: ${m.mismatches} MISMATCHES`,
+  ];
+  if (problems) lines.push(`problems: ${problems}${m.problems[ProblemKind.NO_END] ? ` (${ProblemKind.NO_END}: the process stopped without closing the log, e.g. killed)` : ''}`);
+  for (const f of m.flagged) lines.push(`FLAG ${f.log} player ${f.player}: ${f.reasons.join('; ')}`);
+  lines.push(m.failed ? `FAILED: ${m.failedLogs.length} log(s): ${m.failedLogs.slice(0, 20).join(' ')}${m.failedLogs.length > 20 ? ' ...' : ''}` : 'clean');
+  return lines;
+}
+
+async function mainDirectory(args: CliArgs): Promise<number> {
+  if (args.html) {
+    console.error(`audit: --html writes the report of one log; give a log file, not the directory ${args.log}`);
+    return 2;
+  }
+  const logs = await findMatchLogs(args.log);
+  if (logs.length === 0) {
+    console.error(`audit: ${args.log} holds no match log (*.hrml)`);
+    return 2;
+  }
+  const workers = args.workersGiven ? args.workers : Math.min(availableParallelism(), logs.length);
+  const m = await auditMatchLogs(logs, {
+    workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
+    onLog: (o) => console.log(logLine(o)),
+  });
+  for (const line of manySummaryLines(args.log, m)) console.log(line);
+  if (args.json) {
+    console.log(JSON.stringify({
+      logs: m.logs, shots: m.shots, ticks: m.ticks, mismatches: m.mismatches, failedLogs: m.failedLogs, unreadable: m.unreadable,
+      problems: m.problems, flagged: m.flagged, workers: m.workers, wallMs: Math.round(m.wallMs), shotsPerSecond: Math.round(m.shotsPerSecond), failed: m.failed,
+    }));
+  }
+  return m.failed ? 1 : 0;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
   try {
@@ -171,6 +227,14 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     console.error((e as Error).message);
     return 2;
+  }
+  if (await stat(args.log).then((st) => st.isDirectory(), () => false)) {
+    try {
+      return await mainDirectory(args);
+    } catch (e) {
+      console.error(`audit: cannot audit ${args.log}: ${(e as Error).message.split('\n', 1)[0]}`);
+      return 2;
+    }
   }
   const bar = process.stderr.isTTY ? new SingleBar({ format: 'replay [{bar}] {percentage}% {value}/{total} shots', stream: process.stderr }, Presets.shades_classic) : null;
   let started = false;
@@ -191,7 +255,7 @@ export async function main(argv: string[]): Promise<number> {
     bar?.stop();
     const err = e as Error & { code?: string };
     if (err.code === 'ENOENT' || err.code === 'EISDIR') {
-      console.error(`audit: ${args.log} is not a file: give the path of one match log (rooms write them to ${process.env.MATCH_LOG_DIR ?? 'matches/'}, *.hrml)`);
+      console.error(`audit: ${args.log} is not a file or directory: give a match log or a directory of them (rooms write them to ${process.env.MATCH_LOG_DIR ?? 'matches/'}, *.hrml)`);
       return 2;
     }
     console.error(`audit: ${err instanceof LogFormatError ? '' : 'cannot audit: '}${err.message}`);

@@ -26,10 +26,18 @@ export function matchLogDir(dir?: string): string {
   return resolve(dir ?? process.env.MATCH_LOG_DIR ?? DEFAULT_MATCH_LOG_DIR);
 }
 
-/** A file name that sorts by start time and cannot collide between rooms: <iso time>-<room id>.hrml. */
-export function matchLogFileName(roomId: string, startedAt: Date = new Date()): string {
-  const safeId = roomId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'room';
-  return `${startedAt.toISOString().replace(/[:.]/g, '-')}-${safeId}${MATCH_LOG_EXT}`;
+const safeName = (s: string, fallback: string): string => s.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || fallback;
+
+/**
+ * A file name that sorts by start time and cannot collide between rooms, processes or machines:
+ * <iso time>-<origin>-<room id>.hrml, where the origin names the process (game servers give the
+ * host name and Colyseus's process id; without one the name is <iso time>-<room id>.hrml). Files
+ * from many processes can share one directory and one audit.
+ */
+export function matchLogFileName(roomId: string, startedAt: Date = new Date(), origin?: string): string {
+  const at = startedAt.toISOString().replace(/[:.]/g, '-');
+  const from = origin === undefined ? '' : `${safeName(origin, 'process')}-`;
+  return `${at}-${from}${safeName(roomId, 'room')}${MATCH_LOG_EXT}`;
 }
 
 export interface MatchLogRecorderOptions extends MatchLogWriterOptions {
@@ -37,6 +45,8 @@ export interface MatchLogRecorderOptions extends MatchLogWriterOptions {
   path?: string;
   dir?: string;
   roomId?: string;
+  /** The process that writes the log, in the default file name (matchLogFileName). */
+  origin?: string;
   /** 'start' (default): the file is created at once; 'firstJoin': at the first join event. */
   openAt?: 'start' | 'firstJoin';
 }
@@ -62,7 +72,7 @@ export class MatchLogRecorder implements MatchRecorder {
   };
 
   constructor(options: MatchLogRecorderOptions = {}) {
-    this.filePath = options.path ?? join(matchLogDir(options.dir), matchLogFileName(options.roomId ?? 'arena'));
+    this.filePath = options.path ?? join(matchLogDir(options.dir), matchLogFileName(options.roomId ?? 'arena', new Date(), options.origin));
     this.writerOptions = options;
     if (options.openAt !== 'firstJoin') this.open();
   }

@@ -9,6 +9,7 @@ import { extname, resolve } from 'node:path';
 import type { SpawnPoint } from '../room/arenaRoom';
 import type { GameServerOptions } from '../index';
 import type { LimitOptions } from './limits';
+import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -35,6 +36,10 @@ export interface ServerEnv {
   monitorPassword: string | null;
   limits: LimitOptions;
   auth: AuthEnv | null;
+  /** Shared matchmaking through Redis; null = this process alone. */
+  redis: { url: string; keyPrefix: string } | null;
+  /** Announced to clients with Redis; undefined = derived (server/ops/scale.ts publicAddressFor). */
+  publicAddress: string | undefined;
 }
 
 export interface AuthEnv {
@@ -72,6 +77,9 @@ export const ENV_HELP: Record<string, string> = {
   AUTH_JWT_PUBLIC_KEY: 'path of a PEM Ed25519 public key: players must present an EdDSA JWT signed by its private key',
   AUTH_JWT_ISSUER: 'required "iss" claim when auth is on',
   AUTH_JWT_AUDIENCE: 'required "aud" claim when auth is on',
+  REDIS_URL: 'redis://host:port[/db]: share matchmaking with every process that names the same Redis (default none: one process alone)',
+  REDIS_KEY_PREFIX: `prefix of every Redis key, the same for all processes of one deployment (default ${DEFAULT_REDIS_KEY_PREFIX})`,
+  PUBLIC_ADDRESS: 'with REDIS_URL, the host:port clients reach this process at (default HOST:PORT, or the host name and PORT when HOST is 0.0.0.0)',
 };
 
 function bad(name: string, value: string, what: string): ConfigError {
@@ -181,7 +189,23 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     monitorPassword: monitorPassword(env),
     limits,
     auth: readAuthEnv(env),
+    ...readScaleEnv(env),
   };
+}
+
+function readScaleEnv(env: NodeJS.ProcessEnv): Pick<ServerEnv, 'redis' | 'publicAddress'> {
+  const url = get(env, 'REDIS_URL');
+  const prefix = get(env, 'REDIS_KEY_PREFIX');
+  const publicAddress = get(env, 'PUBLIC_ADDRESS');
+  if (url === undefined) {
+    if (publicAddress !== undefined || prefix !== undefined) throw new ConfigError('PUBLIC_ADDRESS/REDIS_KEY_PREFIX are set but REDIS_URL is not: a process without Redis matchmakes alone; set REDIS_URL=redis://host:port to join others');
+    return { redis: null, publicAddress: undefined };
+  }
+  const badUrl = checkRedisUrl(url);
+  if (badUrl !== null) throw bad('REDIS_URL', url.replace(/:[^:@/]*@/, ':***@'), badUrl);
+  if (prefix !== undefined && checkKeyPrefix(prefix) !== null) throw bad('REDIS_KEY_PREFIX', prefix, checkKeyPrefix(prefix)!);
+  if (publicAddress !== undefined && checkPublicAddress(publicAddress) !== null) throw bad('PUBLIC_ADDRESS', publicAddress, checkPublicAddress(publicAddress)!);
+  return { redis: { url, keyPrefix: prefix ?? DEFAULT_REDIS_KEY_PREFIX }, publicAddress };
 }
 
 function monitorPassword(env: NodeJS.ProcessEnv): string | null {
@@ -227,5 +251,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     limits: e.limits,
     metrics: e.metrics,
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
+    redis: e.redis,
+    ...(e.publicAddress !== undefined ? { publicAddress: e.publicAddress } : {}),
   };
 }

@@ -1,0 +1,194 @@
+/**
+ * `npm run load -- --processes 2 --rooms R --bots-per-room 16 --seconds 60 [--json] [--profile]`:
+ * a cluster of game server processes on one Redis (REDIS_URL, default redis://127.0.0.1:6379, a key
+ * prefix of its own, deleted after) under simulator bots over real WebSockets (honest players and
+ * one cheater per room of 8 or more), with match logs written as in production (to a temporary
+ * directory, removed after; --logs DIR keeps them).
+ *
+ * After a warm-up, every process reports the exact wall time of each tick it ran in the measured
+ * window, each room's tick count, its CPU time, joins and verdicts (server/ops/supervised.ts). The
+ * last line with --json is one object: processes, rooms, players, ticksPerSecondMin (the slowest
+ * room, ticks over the window on its own process's clock), tickMsP50/P99/Max (every tick of every
+ * room), verdictsPerSecond, serverCpuPct (per process, percent of one core), cpuPerPlayerPct
+ * (server CPU per connected player), playersPerCore (100 / cpuPerPlayerPct: what one core holds at
+ * this per-player cost), joinsPerProcess, errors, the bots' own CPU and the load average.
+ * --profile takes a V8 CPU profile of each server over the measured window and prints where the
+ * time went (cpuProfile.ts).
+ *
+ * Bots and servers share this machine: the bots' CPU is reported beside the servers' so a run on a
+ * busy machine can be read for what it is.
+ */
+import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/cluster/supervisor';
+import { clearRedisPrefix } from '../../server/ops/scale';
+import type { ProcessReport } from '../../server/ops/supervised';
+import { startLoad, type Load } from './loadBots';
+import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
+import { summarizeShots } from '../../client-sim/report';
+
+const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--logs DIR] [--profile] [--json]';
+
+function usage(message: string): never {
+  console.error(`${message}. ${USAGE}`);
+  process.exit(2);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2), strict: true,
+    options: {
+      processes: { type: 'string' }, rooms: { type: 'string' }, 'bots-per-room': { type: 'string' }, 'cheaters-per-room': { type: 'string' },
+      seconds: { type: 'string' }, warmup: { type: 'string' }, 'tick-rate': { type: 'string' }, seed: { type: 'string' },
+      logs: { type: 'string' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
+    },
+  }) as { values: Record<string, string | boolean | undefined> });
+} catch (e) {
+  usage((e as Error).message.split('. To specify', 1)[0]!);
+}
+const int = (k: string, d: number, lo: number, hi: number): number => {
+  const v = values[k];
+  if (v === undefined) return d;
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n >= lo && n <= hi)) usage(`--${k} takes an integer ${lo}..${hi} (got ${JSON.stringify(v)})`);
+  return n;
+};
+const processes = int('processes', 2, 1, 16);
+const rooms = int('rooms', 2, 1, 256);
+const botsPerRoom = int('bots-per-room', 16, 1, 16);
+const cheatersPerRoom = int('cheaters-per-room', botsPerRoom >= 8 ? 1 : 0, 0, botsPerRoom);
+const seconds = int('seconds', 60, 1, 3600);
+const warmup = int('warmup', 5, 0, 600);
+const tickRate = int('tick-rate', 64, 1, 128);
+const seed = int('seed', 1, 0, 2 ** 31);
+const json = values.json === true;
+const say = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted: Float64Array, q: number): number => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+const prefix = `hitreg-load-${process.pid}-${Date.now().toString(36)}:`;
+const logDir = typeof values.logs === 'string' ? resolve(values.logs) : mkdtempSync(join(tmpdir(), 'hitreg-load-'));
+const profileDir = values.profile === true ? mkdtempSync(join(tmpdir(), 'hitreg-prof-')) : null;
+let cluster: Cluster | null = null;
+let load: Load | null = null;
+const died: number[] = [];
+const serverErrors: string[] = [];
+const loadStart = loadavg();
+
+try {
+  cluster = await startCluster({
+    processes, basePort: 0, keyPrefix: prefix,
+    env: {
+      MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
+      MAX_ROOMS: String(Math.max(64, rooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
+    },
+    onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
+    onExit: (p) => void died.push(p.index),
+  });
+  say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} bots (${cheatersPerRoom} cheater(s) each)...`);
+  const urls = cluster.processes.map((p) => p.url);
+  load = await startLoad({ urls, rooms, botsPerRoom, cheatersPerRoom, seed, tickRate });
+  load.start();
+  say(`load: ${load.bots.length} bots in; warm-up ${warmup} s, then ${seconds} s measured`);
+  await sleep(warmup * 1000);
+
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const r0 = await cluster.report();
+  if (profileDir !== null) await cluster.profileStart();
+  const botCpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let s = 0; s < seconds; s += 10) {
+    await sleep(Math.min(10, seconds - s) * 1000);
+    if (!json) process.stdout.write(`  ${Math.min(seconds, s + 10)} / ${seconds} s\n`);
+  }
+  const r1 = await cluster.report();
+  const profilePaths = profileDir !== null ? await cluster.profileStop(profileDir) : [];
+  const wallS = (performance.now() - t0) / 1000;
+  const botCpu = process.cpuUsage(botCpu0);
+  load.stop();
+
+  // Per process: CPU, verdicts and room tick rates over the window on the process's own clock.
+  const per = r1.map((b) => {
+    const a = r0.find((x) => x.processId === b.processId) as ProcessReport | undefined;
+    const dtS = a ? (b.atMs - a.atMs) / 1000 : Number.NaN;
+    const cpuPct = a ? (100 * (b.cpuUserUs + b.cpuSystemUs - a.cpuUserUs - a.cpuSystemUs)) / 1e6 / dtS : Number.NaN;
+    const tps = b.rooms.flatMap((room) => {
+      const before = a?.rooms.find((x) => x.roomId === room.roomId);
+      return before ? [((room.ticks - before.ticks) / dtS)] : [];
+    });
+    const ticks = Float64Array.from(b.tickMs).sort();
+    return {
+      processId: b.processId, publicAddress: b.publicAddress, rooms: b.rooms.length, players: b.players, joins: b.joins,
+      cpuPct, verdictsPerSecond: a ? (b.shots - a.shots) / dtS : Number.NaN, ticksPerSecondMin: tps.length ? Math.min(...tps) : Number.NaN,
+      tickMsP50: pct(ticks, 0.5), tickMsP99: pct(ticks, 0.99), ticks, internalErrors: b.internalErrors - (a?.internalErrors ?? 0), ticksLost: b.ticksLost,
+    };
+  });
+  const all = Float64Array.from(per.flatMap((p) => Array.from(p.ticks))).sort();
+  const players = per.reduce((s, p) => s + p.players, 0);
+  const serverCpuPct = per.reduce((s, p) => s + p.cpuPct, 0);
+  const cpuPerPlayerPct = serverCpuPct / Math.max(players, 1);
+
+  // The bots' side: verdict round trips and what the cheaters got away with.
+  const logs = load.bots.flatMap((b) => b.bot.shots);
+  const lat = Float64Array.from(logs.filter((l) => l.verdict !== null).map((l) => l.verdictAt - l.sentAt)).sort();
+  const sim = summarizeShots(logs);
+  loop.disable();
+  const leftBots = load.bots.filter((b) => b.left !== null);
+  const left = leftBots.length;
+  const leftCodes: Record<string, number> = {};
+  for (const b of leftBots) leftCodes[b.left!.code] = (leftCodes[b.left!.code] ?? 0) + 1;
+  const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + serverErrors.length;
+
+  await load.close();
+  load = null;
+  await cluster.stop();
+  let profile: ProfileSummary | null = null;
+  if (profilePaths.length > 0) profile = summarizeProfiles(profilePaths);
+
+  const result = {
+    bench: 'load', processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, cheatersPerRoom, tickRate, seconds: r3(wallS),
+    ticksPerSecondMin: r3(Math.min(...per.map((p) => p.ticksPerSecondMin).filter(Number.isFinite))),
+    tickMsP50: r3(pct(all, 0.5)), tickMsP99: r3(pct(all, 0.99)), tickMsMax: r3(all.length ? all[all.length - 1]! : Number.NaN), ticksMeasured: all.length,
+    verdictsPerSecond: r3(per.reduce((s, p) => s + p.verdictsPerSecond, 0)),
+    serverCpuPct: per.map((p) => r3(p.cpuPct)),
+    cpuPerPlayerPct: r3(cpuPerPlayerPct),
+    playersPerCore: Math.floor(100 / cpuPerPlayerPct),
+    joinsPerProcess: per.map((p) => p.joins),
+    playersPerProcess: per.map((p) => p.players),
+    tickMsP99PerProcess: per.map((p) => r3(p.tickMsP99)),
+    errors,
+    verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length,
+    agreement: r3(sim.agreementAll), honestRejected: sim.honestRejected, cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted,
+    botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
+    botsLeft: left, botsLeftByCode: leftCodes, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
+    cores: cpus().length, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
+    ...(profile !== null ? { profile } : {}),
+  };
+  if (!json) {
+    say(`rooms ${result.rooms}, players ${players}, over ${result.seconds} s: ticks/s min ${result.ticksPerSecondMin} of ${tickRate}; tick p50 ${result.tickMsP50} ms, p99 ${result.tickMsP99} ms, max ${result.tickMsMax} ms (${all.length} ticks)`);
+    say(`server CPU ${result.serverCpuPct.join(' + ')} % of a core = ${result.cpuPerPlayerPct} % per player -> ${result.playersPerCore} players per core; bots used ${result.botCpuPct} %`);
+    say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreementAll).toFixed(2)} %, honest rejected ${sim.honestRejected}, rule-breaking cheat shots accepted ${sim.ruleCheatAccepted} of ${sim.ruleCheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}${left ? ` (bots left: ${JSON.stringify(leftCodes)})` : ''}; bots' event loop delay max ${result.botLoopDelayMsMax} ms; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
+    if (profile !== null) {
+      say(`profile (${profile.busyMs} ms busy): parts ${profile.parts.slice(0, 10).map((p) => `${p.name} ${p.pct}%`).join(', ')}`);
+      for (const f of profile.functions.slice(0, 15)) say(`  ${String(f.pct).padStart(5)}%  ${f.name}`);
+    }
+    for (const e of serverErrors.slice(0, 10)) say(e);
+  } else console.log(JSON.stringify(result));
+  process.exitCode = errors === 0 ? 0 : 1;
+} catch (e) {
+  console.error(`load: ${(e as Error).message.split('\n', 1)[0]}`);
+  process.exitCode = 2;
+} finally {
+  await load?.close();
+  await cluster?.stop();
+  await clearRedisPrefix(cluster?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
+  if (typeof values.logs !== 'string') rmSync(logDir, { recursive: true, force: true });
+  if (profileDir !== null) rmSync(profileDir, { recursive: true, force: true });
+}
