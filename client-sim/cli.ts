@@ -2,8 +2,11 @@
  * `npm run sim -- --bots N --seconds S --rtt MS --jitter MS --loss P --cheaters K [--json] [--url ws://...] [--seed N]`
  * Runs the simulator (simulate.ts) and prints the report; with --json the last line is one JSON
  * object. A progress bar is drawn when stderr is a terminal. Exits 1 when a target is missed
- * (agreement < 99.5%, an honest shot rejected, an invalid cheat shot accepted, a server error).
+ * (agreement < 99.5%, an honest shot rejected, an invalid cheat shot accepted, a server error);
+ * 2 when the simulation cannot run: bad arguments, no server at --url, or the server going away
+ * during the match (one line, no report).
  */
+import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { runSimulation, type SimOptions } from './simulate';
 import { formatReport } from './report';
@@ -19,37 +22,56 @@ function fail(msg: string): never {
 }
 
 function parse(argv: string[]): { opts: SimOptions; json: boolean } {
-  const opts: SimOptions = {};
-  let json = false;
-  const num = (name: string, v: string | undefined): number => {
-    const x = Number(v);
-    if (v === undefined || !Number.isFinite(x)) fail(`${name} needs a number`);
-    return x;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const v = argv[i + 1];
-    switch (a) {
-      case '--bots': opts.bots = num(a, v); i++; break;
-      case '--cheaters': opts.cheaters = num(a, v); i++; break;
-      case '--seconds': opts.seconds = num(a, v); i++; break;
-      case '--rtt': opts.rttMs = num(a, v); i++; break;
-      case '--jitter': opts.jitterMs = num(a, v); i++; break;
-      case '--rtt-spread': opts.rttSpreadMs = num(a, v); i++; break;
-      case '--loss': opts.loss = num(a, v); i++; break;
-      case '--seed': opts.seed = num(a, v); i++; break;
-      case '--interp': opts.interpDelayMs = num(a, v); i++; break;
-      case '--tick-rate': opts.server = { ...opts.server, tickRate: num(a, v) }; i++; break;
-      case '--url': if (v === undefined) fail('--url needs ws://host:port'); opts.url = v; i++; break;
-      case '--profiles': if (v === undefined) fail('--profiles needs names'); opts.profiles = v.split(','); i++; break;
-      case '--patch-ms': opts.server = { ...opts.server, patchRateMs: num(a, v) }; i++; break;
-      case '--json': json = true; break;
-      case '-h': case '--help': console.log(USAGE); process.exit(0);
-      // eslint-disable-next-line no-fallthrough
-      default: fail(`unknown argument ${a}`);
-    }
+  let v;
+  try {
+    ({ values: v } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
+        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, seed: { type: 'string' },
+        interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
+        'patch-ms': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    fail((e as Error).message.split('. To specify', 1)[0]!);
   }
-  return { opts, json };
+  if (v.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const num = (name: string, x: string | undefined): number | undefined => {
+    if (x === undefined) return undefined;
+    const n = Number(x);
+    if (x.trim() === '' || !Number.isFinite(n)) fail(`--${name} needs a number (got ${JSON.stringify(x)})`);
+    return n;
+  };
+  const opts: SimOptions = {};
+  const set = <K extends keyof SimOptions>(k: K, x: SimOptions[K] | undefined): void => {
+    if (x !== undefined) opts[k] = x;
+  };
+  set('bots', num('bots', v.bots));
+  set('cheaters', num('cheaters', v.cheaters));
+  set('seconds', num('seconds', v.seconds));
+  set('rttMs', num('rtt', v.rtt));
+  set('jitterMs', num('jitter', v.jitter));
+  set('rttSpreadMs', num('rtt-spread', v['rtt-spread']));
+  set('loss', num('loss', v.loss));
+  set('seed', num('seed', v.seed));
+  set('interpDelayMs', num('interp', v.interp));
+  if (v.url !== undefined) {
+    if (!/^wss?:\/\/[^\s/]+/.test(v.url)) fail(`--url needs ws://host:port (got ${JSON.stringify(v.url)})`);
+    opts.url = v.url;
+  }
+  if (v.profiles !== undefined) opts.profiles = v.profiles.split(',');
+  const tickRate = num('tick-rate', v['tick-rate']);
+  const patchRateMs = num('patch-ms', v['patch-ms']);
+  if (tickRate !== undefined || patchRateMs !== undefined) {
+    opts.server = { ...(tickRate !== undefined ? { tickRate } : {}), ...(patchRateMs !== undefined ? { patchRateMs } : {}) };
+  }
+  return { opts, json: v.json === true };
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The simulator's report: from every bot's shot log (prediction and verdict by sequence number)
- * and the server's counters to the numbers issue 6 asks for, plus a plain-text rendering. Honest
+ * and the server's counters to the numbers the README reports (agreement, rejections, latency), plus a plain-text rendering. Honest
  * shots measure agreement and false rejections; cheat shots measure that every invalid one was
  * refused (by which reason, and whether it was the expected one); aim-snap shots are counted apart.
  */

@@ -6,6 +6,7 @@
  * default level locally for the bots' world queries and predictions.
  */
 import { createGameServer, type GameServer, type GameServerOptions } from '../server/index';
+import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
@@ -59,6 +60,11 @@ export interface SimOptions {
   onFire?: (log: ShotLog, bot: Bot) => void;
   /** Extra wait for verdicts after the play time, ms (default the round trip + 1500). */
   drainMs?: number;
+}
+
+/** Closes every bot, giving each at most 2 s (leaving a room whose server is gone never completes). */
+async function closeBots(bots: Bot[]): Promise<void> {
+  await Promise.all(bots.map((b) => Promise.race([b.close(), new Promise<void>((r) => setTimeout(r, 2000))])));
 }
 
 /**
@@ -134,7 +140,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   let maxInterp: number;
   if (options.url === undefined) {
     const tr = Math.round(options.server?.tickRate ?? 64);
-    gs = await createGameServer({ log: () => {}, ...options.server, port: 0, host: '127.0.0.1' });
+    gs = await createGameServer({ log: () => {}, logger: silentLogger(), ...options.server, port: 0, host: '127.0.0.1' });
     options.onServer?.(gs);
     url = gs.url;
     world = gs.world;
@@ -202,13 +208,17 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
 
     const totalMs = seconds * 1000;
     const t0 = performance.now();
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const iv = setInterval(() => {
         const el = performance.now() - t0;
         options.onProgress?.(Math.min(el, totalMs), totalMs, logs.length);
         if (el >= totalMs) {
           clearInterval(iv);
           resolve();
+        } else if (bots.every((b) => b.room !== null && !b.room.connection.isOpen)) {
+          // Every connection closed under the bots: the server stopped or crashed.
+          clearInterval(iv);
+          reject(new Error(`the server at ${url} went away ${(el / 1000).toFixed(1)} s into the match (all ${bots.length} connections closed); no report`));
         }
       }, 250);
     });
@@ -218,11 +228,11 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     while (performance.now() < drainUntil && logs.some((l) => !l.dropped && l.verdict === null)) await new Promise((r) => setTimeout(r, 50));
   } catch (e) {
     // A failed join or run: leave nothing listening behind.
-    for (const b of bots) await b.close();
+    await closeBots(bots);
     await gs?.close();
     throw e;
   }
-  for (const b of bots) await b.close();
+  await closeBots(bots);
   probe?.detach();
   classifyRaces(logs, probe, deaths, jitterMs);
 

@@ -2,8 +2,14 @@
  * createGameServer: one Colyseus 0.18 server with the `arena` room over WebSocket, the level loaded
  * into a World, the mannequin rig, and the rules. Used by `npm start` (server/main.ts), the tests,
  * the client simulator and the audit. Port 0 listens on an ephemeral port (tests run in parallel).
+ *
+ * Around the room (server/ops/): limits on what anonymous clients can make the process do
+ * (request bodies, rooms, room creation per address, seat reservations), an optional token
+ * verifier run at matchmaking, Prometheus metrics at /metrics, and structured logs in which
+ * Colyseus's own error output becomes one rate-limited line per hostile event.
  */
-import { defineServer, defineRoom, type Server } from '@colyseus/core';
+import { createServer, type Server as HttpServer } from 'node:http';
+import { defineServer, defineRoom, createRouter, basicAuth, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { World } from '../shared/world/world';
@@ -20,11 +26,19 @@ import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects, type ServerStats } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
 import { MatchLogRecorder } from './audit/matchLogRecorder';
+import { HostileLog, colyseusLogger, routeLibraryConsole, createLogger, firstLine, type Logger } from './ops/log';
+import { installRequestGate, resolveLimits, type LimitOptions, type RouteHandler } from './ops/limits';
+import { ServerMetrics } from './ops/metrics';
+import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
+import { monitor as colyseusMonitor } from '@colyseus/monitor';
 
 export type { ArenaRoom } from './room/arenaRoom';
 export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
 export type { ServerStats } from './room/stats';
+export type { LimitOptions } from './ops/limits';
+export type { TokenVerifier, PlayerIdentity } from './ops/auth';
+export { jwtVerifier, AuthError } from './ops/auth';
 
 export interface GameServerOptions {
   /** 2567 by default; 0 = an ephemeral port (read it back from GameServer.port). */
@@ -72,15 +86,30 @@ export interface GameServerOptions {
   onHostile?: (e: HostileEvent) => void;
   /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
   latencyMs?: number;
-  /** Print a status line this often (ms); 0 = never (default 0; npm start uses 5000). */
+  /** Print a status line this often (ms) through `log`; 0 = never (default 0; npm start prints its own). */
   statusIntervalMs?: number;
+  /** Where status lines go (default the logger at info). */
   log?: (line: string) => void;
+  /** Structured log (pino). Default: JSON lines on stdout at level warn (hostile events, errors). */
+  logger?: Logger;
+  /** Limits on bodies, rooms, room creation and seat reservations (defaults in server/ops/limits.ts). */
+  limits?: LimitOptions;
+  /**
+   * Checks each matchmaking request's bearer token before a room is created or a seat reserved
+   * (e.g. `jwtVerifier({ secret })`); the identity lands in `client.auth`. Default none: open server.
+   */
+  auth?: TokenVerifier | null;
+  /** Serve Prometheus metrics at GET /metrics. Default true. */
+  metrics?: boolean;
+  /** Serve the Colyseus monitor (@colyseus/monitor) at /colyseus/, behind HTTP basic auth as user `admin`. Default off. */
+  monitor?: { password: string } | false;
   /** Monotonic clock in ms (default performance.now). */
   clock?: () => number;
 }
 
 export interface GameServer {
   server: Server;
+  http: HttpServer;
   port: number;
   url: string;
   world: World;
@@ -90,7 +119,33 @@ export interface GameServer {
   /** Live arena rooms by roomId. */
   rooms: Map<string, ArenaRoom>;
   statusLine(): string;
+  logger: Logger;
+  hostile: HostileLog;
+  /** null when created with `metrics: false`. */
+  metrics: ServerMetrics | null;
+  /** Match log bytes written so far, every room included. */
+  matchLogBytes(): number;
+  /** Stops taking players, finishes every room (match logs get their end record and are flushed), closes the port. */
   close(): Promise<void>;
+}
+
+/** The server could not listen (port in use, address not on this machine, ...): `message` is one line. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(message: string, readonly code: string | undefined) {
+    super(message);
+  }
+}
+
+function listenErrorMessage(e: NodeJS.ErrnoException, host: string, port: number): string {
+  const at = `${host}:${port}`;
+  switch (e.code) {
+    case 'EADDRINUSE': return `cannot listen on ${at}: the port is in use (another server?); stop it or set PORT to a free port`;
+    case 'EACCES': return `cannot listen on ${at}: permission denied; use a port above 1023 or run with the right to bind it`;
+    case 'EADDRNOTAVAIL': return `cannot listen on ${at}: ${host} is not an address of this machine; set HOST to one of its addresses, 127.0.0.1 or 0.0.0.0`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot listen on ${at}: host name ${host} does not resolve; set HOST to an IP address such as 127.0.0.1 or 0.0.0.0`;
+    default: return `cannot listen on ${at}: ${e.code ?? ''} ${firstLine(e)}`.replace(/ +/g, ' ');
+  }
 }
 
 /**
@@ -123,7 +178,7 @@ export function findSpawnPoints(world: World, count: number): SpawnPoint[] {
       out.push({ x, y: gy, z, dirX: -ux, dirZ: -uz });
     }
   }
-  if (out.length === 0) throw new Error('findSpawnPoints: no open floor found near the level centre; pass spawnPoints explicitly.');
+  if (out.length === 0) throw new Error('findSpawnPoints: no open floor found near the level centre; pass spawnPoints (SPAWN_POINTS for npm start) or use spreadSpawnPoints.');
   return out;
 }
 
@@ -155,7 +210,7 @@ export function spreadSpawnPoints(world: World, count: number): SpawnPoint[] {
     }
   }
   const n = cand.length / 3;
-  if (n === 0) throw new Error('findSpawnPoints: no open floor found on the level; pass spawnPoints explicitly.');
+  if (n === 0) throw new Error('spreadSpawnPoints: no open floor found on the level; pass spawnPoints (SPAWN_POINTS for npm start).');
   // Squared distance from each candidate to the nearest chosen point.
   const near = new Float64Array(n).fill(Infinity);
   let next = 0;
@@ -179,8 +234,27 @@ export function spreadSpawnPoints(world: World, count: number): SpawnPoint[] {
   return out;
 }
 
+/**
+ * Spawn points for a level nobody gave any for: near the centre (findSpawnPoints), else spread over
+ * the whole floor (spreadSpawnPoints, for levels whose centre is not walkable), else an error that
+ * says how to give them.
+ */
+export function autoSpawnPoints(world: World, count: number, levelPath: string): SpawnPoint[] {
+  try {
+    return findSpawnPoints(world, count);
+  } catch {
+    try {
+      return spreadSpawnPoints(world, count);
+    } catch {
+      throw new Error(`level ${levelPath} has no open floor where spawn points can be found (a downward probe must meet ground with 2 m of headroom and no wall within 0.6 m); give them: SPAWN_POINTS="x,y,z;x,y,z" for npm start, or the spawnPoints option`);
+    }
+  }
+}
+
 export async function createGameServer(options: GameServerOptions = {}): Promise<GameServer> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const logger = options.logger ?? createLogger({ format: 'json', level: 'warn' });
+  const log = options.log ?? ((line: string) => logger.info(line));
+  const limits = resolveLimits(options.limits);
   const tickRate = Math.round(options.tickRate ?? 64);
   if (!(tickRate >= 1 && tickRate <= 128)) throw new Error(`tickRate ${options.tickRate}: use 1..128 Hz (64 default, 128 for competitive play)`);
   const levelPath = typeof options.level === 'string' ? options.level : options.level instanceof World ? '(prebuilt World)' : DEFAULT_LEVEL_PATH;
@@ -195,13 +269,38 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), ...options.movement };
   const stats = createServerStats();
   const rooms = new Map<string, ArenaRoom>();
+  let metrics: ServerMetrics | null = null;
+  const hostile = new HostileLog(logger, { perMinute: limits.hostileLogPerMinute });
+
+  // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
+  const liveLogs = new Set<MatchLogRecorder>();
+  let closedLogBytes = 0;
+  const logRecorder = (roomId: string): MatchRecorder => {
+    const rec = new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin' });
+    liveLogs.add(rec);
+    const close = rec.close.bind(rec);
+    rec.close = async () => {
+      try {
+        await close();
+      } finally {
+        if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
+      }
+    };
+    return rec;
+  };
+  const matchLogBytes = (): number => {
+    let n = closedLogBytes;
+    for (const r of liveLogs) n += r.bytesWritten;
+    return n;
+  };
+
   const config: ArenaConfig = {
     world,
     levelPath,
     rig,
     tickRate,
     maxPlayers,
-    spawnPoints: options.spawnPoints ?? findSpawnPoints(world, maxPlayers),
+    spawnPoints: options.spawnPoints ?? autoSpawnPoints(world, maxPlayers, levelPath),
     respawnDelayMs: options.respawnDelayMs ?? 2000,
     maxHealth: options.maxHealth ?? 100,
     validation,
@@ -209,7 +308,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     // maxFireLagMs, and its render time may precede the action by the window.
     scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
     movement,
-    recorder: options.recorder ?? (options.matchLogDir === false ? undefined : (roomId: string) => new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined })),
+    recorder: options.recorder ?? (options.matchLogDir === false ? undefined : logRecorder),
     patchRateMs: options.patchRateMs ?? 0,
     pingIntervalMs: options.pingIntervalMs ?? 250,
     defaultInterpDelayMs: options.defaultInterpDelayMs ?? 100,
@@ -226,18 +325,112 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   };
   if (config.spawnPoints.length === 0) throw new Error('spawnPoints is empty: pass at least one point');
 
-  // A hard cap at the socket too: nothing in this protocol is near 4 KB.
-  const transport = new WebSocketTransport({ maxPayload: 4096 });
+  const verifier = options.auth ?? null;
+  const Bound = arenaRoomFor(config);
+  /** The arena room as this server runs it: auth, the room cap, seat reservations, tick timing, lifecycle logs. */
+  class ServedArenaRoom extends Bound {
+    static override async onAuth(token: string, _options: unknown, context: AuthContext): Promise<PlayerIdentity | true> {
+      if (verifier === null) return true;
+      try {
+        return await verifier(token || undefined);
+      } catch (e) {
+        const reason = e instanceof AuthError ? e.reason : 'verifier_failed';
+        hostile.report('auth_refused', { reason, ip: context?.ip }, 'token refused');
+        throw new ServerError(ErrorCode.AUTH_FAILED, e instanceof AuthError ? e.message : 'token could not be checked');
+      }
+    }
+
+    override onCreate(clientOptions: unknown): void {
+      if (rooms.size >= limits.maxRooms) {
+        hostile.report('room_cap', { rooms: rooms.size }, 'room refused: the process is at its room cap');
+        throw new ServerError(ErrorCode.MATCHMAKE_UNHANDLED, `server full: ${limits.maxRooms} rooms`);
+      }
+      super.onCreate(clientOptions);
+      this.seatReservationTimeout = limits.seatReservationSeconds;
+      logger.debug({ roomId: this.roomId }, 'room created');
+    }
+
+    override setFixedTimestep(...args: Parameters<ArenaRoom['setFixedTimestep']>): ReturnType<ArenaRoom['setFixedTimestep']> {
+      const [step, ...rest] = args;
+      return super.setFixedTimestep((ctx) => {
+        const t0 = performance.now();
+        try {
+          step(ctx);
+        } finally {
+          stats.ticks++;
+          metrics?.tickSeconds.observe((performance.now() - t0) / 1000);
+        }
+      }, ...rest);
+    }
+
+    override onJoin(client: Client, joinOptions?: unknown): void {
+      super.onJoin(client, joinOptions);
+      const id = client.auth as PlayerIdentity | undefined;
+      logger.info({ roomId: this.roomId, sessionId: client.sessionId, slot: this.slotOf(client.sessionId)?.index, ...(id?.id ? { playerId: id.id } : {}) }, 'join');
+    }
+
+    override onLeave(client: Client): void {
+      const slot = this.slotOf(client.sessionId)?.index;
+      super.onLeave(client);
+      logger.info({ roomId: this.roomId, sessionId: client.sessionId, slot }, 'leave');
+    }
+
+    override onDispose(): void | Promise<unknown> {
+      logger.debug({ roomId: this.roomId, ticks: this.tickCount }, 'room disposed');
+      return super.onDispose();
+    }
+  }
+
+  // The HTTP server is ours so its errors and requests pass through here first.
+  const http = createServer();
+  const transport = new WebSocketTransport({ server: http, maxPayload: 4096 });
+  http.removeAllListeners('error');
+  const unrouteConsole = routeLibraryConsole(hostile);
+  const monitorPassword = options.monitor ? options.monitor.password : null;
+  if (monitorPassword !== null && monitorPassword.length < 12) throw new Error('monitor.password: use at least 12 characters');
   const server = defineServer({
-    rooms: { [ROOM_NAME]: defineRoom(arenaRoomFor(config)) },
+    rooms: { [ROOM_NAME]: defineRoom(ServedArenaRoom) },
+    ...(monitorPassword !== null ? { routes: createRouter(colyseusMonitor({ prefix: '/colyseus', use: [basicAuth({ users: { admin: monitorPassword } })] })) } : {}),
     transport,
     greet: false,
+    // Signals are the embedding program's business (server/main.ts handles them).
+    gracefullyShutdown: false,
+    logger: colyseusLogger(logger, hostile),
   });
   if (options.latencyMs !== undefined) server.simulateLatency(options.latencyMs);
+
+  if (options.metrics !== false) metrics = new ServerMetrics({ stats, rooms, matchLogBytes, hostile: hostile.counts });
+  const routes = new Map<string, RouteHandler>();
+  if (metrics !== null) {
+    const m = metrics;
+    routes.set('/metrics', async (_req, res) => {
+      const body = await m.text();
+      res.writeHead(200, { 'content-type': m.contentType, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  }
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
+
   const host = options.host ?? '0.0.0.0';
-  await server.listen(options.port ?? 2567, host);
-  const address = transport.server?.address();
-  const port = typeof address === 'object' && address !== null ? address.port : Number(options.port ?? 2567);
+  const wantPort = options.port ?? 2567;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      server.listen(wantPort, host).then(() => {
+        http.off('error', reject);
+        resolve();
+      }, reject);
+    });
+  } catch (e) {
+    unrouteConsole();
+    metrics?.close();
+    await server.gracefullyShutdown(false).catch(() => {});
+    http.close();
+    throw new ListenError(listenErrorMessage(e as NodeJS.ErrnoException, host, wantPort), (e as NodeJS.ErrnoException).code);
+  }
+  http.on('error', (e) => hostile.report('server_error', { detail: firstLine(e) }, 'HTTP server error'));
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : Number(wantPort);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const url = `ws://${urlHost}:${port}`;
 
@@ -257,14 +450,21 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const timer = options.statusIntervalMs ? setInterval(() => log(statusLine()), options.statusIntervalMs) : null;
   timer?.unref();
 
-  let closed = false;
+  let closing: Promise<void> | null = null;
   return {
-    server, port, url, world, rig, config, stats, rooms, statusLine,
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (timer) clearInterval(timer);
-      await server.gracefullyShutdown(false);
+    server, http, port, url, world, rig, config, stats, rooms, statusLine, logger, hostile, metrics, matchLogBytes,
+    close() {
+      closing ??= (async () => {
+        if (timer) clearInterval(timer);
+        try {
+          await server.gracefullyShutdown(false);
+        } finally {
+          metrics?.close();
+          unrouteConsole();
+          http.closeAllConnections?.();
+        }
+      })();
+      return closing;
     },
   };
 }

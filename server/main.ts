@@ -1,23 +1,96 @@
 /**
- * `npm start`: one process, in-memory defaults, the default level. Prints the address and a status
- * line every few seconds. From the environment: PORT (default 2567), HOST (default 0.0.0.0, every
- * interface; HOST=127.0.0.1 for this machine only), TICK_RATE (default 64, 128 allowed),
- * LEVEL (a .glb path; default server/assets/collision-world.glb) and MATCH_LOG_DIR (default matches/).
+ * `npm start`: one game server process (see README "Running a server"). Reads and checks the
+ * environment (server/ops/env.ts: every variable, one line on a bad value), prints the address and
+ * a status line every few seconds, and logs through pino (text on a terminal, JSON otherwise).
+ *
+ * Exit codes: 0 after SIGTERM, SIGINT or SIGHUP once every room is finished (match logs ended and
+ * flushed, at most ~4.5 s); 1 when it cannot start (bad environment, unreadable level, port in
+ * use, Node older than 22) or on an uncaught error. A second signal exits at once with 1.
  */
-import { createGameServer } from './index';
+import './ops/nodeVersion';
+import { createGameServer, type GameServer } from './index';
+import { ConfigError, gameServerOptionsFrom, readServerEnv, type ServerEnv } from './ops/env';
+import { createLogger, firstLine } from './ops/log';
+import { verifierFromEnv } from './ops/auth';
 
-const port = Number(process.env.PORT ?? 2567);
-const tickRate = Number(process.env.TICK_RATE ?? 64);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT=${process.env.PORT} is not a port number; use e.g. PORT=2567`);
+/** How long a signal-triggered shutdown may take before the process gives up on it. */
+const SHUTDOWN_DEADLINE_MS = 4500;
+
+function die(message: string): never {
+  process.stderr.write(`hitreg: ${message}\n`);
   process.exit(1);
 }
-const game = await createGameServer({
-  port,
-  tickRate,
-  statusIntervalMs: 5000,
-  ...(process.env.HOST ? { host: process.env.HOST } : {}),
-  ...(process.env.LEVEL ? { level: process.env.LEVEL } : {}),
+
+let env: ServerEnv;
+try {
+  env = readServerEnv(process.env, process.stdout.isTTY === true);
+} catch (e) {
+  die(e instanceof ConfigError ? e.message : firstLine(e));
+}
+
+const logger = createLogger({ format: env.logFormat, level: env.logLevel });
+let game: GameServer | undefined;
+
+let stopping = false;
+function shutdown(reason: string, code: number): void {
+  if (stopping) {
+    logger.warn({ reason }, 'second signal: exiting without finishing rooms');
+    process.exit(1);
+  }
+  stopping = true;
+  const g = game;
+  if (g === undefined) {
+    // A signal during start: nothing runs yet, nothing to finish.
+    logger.info({ reason }, 'stopped before listening');
+    process.exit(code);
+  }
+  logger.info({ reason, rooms: g.rooms.size, players: g.stats.players }, 'shutting down');
+  const deadline = setTimeout(() => {
+    logger.error({ rooms: g.rooms.size }, `shutdown took over ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  deadline.unref();
+  g.close().then(
+    () => {
+      logger.info({ matchLogBytes: g.matchLogBytes() }, 'stopped');
+      process.exit(code);
+    },
+    (e: unknown) => {
+      logger.error({ err: firstLine(e) }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+}
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal, 0));
+process.on('uncaughtException', (e) => {
+  logger.fatal({ err: e }, 'uncaught exception');
+  shutdown('uncaughtException', 1);
 });
-console.log(`[arena] listening on ${game.url} (room "arena", ${game.config.tickRate} Hz, level ${game.config.levelPath}, world ${game.world.hash}, rig ${game.rig.hash})`);
-// Colyseus installs its own SIGINT/SIGTERM handlers (graceful shutdown, then exit).
+process.on('unhandledRejection', (e) => {
+  logger.fatal({ err: e }, 'unhandled rejection');
+  shutdown('unhandledRejection', 1);
+});
+
+let started: GameServer;
+try {
+  started = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, auth: verifierFromEnv(env.auth) });
+} catch (e) {
+  die(firstLine(e));
+}
+game = started;
+
+const c = started.config;
+logger.info({
+  url: started.url, room: 'arena', tickRate: c.tickRate, level: c.levelPath, worldHash: started.world.hash, rigHash: started.rig.hash,
+  spawnPoints: c.spawnPoints.length, auth: env.auth !== null, metrics: env.metrics, node: process.version,
+  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''})`,
+}, 'listening');
+
+if (env.statusIntervalMs > 0) {
+  setInterval(() => {
+    const s = started.stats;
+    logger.info({ text: started.statusLine(), rooms: s.rooms, players: s.players, shots: s.shots, hits: s.hits, misses: s.misses, kills: s.kills }, 'status');
+  }, env.statusIntervalMs).unref();
+}
+

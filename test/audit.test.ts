@@ -256,6 +256,14 @@ describe('audit of a recorded match', () => {
     const refused = spawnSync(process.execPath, ['--import', 'tsx', cli, notLog], { encoding: 'utf8' });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/not a match log/);
+
+    // Unusable arguments are exit 2 with one line, never a crash with 1 (the code for mismatches).
+    const noDir = spawnSync(process.execPath, ['--import', 'tsx', cli, match.path, '--html', join(dir, 'no', 'such', 'dir', 'r.html')], { encoding: 'utf8' });
+    expect(noDir.status).toBe(2);
+    expect(noDir.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^audit: cannot write the report to .*r\.html \(ENOENT\): give --html a path in a writable directory$/)]);
+    const badFlag = spawnSync(process.execPath, ['--import', 'tsx', cli, match.path, '--html'], { encoding: 'utf8' });
+    expect(badFlag.status).toBe(2);
+    expect(badFlag.stderr).toMatch(/^--html needs a value\. usage:/);
   });
 
   it('thresholds are options: raising one silences its rule, and the CLI parses and checks them', async () => {

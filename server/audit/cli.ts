@@ -8,9 +8,10 @@
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
  * --json ends with one JSON line: {shots, mismatches, flagged, shotsPerSecond, ...}. A progress bar
  * goes to stderr on a terminal. Exit code 0: clean; 1: mismatches, corruption or a hash mismatch;
- * 2: not usable (bad arguments, not a match log).
+ * 2: not usable (bad arguments, not a match log, a report path that cannot be written).
  */
 import { writeFile } from 'node:fs/promises';
+import { parseArgs as parseArgv } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/audit/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
@@ -30,34 +31,49 @@ export interface CliArgs {
 
 const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
 
+/** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
-  const out: CliArgs = { log: '', json: false, html: null, workers: 1, level: undefined, thresholds: {}, verdictsOnly: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value. ${USAGE}`);
-      return v;
-    };
-    if (a === '--json') out.json = true;
-    else if (a === '--verdicts-only') out.verdictsOnly = true;
-    else if (a === '--html') out.html = next();
-    else if (a === '--level') out.level = next();
-    else if (a === '--workers') {
-      const n = Number(next());
-      if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
-      out.workers = n;
-    } else if (a === '--threshold') {
-      const [name, value] = next().split('=');
-      if (!name || !(name in DEFAULT_THRESHOLDS) || !Number.isFinite(Number(value))) {
-        throw new Error(`--threshold name=value with a number; names: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`);
-      }
-      (out.thresholds as Record<string, number>)[name] = Number(value);
-    } else if (a.startsWith('--')) throw new Error(`unknown option ${a}. ${USAGE}`);
-    else if (out.log === '') out.log = a;
-    else throw new Error(`one log at a time (got ${out.log} and ${a}). ${USAGE}`);
+  let parsed;
+  try {
+    parsed = parseArgv({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        'verdicts-only': { type: 'boolean' },
+        html: { type: 'string' },
+        level: { type: 'string' },
+        workers: { type: 'string' },
+        threshold: { type: 'string', multiple: true },
+      },
+    });
+  } catch (e) {
+    const msg = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(msg);
+    if (unknown) throw new Error(`unknown option ${unknown[1]}. ${USAGE}`);
+    const needs = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(msg);
+    if (needs) throw new Error(`${needs[1]} needs a value. ${USAGE}`);
+    throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
-  if (out.log === '') throw new Error(`no log given. ${USAGE}`);
+  const v = parsed.values;
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  if (v.workers !== undefined) {
+    const n = Number(v.workers);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
+    out.workers = n;
+  }
+  for (const t of v.threshold ?? []) {
+    const [name, value] = t.split('=');
+    if (!name || !(name in DEFAULT_THRESHOLDS) || value === undefined || value === '' || !Number.isFinite(Number(value))) {
+      throw new Error(`--threshold name=value with a number; names: ${Object.keys(DEFAULT_THRESHOLDS).join(', ')}`);
+    }
+    (out.thresholds as Record<string, number>)[name] = Number(value);
+  }
+  const [log, second] = parsed.positionals;
+  if (log === undefined) throw new Error(`no log given. ${USAGE}`);
+  if (second !== undefined) throw new Error(`one log at a time (got ${log} and ${second}). ${USAGE}`);
+  out.log = log;
   return out;
 }
 
@@ -177,7 +193,13 @@ export async function main(argv: string[]): Promise<number> {
   bar?.stop();
   for (const line of summaryLines(result)) console.log(line);
   if (args.html) {
-    await writeFile(args.html, htmlFor(result));
+    try {
+      await writeFile(args.html, htmlFor(result));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      console.error(`audit: cannot write the report to ${args.html} (${code ?? (e as Error).message}): give --html a path in a writable directory`);
+      return 2;
+    }
     console.log(`report written to ${args.html}`);
   }
   if (args.json) console.log(JSON.stringify(jsonSummary(result)));
@@ -186,5 +208,8 @@ export async function main(argv: string[]): Promise<number> {
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e: unknown) => {
+    console.error(`audit: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+  });
 }

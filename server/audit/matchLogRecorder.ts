@@ -3,6 +3,10 @@
  * writer's in-memory frames (the room reuses its arrays after the call, and nothing here waits on
  * the disk), and MatchLogWriter flushes them in the background. One file per match under
  * `matches/` by default (MATCH_LOG_DIR or the `dir` option to change).
+ *
+ * With `openAt: 'firstJoin'` (what game servers use) the file is created at the first join event:
+ * a room nobody ever joins (a seat reserved by matchmaking and never taken) leaves no file. The
+ * ticks before that join, which hold no player, are not written.
  */
 import { join, resolve } from 'node:path';
 import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } from '../room/recorder';
@@ -33,10 +37,15 @@ export interface MatchLogRecorderOptions extends MatchLogWriterOptions {
   path?: string;
   dir?: string;
   roomId?: string;
+  /** 'start' (default): the file is created at once; 'firstJoin': at the first join event. */
+  openAt?: 'start' | 'firstJoin';
 }
 
 export class MatchLogRecorder implements MatchRecorder {
-  readonly writer: MatchLogWriter;
+  private writerOrNull: MatchLogWriter | null = null;
+  private readonly filePath: string;
+  private readonly writerOptions: MatchLogWriterOptions;
+  private pendingHeader: Uint8Array | null = null;
   private maxPlayers = 0;
   private lastTick = 0;
   private lastTickMs = Number.NaN;
@@ -53,31 +62,59 @@ export class MatchLogRecorder implements MatchRecorder {
   };
 
   constructor(options: MatchLogRecorderOptions = {}) {
-    const path = options.path ?? join(matchLogDir(options.dir), matchLogFileName(options.roomId ?? 'arena'));
-    this.writer = new MatchLogWriter(path, options);
+    this.filePath = options.path ?? join(matchLogDir(options.dir), matchLogFileName(options.roomId ?? 'arena'));
+    this.writerOptions = options;
+    if (options.openAt !== 'firstJoin') this.open();
   }
 
   get path(): string {
-    return this.writer.path;
+    return this.filePath;
+  }
+
+  /** The file's writer; null while a 'firstJoin' log waits for its first join. */
+  get writer(): MatchLogWriter | null {
+    return this.writerOrNull;
+  }
+
+  /** Bytes of this log handed to the OS so far. */
+  get bytesWritten(): number {
+    return this.writerOrNull?.stats.bytesWritten ?? 0;
+  }
+
+  private open(): MatchLogWriter {
+    const w = new MatchLogWriter(this.filePath, this.writerOptions);
+    this.writerOrNull = w;
+    if (this.pendingHeader !== null) {
+      w.append(RecordType.HEADER, this.pendingHeader);
+      this.pendingHeader = null;
+    }
+    return w;
   }
 
   header(h: MatchHeader): void {
     if (this.headerWritten) throw new Error('MatchLogRecorder.header: called twice; one recorder records one match');
     this.headerWritten = true;
     this.maxPlayers = h.maxPlayers;
-    this.writer.append(RecordType.HEADER, encodeHeader(h));
+    if (this.writerOrNull === null) this.pendingHeader = encodeHeader(h);
+    else this.writerOrNull.append(RecordType.HEADER, encodeHeader(h));
   }
 
   tick(t: TickRecord): void {
+    if (this.writerOrNull === null) return;
+    this.tickInto(this.writerOrNull, t);
+  }
+
+  private tickInto(writer: MatchLogWriter, t: TickRecord): void {
     const slots = Math.min(this.maxPlayers, Math.floor(t.poses.length / TICK_POSE_STRIDE));
-    const at = this.writer.begin(RecordType.TICK, tickRecordMaxBytes(slots));
-    this.writer.end(writeTick(this.writer.view, at, t.tick, t.timeMs, t.poses, slots, TICK_POSE_STRIDE));
+    const at = writer.begin(RecordType.TICK, tickRecordMaxBytes(slots));
+    writer.end(writeTick(writer.view, at, t.tick, t.timeMs, t.poses, slots, TICK_POSE_STRIDE));
     this.lastTick = t.tick;
     this.lastTickMs = t.timeMs;
     this.ticks++;
   }
 
   shot(s: ShotRecord): void {
+    const writer = this.writerOrNull ?? this.open();
     const input = this.input;
     input.tick = this.lastTick;
     input.shooter = s.shooterBefore.slot;
@@ -88,14 +125,15 @@ export class MatchLogRecorder implements MatchRecorder {
     input.before = s.shooterBefore;
     input.targetHealthAfter = s.targetHealthAfter;
     input.killed = s.killed;
-    const at = this.writer.begin(RecordType.SHOT, shotRecordMaxBytes(input, s.verdict));
-    this.writer.end(writeShotRecord(this.writer.view, at, input, s.verdict));
+    const at = writer.begin(RecordType.SHOT, shotRecordMaxBytes(input, s.verdict));
+    writer.end(writeShotRecord(writer.view, at, input, s.verdict));
     this.shots++;
   }
 
   event(e: MatchEvent): void {
-    const at = this.writer.begin(RecordType.EVENT, EVENT_BYTES);
-    this.writer.end(writeEvent(this.writer.view, at, e));
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.EVENT, EVENT_BYTES);
+    writer.end(writeEvent(writer.view, at, e));
     this.events++;
   }
 
@@ -104,12 +142,19 @@ export class MatchLogRecorder implements MatchRecorder {
     await this.finish();
   }
 
-  /** close(), resolving with the writer's final counters. */
+  /** close(), resolving with the writer's final counters (all zero when the file was never opened). */
   finish(): Promise<MatchLogStats> {
     if (!this.closing) {
-      const at = this.writer.begin(RecordType.END, END_BYTES);
-      this.writer.end(writeEnd(this.writer.view, at, { ticks: this.ticks, shots: this.shots, events: this.events, lastTickMs: this.lastTickMs }));
-      this.closing = this.writer.close();
+      const writer = this.writerOrNull;
+      if (writer === null) {
+        this.closing = Promise.resolve({
+          records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null, droppedRecords: 0, droppedBytes: 0, closed: true,
+        });
+      } else {
+        const at = writer.begin(RecordType.END, END_BYTES);
+        writer.end(writeEnd(writer.view, at, { ticks: this.ticks, shots: this.shots, events: this.events, lastTickMs: this.lastTickMs }));
+        this.closing = writer.close();
+      }
     }
     return this.closing;
   }

@@ -1,6 +1,6 @@
 /**
  * The recorder interface the arena room calls so an audit log can replay every verdict bit for bit
- * (helper H6 implements it; the room works without one). Every call carries plain numbers/records;
+ * (server/audit/matchLogRecorder.ts implements it as the match log; the room works without one). Every call carries plain numbers/records;
  * typed arrays and records passed in are reused by the room after the call returns, so a recorder
  * must copy what it keeps (or serialise at once).
  *

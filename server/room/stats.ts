@@ -14,10 +14,16 @@ export interface ServerStats {
   throttled: number;
   internalErrors: number;
   recorderErrors: number;
+  /** Room ticks run, every room (counted by the server's fixed-timestep wrapper, server/index.ts). */
+  ticks: number;
 }
 
 export function createServerStats(): ServerStats {
+<<<<<<< HEAD
   return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, internalErrors: 0, recorderErrors: 0 };
+=======
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0, ticks: 0 };
+>>>>>>> ops
 }
 
 export function totalRejects(s: ServerStats): number {

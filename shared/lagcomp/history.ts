@@ -33,9 +33,9 @@ export const RewindStatus = {
   REJECTED_OLD: 4,
   REJECTED_NEW: 5,
   EMPTY: 6,
-  /** Added: the two snapshots around the time differ in epoch; the nearer one was taken whole. */
+  /** The two snapshots around the time differ in epoch; the nearer one was taken whole. */
   SNAPPED_EPOCH: 7,
-  /** Added: the requested time is not a finite number. */
+  /** The requested time is not a finite number. */
   INVALID: 8,
 } as const;
 export type RewindStatus = (typeof RewindStatus)[keyof typeof RewindStatus];
@@ -133,7 +133,7 @@ export class PlayerHistory {
   }
 
   /**
-   * Stores one snapshot (the brief's `record(): void`, returning why when it refuses). Refuses (and changes nothing) when a number is not finite, the tick or time
+   * Stores one snapshot and returns why when it refuses. Refuses (and changes nothing) when a number is not finite, the tick or time
    * does not increase over the newest snapshot, the rotation is not close to unit length (it is
    * renormalised when it is), or the clip is not an integer 0..255. Returns why.
    */

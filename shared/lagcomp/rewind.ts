@@ -32,7 +32,7 @@ export interface HitboxHit extends SegmentHit {
   bone: number;
   /** Hitbox index in the rig. */
   hitbox: number;
-  /** Added: status of the hit player's history sample (e.g. CLAMPED_OLD), so the audit can record it; EMPTY on a miss. */
+  /** Status of the hit player's history sample (e.g. CLAMPED_OLD), so the audit can record it; EMPTY on a miss. */
   status: RewindStatus;
 }
 

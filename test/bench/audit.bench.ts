@@ -8,6 +8,7 @@
  * the heap after. Run alone: `npm run bench:audit [-- --json] [-- --seconds S]`.
  * --json lines: {"bench": "audit", "workers", "shotsPerSecond", ...}.
  */
+import { benchArgs } from './args';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,6 @@ export async function run(opts: { json: boolean; seconds?: number }): Promise<vo
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (invokedDirectly) {
-  const i = process.argv.indexOf('--seconds');
-  await run({ json: process.argv.includes('--json'), seconds: i > 0 ? Number(process.argv[i + 1]) : undefined });
+  const a = benchArgs('audit.bench.ts', ['seconds']);
+  await run({ json: a.json, seconds: a.seconds });
 }

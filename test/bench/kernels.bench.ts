@@ -19,11 +19,11 @@ import {
 import { intersectAngleSum } from '../reference/angleSum';
 import { mulberry32, uniform } from '../../shared/util/prng';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { benchArgs } from './args';
 
-const args = process.argv.slice(2);
-const json = args.includes('--json');
-const runsArg = args.indexOf('--runs');
-const RUNS = runsArg >= 0 ? Math.max(1, Number(args[runsArg + 1]) | 0) : 7;
+const args = benchArgs('kernels.bench.ts', ['runs']);
+const json = args.json;
+const RUNS = Math.max(1, (args.runs ?? 7) | 0);
 const SEED = 0x5eed;
 const TRIANGLES = 2048;
 const SEGMENTS = 256;

@@ -17,6 +17,7 @@
  * With --json: one line {"bench": "rewind", "hz", "bytesPerPlayerPerSecond", "nsPerShot64Players"}
  * per tick rate (plus a few extra fields).
  */
+import { benchArgs } from './args';
 import { fileURLToPath } from 'node:url';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
@@ -148,5 +149,5 @@ export async function run(opts: { json: boolean }): Promise<void> {
 
 // Standalone: tsx test/bench/rewind.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run({ json: process.argv.includes('--json') });
+  await run(benchArgs('rewind.bench.ts', []));
 }

@@ -5,6 +5,7 @@
  * `--json` prints one line per case. Run: `npm run bench:room [-- --json]`.
  * Exports run() in the shape test/bench/run.ts expects.
  */
+import { benchArgs } from './args';
 import { loadWorld } from '../../server/level/gltf';
 import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
@@ -119,5 +120,5 @@ export async function run(opts: { json: boolean }): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await run({ json: process.argv.includes('--json') });
+  await run(benchArgs('room.bench.ts', []));
 }

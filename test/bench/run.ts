@@ -3,6 +3,7 @@
  * `async function run(opts: { json: boolean }): Promise<void>`; add new ones to BENCHES.
  * `npm run bench -- --json` prints only JSON lines (one object per scene/case).
  */
+import { benchArgs } from './args';
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as audit } from './audit.bench';
@@ -15,7 +16,7 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'audit', run: audit },
 ];
 
-const json = process.argv.includes('--json');
+const { json } = benchArgs('run.ts', []);
 for (const b of BENCHES) {
   if (!json) console.log(`\n=== bench: ${b.name} ===`);
   await b.run({ json });

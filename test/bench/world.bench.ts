@@ -10,6 +10,7 @@
  *
  * Run: npm run bench:world [-- --json] [-- --queries N]
  */
+import { benchArgs } from './args';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
@@ -352,7 +353,6 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
 
 // Standalone: tsx test/bench/world.bench.ts [--json] [--queries N]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const argv = process.argv.slice(2);
-  const qi = argv.indexOf('--queries');
-  await run({ json: argv.includes('--json'), queries: qi >= 0 ? Number(argv[qi + 1]) : undefined });
+  const a = benchArgs('world.bench.ts', ['queries']);
+  await run({ json: a.json, queries: a.queries });
 }

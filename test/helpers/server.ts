@@ -6,6 +6,7 @@
  */
 import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
+import { silentLogger } from '../../server/ops/log';
 import { World } from '../../shared/world/world';
 import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
@@ -24,9 +25,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is given. */
+/**
+ * A game server on 127.0.0.1 and an ephemeral port; no match log files unless `matchLogDir` is
+ * given, no log output unless `logger` is, and room creation not rate-limited unless `limits` say
+ * so (a test file creates many rooms from one address).
+ */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
-  const server = await createGameServer({ log: () => {}, onHostile: () => {}, matchLogDir: false, ...options, port: 0, host: '127.0.0.1' });
+  const server = await createGameServer({
+    log: () => {}, onHostile: () => {}, logger: silentLogger(), matchLogDir: false, ...options,
+    limits: { roomCreateBurst: 10_000, ...options.limits }, port: 0, host: '127.0.0.1',
+  });
   return { url: server.url, port: server.port, server, close: () => server.close() };
 }
 

@@ -1,0 +1,229 @@
+/**
+ * The environment `npm start` reads, validated in one place. Every variable has a default; a value
+ * that is set but wrong throws a ConfigError whose message is one line naming the variable, what
+ * was given and what to give instead. Nothing here touches the network; files are only checked.
+ */
+import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { extname, resolve } from 'node:path';
+import type { SpawnPoint } from '../room/arenaRoom';
+import type { GameServerOptions } from '../index';
+import type { LimitOptions } from './limits';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export type LogFormat = 'text' | 'json';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Everything `npm start` takes from the environment. */
+export interface ServerEnv {
+  port: number;
+  host: string;
+  tickRate: number;
+  /** Absolute path of the level, or undefined for the default level. */
+  level: string | undefined;
+  spawnPoints: SpawnPoint[] | undefined;
+  matchLogDir: string | false;
+  statusIntervalMs: number;
+  logFormat: LogFormat;
+  logLevel: LogLevel;
+  metrics: boolean;
+  /** The monitor's password (user admin), null = no monitor. */
+  monitorPassword: string | null;
+  limits: LimitOptions;
+  auth: AuthEnv | null;
+}
+
+export interface AuthEnv {
+  /** HS256 shared secret (at least 32 bytes). */
+  secret?: string;
+  /** PEM of an Ed25519 public key (EdDSA tokens). */
+  publicKeyPem?: string;
+  issuer?: string;
+  audience?: string;
+}
+
+/** The variables, with their one-line help (README "Environment" repeats it). */
+export const ENV_HELP: Record<string, string> = {
+  PORT: 'TCP port 0..65535, 0 = any free port (default 2567)',
+  HOST: 'interface to bind: an IP address or host name (default 0.0.0.0, every interface)',
+  TICK_RATE: 'fixed timestep in Hz, an integer 1..128 (default 64)',
+  LEVEL: 'a .glb/.gltf level file (default server/assets/collision-world.glb)',
+  SPAWN_POINTS: 'spawn points as "x,y,z[,dirX,dirZ];..." in metres (default: found on the level floor)',
+  MATCH_LOG_DIR: 'directory for match logs, or "off" (default matches/)',
+  STATUS_INTERVAL_MS: 'status line period in ms, 0 = none (default 5000)',
+  LOG_FORMAT: '"text" or "json" (default text on a terminal, json otherwise)',
+  LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
+  METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
+  MONITOR_PASSWORD: 'set (>= 12 characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)',
+  MAX_ROOMS: 'arena rooms per process, 1..10000 (default 64)',
+  ROOM_CREATE_BURST: 'rooms one address may create at once, 1..10000 (default 10)',
+  ROOM_CREATE_PER_MINUTE: 'rooms one address may create per minute after the burst, 0..100000 (default 30)',
+  MAX_BODY_BYTES: 'largest HTTP request body in bytes, 256..1048576 (default 16384)',
+  SEAT_RESERVATION_SECONDS: 'seconds a matchmade seat waits for its WebSocket, 1..300 (default 15)',
+  TRUST_PROXY: '"on" to take the client address from X-Forwarded-For / X-Real-IP (default off)',
+  HOSTILE_LOG_PER_MINUTE: 'log lines per kind of hostile event per minute, 0..100000 (default 20)',
+  AUTH_JWT_SECRET: 'HS256 secret (>= 32 characters): players must present a JWT signed with it',
+  AUTH_JWT_PUBLIC_KEY: 'path of a PEM Ed25519 public key: players must present an EdDSA JWT signed by its private key',
+  AUTH_JWT_ISSUER: 'required "iss" claim when auth is on',
+  AUTH_JWT_AUDIENCE: 'required "aud" claim when auth is on',
+};
+
+function bad(name: string, value: string, what: string): ConfigError {
+  return new ConfigError(`${name}=${JSON.stringify(value)} is not valid: ${what}`);
+}
+
+function get(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  if (v === undefined) return undefined;
+  if (v.trim() === '') throw new ConfigError(`${name} is set but empty: unset it for the default, or give ${ENV_HELP[name] ?? 'a value'}`);
+  return v.trim();
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, lo: number, hi: number, fallback: number): number {
+  const v = get(env, name);
+  if (v === undefined) return fallback;
+  if (!/^[+]?\d+$/.test(v) || !(Number(v) >= lo && Number(v) <= hi)) throw bad(name, v, `give ${ENV_HELP[name] ?? `an integer ${lo}..${hi}`}`);
+  return Number(v);
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const v = get(env, name);
+  if (v === undefined) return fallback;
+  const l = v.toLowerCase();
+  if (['on', '1', 'true', 'yes'].includes(l)) return true;
+  if (['off', '0', 'false', 'no'].includes(l)) return false;
+  throw bad(name, v, 'give "on" or "off"');
+}
+
+/** "x,y,z[,dirX,dirZ];..." -> spawn points (dir defaults to +z). */
+export function parseSpawnPoints(text: string, name = 'SPAWN_POINTS'): SpawnPoint[] {
+  const out: SpawnPoint[] = [];
+  for (const part of text.split(';')) {
+    if (part.trim() === '') continue;
+    const n = part.split(',').map((s) => Number(s.trim()));
+    if ((n.length !== 3 && n.length !== 5) || n.some((x) => !Number.isFinite(x) || Math.abs(x) > 1e6)) {
+      throw bad(name, text, `each point is "x,y,z" or "x,y,z,dirX,dirZ" (finite metres), points separated by ";", e.g. "0,0,0;4,0,4,-1,0"`);
+    }
+    const [x, y, z, dx = 0, dz = 1] = n as [number, number, number, number?, number?];
+    if (dx === 0 && dz === 0) throw bad(name, text, 'a facing direction dirX,dirZ must not be 0,0');
+    out.push({ x, y, z, dirX: dx, dirZ: dz });
+  }
+  if (out.length === 0) throw bad(name, text, 'give at least one point "x,y,z"');
+  if (out.length > 256) throw bad(name, text, 'at most 256 points');
+  return out;
+}
+
+/** Reads and checks every variable; throws ConfigError (one line) on the first wrong one. */
+export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = false): ServerEnv {
+  const port = int(env, 'PORT', 0, 65535, 2567);
+  const host = get(env, 'HOST') ?? '0.0.0.0';
+  if (isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/.test(host)) {
+    throw bad('HOST', host, `give ${ENV_HELP.HOST}, e.g. HOST=127.0.0.1`);
+  }
+  const tickRate = int(env, 'TICK_RATE', 1, 128, 64);
+
+  let level: string | undefined;
+  const levelVar = get(env, 'LEVEL');
+  if (levelVar !== undefined) {
+    level = resolve(levelVar);
+    const ext = extname(level).toLowerCase();
+    if (ext !== '.glb' && ext !== '.gltf') throw bad('LEVEL', levelVar, 'give a .glb or .gltf file, e.g. LEVEL=server/assets/bistro-collision.glb');
+    let st;
+    try {
+      st = statSync(level);
+    } catch {
+      throw bad('LEVEL', levelVar, `no such file (${level}); give ${ENV_HELP.LEVEL}`);
+    }
+    if (!st.isFile()) throw bad('LEVEL', levelVar, 'that is a directory; give a .glb or .gltf file');
+  }
+  const spawnVar = get(env, 'SPAWN_POINTS');
+  const spawnPoints = spawnVar === undefined ? undefined : parseSpawnPoints(spawnVar);
+
+  let matchLogDir: string | false = resolve('matches');
+  const dirVar = get(env, 'MATCH_LOG_DIR');
+  if (dirVar !== undefined) matchLogDir = dirVar.toLowerCase() === 'off' ? false : resolve(dirVar);
+  if (matchLogDir !== false) {
+    try {
+      mkdirSync(matchLogDir, { recursive: true });
+      accessSync(matchLogDir, constants.W_OK);
+    } catch (e) {
+      throw new ConfigError(`MATCH_LOG_DIR=${JSON.stringify(dirVar ?? 'matches')} cannot be used (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a writable directory, or MATCH_LOG_DIR=off for no match logs`);
+    }
+  }
+
+  const statusIntervalMs = int(env, 'STATUS_INTERVAL_MS', 0, 3_600_000, 5000);
+  const fmt = get(env, 'LOG_FORMAT');
+  if (fmt !== undefined && fmt !== 'text' && fmt !== 'json') throw bad('LOG_FORMAT', fmt, 'give "text" or "json"');
+  const logFormat: LogFormat = (fmt as LogFormat | undefined) ?? (isTty ? 'text' : 'json');
+  const lvl = get(env, 'LOG_LEVEL');
+  if (lvl !== undefined && !(LOG_LEVELS as readonly string[]).includes(lvl)) throw bad('LOG_LEVEL', lvl, `give one of ${LOG_LEVELS.join(', ')}`);
+
+  const limits: LimitOptions = {
+    maxRooms: int(env, 'MAX_ROOMS', 1, 10_000, 64),
+    roomCreateBurst: int(env, 'ROOM_CREATE_BURST', 1, 10_000, 10),
+    roomCreatePerMinute: int(env, 'ROOM_CREATE_PER_MINUTE', 0, 100_000, 30),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256, 1_048_576, 16_384),
+    seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', 1, 300, 15),
+    trustProxy: onOff(env, 'TRUST_PROXY', false),
+    hostileLogPerMinute: int(env, 'HOSTILE_LOG_PER_MINUTE', 0, 100_000, 20),
+  };
+
+  return {
+    port, host, tickRate, level, spawnPoints, matchLogDir, statusIntervalMs, logFormat,
+    logLevel: (lvl as LogLevel | undefined) ?? 'info',
+    metrics: onOff(env, 'METRICS', true),
+    monitorPassword: monitorPassword(env),
+    limits,
+    auth: readAuthEnv(env),
+  };
+}
+
+function monitorPassword(env: NodeJS.ProcessEnv): string | null {
+  const pw = get(env, 'MONITOR_PASSWORD');
+  if (pw === undefined) return null;
+  if (pw.length < 12) throw new ConfigError('MONITOR_PASSWORD is shorter than 12 characters: use a longer password (the monitor can dispose rooms)');
+  return pw;
+}
+
+function readAuthEnv(env: NodeJS.ProcessEnv): AuthEnv | null {
+  const secret = get(env, 'AUTH_JWT_SECRET');
+  const keyPath = get(env, 'AUTH_JWT_PUBLIC_KEY');
+  const issuer = get(env, 'AUTH_JWT_ISSUER');
+  const audience = get(env, 'AUTH_JWT_AUDIENCE');
+  if (secret === undefined && keyPath === undefined) {
+    if (issuer !== undefined || audience !== undefined) throw new ConfigError('AUTH_JWT_ISSUER/AUTH_JWT_AUDIENCE are set but auth is off: also set AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY');
+    return null;
+  }
+  if (secret !== undefined && keyPath !== undefined) throw new ConfigError('AUTH_JWT_SECRET and AUTH_JWT_PUBLIC_KEY are both set: use one (HS256 secret or EdDSA public key)');
+  if (secret !== undefined && Buffer.byteLength(secret) < 32) throw new ConfigError('AUTH_JWT_SECRET is shorter than 32 bytes: use a random secret of at least 32 characters (e.g. `openssl rand -base64 48`)');
+  let publicKeyPem: string | undefined;
+  if (keyPath !== undefined) {
+    try {
+      publicKeyPem = readFileSync(resolve(keyPath), 'utf8');
+    } catch (e) {
+      throw new ConfigError(`AUTH_JWT_PUBLIC_KEY=${JSON.stringify(keyPath)} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give the path of a PEM Ed25519 public key`);
+    }
+    if (!publicKeyPem.includes('BEGIN PUBLIC KEY')) throw new ConfigError(`AUTH_JWT_PUBLIC_KEY=${JSON.stringify(keyPath)} is not a PEM public key ("-----BEGIN PUBLIC KEY-----")`);
+  }
+  return { secret, publicKeyPem, issuer, audience };
+}
+
+/** For createGameServer: the options that follow from the environment. */
+export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
+  return {
+    port: e.port,
+    host: e.host,
+    tickRate: e.tickRate,
+    ...(e.level !== undefined ? { level: e.level } : {}),
+    ...(e.spawnPoints !== undefined ? { spawnPoints: e.spawnPoints } : {}),
+    matchLogDir: e.matchLogDir,
+    statusIntervalMs: e.statusIntervalMs,
+    limits: e.limits,
+    metrics: e.metrics,
+    monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
+  };
+}

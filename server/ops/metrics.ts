@@ -1,0 +1,96 @@
+/**
+ * Prometheus metrics of one game server (prom-client, its own registry), served as text at
+ * GET /metrics. Counters are read from the server's ServerStats when scraped; the tick histogram is
+ * fed by the room's fixed-timestep wrapper (server/index.ts); round trips are sampled once a
+ * second from every connected player's current estimate (the median the room keeps). Node's
+ * default process metrics come along, event-loop lag (nodejs_eventloop_lag_*) among them.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { VerdictReason } from '../../shared/validate/verdict';
+import type { ServerStats } from '../room/stats';
+import type { ArenaRoom } from '../room/arenaRoom';
+
+export interface ServerMetricsSources {
+  stats: ServerStats;
+  rooms: Map<string, ArenaRoom>;
+  /** Bytes of match log written to disk so far (every room, closed ones included). */
+  matchLogBytes: () => number;
+  /** Hostile events by kind so far. */
+  hostile: Map<string, number>;
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly tickSeconds: Histogram;
+  private readonly rttSeconds: Histogram;
+  private readonly rttTimer: ReturnType<typeof setInterval>;
+
+  constructor(src: ServerMetricsSources) {
+    const registry = this.registry;
+    const verdictReasons = new Set<string>(Object.keys(VerdictReason));
+    collectDefaultMetrics({ register: registry });
+    this.tickSeconds = new Histogram({
+      name: 'hitreg_tick_duration_seconds', help: 'Wall time of one room tick (movement, histories, match log, patch)',
+      buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05], registers: [registry],
+    });
+    this.rttSeconds = new Histogram({
+      name: 'hitreg_round_trip_seconds', help: 'Players\' round-trip estimates, sampled once a second per connected player',
+      buckets: [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1], registers: [registry],
+    });
+    const total = (name: string, help: string, read: () => number): void => {
+      new Counter({ name, help, registers: [registry], collect() { this.reset(); this.inc(read()); } });
+    };
+    total('hitreg_ticks_total', 'Room ticks run (rate() = ticks per second)', () => src.stats.ticks);
+    total('hitreg_shots_total', 'Shots judged (rate() = shots per second)', () => src.stats.shots);
+    total('hitreg_kills_total', 'Kills', () => src.stats.kills);
+    total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
+    total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);
+    total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', src.matchLogBytes);
+    new Counter({
+      name: 'hitreg_verdicts_total', help: 'Shot verdicts by kind (hit, miss, rejected) and reason', labelNames: ['kind', 'reason'], registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ kind: 'hit', reason: 'OK_HIT' }, src.stats.hits);
+        this.inc({ kind: 'miss', reason: 'OK_MISS' }, src.stats.misses);
+        for (const [reason, n] of Object.entries(src.stats.rejects)) if (verdictReasons.has(reason)) this.inc({ kind: 'rejected', reason }, n);
+      },
+    });
+    new Counter({
+      name: 'hitreg_message_rejects_total', help: 'Refused non-shot messages (inputs, pongs, unknown types) by reason', labelNames: ['reason'], registers: [registry],
+      collect() {
+        this.reset();
+        for (const [reason, n] of Object.entries(src.stats.rejects)) if (!verdictReasons.has(reason)) this.inc({ reason }, n);
+      },
+    });
+    new Counter({
+      name: 'hitreg_hostile_events_total', help: 'Hostile events (oversized bodies and frames, floods, bad tokens) by kind', labelNames: ['kind'], registers: [registry],
+      collect() {
+        this.reset();
+        for (const [kind, n] of src.hostile) this.inc({ kind }, n);
+      },
+    });
+    new Gauge({ name: 'hitreg_rooms', help: 'Live arena rooms', registers: [registry], collect() { this.set(src.rooms.size); } });
+    new Gauge({ name: 'hitreg_players', help: 'Connected players', registers: [registry], collect() { this.set(src.stats.players); } });
+
+    this.rttTimer = setInterval(() => {
+      for (const room of src.rooms.values()) {
+        for (const slot of room.slots) if (slot.client !== null && slot.rtt.samples > 0) this.rttSeconds.observe(slot.rtt.rttMs / 1000);
+      }
+    }, 1000);
+    this.rttTimer.unref();
+  }
+
+  /** The text exposition format. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  close(): void {
+    clearInterval(this.rttTimer);
+    this.registry.clear();
+  }
+}

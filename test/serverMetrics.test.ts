@@ -1,0 +1,100 @@
+/**
+ * GET /metrics on a real server while real players play: the counters follow the server's stats
+ * (shots, verdicts by kind and reason, message rejects, kills), the gauges its rooms and players,
+ * the tick histogram counts ticks, round trips are sampled, match-log bytes grow, and Node's
+ * event-loop lag is there. `metrics: false` serves none. The Colyseus monitor is served, behind
+ * basic auth, only when given a password.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, joinPair, shootAtZone, sleep, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
+import { HitZone } from '../shared/rig/rig';
+import { Msg } from '../shared/protocol/messages';
+
+let ts: TestServer | null = null;
+afterEach(async () => {
+  await ts?.close();
+  ts = null;
+});
+
+/** The value of one sample line (`name{labels} value`), NaN when absent. */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+}
+
+async function scrape(port: number): Promise<string> {
+  const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+  return r.text();
+}
+
+describe('/metrics', () => {
+  it('follows a real match', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hitreg-metrics-'));
+    try {
+      ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, matchLogDir: dir });
+      const [a, b] = await joinPair(ts.url);
+      const v = await shootAtZone(a, ts, b.slot, 1, HitZone.HEAD);
+      expect(v.reasonName).toBe('OK_HIT');
+      await a.shoot({ seq: 1 }); // replayed seq: rejected
+      a.room.send(Msg.SHOT, { not: 'bytes' }); // a shot that is not bytes: MALFORMED
+      a.room.send('nonsense', 1); // unknown message type
+      await a.until(() => a.verdicts.length >= 3 && a.rejects.length >= 1, 5000, 'replies');
+      await sleep(1300); // round-trip sampling runs once a second
+
+      const text = await scrape(ts.port);
+      expect(sample(text, 'hitreg_rooms')).toBe(1);
+      expect(sample(text, 'hitreg_players')).toBe(2);
+      expect(sample(text, 'hitreg_shots_total')).toBe(3);
+      expect(sample(text, 'hitreg_verdicts_total{kind="hit",reason="OK_HIT"}')).toBe(1);
+      expect(sample(text, 'hitreg_verdicts_total{kind="rejected",reason="SEQ_REPLAYED"}')).toBe(1);
+      expect(sample(text, 'hitreg_verdicts_total{kind="rejected",reason="MALFORMED"}')).toBe(1);
+      expect(sample(text, 'hitreg_message_rejects_total{reason="UNKNOWN_MESSAGE"}')).toBe(1);
+      expect(sample(text, 'hitreg_ticks_total')).toBeGreaterThan(30);
+      expect(sample(text, 'hitreg_tick_duration_seconds_count')).toBe(sample(text, 'hitreg_ticks_total'));
+      expect(sample(text, 'hitreg_round_trip_seconds_count')).toBeGreaterThanOrEqual(2);
+      expect(sample(text, 'hitreg_match_log_bytes_total')).toBeGreaterThan(1000);
+      expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+      expect(text).toMatch(/^# TYPE hitreg_verdicts_total counter$/m);
+
+      // Counters only grow; gauges follow the room.
+      await a.leave();
+      await b.leave();
+      await sleep(300);
+      const after = await scrape(ts.port);
+      expect(sample(after, 'hitreg_players')).toBe(0);
+      expect(sample(after, 'hitreg_ticks_total')).toBeGreaterThanOrEqual(sample(text, 'hitreg_ticks_total'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('metrics: false serves none', async () => {
+    ts = await startTestServer({ metrics: false });
+    const r = await fetch(`http://127.0.0.1:${ts.port}/metrics`);
+    expect(r.status).toBe(404);
+  });
+});
+
+describe('the Colyseus monitor', () => {
+  it('is served at /colyseus/ behind basic auth when given a password, and lists the rooms', async () => {
+    ts = await startTestServer({ monitor: { password: 'correct-horse-battery' } });
+    await fetch(`http://127.0.0.1:${ts.port}/matchmake/create/arena`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect((await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`)).status).toBe(401);
+    const auth = { authorization: `Basic ${Buffer.from('admin:correct-horse-battery').toString('base64')}` };
+    const api = await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`, { headers: auth });
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { rooms: unknown[] }).rooms).toHaveLength(1);
+    const page = await fetch(`http://127.0.0.1:${ts.port}/colyseus/`, { headers: auth });
+    expect(await page.text()).toMatch(/<!DOCTYPE html>/);
+  });
+
+  it('is not there without a password', async () => {
+    ts = await startTestServer();
+    expect((await fetch(`http://127.0.0.1:${ts.port}/colyseus/api`)).status).toBe(404);
+  });
+});
