@@ -19,11 +19,7 @@ export interface ServerStats {
 }
 
 export function createServerStats(): ServerStats {
-<<<<<<< HEAD
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, internalErrors: 0, recorderErrors: 0 };
-=======
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, internalErrors: 0, recorderErrors: 0, ticks: 0 };
->>>>>>> ops
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, internalErrors: 0, recorderErrors: 0, ticks: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {
