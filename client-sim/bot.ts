@@ -238,6 +238,8 @@ export class Bot {
         this.link.send(() => this.rawSend(Msg.PONG, copy));
       });
     });
+    // The rules, world and rig come from the simulator's own copies (in-process or the same files).
+    room.onMessage(Msg.WELCOME, () => {});
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => this.link.receive(() => this.onVerdict(v)));
     room.onMessage(Msg.HIT, (v: HitReply) => this.link.receive(() => this.onHit(v)));
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => this.link.receive(() => this.onDamaged(v)));

@@ -31,6 +31,11 @@ import { installRequestGate, resolveLimits, type LimitOptions, type RouteHandler
 import { ServerMetrics } from './ops/metrics';
 import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
+import { fileURLToPath } from 'node:url';
+import { assetRoutes, webRoutes } from './http/assets';
+
+/** Where `npm run build` writes the browser client. */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 export type { ArenaRoom } from './room/arenaRoom';
 export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
@@ -103,6 +108,16 @@ export interface GameServerOptions {
   metrics?: boolean;
   /** Serve the Colyseus monitor (@colyseus/monitor) at /colyseus/, behind HTTP basic auth as user `admin`. Default off. */
   monitor?: { password: string } | false;
+  /**
+   * Allow debug verdicts: a client joining with `{ debug: true }` then gets every other player's
+   * rewound pose in each verdict (the web client's impact view). Default false.
+   */
+  debugVerdicts?: boolean;
+  /**
+   * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
+   * served when it has not been built). false = serve no page.
+   */
+  webDir?: string | false;
   /** Monotonic clock in ms (default performance.now). */
   clock?: () => number;
 }
@@ -316,6 +331,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     maxBulletHoles: options.maxBulletHoles ?? 64,
     killFeedLength: 8,
     reconnectSeconds: options.reconnectSeconds ?? 10,
+    debugVerdicts: options.debugVerdicts ?? false,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => console.error(JSON.stringify({ level: 'warn', msg: 'hostile client', ...e }))),
     clock: options.clock ?? (() => performance.now()),
@@ -409,6 +425,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
       res.end(body);
     });
   }
+  // The world and rig by content hash (clients fetch them after the welcome), and the web client.
+  for (const [path, handler] of assetRoutes(world, rig)) routes.set(path, handler);
+  if (options.webDir !== false) for (const [path, handler] of webRoutes(options.webDir ?? DEFAULT_WEB_DIR)) if (!routes.has(path)) routes.set(path, handler);
   installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
 
   const host = options.host ?? '0.0.0.0';

@@ -1,17 +1,17 @@
 /**
- * A bot's view of the match, built only from what it received: every state snapshot (delayed by the
- * bot's link) is recorded into one PlayerHistory ring per slot, the same structure the server keeps.
- * Sampling a ring at the render time (server clock estimate minus the interpolation delay) is the
- * interpolated pose the bot "renders", and the rings together with the shared Rewinder and World
- * form a ShotScene, so the bot predicts a shot with the server's own validateShot against exactly
- * what it rendered.
+ * A predicting client's view of the match, built only from what it received: every state snapshot
+ * is recorded into one PlayerHistory ring per slot, the same structure the server keeps. Sampling
+ * a ring at the render time (server clock estimate minus the interpolation delay) is the
+ * interpolated pose the client renders, and the rings together with the shared Rewinder and World
+ * form a ShotScene, so the client predicts a shot with the server's own validateShot against
+ * exactly what it rendered. Used by the browser client (web/) and the headless bots (client-sim/).
  */
-import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../shared/lagcomp/history';
-import { Rewinder } from '../shared/lagcomp/rewind';
-import { createPlayerPose, type PlayerPose } from '../shared/lagcomp/pose';
-import type { World } from '../shared/world/world';
-import type { Rig } from '../shared/rig/rig';
-import type { ShotScene, ShotTargets } from '../shared/validate/shot';
+import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../lagcomp/history';
+import { Rewinder } from '../lagcomp/rewind';
+import { createPlayerPose, type PlayerPose } from '../lagcomp/pose';
+import type { World } from '../world/world';
+import type { Rig } from '../rig/rig';
+import type { ShotScene, ShotTargets } from '../validate/shot';
 
 /** Numbers captured per player per snapshot. */
 export const SNAP_STRIDE = 16;
