@@ -136,6 +136,8 @@ export interface GameServer {
   statusLine(): string;
   logger: Logger;
   hostile: HostileLog;
+  /** True when the built web client is served at `/`. */
+  webPage: boolean;
   /** null when created with `metrics: false`. */
   metrics: ServerMetrics | null;
   /** Match log bytes written so far, every room included. */
@@ -427,7 +429,11 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   }
   // The world and rig by content hash (clients fetch them after the welcome), and the web client.
   for (const [path, handler] of assetRoutes(world, rig)) routes.set(path, handler);
-  if (options.webDir !== false) for (const [path, handler] of webRoutes(options.webDir ?? DEFAULT_WEB_DIR)) if (!routes.has(path)) routes.set(path, handler);
+  let webPage = false;
+  if (options.webDir !== false) {
+    for (const [path, handler] of webRoutes(options.webDir ?? DEFAULT_WEB_DIR)) if (!routes.has(path)) routes.set(path, handler);
+    webPage = routes.has('/');
+  }
   installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
 
   const host = options.host ?? '0.0.0.0';
@@ -471,7 +477,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   let closing: Promise<void> | null = null;
   return {
-    server, http, port, url, world, rig, config, stats, rooms, statusLine, logger, hostile, metrics, matchLogBytes,
+    server, http, port, url, world, rig, config, stats, rooms, statusLine, logger, hostile, metrics, matchLogBytes, webPage,
     close() {
       closing ??= (async () => {
         if (timer) clearInterval(timer);

@@ -2,7 +2,7 @@
  * The audit command line:
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
- *                    [--threshold name=value ...] [--verdicts-only]
+ *                    [--threshold name=value ...] [--verdicts-only] [--replay-url URL]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -27,9 +27,11 @@ export interface CliArgs {
   level: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
+  /** The match-log viewer the HTML report links shots to (e.g. http://localhost:2567/replay.html). */
+  replayUrl: string | undefined;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -46,6 +48,7 @@ export function parseArgs(argv: string[]): CliArgs {
         level: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
+        'replay-url': { type: 'string' },
       },
     });
   } catch (e) {
@@ -57,7 +60,8 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'] };
+  if (out.replayUrl !== undefined && !/^https?:\/\/[^\s"<>]+$/.test(out.replayUrl)) throw new Error(`--replay-url takes an http(s) address, e.g. http://localhost:2567/replay.html. ${USAGE}`);
   if (v.workers !== undefined) {
     const n = Number(v.workers);
     if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -93,7 +97,7 @@ export function reportShots(r: AuditResult): ReportShot[] {
   return shots;
 }
 
-export function htmlFor(r: AuditResult): string {
+export function htmlFor(r: AuditResult, replayUrl?: string): string {
   const h = r.header ?? {};
   const tris = r.world.arrays().tris;
   return renderHtmlReport({
@@ -113,6 +117,7 @@ export function htmlFor(r: AuditResult): string {
     rewindWindowMs: Number((h.validation as { rewindWindowMs?: number } | undefined)?.rewindWindowMs ?? 250),
     triangles: tris,
     triangleCount: r.world.triangleCount,
+    ...(replayUrl !== undefined ? { replayUrl } : {}),
   });
 }
 
@@ -194,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of summaryLines(result)) console.log(line);
   if (args.html) {
     try {
-      await writeFile(args.html, htmlFor(result));
+      await writeFile(args.html, htmlFor(result, args.replayUrl));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       console.error(`audit: cannot write the report to ${args.html} (${code ?? (e as Error).message}): give --html a path in a writable directory`);
