@@ -86,6 +86,9 @@ describe('web client in Chromium', () => {
     const judged = await page.evaluate(`(() => { const s = window.hitreg.game.shots[0]; return { reason: s.verdict.reasonName, target: s.verdict.target, agreed: s.agreed, marker: document.getElementById('hitmarker').className, rewound: s.verdict.rewound.length }; })()`) as Record<string, unknown>;
     expect(judged).toEqual({ reason: 'OK_HIT', target: 0, agreed: true, marker: 'confirmed', rewound: 1 });
     expect(target.damaged.length).toBeGreaterThan(0);
+    // R reloads: the server starts it and the synced reload end time reaches the page.
+    await page.keyboard.press('KeyR');
+    await page.waitForFunction(`window.hitreg.game.reloadEndMs > 0`, undefined, { timeout: 3000 });
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(SHOTS, 'web-debug.png') });
     await page.close();

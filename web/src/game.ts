@@ -47,6 +47,11 @@ export class Game {
   pitch = 0;
   slot: number;
   health = 100;
+  /** Rounds in the magazine as this client counts them: the server's count less the shots it has not judged yet. */
+  ammo = 0;
+  /** Server ms (action time) when the reload under way ends; 0 when none. */
+  reloadEndMs = 0;
+  private syncedAmmo = 0;
   /** Own movement, predicted. */
   readonly me: MoveState = createMoveState(0, 0, 0);
   /** Smoothing offset left by a reconciliation, fading out over a few frames (metres). */
@@ -152,6 +157,11 @@ export class Game {
       return;
     }
     this.health = me.health;
+    this.syncedAmmo = me.ammo;
+    this.reloadEndMs = me.reloadEndMs;
+    let inFlight = 0;
+    for (const s of this.shots) if (s.verdict === null) inFlight++;
+    this.ammo = Math.max(0, this.syncedAmmo - inFlight);
     const seq = me.inputSeq >>> 0;
     if (seq === 0 || seq > this.inputSeq || this.inputSeq - seq >= 256) return;
     const o = (seq & 255) * 4;
@@ -159,8 +169,11 @@ export class Game {
     const dx = me.x - this.predictedAt[o]!, dy = me.y - this.predictedAt[o + 1]!, dz = me.z - this.predictedAt[o + 2]!;
     const err = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (err < 1e-4) return;
-    this.stats.corrections++;
-    this.stats.correctionM = err;
+    // Over 2 m is a teleport (a respawn), not a prediction error: taken as it is, not counted.
+    if (err < 2) {
+      this.stats.corrections++;
+      this.stats.correctionM = err;
+    }
     this.me.x += dx; this.me.y += dy; this.me.z += dz;
     for (let k = 0; k < 256; k++) {
       const ok = k * 4;
@@ -199,6 +212,8 @@ export class Game {
     const v = this.net.welcome.validation;
     const weapon = weaponById(v.weapons, v.loadout[0]!)!;
     if (now < this.nextFireAt || this.health <= 0 || !this.predictedReady) return null;
+    // The server starts the reload itself at the last round; a shot before it ends is refused.
+    if (this.ammo <= 0 || this.net.clock.serverNow(now) < this.reloadEndMs) return null;
     const t = this.renderTime(now);
     if (t > this.view.newestTimeMs) return null; // nothing buffered to draw at that time yet
     this.nextFireAt = now + weapon.fireIntervalMs + 10;
@@ -236,12 +251,27 @@ export class Game {
       seen, verdict: null, agreed: null,
     };
     this.net.room.sendBytes(Msg.SHOT, bytes);
+    this.ammo--;
     this.shots.push(view);
     if (this.shots.length > 200) this.shots.shift();
     if (p.kind === VerdictKind.MISS && p.worldHit) this.decals.add(bulletHole(p.x, p.y, p.z, p.nx, p.ny, p.nz));
     if (this.decals.children.length > 64) this.decals.remove(this.decals.children[0]!);
     this.onShot?.(view);
     return view;
+  }
+
+  /** Asks for a reload of the weapon in hand (R). */
+  reload(now: number): void {
+    const v = this.net.welcome.validation;
+    const weapon = weaponById(v.weapons, v.loadout[0]!)!;
+    if (this.ammo >= weapon.magazine || this.net.clock.serverNow(now) < this.reloadEndMs) return;
+    const msg = createShotMessage();
+    msg.action = ShotAction.RELOAD;
+    msg.weapon = weapon.id;
+    msg.seq = ++this.shotSeq;
+    msg.timeMs = this.net.clock.stamp(now);
+    msg.renderTimeMs = msg.timeMs;
+    this.net.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, msg).slice());
   }
 
   private verdict(v: VerdictReply): void {

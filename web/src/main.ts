@@ -57,10 +57,13 @@ async function play(): Promise<void> {
   const graph = new NetGraph($('netgraph'), $<HTMLCanvasElement>('rttchart'), game);
   game.onShot = showShot;
   game.onVerdict = showVerdict;
-  status.textContent = `slot ${net.welcome.slot}, world ${net.welcome.worldHash}, rig ${net.welcome.rigHash}${net.welcome.debug ? ', debug verdicts' : ''} - click to look, WASD to move, click or F to shoot`;
+  status.textContent = `slot ${net.welcome.slot}, world ${net.welcome.worldHash}, rig ${net.welcome.rigHash}${net.welcome.debug ? ', debug verdicts' : ''} - click to look, WASD to move, click or F to shoot, R to reload`;
   document.body.classList.toggle('debug', net.welcome.debug);
 
-  addEventListener('keydown', (e) => { if (Game.keyDown(game.controls, e.code, true)) e.preventDefault(); });
+  addEventListener('keydown', (e) => {
+    if (e.code === 'KeyR') game.reload(performance.now());
+    if (Game.keyDown(game.controls, e.code, true)) e.preventDefault();
+  });
   addEventListener('keyup', (e) => { if (Game.keyDown(game.controls, e.code, false)) e.preventDefault(); });
   canvas.addEventListener('mousedown', () => {
     if (document.pointerLockElement !== canvas) canvas.requestPointerLock?.();
@@ -77,7 +80,8 @@ async function play(): Promise<void> {
   const loop = (now: number): void => {
     game.draw(now);
     graph.update(now);
-    $('health').textContent = `health ${game.health.toFixed(0)}`;
+    const reloading = game.net.clock.serverNow(now) < game.reloadEndMs;
+    $('health').textContent = `health ${game.health.toFixed(0)}  ammo ${reloading ? 'reloading' : game.ammo}`;
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);

@@ -1,14 +1,14 @@
 /**
  * The net graph (Source's net_graph in spirit): round trip, interpolation delay, measured tick
- * rate (snapshots per second), prediction agreement over the last shots and the last
- * reconciliation error, as text and a strip chart of the round trip.
+ * rate (the server's tick number as received, per second), prediction agreement over the last
+ * shots and the last reconciliation error, as text and a strip chart of the round trip.
  */
 import type { Game } from './game';
 
 export class NetGraph {
   private readonly rtts: number[] = [];
   private lastAt = 0;
-  private lastSnapshots = 0;
+  private lastTick = -1;
   tickRate = 0;
 
   constructor(private readonly el: HTMLElement, private readonly chart: HTMLCanvasElement, private readonly game: Game) {}
@@ -30,9 +30,11 @@ export class NetGraph {
     if (now - this.lastAt < 250) return;
     const g = this.game;
     const dt = (now - this.lastAt) / 1000;
-    if (this.lastAt > 0) this.tickRate = (g.stats.snapshots - this.lastSnapshots) / dt;
+    // Server ticks per second as received: the synced tick number's advance over wall-clock time.
+    const tick = g.view.latestTick;
+    if (this.lastAt > 0 && this.lastTick >= 0 && tick >= this.lastTick) this.tickRate = (tick - this.lastTick) / dt;
     this.lastAt = now;
-    this.lastSnapshots = g.stats.snapshots;
+    this.lastTick = tick;
     this.rtts.push(g.net.rtt.ms);
     if (this.rtts.length > 120) this.rtts.shift();
     const [a, j] = this.agreement();
