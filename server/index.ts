@@ -434,7 +434,11 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     for (const [path, handler] of webRoutes(options.webDir ?? DEFAULT_WEB_DIR)) if (!routes.has(path)) routes.set(path, handler);
     webPage = routes.has('/');
   }
-  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, routes });
+  const wouldCreate = (): boolean => {
+    for (const room of rooms.values()) if (!room.locked) return false;
+    return true;
+  };
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
 
   const host = options.host ?? '0.0.0.0';
   const wantPort = options.port ?? 2567;

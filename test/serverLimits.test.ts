@@ -79,13 +79,18 @@ describe('rooms', () => {
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) codes.push((await http(ts.port, 'POST', '/matchmake/create/arena', '{}')).status);
     expect(codes).toEqual([200, 200, 200, 429, 429, 429]);
+    // Joining a known room is not creating one.
+    const roomId = [...ts.server.rooms.keys()][0]!;
+    expect((await http(ts.port, 'POST', `/matchmake/joinById/${roomId}`, '{}')).status).toBe(200);
+    // A joinOrCreate that would join a room with free seats costs nothing...
+    expect((await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}')).status).toBe(200);
+    // ...one that would create a room is refused like create.
+    ts.server.rooms.forEach((r) => { void r.lock(); });
+    await sleep(50);
     const refused = await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(10);
-    // Joining a known room is not creating one.
-    const roomId = [...ts.server.rooms.keys()][0]!;
-    expect((await http(ts.port, 'POST', `/matchmake/joinById/${roomId}`, '{}')).status).toBe(200);
     const other = await http(ts.port, 'POST', '/matchmake/create/arena', '{}', { from: '127.0.0.2' });
     expect(other.status).toBe(200);
     expect(ts.server.rooms.size).toBe(4);

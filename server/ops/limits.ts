@@ -4,8 +4,9 @@
  * event, so it sees every request before any Colyseus route does):
  *
  * - request bodies over `maxBodyBytes` are refused with 413 before they are buffered;
- * - room-creating matchmaking calls (`create`, `joinOrCreate`) take a token from a per-address
- *   bucket (`roomCreateBurst` tokens, refilled at `roomCreatePerMinute`), else 429 with Retry-After;
+ * - room-creating matchmaking calls take a token from a per-address bucket (`roomCreateBurst`
+ *   tokens, refilled at `roomCreatePerMinute`), else 429 with Retry-After: every `create`, and a
+ *   `joinOrCreate` when no live room has a free seat (one that joins costs nothing);
  * - `create` is refused with 503 once `maxRooms` rooms are live (a `joinOrCreate` that would create
  *   the room past the cap is refused by the room itself, see server/index.ts).
  *
@@ -132,6 +133,8 @@ export interface RequestGateOptions {
   hostile: HostileLog;
   /** Live rooms now. */
   roomCount: () => number;
+  /** True when a joinOrCreate now would create a room (no live room takes players). */
+  wouldCreate: () => boolean;
   /** Extra GET routes by path (e.g. "/metrics"). */
   routes?: Map<string, RouteHandler>;
   now?: () => number;
@@ -191,7 +194,7 @@ export function installRequestGate(server: HttpServer, options: RequestGateOptio
         req.resume();
         return;
       }
-      if ((m === 'create' || m === 'joinOrCreate') && !buckets.take(ip)) {
+      if ((m === 'create' || (m === 'joinOrCreate' && options.wouldCreate())) && !buckets.take(ip)) {
         const after = buckets.retryAfterSeconds(ip);
         hostile.report('room_create_rate', { ip }, 'room creation over the per-address rate');
         refuse(res, 429, 'too many rooms created from this address; wait and retry', Number.isFinite(after) ? { 'retry-after': String(after) } : {});

@@ -1,0 +1,103 @@
+/**
+ * The environment `npm start` reads (server/ops/env.ts): defaults, every variable's accepted forms,
+ * and for each wrong value one line (a ConfigError) naming the variable, what was given and what to
+ * give. test/serverProcess.test.ts checks that such a line is all a real process prints.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, gameServerOptionsFrom, parseSpawnPoints, readServerEnv } from '../server/ops/env';
+
+const tmp = mkdtempSync(join(tmpdir(), 'hitreg-env-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const level = join(tmp, 'level.glb');
+writeFileSync(level, 'a level');
+const keyPath = join(tmp, 'key.pem');
+writeFileSync(keyPath, generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
+
+const base = { MATCH_LOG_DIR: 'off' };
+
+function refusal(env: Record<string, string>): string {
+  try {
+    readServerEnv({ ...base, ...env });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    const msg = (e as Error).message;
+    expect(msg).not.toMatch(/\n/);
+    return msg;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('readServerEnv', () => {
+  it('defaults', () => {
+    const e = readServerEnv({ MATCH_LOG_DIR: join(tmp, 'logs') });
+    expect(e).toMatchObject({ port: 2567, host: '0.0.0.0', tickRate: 64, level: undefined, spawnPoints: undefined, statusIntervalMs: 5000, logFormat: 'json', logLevel: 'info', metrics: true, monitorPassword: null, auth: null });
+    expect(e.limits).toEqual({ maxRooms: 64, roomCreateBurst: 10, roomCreatePerMinute: 30, maxBodyBytes: 16384, seatReservationSeconds: 15, trustProxy: false, hostileLogPerMinute: 20 });
+    expect(readServerEnv(base, true).logFormat).toBe('text');
+    expect(gameServerOptionsFrom(e)).toMatchObject({ port: 2567, tickRate: 64, matchLogDir: join(tmp, 'logs'), metrics: true, monitor: false });
+  });
+
+  it('accepted values', () => {
+    const e = readServerEnv({
+      ...base, PORT: '0', HOST: '127.0.0.1', TICK_RATE: '128', LEVEL: level, SPAWN_POINTS: '0,0,0; 1,2,3,-1,0', STATUS_INTERVAL_MS: '0',
+      LOG_FORMAT: 'text', LOG_LEVEL: 'debug', METRICS: 'off', MONITOR_PASSWORD: 'twelve-chars!', MAX_ROOMS: '3', ROOM_CREATE_BURST: '2',
+      ROOM_CREATE_PER_MINUTE: '0', MAX_BODY_BYTES: '4096', SEAT_RESERVATION_SECONDS: '5', TRUST_PROXY: 'on', HOSTILE_LOG_PER_MINUTE: '0',
+      AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWT_ISSUER: 'me', AUTH_JWT_AUDIENCE: 'game',
+    });
+    expect(e).toMatchObject({ port: 0, host: '127.0.0.1', tickRate: 128, level, matchLogDir: false, statusIntervalMs: 0, logFormat: 'text', logLevel: 'debug', metrics: false, monitorPassword: 'twelve-chars!' });
+    expect(e.spawnPoints).toEqual([{ x: 0, y: 0, z: 0, dirX: 0, dirZ: 1 }, { x: 1, y: 2, z: 3, dirX: -1, dirZ: 0 }]);
+    expect(e.limits).toEqual({ maxRooms: 3, roomCreateBurst: 2, roomCreatePerMinute: 0, maxBodyBytes: 4096, seatReservationSeconds: 5, trustProxy: true, hostileLogPerMinute: 0 });
+    expect(e.auth).toEqual({ secret: 'x'.repeat(32), publicKeyPem: undefined, issuer: 'me', audience: 'game' });
+    expect(readServerEnv({ ...base, HOST: 'game.example.com' }).host).toBe('game.example.com');
+    expect(readServerEnv({ ...base, AUTH_JWT_PUBLIC_KEY: keyPath }).auth?.publicKeyPem).toMatch(/BEGIN PUBLIC KEY/);
+  });
+
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: '' }, /^PORT is set but empty: unset it for the default, or give TCP port 0\.\.65535/],
+    [{ PORT: '70000' }, /^PORT="70000" is not valid: give TCP port/],
+    [{ PORT: '80.5' }, /^PORT="80\.5" is not valid/],
+    [{ HOST: 'bad host!' }, /^HOST="bad host!" is not valid: give interface to bind.*e\.g\. HOST=127\.0\.0\.1$/],
+    [{ TICK_RATE: 'abc' }, /^TICK_RATE="abc" is not valid: give fixed timestep in Hz, an integer 1\.\.128 \(default 64\)$/],
+    [{ TICK_RATE: '500' }, /^TICK_RATE="500" is not valid/],
+    [{ TICK_RATE: '0' }, /^TICK_RATE="0" is not valid/],
+    [{ LEVEL: 'README.md' }, /^LEVEL="README.md" is not valid: give a \.glb or \.gltf file/],
+    [{ LEVEL: 'no/such/level.glb' }, /^LEVEL="no\/such\/level.glb" is not valid: no such file/],
+    [{ LEVEL: tmp + '/x.glb/' }, /^LEVEL=.* is not valid: give a \.glb or \.gltf file|no such file/],
+    [{ SPAWN_POINTS: '1,2' }, /^SPAWN_POINTS="1,2" is not valid: each point is "x,y,z"/],
+    [{ SPAWN_POINTS: '0,0,0,0,0' }, /facing direction dirX,dirZ must not be 0,0/],
+    [{ SPAWN_POINTS: ';' }, /give at least one point/],
+    [{ MATCH_LOG_DIR: 'package.json/logs' }, /^MATCH_LOG_DIR="package.json\/logs" cannot be used \(ENOTDIR\): give a writable directory, or MATCH_LOG_DIR=off for no match logs$/],
+    [{ STATUS_INTERVAL_MS: '-1' }, /^STATUS_INTERVAL_MS="-1" is not valid/],
+    [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT="xml" is not valid: give "text" or "json"$/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL="loud" is not valid: give one of fatal, error/],
+    [{ METRICS: 'maybe' }, /^METRICS="maybe" is not valid: give "on" or "off"$/],
+    [{ MONITOR_PASSWORD: 'pw' }, /^MONITOR_PASSWORD is shorter than 12 characters/],
+    [{ MAX_ROOMS: '0' }, /^MAX_ROOMS="0" is not valid: give arena rooms per process/],
+    [{ ROOM_CREATE_BURST: 'lots' }, /^ROOM_CREATE_BURST="lots" is not valid/],
+    [{ ROOM_CREATE_PER_MINUTE: '1e3' }, /^ROOM_CREATE_PER_MINUTE="1e3" is not valid/],
+    [{ MAX_BODY_BYTES: '10' }, /^MAX_BODY_BYTES="10" is not valid: give largest HTTP request body in bytes, 256\.\.1048576/],
+    [{ SEAT_RESERVATION_SECONDS: '0' }, /^SEAT_RESERVATION_SECONDS="0" is not valid/],
+    [{ TRUST_PROXY: 'yes please' }, /^TRUST_PROXY="yes please" is not valid: give "on" or "off"$/],
+    [{ HOSTILE_LOG_PER_MINUTE: '-5' }, /^HOSTILE_LOG_PER_MINUTE="-5" is not valid/],
+    [{ AUTH_JWT_SECRET: 'short' }, /^AUTH_JWT_SECRET is shorter than 32 bytes/],
+    [{ AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWT_PUBLIC_KEY: keyPath }, /both set: use one/],
+    [{ AUTH_JWT_PUBLIC_KEY: join(tmp, 'nope.pem') }, /^AUTH_JWT_PUBLIC_KEY=".*nope\.pem" cannot be read \(ENOENT\)/],
+    [{ AUTH_JWT_PUBLIC_KEY: level }, /is not a PEM public key/],
+    [{ AUTH_JWT_ISSUER: 'me' }, /auth is off: also set AUTH_JWT_SECRET or AUTH_JWT_PUBLIC_KEY/],
+  ];
+  for (const [env, re] of cases) {
+    it(`refuses ${JSON.stringify(env).slice(0, 80)}`, () => {
+      expect(refusal(env)).toMatch(re);
+    });
+  }
+
+  it('spawn points: separators and spaces are forgiving, numbers are not', () => {
+    expect(parseSpawnPoints('1,2,3;')).toHaveLength(1);
+    expect(() => parseSpawnPoints('1,2,NaN')).toThrow(ConfigError);
+    expect(() => parseSpawnPoints('1,2,1e9')).toThrow(ConfigError);
+    expect(() => parseSpawnPoints(Array.from({ length: 257 }, () => '0,0,0').join(';'))).toThrow(/at most 256/);
+  });
+});
