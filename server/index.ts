@@ -87,7 +87,7 @@ export interface GameServerOptions {
   reconnectSeconds?: number;
   /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
   rejectBudget?: Partial<RejectBudgetConfig>;
-  /** Structured lines about hostile clients (default: one JSON line on stderr each, rate-limited per client). */
+  /** Structured lines about hostile clients (default: the server's hostile log, kind client_<event>; the room rate-limits them per client). */
   onHostile?: (e: HostileEvent) => void;
   /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
   latencyMs?: number;
@@ -335,7 +335,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     reconnectSeconds: options.reconnectSeconds ?? 10,
     debugVerdicts: options.debugVerdicts ?? false,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
-    onHostile: options.onHostile ?? ((e) => console.error(JSON.stringify({ level: 'warn', msg: 'hostile client', ...e }))),
+    onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),
     clock: options.clock ?? (() => performance.now()),
     stats,
     onCreated: (room) => rooms.set(room.roomId, room),

@@ -4,7 +4,7 @@
  * gets 429 while another address still creates; `create` past the room cap gets 503; rooms whose
  * seats expire without a connection are disposed and leave no match log; oversized WebSocket
  * frames and invalid UTF-8 message types become rate-limited one-line events (no stack), counted
- * in full.
+ * in full. Then the building blocks alone: token buckets, the hostile log's minute, text logs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
 import { startTestServer, TestPlayer, sleep, type TestServer } from './helpers/server';
-import { createLogger } from '../server/ops/log';
+import { createLogger, HostileLog, classifyLibraryError } from '../server/ops/log';
+import { TokenBuckets } from '../server/ops/limits';
 
 let ts: TestServer | null = null;
 afterEach(async () => {
@@ -191,5 +192,57 @@ describe('hostile events in the log', () => {
     } finally {
       console.error = original;
     }
+  });
+});
+
+describe('building blocks', () => {
+  it('TokenBuckets: a burst, then the refill rate; addresses apart; a bounded number of addresses', () => {
+    let now = 0;
+    const b = new TokenBuckets(3, 60, () => now, 4);
+    expect([b.take('a'), b.take('a'), b.take('a'), b.take('a')]).toEqual([true, true, true, false]);
+    expect(b.retryAfterSeconds('a')).toBe(1);
+    expect(b.take('b')).toBe(true);
+    now += 999;
+    expect(b.take('a')).toBe(false);
+    now += 1;
+    expect(b.take('a')).toBe(true);
+    now += 10_000; // 10 tokens' worth, capped at the burst of 3
+    expect([b.take('a'), b.take('a'), b.take('a'), b.take('a')]).toEqual([true, true, true, false]);
+    for (const k of ['c', 'd', 'e', 'f', 'g']) b.take(k);
+    expect(b.size).toBeLessThanOrEqual(4);
+    expect(new TokenBuckets(1, 0, () => now).retryAfterSeconds('x')).toBe(0);
+    const none = new TokenBuckets(1, 0, () => now);
+    none.take('x');
+    expect(none.retryAfterSeconds('x')).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('HostileLog: per kind per minute, then one line counting the rest; every event counted', () => {
+    let now = 0;
+    const lines: Record<string, unknown>[] = [];
+    const seen: string[] = [];
+    const h = new HostileLog(captureLogger(lines), { perMinute: 2, now: () => now, onEvent: (k) => seen.push(k) });
+    for (let i = 0; i < 5; i++) h.report('a', { i });
+    h.report('b');
+    expect(lines.map((l) => [l.event, l.i])).toEqual([['a', 0], ['a', 1], ['b', undefined]]);
+    now = 60_000;
+    h.report('a', { i: 5 });
+    expect(lines.slice(3).map((l) => [l.event, l.suppressed ?? l.i])).toEqual([['a', 3], ['a', 5]]);
+    expect(h.counts.get('a')).toBe(6);
+    expect(seen).toHaveLength(7);
+  });
+
+  it('text logs: the status line as itself, other records as message and fields', () => {
+    let out = '';
+    const log = createLogger({ format: 'text', destination: { write: (s: string) => { out += s; return true; } } });
+    log.info({ text: '[arena] rooms 1 players 2' }, 'status');
+    log.warn({ event: 'room_cap', rooms: 3 }, 'room refused');
+    expect(out).toBe('[arena] rooms 1 players 2\nwarn: room refused event=room_cap rooms=3\n');
+  });
+
+  it('library errors a client can cause are classified; others are not', () => {
+    expect(classifyLibraryError('RangeError: Max payload size exceeded\n    at Receiver')).toBe('ws_frame_too_large');
+    expect(classifyLibraryError('decode.utf8Read(): Invalid byte 255 at offset 3.')).toBe('ws_invalid_utf8');
+    expect(classifyLibraryError('Error: Invalid WebSocket frame: RSV1 must be clear')).toBe('ws_bad_frame');
+    expect(classifyLibraryError('TypeError: cannot read x of undefined')).toBeNull();
   });
 });

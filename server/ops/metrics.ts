@@ -43,6 +43,7 @@ export class ServerMetrics {
     total('hitreg_ticks_total', 'Room ticks run (rate() = ticks per second)', () => src.stats.ticks);
     total('hitreg_shots_total', 'Shots judged (rate() = shots per second)', () => src.stats.shots);
     total('hitreg_kills_total', 'Kills', () => src.stats.kills);
+    total('hitreg_throttled_messages_total', 'Messages dropped unjudged from clients over their budget of refused messages', () => src.stats.throttled);
     total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
     total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);
     total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', src.matchLogBytes);

@@ -32,7 +32,7 @@ export interface TestServer {
  */
 export async function startTestServer(options: GameServerOptions = {}): Promise<TestServer> {
   const server = await createGameServer({
-    log: () => {}, onHostile: () => {}, logger: silentLogger(), matchLogDir: false, ...options,
+    log: () => {}, logger: silentLogger(), onHostile: () => {}, matchLogDir: false, ...options,
     limits: { roomCreateBurst: 10_000, ...options.limits }, port: 0, host: '127.0.0.1',
   });
   return { url: server.url, port: server.port, server, close: () => server.close() };
