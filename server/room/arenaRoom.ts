@@ -203,7 +203,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.jumpLatched = false;
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
-    this.allowReconnection(client, this.cfg.reconnectSeconds);
+    // Refused at once (a rejected promise nobody else holds) when the room is being disposed, as at a
+    // server shutdown: then there is nothing to wait for, and onLeave follows.
+    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => {});
   }
 
   override onReconnect(client: Client): void {
