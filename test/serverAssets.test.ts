@@ -14,6 +14,7 @@ import { createPlayerPose } from '../shared/lagcomp/pose';
 import { rigFromBuffer } from '../shared/rig/rigBinary';
 import { World } from '../shared/world/world';
 import { rigAssetPath, worldAssetPath } from '../shared/protocol/messages';
+import { acceptWorld } from '../web/src/net';
 import { buildTestWorld, joinPair, shootAtZone, startTestServer, TEST_SPAWNS, type TestServer } from './helpers/server';
 
 /** GET with raw bytes back (fetch would undo the gzip). */
@@ -61,7 +62,20 @@ describe('assets by content hash', () => {
     expect(World.fromBuffer(await world.arrayBuffer()).hash).toBe(w.worldHash);
     const rig = await fetch(`http://127.0.0.1:${ts.port}${rigAssetPath(w.rigHash)}`);
     expect(rig.headers.get('etag')).toBe(`"${w.rigHash}"`);
-    expect(rigFromBuffer(await rig.arrayBuffer(), w.rigHash).hash).toBe(w.rigHash);
+    const rigBytes = await rig.arrayBuffer();
+    expect(rigFromBuffer(rigBytes, w.rigHash).hash).toBe(w.rigHash);
+    // The page's loader (web/src/net.ts) accepts the world only with the announced hash, and
+    // World.fromBuffer refuses damaged bytes outright.
+    const worldBytes = await (await fetch(`http://127.0.0.1:${ts.port}${worldAssetPath(w.worldHash)}`)).arrayBuffer();
+    expect(acceptWorld(worldBytes, w.worldHash).hash).toBe(w.worldHash);
+    expect(() => acceptWorld(worldBytes, '0123456789abcdef')).toThrow(/announced 0123456789abcdef/);
+    const damaged = new Uint8Array(worldBytes.slice(0));
+    damaged[8] ^= 0xff; // a header byte
+    expect(() => acceptWorld(damaged.buffer, w.worldHash)).toThrow();
+    const edited = new Uint8Array(worldBytes.slice(0));
+    edited[edited.length - 5] ^= 0x01; // a byte of the body: refused by the checks or by the hash
+    expect(() => acceptWorld(edited.buffer, w.worldHash)).toThrow();
+    expect(() => rigFromBuffer(rigBytes, ts.server.world.hash)).toThrow(/expected/);
     await a.leave();
     await b.leave();
   });
