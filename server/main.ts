@@ -12,6 +12,7 @@ import { createGameServer, type GameServer } from './index';
 import { ConfigError, gameServerOptionsFrom, readServerEnv, type ServerEnv } from './ops/env';
 import { createLogger, firstLine } from './ops/log';
 import { verifierFromEnv } from './ops/auth';
+import { rigFromEnv } from './rig/rigFile';
 
 /** How long a signal-triggered shutdown may take before the process gives up on it. */
 const SHUTDOWN_DEADLINE_MS = 4500;
@@ -74,7 +75,8 @@ process.on('unhandledRejection', (e) => {
 
 let started: GameServer;
 try {
-  started = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, auth: verifierFromEnv(env.auth) });
+  // RIG: the mannequin (default), a rig file or a character built now (server/rig/rigFile.ts).
+  started = await createGameServer({ ...gameServerOptionsFrom(env), rig: await rigFromEnv(process.env), statusIntervalMs: 0, logger, auth: verifierFromEnv(env.auth) });
 } catch (e) {
   die(firstLine(e));
 }

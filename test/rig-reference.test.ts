@@ -1,4 +1,4 @@
-// The quality reference (server/rig/mannequin.ts: glTF node evaluation, animation sampling,
+// The quality reference (server/rig/skinning.ts: glTF node evaluation, animation sampling,
 // linear-blend skinning) checked against an independent implementation: three.js (GLTFLoader,
 // AnimationMixer, SkinnedMesh.getVertexPosition) on the same asset, in every clip. If the reference
 // were wrong, the rig and the reference could agree with each other and the quality test pass.
@@ -8,8 +8,9 @@ import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MANNEQUIN_PATH } from '../server/rig/buildRig';
 import {
-  globalMatrices, jointMatrices, loadSkinnedCharacter, sampleLocalTRS, skinPositions,
-} from '../server/rig/mannequin';
+  globalMatrices, jointMatrices, sampleLocalTRS, skinPositions,
+} from '../server/rig/skinning';
+import { loadSkinnedCharacter } from '../server/rig/character';
 
 describe('skinned mannequin reference agrees with three.js', () => {
   it('skinned vertex positions match in sampled frames of every clip', async () => {

@@ -148,7 +148,7 @@ describe('validateShot: hits and misses', () => {
     expect(v.target).toBe(2);
     expect(v.fired).toBe(true);
     expect(world.surfaces[v.surface]!.node).toBe('wall');
-    expect(v.z).toBeCloseTo(-3.85, 9);
+    expect(v.z).toBeCloseTo(Math.fround(-3.85), 9); // the world stores its vertices as float32
     expect(v.damage).toBe(0);
   });
 

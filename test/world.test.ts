@@ -11,7 +11,7 @@ import { World, createWorldHit } from '../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadLevelMesh, loadWorld } from '../server/level/gltf';
 import { icosphere } from './helpers/icosphere';
 import { mulberry32, type Rng } from '../shared/util/prng';
-import { assetPath, meshBounds as bounds, type MeshArrays } from './helpers/glb';
+import { assetPath, meshBounds as bounds, toFloat32, type MeshArrays } from './helpers/glb';
 
 type Mesh = MeshArrays;
 
@@ -74,9 +74,10 @@ function room(): Mesh {
 
 describe('swept sphere through the BVH', () => {
   it('equals brute force (never later) on an icosphere, a room of split quads and collision-world', async () => {
-    const level = await loadLevelMesh(assetPath('collision-world.glb'));
+    // Brute force over the world's vertices: float32 (World.fromTriangles rounds double input).
+    const level = toFloat32(await loadLevelMesh(assetPath('collision-world.glb')));
     const scenes: { name: string; mesh: Mesh; runs: number; per: number }[] = [
-      { name: 'icosphere', mesh: icosphere(2), runs: 10, per: 200 },
+      { name: 'icosphere', mesh: toFloat32(icosphere(2)), runs: 10, per: 200 },
       { name: 'room', mesh: room(), runs: 10, per: 200 },
       { name: 'collision-world', mesh: level, runs: 2, per: 500 },
     ];
@@ -165,7 +166,7 @@ describe('swept sphere through the BVH', () => {
 
 describe('ground height', () => {
   it('equals the brute-force first surface below on collision-world; NaN when none within maxDrop', async () => {
-    const mesh = await loadLevelMesh(assetPath('collision-world.glb'));
+    const mesh = toFloat32(await loadLevelMesh(assetPath('collision-world.glb')));
     const world = World.fromTriangles(mesh.positions, mesh.indices, mesh.surfaceRanges);
     const seg = createPreparedSegment();
     const h = createSegmentHit();
@@ -217,7 +218,7 @@ describe('camera push-back (seed 003 line method)', () => {
   });
 
   it('equals the same method over brute-force hits on collision-world', async () => {
-    const mesh = await loadLevelMesh(assetPath('collision-world.glb'));
+    const mesh = toFloat32(await loadLevelMesh(assetPath('collision-world.glb')));
     const world = World.fromTriangles(mesh.positions, mesh.indices, mesh.surfaceRanges);
     const seg = createPreparedSegment();
     const h = createSegmentHit();

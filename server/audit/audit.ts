@@ -14,6 +14,7 @@ import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ReplayResult, type ShotMismatch,
 } from '../../shared/audit/replay';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import type { Rig } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
@@ -29,6 +30,8 @@ export interface AuditOptions {
   levelPath?: string;
   /** A World already loaded (skips loading; its hash is still checked). */
   world?: World;
+  /** The rig the match ran with (default the shipped mannequin; its hash is checked against the log's). */
+  rig?: Rig;
   thresholds?: Partial<FlagThresholds>;
   replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress' | 'applyFrom' | 'shotsFrom' | 'shotsTo' | 'shotIndexBase'>;
   /**
@@ -317,10 +320,11 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
       message: `world hash mismatch: the log says the match ran on world ${h.worldHash} (level ${h.levelPath}), the level loaded here (${options.world ? 'given World' : levelPath}) hashes to ${world.hash}: pass --level with the match's level file, or the header was edited`,
     });
   }
-  if (MANNEQUIN_RIG.hash !== h.rigHash) {
+  const rig = options.rig ?? MANNEQUIN_RIG;
+  if (rig.hash !== h.rigHash) {
     problems.push({
       kind: ProblemKind.RIG_HASH, offset: headerFrame!.offset,
-      message: `rig hash mismatch: the log says ${h.rigHash}, this build's rig is ${MANNEQUIN_RIG.hash}: audit with the release that recorded the match, or the header was edited`,
+      message: `rig hash mismatch: the log says ${h.rigHash}, the rig loaded here (${rig.source}) is ${rig.hash}: pass --rig with the match's rig (the server's RIG), audit with the release that recorded the match, or the header was edited`,
     });
   }
 
@@ -346,14 +350,14 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   let results: ShardResult[];
   const t0 = performance.now();
   if (shards.length === 1 && options.inWorkers !== true) {
-    results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames)];
+    results = [runShard(bytes, world, h, { ...replay, ...shards[0]!, shooters: null, onProgress: (n) => report(0, n) }, frames, rig)];
   } else {
     const worldBuffer = world.toBuffer();
     const pool = workerPool(shards.length);
     const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
     frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
     results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
-      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length },
+      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, rig, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length },
       (n) => report(i, n),
     )));
   }

@@ -2,7 +2,8 @@
  * The audit command line:
  *
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
- *                    [--threshold name=value ...] [--verdicts-only] [--replay-url URL]
+ *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
+ *                    [--replay-url URL]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -18,6 +19,7 @@ import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { renderHtmlReport, type ReportShot } from './report';
+import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {
   log: string;
@@ -25,13 +27,15 @@ export interface CliArgs {
   html: string | null;
   workers: number;
   level: string | undefined;
+  /** The server's RIG when it was not the mannequin (a rig file or the character it was built from). */
+  rig: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
   /** The match-log viewer the HTML report links shots to (e.g. http://localhost:2567/replay.html). */
   replayUrl: string | undefined;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html]';
+const USAGE = 'usage: npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -46,6 +50,7 @@ export function parseArgs(argv: string[]): CliArgs {
         'verdicts-only': { type: 'boolean' },
         html: { type: 'string' },
         level: { type: 'string' },
+        rig: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
         'replay-url': { type: 'string' },
@@ -60,7 +65,7 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'] };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'] };
   if (out.replayUrl !== undefined && !/^https?:\/\/[^\s"<>]+$/.test(out.replayUrl)) throw new Error(`--replay-url takes an http(s) address, e.g. http://localhost:2567/replay.html. ${USAGE}`);
   if (v.workers !== undefined) {
     const n = Number(v.workers);
@@ -99,7 +104,7 @@ export function reportShots(r: AuditResult): ReportShot[] {
 
 export function htmlFor(r: AuditResult, replayUrl?: string): string {
   const h = r.header ?? {};
-  const tris = r.world.arrays().tris;
+  const tris = r.world.triangleCorners();
   return renderHtmlReport({
     logPath: r.logPath,
     header: h,
@@ -176,6 +181,7 @@ export async function main(argv: string[]): Promise<number> {
   let result: AuditResult;
   try {
     result = await auditMatchLog(args.log, {
+      ...(args.rig ? { rig: await rigFromEnv({ RIG: args.rig }) } : {}),
       workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
       // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
       inWorkers: bar !== null,

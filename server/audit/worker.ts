@@ -6,6 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
 import { runShard, type ReplayHeader } from './shard';
 import type { ReplayOptions } from '../../shared/audit/replay';
 import type { Shard } from './audit';
@@ -17,6 +18,8 @@ export interface WorkerJob {
   logLength: number;
   world: ArrayBuffer;
   worldHash: string;
+  /** The match's rig (structured-cloned: plain fields and typed arrays). */
+  rig: Rig;
   header: ReplayHeader;
   shard: Shard;
   /** The main thread's framing, 4 numbers per frame (type, offset, payloadOffset, payloadLength): no second CRC pass. */
@@ -43,7 +46,7 @@ parentPort!.on('message', (job: WorkerJob) => {
       ...job.shard,
       shooters: job.shard.shooters === null ? null : new Set(job.shard.shooters),
       onProgress: (shots) => parentPort!.postMessage({ id: job.id, type: 'progress', shots }),
-    }, frames);
+    }, frames, job.rig);
     const rows = result.rows.slice();
     // frames are large and identical across shards: the main thread reads its own copy.
     parentPort!.postMessage({ id: job.id, type: 'done', result: { ...result, frames: null, rows } }, [rows.buffer]);

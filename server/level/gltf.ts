@@ -1,12 +1,13 @@
 /**
- * Level import: reads a glTF/GLB file with @gltf-transform/core and flattens every mesh node of its
- * scenes into one triangle soup (world transforms baked, in doubles), keeping the node and material
+ * Level import: reads a glTF/GLB file (compressed and quantized ones included, see ./gltfIO) and
+ * flattens every mesh node of its scenes into one triangle soup (world transforms baked, in doubles), keeping the node and material
  * name of each primitive as a triangle range so a hit can say what it struck. This is I/O, so it
  * lives in server/; the World it builds is pure shared/ code.
  */
-import { NodeIO, Primitive, type Node as GltfNode } from '@gltf-transform/core';
+import { Primitive, type Node as GltfNode } from '@gltf-transform/core';
 import { fileURLToPath } from 'node:url';
 import { World, type SurfaceRange } from '../../shared/world/world';
+import { readGltf } from './gltfIO';
 
 /** The three.js FPS level, the default level of the project. */
 export const DEFAULT_LEVEL_PATH: string = fileURLToPath(
@@ -45,15 +46,7 @@ interface Piece {
  * dropping part of a level would make shots pass through it.
  */
 export async function loadLevelMesh(path: string): Promise<LevelMesh> {
-  const io = new NodeIO();
-  let doc;
-  try {
-    doc = await io.read(path);
-  } catch (err) {
-    throw new Error(
-      `could not read level "${path}": ${(err as Error).message}. Check the path and that it is a valid .glb/.gltf file.`,
-    );
-  }
+  const doc = await readGltf(path, 'level');
   const root = doc.getRoot();
   const pieces: Piece[] = [];
   const seen = new Set<GltfNode>();
@@ -92,7 +85,7 @@ export async function loadLevelMesh(path: string): Promise<LevelMesh> {
         const out = new Float64Array(vcount * 3);
         const el: number[] = [0, 0, 0];
         for (let i = 0; i < vcount; i++) {
-          pos.getElement(i, el); // handles normalized / quantized storage
+          pos.getElement(i, el); // dequantizes normalized integer storage; the node matrix holds the rest
           const x = el[0], y = el[1], z = el[2];
           out[i * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
           out[i * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];

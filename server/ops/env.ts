@@ -54,6 +54,7 @@ export const ENV_HELP: Record<string, string> = {
   HOST: 'interface to bind: an IP address or host name (default 0.0.0.0, every interface)',
   TICK_RATE: 'fixed timestep in Hz, an integer 1..128 (default 64)',
   LEVEL: 'a .glb/.gltf level file (default server/assets/collision-world.glb)',
+  RIG: 'the hitbox rig: "mannequin" (default), a rig file (.rig.json, npm run build:rig -- <character.glb>) or a character .glb/.gltf/.vrm built at start',
   SPAWN_POINTS: 'spawn points as "x,y,z[,dirX,dirZ];..." in metres (default: found on the level floor)',
   MATCH_LOG_DIR: 'directory for match logs, or "off" (default matches/)',
   STATUS_INTERVAL_MS: 'status line period in ms, 0 = none (default 5000)',

@@ -1,28 +1,28 @@
 /**
- * Builds the hitbox rig from the skinned mannequin and writes it as shipped data
- * (shared/rig/mannequinData.ts). Run with `npm run build:rig` after changing the asset or the
- * hull settings; the tests load the shipped data, so they see exactly what production sees.
+ * Builds a hitbox rig from a skinned humanoid. `npm run build:rig` (./cli) rebuilds the shipped
+ * mannequin rig (shared/rig/mannequinData.ts; the tests load the shipped data, so they see exactly
+ * what production sees) or builds any humanoid into a rig file the server loads with RIG=<file>
+ * (see ./rigFile).
  *
  * Steps: assign each triangle to the joint weighing most on its three vertices; group joints into
- * hitboxes (server/rig/zones.ts); bring each hitbox's bind-pose vertices into its primary joint's
- * rigid bind frame; build a low-poly convex hull from their support points along a fixed set of
- * bone-local directions (a k-DOP's corners, pushed out by a small margin), wound counter-clockwise
- * seen from outside; resample every clip's bone transforms at ~30 Hz in model space; compute the
- * broadphase sphere over every frame; stamp the content hash.
+ * hitboxes by bone role (./bones: the common naming conventions, plus an override map); bring each
+ * hitbox's bind-pose vertices into its primary joint's rigid bind frame; build a low-poly convex
+ * hull from their support points along a fixed set of bone-local directions (a k-DOP's corners,
+ * pushed out by a small margin), wound counter-clockwise seen from outside; pick the idle, jog, run
+ * and fall clips (by name, or as the map says) and resample their bone transforms at ~30 Hz in model
+ * space; compute the broadphase sphere over every frame; stamp the content hash. A hitbox no vertex
+ * feeds (a character without a neck bone) is left out.
  */
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type QuickHull from 'quickhull3d';
 import {
   BONE_STRIDE, FRAME_ROTATION_SCALE, FRAME_TRANSLATION_QUANTUM, RIG_FORMAT_VERSION, encodeBase64, normaliseRotations, rigDataHash,
   type RigData, type RigMeta,
 } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
-import {
-  bindGlobals, dominantJointPerTriangle, globalMatrices, loadSkinnedCharacter, rigidFromMat4, sampleLocalTRS,
-  type SkinnedCharacter,
-} from './mannequin';
-import { groupOfJoint } from './zones';
+import { bindGlobals, dominantJointPerTriangle, globalMatrices, rigidFromMat4, sampleLocalTRS } from './skinning';
+import { jointParents, jointWeights, type AnimationClipData, type SkinnedCharacter } from './character';
+import { HITBOX_ORDER, hitboxZoneSide, mapSkeleton, type BoneOverrides } from './bones';
 
 // quickhull3d's dist/index.js imports its own files without extensions, which Node's ESM loader
 // rejects (tsx tolerates it, vitest does not); its self-contained bundle next to it loads everywhere.
@@ -33,15 +33,49 @@ const quickhull: typeof QuickHull = (
 export const MANNEQUIN_PATH = fileURLToPath(new URL('../assets/mannequiny-0.3.0.glb', import.meta.url));
 export const MANNEQUIN_DATA_PATH = fileURLToPath(new URL('../../shared/rig/mannequinData.ts', import.meta.url));
 
-/** Hitbox order in the shipped rig (stable: hitbox indices appear in audit logs). */
-export const HITBOX_ORDER = [
-  'head', 'neck', 'upper_torso', 'lower_torso', 'pelvis',
-  'upper_arm.l', 'upper_arm.r', 'forearm.l', 'forearm.r', 'hand.l', 'hand.r',
-  'thigh.l', 'thigh.r', 'calf.l', 'calf.r', 'foot.l', 'foot.r',
-] as const;
+export { HITBOX_ORDER };
 
-/** Clip order in the shipped rig: Clip.IDLE = 0, JOG = 1, RUN = 2, FALL = 3 (see shared/rig/mannequin.ts). */
-export const CLIP_ORDER = ['Idle-loop', 'Jog-loop', 'Run-loop', 'Fall-loop'] as const;
+/** The four clips every rig carries, in this order: Clip.IDLE = 0, JOG = 1, RUN = 2, FALL = 3 (shared/rig/mannequin.ts). */
+export const CLIP_ROLES = ['idle', 'jog', 'run', 'fall'] as const;
+export type ClipRole = (typeof CLIP_ROLES)[number];
+
+/** How a character's bones and clips map onto the rig when names alone do not say (a JSON file). */
+export interface CharacterMap {
+  /** Bone name -> role or hitbox name or "none" (see ./bones). */
+  bones?: BoneOverrides;
+  /** Clip role -> the character's clip name. */
+  clips?: Partial<Record<ClipRole, string>>;
+  /**
+   * Standing height in metres to scale the character to (top of the bind-pose mesh), for characters
+   * not modelled in metres. Applied when the character is loaded (loadMappedCharacter in ./rigFile).
+   */
+  height?: number;
+}
+
+const CLIP_PATTERNS: Record<ClipRole, RegExp> = { idle: /idle/i, jog: /jog|walk/i, run: /run|sprint/i, fall: /fall|jump|air/i };
+/** A role without a clip of its own borrows one, in this order of preference. */
+const CLIP_FALLBACKS: Record<ClipRole, ClipRole[]> = { idle: [], jog: ['run', 'idle'], run: ['jog', 'idle'], fall: ['idle'] };
+
+/**
+ * The clip of each role: the map's choice, else the first clip whose name fits (idle, jog|walk,
+ * run|sprint, fall|jump|air), else a neighbouring role's, else the rest pose held still.
+ */
+export function pickClips(ch: SkinnedCharacter, chosen: CharacterMap['clips'] = {}): AnimationClipData[] {
+  const found = new Map<ClipRole, AnimationClipData>();
+  for (const role of CLIP_ROLES) {
+    const want = chosen[role];
+    if (want !== undefined) {
+      const clip = ch.clips.find((c) => c.name === want);
+      if (!clip) throw new Error(`clip map: ${role} is "${want}", but the character's clips are: ${ch.clips.map((c) => c.name).join(', ') || '(none)'}`);
+      found.set(role, clip);
+      continue;
+    }
+    const clip = ch.clips.find((c) => CLIP_PATTERNS[role].test(c.name) && c.duration > 0);
+    if (clip) found.set(role, clip);
+  }
+  const rest: AnimationClipData = { name: 'rest', duration: 1, channels: [] };
+  return CLIP_ROLES.map((role) => found.get(role) ?? CLIP_FALLBACKS[role].map((r) => found.get(r)).find((c) => c) ?? rest);
+}
 
 export interface BuildOptions {
   /** Resampling rate of clip frames, Hz. */
@@ -130,52 +164,39 @@ export interface BuiltRig {
   data: RigData;
   /** Per triangle of the source mesh: its dominant joint (for the quality tests). */
   triangleJoint: Int32Array;
+  /** Per joint of the source: the zone of its hitbox (the quality measurement's reference). */
+  jointZone: Uint8Array;
+  /** Per joint: its hitbox name and how the mapping decided it (for the build's report). */
+  jointHitbox: string[];
+  jointHow: string[];
+  /** Hitboxes no vertex feeds, left out of the rig. */
+  omitted: string[];
 }
 
 /** Builds the rig data from a loaded character. Pure apart from reading `ch`. */
-export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOptions = DEFAULT_BUILD_OPTIONS): BuiltRig {
-  const H = HITBOX_ORDER.length;
-  const hitboxOf = new Map<string, number>();
-  HITBOX_ORDER.forEach((name, i) => hitboxOf.set(name, i));
-  const jointIndex = new Map<string, number>();
-  ch.jointNames.forEach((n, i) => jointIndex.set(n, i));
+export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOptions = DEFAULT_BUILD_OPTIONS, map: CharacterMap = {}): BuiltRig {
+  const mapping = mapSkeleton(
+    { jointNames: ch.jointNames, jointParent: jointParents(ch), jointWeight: jointWeights(ch), declaredRoles: ch.declaredRoles },
+    map.bones,
+  );
+  const hitboxOfJoint = mapping.jointHitbox;
+  const HA = HITBOX_ORDER.length;
 
-  const primary = new Int32Array(H).fill(-1);
-  const zone = new Uint8Array(H);
-  const side = new Uint8Array(H);
-  for (const name of ch.jointNames) {
-    const g = groupOfJoint(name);
-    const h = hitboxOf.get(g.hitbox);
-    if (h === undefined) throw new Error(`buildRig: hitbox ${g.hitbox} is not in HITBOX_ORDER; add it there`);
-    const j = jointIndex.get(g.primaryJoint);
-    if (j === undefined) throw new Error(`buildRig: primary joint ${g.primaryJoint} of ${g.hitbox} is missing from the skin`);
-    primary[h] = j;
-    zone[h] = g.zone;
-    side[h] = g.side;
-  }
-  for (let h = 0; h < H; h++) if (primary[h] < 0) throw new Error(`buildRig: no joint feeds hitbox ${HITBOX_ORDER[h]}`);
-
-  // Rigid bind frames of the primary joints (model space).
+  // Bone-local vertices per candidate hitbox, gathered in the candidate's primary frame.
   const bindG = bindGlobals(ch);
-  const bindPose = new Float64Array(H * BONE_STRIDE);
-  const tmp = new Float64Array(BONE_STRIDE);
-  for (let h = 0; h < H; h++) {
-    rigidFromMat4(tmp, bindG.subarray(primary[h] * 16, primary[h] * 16 + 16));
-    bindPose.set(tmp, h * BONE_STRIDE);
-  }
-
-  // Triangles -> hitbox via their dominant joint; collect bone-local vertices per hitbox.
+  const frameOf = (j: number, out: Float64Array): Float64Array => rigidFromMat4(out, bindG.subarray(j * 16, j * 16 + 16));
+  const candidateBind = new Float64Array(HA * BONE_STRIDE);
+  for (let h = 0; h < HA; h++) if (mapping.primary[h] >= 0) candidateBind.set(frameOf(mapping.primary[h], new Float64Array(BONE_STRIDE)), h * BONE_STRIDE);
   const triangleJoint = dominantJointPerTriangle(ch);
-  const localPts: number[][] = Array.from({ length: H }, () => []);
-  const used: Set<number>[] = Array.from({ length: H }, () => new Set());
-  const hitboxOfJoint = Int32Array.from(ch.jointNames.map((n) => hitboxOf.get(groupOfJoint(n).hitbox)!));
+  const localPts: number[][] = Array.from({ length: HA }, () => []);
+  const used: Set<number>[] = Array.from({ length: HA }, () => new Set());
   const vertexHitbox = new Int32Array(ch.positions.length / 3);
-  const acc = new Float64Array(H);
+  const acc = new Float64Array(HA);
   for (let v = 0; v < vertexHitbox.length; v++) {
     acc.fill(0);
     for (let k = 0; k < 4; k++) acc[hitboxOfJoint[ch.joints[v * 4 + k]]] += ch.weights[v * 4 + k];
     let best = 0;
-    for (let h = 1; h < H; h++) if (acc[h] > acc[best]) best = h;
+    for (let h = 1; h < HA; h++) if (acc[h] > acc[best]) best = h;
     vertexHitbox[v] = best;
   }
   for (let t = 0; t < triangleJoint.length; t++) {
@@ -183,18 +204,34 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     for (let c = 0; c < 3; c++) {
       const v = ch.indices[t * 3 + c];
       const h = options.gather === 'vertex' ? vertexHitbox[v] : th;
-      const bone = bindPose.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
-      if (used[h].has(v)) continue;
+      if (mapping.primary[h] < 0 || used[h].has(v)) continue;
       used[h].add(v);
+      const bone = candidateBind.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
       localPts[h].push(...inverseRigidPoint(bone, [ch.positions[v * 3], ch.positions[v * 3 + 1], ch.positions[v * 3 + 2]]));
     }
   }
 
+  // The rig's hitboxes: the candidates with a frame and enough vertices for a hull, in HITBOX_ORDER.
+  const kept: number[] = [];
+  const omitted: number[] = [];
+  for (let h = 0; h < HA; h++) (mapping.primary[h] >= 0 && localPts[h].length >= 12 ? kept : omitted).push(h);
+  if (!kept.some((h) => HITBOX_ORDER[h] === 'head')) {
+    throw new Error(`buildRig: ${source}: no bone maps to the head (the eye height comes from it); name it in a bone map, e.g. {"bones": {"<head bone>": "head"}}`);
+  }
+  const names = kept.map((h) => HITBOX_ORDER[h]);
+  const H = kept.length;
+  const hitboxOf = new Map<string, number>();
+  names.forEach((name, i) => hitboxOf.set(name, i));
+  const primary = Int32Array.from(kept, (h) => mapping.primary[h]);
+  const zone = Uint8Array.from(names, (n) => hitboxZoneSide(n).zone);
+  const side = Uint8Array.from(names, (n) => hitboxZoneSide(n).side);
+  const tmp = new Float64Array(BONE_STRIDE);
+  const bindPose = new Float64Array(H * BONE_STRIDE);
+  kept.forEach((h, i) => bindPose.set(candidateBind.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE), i * BONE_STRIDE));
+  const keptPts = kept.map((h) => localPts[h]);
+
   const dirs = hullDirections(options.extraDirections);
-  const hullTris: number[][] = localPts.map((pts, h) => {
-    if (pts.length < 12) throw new Error(`buildRig: hitbox ${HITBOX_ORDER[h]} has too few vertices (${pts.length / 3})`);
-    return supportHull(Float64Array.from(pts), dirs, options.inflate);
-  });
+  const hullTris: number[][] = keptPts.map((pts) => supportHull(Float64Array.from(pts), dirs, options.inflate));
 
   // Round everything that ships to float32 first, so spheres and bounds are computed on the shipped values.
   const f32 = (a: ArrayLike<number>): Float64Array => Float64Array.from(Float32Array.from(a));
@@ -220,11 +257,7 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   }
 
   // Clip frames at ~sampleRate, frame i at i * duration / n (frame n repeats frame 0 for loops).
-  const clips = CLIP_ORDER.map((name) => {
-    const clip = ch.clips.find((c) => c.name === name);
-    if (!clip) throw new Error(`buildRig: clip ${name} not found in ${source}; update CLIP_ORDER`);
-    return clip;
-  });
+  const clips = pickClips(ch, map.clips);
   const local = new Float64Array(ch.nodeNames.length * 10);
   const globals = new Float64Array(ch.nodeNames.length * 16);
   const frameParts: number[] = [];
@@ -246,7 +279,12 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   for (let i = 0; i < frameParts.length; i++) {
     const v = i % BONE_STRIDE < 3 ? frameParts[i] / FRAME_TRANSLATION_QUANTUM : frameParts[i] * FRAME_ROTATION_SCALE;
     const q = Math.round(v);
-    if (q < -32767 || q > 32767) throw new Error(`buildRig: frame value ${frameParts[i]} does not fit the int16 quantisation; widen FRAME_TRANSLATION_QUANTUM`);
+    if (q < -32767 || q > 32767) {
+      throw new Error(
+        `buildRig: ${source}: a bone moves ${Math.abs(frameParts[i]).toFixed(2)} m from the model origin, beyond the rig format's ` +
+          `+-4 m; if the character is not modelled in metres, give its standing height in its map file, e.g. {"height": 1.8}`,
+      );
+    }
     frameQ[i] = q;
   }
   const frames = new Float64Array(frameQ.length);
@@ -286,7 +324,7 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     source,
     height: Math.round(top * 1e4) / 1e4,
     eyeHeight: Math.round(((headY + top) / 2) * 1e4) / 1e4,
-    hitboxes: HITBOX_ORDER.map((name, h) => ({
+    hitboxes: names.map((name, h) => ({
       name, joint: ch.jointNames[primary[h]], jointIndex: primary[h], zone: zone[h], side: side[h], triangles: triStart[h + 1] - triStart[h],
     })),
     clips: clipMeta,
@@ -302,7 +340,14 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   for (let i = 0; i < frameQ.length; i++) view.setInt16(all.length * 4 + i * 2, frameQ[i], true);
   const payload = encodeBase64(bytes);
   const metaJson = JSON.stringify(meta);
-  return { data: { version: RIG_FORMAT_VERSION, meta: metaJson, payload, hash: rigDataHash(metaJson, payload) }, triangleJoint };
+  return {
+    data: { version: RIG_FORMAT_VERSION, meta: metaJson, payload, hash: rigDataHash(metaJson, payload) },
+    triangleJoint,
+    jointZone: mapping.jointZone,
+    jointHitbox: Array.from(hitboxOfJoint, (h) => HITBOX_ORDER[h]),
+    jointHow: mapping.how,
+    omitted: omitted.map((h) => HITBOX_ORDER[h]),
+  };
 }
 
 /** The generated module's text. */
@@ -320,23 +365,4 @@ export function rigDataModule(data: RigData, exportName: string, note: string): 
     '};',
     '',
   ].join('\n');
-}
-
-async function main(): Promise<void> {
-  const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
-  const built = buildRig(ch, 'mannequiny-0.3.0.glb');
-  const meta = JSON.parse(built.data.meta) as RigMeta;
-  const note = `Source: server/assets/mannequiny-0.3.0.glb (CC BY 4.0, "mannequiny" by GDQuest and contributors). ${meta.hitboxes.length} hitboxes, ${meta.hitboxes.reduce((s, h) => s + h.triangles, 0)} triangles.`;
-  writeFileSync(MANNEQUIN_DATA_PATH, rigDataModule(built.data, 'MANNEQUIN_RIG_DATA', note));
-  console.log(`wrote ${MANNEQUIN_DATA_PATH}: hash ${built.data.hash}, ${built.data.payload.length} base64 chars`);
-  for (const h of meta.hitboxes) console.log(`  ${h.name.padEnd(12)} joint ${h.joint.padEnd(11)} zone ${h.zone} side ${h.side} triangles ${h.triangles}`);
-  console.log(`  clips ${meta.clips.map((c) => `${c.name} ${c.duration.toFixed(3)} s ${c.frameCount} frames`).join(', ')}`);
-  console.log(`  height ${meta.height} m, eye ${meta.eyeHeight} m, bound center ${meta.bound.slice(0, 3).map((v) => v.toFixed(3))} r ${meta.bound[3].toFixed(3)}`);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
 }

@@ -1,12 +1,13 @@
 /**
  * Rig quality against the real skinned mesh. For the bind pose and sampled times of every clip (each
- * under a seeded random root transform), skin the mannequin with linear-blend skinning (exact glTF
- * sampling, see ./mannequin), aim seeded segments at points on the skinned surface from outside, and
+ * under a seeded random root transform), skin the character with linear-blend skinning (exact glTF
+ * sampling, see ./skinning), aim seeded segments at points on the skinned surface from outside, and
  * compare: the first skinned triangle hit (brute force, watertight kernel) and its dominant joint's
- * zone, against the rig's first hitbox hit (shared/lagcomp/rewind, posed from the shipped rig data at
- * the same clip and time). Reports the fraction of segments that hit some hitbox and the fraction
- * whose hitbox zone equals the skinned triangle's zone. The rig-quality test asserts on these;
- * `npx tsx server/rig/quality.ts` prints them per zone.
+ * zone, against the rig's first hitbox hit (shared/lagcomp/rewind, posed from the rig data at the
+ * same clip and time). Reports the fraction of segments that hit some hitbox and the fraction whose
+ * hitbox zone equals the skinned triangle's zone. The rig-quality test asserts on these;
+ * `npx tsx server/rig/quality.ts` prints them per zone for the mannequin, and
+ * `npm run build:rig -- <character>` for any character it builds.
  */
 import { pathToFileURL } from 'node:url';
 import { createSegmentHit } from '../../shared/kernels/hit';
@@ -15,11 +16,9 @@ import { composeRoot } from '../../shared/rig/posing';
 import { BONE_STRIDE, HIT_ZONE_COUNT, HIT_ZONE_NAMES, type Rig } from '../../shared/rig/rig';
 import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
-import {
-  bindGlobals, dominantJointPerTriangle, globalMatrices, jointMatrices, loadSkinnedCharacter, sampleLocalTRS, skinPositions,
-  type SkinnedCharacter,
-} from './mannequin';
-import { groupOfJoint } from './zones';
+import { bindGlobals, dominantJointPerTriangle, globalMatrices, jointMatrices, sampleLocalTRS, skinPositions } from './skinning';
+import { jointParents, jointWeights, loadSkinnedCharacter, type SkinnedCharacter } from './character';
+import { mapSkeleton } from './bones';
 import { mulberry32 } from '../../shared/util/prng';
 
 
@@ -33,6 +32,8 @@ export interface QualityOptions {
   probesPerPose?: number;
   /** Distance of the segment start from the aimed surface point, metres. */
   startDistance: number;
+  /** Zone of each source joint (the reference); default: the bone mapping by names (./bones). */
+  jointZone?: Uint8Array;
 }
 
 export interface QualityReport {
@@ -55,16 +56,16 @@ export interface QualityReport {
   falseHitFraction: number;
 }
 
-/** The zone of every source joint, by joint index. */
-function jointZones(ch: SkinnedCharacter): Uint8Array {
-  return Uint8Array.from(ch.jointNames.map((n) => groupOfJoint(n).zone));
+/** The zone of every source joint by the default bone mapping (names, or the file's VRM table). */
+export function defaultJointZones(ch: SkinnedCharacter): Uint8Array {
+  return mapSkeleton({ jointNames: ch.jointNames, jointParent: jointParents(ch), jointWeight: jointWeights(ch), declaredRoles: ch.declaredRoles }).jointZone;
 }
 
 export function measureRigQuality(ch: SkinnedCharacter, rig: Rig, opts: QualityOptions): QualityReport {
   const rnd = mulberry32(opts.seed);
   const rewinder = new Rewinder(rig);
   const triJoint = dominantJointPerTriangle(ch);
-  const zoneOfJoint = jointZones(ch);
+  const zoneOfJoint = opts.jointZone ?? defaultJointZones(ch);
   const nt = ch.indices.length / 3;
   const nodeCount = ch.nodeNames.length;
   const local = new Float64Array(nodeCount * 10);
@@ -96,7 +97,8 @@ export function measureRigQuality(ch: SkinnedCharacter, rig: Rig, opts: QualityO
       jointMatrices(jm, ch, bindGlobals(ch));
       composeRoot(bones, rig.bindPose, rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
     } else {
-      const clip = ch.clips.find((c) => c.name === rig.clips[st.clip].name)!;
+      // A role the character has no clip for holds the rest pose (the build's "rest" clip).
+      const clip = ch.clips.find((c) => c.name === rig.clips[st.clip].name) ?? { name: 'rest', duration: 1, channels: [] };
       sampleLocalTRS(local, ch, clip, st.time);
       globalMatrices(globals, ch, local);
       jointMatrices(jm, ch, globals);
@@ -221,14 +223,28 @@ function cosineHemisphere(rnd: () => number, n: number[]): number[] {
   return [tx * lx + bx * ly + n[0] * lz, ty * lx + by * ly + n[1] * lz, tz * lx + bz * ly + n[2] * lz];
 }
 
+/** The report as printed by the build and by this module's command. */
+export function formatQuality(rig: Rig, rep: QualityReport): string {
+  const lines = [
+    `rig ${rig.hash} (${rig.source}): ${rep.poses} poses, ${rep.segments} segments, hit ${(100 * rep.hitFraction).toFixed(2)}%, zone ${(100 * rep.zoneFraction).toFixed(2)}%; over-coverage: ${rep.falseHits} of ${rep.nearMisses} probes that miss the mesh hit a hitbox (${(100 * rep.falseHitFraction).toFixed(2)}%)`,
+  ];
+  for (const z of rep.perZone) {
+    if (z.segments === 0) continue;
+    lines.push(`  ${z.zone.padEnd(12)} ${String(z.segments).padStart(5)}  hit ${(100 * z.hits / z.segments).toFixed(1)}%  zone ${(100 * z.matches / z.segments).toFixed(1)}%`);
+  }
+  return lines.join('\n');
+}
+
+/** Settings of the printed measurements (the README's numbers): 6 times per clip, 400 segments per pose. */
+export const REPORT_QUALITY_OPTIONS: Omit<QualityOptions, 'seed'> = { timesPerClip: 6, segmentsPerPose: 400, probesPerPose: 200, startDistance: 1.5 };
+
+/** `npx tsx server/rig/quality.ts [seed]`: the shipped mannequin rig. Other characters: `npm run build:rig -- <file>`. */
 async function main(): Promise<void> {
   const { MANNEQUIN_RIG } = await import('../../shared/rig/mannequin');
   const { MANNEQUIN_PATH } = await import('./buildRig');
   const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
   const seed = Number(process.argv[2] ?? 1);
-  const rep = measureRigQuality(ch, MANNEQUIN_RIG, { seed, timesPerClip: 6, segmentsPerPose: 400, probesPerPose: 200, startDistance: 1.5 });
-  console.log(`rig ${MANNEQUIN_RIG.hash}: ${rep.poses} poses, ${rep.segments} segments, hit ${(100 * rep.hitFraction).toFixed(2)}%, zone ${(100 * rep.zoneFraction).toFixed(2)}%; over-coverage: ${rep.falseHits} of ${rep.nearMisses} probes that miss the mesh hit a hitbox (${(100 * rep.falseHitFraction).toFixed(2)}%)`);
-  for (const z of rep.perZone) console.log(`  ${z.zone.padEnd(12)} ${String(z.segments).padStart(5)}  hit ${(100 * z.hits / z.segments).toFixed(1)}%  zone ${(100 * z.matches / z.segments).toFixed(1)}%`);
+  console.log(formatQuality(MANNEQUIN_RIG, measureRigQuality(ch, MANNEQUIN_RIG, { seed, ...REPORT_QUALITY_OPTIONS })));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

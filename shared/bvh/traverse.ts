@@ -8,21 +8,22 @@
  * Triangle test: the segment is prepared once with the watertight kernel (../kernels/watertight,
  * prepareSegment). In the leaf loop the kernel's hit decision is mirrored inline, operation for
  * operation (same subtractions, same products, same order, so the same doubles), reading corners by
- * the prepared axis permutation straight out of the flat triangle array; only hit/miss and t are
+ * the prepared axis permutation straight out of the vertex array through the triangle's indices; only hit/miss and t are
  * computed there, and the winner's full record (point, barycentrics, normal, front) is written once
- * at the end by the kernel itself (intersectPreparedAt on the flat array). Why mirror the decision
+ * at the end by the kernel itself (intersectPreparedAt on the winner's corners). Why mirror the decision
  * instead of calling the kernel per triangle: the kernel is too large for V8 to inline, a call with a
  * fractional tMax boxes it (garbage on every test), and writing a full record per candidate cost
  * time. test/bvh.test.ts checks every answer against brute force with the kernel
  * (intersectPrepared), bit for bit, on real levels and random meshes.
  *
- * Coordinates: triangles are kept as doubles in world space, in leaf order (9 numbers each), so the
- * triangle test sees exactly the numbers brute force would, and a level 1e5 units from the origin keeps
- * ~1e-11 of absolute precision. Boxes are float32 rounded outward: coarser far from the origin (an
- * extra few millimetres at 1e5), which only costs a little culling, never a hit.
+ * Coordinates: vertices are float32 in world space (as glTF stores them; the World rounds other
+ * input once at build), read as the doubles they convert to exactly, and every computation is in
+ * doubles, so the triangle test sees exactly the numbers brute force over the same vertices would.
+ * Vertices are numbered in the order the leaves first use them, so a leaf's corners sit close
+ * together in memory. Boxes are float32 too, rounded outward, so they always hold their triangles.
  */
 import type { SegmentHit } from '../kernels/hit';
-import { createPreparedSegment, intersectPrepared, intersectPreparedAt, prepareSegment, type PreparedSegment } from '../kernels/watertight';
+import { createPreparedSegment, intersectPreparedAt, prepareSegment, type PreparedSegment } from '../kernels/watertight';
 
 /** The arrays a traversal reads. Views over one World buffer plus this tree's own scratch stacks. */
 export interface BvhArrays {
@@ -30,13 +31,21 @@ export interface BvhArrays {
   nodesF: Float32Array;
   /** The same bytes as int32: word 6 = first triangle / left child, word 7 = leaf count, or -1 - split axis. */
   nodesI: Int32Array;
-  /** Triangle corners in leaf order: ax ay az bx by bz cx cy cz per triangle. */
-  tris: Float64Array;
+  /** Vertices, xyz float32 each (the kernel reads them as the doubles they convert to exactly). */
+  verts: Float32Array;
+  /**
+   * Triangles in leaf order, three words each: the low 24 bits are a vertex index (a, b, c); the
+   * high 8 bits carry the World's original triangle index and are masked off here (TRI_VERTEX).
+   */
+  tris: Int32Array;
   /** Scratch traversal stack (node ids), sized to the tree depth + 1. Owned by one tree. */
   stackNode: Int32Array;
   /** Scratch: entry t of each stacked node, for pruning when it is popped. */
   stackT: Float64Array;
 }
+
+/** Mask of the vertex index in a triangle word. */
+export const TRI_VERTEX = 0xffffff;
 
 /** u = 2^-53; gamma(3) = 3u / (1 - 3u). Three roundings per slab distance: (b - s), 1 / d, product. */
 const GAMMA3 = (3 * 1.1102230246251565e-16) / (1 - 3 * 1.1102230246251565e-16);
@@ -98,6 +107,7 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const F = b.nodesF;
   const U = b.nodesI;
   const T = b.tris;
+  const V = b.verts;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
   // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
@@ -144,17 +154,18 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
     const cnt = U[w + 7];
     if (cnt > 0) {
       const first = U[w + 6];
-      for (let i = first, k = first * 9, end = first + cnt; i < end; i++, k += 9) {
+      for (let i = first, k = first * 3, end = first + cnt; i < end; i++, k += 3) {
         // Mirror of intersectPrepared(..., cullBack = false, tMax = limit): keep every operation in step.
-        const akz = T[k + kz] - skz;
-        const bkz = T[k + 3 + kz] - skz;
-        const ckz = T[k + 6 + kz] - skz;
-        const Ax = T[k + kx] - skx - Sx * akz;
-        const Ay = T[k + ky] - sky - Sy * akz;
-        const Bx = T[k + 3 + kx] - skx - Sx * bkz;
-        const By = T[k + 3 + ky] - sky - Sy * bkz;
-        const Cx = T[k + 6 + kx] - skx - Sx * ckz;
-        const Cy = T[k + 6 + ky] - sky - Sy * ckz;
+        const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
+        const akz = V[a + kz] - skz;
+        const bkz = V[b + kz] - skz;
+        const ckz = V[c + kz] - skz;
+        const Ax = V[a + kx] - skx - Sx * akz;
+        const Ay = V[a + ky] - sky - Sy * akz;
+        const Bx = V[b + kx] - skx - Sx * bkz;
+        const By = V[b + ky] - sky - Sy * bkz;
+        const Cx = V[c + kx] - skx - Sx * ckz;
+        const Cy = V[c + ky] - sky - Sy * ckz;
         const Ue = Cx * By - Cy * Bx;
         const Ve = Ax * Cy - Ay * Cx;
         const We = Bx * Ay - By * Ax;
@@ -226,24 +237,25 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
     if (node < 0) break;
   }
   if (bestTri < 0) return -1;
-  writeRecord(out, seg, T, bestTri * 9);
+  writeRecord(out, seg, V, T, bestTri * 3);
   return bestTri;
 }
 
-/**
- * Writes the full hit record for the triangle at T[k..k+8], which is known to be hit, with the kernel
- * itself (its flat-array form: no doubles cross the call, so nothing is boxed).
- */
-function writeRecord(out: SegmentHit, seg: PreparedSegment, T: Float64Array, k: number): void {
-  intersectPreparedAt(out, seg, T, k, false, 1);
-}
+// The winner's corners as doubles, for the kernel's flat-array form (module level, never escapes).
+const scratchCorners = new Float64Array(9);
 
-/** Test hook: the record the kernel itself writes for leaf triangle `leaf` (for bit-for-bit checks). */
-export function kernelRecord(out: SegmentHit, b: BvhArrays, q: Float64Array, leaf: number): boolean {
-  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
-  const T = b.tris;
-  const k = leaf * 9;
-  return intersectPrepared(out, seg, T[k], T[k + 1], T[k + 2], T[k + 3], T[k + 4], T[k + 5], T[k + 6], T[k + 7], T[k + 8], false, 1);
+/**
+ * Writes the full hit record for the triangle whose words start at T[k], which is known to be hit,
+ * with the kernel itself (its flat-array form over the corners converted to doubles, which is exact:
+ * the same doubles the leaf loop read; no doubles cross the call, so nothing is boxed).
+ */
+function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: Int32Array, k: number): void {
+  const C = scratchCorners;
+  const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
+  C[0] = V[a]; C[1] = V[a + 1]; C[2] = V[a + 2];
+  C[3] = V[b]; C[4] = V[b + 1]; C[5] = V[b + 2];
+  C[6] = V[c]; C[7] = V[c + 1]; C[8] = V[c + 2];
+  intersectPreparedAt(out, seg, C, 0, false, 1);
 }
 
 /** True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first. */
@@ -254,6 +266,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const F = b.nodesF;
   const U = b.nodesI;
   const T = b.tris;
+  const V = b.verts;
   const stackNode = b.stackNode;
   // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
   // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
@@ -289,17 +302,18 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
     const w = node << 3;
     const cnt = U[w + 7];
     if (cnt > 0) {
-      for (let k = U[w + 6] * 9, end = k + cnt * 9; k < end; k += 9) {
+      for (let k = U[w + 6] * 3, end = k + cnt * 3; k < end; k += 3) {
         // Mirror of intersectPrepared(..., cullBack = false, tMax = 1).
-        const akz = T[k + kz] - skz;
-        const bkz = T[k + 3 + kz] - skz;
-        const ckz = T[k + 6 + kz] - skz;
-        const Ax = T[k + kx] - skx - Sx * akz;
-        const Ay = T[k + ky] - sky - Sy * akz;
-        const Bx = T[k + 3 + kx] - skx - Sx * bkz;
-        const By = T[k + 3 + ky] - sky - Sy * bkz;
-        const Cx = T[k + 6 + kx] - skx - Sx * ckz;
-        const Cy = T[k + 6 + ky] - sky - Sy * ckz;
+        const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
+        const akz = V[a + kz] - skz;
+        const bkz = V[b + kz] - skz;
+        const ckz = V[c + kz] - skz;
+        const Ax = V[a + kx] - skx - Sx * akz;
+        const Ay = V[a + ky] - sky - Sy * akz;
+        const Bx = V[b + kx] - skx - Sx * bkz;
+        const By = V[b + ky] - sky - Sy * bkz;
+        const Cx = V[c + kx] - skx - Sx * ckz;
+        const Cy = V[c + ky] - sky - Sy * ckz;
         const Ue = Cx * By - Cy * Bx;
         const Ve = Ax * Cy - Ay * Cx;
         const We = Bx * Ay - By * Ax;

@@ -4,33 +4,31 @@
  * content hash. Queries (first hit, any hit, ground height, swept sphere, camera push-back) allocate
  * nothing and write into a caller-owned record passed first.
  *
- * Buffer layout, version 1 (little-endian; offsets in bytes):
- *   0   uint32  magic 0x42575248 ("HRWB")
- *   4   uint32  version (1)
- *   8   uint32  nodeCount
- *   12  uint32  triangleCount
- *   16  uint32  surfaceCount
- *   20  uint32  byte length of the surface-name JSON
- *   24  uint32  tree depth (levels; sizes the traversal stack)
- *   28  uint32  reserved, 0
- *   32  float64 x6  bounds of all triangles: min xyz, max xyz (exact, doubles)
- *   80  16 bytes reserved, 0
- *   96  nodes: nodeCount x 32 bytes (layout in ../bvh/build)
- *   ..  triangles in leaf order: triangleCount x 9 float64 (ax ay az bx by bz cx cy cz, world space)
- *   ..  original index of each leaf-order triangle: triangleCount x uint32
- *   ..  surface ranges: surfaceCount x (uint32 start, uint32 count), in original triangle indices,
- *       sorted by start, not overlapping
- *   ..  surface names: UTF-8 JSON [[node, material], ...], zero-padded to a multiple of 4
+ * The bytes (layout, version and the checks run on untrusted bytes) are described in ./bytes.
  *
- * Precision: doubles in world coordinates (not relative to an origin): a level 1e5 units away keeps
- * about 1e-11 of absolute resolution, and the triangle test sees exactly the level's numbers.
+ * Precision: vertices are float32 in world coordinates, as glTF stores them; positions given as
+ * doubles are rounded to the nearest float32 once, at build (Math.fround), and the content hash covers
+ * the rounded vertices. Every computation on them is in doubles, so a query's answer depends only on
+ * those float32 values. Far from the origin float32 is coarse: a vertex moves by at most half a
+ * float32 step, 0.5 mm at 1e4 and 4 mm at 1e5, so keep levels within about 1e4 of the origin.
  */
 import { createSegmentHit, type SegmentHit } from '../kernels/hit';
 import { buildBvh, NODE_BYTES } from '../bvh/build';
-import { bvhAnyHit, bvhFirstHit, type BvhArrays } from '../bvh/traverse';
+import { bvhAnyHit, bvhFirstHit, TRI_VERTEX, type BvhArrays } from '../bvh/traverse';
 import { bvhSweepSphere } from '../bvh/sweep';
 import { buildSweepFrames, type SweepHit } from '../kernels/sweptSphere';
-import { fnv1a64 } from '../util/hash';
+import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, MAX_ITEMS, REBUILD, sealWorldBytes, worldLayout, writeHeader } from './bytes';
+
+export { WORLD_MAGIC, WORLD_VERSION } from './bytes';
+
+/** Options of World.fromBuffer. */
+export interface WorldLoadOptions {
+  /**
+   * The world hash the caller expects (16 hex digits, e.g. the one the server announced): bytes of
+   * any other world are refused, even if they are a valid world.
+   */
+  expectedHash?: string;
+}
 
 export interface Surface {
   node: string;
@@ -60,19 +58,17 @@ export function createWorldHit(): WorldHit {
   return h;
 }
 
-export const WORLD_MAGIC = 0x42575248;
-export const WORLD_VERSION = 1;
-const HEADER_BYTES = 96;
-
 export class World {
   /** The world's bytes (never handed out; toBuffer copies). */
   private readonly buf: ArrayBuffer;
   private readonly bvh: BvhArrays;
-  /** Leaf order -> original triangle index. */
-  private readonly order: Uint32Array;
   private readonly surfStart: Uint32Array;
   private readonly surfCount: Uint32Array;
   private readonly boundsD: Float64Array;
+  /**
+   * Content hash: the header's, checked against the bytes when they were untrusted; for a world just
+   * built, computed and written into the header on first use (hash or toBuffer).
+   */
   private hashCache: string | undefined;
   /** Scratch: the segment of the current query, sx sy sz ex ey ez (see ../bvh/traverse for why). */
   private readonly q = new Float64Array(7);
@@ -81,80 +77,31 @@ export class World {
   readonly surfaces: readonly Surface[];
   readonly triangleCount: number;
   readonly nodeCount: number;
+  /** Vertices stored (those the triangles use, float32 xyz each). */
+  readonly vertexCount: number;
   /** Levels in the tree (root alone = 1). */
   readonly depth: number;
 
   /**
-   * `trusted` is true only for bytes World.fromTriangles has just written: the per-node, per-triangle
-   * checks below are then skipped (they cost about as much as a tenth of the build).
+   * `trusted` is true only for bytes World.fromTriangles has just written: the hash and the
+   * per-node, per-triangle checks are then skipped.
    */
-  private constructor(buf: ArrayBuffer, trusted: boolean) {
-    // Validates everything a traversal relies on, so hostile bytes give an error, never a hang or a
-    // wrong answer.
-    if (!(buf instanceof ArrayBuffer) || buf.byteLength < HEADER_BYTES) {
-      throw new Error('World.fromBuffer: not a world buffer (too short); pass the bytes World.toBuffer() produced.');
-    }
-    const dv = new DataView(buf);
-    if (dv.getUint32(0, true) !== WORLD_MAGIC) {
-      throw new Error('World.fromBuffer: bad magic; this is not a world buffer (expected "HRWB"). Rebuild it with World.fromTriangles().toBuffer().');
-    }
+  private constructor(buf: ArrayBuffer, trusted: boolean, expectedHash?: string) {
     if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
       throw new Error('World: big-endian hosts are not supported (the buffer is little-endian typed arrays).');
     }
-    const version = dv.getUint32(4, true);
-    if (version !== WORLD_VERSION) {
-      throw new Error(`World.fromBuffer: buffer version ${version}, this build reads version ${WORLD_VERSION}; rebuild the world from the level file.`);
-    }
-    const nodeCount = dv.getUint32(8, true);
-    const triCount = dv.getUint32(12, true);
-    const surfCount = dv.getUint32(16, true);
-    const nameBytes = dv.getUint32(20, true);
-    const depth = dv.getUint32(24, true);
-    const nodesOff = HEADER_BYTES;
-    const trisOff = nodesOff + nodeCount * NODE_BYTES;
-    const orderOff = trisOff + triCount * 72;
-    const surfOff = orderOff + triCount * 4;
-    const namesOff = surfOff + surfCount * 8;
-    const total = namesOff + ((nameBytes + 3) & ~3);
-    if (triCount < 1 || nodeCount < 1 || nodeCount > 2 * triCount - 1 || total !== buf.byteLength || depth < 1 || depth > nodeCount) {
-      throw new Error('World.fromBuffer: header sizes do not match the buffer; the bytes are truncated or corrupt. Rebuild the world.');
-    }
-    const nodesF = new Float32Array(buf, nodesOff, nodeCount * 8);
-    const nodesI = new Int32Array(buf, nodesOff, nodeCount * 8);
-    const order = new Uint32Array(buf, orderOff, triCount);
-    const tris = new Float64Array(buf, trisOff, triCount * 9);
-    if (!trusted) {
-      for (let i = 0; i < nodeCount; i++) {
-        const a = nodesI[i * 8 + 6];
-        const c = nodesI[i * 8 + 7];
-        // Children always come after their parent, so the tree has no cycles and depth bounds the stack.
-        const ok = c < 0 ? c >= -3 && a > i && a + 1 < nodeCount : c > 0 && a >= 0 && a + c <= triCount;
-        if (!ok) throw new Error(`World.fromBuffer: node ${i} points outside the tree; the bytes are corrupt. Rebuild the world.`);
-      }
-      // Every node but the root must be the child of exactly one inner node (a tree, not a DAG), so the
-      // depth below bounds the traversal stack.
-      const seen = new Uint8Array(nodeCount);
-      let children = 0;
-      for (let i = 0; i < nodeCount; i++) {
-        if (nodesI[i * 8 + 7] > 0) continue;
-        const a = nodesI[i * 8 + 6];
-        if (seen[a] || seen[a + 1]) throw new Error(`World.fromBuffer: node ${a} has two parents; the bytes are corrupt. Rebuild the world.`);
-        seen[a] = 1;
-        seen[a + 1] = 1;
-        children += 2;
-      }
-      if (children !== nodeCount - 1) throw new Error('World.fromBuffer: unreachable nodes; the bytes are corrupt. Rebuild the world.');
-      const measured = treeDepth(nodesI);
-      if (measured !== depth) throw new Error('World.fromBuffer: recorded tree depth is wrong; the bytes are corrupt. Rebuild the world.');
-      for (let i = 0; i < triCount; i++) {
-        if (order[i] >= triCount) throw new Error('World.fromBuffer: triangle order out of range; the bytes are corrupt.');
-      }
-      // Non-finite corners would give NaN distances that compare false everywhere: reject them.
-      for (let i = 0; i < tris.length; i++) {
-        const v = tris[i];
-        if (v - v !== 0) throw new Error(`World.fromBuffer: triangle coordinate ${i} is not finite; the bytes are corrupt.`);
-      }
-    }
+    // Untrusted bytes are checked in full (./bytes) so hostile or damaged bytes give an error that
+    // says what is wrong, never a hang or a silently wrong answer.
+    checkPreamble(buf);
+    const l = checkHeader(buf);
+    this.hashCache = trusted ? undefined : checkHash(buf, expectedHash);
+    if (!trusted) checkTree(buf, l);
+    const { nodeCount, depth, surfaceCount: surfCount, nameBytes, surfOff, namesOff } = l;
+    const triCount = l.triangleCount;
+    const nodesF = new Float32Array(buf, l.nodesOff, nodeCount * 8);
+    const nodesI = new Int32Array(buf, l.nodesOff, nodeCount * 8);
+    const verts = new Float32Array(buf, l.vertsOff, l.vertexCount * 3);
+    const tris = new Int32Array(buf, l.trisOff, triCount * 3);
     const surf = new Uint32Array(buf, surfOff, surfCount * 2);
     const surfStart = new Uint32Array(surfCount);
     const surfCountArr = new Uint32Array(surfCount);
@@ -162,7 +109,9 @@ export class World {
     for (let i = 0; i < surfCount; i++) {
       const s = surf[2 * i];
       const c = surf[2 * i + 1];
-      if (s < prevEnd || s + c > triCount) throw new Error('World.fromBuffer: surface ranges overlap or run past the triangles; the bytes are corrupt.');
+      if (s < prevEnd || s + c > triCount) {
+        throw new Error(`World.fromBuffer: surface ${i}: range [${s}, ${s + c}) overlaps the previous one or runs past the ${triCount} triangles. ${REBUILD}`);
+      }
       surfStart[i] = s;
       surfCountArr[i] = c;
       prevEnd = s + c;
@@ -171,15 +120,15 @@ export class World {
     try {
       names = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, namesOff, nameBytes)));
     } catch {
-      throw new Error('World.fromBuffer: surface names are not valid JSON; the bytes are corrupt.');
+      throw new Error(`World.fromBuffer: surface names are not valid UTF-8 JSON. ${REBUILD}`);
     }
     if (!Array.isArray(names) || names.length !== surfCount) {
-      throw new Error('World.fromBuffer: surface name table does not match the surface count; the bytes are corrupt.');
+      throw new Error(`World.fromBuffer: the surface name table does not have ${surfCount} entries. ${REBUILD}`);
     }
     const surfaces: Surface[] = [];
     for (const e of names) {
       if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'string') {
-        throw new Error('World.fromBuffer: a surface name entry is not [node, material]; the bytes are corrupt.');
+        throw new Error(`World.fromBuffer: a surface name entry is not [node, material] strings. ${REBUILD}`);
       }
       surfaces.push(Object.freeze({ node: e[0], material: e[1] }));
     }
@@ -187,14 +136,15 @@ export class World {
     this.nodeCount = nodeCount;
     this.triangleCount = triCount;
     this.depth = depth;
-    this.order = order;
+    this.vertexCount = l.vertexCount;
     this.surfStart = surfStart;
     this.surfCount = surfCountArr;
     this.surfaces = Object.freeze(surfaces);
-    this.boundsD = new Float64Array(buf, 32, 6);
+    this.boundsD = new Float64Array(buf, 40, 6);
     this.bvh = {
       nodesF,
       nodesI,
+      verts,
       tris,
       stackNode: new Int32Array(depth + 1),
       stackT: new Float64Array(depth + 1),
@@ -203,8 +153,9 @@ export class World {
 
   /**
    * Builds a world from a triangle soup: xyz per vertex, three vertex indices per triangle, and
-   * optionally named triangle ranges (sorted, not overlapping). Throws with a clear message on
-   * non-finite coordinates or out-of-range indices.
+   * optionally named triangle ranges (sorted, not overlapping). Float64 positions are rounded to
+   * float32 (see Precision above). Throws with a clear message on non-finite coordinates (including
+   * doubles beyond float32's range), out-of-range indices, or more than 2^24 triangles or vertices.
    */
   static fromTriangles(
     positions: Float32Array | Float64Array,
@@ -233,37 +184,28 @@ export class World {
       prevEnd = r.start + r.count;
     }
 
-    const built = buildBvh(positions, indices);
-    const nodeCount = built.nodeCount;
-    const nameJson = new TextEncoder().encode(JSON.stringify(ranges.map((r) => [String(r.node), String(r.material)])));
-    const trisOff = HEADER_BYTES + nodeCount * NODE_BYTES;
-    const orderOff = trisOff + triCount * 72;
-    const surfOff = orderOff + triCount * 4;
-    const namesOff = surfOff + ranges.length * 8;
-    const total = namesOff + ((nameJson.length + 3) & ~3);
-    const buf = new ArrayBuffer(total);
-    const dv = new DataView(buf);
-    const depth = built.depth;
-    dv.setUint32(0, WORLD_MAGIC, true);
-    dv.setUint32(4, WORLD_VERSION, true);
-    dv.setUint32(8, nodeCount, true);
-    dv.setUint32(12, triCount, true);
-    dv.setUint32(16, ranges.length, true);
-    dv.setUint32(20, nameJson.length, true);
-    dv.setUint32(24, depth, true);
-    new Float64Array(buf, 32, 6).set(built.bounds);
-    new Uint8Array(buf, HEADER_BYTES, nodeCount * NODE_BYTES).set(built.nodes);
-    const tris = new Float64Array(buf, trisOff, triCount * 9);
-    const order = built.order;
-    for (let i = 0; i < triCount; i++) {
-      const t = order[i];
-      const a = indices[3 * t] * 3, b = indices[3 * t + 1] * 3, c = indices[3 * t + 2] * 3;
-      const k = i * 9;
-      tris[k] = positions[a]; tris[k + 1] = positions[a + 1]; tris[k + 2] = positions[a + 2];
-      tris[k + 3] = positions[b]; tris[k + 4] = positions[b + 1]; tris[k + 5] = positions[b + 2];
-      tris[k + 6] = positions[c]; tris[k + 7] = positions[c + 1]; tris[k + 8] = positions[c + 2];
+    if (triCount > MAX_ITEMS) {
+      throw new Error(`World.fromTriangles: ${triCount} triangles; a world holds at most ${MAX_ITEMS}. Split the level into several worlds.`);
     }
-    new Uint32Array(buf, orderOff, triCount).set(order);
+    // Vertices are stored as float32: round double input once (exact for float32-exact input).
+    const p32 = positions instanceof Float32Array ? positions : Float32Array.from(positions);
+    const built = buildBvh(p32, indices);
+    const nodeCount = built.nodeCount;
+    const order = built.order;
+    // Number the used vertices in the order the leaves first use them (a leaf's corners end up close
+    // together in memory), welding vertices with the same float32 bits (the same numbers, so the
+    // same answers), and write each triangle's three words: vertex index | byte of its original
+    // index << 24.
+    const { tris, verts: welded, vertexCount } = weldInLeafOrder(p32, indices, order);
+    const nameJson = new TextEncoder().encode(JSON.stringify(ranges.map((r) => [String(r.node), String(r.material)])));
+    const l = worldLayout(nodeCount, triCount, vertexCount, ranges.length, nameJson.length, built.depth);
+    const { surfOff, namesOff } = l;
+    const buf = new ArrayBuffer(l.total);
+    writeHeader(buf, l);
+    new Float64Array(buf, 40, 6).set(built.bounds);
+    new Uint8Array(buf, HEADER_BYTES, nodeCount * NODE_BYTES).set(built.nodes);
+    new Float32Array(buf, l.vertsOff, vertexCount * 3).set(welded.subarray(0, vertexCount * 3));
+    new Uint32Array(buf, l.trisOff, triCount * 3).set(tris);
     const surf = new Uint32Array(buf, surfOff, ranges.length * 2);
     for (let i = 0; i < ranges.length; i++) {
       surf[2 * i] = ranges[i].start;
@@ -274,29 +216,37 @@ export class World {
   }
 
   /**
-   * Loads a world from bytes made by toBuffer (validated: magic, version, sizes, tree links, finite
-   * corners). Takes an ArrayBuffer or any view of one (a Node Buffer read from disk, a Uint8Array).
+   * Loads a world from bytes made by toBuffer, which may come from a file or the network: they are
+   * checked in full first (magic, version, sizes, content hash, and every node, link, box and
+   * triangle: see ./bytes) and refused with an Error that says what is wrong. Pass the hash you
+   * expect (e.g. the one the server announced) to refuse any other world. Takes an ArrayBuffer or any
+   * view of one (a Node Buffer read from disk, a Uint8Array).
    */
-  static fromBuffer(buf: ArrayBuffer | ArrayBufferView): World {
+  static fromBuffer(buf: ArrayBuffer | ArrayBufferView, options: WorldLoadOptions = {}): World {
+    const expected = options.expectedHash;
+    if (expected !== undefined && (typeof expected !== 'string' || !/^[0-9a-f]{16}$/.test(expected))) {
+      throw new Error('World.fromBuffer: expectedHash must be 16 lowercase hex digits (World.hash of the world you expect).');
+    }
     // Copy so later writes by the caller cannot change a world in use (and so views get their own,
     // aligned buffer).
     if (ArrayBuffer.isView(buf)) {
-      return new World(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength).slice().buffer, false);
+      return new World(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength).slice().buffer, false, expected);
     }
     if (!(buf instanceof ArrayBuffer)) {
       throw new Error('World.fromBuffer: pass an ArrayBuffer or a view of one (the bytes World.toBuffer() produced).');
     }
-    return new World(buf.slice(0), false);
+    return new World(buf.slice(0), false, expected);
   }
 
-  /** A copy of the world's bytes. */
+  /** A copy of the world's bytes (with the content hash in the header). */
   toBuffer(): ArrayBuffer {
+    if (this.hashCache === undefined) this.hashCache = sealWorldBytes(this.buf);
     return this.buf.slice(0);
   }
 
-  /** Content hash of the bytes: FNV-1a 64, 16 hex digits. Computed once, on first use. */
+  /** Content hash of the bytes: FNV-1a 64 of everything after the header's hash field, 16 hex digits. */
   get hash(): string {
-    if (this.hashCache === undefined) this.hashCache = fnv1a64(new Uint8Array(this.buf));
+    if (this.hashCache === undefined) this.hashCache = sealWorldBytes(this.buf);
     return this.hashCache;
   }
 
@@ -343,7 +293,7 @@ export class World {
       out.surface = -1;
       return false;
     }
-    const tri = this.order[leaf];
+    const tri = this.originalTriangle(leaf);
     out.triangle = tri;
     out.surface = this.surfaceOf(tri);
     return true;
@@ -382,7 +332,7 @@ export class World {
   }
 
   private buildFrames(): Float64Array {
-    this.frames = buildSweepFrames(this.bvh.tris, null);
+    this.frames = buildSweepFrames(this.triangleCorners(), null);
     return this.frames;
   }
 
@@ -423,30 +373,78 @@ export class World {
     return this.bvh;
   }
 
-  /** Internal: original triangle index of a leaf-order triangle. */
+  /** Internal: original triangle index of a leaf-order triangle (bytes 0, 1, 2 in the top of its words). */
   originalTriangle(leaf: number): number {
-    return this.order[leaf];
+    const T = this.bvh.tris;
+    const k = leaf * 3;
+    return (T[k] >>> 24) | ((T[k + 1] >>> 24) << 8) | ((T[k + 2] >>> 24) << 16);
+  }
+
+  /**
+   * The corners of every triangle in leaf order, 9 doubles each (ax ay az bx by bz cx cy cz), in a new
+   * array: for drawing the level (the audit's map) and for the sweep frames.
+   */
+  triangleCorners(): Float64Array {
+    const { verts: V, tris: T } = this.bvh;
+    const out = new Float64Array(this.triangleCount * 9);
+    for (let i = 0, n = this.triangleCount * 3; i < n; i++) {
+      const v = (T[i] & TRI_VERTEX) * 3;
+      out[3 * i] = V[v];
+      out[3 * i + 1] = V[v + 1];
+      out[3 * i + 2] = V[v + 2];
+    }
+    return out;
   }
 }
 
 // Scratch for groundHeight (never escapes).
 const scratchWorldHit: WorldHit = createWorldHit();
 
-/** Number of levels of the tree (root alone = 1). One forward pass; allocates a level per node. */
-function treeDepth(nodesI: Int32Array): number {
-  const nodeCount = nodesI.length / 8;
-  // Children come after parents, so one forward pass computes every node's level.
-  const level = new Uint32Array(nodeCount);
-  level[0] = 1;
-  let max = 1;
-  for (let i = 0; i < nodeCount; i++) {
-    const lv = level[i];
-    if (lv > max) max = lv;
-    if (nodesI[i * 8 + 7] < 0) {
-      const l = nodesI[i * 8 + 6];
-      level[l] = lv + 1;
-      level[l + 1] = lv + 1;
+/**
+ * The triangles' words and the welded vertex array: vertices numbered in the order the leaf-order
+ * triangles first use them, one per distinct float32 bit pattern (xyz). An open-addressing table
+ * over the bits; -0 and +0 stay distinct, so every corner keeps its exact value.
+ */
+function weldInLeafOrder(p32: Float32Array, indices: Uint32Array, order: Uint32Array): { tris: Uint32Array; verts: Float32Array; vertexCount: number } {
+  const triCount = order.length;
+  const vcount = p32.length / 3;
+  const bits = new Uint32Array(p32.buffer, p32.byteOffset, p32.length);
+  const remap = new Int32Array(vcount).fill(-1);
+  let size = 16;
+  while (size < 2 * Math.min(vcount, 3 * triCount)) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const verts = new Float32Array(Math.min(vcount, 3 * triCount) * 3);
+  const vbits = new Uint32Array(verts.buffer);
+  const tris = new Uint32Array(triCount * 3);
+  let vertexCount = 0;
+  for (let i = 0; i < triCount; i++) {
+    const t = order[i];
+    for (let j = 0; j < 3; j++) {
+      const v = indices[3 * t + j];
+      let r = remap[v];
+      if (r < 0) {
+        const x = bits[3 * v], y = bits[3 * v + 1], z = bits[3 * v + 2];
+        let h = (Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca77) ^ Math.imul(z, 0xc2b2ae3d)) >>> 0;
+        h = (h ^ (h >>> 15)) & mask;
+        for (;;) {
+          const e = table[h];
+          if (e < 0) {
+            r = vertexCount++;
+            table[h] = r;
+            vbits[3 * r] = x; vbits[3 * r + 1] = y; vbits[3 * r + 2] = z;
+            break;
+          }
+          if (vbits[3 * e] === x && vbits[3 * e + 1] === y && vbits[3 * e + 2] === z) {
+            r = e;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        remap[v] = r;
+      }
+      tris[3 * i + j] = (r | (((t >>> (8 * j)) & 0xff) << 24)) >>> 0;
     }
   }
-  return max;
+  return { tris, verts, vertexCount };
 }

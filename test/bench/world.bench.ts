@@ -8,24 +8,64 @@
  * All three see the same float32 vertex values (the level's baked positions rounded once), so
  * disagreements mean different answers, not different inputs.
  *
- * Run: npm run bench:world [-- --json] [-- --queries N]
+ * Scenes: the two shipped levels, and a 480,000-triangle scene made of the bistro and a partial copy
+ * of it offset along x (bistro-x2-480k), for build times at that size. For ours the JSON also gives
+ * the bytes per triangle, the SAH tree's build alone (sahBuildMs) and the time World.fromBuffer takes
+ * to load and check the bytes (loadMs).
+ *
+ * Run: npm run bench:world [-- --json] [-- --queries N] [-- --scene bistro-collision]
  */
 import { benchArgs } from './args';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
 import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
-import { loadLevelMesh } from '../../server/level/gltf';
+import { loadLevelMesh, type LevelMesh } from '../../server/level/gltf';
 import { World, createWorldHit } from '../../shared/world/world';
 import { mulberry32 as rng } from '../../shared/util/prng';
 import { buildBvh } from '../../shared/bvh/build';
 import { createSweepHit } from '../../shared/kernels/sweptSphere';
 
 const ASSETS = fileURLToPath(new URL('../../server/assets/', import.meta.url));
-const SCENES = [
-  { scene: 'bistro-collision', file: 'bistro-collision.glb' },
-  { scene: 'collision-world', file: 'collision-world.glb' },
+/** Triangles of the large scene: bistro plus its first 220,676 triangles again, offset along x. */
+const LARGE_TRIANGLES = 480_000;
+const SCENES: { scene: string; load: () => Promise<LevelMesh> }[] = [
+  { scene: 'bistro-collision', load: () => loadLevelMesh(ASSETS + 'bistro-collision.glb') },
+  { scene: 'collision-world', load: () => loadLevelMesh(ASSETS + 'collision-world.glb') },
+  { scene: 'bistro-x2-480k', load: async () => twoBistros(await loadLevelMesh(ASSETS + 'bistro-collision.glb'), LARGE_TRIANGLES) },
 ];
+
+/**
+ * A 480k-triangle scene from real geometry: the bistro, then a copy of its first (total - 259,324)
+ * triangles moved along +x by the bistro's x extent plus 1 m, so the two never overlap.
+ */
+function twoBistros(m: LevelMesh, total: number): LevelMesh {
+  const n = m.indices.length / 3;
+  const extra = total - n;
+  let minx = Infinity, maxx = -Infinity;
+  for (let i = 0; i < m.positions.length; i += 3) {
+    minx = Math.min(minx, m.positions[i]);
+    maxx = Math.max(maxx, m.positions[i]);
+  }
+  const shift = Math.fround(maxx - minx + 1);
+  const vcount = m.positions.length / 3;
+  const positions = new Float64Array(m.positions.length * 2);
+  positions.set(m.positions);
+  for (let i = 0; i < m.positions.length; i += 3) {
+    positions[m.positions.length + i] = m.positions[i] + shift;
+    positions[m.positions.length + i + 1] = m.positions[i + 1];
+    positions[m.positions.length + i + 2] = m.positions[i + 2];
+  }
+  const indices = new Uint32Array(total * 3);
+  indices.set(m.indices);
+  for (let i = 0; i < extra * 3; i++) indices[n * 3 + i] = m.indices[i] + vcount;
+  const surfaceRanges = [...m.surfaceRanges];
+  for (const r of m.surfaceRanges) {
+    if (r.start >= extra) break;
+    surfaceRanges.push({ ...r, start: r.start + n, count: Math.min(r.count, extra - r.start), node: `${r.node} (copy)` });
+  }
+  return { positions, indices, surfaceRanges };
+}
 const SEED = 0x5eed3;
 /** Agreement tolerance on t, as a distance in metres along the segment (peers work in float32). */
 const T_TOL_METRES = 1e-3;
@@ -142,14 +182,15 @@ async function loadRapier(): Promise<typeof import('@dimforge/rapier3d-compat')>
   }
 }
 
-export async function run(opts: { json: boolean; queries?: number; rounds?: number }): Promise<void> {
+export async function run(opts: { json: boolean; queries?: number; rounds?: number; scene?: string }): Promise<void> {
   const queries = opts.queries ?? 100_000;
   const rounds = opts.rounds ?? 5;
   const RAPIER = await loadRapier();
   const gc = new GcCounter();
   gc.start();
   for (const sc of SCENES) {
-    const mesh = await loadLevelMesh(ASSETS + sc.file);
+    if (opts.scene !== undefined && sc.scene !== opts.scene) continue;
+    const mesh = await sc.load();
     const pos32 = Float32Array.from(mesh.positions);
     const idx = mesh.indices;
     const triangles = idx.length / 3;
@@ -179,6 +220,15 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       sahTimes.push(performance.now() - t0);
     }
     const sahMs = median(sahTimes);
+    // Loading the world's bytes as a client does (World.fromBuffer: copy, content hash, every check).
+    const bytes = world.toBuffer();
+    const loadTimes: number[] = [];
+    for (let r = 0; r < WARMUP_BUILDS + BUILDS; r++) {
+      const t0 = performance.now();
+      World.fromBuffer(bytes);
+      if (r >= WARMUP_BUILDS) loadTimes.push(performance.now() - t0);
+    }
+    const loadMs = median(loadTimes);
     const bounds = world.bounds(new Float64Array(6));
     const segs = makeSegments(bounds, queries, SEED);
     {
@@ -324,23 +374,28 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
     const hits = mine.reduce((n, t) => (Number.isNaN(t) ? n : n + 1), 0);
 
     if (opts.json) {
-      const impl: Record<string, { nsPerQuery: number; buildMs: number; bytes: number }> = {};
+      const impl: Record<string, { nsPerQuery: number; buildMs: number; bytes: number; bytesPerTriangle: number; gcs: number }> = {};
       for (const [k, v] of Object.entries(results)) {
-        impl[k] = { nsPerQuery: +v.nsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2), bytes: v.bytes };
+        impl[k] = { nsPerQuery: +v.nsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2), bytes: v.bytes, bytesPerTriangle: +(v.bytes / triangles).toFixed(1), gcs: v.gcs };
       }
-      // hitreg's buildMs is the whole World (tree + packed buffer); sahBuildMs is the SAH tree alone.
-      console.log(JSON.stringify({ bench: 'world', scene: sc.scene, triangles, queries, agreement, impl, sahBuildMs: +sahMs.toFixed(2) }));
+      // hitreg's buildMs is the whole World (tree + packed buffer); sahBuildMs is the SAH tree alone;
+      // loadMs is World.fromBuffer on its bytes (copy, content hash and every check of untrusted bytes).
+      console.log(JSON.stringify({
+        bench: 'world', scene: sc.scene, triangles, queries, agreement, impl,
+        sahBuildMs: +sahMs.toFixed(2), loadMs: +loadMs.toFixed(2), nodes: world.nodeCount, depth: world.depth, vertices: world.vertexCount,
+      }));
     } else {
       console.log(`\nworld: ${sc.scene}, ${triangles} triangles, ${queries} seeded segments (${hits} hit), agreement ${(agreement * 100).toFixed(3)}%` +
         (Object.keys(disagreements).length ? ` (disagreements: ${JSON.stringify(disagreements)})` : ''));
       console.log(`largest agreeing difference in hit distance: ${Object.entries(maxDev).map(([k, v]) => `${k} ${v.toExponential(1)} m`).join(', ')} (tolerance ${T_TOL_METRES} m)`);
       console.log(`hitreg build: ${median(buildTimes).toFixed(1)} ms for the whole world (of which the SAH tree ${sahMs.toFixed(1)} ms; first, cold build ${coldMs.toFixed(0)} ms); ` +
-        `${world.nodeCount} nodes, depth ${world.depth}`);
-      console.log('impl                 ns/query   Mq/s   vs hitreg  build ms      bytes   GCs in loop');
+        `${world.nodeCount} nodes, depth ${world.depth}, ${world.vertexCount} vertices, ${(world.byteLength / triangles).toFixed(1)} bytes per triangle; ` +
+        `loading its bytes (World.fromBuffer, every check) ${loadMs.toFixed(1)} ms`);
+      console.log('impl                 ns/query   Mq/s   vs hitreg  build ms      bytes  bytes/tri  GCs in loop');
       const base = results['hitreg'].nsPerQuery;
       for (const [k, v] of Object.entries(results)) {
         console.log(
-          `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${String(v.gcs).padStart(6)}`,
+          `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${(v.bytes / triangles).toFixed(1).padStart(10)} ${String(v.gcs).padStart(6)}`,
         );
       }
       console.log(`(${rounds} timed rounds of ${queries} queries each, interleaved, median; rapier bytes = growth of its wasm heap during its builds, 0 when the heap already had room)`);
@@ -351,8 +406,13 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
   gc.stop();
 }
 
-// Standalone: tsx test/bench/world.bench.ts [--json] [--queries N]
+// Standalone: tsx test/bench/world.bench.ts [--json] [--queries N] [--scene NAME]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const a = benchArgs('world.bench.ts', ['queries']);
-  await run({ json: a.json, queries: a.queries });
+  // --scene takes a name (benchArgs parses the numeric flags).
+  const argv = process.argv.slice(2);
+  const si = argv.indexOf('--scene');
+  const scene = si >= 0 ? argv[si + 1] : undefined;
+  if (si >= 0) argv.splice(si, 2);
+  const a = benchArgs('world.bench.ts', ['queries'], argv);
+  await run({ json: a.json, queries: a.queries, scene });
 }

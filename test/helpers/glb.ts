@@ -68,3 +68,11 @@ export function meshBounds(m: MeshArrays): number[] {
   }
   return b;
 }
+
+/**
+ * The mesh as a World stores it: positions rounded to the nearest float32 (World.fromTriangles does
+ * this at build), so brute force over the result sees exactly the world's vertices.
+ */
+export function toFloat32<M extends MeshArrays>(m: M): M {
+  return { ...m, positions: Float64Array.from(Float32Array.from(m.positions)) };
+}

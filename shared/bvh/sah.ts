@@ -1,0 +1,148 @@
+/**
+ * BVH build, step two: binned SAH for one node (Wald, "On fast construction of SAH-based bounding
+ * volume hierarchies", 2007). The node's records are binned by centroid along one axis; a sweep from
+ * each end gives every candidate split's child boxes, counts and surface areas; the cheapest split
+ * wins. The children's boxes are unions of bins, so they are float32 and outward already.
+ */
+
+/** Most bins per split (large nodes). */
+export const BINS = 16;
+
+/** Scratch for one node's binning, reused for every node of a build. */
+export interface SahScratch {
+  /** Per bin: box (min xyz, max xyz). */
+  binB: Float64Array;
+  /** Per bin: record count. */
+  binN: Int32Array;
+  /** Right sweep: union of bins s..nb-1 (the right child's box when the split is s), its count and area. */
+  rightB: Float64Array;
+  rightCount: Int32Array;
+  rightArea: Float64Array;
+  /** Left sweep: union of bins 0..s (the left child's box when the split is s + 1). */
+  leftB: Float64Array;
+  /** Out: the best split's cost (area-weighted counts, not yet divided by the parent's area). */
+  bestCost: Float64Array;
+}
+
+export function createSahScratch(): SahScratch {
+  return {
+    binB: new Float64Array(BINS * 6),
+    binN: new Int32Array(BINS),
+    rightB: new Float64Array(BINS * 6),
+    rightCount: new Int32Array(BINS),
+    rightArea: new Float64Array(BINS),
+    leftB: new Float64Array(BINS * 6),
+    bestCost: new Float64Array(1),
+  };
+}
+
+/**
+ * Bins records [start, end) of `rb` (6 float32 each) into nb bins along axis k, bin = (2 x centroid -
+ * c0) * kk truncated, then sweeps the SAH. Returns the best split s (the left child takes bins
+ * 0..s-1), 1 <= s < nb, with its cost in sc.bestCost[0]; or 0 when every split leaves a side empty.
+ */
+export function binnedSah(sc: SahScratch, rb: Float32Array, start: number, end: number, k: number, nb: number, c0: number, kk: number): number {
+  const binB = sc.binB;
+  const binN = sc.binN;
+  for (let i = 0; i < nb; i++) {
+    binN[i] = 0;
+    const o = i * 6;
+    binB[o] = Infinity; binB[o + 1] = Infinity; binB[o + 2] = Infinity;
+    binB[o + 3] = -Infinity; binB[o + 4] = -Infinity; binB[o + 5] = -Infinity;
+  }
+  binRecords(rb, start, end, binB, binN, k, c0, kk);
+  const rightB = sc.rightB, rightCount = sc.rightCount, rightArea = sc.rightArea, leftB = sc.leftB;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  let cnt = 0;
+  for (let s = nb - 1; s > 0; s--) {
+    const o = s * 6;
+    cnt += binN[s];
+    if (binB[o] < x0) x0 = binB[o];
+    if (binB[o + 1] < y0) y0 = binB[o + 1];
+    if (binB[o + 2] < z0) z0 = binB[o + 2];
+    if (binB[o + 3] > x1) x1 = binB[o + 3];
+    if (binB[o + 4] > y1) y1 = binB[o + 4];
+    if (binB[o + 5] > z1) z1 = binB[o + 5];
+    rightCount[s] = cnt;
+    rightB[o] = x0; rightB[o + 1] = y0; rightB[o + 2] = z0; rightB[o + 3] = x1; rightB[o + 4] = y1; rightB[o + 5] = z1;
+    const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
+    rightArea[s] = cnt > 0 ? ax * ay + ay * az + az * ax : 0;
+  }
+  x0 = Infinity; y0 = Infinity; z0 = Infinity; x1 = -Infinity; y1 = -Infinity; z1 = -Infinity;
+  cnt = 0;
+  let bestCost = Infinity;
+  let bestSplit = 0;
+  for (let s = 0; s < nb - 1; s++) {
+    const o = s * 6;
+    cnt += binN[s];
+    if (binB[o] < x0) x0 = binB[o];
+    if (binB[o + 1] < y0) y0 = binB[o + 1];
+    if (binB[o + 2] < z0) z0 = binB[o + 2];
+    if (binB[o + 3] > x1) x1 = binB[o + 3];
+    if (binB[o + 4] > y1) y1 = binB[o + 4];
+    if (binB[o + 5] > z1) z1 = binB[o + 5];
+    leftB[o] = x0; leftB[o + 1] = y0; leftB[o + 2] = z0; leftB[o + 3] = x1; leftB[o + 4] = y1; leftB[o + 5] = z1;
+    const rc = rightCount[s + 1];
+    if (cnt === 0 || rc === 0) continue;
+    const ax = x1 - x0, ay = y1 - y0, az = z1 - z0;
+    const cost = (ax * ay + ay * az + az * ax) * cnt + rightArea[s + 1] * rc;
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestSplit = s + 1;
+    }
+  }
+  sc.bestCost[0] = bestCost;
+  return bestSplit;
+}
+
+/**
+ * Writes the boxes of the children of split s (after binnedSah over nb bins) into out[0..6) (left)
+ * and out[6..12) (right).
+ */
+export function splitBoxes(sc: SahScratch, nb: number, s: number, out: Float64Array): void {
+  // The left one is the left sweep's union at the split: the same bins in the same order.
+  const p = (s - 1) * 6;
+  const leftB = sc.leftB;
+  out[0] = leftB[p]; out[1] = leftB[p + 1]; out[2] = leftB[p + 2];
+  out[3] = leftB[p + 3]; out[4] = leftB[p + 4]; out[5] = leftB[p + 5];
+  // The right one is the right sweep's union at the split, unless a coordinate is zero: that sweep
+  // ran in the other order, and which of -0 and +0 a union keeps depends on the order.
+  const r = s * 6;
+  const rightB = sc.rightB;
+  const bx0 = rightB[r], by0 = rightB[r + 1], bz0 = rightB[r + 2], bx1 = rightB[r + 3], by1 = rightB[r + 4], bz1 = rightB[r + 5];
+  if (bx0 === 0 || by0 === 0 || bz0 === 0 || bx1 === 0 || by1 === 0 || bz1 === 0) {
+    const binB = sc.binB;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let i = s * 6, e = nb * 6; i < e; i += 6) {
+      if (binB[i] < x0) x0 = binB[i];
+      if (binB[i + 1] < y0) y0 = binB[i + 1];
+      if (binB[i + 2] < z0) z0 = binB[i + 2];
+      if (binB[i + 3] > x1) x1 = binB[i + 3];
+      if (binB[i + 4] > y1) y1 = binB[i + 4];
+      if (binB[i + 5] > z1) z1 = binB[i + 5];
+    }
+    out[6] = x0; out[7] = y0; out[8] = z0; out[9] = x1; out[10] = y1; out[11] = z1;
+  } else {
+    out[6] = bx0; out[7] = by0; out[8] = bz0; out[9] = bx1; out[10] = by1; out[11] = bz1;
+  }
+}
+
+/** Bins records [start, end) of rb along axis k: bin (2 x centroid - c0) * kk (box + count). */
+function binRecords(
+  rb: Float32Array, start: number, end: number, binB: Float64Array, binN: Int32Array, k: number, c0: number, kk: number,
+): void {
+  for (let i = start; i < end; i++) {
+    const o6 = i * 6;
+    const x0 = rb[o6], y0 = rb[o6 + 1], z0 = rb[o6 + 2], x1 = rb[o6 + 3], y1 = rb[o6 + 4], z1 = rb[o6 + 5];
+    const m = k === 0 ? x0 + x1 : k === 1 ? y0 + y1 : z0 + z1;
+    const b = ((m - c0) * kk) | 0;
+    const o = b * 6;
+    binN[b]++;
+    if (x0 < binB[o]) binB[o] = x0;
+    if (y0 < binB[o + 1]) binB[o + 1] = y0;
+    if (z0 < binB[o + 2]) binB[o + 2] = z0;
+    if (x1 > binB[o + 3]) binB[o + 3] = x1;
+    if (y1 > binB[o + 4]) binB[o + 4] = y1;
+    if (z1 > binB[o + 5]) binB[o + 5] = z1;
+  }
+}

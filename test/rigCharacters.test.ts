@@ -1,0 +1,219 @@
+// Rigs from humanoids other than the mannequin: RobotExpressive (Blender ".L" names, meshes parented
+// rigidly to bones, two skins, an armature scaled by 100: see server/rig/character.ts) built with its
+// map file; the same robot renamed to the Mixamo convention, and described by a VRM humanoid table
+// with meaningless bone names, must give the same rig geometry; meshopt- and Draco-compressed
+// (quantized) robots give rigs as good against the original mesh; rig files round-trip with their hash checked;
+// RIG= picks the rig; and a room running the robot rig judges shots by its zones over real sockets,
+// and its match log audits bit for bit with the same rig.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { buildRig, DEFAULT_BUILD_OPTIONS, type CharacterMap } from '../server/rig/buildRig';
+import { loadSkinnedCharacter } from '../server/rig/character';
+import { measureRigQuality } from '../server/rig/quality';
+import { loadMappedCharacter, parseRigFile, readCharacterMap, rigFileText, rigFromEnv } from '../server/rig/rigFile';
+import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { HitZone, loadRig, type RigMeta } from '../shared/rig/rig';
+import { assetPath } from './helpers/glb';
+import { compressedCopy } from './helpers/compressGlb';
+import { buildTestWorld, joinPair, shootAtZone, sleep, startTestServer, TEST_SPAWNS } from './helpers/server';
+
+const ROBOT = assetPath('RobotExpressive.glb');
+const ROBOT_MAP = assetPath('RobotExpressive.map.json');
+const dir = mkdtempSync(join(tmpdir(), 'hitreg-rigs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const map = readCharacterMap(ROBOT_MAP);
+const robotBuilt = loadMappedCharacter(ROBOT, map).then((ch) => ({ ch, built: buildRig(ch, 'RobotExpressive.glb', DEFAULT_BUILD_OPTIONS, map) }));
+
+/** Rewrites the robot with joints renamed (and optionally extra top-level JSON), returns the new path. */
+async function renamedRobot(name: string, rename: Record<string, string>, extensions?: (nodeIndex: Map<string, number>) => Record<string, unknown>): Promise<string> {
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
+  const doc = await io.read(ROBOT);
+  const joints = new Set(doc.getRoot().listSkins().flatMap((s) => s.listJoints()));
+  const index = new Map<string, number>();
+  doc.getRoot().listNodes().forEach((n, i) => {
+    if (!joints.has(n)) return;
+    if (rename[n.getName()]) n.setName(rename[n.getName()]);
+    index.set(n.getName(), i);
+  });
+  const { json, resources } = await io.writeJSON(doc, { basename: name });
+  if (extensions) {
+    json.extensions = { ...json.extensions, ...extensions(index) };
+    json.extensionsUsed = [...(json.extensionsUsed ?? []), ...Object.keys(extensions(index))];
+  }
+  for (const [uri, bytes] of Object.entries(resources)) writeFileSync(join(dir, uri), bytes);
+  const path = join(dir, `${name}.gltf`);
+  writeFileSync(path, JSON.stringify(json));
+  return path;
+}
+
+const MIXAMO: Record<string, string> = {
+  Hips: 'mixamorig:Hips', Abdomen: 'mixamorig:Spine', Torso: 'mixamorig:Spine1', Neck: 'mixamorig:Neck', Head: 'mixamorig:Head',
+  'Shoulder.L': 'mixamorig:LeftShoulder', 'UpperArm.L': 'mixamorig:LeftArm', 'LowerArm.L': 'mixamorig:LeftForeArm',
+  'Shoulder.R': 'mixamorig:RightShoulder', 'UpperArm.R': 'mixamorig:RightArm', 'LowerArm.R': 'mixamorig:RightForeArm',
+  'UpperLeg.L': 'mixamorig:LeftUpLeg', 'LowerLeg.L': 'mixamorig:LeftLeg', 'Foot.L': 'mixamorig:LeftFoot',
+  'UpperLeg.R': 'mixamorig:RightUpLeg', 'LowerLeg.R': 'mixamorig:RightLeg', 'Foot.R': 'mixamorig:RightFoot',
+  'Palm1.L': 'mixamorig:LeftHandIndex1', 'Palm1.R': 'mixamorig:RightHandIndex1',
+};
+const VRM_BONES: Record<string, string> = {
+  Hips: 'hips', Abdomen: 'spine', Torso: 'chest', Neck: 'neck', Head: 'head',
+  'Shoulder.L': 'leftShoulder', 'UpperArm.L': 'leftUpperArm', 'LowerArm.L': 'leftLowerArm',
+  'Shoulder.R': 'rightShoulder', 'UpperArm.R': 'rightUpperArm', 'LowerArm.R': 'rightLowerArm',
+  'UpperLeg.L': 'leftUpperLeg', 'LowerLeg.L': 'leftLowerLeg', 'Foot.L': 'leftFoot',
+  'UpperLeg.R': 'rightUpperLeg', 'LowerLeg.R': 'rightLowerLeg', 'Foot.R': 'rightFoot',
+};
+
+describe('rigs from other humanoids', () => {
+  it('RobotExpressive: its map scales it to 1.8 m and names the torso; hitboxes, clips and hulls as expected', async () => {
+    const { built } = await robotBuilt;
+    const meta = JSON.parse(built.data.meta) as RigMeta;
+    expect(meta.height).toBe(1.8);
+    expect(meta.eyeHeight).toBeGreaterThan(1.3);
+    expect(meta.eyeHeight).toBeLessThan(1.8);
+    // No vertex hangs on the robot's hips, abdomen or neck bones: those hitboxes are left out.
+    expect(built.omitted).toEqual(['neck', 'lower_torso', 'pelvis']);
+    expect(meta.hitboxes.map((h) => h.name)).toEqual([
+      'head', 'upper_torso', 'upper_arm.l', 'upper_arm.r', 'forearm.l', 'forearm.r', 'hand.l', 'hand.r',
+      'thigh.l', 'thigh.r', 'calf.l', 'calf.r', 'foot.l', 'foot.r',
+    ]);
+    expect(meta.hitboxes.find((h) => h.name === 'upper_torso')!.joint).toBe('Body');
+    expect(meta.clips.map((c) => c.name)).toEqual(['Idle', 'Walking', 'Running', 'Jump']);
+    for (const h of meta.hitboxes) expect(h.triangles).toBeGreaterThanOrEqual(8);
+    // Without the map the robot is 4.4 m tall in its own units, beyond the format: the error says what to do.
+    await expect(loadSkinnedCharacter(ROBOT).then((ch) => buildRig(ch, 'RobotExpressive.glb'))).rejects.toThrow(/"height": 1.8/);
+  });
+
+  it('the same robot under Mixamo names, or described by a VRM humanoid table, gives the same rig geometry', async () => {
+    // Baseline: the robot rewritten by the same writer with its names unchanged (rewriting alone
+    // moves node matrices by float rounding, so the shipped file is not the baseline).
+    const plain = await renamedRobot('plain-robot', {});
+    const built = buildRig(await loadMappedCharacter(plain, map), 'plain-robot.gltf', DEFAULT_BUILD_OPTIONS, map);
+    const mixamo = await renamedRobot('mixamo-robot', MIXAMO);
+    const mixamoMap: CharacterMap = { ...map, bones: { Body: 'chest' } };
+    const fromMixamo = buildRig(await loadMappedCharacter(mixamo, mixamoMap), 'mixamo-robot.gltf', DEFAULT_BUILD_OPTIONS, mixamoMap);
+    expect(fromMixamo.data.payload).toBe(built.data.payload);
+    expect(fromMixamo.jointZone).toEqual(built.jointZone);
+
+    // VRM 1.0: bone names say nothing; the file's humanoid table says what each is.
+    const opaque = Object.fromEntries(Object.keys(VRM_BONES).map((n, i) => [n, `J_Custom_${i}`]));
+    const vrm = await renamedRobot('vrm-robot', opaque, (index) => ({
+      VRMC_vrm: { specVersion: '1.0', humanoid: { humanBones: Object.fromEntries(Object.entries(VRM_BONES).map(([n, role]) => [role, { node: index.get(opaque[n]) }])) } },
+    }));
+    const ch = await loadMappedCharacter(vrm, map);
+    expect(ch.declaredRoles.size).toBe(Object.keys(VRM_BONES).length);
+    const fromVrm = buildRig(ch, 'vrm-robot.gltf', DEFAULT_BUILD_OPTIONS, map);
+    expect(fromVrm.data.payload).toBe(built.data.payload);
+    expect(fromVrm.jointZone).toEqual(built.jointZone);
+  });
+
+  const PACKED_QUALITY = { seed: 5, timesPerClip: 1, segmentsPerPose: 300, probesPerPose: 0, startDistance: 1.5 };
+  let refQuality: ReturnType<typeof measureRigQuality> | undefined;
+  for (const kind of ['meshopt', 'draco'] as const) {
+    it(`a ${kind}-compressed, quantized robot gives a rig as good against the original skinned mesh`, async () => {
+      const { ch, built } = await robotBuilt;
+      const packed = await compressedCopy(ROBOT, kind, dir);
+      const packedJson = await new NodeIO().readAsJSON(packed);
+      expect(packedJson.json.extensionsRequired).toEqual(expect.arrayContaining(
+        kind === 'meshopt' ? ['KHR_mesh_quantization', 'EXT_meshopt_compression'] : ['KHR_draco_mesh_compression'],
+      ));
+      const fromPacked = buildRig(await loadMappedCharacter(packed, map), `${kind}.glb`, DEFAULT_BUILD_OPTIONS, map);
+      expect(fromPacked.data.payload).not.toBe(built.data.payload); // the geometry did change, a little
+      const opts = { ...PACKED_QUALITY, jointZone: built.jointZone };
+      refQuality ??= measureRigQuality(ch, loadRig(built.data), opts);
+      const ref = refQuality;
+      const got = measureRigQuality(ch, loadRig(fromPacked.data), opts);
+      console.log(`robot rig vs original mesh: hit ${(100 * ref.hitFraction).toFixed(2)}% / zone ${(100 * ref.zoneFraction).toFixed(2)}%; from the ${kind} copy: hit ${(100 * got.hitFraction).toFixed(2)}% / zone ${(100 * got.zoneFraction).toFixed(2)}%`);
+      expect(got.segments).toBe(ref.segments);
+      expect(Math.abs(got.hitFraction - ref.hitFraction)).toBeLessThan(0.01);
+      expect(Math.abs(got.zoneFraction - ref.zoneFraction)).toBeLessThan(0.01);
+      const a = JSON.parse(built.data.meta) as RigMeta, b = JSON.parse(fromPacked.data.meta) as RigMeta;
+      expect(b.hitboxes.map((h) => h.name)).toEqual(a.hitboxes.map((h) => h.name));
+      expect(Math.abs(b.height - a.height)).toBeLessThan(1e-3); // both scaled to 1.8 m
+      expect(Math.abs(b.bound[3] - a.bound[3])).toBeLessThan(0.01);
+    });
+  }
+
+  it('rig files round-trip with their hash checked; hostile files are refused with a reason', async () => {
+    const { built } = await robotBuilt;
+    const path = join(dir, 'robot.rig.json');
+    writeFileSync(path, rigFileText(built.data));
+    const rig = parseRigFile(readFileSync(path, 'utf8'), path);
+    expect(rig.hash).toBe(built.data.hash);
+    const file = JSON.parse(readFileSync(path, 'utf8'));
+    expect(() => parseRigFile(JSON.stringify({ ...file, payload: 'AAAA' + file.payload.slice(4) }), 'x')).toThrow(/hash/);
+    expect(() => parseRigFile(JSON.stringify({ ...file, version: 1 }), 'x')).toThrow(/format 1/);
+    expect(() => parseRigFile(JSON.stringify({ ...file, meta: 5 }), 'x')).toThrow(/strings/);
+    expect(() => parseRigFile(JSON.stringify({ ...file, format: 'other' }), 'x')).toThrow(/not a hitreg rig file/);
+    expect(() => parseRigFile('{"format": "hitreg-rig"', 'x')).toThrow(/not JSON/);
+    expect(() => parseRigFile('null', 'x')).toThrow(/not a hitreg rig file/);
+    const bad = join(dir, 'bad.map.json');
+    for (const [text, why] of [
+      ['[]', /not a JSON object/], ['{"bone": {}}', /unknown keys bone/], ['{"bones": {"Hips": 3}}', /"bones.Hips" is not a string/],
+      ['{"clips": {"walk": "Walking"}}', /"clips.walk" is not one of idle, jog, run, fall/], ['{"height": 1e9}', /"height" must be/],
+    ] as const) {
+      writeFileSync(bad, text);
+      expect(() => readCharacterMap(bad), text).toThrow(why);
+    }
+  });
+
+  it('RIG= selects the rig: mannequin by default, a rig file, or a character built on the spot', async () => {
+    const { built } = await robotBuilt;
+    expect(await rigFromEnv({})).toBe(MANNEQUIN_RIG);
+    expect(await rigFromEnv({ RIG: 'mannequin' })).toBe(MANNEQUIN_RIG);
+    const path = join(dir, 'env.rig.json');
+    writeFileSync(path, rigFileText(built.data));
+    expect((await rigFromEnv({ RIG: path })).hash).toBe(built.data.hash);
+    // A character: its map file beside it is found and applied.
+    expect((await rigFromEnv({ RIG: ROBOT })).hash).toBe(built.data.hash);
+    await expect(rigFromEnv({ RIG: 'robot.fbx' })).rejects.toThrow(/use "mannequin".*\.rig\.json.*\.glb/);
+    await expect(rigFromEnv({ RIG: join(dir, 'missing.rig.json') })).rejects.toThrow(/no such file/);
+  });
+
+  it('a room running the robot rig judges shots by its zones over real sockets; the audit replays the match with --rig', async () => {
+    const { built } = await robotBuilt;
+    const rig = loadRig(built.data);
+    const logDir = mkdtempSync(join(dir, 'matches-'));
+    const ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, rig, matchLogDir: logDir, validation: { claimToleranceMs: 150 } });
+    try {
+      expect(ts.server.rig.hash).toBe(rig.hash);
+      const [a, b] = await joinPair(ts.url);
+      await sleep(200);
+      const torso = await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO);
+      expect(torso.reasonName).toBe('OK_HIT');
+      expect(torso.zone).toBe(HitZone.UPPER_TORSO);
+      expect(torso.damage).toBe(25);
+      await sleep(150);
+      const head = await shootAtZone(a, ts, 1, 2, HitZone.HEAD);
+      expect(head.reasonName).toBe('OK_HIT');
+      expect(head.zone).toBe(HitZone.HEAD);
+      expect(head.damage).toBe(100); // rifle 25 x head 4
+      await a.leave();
+      await b.leave();
+      const deadline = Date.now() + 5000;
+      while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
+      await sleep(200);
+      const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
+      expect(logs).toHaveLength(1);
+      const log = join(logDir, logs[0]!);
+      // The log names the robot rig: audited against the mannequin it is refused, with the robot
+      // (in this thread and in a worker) every verdict replays bit for bit.
+      const wrong = await auditMatchLog(log, { world: ts.server.world });
+      expect(wrong.problems.map((p) => p.kind)).toContain('rig-hash');
+      expect(wrong.problems.find((p) => p.kind === 'rig-hash')!.message).toMatch(/pass --rig/);
+      for (const inWorkers of [false, true]) {
+        const r = await auditMatchLog(log, { world: ts.server.world, rig: await rigFromEnv({ RIG: ROBOT }), inWorkers });
+        expect(r.problems).toEqual([]);
+        expect(r.mismatches).toEqual([]);
+        expect(r.shots).toBe(2);
+      }
+    } finally {
+      await ts.close();
+      await closeAuditWorkers();
+    }
+  });
+});
