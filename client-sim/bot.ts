@@ -1,82 +1,40 @@
 /**
- * A headless player over a real WebSocket (@colyseus/sdk in Node): it answers the room's pings and
- * keeps the server clock, records every state snapshot into its own view (view.ts), walks the level
- * with movement inputs (the server moves it; the bot only checks the ground ahead with
- * world.groundHeight and keeps a third-person camera out of walls with world.cameraPushBack), picks
- * a visible target in what it renders (line of sight with world.anyHit), reacts after a human delay,
- * aims with human-like noise and shoots. Every shot is predicted first with the shared validateShot
- * against the bot's own interpolated view, and the prediction is kept by sequence number until the
- * server's verdict for the same number comes back.
+ * A headless player over a real WebSocket: the parts wired together and run once per frame. The
+ * parts, one job each: connection.ts (socket and link glue), clock.ts (server clock, round trip,
+ * observed tick rate), view.ts (what the bot rendered: one history ring per player),
+ * ownMovement.ts (own-movement prediction and reconciliation), steering.ts (where it wants to go),
+ * aim.ts (the human aim model and target picking), camera.ts, weaponState.ts (the rules state
+ * mirrored with the server's own rules), shots.ts (prediction and the log of every weapon
+ * message), honest.ts (how an honest player fights). A cheat profile (cheats/) may take over the
+ * trigger, the inputs or the pongs; without one the bot plays honestly.
  *
- * All traffic goes through the bot's Link (net.ts): seeded round trip, jitter and send loss.
- * A profile (cheats/) may take over the trigger; the honest profile is this file's default.
+ * The frame loop allocates nothing: eye, aim and camera work in scratch arrays, inputs go through a
+ * preallocated ring, snapshots through a pool. Weapon messages allocate their log entry.
  */
-import { Client, type Room } from '@colyseus/sdk';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../shared/protocol/messages';
-import { createPingMessage, decodePing, ServerClockEstimate } from '../shared/protocol/ping';
+import type { VerdictReply, HitReply, DamagedReply, RejectReply } from '../shared/protocol/messages';
 import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
-import { createInputMessage, encodeInput, INPUT_BYTES } from '../shared/protocol/input';
-import { validateShot, type ValidationConfig, type ShotTiming } from '../shared/validate/shot';
-import { createVerdict, createShooterState, reasonName, VerdictKind, VerdictReason, type ShooterState } from '../shared/validate/verdict';
-import { createPlayerPose, type PlayerPose } from '../shared/lagcomp/pose';
-import { BONE_STRIDE, HitZone, type Rig } from '../shared/rig/rig';
-import { transformPoint } from '../shared/rig/posing';
-import { WeaponId, weaponById, type WeaponSpec } from '../shared/weapons';
-import { createWorldHit, type World } from '../shared/world/world';
+import { createInputMessage, encodeInput, INPUT_BYTES, InputButton } from '../shared/protocol/input';
+import type { ValidationConfig } from '../shared/validate/shot';
+import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
+import type { MoveConfig } from '../shared/movement/step';
+import type { Rig } from '../shared/rig/rig';
+import type { WeaponSpec } from '../shared/weapons';
+import type { World } from '../shared/world/world';
+import { rewindReachMs } from '../shared/validate/shot';
 import { Link, type NetConditions } from './net';
 import { Rng } from './rng';
-import { captureState, MatchView, Snap, type StateSnapshot } from './view';
+import { MatchView, Snap, type StateSnapshot } from './view';
+import { BotClock } from './clock';
+import { Connection } from './connection';
+import { OwnMovement } from './ownMovement';
+import { Steering } from './steering';
+import { Aim } from './aim';
+import { Camera } from './camera';
+import { WeaponState } from './weaponState';
+import { fillAction, fillFire, Intent, Predictor, ShotBook, type ShotLog } from './shots';
+import { HonestPlay } from './honest';
 
-/** What a shot was meant to be, for the report. */
-export const Intent = {
-  /** An honest player's shot: must be accepted, and the prediction must agree. */
-  HONEST: 'honest',
-  /** A cheater's ordinary shot (between cheats): valid, not counted as honest. */
-  VALID: 'valid',
-  /** A cheat the server must reject. */
-  INVALID: 'invalid',
-  /** Instant perfect aim: valid geometry, counted apart and left to the audit. */
-  AIM_SNAP: 'aimSnap',
-} as const;
-export type Intent = (typeof Intent)[keyof typeof Intent];
-
-/** One shot as the bot saw it: its prediction and, once it arrives, the server's verdict. */
-export interface ShotLog {
-  bot: number;
-  /** Room and slot the shot was sent from. */
-  roomId: string;
-  slot: number;
-  profile: string;
-  intent: Intent;
-  /** For INVALID shots: the reason the cheat should be rejected with. */
-  expected: string | null;
-  seq: number;
-  /** Local ms when the shot was handed to the link. */
-  sentAt: number;
-  /** The link dropped it (no verdict will come). */
-  dropped: boolean;
-  /** The payload as sent (the replay cheat resends it). */
-  bytes: Uint8Array;
-  /** The bot knew it was dead when it fired (only the dead-shooter cheat does this). */
-  deadKnown: boolean;
-  predictedKind: number;
-  predictedReason: string;
-  predictedTarget: number;
-  predictedZone: number;
-  verdict: VerdictReply | null;
-  verdictAt: number;
-  /** The bot learned of its own death after sending this shot and before its verdict came back. */
-  diedInFlight: boolean;
-  /** Claimed render time and the bot's estimate of the server clock at sending, server ms. */
-  renderTimeMs: number;
-  sentServerMs: number;
-  /** The round trip the bot assumed, ms. */
-  rttMs: number;
-  /** Set by the simulator: the predicted target died on the server between the render time and the shot's arrival. */
-  targetDiedInFlight: boolean;
-  /** Set by the simulator: the bot fired knowing it was dead, but had respawned on the server by the time the shot arrived. */
-  respawnedInFlight: boolean;
-}
+export { Intent, OVERRULED, type ShotLog } from './shots';
 
 export interface BotOptions {
   index: number;
@@ -89,6 +47,8 @@ export interface BotOptions {
   world: World;
   rig: Rig;
   validation: ValidationConfig;
+  /** The room's movement rules (the bot predicts its own movement with them). */
+  movement: MoveConfig;
   tickRate: number;
   /** Interpolation delay the bot declares and renders at, ms. */
   interpDelayMs: number;
@@ -99,99 +59,71 @@ export interface BotOptions {
   onDeath?: (victim: number, timeMs: number) => void;
 }
 
-/** A cheat profile: called every frame while connected; returns true when it handled the trigger. */
+/** A cheat profile: its frame runs every frame while the match is on; true when it handled the trigger. */
 export interface Profile {
   readonly name: string;
+  /** 0..1: how far past a tolerance (rule-breaking) or how far from human (inhuman) it goes. */
+  readonly strength: number;
   frame(bot: Bot, now: number): boolean;
+  /** A ping arrived: return false to hold the pong (the profile sends it later). */
+  ping?(bot: Bot, bytes: Uint8Array, now: number): boolean;
+  /** Before an input is sent: return false to hold it back this frame. */
+  input?(bot: Bot, now: number): boolean;
+  /** Profile-specific counters for the report. */
+  stats?(): Record<string, number>;
 }
-
-// Eye-to-chest aim picks the upper torso mostly, sometimes the head, as players do.
-const HEAD_AIM_P = 0.15;
-/** Fastest view turn toward a target, radians per second (~170 degrees/s: a brisk human turn). */
-const TURN_RATE = 3;
-/** View turn while just walking around (looking where one goes), radians per second. */
-const WANDER_TURN_RATE = 1.5;
-/** The trigger is pulled only when the view is this close to the aim point, radians (~3 degrees). */
-const ON_TARGET = 0.05;
 
 export class Bot {
   readonly index: number;
   readonly opts: BotOptions;
   readonly rng: Rng;
   readonly link: Link;
-  readonly clock = new ServerClockEstimate();
-  view: MatchView;
-  room: Room | null = null;
+  readonly conn: Connection;
+  readonly clock = new BotClock();
+  readonly view: MatchView;
+  readonly book = new ShotBook();
+  readonly weapons: WeaponState;
+  readonly move: OwnMovement;
+  readonly steer: Steering;
+  readonly aim: Aim;
+  readonly camera: Camera;
+  readonly honest: HonestPlay;
+  private readonly predictor: Predictor;
   slot = -1;
   profile: Profile | null = null;
-  readonly shots: ShotLog[] = [];
-  /** Pending predictions by seq (a replayed seq may have several, in send order). */
-  private readonly pending = new Map<number, ShotLog[]>();
+  /** Last seq used (every weapon message takes the next one). */
   seq = 0;
-  /** Server's round-trip estimate for this bot (carried by its pings), ms. */
-  rttMs = 0;
-  /** Local ms when this bot learned it died (DAMAGED with health 0), -1 while alive. */
+  /** Local ms when this bot learned it died (DAMAGED with health 0 or a dead snapshot), -1 while alive. */
   deadSince = -1;
-  private ownEpoch = -1;
-  cameraPushes = 0;
+  /** The own life (epoch) the bot knows. */
+  ownEpoch = -1;
   /** Non-shot messages (inputs, pongs) the room refused, by reason: an honest client should have none. */
   readonly rejects: Record<string, number> = {};
   /** Frames the trigger was held because the render time was past the newest snapshot. */
   starved = 0;
   frames = 0;
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private closed = false;
+  /** Damage on its way to each slot from this bot's predicted hits (a player as good as dead is not engaged). */
+  readonly doomed: Float64Array;
+  /** The eye now (predicted), updated at the start of each frame. */
+  readonly eyeNow = new Float64Array(3);
+  /** Scale of the wish vector sent (1 honest; the speed cheat sends longer ones). */
+  wishScale = 1;
+  /** Horizontal speeds seen in the own snapshots, m/s: the largest (the speed cheat's measure). */
+  maxSnapSpeed = 0;
+  inputSeq = 0;
   private shooting = false;
-
-  // movement
-  private wishX = 0;
-  private wishZ = 0;
-  private nextTurnAt = 0;
-  private homeX = 0;
-  private homeZ = 0;
-  private homeSet = false;
-  private inputSeq = 0;
-  /** The view direction sent with inputs; it turns toward the wanted direction at a human rate. */
-  viewX = 0;
-  viewY = 0;
-  viewZ = 1;
-  private wantX = 0;
-  private wantY = 0;
-  private wantZ = 1;
+  private closed = false;
+  private timer: ReturnType<typeof setInterval> | null = null;
   private lastFrameAt = -1;
-
-  // engagement
-  private target = -1;
-  private readyAt = 0;
-  private acquiredAt = 0;
-  private aimErrX = 0;
-  private aimErrY = 0;
-  private aimErrZ = 0;
-  nextShotAt = 0;
-  private pendingDamage: Float64Array;
-
-  // magazine, counted from verdicts (the server's truth) so a lost shot never desynchronises it
-  private firedSinceReload = 0;
-  private inFlight = 0;
-  private reloadUntil = 0;
-
-  // scratch
-  private readonly pose: PlayerPose = createPlayerPose();
-  private readonly bones: Float64Array;
-  private readonly pt = new Float64Array(3);
-  private readonly cam = new Float64Array(3);
-  private readonly camLines = new Float64Array([0.3, 0, 0, 0, 0.3, 0, 0, 0, 0.3]);
-  private readonly hit = createWorldHit();
+  private lastSnapX = Number.NaN;
+  private lastSnapZ = 0;
+  private lastSnapTick = 0;
+  private lastSnapEpoch = -1;
+  readonly msg: ShotMessage = createShotMessage();
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
-  private readonly pingMsg = createPingMessage();
-  private readonly predicted = createVerdict();
-  private readonly shooter: ShooterState;
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
-  /** Bone-local centroid of each hitbox (an aim point inside it). */
-  private readonly centroids: Float64Array;
-  private readonly zoneHitbox = new Map<number, number>();
+  private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
     this.index = opts.index;
@@ -199,23 +131,16 @@ export class Bot {
     this.rng = new Rng(opts.seed);
     this.link = new Link(opts.net, this.rng.fork(1));
     const v = opts.validation;
-    this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, v.rewindWindowMs, opts.tickRate);
-    this.pendingDamage = new Float64Array(v.maxPlayers);
-    const rig = opts.rig;
-    this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
-    this.centroids = new Float64Array(rig.hitboxCount * 3);
-    for (let h = 0; h < rig.hitboxCount; h++) {
-      let x = 0, y = 0, z = 0, n = 0;
-      for (let t = rig.triStart[h]!; t < rig.triStart[h + 1]!; t++) {
-        for (let k = 0; k < 3; k++) {
-          x += rig.triangles[t * 9 + k * 3]!; y += rig.triangles[t * 9 + k * 3 + 1]!; z += rig.triangles[t * 9 + k * 3 + 2]!;
-          n++;
-        }
-      }
-      this.centroids[h * 3] = x / n; this.centroids[h * 3 + 1] = y / n; this.centroids[h * 3 + 2] = z / n;
-      if (!this.zoneHitbox.has(rig.hitboxZone[h]!)) this.zoneHitbox.set(rig.hitboxZone[h]!, h);
-    }
-    this.shooter = createShooterState(-1, v.weapons.map(() => 1 << 20));
+    this.conn = new Connection(this.link, v.maxPlayers);
+    this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, rewindReachMs(v), opts.tickRate);
+    this.doomed = new Float64Array(v.maxPlayers);
+    this.weapons = new WeaponState(v);
+    this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond);
+    this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
+    this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
+    this.camera = new Camera(opts.world);
+    this.predictor = new Predictor(this.view, v, this.view.targets);
+    this.honest = new HonestPlay(this, this.rng.fork(4));
   }
 
   get now(): number {
@@ -224,100 +149,83 @@ export class Bot {
 
   async connect(): Promise<void> {
     const o = this.opts;
-    const client = new Client(o.url);
-    const options = { name: o.name, interpDelayMs: o.interpDelayMs };
-    const room = o.roomId !== undefined ? await client.joinById(o.roomId, options) : await client.joinOrCreate(ROOM_NAME, options);
-    this.room = room;
-    const maxPlayers = o.validation.maxPlayers;
-    room.onMessage(Msg.PING, (bytes: Uint8Array) => {
-      const copy = new Uint8Array(bytes);
-      this.link.receive(() => {
-        if (decodePing(this.pingMsg, copy) !== 0) return;
-        this.clock.onPing(this.pingMsg, this.now);
-        if (this.pingMsg.rttMs > 0) this.rttMs = this.pingMsg.rttMs;
-        this.link.send(() => this.rawSend(Msg.PONG, copy));
-      });
-    });
-    // The rules, world and rig come from the simulator's own copies (in-process or the same files).
-    room.onMessage(Msg.WELCOME, () => {});
-    room.onMessage(Msg.VERDICT, (v: VerdictReply) => this.link.receive(() => this.onVerdict(v)));
-    room.onMessage(Msg.HIT, (v: HitReply) => this.link.receive(() => this.onHit(v)));
-    room.onMessage(Msg.DAMAGED, (v: DamagedReply) => this.link.receive(() => this.onDamaged(v)));
-    room.onMessage(Msg.REJECT, (r: RejectReply) => this.link.receive(() => {
-      this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1;
-    }));
-    room.onStateChange((state: any) => {
-      if (this.slot < 0) {
-        const me = state.players?.get(room.sessionId);
-        if (me !== undefined) this.slot = me.slot;
-      }
-      const snap = captureState(state, maxPlayers);
-      if (snap !== null) this.link.receive(() => this.onSnapshot(snap));
+    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: o.interpDelayMs }, {
+      joined: (slot) => {
+        this.slot = slot;
+        this.view.ownSlot = slot;
+        this.weapons.slot = slot;
+      },
+      ping: (bytes) => {
+        if (!this.clock.onPing(bytes, this.now)) return false;
+        return this.profile?.ping?.(this, bytes, this.now) ?? true;
+      },
+      snapshot: (snap) => this.onSnapshot(snap),
+      verdict: (v) => this.onVerdict(v),
+      hit: (h) => this.onHit(h),
+      damaged: (d) => this.onDamaged(d),
+      reject: (r) => this.onReject(r),
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
   }
 
-  private rawSend(type: string, bytes: Uint8Array): void {
-    if (this.closed || this.room === null) return;
-    try {
-      this.room.sendBytes(type, bytes);
-    } catch {
-      // the socket closed while the message was on its way: nothing to deliver
-    }
+  private onReject(r: RejectReply): void {
+    this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1;
   }
 
   private onSnapshot(snap: StateSnapshot): void {
-    this.view.apply(snap);
-    if (this.opts.onDeath !== undefined) for (let i = 0; i < snap.deaths.length; i += 2) this.opts.onDeath(snap.deaths[i]!, snap.deaths[i + 1]!);
-    if (this.slot < 0) return;
-    const epoch = this.view.latestValue(this.slot, Snap.EPOCH);
-    if (epoch !== this.ownEpoch && this.view.present(this.slot)) {
-      // A new life: full magazines on the server, no death known.
-      if (this.view.latestValue(this.slot, Snap.ALIVE) === 1) {
+    try {
+      const now = this.now;
+      this.view.apply(snap);
+      this.clock.onTick(snap.tick, now);
+      const onDeath = this.opts.onDeath;
+      if (onDeath !== undefined) for (let i = 0; i < snap.deathCount; i++) onDeath(snap.deaths[2 * i]!, snap.deaths[2 * i + 1]!);
+      const s = this.slot;
+      if (s < 0 || !this.view.present(s)) return;
+      const v = this.view;
+      const epoch = v.latestValue(s, Snap.EPOCH);
+      const alive = v.latestValue(s, Snap.ALIVE) === 1;
+      if (epoch !== this.ownEpoch && alive) {
+        // A new life: full magazines on the server, no death known.
         this.ownEpoch = epoch;
         this.deadSince = -1;
-        this.firedSinceReload = 0;
-        this.reloadUntil = 0;
-        if (!this.homeSet) {
-          this.homeX = this.view.latestValue(this.slot, Snap.X);
-          this.homeZ = this.view.latestValue(this.slot, Snap.Z);
-          this.homeSet = true;
-        }
+        this.weapons.respawn();
+        if (!this.steer.homeSet) this.steer.setHome(v.latestValue(s, Snap.X), v.latestValue(s, Snap.Z));
       }
+      if (!alive && this.deadSince < 0) this.deadSince = now;
+      const x = v.latestValue(s, Snap.X), z = v.latestValue(s, Snap.Z);
+      // Speed over the ticks between two snapshots (each tick moves by one nominal dt).
+      if (alive && epoch === this.lastSnapEpoch && this.lastSnapX === this.lastSnapX && snap.tick > this.lastSnapTick) {
+        const dx = x - this.lastSnapX, dz = z - this.lastSnapZ;
+        const speed = (Math.sqrt(dx * dx + dz * dz) * this.opts.tickRate) / (snap.tick - this.lastSnapTick);
+        if (speed > this.maxSnapSpeed) this.maxSnapSpeed = speed;
+      }
+      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapTick = snap.tick; this.lastSnapEpoch = epoch;
+      this.move.reconcile(x, v.latestValue(s, Snap.Y), z, v.latestValue(s, Snap.VX), v.latestValue(s, Snap.VY), v.latestValue(s, Snap.VZ), alive, epoch, v.latestValue(s, Snap.INPUT_SEQ), snap.timeMs);
+      if (alive) this.weapons.check(v.latestValue(s, Snap.WEAPON), v.latestValue(s, Snap.AMMO), v.latestValue(s, Snap.RELOAD_END), v.latestValue(s, Snap.DRAW_END));
+      for (let k = 0; k < this.doomed.length; k++) if (!v.aliveLatest(k)) this.doomed[k] = 0;
+    } finally {
+      snap.inUse = false;
     }
-    if (this.view.latestValue(this.slot, Snap.ALIVE) === 0 && this.deadSince < 0 && this.view.present(this.slot)) this.deadSince = this.now;
-    for (let s = 0; s < this.pendingDamage.length; s++) if (!this.view.aliveLatest(s)) this.pendingDamage[s] = 0;
   }
 
   private onVerdict(v: VerdictReply): void {
-    const list = this.pending.get(v.seq);
-    const log = list?.shift();
-    if (list !== undefined && list.length === 0) this.pending.delete(v.seq);
-    if (log === undefined) return;
+    const log = this.book.take(v.seq);
+    if (log === null) return;
     log.verdict = v;
     log.verdictAt = this.now;
-    log.diedInFlight = this.deadSince >= 0 && this.deadSince > log.sentAt;
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    if (log.intent !== Intent.INVALID && log.predictedKind === VerdictKind.HIT && log.predictedTarget >= 0) {
-      this.pendingDamage[log.predictedTarget] = Math.max(0, this.pendingDamage[log.predictedTarget]! - this.damageOf(log));
+    if (this.tracked.has(log)) {
+      this.tracked.delete(log);
+      this.weapons.settle(log.seq, v);
     }
-    // Rounds are used by every shot that passes the rule and claim checks (hits, misses, wall shots).
-    const fired = v.kind !== VerdictKind.REJECTED || v.reason === VerdictReason.OCCLUDED;
-    if (fired) {
-      this.firedSinceReload++;
-      const weapon = this.weapon();
-      if (this.firedSinceReload >= weapon.magazine) {
-        // The server started the reload when it received this shot (about a one-way trip ago).
-        this.reloadUntil = this.now + weapon.reloadMs + 50;
-        this.firedSinceReload = 0;
-      }
-    }
+    this.undoom(log);
   }
+  /** Logs whose message moved the mirrored rules state (a replayed seq does not). */
+  private readonly tracked = new Set<ShotLog>();
 
-  private damageOf(log: ShotLog): number {
-    const w = this.weapon();
-    const table = w.zoneMultipliers ?? this.opts.validation.zoneMultipliers;
-    return w.damage * (table[log.predictedZone] ?? 1);
+  private undoom(log: ShotLog): void {
+    if (log.predictedKind === VerdictKind.HIT && log.predictedTarget >= 0) {
+      this.doomed[log.predictedTarget] = Math.max(0, this.doomed[log.predictedTarget]! - log.predictedDamage);
+    }
   }
 
   private onHit(h: HitReply): void {
@@ -328,23 +236,11 @@ export class Bot {
     if (d.health <= 0 && this.deadSince < 0) this.deadSince = this.now;
   }
 
-  weapon(): WeaponSpec {
-    return weaponById(this.opts.validation.weapons, WeaponId.RIFLE)!;
-  }
+  // ------------------------------------------------------------------ what the bot knows
 
-  /** Segment length of an honest shot: just inside the weapon's range (the length is computed in floating point). */
-  shotLength(): number {
-    return this.weapon().rangeM * 0.999;
-  }
-
-  /** The server time this bot renders others at. */
-  renderTime(now: number): number {
-    return this.clock.serverNow(now) - this.opts.interpDelayMs;
-  }
-
-  /** True when the bot is in the room, synced, and has a picture of the match. */
+  /** In the room, synced, with a picture of the match and of itself. */
   ready(): boolean {
-    return this.slot >= 0 && this.clock.measured >= 3 && this.view.snapshots >= 4 && this.view.present(this.slot) && this.rttMs > 0;
+    return this.slot >= 0 && this.clock.synced && this.view.snapshots >= 4 && this.view.present(this.slot) && this.move.active;
   }
 
   /** The bot believes it is alive (the server may know better). */
@@ -352,150 +248,121 @@ export class Bot {
     return this.deadSince < 0 && this.view.latestValue(this.slot, Snap.ALIVE) === 1;
   }
 
-  /** Eye position from the newest snapshot of itself, into out. */
+  serverNow(now: number): number {
+    return this.clock.serverNow(now);
+  }
+
+  /** The server time this bot renders others at. */
+  renderTime(now: number): number {
+    return this.clock.serverNow(now) - this.opts.interpDelayMs;
+  }
+
+  /** The eye now (own predicted position), into out. */
   eye(out: Float64Array): Float64Array {
-    out[0] = this.view.latestValue(this.slot, Snap.X);
-    out[1] = this.view.latestValue(this.slot, Snap.Y) + this.opts.rig.eyeHeight;
-    out[2] = this.view.latestValue(this.slot, Snap.Z);
+    out[0] = this.eyeNow[0]!; out[1] = this.eyeNow[1]!; out[2] = this.eyeNow[2]!;
     return out;
   }
 
-  /** World point inside `slot`'s hitbox of `zone` at render time `t`; false when not renderable or dead there. */
+  get weapon(): WeaponSpec {
+    return this.weapons.equipped;
+  }
+
+  /** Segment length of an honest shot: just inside the weapon's range (the length is computed in floating point). */
+  shotLength(w: WeaponSpec = this.weapon): number {
+    return w.rangeM * 0.999;
+  }
+
   zonePoint(out: Float64Array, slot: number, t: number, zone: number): boolean {
-    if (!this.view.renderPose(this.pose, slot, t) || !this.pose.alive) return false;
-    const h = this.zoneHitbox.get(zone) ?? 0;
-    this.view.rewinder.poseBones(this.bones, this.pose);
-    transformPoint(out, 0, this.bones, h * BONE_STRIDE, this.centroids[h * 3]!, this.centroids[h * 3 + 1]!, this.centroids[h * 3 + 2]!);
-    return true;
+    return this.aim.zonePoint(out, slot, t, zone);
   }
 
-  /**
-   * Nearest other player rendered alive at time t whose chest is (visible = true) or is not
-   * (visible = false) in line of sight from `eye`, within maxDist. -1 when none.
-   */
   findTarget(eye: Float64Array, t: number, visible: boolean, maxDist: number, skipDoomed = true): number {
-    let best = -1;
-    let bestD = maxDist * maxDist;
-    const p = this.pt;
-    for (let s = 0; s < this.view.maxPlayers; s++) {
-      if (s === this.slot || !this.view.present(s) || !this.view.aliveLatest(s)) continue;
-      if (skipDoomed && this.view.latestValue(s, Snap.HEALTH) - this.pendingDamage[s]! <= 0) continue;
-      if (!this.zonePoint(p, s, t, HitZone.UPPER_TORSO)) continue;
-      const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= bestD) continue;
-      const blocked = this.opts.world.anyHit(eye[0]!, eye[1]!, eye[2]!, p[0]!, p[1]!, p[2]!);
-      if (blocked === visible) continue;
-      best = s;
-      bestD = d2;
-    }
-    return best;
+    return this.aim.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null);
   }
 
-  /**
-   * A shot message from `eye` through `point`, `length` metres long. With `clip` (honest clients) the
-   * segment stops where the bullet meets the world, a few centimetres into the surface so the server
-   * finds the same impact for the bullet hole: a player behind that wall is never on the segment.
-   * Without it the segment runs its full length through whatever is in the way (the wall-shot cheat).
-   */
-  makeShot(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, claimedTarget = -1, clip = true): ShotMessage {
-    const dx = px - eye[0]!, dy = py - eye[1]!, dz = pz - eye[2]!;
-    const l = Math.sqrt(dx * dx + dy * dy + dz * dz) || 1;
-    const ux = dx / l, uy = dy / l, uz = dz / l;
-    let len = length;
-    if (clip && this.opts.world.firstHit(this.hit, eye[0]!, eye[1]!, eye[2]!, eye[0]! + ux * length, eye[1]! + uy * length, eye[2]! + uz * length)) {
-      len = Math.min(length, this.hit.t * length + 0.05);
-    }
-    const shot = createShotMessage();
-    shot.weapon = WeaponId.RIFLE;
-    shot.claimedTarget = claimedTarget;
-    shot.seq = ++this.seq;
-    shot.timeMs = this.clock.stamp(this.now);
-    shot.renderTimeMs = renderTimeMs;
-    shot.sx = eye[0]!; shot.sy = eye[1]!; shot.sz = eye[2]!;
-    shot.ex = eye[0]! + ux * len; shot.ey = eye[1]! + uy * len; shot.ez = eye[2]! + uz * len;
-    return shot;
+  // ------------------------------------------------------------------ weapon messages
+
+  /** A shot in the bot's message scratch with its equipped weapon (shots.ts fillFire). */
+  fireMessage(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, timeMs: number, claimedTarget = -1, clip = true): ShotMessage {
+    return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
   }
 
-  /**
-   * Predicts `bytes` with the shared pipeline against this bot's view: the arrival is expected half a
-   * round trip from now, and the bot's own rules state is assumed fine (it tracks fire rate and
-   * magazine itself). Returns the predicted verdict (scratch, valid until the next call).
-   */
-  predict(bytes: Uint8Array, now: number) {
-    const timing = this.timing;
-    const serverNow = this.clock.serverNow(now);
-    timing.rttMs = this.rttMs;
-    timing.receiveTimeMs = serverNow + this.rttMs / 2;
-    timing.interpDelayMs = this.opts.interpDelayMs;
-    timing.newestTickMs = this.view.newestTimeMs;
-    const st = this.shooter;
+  /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
+  actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
+    return fillAction(this.msg, action, weapon, timeMs);
+  }
+
+  /** Newest server time the prediction assumes (the own predicted ring reaches the message's arrival). */
+  private newestForPrediction(): number {
+    const own = this.slot >= 0 ? this.view.histories[this.slot] : undefined;
+    const ownNewest = own !== undefined && own.size() > 0 ? own.newestTimeMs() : Number.NEGATIVE_INFINITY;
+    return Math.max(this.view.newestTimeMs, ownNewest);
+  }
+
+  /** Predicts `msg` (seq 0 = the next free seq) with the bot's rules state. The verdict is scratch. */
+  predict(msg: ShotMessage, now = this.now): Verdict {
+    const seq = msg.seq;
+    if (seq === 0) msg.seq = this.seq + 1;
+    const bytes = encodeShot(this.shotBuf, msg);
+    msg.seq = seq;
+    return this.predictBytes(bytes, now);
+  }
+
+  private predictBytes(bytes: Uint8Array, now: number): Verdict {
+    const st = this.weapons.head;
     st.slot = this.slot;
-    st.alive = true;
-    st.lastSeq = -1;
-    st.lastActionMs = Number.NEGATIVE_INFINITY;
-    st.nextFireMs = Number.NEGATIVE_INFINITY;
-    st.equipped = WeaponId.RIFLE;
-    st.drawEndMs = Number.NEGATIVE_INFINITY;
-    return validateShot(this.predicted, this.view, this.opts.validation, bytes, st, timing, this.view.targets);
+    st.alive = this.aliveKnown();
+    return this.predictor.predict(bytes, st, this.clock.serverNow(now), this.clock.rttMs, this.opts.interpDelayMs, this.newestForPrediction());
   }
 
-  /** Encodes, predicts, logs and sends a shot (through the link). Returns the log. */
-  fire(shot: ShotMessage | null, intent: Intent, expected: string | null = null, bytesOverride?: Uint8Array): ShotLog {
+  /**
+   * Predicts, logs and sends a weapon message through the link. `msg.seq` 0 takes the next seq;
+   * `bytes` sends those exact bytes instead (the replay cheat). Returns the log.
+   */
+  send(msg: ShotMessage | null, intent: Intent, expected: string | null = null, bytes?: Uint8Array): ShotLog {
     const now = this.now;
-    if (shot === null && bytesOverride === undefined) throw new Error('fire: pass a shot or the bytes to send');
-    const bytes = bytesOverride ?? encodeShot(this.shotBuf, shot!);
-    const p = this.predict(bytes, now);
-    const seq = bytesOverride !== undefined ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true) : shot!.seq;
-    const copy = bytes.slice();
+    let payload: Uint8Array;
+    if (bytes !== undefined) payload = bytes.slice();
+    else if (msg !== null) {
+      if (msg.seq === 0) msg.seq = this.seq + 1;
+      payload = encodeShot(new Uint8Array(SHOT_BYTES), msg);
+    } else throw new Error('send: pass a message or the bytes to send');
+    const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    const seq = dv.getUint32(4, true);
+    if (seq > this.seq) this.seq = seq;
+    const headSeq = this.weapons.head.lastSeq;
+    const p = this.predictBytes(payload, now);
     const log: ShotLog = {
-      bot: this.index, roomId: this.room?.roomId ?? '', slot: this.slot, profile: this.profile?.name ?? 'honest', intent, expected, seq, sentAt: now, dropped: false, bytes: copy,
-      deadKnown: !this.aliveKnown(), predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target,
-      predictedZone: p.zone, verdict: null, verdictAt: -1, diedInFlight: false,
-      renderTimeMs: new DataView(bytes.buffer, bytes.byteOffset).getFloat64(24, true), sentServerMs: this.clock.serverNow(now), rttMs: this.rttMs,
-      targetDiedInFlight: false, respawnedInFlight: false,
+      bot: this.index, roomId: this.conn.room?.roomId ?? '', slot: this.slot, profile: this.profile?.name ?? 'honest', strength: this.profile?.strength ?? 0,
+      intent, expected, action: payload[1]!, weapon: payload[2]!, seq, timeMs: dv.getFloat64(16, true), renderTimeMs: dv.getFloat64(24, true),
+      sentAt: now, sentServerMs: this.clock.serverNow(now), rttMs: this.clock.rttMs, dropped: false, bytes: payload,
+      deadKnown: !this.aliveKnown(), epochAtSend: this.ownEpoch,
+      predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target, predictedZone: p.zone, predictedDamage: p.damage,
+      predictedOriginOffsetM: p.originOffsetM, predictedFired: p.fired,
+      verdict: null, verdictAt: -1, diedInFlight: false, targetDiedInFlight: false, respawnedInFlight: false,
     };
-    this.inFlight++;
-    if (intent !== Intent.INVALID) {
-      if (p.kind === VerdictKind.HIT && p.target >= 0) this.pendingDamage[p.target]! += this.damageOf(log);
+    const moves = seq > headSeq && p.seq === seq;
+    if (moves) {
+      this.weapons.sent(seq, log.action, log.weapon, log.timeMs, p.fired, p.after);
+      this.tracked.add(log);
     }
-    const list = this.pending.get(seq);
-    if (list === undefined) this.pending.set(seq, [log]);
-    else list.push(log);
-    log.dropped = !this.link.send(() => this.rawSend(Msg.SHOT, copy));
-    if (log.dropped) {
-      // The bot cannot know; it notices when no verdict comes. Book-keeping only.
-      this.pending.get(seq)?.pop();
-      this.lostLater(log);
-    }
-    this.shots.push(log);
+    if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
+    log.dropped = !this.conn.sendShot(payload);
+    this.book.add(log);
+    if (log.dropped) this.lostLater(log);
     this.opts.onShot?.(log);
     return log;
   }
 
-  /** A lost shot frees its magazine slot after a timeout, as a client would assume. */
+  /** A message the link lost: the client notices when no verdict comes (after a second). */
   private lostLater(log: ShotLog): void {
     setTimeout(() => {
-      this.inFlight = Math.max(0, this.inFlight - 1);
-      if (log.intent !== Intent.INVALID && log.predictedKind === VerdictKind.HIT && log.predictedTarget >= 0) {
-        this.pendingDamage[log.predictedTarget] = Math.max(0, this.pendingDamage[log.predictedTarget]! - this.damageOf(log));
-      }
+      if (this.tracked.delete(log)) this.weapons.settle(log.seq, null);
+      this.undoom(log);
     }, 1000).unref?.();
   }
 
-  /** Whether an honest trigger pull is allowed now (fire interval with jitter margin, magazine). */
-  canFire(now: number): boolean {
-    const w = this.weapon();
-    return now >= this.nextShotAt && now >= this.reloadUntil && this.firedSinceReload + this.inFlight < w.magazine;
-  }
-
-  /** Books an honest shot's fire time: the weapon interval plus twice the jitter (arrivals bunch), plus a human tap cadence. */
-  bookShot(now: number, minIntervalMs?: number): void {
-    const w = this.weapon();
-    const floor = w.fireIntervalMs + 2 * this.opts.net.jitterMs + 10;
-    const tap = minIntervalMs ?? Math.max(floor, 180 + 60 * Math.abs(this.rng.normal()));
-    this.nextShotAt = now + Math.max(floor, tap);
-  }
+  // ------------------------------------------------------------------ the frame
 
   private safeFrame(): void {
     if (this.closed) return;
@@ -516,174 +383,55 @@ export class Bot {
     this.shooting = true;
   }
 
+  get isShooting(): boolean {
+    return this.shooting;
+  }
+
   private frame(): void {
     if (!this.ready()) return;
     this.frames++;
     const now = this.now;
     const dt = this.lastFrameAt < 0 ? 0 : Math.min(100, now - this.lastFrameAt);
     this.lastFrameAt = now;
-    const eye = this.eye(new Float64Array(3));
-    this.turn(dt);
-    this.move(now, eye);
+    this.move.advance(now, this.serverAt);
+    this.move.eye(this.eyeNow, this.opts.rig.eyeHeight);
+    this.aim.turn(dt);
+    this.steer.update(now, this.eyeNow, this.aim.viewX, this.aim.viewZ, this.aim.target);
     const handled = !this.shooting || (this.profile !== null && this.profile.frame(this, now));
-    if (!handled) this.honestTrigger(now, eye, this.profile === null ? Intent.HONEST : Intent.VALID);
-    this.sendInput();
-    this.updateCamera(eye);
+    if (!handled) this.honest.frame(now, this.profile === null ? Intent.HONEST : Intent.VALID);
+    if (this.profile?.input === undefined || this.profile.input(this, now)) this.sendInput();
+    this.camera.update(this.eyeNow, this.aim.viewX, this.aim.viewY, this.aim.viewZ);
   }
 
-  /** The honest trigger: nearest visible target, reaction time, noisy aim, tap cadence. */
-  honestTrigger(now: number, eye: Float64Array, intent: Intent): void {
-    if (!this.aliveKnown()) {
-      this.target = -1;
-      return;
-    }
-    const t = this.renderTime(now);
-    const target = this.findTarget(eye, t, true, 60);
-    if (target !== this.target) {
-      this.target = target;
-      this.acquiredAt = now;
-      // Human reaction: ~230 ms, rarely under 150 ms.
-      this.readyAt = now + Math.min(450, Math.max(150, 230 + 50 * this.rng.normal()));
-      // The first aim is off by up to about half a metre and converges while tracking.
-      this.aimErrX = 0.25 * this.rng.normal();
-      this.aimErrY = 0.25 * this.rng.normal();
-      this.aimErrZ = 0.25 * this.rng.normal();
-    }
-    if (target < 0) return;
-    // Nothing buffered at the render time yet (the clock or the stream is behind): hold fire, as
-    // a client that would otherwise have to extrapolate what it shows.
-    if (t > this.view.newestTimeMs) {
-      this.starved++;
-      return;
-    }
-    const p = this.pt;
-    const zone = this.rng.next() < HEAD_AIM_P ? HitZone.HEAD : HitZone.UPPER_TORSO;
-    if (!this.zonePoint(p, target, t, zone)) return;
-    const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
-    const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    this.lookAt(dx, dy, dz);
-    if (now < this.readyAt || !this.canFire(now) || this.aimError() > ON_TARGET) return;
-    const decay = Math.exp(-(now - this.acquiredAt) / 300);
-    const sigma = 0.1 + 0.01 * dist; // residual hand noise, about 0.6 degrees
-    const ax = p[0]! + decay * this.aimErrX + sigma * this.rng.normal();
-    const ay = p[1]! + decay * this.aimErrY + sigma * this.rng.normal();
-    const az = p[2]! + decay * this.aimErrZ + sigma * this.rng.normal();
-    const shot = this.makeShot(eye, ax, ay, az, this.shotLength(), t);
-    this.fire(shot, intent);
-    this.bookShot(now);
-  }
-
-  /** Sets the direction to turn the view toward (the view follows at TURN_RATE). */
-  lookAt(dx: number, dy: number, dz: number): void {
-    const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(l > 1e-6)) return;
-    this.wantX = dx / l; this.wantY = dy / l; this.wantZ = dz / l;
-  }
-
-  /** Angle between the view and the wanted direction, radians. */
-  aimError(): number {
-    const d = this.viewX * this.wantX + this.viewY * this.wantY + this.viewZ * this.wantZ;
-    return Math.acos(Math.max(-1, Math.min(1, d)));
-  }
-
-  /**
-   * Turns the view toward the wanted direction by at most TURN_RATE * dt (a flick, not a teleport:
-   * the body's yaw follows the view, and a snap between two ticks would make the snapshots the
-   * others interpolate differ from the server's history more than any human turn does).
-   */
-  private turn(dtMs: number): void {
-    const angle = this.aimError();
-    const maxStep = (this.target >= 0 ? TURN_RATE : WANDER_TURN_RATE) * (dtMs / 1000);
-    if (angle <= maxStep || angle < 1e-6) {
-      this.viewX = this.wantX; this.viewY = this.wantY; this.viewZ = this.wantZ;
-      return;
-    }
-    // slerp by maxStep / angle
-    const f = maxStep / angle;
-    const sa = Math.sin(angle);
-    const a = Math.sin((1 - f) * angle) / sa, b = Math.sin(f * angle) / sa;
-    let x = a * this.viewX + b * this.wantX, y = a * this.viewY + b * this.wantY, z = a * this.viewZ + b * this.wantZ;
-    const l = Math.sqrt(x * x + y * y + z * z) || 1;
-    x /= l; y /= l; z /= l;
-    this.viewX = x; this.viewY = y; this.viewZ = z;
-  }
-
-  /** Wander near home: turn when the ground ahead ends or a wall is close, or every few seconds. */
-  private move(now: number, eye: Float64Array): void {
-    const world = this.opts.world;
-    const x = eye[0]!, z = eye[2]!;
-    const feetY = eye[1]! - this.opts.rig.eyeHeight;
-    let turn = now >= this.nextTurnAt;
-    if (!turn && (this.wishX !== 0 || this.wishZ !== 0)) {
-      const ax = x + this.wishX * 1.5, az = z + this.wishZ * 1.5;
-      const g = world.groundHeight(ax, feetY + 0.5, az, 1.5);
-      if (!(g === g) || world.anyHit(x, feetY + 1.0, z, ax, feetY + 1.0, az)) turn = true;
-    }
-    if (!turn) return;
-    this.nextTurnAt = now + this.rng.uniform(1500, 4000);
-    const hx = this.homeX - x, hz = this.homeZ - z;
-    const far = hx * hx + hz * hz > 10 * 10;
-    for (let tries = 0; tries < 8; tries++) {
-      let wx: number, wz: number;
-      if (far && tries < 4) {
-        const l = Math.sqrt(hx * hx + hz * hz);
-        wx = hx / l + 0.4 * this.rng.normal(); wz = hz / l + 0.4 * this.rng.normal();
-      } else {
-        const a = this.rng.uniform(0, 2 * Math.PI);
-        wx = Math.cos(a); wz = Math.sin(a);
-      }
-      const l = Math.sqrt(wx * wx + wz * wz) || 1;
-      wx /= l; wz /= l;
-      const ax = x + wx * 1.5, az = z + wz * 1.5;
-      const g = world.groundHeight(ax, feetY + 0.5, az, 1.5);
-      if (g === g && !world.anyHit(x, feetY + 1.0, z, ax, feetY + 1.0, az)) {
-        // Walk at jog speed most of the time (a wish shorter than 1 is a slower walk).
-        const speed = this.rng.next() < 0.2 ? 0 : this.rng.uniform(0.5, 1);
-        this.wishX = wx * speed; this.wishZ = wz * speed;
-        return;
-      }
-    }
-    this.wishX = 0; this.wishZ = 0;
-  }
-
-  private sendInput(): void {
+  /** Sends this frame's input (wish, view, jump) and hands it to the own-movement prediction. */
+  sendInput(): void {
     const inp = this.input;
+    const a = this.aim;
     inp.seq = ++this.inputSeq;
-    inp.buttons = 0;
-    inp.wishX = this.wishX; inp.wishZ = this.wishZ;
-    if (this.target < 0 && (this.wishX !== 0 || this.wishZ !== 0)) this.lookAt(this.wishX, 0, this.wishZ);
-    inp.viewX = this.viewX; inp.viewY = this.viewY; inp.viewZ = this.viewZ;
-    const bytes = encodeInput(this.inputBuf, inp).slice();
-    this.link.send(() => this.rawSend(Msg.INPUT, bytes));
+    inp.buttons = this.steer.jump ? InputButton.JUMP : 0;
+    inp.wishX = this.steer.wishX * this.wishScale;
+    inp.wishZ = this.steer.wishZ * this.wishScale;
+    if (a.target < 0 && (this.steer.wishX !== 0 || this.steer.wishZ !== 0)) a.lookAt(this.steer.wishX, 0, this.steer.wishZ);
+    inp.viewX = a.viewX; inp.viewY = a.viewY; inp.viewZ = a.viewZ;
+    encodeInput(this.inputBuf, inp);
+    this.conn.sendInput(this.inputBuf);
+    this.move.setInput(inp.seq, inp.wishX, inp.wishZ, inp.viewX, inp.viewY, inp.viewZ, this.steer.jump);
+    this.steer.jump = false;
   }
 
-  /** Third-person camera 2.5 m behind the eye, pulled in front of walls and pushed off nearby surfaces. */
-  private updateCamera(eye: Float64Array): void {
-    const world = this.opts.world;
-    let cx = eye[0]! - this.viewX * 2.5, cy = eye[1]! - this.viewY * 2.5 + 0.4, cz = eye[2]! - this.viewZ * 2.5;
-    if (world.firstHit(this.hit, eye[0]!, eye[1]!, eye[2]!, cx, cy, cz)) {
-      const t = Math.max(0, this.hit.t - 0.05);
-      cx = eye[0]! + (cx - eye[0]!) * t; cy = eye[1]! + (cy - eye[1]!) * t; cz = eye[2]! + (cz - eye[2]!) * t;
-      this.cameraPushes++;
-    }
-    if (world.cameraPushBack(this.cam, cx, cy, cz, this.camLines)) this.cameraPushes++;
+  get shots(): readonly ShotLog[] {
+    return this.book.logs;
   }
 
   /** Shots sent whose verdict never came (lost, or still in flight when the run ended). */
   unresolved(): number {
-    let n = 0;
-    for (const s of this.shots) if (s.verdict === null) n++;
-    return n;
+    return this.book.unresolved();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
-    this.link.close();
-    try {
-      await this.room?.leave(true);
-    } catch {
-      // already gone
-    }
+    await this.conn.close();
   }
 }
+

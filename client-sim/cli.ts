@@ -2,7 +2,7 @@
  * `npm run sim -- --bots N --seconds S --rtt MS --jitter MS --loss P --cheaters K [--json] [--url ws://...] [--seed N]`
  * Runs the simulator (simulate.ts) and prints the report; with --json the last line is one JSON
  * object. A progress bar is drawn when stderr is a terminal. Exits 1 when a target is missed
- * (agreement < 99.5%, an honest shot rejected, an invalid cheat shot accepted, a server error);
+ * (agreementAll < 99%, an honest message rejected, a rule-breaking cheat accepted, a server error);
  * 2 when the simulation cannot run: bad arguments, no server at --url, or the server going away
  * during the match (one line, no report).
  */
@@ -13,8 +13,10 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b,...] [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
-  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick; profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
+  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
+  --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);
@@ -32,7 +34,8 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
         bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
         jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, seed: { type: 'string' },
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
-        'patch-ms': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
+        'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (e) {
@@ -66,6 +69,9 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
     opts.url = v.url;
   }
   if (v.profiles !== undefined) opts.profiles = v.profiles.split(',');
+  set('strength', num('strength', v.strength));
+  if (v['no-audit'] === true) opts.audit = false;
+  if (v['cheaters-still'] === true) opts.cheatersStill = true;
   const tickRate = num('tick-rate', v['tick-rate']);
   const patchRateMs = num('patch-ms', v['patch-ms']);
   if (tickRate !== undefined || patchRateMs !== undefined) {
@@ -85,8 +91,8 @@ async function main(): Promise<void> {
   const report = await runSimulation(opts);
   bar?.stop();
   console.log(formatReport(report));
-  const ok = report.agreement >= 0.995 && report.honestRejected === 0 && report.cheatAccepted === 0 && (report.serverErrors ?? 0) === 0;
-  console.log(ok ? 'targets: met' : 'targets: MISSED (agreement >= 99.5%, no honest shot rejected, no invalid cheat accepted, no server error)');
+  const ok = report.agreementAll >= 0.99 && report.honestRejected === 0 && report.ruleCheatAccepted === 0 && (report.serverErrors ?? 0) === 0;
+  console.log(ok ? 'targets: met' : 'targets: MISSED (agreementAll >= 99%, no honest message rejected, no rule-breaking cheat accepted, no server error)');
   if (json) console.log(JSON.stringify(report));
   process.exit(ok ? 0 : 1);
 }

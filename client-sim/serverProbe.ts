@@ -5,7 +5,7 @@
  *   newest 65,536 durations);
  * - ground truth for races: the room hands every judged shot to its recorder (the match log); a
  *   wrapper on that recorder instance's `shot` method notes, by room, shooter slot and seq, whether
- *   the shooter was alive and which players could be hit when the shot arrived, then passes the call
+ *   the shooter was alive (and in which life) and which players could be hit when the shot arrived, then passes the call
  *   on unchanged. A prediction that disagrees because a player died on the server while the shot was
  *   in flight is a race the client could not see, not a validation error; this tells the two apart.
  */
@@ -16,6 +16,8 @@ const RING = 1 << 16;
 export interface ArrivalFacts {
   receiveTimeMs: number;
   shooterAlive: boolean;
+  /** The shooter's life (epoch) when the message arrived. */
+  shooterEpoch: number;
   targetsAlive: boolean[];
   lifeStartMs: number[];
 }
@@ -25,6 +27,8 @@ export class ServerProbe {
   private n = 0;
   private readonly wrapped: { obj: any; key: string }[] = [];
   readonly matchLogs: string[] = [];
+  /** Match log path by room id. */
+  readonly matchLogByRoom = new Map<string, string>();
   /** `${roomId}:${slot}:${seq}` -> facts; a replayed seq keeps every arrival, in order. */
   readonly arrivals = new Map<string, ArrivalFacts[]>();
 
@@ -52,14 +56,18 @@ export class ServerProbe {
           const key = `${roomId}:${s.shooterBefore.slot}:${s.verdict.seq}`;
           let list = this.arrivals.get(key);
           if (list === undefined) this.arrivals.set(key, (list = []));
-          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs) });
+          const epoch = (r.slots?.[s.shooterBefore.slot]?.epoch ?? -1) & 0xffff;
+          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs) });
         } catch {
           // observing must never break the recorder
         }
         return shot.call(rec, s);
       };
       this.wrapped.push({ obj: rec, key: 'shot' });
-      if (typeof rec.path === 'string') this.matchLogs.push(rec.path);
+      if (typeof rec.path === 'string') {
+        this.matchLogs.push(rec.path);
+        this.matchLogByRoom.set(roomId, rec.path);
+      }
     }
   }
 

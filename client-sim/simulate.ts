@@ -9,17 +9,19 @@ import { createGameServer, type GameServer, type GameServerOptions } from '../se
 import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
+import { auditMatchLog } from '../server/audit/audit';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
 import { WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
 import { Bot, type ShotLog } from './bot';
-import { CHEAT_PROFILES, CHEAT_PROFILE_NAMES } from './cheats/index';
+import { CHEAT_PROFILE_NAMES, createProfile, parseProfile } from './cheats/index';
 import { Rng } from './rng';
-import { summarizeShots, percentile, type SimReport } from './report';
+import { summarizeShots, percentile, type DetectionReport, type SimReport } from './report';
 import { ServerProbe } from './serverProbe';
 
-export type { SimReport, ProfileReport } from './report';
+export type { SimReport, ProfileReport, DetectionReport, Distribution } from './report';
 
 export interface SimOptions {
   /** Honest players (default 8). */
@@ -46,8 +48,18 @@ export interface SimOptions {
   server?: GameServerOptions;
   /** Level for the bots when playing a remote server (default the default level). */
   level?: string | World;
-  /** Cheat profile names, in assignment order (default all of CHEAT_PROFILE_NAMES). */
+  /** Cheat profiles, in assignment order: "name" or "name:strength" (default all of CHEAT_PROFILE_NAMES). */
   profiles?: readonly string[];
+  /** Strength (0..1) of every profile named without its own; default each profile's own. */
+  strength?: number;
+  /**
+   * Cheaters stand still (default false). Their starts then lie exactly on the server's eye path,
+   * so every refusal is the rule under test, not a divergence of their own-movement prediction
+   * from a server that drops ticks under load (that divergence is what originOffsetM measures).
+   */
+  cheatersStill?: boolean;
+  /** Run the audit over the match log at the end and map its flags to profiles (default true in-process). */
+  audit?: boolean;
   /** Interpolation delay override, ms (default: derived from the network conditions, see interpDelayFor). */
   interpDelayMs?: number;
   /** Progress: called about every 250 ms with elapsed and total play ms and shots so far. */
@@ -58,6 +70,11 @@ export interface SimOptions {
   onServer?: (server: GameServer) => void;
   /** Called as each shot is fired, with the bot that fired it (diagnostics). */
   onFire?: (log: ShotLog, bot: Bot) => void;
+  /**
+   * Time between the last join and the first shot, ms (default 1000): every bot's clock, view and
+   * own-movement prediction settle, and the server's code warms up, before anyone fires.
+   */
+  warmupMs?: number;
   /** Extra wait for verdicts after the play time, ms (default the round trip + 1500). */
   drainMs?: number;
 }
@@ -87,7 +104,7 @@ export function interpDelayFor(rttMs: number, jitterMs: number, patchMs: number,
  * a remote server from the kill feed: a death of the target after the render time and before the
  * latest the shot can have arrived (half the round trip plus half the jitter, plus 5 ms of clock error).
  */
-function classifyRaces(logs: ShotLog[], probe: ServerProbe | null, deaths: Map<number, Set<number>>, jitterMs: number): void {
+function classifyRaces(logs: readonly ShotLog[], probe: ServerProbe | null, deaths: Map<number, Set<number>>, jitterMs: number): void {
   const seen = new Map<string, number>();
   for (const l of logs) {
     if (l.dropped) continue;
@@ -97,7 +114,8 @@ function classifyRaces(logs: ShotLog[], probe: ServerProbe | null, deaths: Map<n
       seen.set(key, k + 1);
       const facts = probe.arrivals.get(key)?.[k];
       if (facts === undefined) continue;
-      l.diedInFlight = !facts.shooterAlive && !l.deadKnown;
+      // Died (or died and respawned) on the server while the message was on its way.
+      l.diedInFlight = !l.deadKnown && (!facts.shooterAlive || facts.shooterEpoch !== l.epochAtSend);
       l.respawnedInFlight = facts.shooterAlive && l.deadKnown;
       const t = l.predictedTarget;
       if (t >= 0) {
@@ -123,14 +141,14 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const loss = options.loss ?? 0.01;
   const seed = options.seed ?? 1;
   const profiles = options.profiles ?? CHEAT_PROFILE_NAMES;
-  for (const p of profiles) {
-    if (CHEAT_PROFILES[p] === undefined) throw new Error(`unknown cheat profile "${p}"; choose from ${CHEAT_PROFILE_NAMES.join(', ')}`);
-  }
+  if (options.strength !== undefined && !(options.strength >= 0 && options.strength <= 1)) throw new Error(`strength ${options.strength} must be in [0, 1]`);
+  for (const p of profiles) parseProfile(p, options.strength);
   if (!(nBots >= 0 && nCheaters >= 0 && nBots + nCheaters >= 1)) throw new Error('need at least one bot or cheater (--bots N --cheaters K)');
   if (!(rttMs >= 0 && jitterMs >= 0 && loss >= 0 && loss < 1 && seconds > 0)) throw new Error('rtt and jitter must be >= 0 ms, loss in [0, 1), seconds > 0');
 
   const started = performance.now();
   let gs: GameServer | null = null;
+  let hostileEvents = 0;
   let url: string;
   let world: World;
   let rig: Rig;
@@ -138,9 +156,11 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   let tickRate: number;
   let patchMs: number;
   let maxInterp: number;
+  let movement: MoveConfig;
   if (options.url === undefined) {
     const tr = Math.round(options.server?.tickRate ?? 64);
-    gs = await createGameServer({ log: () => {}, logger: silentLogger(), ...options.server, port: 0, host: '127.0.0.1' });
+    // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
+    gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostileEvents++; }, ...options.server, port: 0, host: '127.0.0.1' });
     options.onServer?.(gs);
     url = gs.url;
     world = gs.world;
@@ -149,6 +169,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     tickRate = gs.config.tickRate;
     patchMs = gs.config.patchRateMs > 0 ? gs.config.patchRateMs : 1000 / tickRate;
     maxInterp = gs.config.maxInterpDelayMs;
+    movement = gs.config.movement;
   } else {
     url = options.url;
     world = options.level instanceof World ? options.level : await loadWorld(options.level ?? DEFAULT_LEVEL_PATH);
@@ -159,6 +180,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     tickRate = 64;
     patchMs = 1000 / tickRate; // the room's default: one patch per tick
     maxInterp = 250;
+    movement = defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration));
   }
   const rttSpreadMs = Math.max(0, Math.min(options.rttSpreadMs ?? 0, rttMs));
   const interpFor = (rtt: number): number => options.interpDelayMs ?? interpDelayFor(rtt, jitterMs, patchMs, validation.rewindWindowMs, maxInterp);
@@ -182,13 +204,16 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     const rttI = rttSpreadMs > 0 ? rttMs + (rng.next() * 2 - 1) * rttSpreadMs : rttMs;
     const bot = new Bot({
       index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss }, seed: seedI,
-      world, rig, validation, tickRate, interpDelayMs: interpFor(rttI), onDeath,
+      world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath,
       onShot: (l) => {
         logs.push(l);
         options.onFire?.(l, bot);
       },
     });
-    if (isCheater) bot.profile = CHEAT_PROFILES[profiles[cheaterIndex++ % profiles.length]!]!();
+    if (isCheater) {
+      bot.profile = createProfile(profiles[cheaterIndex++ % profiles.length]!, options.strength);
+      bot.steer.still = options.cheatersStill === true;
+    }
     bots.push(bot);
   }
   const probe = gs !== null ? new ServerProbe() : null;
@@ -204,6 +229,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     }
     if (gs !== null) for (const room of gs.rooms.values()) probe!.attach(room);
     // The match starts once everyone is in (a join changes who can be hit; see the view's life starts).
+    await new Promise((r) => setTimeout(r, options.warmupMs ?? 1000));
     for (const b of bots) b.startShooting();
 
     const totalMs = seconds * 1000;
@@ -215,7 +241,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
         if (el >= totalMs) {
           clearInterval(iv);
           resolve();
-        } else if (bots.every((b) => b.room !== null && !b.room.connection.isOpen)) {
+        } else if (bots.every((b) => b.conn.room !== null && !b.conn.room.connection.isOpen)) {
           // Every connection closed under the bots: the server stopped or crashed.
           clearInterval(iv);
           reject(new Error(`the server at ${url} went away ${(el / 1000).toFixed(1)} s into the match (all ${bots.length} connections closed); no report`));
@@ -237,7 +263,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   classifyRaces(logs, probe, deaths, jitterMs);
 
   options.onShots?.(logs);
-  const shots = summarizeShots(logs);
+  const shots = summarizeShots(logs, validation.weapons.map((w) => w.fireIntervalMs));
   let serverErrors: number | null = null;
   let server: SimReport['server'] = null;
   let matchLog: string | null = null;
@@ -251,22 +277,90 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     matchLog = probe!.matchLogs.length > 0 ? probe!.matchLogs.join(', ') : null;
     await gs.close();
   }
+  const detection = probe !== null && options.audit !== false ? await detect(bots, probe, world) : null;
   const ticks = probe?.sortedTicks() ?? new Float64Array(0);
-  let cameraPushes = 0, botFrames = 0, starvedFrames = 0;
+  let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0;
+  const prediction = { corrections: 0, meanErrorM: 0, maxErrorM: 0, jumps: 0 };
+  const weaponState = { firedMismatches: 0, checks: 0, mismatches: 0 };
+  let errSum = 0, errN = 0;
   const messageRejects: Record<string, number> = {};
   for (const b of bots) {
-    cameraPushes += b.cameraPushes;
+    cameraPushes += b.camera.pushes;
     botFrames += b.frames;
     starvedFrames += b.starved;
+    tickSum += b.clock.ticksMeasured;
+    tickMs += b.clock.msMeasured;
+    prediction.corrections += b.move.corrections;
+    prediction.maxErrorM = Math.max(prediction.maxErrorM, b.move.maxErrorM);
+    prediction.jumps += b.steer.jumps;
+    errSum += b.move.errorSumM;
+    errN += b.move.errorN;
+    weaponState.firedMismatches += b.weapons.firedMismatches;
+    weaponState.checks += b.weapons.checks;
+    weaponState.mismatches += b.weapons.mismatches;
     for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
+    const pr = b.profile !== null ? shots.byProfile[b.profile.name] : undefined;
+    if (pr !== undefined && b.profile !== null) {
+      const st = b.profile.stats?.() ?? {};
+      for (const [k, v] of Object.entries(st)) pr.stats[k] = (pr.stats[k] ?? 0) + v;
+      if (b.profile.name === 'speedHack') {
+        pr.stats.maxSpeedMps = Math.max(pr.stats.maxSpeedMps ?? 0, b.maxSnapSpeed);
+        pr.stats.allowedSpeedMps = movement.maxSpeed;
+      }
+    }
   }
+  prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
   return {
     config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
     ...shots,
+    detection,
+    tickRate,
+    ticksPerSecond: tickMs > 0 ? (tickSum * 1000) / tickMs : 0,
+    prediction, weaponState, hostileEvents,
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
     serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects,
     durationMs: performance.now() - started,
   };
+}
+
+/**
+ * Runs the audit (server/audit/audit.ts) over each room's match log and maps its flagged slots to
+ * the bots that played them: per profile, the share of its players flagged, beside the share of
+ * the run's honest players flagged (with a handful of honest players that rate is coarse).
+ */
+async function detect(bots: readonly Bot[], probe: ServerProbe, world: World): Promise<Record<string, DetectionReport> | null> {
+  if (probe.matchLogByRoom.size === 0) return null;
+  const flaggedRules = new Map<Bot, string[]>();
+  for (const [roomId, path] of probe.matchLogByRoom) {
+    let r;
+    try {
+      r = await auditMatchLog(path, { world, workers: 1 });
+    } catch {
+      continue;
+    }
+    for (const b of bots) {
+      if (b.conn.room?.roomId !== roomId || b.slot < 0) continue;
+      const p = r.players.find((x) => x.player === b.slot);
+      if (p !== undefined && p.flags.length > 0) flaggedRules.set(b, p.flags.map((f) => f.rule));
+    }
+  }
+  const honest = bots.filter((b) => b.profile === null);
+  const fp = honest.length > 0 ? honest.filter((b) => flaggedRules.has(b)).length / honest.length : Number.NaN;
+  const out: Record<string, DetectionReport> = {};
+  for (const b of bots) {
+    if (b.profile === null) continue;
+    const d = (out[b.profile.name] ??= { strength: b.profile.strength, players: 0, flagged: 0, detectionRate: 0, falsePositiveRate: fp, rules: {} });
+    d.players++;
+    const rules = flaggedRules.get(b);
+    if (rules !== undefined) {
+      d.flagged++;
+      for (const rule of rules) d.rules[rule] = (d.rules[rule] ?? 0) + 1;
+    }
+  }
+  for (const d of Object.values(out)) d.detectionRate = d.flagged / d.players;
+  out.honest = { strength: 0, players: honest.length, flagged: honest.filter((b) => flaggedRules.has(b)).length, detectionRate: fp, falsePositiveRate: fp, rules: {} };
+  for (const b of honest) for (const rule of flaggedRules.get(b) ?? []) out.honest.rules[rule] = (out.honest.rules[rule] ?? 0) + 1;
+  return out;
 }

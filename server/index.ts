@@ -45,6 +45,9 @@ export type { LimitOptions } from './ops/limits';
 export type { TokenVerifier, PlayerIdentity } from './ops/auth';
 export { jwtVerifier, AuthError } from './ops/auth';
 
+/** The top of the head above the eye, metres: how far below a ceiling a jumping eye stays at least. */
+const HEAD_ABOVE_EYE_M = 0.12;
+
 export interface GameServerOptions {
   /** 2567 by default; 0 = an ephemeral port (read it back from GameServer.port). */
   port?: number;
@@ -283,7 +286,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
   const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers, options.loadout), ...options.validation };
   if (validation.loadout.length === 0) throw new Error(`loadout ${JSON.stringify(options.loadout)} names no weapon of the table (ids 0..${weapons.length - 1})`);
-  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), ...options.movement };
+  const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), headHeight: rig.eyeHeight + HEAD_ABOVE_EYE_M, ...options.movement };
   const stats = createServerStats();
   const rooms = new Map<string, ArenaRoom>();
   let metrics: ServerMetrics | null = null;

@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 after SIGTERM, SIGINT or SIGHUP once every room is finished (match logs ended and
  * flushed, at most ~4.5 s); 1 when it cannot start (bad environment, unreadable level, port in
- * use, Node older than 22) or on an uncaught error. A second signal exits at once with 1.
+ * use, Node older than 22) or after an uncaught exception (rooms are finished first). A second
+ * signal exits at once with 1. An unhandled promise rejection is logged and the server goes on.
  */
 import './ops/nodeVersion';
 import { createGameServer, type GameServer } from './index';
@@ -33,6 +34,7 @@ const logger = createLogger({ format: env.logFormat, level: env.logLevel });
 let game: GameServer | undefined;
 
 let stopping = false;
+let failedWhileStopping = false;
 function shutdown(reason: string, code: number): void {
   if (stopping) {
     logger.warn({ reason }, 'second signal: exiting without finishing rooms');
@@ -54,7 +56,7 @@ function shutdown(reason: string, code: number): void {
   g.close().then(
     () => {
       logger.info({ matchLogBytes: g.matchLogBytes() }, 'stopped');
-      process.exit(code);
+      process.exit(failedWhileStopping ? 1 : code);
     },
     (e: unknown) => {
       logger.error({ err: firstLine(e) }, 'shutdown failed');
@@ -64,19 +66,23 @@ function shutdown(reason: string, code: number): void {
 }
 
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal, 0));
+// An exception nobody caught leaves the process in an unknown state: finish the rooms and exit 1
+// (during a shutdown already under way, that shutdown goes on and its exit code becomes 1).
 process.on('uncaughtException', (e) => {
   logger.fatal({ err: e }, 'uncaught exception');
-  shutdown('uncaughtException', 1);
+  if (stopping) failedWhileStopping = true;
+  else shutdown('uncaughtException', 1);
 });
+// A promise rejected with no handler (a library's or a room's) is logged; the matches go on.
 process.on('unhandledRejection', (e) => {
-  logger.fatal({ err: e }, 'unhandled rejection');
-  shutdown('unhandledRejection', 1);
+  logger.error({ err: e }, 'unhandled promise rejection');
 });
 
 let started: GameServer;
 try {
-  // RIG: the mannequin (default), a rig file or a character built now (server/rig/rigFile.ts).
-  started = await createGameServer({ ...gameServerOptionsFrom(env), rig: await rigFromEnv(process.env), statusIntervalMs: 0, logger, auth: verifierFromEnv(env.auth) });
+  // RIG (server/rig/rigFile.ts): the mannequin, a rig file or a character built into a rig now.
+  const rig = await rigFromEnv(process.env);
+  started = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, rig, auth: verifierFromEnv(env.auth) });
 } catch (e) {
   die(firstLine(e));
 }

@@ -40,7 +40,7 @@ describe('reconnection', () => {
     const first = await shootAtZone(b, ts, 0, 1, HitZone.UPPER_TORSO);
     expect(reasonName(first.reason), JSON.stringify(first)).toBe('OK_HIT');
     expect(reasonName((await a.act(ShotAction.SWITCH, WeaponId.PISTOL, 1)).reason)).toBe('OK_SWITCH');
-    await sleep(WEAPONS[WeaponId.PISTOL]!.drawMs + 50);
+    await a.untilDrawn(WeaponId.PISTOL);
     const before = room.state.players.get(session)!;
     const health = before.health;
     expect(health).toBeLessThan(100);

@@ -34,7 +34,7 @@ describe('arena on the default level', () => {
     expect(bs.name.length).toBe(24);
     // The pistol (a head shot does not kill): switch and wait out its draw time.
     expect(reasonName((await a.act(ShotAction.SWITCH, WeaponId.PISTOL, 1)).reason)).toBe('OK_SWITCH');
-    await sleep(WEAPONS[WeaponId.PISTOL]!.drawMs + 30);
+    await a.untilDrawn(WeaponId.PISTOL);
 
     const rt = await a.renderNow(100);
     const pose = a.renderPose(1, rt)!;

@@ -129,7 +129,7 @@ describe('arena room: hits on a stationary target', () => {
     const drawing = (await renderTime(a!));
     expect(reasonName((await a!.shoot({ seq: 3, weapon: WeaponId.PISTOL, renderTimeMs: drawing, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, drawing) })).reason)).toBe('WEAPON_DRAWING');
     await a!.until(() => roomOf(a!).state.players.get(a!.room.sessionId)!.weapon === WeaponId.PISTOL, 3000, 'equipped pistol synced');
-    await sleep(WEAPONS[WeaponId.PISTOL]!.drawMs + 20);
+    await a!.untilDrawn(WeaponId.PISTOL);
     const rt2 = (await renderTime(a!));
     const v = await a!.shoot({ seq: 4, weapon: WeaponId.PISTOL, renderTimeMs: rt2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rt2) });
     expect(reasonName(v.reason)).toBe('OK_HIT');
@@ -214,7 +214,7 @@ describe('arena room: each rejection reason', () => {
     // interval: the last round starts its (10 s) reload.
     const smg = TEST_SMG.id;
     expect(reasonName((await a!.act(ShotAction.SWITCH, smg, ++seq)).reason)).toBe('OK_SWITCH');
-    await sleep(TEST_SMG.drawMs + 20);
+    await a!.untilDrawn(smg);
     const got: string[] = [];
     for (let i = 0; i < 3; i++) {
       await sleep(60);

@@ -1,29 +1,29 @@
 /**
  * Shooting while dead: once the bot knows it was killed, it keeps firing at whoever it still
- * renders until it respawns (alive, it plays like anyone else). Expected: SHOOTER_DEAD.
+ * renders until it respawns (alive, it plays like anyone else). Expected: SHOOTER_DEAD. Strength:
+ * shots per second while dead (2 + 8 strength).
  */
 import { HitZone } from '../../shared/rig/rig';
 import { Intent, type Bot, type Profile } from '../bot';
-import { Cadence } from './common';
+import { Cadence, checkStrength } from './common';
 
-export function deadShooterProfile(): Profile {
-  const cadence = new Cadence(250);
-  const eye = new Float64Array(3);
+export function deadShooterProfile(strength = 0.5): Profile {
+  const s = checkStrength('deadShooter', strength);
+  const cadence = new Cadence(1000 / (2 + 8 * s));
   const p = new Float64Array(3);
   return {
-    name: 'deadShooter',
+    name: 'deadShooter', strength: s,
     frame(bot: Bot, now: number): boolean {
       if (bot.aliveKnown()) return false;
       if (!cadence.due(now)) return true;
-      bot.eye(eye);
+      const eye = bot.eyeNow;
       const t = bot.renderTime(now);
       let target = -1;
-      for (let s = 0; s < bot.view.maxPlayers && target < 0; s++) if (s !== bot.slot && bot.zonePoint(p, s, t, HitZone.UPPER_TORSO)) target = s;
+      for (let k = 0; k < bot.view.maxPlayers && target < 0; k++) if (k !== bot.slot && bot.zonePoint(p, k, t, HitZone.UPPER_TORSO)) target = k;
       if (target < 0) {
-        // Nobody rendered: shoot straight ahead.
-        p[0] = eye[0]! + bot.viewX * 10; p[1] = eye[1]! + bot.viewY * 10; p[2] = eye[2]! + bot.viewZ * 10;
+        p[0] = eye[0]! + bot.aim.viewX * 10; p[1] = eye[1]! + bot.aim.viewY * 10; p[2] = eye[2]! + bot.aim.viewZ * 10;
       }
-      bot.fire(bot.makeShot(eye, p[0]!, p[1]!, p[2]!, bot.shotLength(), t), Intent.INVALID, 'SHOOTER_DEAD');
+      bot.send(bot.fireMessage(eye, p[0]!, p[1]!, p[2]!, bot.shotLength(), t, bot.clock.stamp(now)), Intent.INVALID, 'SHOOTER_DEAD');
       cadence.done(now);
       return true;
     },

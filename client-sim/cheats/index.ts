@@ -1,25 +1,75 @@
-/** The cheat profiles by name, in the order cheaters are assigned them (cheater k gets k mod count). */
+/**
+ * The cheat profiles by name, in the order cheaters are assigned them (cheater k gets k mod count),
+ * each a factory taking its strength (0..1). Rule-breaking profiles send messages the server must
+ * refuse (each with its expected reason); inhuman ones stay inside the rules and are left to the
+ * audit.
+ */
 import type { Profile } from '../bot';
-import { wallShotProfile } from './wallShot';
+import { originSpoofProfile } from './originSpoof';
 import { rangeExtensionProfile } from './rangeExtension';
 import { backtrackProfile } from './backtrack';
+import { renderSkewProfile } from './renderSkew';
 import { fireRateProfile } from './fireRate';
-import { originSpoofProfile } from './originSpoof';
-import { deadShooterProfile } from './deadShooter';
+import { drawSkipProfile } from './drawSkip';
 import { seqReplayProfile } from './seqReplay';
+import { speedHackProfile } from './speedHack';
+import { wallShotProfile } from './wallShot';
+import { wallGrazeProfile } from './wallGraze';
+import { cornerPeekProfile } from './cornerPeek';
+import { deadShooterProfile } from './deadShooter';
 import { aimSnapProfile } from './aimSnap';
+import { triggerbotProfile } from './triggerbot';
+import { aimLockProfile } from './aimLock';
+import { backtrackMaxProfile } from './backtrackMax';
+import { fakeLagProfile } from './fakeLag';
+import { prefireProfile } from './prefire';
 
-export const CHEAT_PROFILES: Readonly<Record<string, () => Profile>> = {
-  wallShot: wallShotProfile,
+export type ProfileFactory = (strength?: number) => Profile;
+
+/** Profiles whose cheat messages break a rule: the server must refuse every one. */
+export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
+  originSpoof: originSpoofProfile,
   rangeExtension: rangeExtensionProfile,
   backtrack: backtrackProfile,
+  renderSkew: renderSkewProfile,
   fireRate: fireRateProfile,
-  originSpoof: originSpoofProfile,
-  deadShooter: deadShooterProfile,
+  drawSkip: drawSkipProfile,
   seqReplay: seqReplayProfile,
-  aimSnap: aimSnapProfile,
+  speedHack: speedHackProfile,
+  wallShot: wallShotProfile,
+  wallGraze: wallGrazeProfile,
+  cornerPeek: cornerPeekProfile,
+  deadShooter: deadShooterProfile,
 };
 
+/** Profiles that stay inside the rules but play as no person can: the audit must flag them. */
+export const INHUMAN_PROFILES: Readonly<Record<string, ProfileFactory>> = {
+  aimSnap: aimSnapProfile,
+  triggerbot: triggerbotProfile,
+  aimLock: aimLockProfile,
+  backtrackMax: backtrackMaxProfile,
+  fakeLag: fakeLagProfile,
+  prefire: prefireProfile,
+};
+
+export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_PROFILES };
 export const CHEAT_PROFILE_NAMES: readonly string[] = Object.keys(CHEAT_PROFILES);
 
-export { wallShotProfile, rangeExtensionProfile, backtrackProfile, fireRateProfile, originSpoofProfile, deadShooterProfile, seqReplayProfile, aimSnapProfile };
+/**
+ * Parses a profile spec: "name" or "name:strength" (strength in [0, 1]); `fallback` is the strength
+ * when none is given (undefined: the profile's own default).
+ */
+export function parseProfile(spec: string, fallback?: number): { name: string; strength: number | undefined } {
+  const [name, st, ...rest] = spec.split(':');
+  if (name === undefined || CHEAT_PROFILES[name] === undefined || rest.length > 0) {
+    throw new Error(`unknown cheat profile "${spec}"; choose from ${CHEAT_PROFILE_NAMES.join(', ')} (optionally name:strength, strength in [0, 1])`);
+  }
+  const strength = st === undefined ? fallback : Number(st);
+  if (strength !== undefined && !(strength >= 0 && strength <= 1)) throw new Error(`profile "${spec}": strength must be a number in [0, 1]`);
+  return { name, strength };
+}
+
+export function createProfile(spec: string, fallback?: number): Profile {
+  const { name, strength } = parseProfile(spec, fallback);
+  return CHEAT_PROFILES[name]!(strength);
+}

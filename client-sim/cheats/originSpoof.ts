@@ -1,40 +1,42 @@
 /**
- * Origin spoofing: the segment starts a metre in front of the target instead of at the shooter's
- * eye (a "shoot from anywhere" hack), at least 2.5 m from the eye; with nobody in sight, 4 m ahead
- * along the view. Expected: ORIGIN_MISMATCH.
+ * Origin spoofing at the edge: the segment starts just outside the origin tolerance from the eye,
+ * sideways to the way the bot moves (so the distance to the server's eye path is the offset
+ * itself), at originToleranceM * (1.05 + 0.45 strength). Sent only when the bot's own prediction
+ * (its eye path from its predicted poses) puts the start that far from the whole path too. Expected:
+ * ORIGIN_MISMATCH.
  */
-import { createShotMessage } from '../../shared/protocol/shot';
-import { WeaponId } from '../../shared/weapons';
 import { Intent, type Bot, type Profile } from '../bot';
-import { acquire, Cadence } from './common';
+import { VerdictReason } from '../../shared/validate/verdict';
+import { Acquired, Cadence, checkStrength, fireTime } from './common';
 
-export function originSpoofProfile(): Profile {
+export function originSpoofProfile(strength = 0.5): Profile {
+  const s = checkStrength('originSpoof', strength);
   const cadence = new Cadence(300);
+  const a = new Acquired();
+  const start = new Float64Array(3);
   return {
-    name: 'originSpoof',
+    name: 'originSpoof', strength: s,
     frame(bot: Bot, now: number): boolean {
-      if (!bot.aliveKnown() || !cadence.due(now) || !bot.canFire(now)) return false;
-      const a = acquire(bot, now, true);
-      const eye = a?.eye ?? bot.eye(new Float64Array(3));
-      // With a target: from a metre in front of it. Without: from 4 m ahead along the view.
-      let px = eye[0]! + bot.viewX * 5, py = eye[1]! + bot.viewY * 5, pz = eye[2]! + bot.viewZ * 5;
-      if (a !== null) {
-        px = a.point[0]!; py = a.point[1]!; pz = a.point[2]!;
+      if (!cadence.due(now) || !a.find(bot, now, true)) return false;
+      const at = fireTime(bot, now);
+      if (!(at === at)) return false;
+      const eye = bot.eyeNow;
+      const off = bot.opts.validation.originToleranceM * (1.05 + 0.45 * s);
+      // Sideways to the motion (or to the aim when standing): perpendicular to the eye path.
+      const st = bot.move.state;
+      let px = -st.vz, pz = st.vx;
+      if (px * px + pz * pz < 0.01) {
+        px = -(a.point[2]! - eye[2]!); pz = a.point[0]! - eye[0]!;
       }
-      const dx = px - eye[0]!, dy = py - eye[1]!, dz = pz - eye[2]!;
-      const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (l < 3.5) return false; // the start must lie well outside the 1 m origin tolerance
-      const ux = dx / l, uy = dy / l, uz = dz / l;
-      const shot = createShotMessage();
-      shot.weapon = WeaponId.RIFLE;
-      shot.seq = ++bot.seq;
-      shot.claimedTarget = a?.target ?? -1;
-      shot.timeMs = bot.clock.stamp(now);
-      shot.renderTimeMs = a?.t ?? bot.renderTime(now);
-      shot.sx = px - ux; shot.sy = py - uy; shot.sz = pz - uz;
-      shot.ex = px + ux * 5; shot.ey = py + uy * 5; shot.ez = pz + uz * 5;
-      bot.fire(shot, Intent.INVALID, 'ORIGIN_MISMATCH');
-      bot.bookShot(now);
+      const l = Math.sqrt(px * px + pz * pz) || 1;
+      const side = bot.rng.next() < 0.5 ? 1 : -1;
+      start[0] = eye[0]! + (side * px * off) / l; start[1] = eye[1]!; start[2] = eye[2]! + (side * pz * off) / l;
+      const m = bot.fireMessage(start, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, at, a.target);
+      // The eye path runs back to the render time: the start must be that far from all of it, not
+      // just from the eye now (a prediction error of a few centimetres must not bring it inside).
+      const p = bot.predict(m, now);
+      if (p.reason !== VerdictReason.ORIGIN_MISMATCH || p.originOffsetM < off * 0.98) return false;
+      bot.send(m, Intent.INVALID, 'ORIGIN_MISMATCH');
       cadence.done(now);
       return true;
     },

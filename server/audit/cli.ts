@@ -48,12 +48,12 @@ export function parseArgs(argv: string[]): CliArgs {
       options: {
         json: { type: 'boolean' },
         'verdicts-only': { type: 'boolean' },
+        'replay-url': { type: 'string' },
         html: { type: 'string' },
         level: { type: 'string' },
         rig: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
-        'replay-url': { type: 'string' },
       },
     });
   } catch (e) {

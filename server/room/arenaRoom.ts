@@ -26,7 +26,7 @@
  */
 import { Room, type Client } from '@colyseus/core';
 import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
-import { Msg, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
+import { Msg, type RejectReply } from '../../shared/protocol/messages';
 import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
@@ -155,7 +155,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.client = client;
     slot.sessionId = client.sessionId;
     slot.interpDelayMs = clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs);
-    slot.debug = this.cfg.debugVerdicts && o.debug === true;
     slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine), this.cfg.validation.loadout);
     slot.lastInputSeq = -1;
     slot.input = createInputMessage();
@@ -178,12 +177,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     this.state.players.set(client.sessionId, ps);
     this.cfg.stats.players++;
     this.recordEvent({ kind: MatchEventKind.JOIN, slot: slot.index, timeMs: this.now() });
-    const welcome: WelcomeReply = {
-      slot: slot.index, tickRate: this.cfg.tickRate, interpDelayMs: slot.interpDelayMs,
-      worldHash: this.cfg.world.hash, rigHash: this.cfg.rig.hash,
-      validation: this.cfg.validation, movement: this.cfg.movement, debug: slot.debug,
-    };
-    client.send(Msg.WELCOME, welcome);
     this.sendPing(slot);
   }
 
@@ -203,9 +196,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.jumpLatched = false;
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
-    // Refused at once (a rejected promise nobody else holds) when the room is being disposed, as at a
-    // server shutdown: then there is nothing to wait for, and onLeave follows.
-    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => {});
+    // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
+    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => undefined);
   }
 
   override onReconnect(client: Client): void {
@@ -223,6 +215,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     if (slot === undefined) return;
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
+    // Messages dropped unjudged since the last count are counted before the slot is freed.
+    if (slot.budget.dropped > 0) {
+      this.recordEvent({ kind: MatchEventKind.THROTTLED, slot: slot.index, timeMs: this.now(), other: slot.budget.dropped });
+      slot.budget.dropped = 0;
+    }
     slot.client = null;
     slot.connected = true;
     slot.state = null;

@@ -49,7 +49,7 @@ export const OutOfWindow = { CLAMP: 0, REJECT: 1 } as const;
 export type OutOfWindow = (typeof OutOfWindow)[keyof typeof OutOfWindow];
 
 export const DEFAULT_REWIND_WINDOW_MS = 250;
-export const MAX_REWIND_WINDOW_MS = 1000;
+export const MAX_REWIND_WINDOW_MS = 2000;
 
 export interface RewindPolicy {
   /** How far back from the newest snapshot a rewind may go, ms, 0..MAX_REWIND_WINDOW_MS. */

@@ -54,6 +54,9 @@ export interface MoveInputLike {
   jump: boolean;
 }
 
+/** How far below a ceiling a rising head stops, metres. */
+const CEILING_GAP = 0.05;
+
 export interface MoveConfig {
   maxSpeed: number;
   /** Horizontal acceleration on the ground, m/s^2 (also braking). */
@@ -68,6 +71,11 @@ export interface MoveConfig {
   stepHeight: number;
   /** Heights above the feet of the wall-sweep sphere centres, metres (the lowest > stepHeight + radius). */
   probeHeights: readonly number[];
+  /**
+   * Top of the head above the feet, metres (above the eye): a jump stops this far below a ceiling,
+   * so the eye, where shots start, never rises into or above the level's geometry.
+   */
+  headHeight: number;
   /** Clip indices into the rig's clips. */
   clipIdle: number;
   clipJog: number;
@@ -94,6 +102,7 @@ export function defaultMoveConfig(clips: { idle: number; jog: number; run: numbe
     radius: 0.35,
     stepHeight: 0.4,
     probeHeights: [0.8, 1.3],
+    headHeight: 1.8,
     clipIdle: clips.idle,
     clipJog: clips.jog,
     clipRun: clips.run,
@@ -239,9 +248,12 @@ export function stepMovement(s: MoveState, input: MoveInputLike, world: MoveWorl
   // Vertical: ceiling, then ground.
   let dy = s.vy * dt;
   if (dy > 0) {
+    // From the top probe (inside the body, clear of the level) up past the head: the head stops
+    // CEILING_GAP below whatever it would reach.
     const top = s.y + c.probeHeights[c.probeHeights.length - 1]!;
-    if (world.firstHit(scratchHit, s.x, top, s.z, s.x, top + dy + 0.05, s.z)) {
-      dy = 0;
+    const head = s.y + Math.max(c.headHeight, top - s.y);
+    if (world.firstHit(scratchHit, s.x, top, s.z, s.x, head + dy + CEILING_GAP, s.z)) {
+      dy = Math.max(0, Math.min(dy, scratchHit.y - CEILING_GAP - head));
       s.vy = 0;
     }
   }

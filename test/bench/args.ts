@@ -1,14 +1,16 @@
 /**
  * Command-line flags of the benchmarks (node:util parseArgs): `--json` plus each bench's numeric
- * options. An unknown flag or a value that is not a positive number prints one line with the
- * usage and exits 2.
+ * and string options. An unknown flag, a missing value or a number that is not positive prints one
+ * line with the usage and exits 2.
  */
 import { parseArgs } from 'node:util';
 
-export function benchArgs<K extends string>(name: string, numeric: readonly K[], argv = process.argv.slice(2)): { json: boolean } & Partial<Record<K, number>> {
-  const usage = `usage: tsx test/bench/${name} [--json]${numeric.map((k) => ` [--${k} N]`).join('')}`;
+export function benchArgs<K extends string, S extends string = never>(
+  name: string, numeric: readonly K[], strings: readonly S[] = [], argv = process.argv.slice(2),
+): { json: boolean } & Partial<Record<K, number>> & Partial<Record<S, string>> {
+  const usage = `usage: tsx test/bench/${name} [--json]${numeric.map((k) => ` [--${k} N]`).join('')}${strings.map((k) => ` [--${k} NAME]`).join('')}`;
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
-  for (const k of numeric) options[k] = { type: 'string' };
+  for (const k of [...numeric, ...strings]) options[k] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }) as { values: Record<string, string | boolean | undefined> });
@@ -16,7 +18,8 @@ export function benchArgs<K extends string>(name: string, numeric: readonly K[],
     console.error(`${(e as Error).message.split('. To specify', 1)[0]}. ${usage}`);
     process.exit(2);
   }
-  const out: { json: boolean } & Partial<Record<K, number>> = { json: values.json === true } as { json: boolean } & Partial<Record<K, number>>;
+  const out = { json: values.json === true } as { json: boolean } & Partial<Record<K, number>> & Partial<Record<S, string>>;
+  for (const k of strings) if (typeof values[k] === 'string') (out as Record<string, string>)[k] = values[k] as string;
   for (const k of numeric) {
     const v = values[k];
     if (v === undefined) continue;

@@ -408,11 +408,10 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
 
 // Standalone: tsx test/bench/world.bench.ts [--json] [--queries N] [--scene NAME]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // --scene takes a name (benchArgs parses the numeric flags).
-  const argv = process.argv.slice(2);
-  const si = argv.indexOf('--scene');
-  const scene = si >= 0 ? argv[si + 1] : undefined;
-  if (si >= 0) argv.splice(si, 2);
-  const a = benchArgs('world.bench.ts', ['queries'], argv);
-  await run({ json: a.json, queries: a.queries, scene });
+  const a = benchArgs('world.bench.ts', ['queries'], ['scene']);
+  if (a.scene !== undefined && !SCENES.some((sc) => sc.scene === a.scene)) {
+    console.error(`--scene ${a.scene}: not a scene; scenes: ${SCENES.map((sc) => sc.scene).join(', ')}`);
+    process.exit(2);
+  }
+  await run({ json: a.json, queries: a.queries, scene: a.scene });
 }

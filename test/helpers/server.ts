@@ -190,6 +190,17 @@ export class TestPlayer {
     return { ...createShotMessage(), version: SHOT_VERSION, timeMs: this.clock.stamp(performance.now()), ...fields };
   }
 
+  /**
+   * Waits until this client's own clock has passed the draw time the server synced for it (what a
+   * client checks before it fires a weapon it just switched to: the server judges claimed times).
+   */
+  async untilDrawn(weapon: number, timeoutMs = 3000): Promise<void> {
+    const me = () => this.room.state?.players?.get(this.room.sessionId);
+    await this.until(() => me() !== undefined && me().weapon === weapon && me().drawEndMs > 0, timeoutMs, `weapon ${weapon} and its draw time synced`);
+    const end = me().drawEndMs as number;
+    while (this.clock.stamp(performance.now()) <= end) await sleep(5);
+  }
+
   /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
   async act(action: number, weapon: number, seq: number): Promise<VerdictReply> {
     return this.shoot({ action, weapon, seq, claimedTarget: 0, renderTimeMs: 0 });

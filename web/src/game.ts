@@ -8,9 +8,9 @@
  */
 import * as THREE from 'three';
 import {
-  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, Snap, ShotAction, VerdictKind, captureState, createInputMessage, createMoveState,
+  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, Snap, SnapshotPool, ShotAction, VerdictKind, createInputMessage, createMoveState,
   createPlayerPose, createShooterState, createShotMessage, createVerdict, createWorldHit, encodeInput, encodeShot, reasonName,
-  setView, stepMovement, validateShot, weaponById, INPUT_BYTES, SHOT_BYTES,
+  rewindReachMs, setView, stepMovement, validateShot, weaponById, INPUT_BYTES, SHOT_BYTES,
   type DamagedReply, type HitReply, type MoveState, type ShotTiming, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
 import type { Joined } from './net';
@@ -87,7 +87,8 @@ export class Game {
   constructor(readonly canvas: HTMLCanvasElement, readonly net: Joined) {
     const { welcome, world, rig } = net;
     this.slot = welcome.slot;
-    this.view = new MatchView(world, rig, welcome.validation.maxPlayers, welcome.validation.rewindWindowMs, welcome.tickRate);
+    this.view = new MatchView(world, rig, welcome.validation.maxPlayers, rewindReachMs(welcome.validation), welcome.tickRate);
+    const snapshots = new SnapshotPool(welcome.validation.maxPlayers, 2);
     this.shooter = createShooterState(welcome.slot, welcome.validation.weapons.map(() => 1 << 20));
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.geometries = hitboxGeometries(rig);
@@ -107,9 +108,10 @@ export class Game {
 
     const room = net.room;
     room.onStateChange((state: any) => {
-      const snap = captureState(state, this.view.maxPlayers);
+      const snap = snapshots.capture(state);
       if (snap === null) return;
       this.view.apply(snap);
+      snap.inUse = false;
       this.stats.snapshots++;
       const me = state.players?.get(room.sessionId);
       if (me !== undefined) this.reconcile(me);

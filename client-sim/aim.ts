@@ -1,0 +1,174 @@
+/**
+ * Aiming as a person does it: the view turns toward what the player wants to look at at a human
+ * rate (a flick is fast, never instant), a new target is engaged after a reaction time, the first
+ * aim is off and settles while tracking, and the hand adds noise that grows with distance. Also
+ * target picking in the rendered view: the nearest player rendered alive whose chest is (or, for
+ * the cheats, is not) in line of sight, and aim points inside a hit zone's hitbox.
+ *
+ * Everything is scratch owned by the instance; nothing is allocated per call.
+ */
+import { createPlayerPose } from '../shared/lagcomp/pose';
+import { BONE_STRIDE, HitZone, type Rig } from '../shared/rig/rig';
+import { transformPoint } from '../shared/rig/posing';
+import type { World } from '../shared/world/world';
+import type { Rng } from './rng';
+import { Snap, type MatchView } from './view';
+
+/** Fastest view turn toward a target, radians per second (~170 degrees/s: a brisk human turn). */
+export const TURN_RATE = 3;
+/** View turn while just walking around (looking where one goes), radians per second. */
+export const WANDER_TURN_RATE = 1.5;
+/** The trigger is pulled only when the view is this close to the aim point, radians (~3 degrees). */
+export const ON_TARGET = 0.05;
+
+export class Aim {
+  /** The view direction sent with inputs (unit). */
+  viewX = 0;
+  viewY = 0;
+  viewZ = 1;
+  /** Where the player wants to look (unit). */
+  wantX = 0;
+  wantY = 0;
+  wantZ = 1;
+  /** Engaged target slot, -1 when none; when it was acquired and when the player may first fire at it. */
+  target = -1;
+  acquiredAt = 0;
+  readyAt = 0;
+  /** Initial aim error at acquisition, metres per axis (decays while tracking). */
+  errX = 0;
+  errY = 0;
+  errZ = 0;
+  /** Turn rate multiplier (1 human; the aim-lock cheat turns faster). */
+  turnScale = 1;
+  private readonly pose = createPlayerPose();
+  private readonly bones: Float64Array;
+  private readonly pt = new Float64Array(3);
+  /** Bone-local centroid of each hitbox (an aim point inside it) and the first hitbox of each zone. */
+  readonly centroids: Float64Array;
+  private readonly zoneHitbox: Int32Array;
+
+  constructor(private readonly rig: Rig, private readonly world: World, private readonly view: MatchView, private readonly rng: Rng) {
+    this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+    this.centroids = new Float64Array(rig.hitboxCount * 3);
+    this.zoneHitbox = new Int32Array(32).fill(-1);
+    for (let h = 0; h < rig.hitboxCount; h++) {
+      let x = 0, y = 0, z = 0, n = 0;
+      for (let t = rig.triStart[h]!; t < rig.triStart[h + 1]!; t++) {
+        for (let k = 0; k < 3; k++) {
+          x += rig.triangles[t * 9 + k * 3]!; y += rig.triangles[t * 9 + k * 3 + 1]!; z += rig.triangles[t * 9 + k * 3 + 2]!;
+          n++;
+        }
+      }
+      this.centroids[h * 3] = x / n; this.centroids[h * 3 + 1] = y / n; this.centroids[h * 3 + 2] = z / n;
+      const zone = rig.hitboxZone[h]!;
+      if (this.zoneHitbox[zone] === -1) this.zoneHitbox[zone] = h;
+    }
+  }
+
+  /** Sets the direction to turn the view toward (the view follows at the turn rate). */
+  lookAt(dx: number, dy: number, dz: number): void {
+    const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(l > 1e-6)) return;
+    this.wantX = dx / l; this.wantY = dy / l; this.wantZ = dz / l;
+  }
+
+  /** Angle between the view and the wanted direction, radians. */
+  error(): number {
+    const d = this.viewX * this.wantX + this.viewY * this.wantY + this.viewZ * this.wantZ;
+    return Math.acos(Math.max(-1, Math.min(1, d)));
+  }
+
+  /**
+   * Turns the view toward the wanted direction by at most the turn rate times dt (a flick, not a
+   * teleport: the body's yaw follows the view, and a snap between two ticks would make the snapshots
+   * the others interpolate differ from the server's history more than any human turn does).
+   */
+  turn(dtMs: number): void {
+    const angle = this.error();
+    const maxStep = (this.target >= 0 ? TURN_RATE : WANDER_TURN_RATE) * this.turnScale * (dtMs / 1000);
+    if (angle <= maxStep || angle < 1e-6) {
+      this.viewX = this.wantX; this.viewY = this.wantY; this.viewZ = this.wantZ;
+      return;
+    }
+    // slerp by maxStep / angle
+    const f = maxStep / angle;
+    const sa = Math.sin(angle);
+    const a = Math.sin((1 - f) * angle) / sa, b = Math.sin(f * angle) / sa;
+    let x = a * this.viewX + b * this.wantX, y = a * this.viewY + b * this.wantY, z = a * this.viewZ + b * this.wantZ;
+    const l = Math.sqrt(x * x + y * y + z * z) || 1;
+    x /= l; y /= l; z /= l;
+    this.viewX = x; this.viewY = y; this.viewZ = z;
+  }
+
+  /** Snaps the view onto the wanted direction (cheats only). */
+  snap(): void {
+    this.viewX = this.wantX; this.viewY = this.wantY; this.viewZ = this.wantZ;
+  }
+
+  /** Engages `target` at local time `now`: a human reaction time and an initial aim error. */
+  engage(target: number, now: number, reactionScale = 1): void {
+    this.target = target;
+    this.acquiredAt = now;
+    // Human reaction: ~230 ms, rarely under 150 ms.
+    this.readyAt = now + reactionScale * Math.min(450, Math.max(150, 230 + 50 * this.rng.normal()));
+    // The first aim is off by up to about half a metre and converges while tracking.
+    this.errX = 0.25 * this.rng.normal();
+    this.errY = 0.25 * this.rng.normal();
+    this.errZ = 0.25 * this.rng.normal();
+  }
+
+  /**
+   * A human aim point near `p` (a point inside the target) into out: the initial error decayed over
+   * the time tracked, plus hand noise (0.1 m + 1 cm per metre of distance, about 0.6 degrees).
+   */
+  humanPoint(out: Float64Array, p: Float64Array, dist: number, now: number, noiseScale = 1): Float64Array {
+    const decay = Math.exp(-(now - this.acquiredAt) / 300);
+    const sigma = (0.1 + 0.01 * dist) * noiseScale;
+    out[0] = p[0]! + decay * this.errX + sigma * this.rng.normal();
+    out[1] = p[1]! + decay * this.errY + sigma * this.rng.normal();
+    out[2] = p[2]! + decay * this.errZ + sigma * this.rng.normal();
+    return out;
+  }
+
+  /** World point inside `slot`'s hitbox of `zone` at render time `t`; false when not renderable or dead there. */
+  zonePoint(out: Float64Array, slot: number, t: number, zone: number): boolean {
+    if (!this.view.renderPose(this.pose, slot, t) || !this.pose.alive) return false;
+    const h = Math.max(0, this.zoneHitbox[zone] ?? 0);
+    this.view.rewinder.poseBones(this.bones, this.pose);
+    transformPoint(out, 0, this.bones, h * BONE_STRIDE, this.centroids[h * 3]!, this.centroids[h * 3 + 1]!, this.centroids[h * 3 + 2]!);
+    return true;
+  }
+
+  /** A point inside hitbox `h` of `slot` at render time `t`, offset in bone space by (ox, oy, oz). */
+  hitboxPoint(out: Float64Array, slot: number, t: number, h: number, ox = 0, oy = 0, oz = 0): boolean {
+    if (!this.view.renderPose(this.pose, slot, t) || !this.pose.alive) return false;
+    this.view.rewinder.poseBones(this.bones, this.pose);
+    transformPoint(out, 0, this.bones, h * BONE_STRIDE, this.centroids[h * 3]! + ox, this.centroids[h * 3 + 1]! + oy, this.centroids[h * 3 + 2]! + oz);
+    return true;
+  }
+
+  /**
+   * Nearest other player (not `self`) rendered alive at time t whose chest is (visible = true) or is
+   * not (visible = false) in line of sight from `eye`, within maxDist. `doomed` (health minus
+   * damage on its way, by slot) skips players already as good as dead; -1 when none.
+   */
+  findTarget(self: number, eye: Float64Array, t: number, visible: boolean, maxDist: number, doomed: Float64Array | null): number {
+    let best = -1;
+    let bestD = maxDist * maxDist;
+    const p = this.pt;
+    const v = this.view;
+    for (let s = 0; s < v.maxPlayers; s++) {
+      if (s === self || !v.present(s) || !v.aliveLatest(s)) continue;
+      if (doomed !== null && v.latestValue(s, Snap.HEALTH) - doomed[s]! <= 0) continue;
+      if (!this.zonePoint(p, s, t, HitZone.UPPER_TORSO)) continue;
+      const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= bestD) continue;
+      const blocked = this.world.anyHit(eye[0]!, eye[1]!, eye[2]!, p[0]!, p[1]!, p[2]!);
+      if (blocked === visible) continue;
+      best = s;
+      bestD = d2;
+    }
+    return best;
+  }
+}

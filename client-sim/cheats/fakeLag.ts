@@ -1,0 +1,32 @@
+/**
+ * Fake lag: pongs held back (50 + 250 strength) ms, so the server believes a longer round trip
+ * (more slack for future-claimed times, a larger rewind), and inputs sent only every
+ * (1 + 5 strength) frames, so the player moves in jerks others find hard to hit. Shots are ordinary.
+ * Rule-abiding: the audit must flag it.
+ */
+import type { Bot, Profile } from '../bot';
+import { checkStrength } from './common';
+
+export function fakeLagProfile(strength = 0.8): Profile {
+  const s = checkStrength('fakeLag', strength);
+  const holdMs = 50 + 250 * s;
+  const every = Math.max(1, Math.round(1 + 5 * s));
+  let frame = 0;
+  let held = 0;
+  return {
+    name: 'fakeLag', strength: s,
+    stats: () => ({ heldPongs: held }),
+    frame(): boolean {
+      return false;
+    },
+    ping(bot: Bot, bytes: Uint8Array): boolean {
+      const copy = bytes.slice();
+      held++;
+      setTimeout(() => bot.conn.sendPong(copy), holdMs).unref?.();
+      return false;
+    },
+    input(): boolean {
+      return ++frame % every === 0;
+    },
+  };
+}
