@@ -15,7 +15,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: BROWSER, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'browser', include: BROWSER, sequence: { groupOrder: 1 } } },
+      // One file at a time: two Chromiums rendering in software would starve each other on two cores.
+      { extends: true, test: { name: 'browser', include: BROWSER, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

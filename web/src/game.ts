@@ -31,7 +31,11 @@ export interface ShotView {
 }
 
 export interface Controls {
-  forward: boolean; back: boolean; left: boolean; right: boolean; jump: boolean; fire: boolean;
+  forward: boolean; back: boolean; left: boolean; right: boolean; jump: boolean;
+  /** Trigger held (automatic fire at the weapon's rate). */
+  fire: boolean;
+  /** A trigger pull not yet fired: a click shorter than an update still fires once. */
+  pulled: boolean;
 }
 
 const FIRE_KEYS = new Set(['KeyF']);
@@ -42,7 +46,7 @@ export class Game {
   readonly camera = new THREE.PerspectiveCamera(75, 1, 0.05, 500);
   readonly view: MatchView;
   readonly shots: ShotView[] = [];
-  readonly controls: Controls = { forward: false, back: false, left: false, right: false, jump: false, fire: false };
+  readonly controls: Controls = { forward: false, back: false, left: false, right: false, jump: false, fire: false, pulled: false };
   yaw = 0;
   pitch = 0;
   slot: number;
@@ -321,7 +325,10 @@ export class Game {
     }
     const fade = Math.min(1, dtMs / 100);
     for (let k = 0; k < 3; k++) this.smooth[k] -= this.smooth[k]! * fade;
-    if (this.controls.fire) this.fire(now);
+    const c = this.controls;
+    if ((c.fire || c.pulled) && this.fire(now) !== null) c.pulled = false;
+    // A pull the rules do not allow now (dead, reloading, empty) is dropped rather than fired later.
+    if (c.pulled && !c.fire && (this.health <= 0 || this.ammo <= 0)) c.pulled = false;
   }
 
   /** Draws the match as of `now` (per animation frame). */
@@ -380,7 +387,11 @@ export class Game {
       case 'KeyD': case 'ArrowRight': c.right = down; return true;
       case 'Space': c.jump = down; return true;
       default:
-        if (FIRE_KEYS.has(code)) { c.fire = down; return true; }
+        if (FIRE_KEYS.has(code)) {
+          if (down && !c.fire) c.pulled = true;
+          c.fire = down;
+          return true;
+        }
         return false;
     }
   }

@@ -24,7 +24,7 @@ function showShot(s: ShotView): void {
   }
 }
 
-function showVerdict(s: ShotView): void {
+function showVerdict(s: ShotView, latest: boolean): void {
   const v = s.verdict!;
   const marker = $('hitmarker');
   const line = document.createElement('div');
@@ -34,6 +34,8 @@ function showVerdict(s: ShotView): void {
   const log = $('shotlog');
   log.prepend(line);
   while (log.childElementCount > 8) log.lastElementChild!.remove();
+  // The marker belongs to the newest shot; an older shot's verdict only goes into the log.
+  if (!latest) return;
   if (v.kind === VerdictKind.HIT) {
     marker.className = 'confirmed';
     marker.textContent = `${v.damage.toFixed(0)} ${HIT_ZONE_NAMES[v.zone]}`;
@@ -56,7 +58,7 @@ async function play(): Promise<void> {
   const game = new Game(canvas, net);
   const graph = new NetGraph($('netgraph'), $<HTMLCanvasElement>('rttchart'), game);
   game.onShot = showShot;
-  game.onVerdict = showVerdict;
+  game.onVerdict = (s) => showVerdict(s, game.shots[game.shots.length - 1] === s);
   status.textContent = `slot ${net.welcome.slot}, world ${net.welcome.worldHash}, rig ${net.welcome.rigHash}${net.welcome.debug ? ', debug verdicts' : ''} - click to look, WASD to move, click or F to shoot, R to reload`;
   document.body.classList.toggle('debug', net.welcome.debug);
 
@@ -67,7 +69,10 @@ async function play(): Promise<void> {
   addEventListener('keyup', (e) => { if (Game.keyDown(game.controls, e.code, false)) e.preventDefault(); });
   canvas.addEventListener('mousedown', () => {
     if (document.pointerLockElement !== canvas) canvas.requestPointerLock?.();
-    else game.controls.fire = true;
+    else {
+      game.controls.fire = true;
+      game.controls.pulled = true;
+    }
   });
   addEventListener('mouseup', () => { game.controls.fire = false; });
   addEventListener('mousemove', (e) => {
