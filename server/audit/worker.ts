@@ -33,7 +33,7 @@ let cached: { hash: string; world: World } | null = null;
 
 parentPort!.on('message', (job: WorkerJob) => {
   try {
-    if (cached === null || cached.hash !== job.worldHash) cached = { hash: job.worldHash, world: World.fromBuffer(job.world) };
+    if (cached === null || cached.hash !== job.worldHash) cached = { hash: job.worldHash, world: World.fromBuffer(job.world, { expectedHash: job.worldHash }) };
     const bytes = new Uint8Array(job.log, 0, job.logLength);
     const flat = new Float64Array(job.frames, 0, job.frameCount * 4);
     const list: FrameRef[] = [];

@@ -92,6 +92,7 @@ export function makeSegments(bounds: Float64Array, count: number, seed: number):
 
 interface ImplResult {
   nsPerQuery: number;
+  cpuNsPerQuery: number;
   buildMs: number;
   bytes: number;
   gcs: number;
@@ -132,29 +133,43 @@ async function timeInterleaved(
   n: number,
   rounds: number,
   bodies: Record<string, () => void>,
-): Promise<Record<string, { nsPerQuery: number; gcs: number }>> {
+): Promise<Record<string, { nsPerQuery: number; cpuNsPerQuery: number; gcs: number }>> {
   const names = Object.keys(bodies);
   // Two warm-up rounds (not timed): the first gets the loops optimized on-stack, the second runs
   // the whole-function optimized code, so timed rounds see no tier-up garbage.
   for (let w = 0; w < 2; w++) for (const k of names) bodies[k]();
   const times: Record<string, number[]> = {};
+  const cpuTimes: Record<string, number[]> = {};
   const gcs: Record<string, number> = {};
   for (const k of names) {
     times[k] = [];
+    cpuTimes[k] = [];
     gcs[k] = 0;
   }
   for (let r = 0; r < rounds; r++) {
     for (const k of names) {
+      const c0 = cpuMs();
       const t0 = performance.now();
       bodies[k]();
       const t1 = performance.now();
+      cpuTimes[k].push(((cpuMs() - c0) * 1e6) / n);
       times[k].push(((t1 - t0) * 1e6) / n);
       gcs[k] += await gc.count(t0, t1);
     }
   }
-  const out: Record<string, { nsPerQuery: number; gcs: number }> = {};
-  for (const k of names) out[k] = { nsPerQuery: median(times[k]), gcs: gcs[k] };
+  const out: Record<string, { nsPerQuery: number; cpuNsPerQuery: number; gcs: number }> = {};
+  for (const k of names) out[k] = { nsPerQuery: median(times[k]), cpuNsPerQuery: median(cpuTimes[k]), gcs: gcs[k] };
   return out;
+}
+
+/**
+ * CPU time of this process in ms (user + system). On a machine shared with other jobs, wall time
+ * also counts the time the scheduler gives them; CPU time leaves that out (not the cache and
+ * memory-bandwidth contention), so the JSON reports both.
+ */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 /** Rapier's wasm memory, captured at instantiation so its heap growth during a build can be reported. */
@@ -374,9 +389,12 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
     const hits = mine.reduce((n, t) => (Number.isNaN(t) ? n : n + 1), 0);
 
     if (opts.json) {
-      const impl: Record<string, { nsPerQuery: number; buildMs: number; bytes: number; bytesPerTriangle: number; gcs: number }> = {};
+      const impl: Record<string, { nsPerQuery: number; cpuNsPerQuery: number; buildMs: number; bytes: number; bytesPerTriangle: number; gcs: number }> = {};
       for (const [k, v] of Object.entries(results)) {
-        impl[k] = { nsPerQuery: +v.nsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2), bytes: v.bytes, bytesPerTriangle: +(v.bytes / triangles).toFixed(1), gcs: v.gcs };
+        impl[k] = {
+          nsPerQuery: +v.nsPerQuery.toFixed(1), cpuNsPerQuery: +v.cpuNsPerQuery.toFixed(1), buildMs: +v.buildMs.toFixed(2),
+          bytes: v.bytes, bytesPerTriangle: +(v.bytes / triangles).toFixed(1), gcs: v.gcs,
+        };
       }
       // hitreg's buildMs is the whole World (tree + packed buffer); sahBuildMs is the SAH tree alone;
       // loadMs is World.fromBuffer on its bytes (copy, content hash and every check of untrusted bytes).
@@ -391,11 +409,11 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       console.log(`hitreg build: ${median(buildTimes).toFixed(1)} ms for the whole world (of which the SAH tree ${sahMs.toFixed(1)} ms; first, cold build ${coldMs.toFixed(0)} ms); ` +
         `${world.nodeCount} nodes, depth ${world.depth}, ${world.vertexCount} vertices, ${(world.byteLength / triangles).toFixed(1)} bytes per triangle; ` +
         `loading its bytes (World.fromBuffer, every check) ${loadMs.toFixed(1)} ms`);
-      console.log('impl                 ns/query   Mq/s   vs hitreg  build ms      bytes  bytes/tri  GCs in loop');
+      console.log('impl                 ns/query  CPU ns/q   Mq/s   vs hitreg  build ms      bytes  bytes/tri  GCs in loop');
       const base = results['hitreg'].nsPerQuery;
       for (const [k, v] of Object.entries(results)) {
         console.log(
-          `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${(v.bytes / triangles).toFixed(1).padStart(10)} ${String(v.gcs).padStart(6)}`,
+          `${k.padEnd(20)} ${v.nsPerQuery.toFixed(0).padStart(8)} ${v.cpuNsPerQuery.toFixed(0).padStart(9)} ${(1e3 / v.nsPerQuery).toFixed(2).padStart(6)} ${(v.nsPerQuery / base).toFixed(2).padStart(9)}x ${v.buildMs.toFixed(1).padStart(9)} ${String(v.bytes).padStart(10)} ${(v.bytes / triangles).toFixed(1).padStart(10)} ${String(v.gcs).padStart(6)}`,
         );
       }
       console.log(`(${rounds} timed rounds of ${queries} queries each, interleaved, median; rapier bytes = growth of its wasm heap during its builds, 0 when the heap already had room)`);
