@@ -19,7 +19,7 @@ import { loadWorld } from '../server/level/gltf';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Gzip budget of the "." entry (with its chunks), minified, bytes. Measured 33,092 B; raise it only on purpose. */
+/** Gzip budget of the "." entry (with its chunks), minified, bytes. Measured 33,433 B; raise it only on purpose. */
 export const SHARED_GZIP_BUDGET = 36 * 1024;
 
 async function bundle(minify: boolean): Promise<{ files: Map<string, Uint8Array>; meta: Metafile }> {
