@@ -1,9 +1,12 @@
-// Vitest configuration: tests live under test/, named after what they test. The tests that drive
-// Chromium run as a second group, after every other file: software WebGL takes a core, and the
-// tests that measure tick rates and clocks must not share the machine with it.
+// Vitest configuration: tests live under test/, named after what they test. Tests that measure
+// wall-clock behaviour of real servers and bots (test/realtime/) run after these, alone, with
+// vitest.realtime.config.ts: a CPU-heavy property test in the other worker would skew what they
+// measure. The tests that drive Chromium run here as a second group, after every other file and one
+// at a time: software WebGL takes a core, and two Chromiums would starve each other on two cores.
 import { defineConfig } from 'vitest/config';
 
 const BROWSER = ['test/webClient.test.ts', 'test/determinism.test.ts', 'test/replayViewer.test.ts'];
+const EXCLUDE = ['test/realtime/**', '**/node_modules/**'];
 
 export default defineConfig({
   test: {
@@ -14,9 +17,8 @@ export default defineConfig({
     // Two cores: keep the pool small so socket tests and CPU-heavy property tests do not starve.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: BROWSER, sequence: { groupOrder: 0 } } },
-      // One file at a time: two Chromiums rendering in software would starve each other on two cores.
-      { extends: true, test: { name: 'browser', include: BROWSER, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...BROWSER], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'browser', include: BROWSER, exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -536,7 +536,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     const isBytes = bytes instanceof Uint8Array;
     const timing = this.timing;
     timing.receiveTimeMs = this.now();
-    timing.rttMs = slot.rtt.rttMs;
+    // The largest round trip the client was told lately: its clock may run ahead by half of it.
+    timing.rttMs = slot.rtt.toldMaxMs();
     timing.interpDelayMs = slot.interpDelayMs;
     timing.newestTickMs = this.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : this.newestTickMs;
     slot.shooter.alive = slot.alive;

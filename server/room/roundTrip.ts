@@ -21,6 +21,8 @@ export type PongResult = (typeof PongResult)[keyof typeof PongResult];
 export class RoundTrip {
   /** The current estimate, ms (0 before the first sample). */
   rttMs = 0;
+  /** Round trips this room told the client in its last pings (ServerClockEstimate reads them). */
+  private readonly told = new Float64Array(IN_FLIGHT);
   samples = 0;
   private readonly buf = new Float64Array(RTT_WINDOW);
   private readonly sort = new Float64Array(RTT_WINDOW);
@@ -32,6 +34,18 @@ export class RoundTrip {
     this.rttMs = 0;
     this.samples = 0;
     this.sent.fill(-1);
+    this.told.fill(0);
+  }
+
+  /**
+   * The largest round trip told to the client in its last pings, ms: a client's server clock
+   * (ping time + told rtt / 2) runs ahead of the server's by at most half of it, so this bounds how
+   * far in the future its claimed action times may honestly lie, even while the estimate falls.
+   */
+  toldMaxMs(): number {
+    let m = this.rttMs;
+    for (let k = 0; k < IN_FLIGHT; k++) if (this.told[k]! > m) m = this.told[k]!;
+    return m;
   }
 
   /** Encodes a ping with id `id` sent at `nowMs` into `out` (PING_BYTES) and remembers it. */
@@ -40,6 +54,7 @@ export class RoundTrip {
     this.next = (k + 1) % IN_FLIGHT;
     this.ids[k] = id;
     this.sent[k] = nowMs;
+    this.told[k] = this.rttMs;
     return encodePing(out, id, nowMs, this.rttMs);
   }
 

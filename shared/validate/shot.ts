@@ -115,7 +115,10 @@ export function rewindReachMs(config: Pick<ValidationConfig, 'rewindWindowMs' | 
 export interface ShotTiming {
   /** Server ms when the message was handled. */
   receiveTimeMs: number;
-  /** The room's round-trip estimate for the shooter, ms (bounds how far ahead its clock may run). */
+  /**
+   * The round trip the room reported to the shooter in its recent pings (the largest), ms: the
+   * shooter's server clock runs ahead by at most half of it, which bounds its action times.
+   */
   rttMs: number;
   /**
    * The shooter's interpolation delay (declared at join as `interpDelayMs`, clamped by the room), ms:

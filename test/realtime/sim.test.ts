@@ -12,10 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSimulation, interpDelayFor, type SimReport } from '../client-sim/simulate';
-import { Link } from '../client-sim/net';
-import { Rng } from '../client-sim/rng';
-import { distribution } from '../client-sim/report';
+import { runSimulation, interpDelayFor, type SimReport } from '../../client-sim/simulate';
+import { Link } from '../../client-sim/net';
+import { Rng } from '../../client-sim/rng';
+import { distribution } from '../../client-sim/report';
 
 const logDir = mkdtempSync(join(tmpdir(), 'sim-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@
  * from the server's snapshot stamps (which are derived from the tick count and cannot see a slow tick).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TEST_SPAWNS, TestPlayer, sleep, type TestServer } from './helpers/server';
-import { createInputMessage } from '../shared/protocol/input';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, TestPlayer, sleep, type TestServer } from '../helpers/server';
+import { createInputMessage } from '../../shared/protocol/input';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -55,9 +55,10 @@ describe('tick rate seen by a real client', () => {
     expect(m.maxSpeed).toBe(6);
     expect(m.speed).toBeGreaterThanOrEqual(0.97 * 6);
     expect(m.speed).toBeLessThanOrEqual(1.03 * 6);
-    // The status line's own measure agrees with the client's.
+    // The status line's own measure (the last whole second) agrees with the client's; a second that
+    // follows a stall holds the catch-up ticks, so it may read a little above nominal.
     expect(m.statusTicks).toBeGreaterThanOrEqual(0.97 * 64);
-    expect(m.statusTicks).toBeLessThanOrEqual(1.03 * 64);
+    expect(m.statusTicks).toBeLessThanOrEqual(1.1 * 64);
   });
 
   it('128 Hz: at least 97% of nominal ticks per wall-clock second; same walking speed', async () => {

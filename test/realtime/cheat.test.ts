@@ -14,12 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSimulation, type SimReport } from '../client-sim/simulate';
-import { RULE_PROFILES, createProfile, parseProfile } from '../client-sim/cheats/index';
-import { cheatOutcome } from '../client-sim/report';
-import { findSpawnPoints, spreadSpawnPoints } from '../server/index';
-import { loadWorld } from '../server/level/gltf';
-import { Intent, OVERRULED, type ShotLog } from '../client-sim/bot';
+import { runSimulation, type SimReport } from '../../client-sim/simulate';
+import { RULE_PROFILES, createProfile, parseProfile } from '../../client-sim/cheats/index';
+import { cheatOutcome } from '../../client-sim/report';
+import { findSpawnPoints, spreadSpawnPoints } from '../../server/index';
+import { loadWorld } from '../../server/level/gltf';
+import { Intent, OVERRULED, type ShotLog } from '../../client-sim/bot';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));

@@ -7,13 +7,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSimulation } from '../client-sim/simulate';
-import type { ShotLog } from '../client-sim/bot';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
-import { readFrames } from '../shared/audit/frame';
-import { RecordType } from '../shared/audit/records';
-import { createShotInput, readShotRecord } from '../shared/audit/shotRecord';
-import { createVerdict } from '../shared/validate/verdict';
+import { runSimulation } from '../../client-sim/simulate';
+import type { ShotLog } from '../../client-sim/bot';
+import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
+import { readFrames } from '../../shared/audit/frame';
+import { RecordType } from '../../shared/audit/records';
+import { createShotInput, readShotRecord } from '../../shared/audit/shotRecord';
+import { createVerdict } from '../../shared/validate/verdict';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-sim-'));
 afterAll(async () => {
@@ -71,7 +71,7 @@ describe('audit of a simulated match (real room, real sockets)', () => {
   it('a server killed with SIGKILL mid-match leaves a log that replays up to its last complete record', async () => {
     const killDir = join(dir, 'killed');
     mkdirSync(killDir);
-    const simModule = new URL('../client-sim/simulate.ts', import.meta.url).pathname;
+    const simModule = new URL('../../client-sim/simulate.ts', import.meta.url).pathname;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       import { runSimulation } from ${JSON.stringify(simModule)};
       await runSimulation({ bots: 4, cheaters: 2, seconds: 60, seed: 3, rttMs: 60, jitterMs: 5, loss: 0,
