@@ -52,6 +52,11 @@ export interface ReportInput {
   triangleCount: number;
   /** Detection numbers to show above the match (npm run detect). */
   detection?: DetectionSummary;
+  /**
+   * The match-log viewer's address (e.g. http://localhost:2567/replay.html): each shot on the map,
+   * each mismatch and each shot of a flagged player then links to it (`?shot=<player>:<seq>`).
+   */
+  replayUrl?: string;
 }
 
 /** Shot ordinals some flagged player's behaviour points at (always drawn, with anchors). */
@@ -59,6 +64,12 @@ function offendingShots(players: PlayerReport[]): Set<number> {
   const out = new Set<number>();
   for (const p of players) for (const o of p.behaviour?.offending ?? []) out.add(o.shot);
   return out;
+}
+
+/** The viewer link of one shot, or '' without a viewer address. */
+function replayHref(input: ReportInput, shooter: number, seq: number): string {
+  if (!input.replayUrl) return '';
+  return `${input.replayUrl}${input.replayUrl.includes('?') ? '&' : '?'}shot=${shooter}:${seq}&logName=${encodeURIComponent(input.logPath.split(/[\\/]/).pop() ?? '')}`;
 }
 
 const COLORS: Record<number, string> = { [VerdictKind.HIT]: '#1a9850', [VerdictKind.MISS]: '#8c8c8c', [VerdictKind.REJECTED]: '#d73027' };
@@ -109,7 +120,9 @@ function mapSvg(input: ReportInput, maxSegments = 20_000, maxTriangles = 30_000)
     // Draw up to the deciding hit when there is one, so the map shows where shots stopped.
     const stopX = s.kind === VerdictKind.HIT || s.holed ? s.px : s.ex;
     const stopZ = s.kind === VerdictKind.HIT || s.holed ? s.pz : s.ez;
-    const path = `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"${mark ? ` id="shot-${s.index}"` : ''}><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    const seg = `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"${mark ? ` id="shot-${s.index}"` : ''}><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    const href = replayHref(input, s.shooter, s.seq);
+    const path = href ? `<a href="${esc(href)}">${seg}</a>` : seg;
     if (mark) marked += path;
     else segs += path;
     if (s.holed && s.kind !== VerdictKind.HIT) holes += `<circle cx="${X(s.px)}" cy="${Z(s.pz)}" r="1.6"/>`;
@@ -205,9 +218,26 @@ function behaviourSection(input: ReportInput): string {
   return parts.length > 0 ? parts.join('\n') : '<p>No player flagged for behaviour.</p>';
 }
 
-function mismatchTable(list: ReportMismatch[]): string {
+/** Links a seq cell to the viewer when there is one. */
+function seqCell(input: ReportInput, shooter: number, seq: number): string {
+  const href = replayHref(input, shooter, seq);
+  return href ? `<a href="${esc(href)}">${seq}</a>` : String(seq);
+}
+
+/** The rejected shots and hits of flagged players, each linking to the viewer (only with a viewer address). */
+function flaggedShots(input: ReportInput): string {
+  if (!input.replayUrl) return '';
+  const flagged = new Set(input.players.filter((p) => p.flags.length > 0).map((p) => p.player));
+  const list = input.shots.filter((s) => flagged.has(s.shooter) && s.kind !== VerdictKind.MISS).slice(0, 500);
+  if (list.length === 0) return '';
+  const rows = list.map((s) => `<tr><td>${s.shooter}</td><td>${seqCell(input, s.shooter, s.seq)}</td><td>${f1(s.receivedMs / 1000)}</td><td>${esc(reasonName(s.reason))}</td><td>${s.kind === VerdictKind.HIT ? `${s.target} ${esc(HIT_ZONE_NAMES[s.zone] ?? '')}` : ''}</td></tr>`);
+  return `<h2>Shots of flagged players</h2><p>Each seq opens the shot in the match-log viewer (open this log there).</p><table><thead><tr><th>player</th><th>seq</th><th>s</th><th>verdict</th><th>target</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function mismatchTable(input: ReportInput): string {
+  const list = input.mismatches;
   if (list.length === 0) return '<p>None: every verdict replayed bit for bit.</p>';
-  const rows = list.slice(0, 500).map((m) => `<tr><td>${m.index}</td><td>${m.offset}</td><td>${m.shooter}</td><td>${m.seq}</td><td>${m.fields.map((f) => `${esc(f.field)}: ${esc(f.recorded)} &rarr; ${esc(f.replayed)}`).join('<br>')}</td></tr>`);
+  const rows = list.slice(0, 500).map((m) => `<tr><td>${m.index}</td><td>${m.offset}</td><td>${m.shooter}</td><td>${seqCell(input, m.shooter, m.seq)}</td><td>${m.fields.map((f) => `${esc(f.field)}: ${esc(f.recorded)} &rarr; ${esc(f.replayed)}`).join('<br>')}</td></tr>`);
   return `<table><thead><tr><th>shot</th><th>byte offset</th><th>shooter</th><th>seq</th><th>recorded &rarr; replayed</th></tr></thead><tbody>${rows.join('')}</tbody></table>${list.length > 500 ? `<p>${list.length - 500} more not shown (see --json).</p>` : ''}`;
 }
 
@@ -233,7 +263,8 @@ ${playerTable(input.players)}
 <h2>Behaviour: offending shots</h2>
 ${behaviourSection(input)}
 <h2>Verdict mismatches</h2>
-${mismatchTable(input.mismatches)}
+${mismatchTable(input)}
+${flaggedShots(input)}
 <h2>Map (top-down)</h2>
 <div class="legend"><span style="background:${COLORS[VerdictKind.HIT]}"></span>hit<span style="background:${COLORS[VerdictKind.MISS]}"></span>miss<span style="background:${COLORS[VerdictKind.REJECTED]}"></span>rejected<span style="background:#000;border-radius:6px"></span>bullet hole</div>
 ${mapSvg(input)}
