@@ -198,7 +198,7 @@ describe('validateShot: each rejection reason', () => {
     ['TIME_TOO_OLD', () => run({ ...good(), renderTimeMs: AT - config.rewindWindowMs - config.oldSlackMs - 1e-6 })],
     ['DEGENERATE', () => run({ ...good(), ex: good().sx, ey: good().sy, ez: good().sz })],
     ['OUT_OF_RANGE', () => { const g = good(); return run({ ...g, ex: g.sx + 201, ey: g.sy, ez: g.sz }); }],
-    ['ORIGIN_MISMATCH', () => { const g = good(); return run({ ...g, sx: g.sx + 1.01, ex: g.ex + 1.01 }); }],
+    ['ORIGIN_MISMATCH', () => { const g = good(); const d = config.originToleranceM + 0.01; return run({ ...g, sx: g.sx + d, ex: g.ex + d }); }],
     ['START_BLOCKED', () => {
       // Slot 3 stands 0.35 m in front of the wall; its claimed start is behind the wall, 0.8 m from its eye.
       const [sx, sy, sz] = eye(3, ESTIMATE);
