@@ -3,5 +3,5 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
-  execFileSync(process.execPath, ['tools/build.mjs', '--if-stale'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
+  execFileSync(process.execPath, ['server/build/build.mjs', '--if-stale'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
 }

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { build, type Metafile } from 'esbuild';
 // @ts-expect-error: a plain .mjs build script without declarations
-import { sharedBundleOptions } from '../tools/build.mjs';
+import { sharedBundleOptions } from '../server/build/build.mjs';
 import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
 import { rigFromBuffer } from '../shared/rig/rigBinary';
 import { World } from '../shared/world/world';

@@ -1,14 +1,14 @@
 /**
- * The package's binary assets, written by `npm run build` (tools/build.mjs bundles and runs this):
+ * The package's binary assets, written by `npm run build` (server/build/build.mjs bundles and runs this):
  * dist/shared/assets/mannequin.hrrg (the shipped rig, rigDataToBuffer) and
  * dist/shared/assets/collision-world.hrwb (the default level's World bytes). Prints one JSON line
  * with their content hashes and sizes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
-import { rigDataToBuffer } from '../shared/rig/rigBinary';
-import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
+import { MANNEQUIN_RIG_DATA } from '../../shared/rig/mannequinData';
+import { rigDataToBuffer } from '../../shared/rig/rigBinary';
+import { loadWorld, DEFAULT_LEVEL_PATH } from '../level/gltf';
 
 export async function writeSharedAssets(outDir: string): Promise<{ rig: { hash: string; bytes: number }; world: { hash: string; bytes: number } }> {
   mkdirSync(outDir, { recursive: true });

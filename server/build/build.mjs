@@ -5,15 +5,15 @@
  *   shared/) bundled with esbuild, npm packages left as imports. Plain `node dist/server/main.js`
  *   runs it: the source's extensionless imports are resolved here, once.
  * - dist/shared/: the package's browser entry (exports "." and "./audit" in package.json): ESM for
- *   browsers with source maps, .d.ts from tsconfig.shared.json, and the binary assets
- *   (assets/mannequin.hrrg, assets/collision-world.hrwb; tools/sharedAssets.ts).
+ *   browsers with source maps, .d.ts from shared/tsconfig.json, and the binary assets
+ *   (assets/mannequin.hrrg, assets/collision-world.hrwb; server/build/sharedAssets.ts).
  * - dist/web/: the browser client (web/, Vite), which the server serves at `/`.
  *
  * `import.meta.url` inside a bundled module is rewritten to that module's own source URL (relative
  * to the bundle), so `new URL('../assets/level.glb', import.meta.url)` still finds server/assets/.
  *
- *   node tools/build.mjs            build
- *   node tools/build.mjs --if-stale build only when a source file is newer than the bundle
+ *   node server/build/build.mjs            build
+ *   node server/build/build.mjs --if-stale build only when a source file is newer than the bundle
  *
  * Without esbuild (a production install, `npm ci --omit=dev`) it builds nothing and says so: the
  * dist/ built before (by `npm ci` with dev dependencies or `npm run build`) is what `npm start` runs.
@@ -24,7 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outfile = join(root, 'dist', 'server', 'main.js');
 const sharedOut = join(root, 'dist', 'shared');
 const webOut = join(root, 'dist', 'web');
@@ -115,7 +115,7 @@ export function sharedBundleOptions(minify) {
     platform: 'browser',
     target: 'es2022',
     minify,
-    tsconfig: join(root, 'tsconfig.shared.json'),
+    tsconfig: join(root, 'shared', 'tsconfig.json'),
     logLevel: 'warning',
   };
 }
@@ -124,11 +124,11 @@ async function buildShared(esbuild, say) {
   const t0 = performance.now();
   rmSync(sharedOut, { recursive: true, force: true });
   await esbuild.build({ ...sharedBundleOptions(false), outdir: sharedOut, sourcemap: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.shared.json')], { stdio: 'inherit' });
-  if (tsc.status !== 0) throw new Error('declarations (tsc -p tsconfig.shared.json) failed');
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'shared', 'tsconfig.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('declarations (tsc -p shared/tsconfig.json) failed');
   // The assets script needs the server's glTF loader: bundled for Node and run from a scratch file.
   const scratch = join(root, 'dist', '.assets-build.mjs');
-  await esbuild.build({ entryPoints: [join(root, 'tools', 'sharedAssets.ts')], outfile: scratch, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning', plugins: [sourceUrlPluginFor(scratch)] });
+  await esbuild.build({ entryPoints: [join(root, 'server', 'build', 'sharedAssets.ts')], outfile: scratch, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning', plugins: [sourceUrlPluginFor(scratch)] });
   try {
     const { writeSharedAssets } = await import(pathToFileURL(scratch).href);
     const assets = await writeSharedAssets(join(sharedOut, 'assets'));
