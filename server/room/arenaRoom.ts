@@ -39,8 +39,9 @@ import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchEvent, type Match
 import { applyVerdict, type VerdictHost } from './applyVerdict';
 import { PongResult } from './roundTrip';
 import { Slot } from './slot';
-import { CLOSE_OVER_BUDGET, RejectBudget } from './budget';
-import type { ArenaConfig, HostileEvent } from './config';
+import { chargeRefusal, policeBudgets, RejectBudget } from './budget';
+import { syncPlayerState, syncStatusState } from './sync';
+import type { ArenaConfig } from './config';
 
 export type { ArenaConfig, SpawnPoint } from './config';
 export { Slot } from './slot';
@@ -152,21 +153,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     const slot = this.slots.find((s) => s.client === null);
     if (slot === undefined) throw new Error('arena is full; try another room');
     const o = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
-    slot.client = client;
-    slot.sessionId = client.sessionId;
-    slot.interpDelayMs = clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs);
-    slot.debug = this.cfg.debugVerdicts && o.debug === true;
-    slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine), this.cfg.validation.loadout);
-    slot.lastInputSeq = -1;
-    slot.input = createInputMessage();
-    slot.kills = 0;
-    slot.deaths = 0;
-    slot.lives = 0;
-    slot.rtt.reset();
-    slot.connected = true;
-    slot.kicked = false;
-    slot.budget = new RejectBudget(this.cfg.rejectBudget);
-    slot.refusedSinceReport = 0;
+    slot.seat(client, clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs), this.cfg.debugVerdicts && o.debug === true, this.cfg.validation, this.cfg.rejectBudget);
     this.scene.histories[slot.index]!.clear();
     const ps = new PlayerState();
     ps.slot = slot.index;
@@ -261,30 +248,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   private spawn(slot: Slot): void {
     const pts = this.cfg.spawnPoints;
     // Deterministic: first life at spawnPoints[slot], later lives rotate (slot + lives).
-    const p = pts[(slot.index + slot.lives) % pts.length]!;
-    slot.move = createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ);
-    slot.move.clip = this.cfg.movement.clipIdle;
-    slot.move.onGround = true;
-    slot.input.viewX = slot.move.viewX;
-    slot.input.viewY = slot.move.viewY;
-    slot.input.viewZ = slot.move.viewZ;
-    slot.input.wishX = 0;
-    slot.input.wishZ = 0;
-    slot.jumpLatched = false;
-    slot.health = this.cfg.maxHealth;
-    slot.alive = true;
-    slot.epoch++;
-    slot.lifePending = true;
-    // A new life: full magazines, the loadout's first weapon in hand and drawn. The seq and the
-    // action and fire clocks carry on (they only ever move forward).
-    const weapons = this.cfg.validation.weapons;
-    for (let w = 0; w < weapons.length; w++) {
-      slot.shooter.ammo[w] = weapons[w]!.magazine;
-      slot.shooter.reloadEndMs[w] = 0;
-    }
-    slot.shooter.equipped = this.cfg.validation.loadout[0] ?? 0;
-    slot.shooter.drawEndMs = 0;
-    slot.shooter.alive = true;
+    slot.spawnAt(pts[(slot.index + slot.lives) % pts.length]!, this.cfg.movement.clipIdle, this.cfg.maxHealth, this.cfg.validation);
     this.syncPlayer(slot);
   }
 
@@ -336,7 +300,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
         poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
         this.syncPlayer(slot, pose);
       }
-      this.policeBudgets(t);
+      policeBudgets(this.slots, t, this.roomId, (e) => this.recordEvent(e), this.cfg.onHostile);
       this.newestTickMs = t;
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
@@ -362,44 +326,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
 
   /** Pose and status into the synced state: at a tick (the pose just recorded) and at a spawn. */
   private syncPlayer(slot: Slot, pose: PlayerPose | null = null): void {
-    const ps = slot.state;
-    if (ps === null) return;
-    const m = slot.move;
-    ps.x = m.x; ps.y = m.y; ps.z = m.z;
-    if (pose !== null) {
-      ps.qx = pose.qx; ps.qy = pose.qy; ps.qz = pose.qz; ps.qw = pose.qw;
-      ps.animTime = pose.time;
-    } else {
-      ps.qx = m.qx; ps.qy = m.qy; ps.qz = m.qz; ps.qw = m.qw;
-      ps.animTime = m.animTime;
-    }
-    ps.viewX = m.viewX; ps.viewY = m.viewY; ps.viewZ = m.viewZ;
-    ps.clip = m.clip;
-    ps.inputSeq = slot.lastInputSeq < 0 ? 0 : slot.lastInputSeq >>> 0;
-    this.syncStatus(slot);
+    if (slot.state !== null) syncPlayerState(slot.state, slot, pose);
   }
 
-  /**
-   * Status only, between ticks (a hit, a kill, a weapon action). The pose stays the one of the last
-   * tick: an input may already have turned the move state, and a synced pose must always equal the
-   * history's pose at the synced tick time, or clients would predict against a pose the server
-   * never recorded.
-   */
+  /** Status only, between ticks (sync.ts says why the pose stays). */
   syncStatus(slot: Slot): void {
-    const ps = slot.state;
-    if (ps === null) return;
-    ps.health = slot.health;
-    ps.alive = slot.alive;
-    ps.kills = slot.kills;
-    ps.deaths = slot.deaths;
-    ps.epoch = slot.epoch & 0xffff;
-    ps.rttMs = slot.rtt.rttMs;
-    const sh = slot.shooter;
-    const w = sh.equipped;
-    ps.weapon = w;
-    ps.ammo = Math.max(0, Math.min(0xffff, sh.ammo[w] ?? 0));
-    ps.reloadEndMs = sh.reloadEndMs[w] ?? 0;
-    ps.drawEndMs = sh.drawEndMs;
+    if (slot.state !== null) syncStatusState(slot.state, slot);
   }
 
   recordEvent(e: MatchEvent): void {
@@ -442,44 +374,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   /** A judged message was refused: it costs the client's budget and feeds its hostile-event line. */
   private refused(client: Client, reason: string): void {
     const slot = this.bySession.get(client.sessionId);
-    if (slot === undefined) return;
-    slot.budget.charge(this.now());
-    slot.refusedSinceReport++;
-    slot.lastRefusal = reason;
-  }
-
-  /**
-   * Once per tick: throttled clients get a compact count in the match log and a hostile-event line
-   * (at most one per client per second), and a client over budget for too long is disconnected.
-   */
-  private policeBudgets(t: number): void {
-    for (const slot of this.slots) {
-      if (slot.client === null) continue;
-      const b = slot.budget;
-      if (t - slot.lastReportMs < 1000) continue;
-      if (b.dropped > 0) {
-        this.recordEvent({ kind: MatchEventKind.THROTTLED, slot: slot.index, timeMs: t, other: b.dropped });
-        this.hostile(slot, 'throttled', b.dropped, t);
-        b.dropped = 0;
-      } else if (slot.refusedSinceReport > 0) {
-        this.hostile(slot, 'refused', slot.refusedSinceReport, t);
-      }
-      if (b.exhausted(t) && slot.connected) {
-        this.hostile(slot, 'disconnected', b.droppedTotal, t);
-        slot.kicked = true;
-        slot.client.leave(CLOSE_OVER_BUDGET, 'too many refused messages');
-      }
-    }
-  }
-
-  private hostile(slot: Slot, event: HostileEvent['event'], count: number, t: number): void {
-    slot.lastReportMs = t;
-    slot.refusedSinceReport = 0;
-    try {
-      this.cfg.onHostile?.({ event, roomId: this.roomId, sessionId: slot.sessionId, slot: slot.index, count, reason: slot.lastRefusal });
-    } catch {
-      // a logging hook must not break the tick
-    }
+    if (slot !== undefined) chargeRefusal(slot, reason, this.now());
   }
 
   private handleInput(client: Client, bytes: unknown): void {

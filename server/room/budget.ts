@@ -7,6 +7,8 @@
  * `disconnectAfterMs` of first running dry is disconnected with CLOSE_OVER_BUDGET.
  */
 
+import type { HostileEvent } from './config';
+
 export interface RejectBudgetConfig {
   /** Refused messages a client may send per second, sustained. */
   perSecond: number;
@@ -62,5 +64,61 @@ export class RejectBudget {
   /** Over budget for longer than allowed: time to disconnect. */
   exhausted(nowMs: number): boolean {
     return this.overSinceMs === this.overSinceMs && nowMs - this.overSinceMs >= this.cfg.disconnectAfterMs;
+  }
+}
+
+/** The slot data the policing reads and writes (server/room/slot.ts Slot). */
+interface PolicedSlot {
+  readonly index: number;
+  client: { leave(code?: number, data?: string): void } | null;
+  sessionId: string;
+  connected: boolean;
+  kicked: boolean;
+  budget: RejectBudget;
+  refusedSinceReport: number;
+  lastReportMs: number;
+  lastRefusal: string;
+}
+
+/** A judged message of this client was refused for `reason` at `nowMs`: it costs a token. */
+export function chargeRefusal(slot: PolicedSlot, reason: string, nowMs: number): void {
+  slot.budget.charge(nowMs);
+  slot.refusedSinceReport++;
+  slot.lastRefusal = reason;
+}
+
+/**
+ * Once per tick: throttled clients get a compact count in the match log and a hostile-event line
+ * (at most one per client per second), and a client over budget for too long is disconnected.
+ */
+export function policeBudgets(
+  slots: readonly PolicedSlot[], t: number, roomId: string,
+  record: (e: { kind: 'throttled'; slot: number; timeMs: number; other: number }) => void,
+  onHostile: ((e: HostileEvent) => void) | undefined,
+): void {
+  const report = (slot: PolicedSlot, event: HostileEvent['event'], count: number): void => {
+    slot.lastReportMs = t;
+    slot.refusedSinceReport = 0;
+    try {
+      onHostile?.({ event, roomId, sessionId: slot.sessionId, slot: slot.index, count, reason: slot.lastRefusal });
+    } catch {
+      // a logging hook must not break the tick
+    }
+  };
+  for (const slot of slots) {
+    if (slot.client === null || t - slot.lastReportMs < 1000) continue;
+    const b = slot.budget;
+    if (b.dropped > 0) {
+      record({ kind: 'throttled', slot: slot.index, timeMs: t, other: b.dropped });
+      report(slot, 'throttled', b.dropped);
+      b.dropped = 0;
+    } else if (slot.refusedSinceReport > 0) {
+      report(slot, 'refused', slot.refusedSinceReport);
+    }
+    if (b.exhausted(t) && slot.connected) {
+      report(slot, 'disconnected', b.droppedTotal);
+      slot.kicked = true;
+      slot.client.leave(CLOSE_OVER_BUDGET, 'too many refused messages');
+    }
   }
 }

@@ -9,6 +9,8 @@ import { createShooterState, type ShooterState } from '../../shared/validate/ver
 import type { PlayerState } from '../state/schema';
 import { RoundTrip } from './roundTrip';
 import { RejectBudget, type RejectBudgetConfig } from './budget';
+import type { ValidationConfig } from '../../shared/validate/shot';
+import type { SpawnPoint } from './config';
 
 export class Slot {
   readonly index: number;
@@ -48,5 +50,53 @@ export class Slot {
     this.index = index;
     this.shooter = createShooterState(index, magazines, loadout);
     this.budget = new RejectBudget(budget);
+  }
+
+  /** A new player takes the slot: nothing of the previous occupant carries over. */
+  seat(client: Client, interpDelayMs: number, debug: boolean, rules: ValidationConfig, budget: RejectBudgetConfig): void {
+    this.client = client;
+    this.sessionId = client.sessionId;
+    this.interpDelayMs = interpDelayMs;
+    this.debug = debug;
+    this.shooter = createShooterState(this.index, rules.weapons.map((w) => w.magazine), rules.loadout);
+    this.lastInputSeq = -1;
+    this.input = createInputMessage();
+    this.kills = 0;
+    this.deaths = 0;
+    this.lives = 0;
+    this.rtt.reset();
+    this.connected = true;
+    this.kicked = false;
+    this.budget = new RejectBudget(budget);
+    this.refusedSinceReport = 0;
+  }
+
+  /**
+   * A new life at `p`: standing, full health, full magazines, the loadout's first weapon in hand and
+   * drawn, a new epoch (a teleport mark in the history). The seq and the action and fire clocks
+   * carry on (they only ever move forward).
+   */
+  spawnAt(p: SpawnPoint, idleClip: number, maxHealth: number, rules: ValidationConfig): void {
+    this.move = createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ);
+    this.move.clip = idleClip;
+    this.move.onGround = true;
+    this.input.viewX = this.move.viewX;
+    this.input.viewY = this.move.viewY;
+    this.input.viewZ = this.move.viewZ;
+    this.input.wishX = 0;
+    this.input.wishZ = 0;
+    this.jumpLatched = false;
+    this.health = maxHealth;
+    this.alive = true;
+    this.epoch++;
+    this.lifePending = true;
+    const weapons = rules.weapons;
+    for (let w = 0; w < weapons.length; w++) {
+      this.shooter.ammo[w] = weapons[w]!.magazine;
+      this.shooter.reloadEndMs[w] = 0;
+    }
+    this.shooter.equipped = rules.loadout[0] ?? 0;
+    this.shooter.drawEndMs = 0;
+    this.shooter.alive = true;
   }
 }
