@@ -13,9 +13,11 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
+                      [--seed N] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
                       [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
-  --loss is a probability (0.01 = 1%); --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
+  --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
+  --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
+  --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
   --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
@@ -32,7 +34,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       allowPositionals: false,
       options: {
         bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
-        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, seed: { type: 'string' },
+        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, seed: { type: 'string' },
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -62,6 +64,9 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
   set('jitterMs', num('jitter', v.jitter));
   set('rttSpreadMs', num('rtt-spread', v['rtt-spread']));
   set('loss', num('loss', v.loss));
+  set('burst', num('burst', v.burst));
+  const kbit = num('bandwidth', v.bandwidth);
+  if (kbit !== undefined) opts.bandwidthBytesPerS = (kbit * 1000) / 8;
   set('seed', num('seed', v.seed));
   set('interpDelayMs', num('interp', v.interp));
   if (v.url !== undefined) {

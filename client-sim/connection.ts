@@ -87,6 +87,8 @@ export class Connection {
         if (h.ping(copy)) this.pongs.send(link, copy);
       });
     });
+    // The rules, world and rig come from the simulator's own copies (in-process or the same files).
+    room.onMessage(Msg.WELCOME, () => {});
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => link.receive(() => h.verdict(v)));
     room.onMessage(Msg.HIT, (v: HitReply) => link.receive(() => h.hit(v)));
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => link.receive(() => h.damaged(v)));

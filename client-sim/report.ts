@@ -56,9 +56,13 @@ export interface DetectionReport {
 
 export interface SimReport {
   config: {
-    bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number; seed: number;
+    bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number;
+    /** Mean loss burst in transmissions (null: independent losses); bandwidth cap per direction, bytes/s (0: none). */
+    burst: number | null; bandwidthBytesPerS: number; seed: number;
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
   };
+  /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
+  network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };
   /** Every weapon message sent by every bot (shots, switches, reloads), including ones the link dropped. */
   shots: number;
   /** Messages the link dropped (no verdict) and messages still unanswered at the end. */
@@ -177,7 +181,7 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   return 'accepted';
 }
 
-type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'durationMs'>;
+type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
 
 /** Builds the message part of the report from the bots' logs (`fireIntervals` by weapon id: what counts as full rate). */
 export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly number[] = []): ShotPart {
@@ -322,8 +326,9 @@ function reasons(r: Record<string, number>): string {
 export function formatReport(r: SimReport): string {
   const c = r.config;
   const L: string[] = [];
-  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
+  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%${c.burst !== null ? ` in bursts of ${c.burst}` : ''}${c.bandwidthBytesPerS > 0 ? `, ${(c.bandwidthBytesPerS * 8 / 1000).toFixed(0)} kbit/s cap` : ''}, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
   L.push(`messages              ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
+  L.push(`network (TCP)         ${r.network.lostTransmissions} transmissions lost, ${r.network.retransmittedMessages} messages retransmitted, longest retransmission wait ${r.network.maxRetransmitDelayMs.toFixed(0)} ms`);
   L.push(`honest                ${r.honestShots} messages (judged ${r.honestJudged}): ${r.honestFireShots} shots (${r.honestFullRateShots} exactly one fire interval after the last), ${r.honestSwitches} switches, ${r.honestReloads} reloads`);
   L.push(`hits                  predicted ${r.predictedHits}, confirmed ${r.confirmedHits}`);
   L.push(`agreement             ${pct(r.agreementAll)} of all ${r.honestJudged} judged honest messages; ${pct(r.agreementRaceFree)} without the ${r.raceShots} death races`);

@@ -35,7 +35,12 @@ export interface SimOptions {
   /** Each bot's round trip is drawn uniformly from rttMs +- rttSpreadMs (default 0: all equal). */
   rttSpreadMs?: number;
   jitterMs?: number;
+  /** Per-message loss probability each way; a loss costs a retransmission timeout (net.ts). */
   loss?: number;
+  /** Mean loss burst, in consecutive lost transmissions (default: independent losses). */
+  burst?: number;
+  /** Bandwidth cap per direction per bot, bytes/s (default none). */
+  bandwidthBytesPerS?: number;
   seed?: number;
   /** A running server (ws://host:port); default: start one in this process. */
   url?: string;
@@ -139,12 +144,16 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const rttMs = options.rttMs ?? 100;
   const jitterMs = options.jitterMs ?? 20;
   const loss = options.loss ?? 0.01;
+  const burst = options.burst;
+  const bandwidthBytesPerS = options.bandwidthBytesPerS ?? 0;
   const seed = options.seed ?? 1;
   const profiles = options.profiles ?? CHEAT_PROFILE_NAMES;
   if (options.strength !== undefined && !(options.strength >= 0 && options.strength <= 1)) throw new Error(`strength ${options.strength} must be in [0, 1]`);
   for (const p of profiles) parseProfile(p, options.strength);
   if (!(nBots >= 0 && nCheaters >= 0 && nBots + nCheaters >= 1)) throw new Error('need at least one bot or cheater (--bots N --cheaters K)');
   if (!(rttMs >= 0 && jitterMs >= 0 && loss >= 0 && loss < 1 && seconds > 0)) throw new Error('rtt and jitter must be >= 0 ms, loss in [0, 1), seconds > 0');
+  if (burst !== undefined && !(burst >= 1 && burst >= loss / (1 - loss))) throw new Error(`burst must be >= 1 and >= loss / (1 - loss), got ${burst}`);
+  if (!(bandwidthBytesPerS >= 0)) throw new Error('bandwidth must be >= 0 bytes/s');
 
   const started = performance.now();
   let gs: GameServer | null = null;
@@ -203,7 +212,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     const seedI = (rng.next() * 4294967296) >>> 0;
     const rttI = rttSpreadMs > 0 ? rttMs + (rng.next() * 2 - 1) * rttSpreadMs : rttMs;
     const bot = new Bot({
-      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss }, seed: seedI,
+      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS }, seed: seedI,
       world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath,
       onShot: (l) => {
         logs.push(l);
@@ -280,12 +289,18 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const detection = probe !== null && options.audit !== false ? await detect(bots, probe, world) : null;
   const ticks = probe?.sortedTicks() ?? new Float64Array(0);
   let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0;
+  const network = { lostTransmissions: 0, retransmittedMessages: 0, maxRetransmitDelayMs: 0 };
   const prediction = { corrections: 0, meanErrorM: 0, maxErrorM: 0, jumps: 0 };
   const weaponState = { firedMismatches: 0, checks: 0, mismatches: 0 };
   let errSum = 0, errN = 0;
   const messageRejects: Record<string, number> = {};
   for (const b of bots) {
     cameraPushes += b.camera.pushes;
+    for (const st of [b.link.upstream, b.link.downstream]) {
+      network.lostTransmissions += st.lost;
+      network.retransmittedMessages += st.retransmitted;
+      network.maxRetransmitDelayMs = Math.max(network.maxRetransmitDelayMs, st.maxRetransmitDelayMs);
+    }
     botFrames += b.frames;
     starvedFrames += b.starved;
     tickSum += b.clock.ticksMeasured;
@@ -311,7 +326,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   }
   prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
     ...shots,
     detection,
     tickRate,
@@ -320,7 +335,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
-    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects,
+    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects, network,
     durationMs: performance.now() - started,
   };
 }

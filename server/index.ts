@@ -38,6 +38,11 @@ import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
 import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAddress, checkKeyPrefix, redisDisplay, type RedisScale } from './ops/scale';
 import { TickTimes } from './ops/tickTimes';
+import { fileURLToPath } from 'node:url';
+import { assetRoutes, webRoutes } from './http/assets';
+
+/** Where `npm run build` writes the browser client. */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 export type { ArenaRoom } from './room/arenaRoom';
 export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
@@ -113,6 +118,16 @@ export interface GameServerOptions {
   metrics?: boolean;
   /** Serve the Colyseus monitor (@colyseus/monitor) at /colyseus/, behind HTTP basic auth as user `admin`. Default off. */
   monitor?: { password: string } | false;
+  /**
+   * Allow debug verdicts: a client joining with `{ debug: true }` then gets every other player's
+   * rewound pose in each verdict (the web client's impact view). Default false.
+   */
+  debugVerdicts?: boolean;
+  /**
+   * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
+   * served when it has not been built). false = serve no page.
+   */
+  webDir?: string | false;
   /** Monotonic clock in ms (default performance.now). */
   clock?: () => number;
   /**
@@ -142,6 +157,8 @@ export interface GameServer {
   statusLine(): string;
   logger: Logger;
   hostile: HostileLog;
+  /** True when the built web client is served at `/`. */
+  webPage: boolean;
   /** null when created with `metrics: false`. */
   metrics: ServerMetrics | null;
   /** Match log bytes written so far, every room included. */
@@ -371,6 +388,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     maxBulletHoles: options.maxBulletHoles ?? 64,
     killFeedLength: 8,
     reconnectSeconds: options.reconnectSeconds ?? 10,
+    debugVerdicts: options.debugVerdicts ?? false,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),
     clock: options.clock ?? (() => performance.now()),
@@ -474,6 +492,13 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
       res.end(body);
     });
   }
+  // The world and rig by content hash (clients fetch them after the welcome), and the web client.
+  for (const [path, handler] of assetRoutes(world, rig)) routes.set(path, handler);
+  let webPage = false;
+  if (options.webDir !== false) {
+    for (const [path, handler] of webRoutes(options.webDir ?? DEFAULT_WEB_DIR)) if (!routes.has(path)) routes.set(path, handler);
+    webPage = routes.has('/');
+  }
   const wouldCreate = (): boolean => {
     for (const room of rooms.values()) if (!room.locked) return false;
     return true;
@@ -526,6 +551,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     processId: matchMaker.processId,
     publicAddress,
     redis: options.redis ? redisDisplay(options.redis.url) : null,
+    webPage,
     close() {
       closing ??= (async () => {
         if (timer) clearInterval(timer);

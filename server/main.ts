@@ -96,7 +96,7 @@ logger.info({
   url: started.url, room: 'arena', tickRate: c.tickRate, level: c.levelPath, worldHash: started.world.hash, rigHash: started.rig.hash,
   spawnPoints: c.spawnPoints.length, auth: env.auth !== null, metrics: env.metrics, node: process.version,
   port: started.port, processId: started.processId, redis: started.redis, publicAddress: started.publicAddress,
-  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''})`,
+  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.webPage ? `, play at http://${started.url.slice(5)}/` : ''}${env.debugVerdicts ? ', debug verdicts allowed' : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''})`,
 }, 'listening');
 
 if (env.statusIntervalMs > 0) {

@@ -1,18 +1,24 @@
 // Vitest configuration: tests live under test/, named after what they test. Tests that measure
 // wall-clock behaviour of real servers and bots (test/realtime/) run after these, alone, with
 // vitest.realtime.config.ts: a CPU-heavy property test in the other worker would skew what they
-// measure.
+// measure. The tests that drive Chromium run here as a second group, after every other file and one
+// at a time: software WebGL takes a core, and two Chromiums would starve each other on two cores.
 import { defineConfig } from 'vitest/config';
+
+const BROWSER = ['test/webClient.test.ts', 'test/determinism.test.ts', 'test/replayViewer.test.ts'];
+const EXCLUDE = ['test/realtime/**', '**/node_modules/**'];
 
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/realtime/**', '**/node_modules/**'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: keep the pool small so socket tests and CPU-heavy property tests do not starve.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...BROWSER], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'browser', include: BROWSER, exclude: EXCLUDE, fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -1,7 +1,13 @@
 /**
- * `npm run build`: bundles the server (server/main.ts and everything it imports from server/ and
- * shared/) into dist/server/main.js with esbuild, npm packages left as imports. Plain
- * `node dist/server/main.js` runs it: the source's extensionless imports are resolved here, once.
+ * `npm run build`: three outputs, each rebuilt only when its sources changed with --if-stale.
+ *
+ * - dist/server/main.js: the server (server/main.ts and everything it imports from server/ and
+ *   shared/) bundled with esbuild, npm packages left as imports. Plain `node dist/server/main.js`
+ *   runs it: the source's extensionless imports are resolved here, once.
+ * - dist/shared/: the package's browser entry (exports "." and "./audit" in package.json): ESM for
+ *   browsers with source maps, .d.ts from tsconfig.shared.json, and the binary assets
+ *   (assets/mannequin.hrrg, assets/collision-world.hrwb; tools/sharedAssets.ts).
+ * - dist/web/: the browser client (web/, Vite), which the server serves at `/`.
  *
  * `import.meta.url` inside a bundled module is rewritten to that module's own source URL (relative
  * to the bundle), so `new URL('../assets/level.glb', import.meta.url)` still finds server/assets/.
@@ -12,47 +18,59 @@
  * Without esbuild (a production install, `npm ci --omit=dev`) it builds nothing and says so: the
  * dist/ built before (by `npm ci` with dev dependencies or `npm run build`) is what `npm start` runs.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'server', 'main.js');
-const sourceDirs = ['server', 'shared'].map((d) => join(root, d));
+const sharedOut = join(root, 'dist', 'shared');
+const webOut = join(root, 'dist', 'web');
 
-function newestSourceMs() {
+/** Newest mtime of the files under `dirs` whose names match `pattern` (and of package.json). */
+function newestSourceMs(dirs, pattern = /\.ts$/) {
   let newest = statSync(join(root, 'package.json')).mtimeMs;
   const walk = (dir) => {
+    if (!existsSync(dir)) return;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
-        if (e.name !== 'assets') walk(p);
-      } else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+        if (e.name !== 'assets' && e.name !== 'node_modules') walk(p);
+      } else if (pattern.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
     }
   };
-  for (const d of sourceDirs) walk(d);
+  for (const d of dirs) walk(join(root, d));
   return newest;
 }
 
-/** Rewrites import.meta.url in each bundled source module to that module's own URL. */
-const sourceUrlPlugin = {
+const stale = (output, dirs, pattern) => !existsSync(output) || statSync(output).mtimeMs < newestSourceMs(dirs, pattern);
+
+/** Rewrites import.meta.url in each bundled source module to that module's own URL (relative to `out`). */
+const sourceUrlPluginFor = (out) => ({
   name: 'source-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       let contents = await readFile(args.path, 'utf8');
       if (contents.includes('import.meta.url')) {
-        const rel = relative(dirname(outfile), args.path).split('\\').join('/');
+        const rel = relative(dirname(out), args.path).split('\\').join('/');
         contents = contents.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`);
       }
       return { contents, loader: 'ts' };
     });
   },
-};
+});
+const sourceUrlPlugin = sourceUrlPluginFor(outfile);
 
 async function main() {
   const ifStale = process.argv.includes('--if-stale');
-  if (ifStale && existsSync(outfile) && statSync(outfile).mtimeMs >= newestSourceMs()) return 0;
+  const work = {
+    server: !ifStale || stale(outfile, ['server', 'shared']),
+    shared: !ifStale || stale(join(sharedOut, 'index.js'), ['shared', 'tools']),
+    web: !ifStale || stale(join(webOut, 'index.html'), ['web', 'shared'], /\.(ts|html|css)$/),
+  };
+  if (!work.server && !work.shared && !work.web) return 0;
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -61,6 +79,14 @@ async function main() {
     console.error('build: esbuild is not installed (a production install) and dist/ is missing: build on a machine with dev dependencies (`npm ci && npm run build`) and ship dist/ with the checkout');
     return 1;
   }
+  const say = (line) => { if (!ifStale || process.stdout.isTTY) console.log(line); };
+  if (work.server) await buildServer(esbuild, say);
+  if (work.shared) await buildShared(esbuild, say);
+  if (work.web) await buildWeb(say);
+  return 0;
+}
+
+async function buildServer(esbuild, say) {
   const t0 = performance.now();
   await esbuild.build({
     entryPoints: [join(root, 'server', 'main.ts')],
@@ -75,11 +101,58 @@ async function main() {
     logLevel: 'warning',
     plugins: [sourceUrlPlugin],
   });
-  if (!ifStale || process.stdout.isTTY) console.log(`build: ${relative(root, outfile)} in ${Math.round(performance.now() - t0)} ms`);
-  return 0;
+  say(`build: ${relative(root, outfile)} in ${Math.round(performance.now() - t0)} ms`);
 }
 
-main().then((code) => { process.exitCode = code; }, (e) => {
+/** Options of the browser bundle of shared/ (also used by test/sharedBundle.test.ts for the size budget). */
+export const SHARED_ENTRIES = { index: 'shared/index.ts', audit: 'shared/audit/index.ts' };
+export function sharedBundleOptions(minify) {
+  return {
+    entryPoints: Object.fromEntries(Object.entries(SHARED_ENTRIES).map(([k, v]) => [k, join(root, v)])),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify,
+    tsconfig: join(root, 'tsconfig.shared.json'),
+    logLevel: 'warning',
+  };
+}
+
+async function buildShared(esbuild, say) {
+  const t0 = performance.now();
+  rmSync(sharedOut, { recursive: true, force: true });
+  await esbuild.build({ ...sharedBundleOptions(false), outdir: sharedOut, sourcemap: true });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.shared.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('declarations (tsc -p tsconfig.shared.json) failed');
+  // The assets script needs the server's glTF loader: bundled for Node and run from a scratch file.
+  const scratch = join(root, 'dist', '.assets-build.mjs');
+  await esbuild.build({ entryPoints: [join(root, 'tools', 'sharedAssets.ts')], outfile: scratch, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning', plugins: [sourceUrlPluginFor(scratch)] });
+  try {
+    const { writeSharedAssets } = await import(pathToFileURL(scratch).href);
+    const assets = await writeSharedAssets(join(sharedOut, 'assets'));
+    say(`build: dist/shared (rig ${assets.rig.hash} ${assets.rig.bytes} B, world ${assets.world.hash} ${assets.world.bytes} B) in ${Math.round(performance.now() - t0)} ms`);
+  } finally {
+    rmSync(scratch, { force: true });
+  }
+}
+
+async function buildWeb(say) {
+  if (!existsSync(join(root, 'web', 'index.html'))) return;
+  let vite;
+  try {
+    vite = await import('vite');
+  } catch {
+    say('build: vite is not installed; the web client (dist/web) is not built');
+    return;
+  }
+  const t0 = performance.now();
+  await vite.build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  say(`build: dist/web in ${Math.round(performance.now() - t0)} ms`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main().then((code) => { process.exitCode = code; }, (e) => {
   console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
   process.exitCode = 1;
 });

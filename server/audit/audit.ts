@@ -19,7 +19,9 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
-import { flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
+import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
+import { eventsFromRows, type Calibration } from './behaviour';
+import { DEFAULT_CALIBRATION } from './calibration';
 import { headerProblem, runShard, type ReplayHeader } from './shard';
 import type { WorkerJob } from './worker';
 
@@ -33,6 +35,11 @@ export interface AuditOptions {
   /** The rig the match ran with (default the shipped mannequin; its hash is checked against the log's). */
   rig?: Rig;
   thresholds?: Partial<FlagThresholds>;
+  /**
+   * Behaviour thresholds (default: calibration.ts, from honest synthetic players). They describe
+   * one population of players; null scores no behaviour (for players no calibration describes).
+   */
+  calibration?: Calibration | null;
   replay?: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress' | 'applyFrom' | 'shotsFrom' | 'shotsTo' | 'shotIndexBase'>;
   /**
    * How shots are split between workers. 'range' (default): contiguous ranges of equal shot
@@ -193,14 +200,14 @@ async function readShared(path: string): Promise<{ shared: SharedArrayBuffer; by
   }
 }
 
-/** Join events in log order (they restart a slot's shooter state). */
-function joinEvents(bytes: Uint8Array, frames: FrameReadResult): { offset: number; slot: number }[] {
+/** Join and death events in log order (a join restarts a slot's shooter state; deaths explain races). */
+function slotEvents(bytes: Uint8Array, frames: FrameReadResult, kind: 'join' | 'death'): { offset: number; slot: number; timeMs: number }[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: { offset: number; slot: number }[] = [];
+  const out: { offset: number; slot: number; timeMs: number }[] = [];
   for (const f of frames.frames) {
     if (f.type !== RecordType.EVENT) continue;
     const e = readEvent(view, f.payloadOffset, f.payloadLength);
-    if (e !== null && e.kind === 'join') out.push({ offset: f.offset, slot: e.slot });
+    if (e !== null && e.kind === kind) out.push({ offset: f.offset, slot: e.slot, timeMs: e.timeMs });
   }
   return out;
 }
@@ -342,8 +349,9 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const ringMs = ((REPLAY_RING_TICKS - 16) * 1000) / tickRate;
   replay.reactionLookbackMs = Math.min(replay.reactionLookbackMs ?? DEFAULT_REPLAY_OPTIONS.reactionLookbackMs, ringMs / 2);
   replay.snapWindowMs = Math.min(replay.snapWindowMs ?? DEFAULT_REPLAY_OPTIONS.snapWindowMs, ringMs / 4);
+  replay.preAimMs = Math.min(replay.preAimMs ?? DEFAULT_REPLAY_OPTIONS.preAimMs, ringMs / 4);
   const shards = (options.partition ?? 'range') === 'range'
-    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.snapWindowMs + 100)
+    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.preAimMs + replay.snapWindowMs + 100)
     : partitionShooters(counts, workers).map((shooters) => ({ shooters, applyFrom: 0, shotsFrom: 0, shotsTo: frames.frames.length, shotIndexBase: 0 }));
   const progress = new Array<number>(shards.length).fill(0);
   const report = (i: number, n: number) => {
@@ -382,7 +390,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
   // Verdict mismatches from the shards, and seq-chain breaks over the merged rows, one entry per shot.
   const byShot = new Map<number, ShotMismatch>();
-  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots, joinEvents(bytes, frames))]) {
+  for (const m of [...results.flatMap((r) => r.mismatches), ...checkSeqChains(rows, shots, slotEvents(bytes, frames, 'join'))]) {
     const had = byShot.get(m.index);
     if (had) had.fields.push(...m.fields);
     else byShot.set(m.index, { ...m, fields: [...m.fields] });
@@ -424,12 +432,18 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   }
 
   const windowMs = h.validation.rewindWindowMs;
+  const claimToleranceMs = typeof h.validation.claimToleranceMs === 'number' ? h.validation.claimToleranceMs : 60;
   const facts: ShotFacts[] = [];
   // Reaction time counts for the first hit of a sighting only: later hits on a target in sight are
   // the fire rate talking, not the reflexes. Rewound time of the last hit per (shooter, target).
   const lastHit = new Map<number, number>();
+  // The shooter's latest death before each shot, walked in log order.
+  const deaths = slotEvents(bytes, frames, 'death');
+  const lastDeath = new Map<number, number>();
+  let di = 0;
   for (let i = 0; i < shots; i++) {
     const o = i * SHOT_COLUMNS;
+    for (; di < deaths.length && deaths[di]!.offset < rows[o + ShotCol.OFFSET]!; di++) lastDeath.set(deaths[di]!.slot, deaths[di]!.timeMs);
     // Switches and reloads are replayed and chained like shots, but they are not shots.
     const action = rows[o + ShotCol.ACTION]!;
     if (action === ShotAction.SWITCH || action === ShotAction.RELOAD) continue;
@@ -447,9 +461,16 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
       target: rows[o + ShotCol.TARGET]!, timeSource: rows[o + ShotCol.TIME_SOURCE]!, rewindDepthMs: rows[o + ShotCol.REWIND_DEPTH_MS]!,
       reactionMs: reaction,
       snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
+      rttMs: rows[o + ShotCol.RTT_MS]!,
+      sinceShooterDeathMs: rows[o + ShotCol.RECEIVED_MS]! - (lastDeath.get(rows[o + ShotCol.SHOOTER]!) ?? Number.NaN),
+      serverGapMs: rows[o + ShotCol.SERVER_GAP_MS]!,
+      // How far the claim sat from the server's estimate beyond the tolerance (0 when within).
+      // The server's estimate is the action time less the declared interpolation delay (depth + rewound - interp).
+      claimOffByMs: Math.max(0, Math.abs(rows[o + ShotCol.REWIND_DEPTH_MS]! + rows[o + ShotCol.REWIND_TIME_MS]! - rows[o + ShotCol.INTERP_MS]! - rows[o + ShotCol.CLAIMED_MS]!) - claimToleranceMs),
     });
   }
   const players = flagPlayers(facts, windowMs, options.thresholds);
+  if (options.replay?.verdictsOnly !== true && options.calibration !== null) flagBehaviour(players, eventsFromRows(rows, shots), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);
   return {

@@ -4,6 +4,7 @@
  *   npm run audit -- <log.hrml> [--json] [--html report.html] [--workers N] [--level level.glb]
  *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
  *   npm run audit -- <directory> [--json] [--workers N] [...]
+ *                    [--replay-url URL]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -26,6 +27,7 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { auditMatchLogs, findMatchLogs, type LogOutcome, type ManyAuditSummary } from './many';
 import { renderHtmlReport, type ReportShot } from './report';
+import type { DetectionSummary } from './detectReport';
 import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {
@@ -40,9 +42,11 @@ export interface CliArgs {
   rig: string | undefined;
   thresholds: Partial<FlagThresholds>;
   verdictsOnly: boolean;
+  /** The match-log viewer the HTML report links shots to (e.g. http://localhost:2567/replay.html). */
+  replayUrl: string | undefined;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]';
+const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
@@ -55,6 +59,7 @@ export function parseArgs(argv: string[]): CliArgs {
       options: {
         json: { type: 'boolean' },
         'verdicts-only': { type: 'boolean' },
+        'replay-url': { type: 'string' },
         html: { type: 'string' },
         level: { type: 'string' },
         rig: { type: 'string' },
@@ -71,7 +76,8 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'] };
+  if (out.replayUrl !== undefined && !/^https?:\/\/[^\s"<>]+$/.test(out.replayUrl)) throw new Error(`--replay-url takes an http(s) address, e.g. http://localhost:2567/replay.html. ${USAGE}`);
   if (v.workers !== undefined) {
     const n = Number(v.workers);
     if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new Error(`--workers takes an integer 1..64. ${USAGE}`);
@@ -107,10 +113,11 @@ export function reportShots(r: AuditResult): ReportShot[] {
   return shots;
 }
 
-export function htmlFor(r: AuditResult): string {
+export function htmlFor(r: AuditResult, detection?: DetectionSummary, replayUrl?: string): string {
   const h = r.header ?? {};
   const tris = r.world.triangleCorners();
   return renderHtmlReport({
+    detection,
     logPath: r.logPath,
     header: h,
     summary: {
@@ -127,6 +134,7 @@ export function htmlFor(r: AuditResult): string {
     rewindWindowMs: Number((h.validation as { rewindWindowMs?: number } | undefined)?.rewindWindowMs ?? 250),
     triangles: tris,
     triangleCount: r.world.triangleCount,
+    ...(replayUrl !== undefined ? { replayUrl } : {}),
   });
 }
 
@@ -263,7 +271,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of summaryLines(result)) console.log(line);
   if (args.html) {
     try {
-      await writeFile(args.html, htmlFor(result));
+      await writeFile(args.html, htmlFor(result, undefined, args.replayUrl));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       console.error(`audit: cannot write the report to ${args.html} (${code ?? (e as Error).message}): give --html a path in a writable directory`);

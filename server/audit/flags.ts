@@ -4,7 +4,8 @@
  * and the numbers behind them. Every threshold is an option with a documented default.
  */
 import { HitZone } from '../../shared/rig/rig';
-import { TimeSource, VerdictKind, reasonName } from '../../shared/validate/verdict';
+import { TimeSource, VerdictKind, VerdictReason, reasonName } from '../../shared/validate/verdict';
+import { MEASURES, scorePlayer, type BehaviourEvent, type BehaviourResult, type Calibration } from './behaviour';
 
 /** What the audit knows about one replayed shot (a row of the replay's results). */
 export interface ShotFacts {
@@ -23,13 +24,36 @@ export interface ShotFacts {
   reactionMs: number;
   /** Fastest turn over the snap window just before the shot, degrees per second; NaN unknown. */
   snapDegPerS: number;
+  /** The server's round-trip estimate for the shooter at the shot, ms. */
+  rttMs: number;
+  /** Receive time minus the shooter's latest death at or before it, ms; NaN when it has not died. */
+  sinceShooterDeathMs: number;
+  /** The longest gap between the server's ticks in the 500 ms before the shot arrived, ms (NaN unknown). */
+  serverGapMs: number;
+  /** How far the claimed render time sat from the server's estimate beyond the claim tolerance, ms (0 within; NaN unknown). */
+  claimOffByMs: number;
 }
 
 export interface FlagThresholds {
   /** Players with fewer shots are reported but never flagged. */
   minShots: number;
-  /** Rejected shots / shots above this flags. */
+  /**
+   * Rejected shots / shots above this flags. A SHOOTER_DEAD rejection that arrived within the
+   * shooter's round trip plus raceSlackMs of its death is a race, not counted: the client fired
+   * before the news of its death could reach it (the snapshot takes half a round trip down, the
+   * shot half a round trip up), which every honest client does now and then, more often on a slow
+   * or loaded connection. A client that fires on while it knows it is dead is counted.
+   */
   maxRejectionRatio: number;
+  raceSlackMs: number;
+  /**
+   * A shot received within 500 ms after the server's ticks paused longer than this (ms) arrived
+   * while the server was catching up: it stamped the shot late, and its timing checks (claimed
+   * time overruled, TIME_TOO_OLD, TIME_FUTURE) read the server's lateness as the client's. Such a
+   * shot whose claim sat off the server's estimate by no more than the tolerance plus the pause is
+   * counted apart (`stalled`), not in those rules; a claim further off still counts.
+   */
+  stallGapMs: number;
   /**
    * Any single cheat-indicating reason above this share of shots flags, once it occurred at least
    * minReasonShots times (this rule ignores minShots: four shots through walls out of eight say
@@ -58,6 +82,8 @@ export interface FlagThresholds {
 export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   minShots: 10,
   maxRejectionRatio: 0.2,
+  raceSlackMs: 100,
+  stallGapMs: 50,
   maxReasonRatio: 0.1,
   minReasonShots: 3,
   maxHeadshotRatio: 0.6,
@@ -70,6 +96,9 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   maxSnapRatio: 0.3,
   maxOverruledRatio: 0.25,
 });
+
+/** Rejections that judge the shot's timing (what a server stall distorts). */
+const TIMING_REASONS: ReadonlySet<number> = new Set([VerdictReason.TIME_TOO_OLD, VerdictReason.TIME_FUTURE]);
 
 /** Reasons an honest client does not produce in numbers (tampered shots, wall hacks, speed hacks). */
 const CHEAT_REASONS: ReadonlySet<string> = new Set([
@@ -86,6 +115,8 @@ export const FlagRule = {
   REACTION: 'reaction',
   AIM_SNAP: 'aim-snap',
   OVERRULED_TIME: 'overruled-time',
+  /** The behaviour score (behaviour.ts) passed its calibrated threshold. */
+  BEHAVIOUR: 'behaviour',
 } as const;
 export type FlagRule = (typeof FlagRule)[keyof typeof FlagRule];
 
@@ -103,6 +134,10 @@ export interface PlayerReport {
   hits: number;
   misses: number;
   rejected: number;
+  /** SHOOTER_DEAD rejections explained by the shot being on the wire when the shooter died (not in `rejected`). */
+  raced: number;
+  /** Shots received right after a server stall, left out of the timing rules (see stallGapMs). */
+  stalled: number;
   byReason: Record<string, number>;
   headshots: number;
   edgeHits: number;
@@ -111,6 +146,8 @@ export interface PlayerReport {
   medianReactionMs: number;
   snapHits: number;
   flags: Flag[];
+  /** The behaviour measures and score (set by the audit; null when not scored). */
+  behaviour: BehaviourResult | null;
 }
 
 function median(values: number[]): number {
@@ -125,21 +162,27 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** Aggregates shots per shooter and applies the thresholds. `windowMs` is the match's rewind window. */
 export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresholds: Partial<FlagThresholds> = {}): PlayerReport[] {
   const th = { ...DEFAULT_THRESHOLDS, ...thresholds };
-  const players = new Map<number, PlayerReport & { reactions: number[] }>();
+  const players = new Map<number, PlayerReport & { reactions: number[]; reasonsAfterStall: Record<string, number> }>();
   for (const s of shots) {
     let p = players.get(s.shooter);
     if (!p) {
       p = {
-        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
-        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], reactions: [],
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
+        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, reactions: [], reasonsAfterStall: {},
       };
       players.set(s.shooter, p);
     }
     p.shots++;
     const name = reasonName(s.reason);
     p.byReason[name] = (p.byReason[name] ?? 0) + 1;
-    if (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED) p.overruled++;
-    if (s.kind === VerdictKind.REJECTED) p.rejected++;
+    const stalled = s.serverGapMs > th.stallGapMs && s.claimOffByMs <= s.serverGapMs;
+    if (stalled) p.stalled++;
+    if (!stalled && (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED)) p.overruled++;
+    if (s.kind === VerdictKind.REJECTED) {
+      if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
+      else if (stalled && TIMING_REASONS.has(s.reason)) p.reasonsAfterStall[name] = (p.reasonsAfterStall[name] ?? 0) + 1;
+      else p.rejected++;
+    }
     else if (s.kind === VerdictKind.MISS) p.misses++;
     else if (s.kind === VerdictKind.HIT) {
       p.hits++;
@@ -151,11 +194,12 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
   }
   const out: PlayerReport[] = [];
   for (const p of [...players.values()].sort((a, b) => a.player - b.player)) {
-    const { reactions, ...report } = p;
+    const { reactions, reasonsAfterStall, ...report } = p;
     report.reactionSamples = reactions.length;
     report.medianReactionMs = median(reactions);
     const flags = report.flags;
-    for (const [name, n] of Object.entries(p.byReason)) {
+    for (const [name, all] of Object.entries(p.byReason)) {
+      const n = all - (reasonsAfterStall[name] ?? 0);
       const r = n / p.shots;
       if (CHEAT_REASONS.has(name) && n >= th.minReasonShots && r > th.maxReasonRatio) {
         flags.push({ rule: FlagRule.REASON, value: r, threshold: th.maxReasonRatio, detail: `${name}: ${n} of ${p.shots} shots, ${pct(r)} (limit ${pct(th.maxReasonRatio)}, at least ${th.minReasonShots})` });
@@ -181,4 +225,26 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     out.push(report);
   }
   return out;
+}
+
+/**
+ * Scores every player's behaviour events (behaviour.ts) into its report, and adds the `behaviour`
+ * flag where the score passes the calibration's threshold (the measures that passed it named).
+ */
+const fmt = (v: number) => (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(2));
+
+export function flagBehaviour(players: PlayerReport[], events: Map<number, BehaviourEvent[]>, cal: Calibration): void {
+  for (const p of players) {
+    const b = scorePlayer(events.get(p.player) ?? [], cal);
+    p.behaviour = b;
+    if (!b.flagged) continue;
+    const worst = b.measures
+      .map((m, i) => ({ m, s: m.score, spec: MEASURES[i]! }))
+      .filter((x) => x.s >= cal.scoreThreshold)
+      .sort((a, b2) => b2.s - a.s)
+      .map((x) => (x.spec.level === 'event'
+        ? `${x.m.name}: mean honest rank ${x.m.stat.toFixed(2)} over ${x.m.events} events, ${x.m.beyond} in the honest ${(100 * cal.q).toFixed(0)}% tail (beyond ${fmt(cal.measures[x.m.name]!.threshold)} ${x.spec.unit})`
+        : `${x.m.name}: ${fmt(x.m.stat)} ${x.spec.unit} (honest ${fmt(cal.measures[x.m.name]!.mean)} +- ${fmt(cal.measures[x.m.name]!.sd)})`));
+    p.flags.push({ rule: FlagRule.BEHAVIOUR, value: b.score, threshold: cal.scoreThreshold, detail: `behaviour score ${b.score.toFixed(1)} (limit ${cal.scoreThreshold.toFixed(1)}): ${worst.join('; ')}` });
+  }
 }

@@ -1,12 +1,16 @@
 /**
  * The audit's self-contained HTML report: a per-player table (counts, ratios, flags), and inline
  * SVG plots: a top-down map of the level with every shot segment coloured by verdict and the
- * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player.
- * No scripts, no external files: the page can be mailed or attached to a ticket as it is.
+ * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player; per
+ * player flagged for behaviour, the offending shots (time, measure, evidence), each linked to its
+ * segment on the map and its mark on the timeline (SVG element ids, highlighted when targeted);
+ * optionally the detection numbers (detectReport.ts). No scripts, no external files: the page can be
+ * mailed or attached to a ticket as it is.
  */
 import { VerdictKind, reasonName } from '../../shared/validate/verdict';
 import { HIT_ZONE_NAMES } from '../../shared/rig/rig';
 import type { PlayerReport } from './flags';
+import { detectionSection, type DetectionSummary } from './detectReport';
 
 /** One shot as the report draws it. */
 export interface ReportShot {
@@ -46,6 +50,26 @@ export interface ReportInput {
   /** Level triangles (9 numbers each) for the map; may be decimated by the caller. */
   triangles: ArrayLike<number>;
   triangleCount: number;
+  /** Detection numbers to show above the match (npm run detect). */
+  detection?: DetectionSummary;
+  /**
+   * The match-log viewer's address (e.g. http://localhost:2567/replay.html): each shot on the map,
+   * each mismatch and each shot of a flagged player then links to it (`?shot=<player>:<seq>`).
+   */
+  replayUrl?: string;
+}
+
+/** Shot ordinals some flagged player's behaviour points at (always drawn, with anchors). */
+function offendingShots(players: PlayerReport[]): Set<number> {
+  const out = new Set<number>();
+  for (const p of players) for (const o of p.behaviour?.offending ?? []) out.add(o.shot);
+  return out;
+}
+
+/** The viewer link of one shot, or '' without a viewer address. */
+function replayHref(input: ReportInput, shooter: number, seq: number): string {
+  if (!input.replayUrl) return '';
+  return `${input.replayUrl}${input.replayUrl.includes('?') ? '&' : '?'}shot=${shooter}:${seq}&logName=${encodeURIComponent(input.logPath.split(/[\\/]/).pop() ?? '')}`;
 }
 
 const COLORS: Record<number, string> = { [VerdictKind.HIT]: '#1a9850', [VerdictKind.MISS]: '#8c8c8c', [VerdictKind.REJECTED]: '#d73027' };
@@ -86,20 +110,28 @@ function mapSvg(input: ReportInput, maxSegments = 20_000, maxTriangles = 30_000)
   }
   let segs = '';
   let holes = '';
+  let marked = '';
   let drawn = 0;
+  const offending = offendingShots(input.players);
   for (const s of input.shots) {
     if (!Number.isFinite(s.sx + s.sz + s.ex + s.ez)) continue;
-    if (drawn++ >= maxSegments) break;
+    const mark = offending.has(s.index);
+    if (!mark && drawn++ >= maxSegments) continue;
     // Draw up to the deciding hit when there is one, so the map shows where shots stopped.
     const stopX = s.kind === VerdictKind.HIT || s.holed ? s.px : s.ex;
     const stopZ = s.kind === VerdictKind.HIT || s.holed ? s.pz : s.ez;
-    segs += `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    const seg = `<path d="M${X(s.sx)} ${Z(s.sz)}L${X(stopX)} ${Z(stopZ)}" stroke="${COLORS[s.kind] ?? '#000'}"${mark ? ` id="shot-${s.index}"` : ''}><title>#${s.index} player ${s.shooter} seq ${s.seq}: ${esc(reasonName(s.reason))}</title></path>`;
+    const href = replayHref(input, s.shooter, s.seq);
+    const path = href ? `<a href="${esc(href)}">${seg}</a>` : seg;
+    if (mark) marked += path;
+    else segs += path;
     if (s.holed && s.kind !== VerdictKind.HIT) holes += `<circle cx="${X(s.px)}" cy="${Z(s.pz)}" r="1.6"/>`;
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" class="map">
 <path d="${floors}" fill="#eef0f3" stroke="#d5d9e0" stroke-width="0.3"/>
 <path d="${walls}" fill="#555" stroke="#333" stroke-width="0.5"/>
 <g stroke-width="0.7" stroke-opacity="0.55" fill="none">${segs}</g>
+<g stroke-width="1.6" stroke-opacity="0.9" fill="none" class="offending">${marked}</g>
 <g fill="#000">${holes}</g>
 </svg>`;
 }
@@ -141,11 +173,16 @@ function timelineSvg(input: ReportInput): string {
   const W = 900, RH = 16, L = 70;
   const H = players.length * RH + 24;
   let marks = '';
+  const offending = offendingShots(input.players);
   for (const s of input.shots) {
-    if (s.kind === VerdictKind.MISS) continue;
+    const mark = offending.has(s.index);
+    if (s.kind === VerdictKind.MISS && !mark) continue;
     const y = (row.get(s.shooter) ?? 0) * RH + RH / 2;
     const x = L + ((s.receivedMs - t0) / (t1 - t0)) * (W - L - 10);
-    marks += `<rect x="${x.toFixed(1)}" y="${(y - 5).toFixed(1)}" width="2" height="10" fill="${COLORS[s.kind]}"><title>${((s.receivedMs - t0) / 1000).toFixed(2)} s player ${s.shooter}: ${esc(reasonName(s.reason))}</title></rect>`;
+    const title = `<title>${((s.receivedMs - t0) / 1000).toFixed(2)} s player ${s.shooter}: ${esc(reasonName(s.reason))}${mark ? ' (offending)' : ''}</title>`;
+    marks += mark
+      ? `<rect id="tl-${s.index}" x="${(x - 1).toFixed(1)}" y="${(y - 7).toFixed(1)}" width="3" height="14" fill="#fdae61" stroke="#000" stroke-width="0.5">${title}</rect>`
+      : `<rect x="${x.toFixed(1)}" y="${(y - 5).toFixed(1)}" width="2" height="10" fill="${COLORS[s.kind]}">${title}</rect>`;
   }
   const labels = players.map((p, i) => `<text x="0" y="${i * RH + RH / 2 + 4}" font-size="11">player ${p}</text>`).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">${labels}${marks}
@@ -158,14 +195,49 @@ function playerTable(players: PlayerReport[]): string {
     const flags = p.flags.map((f) => `<li><b>${esc(f.rule)}</b>: ${esc(f.detail)}</li>`).join('');
     return `<tr class="${p.flags.length ? 'flagged' : ''}"><td>${p.player}</td><td>${p.shots}</td><td>${p.hits}</td><td>${p.misses}</td><td>${p.rejected}</td>
 <td>${p.hits ? f1((100 * p.headshots) / p.hits) + '%' : ''}</td><td>${p.hits ? f1((100 * p.edgeHits) / p.hits) + '%' : ''}</td>
-<td>${f1(p.medianReactionMs)}</td><td>${p.snapHits}</td><td>${p.shots ? f1((100 * p.overruled) / p.shots) + '%' : ''}</td><td>${reasons}</td><td>${flags ? `<ul>${flags}</ul>` : 'none'}</td></tr>`;
+<td>${f1(p.medianReactionMs)}</td><td>${p.snapHits}</td><td>${p.behaviour ? (p.behaviour.flagged ? `<a href="#player-${p.player}">${f1(p.behaviour.score)}</a>` : f1(p.behaviour.score)) : ''}</td><td>${p.shots ? f1((100 * p.overruled) / p.shots) + '%' : ''}</td><td>${reasons}</td><td>${flags ? `<ul>${flags}</ul>` : 'none'}</td></tr>`;
   });
-  return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+  return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>behaviour score</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
-function mismatchTable(list: ReportMismatch[]): string {
+/** Per player flagged for behaviour: the measures and the offending shots, linked to the map and timeline. */
+function behaviourSection(input: ReportInput): string {
+  let t0 = Infinity;
+  for (const s of input.shots) if (s.receivedMs < t0) t0 = s.receivedMs;
+  if (!(t0 < Infinity)) t0 = 0;
+  const parts: string[] = [];
+  for (const p of input.players) {
+    const b = p.behaviour;
+    if (b === null || !b.flagged) continue;
+    const measures = b.measures.map((m) => `<tr><td>${esc(m.name)}</td><td>${m.events}</td><td>${m.stat === m.stat ? f1(m.stat) : `${m.beyond} beyond`}</td><td>${f1(m.median)}</td><td>${m.p < 1e-3 ? m.p.toExponential(1) : f2(m.p)}</td></tr>`).join('');
+    const rows = b.offending.slice(0, 200).map((o) => `<tr><td>${((o.timeMs - t0) / 1000).toFixed(2)} s</td><td>#${o.shot}</td><td>${esc(o.measure)}</td><td>${f1(o.value)} ${esc(o.unit)} (honest threshold ${f1(o.threshold)})</td><td><a href="#shot-${o.shot}">map</a> <a href="#tl-${o.shot}">timeline</a></td></tr>`).join('');
+    parts.push(`<h3 id="player-${p.player}">Player ${p.player}: behaviour score ${f1(b.score)}</h3>
+<table><thead><tr><th>measure</th><th>events</th><th>beyond / statistic</th><th>median</th><th>honest tail p</th></tr></thead><tbody>${measures}</tbody></table>
+<table><thead><tr><th>time</th><th>shot</th><th>reason</th><th>evidence</th><th>where</th></tr></thead><tbody>${rows}</tbody></table>${b.offending.length > 200 ? `<p>${b.offending.length - 200} more offending shots not listed.</p>` : ''}`);
+  }
+  return parts.length > 0 ? parts.join('\n') : '<p>No player flagged for behaviour.</p>';
+}
+
+/** Links a seq cell to the viewer when there is one. */
+function seqCell(input: ReportInput, shooter: number, seq: number): string {
+  const href = replayHref(input, shooter, seq);
+  return href ? `<a href="${esc(href)}">${seq}</a>` : String(seq);
+}
+
+/** The rejected shots and hits of flagged players, each linking to the viewer (only with a viewer address). */
+function flaggedShots(input: ReportInput): string {
+  if (!input.replayUrl) return '';
+  const flagged = new Set(input.players.filter((p) => p.flags.length > 0).map((p) => p.player));
+  const list = input.shots.filter((s) => flagged.has(s.shooter) && s.kind !== VerdictKind.MISS).slice(0, 500);
+  if (list.length === 0) return '';
+  const rows = list.map((s) => `<tr><td>${s.shooter}</td><td>${seqCell(input, s.shooter, s.seq)}</td><td>${f1(s.receivedMs / 1000)}</td><td>${esc(reasonName(s.reason))}</td><td>${s.kind === VerdictKind.HIT ? `${s.target} ${esc(HIT_ZONE_NAMES[s.zone] ?? '')}` : ''}</td></tr>`);
+  return `<h2>Shots of flagged players</h2><p>Each seq opens the shot in the match-log viewer (open this log there).</p><table><thead><tr><th>player</th><th>seq</th><th>s</th><th>verdict</th><th>target</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function mismatchTable(input: ReportInput): string {
+  const list = input.mismatches;
   if (list.length === 0) return '<p>None: every verdict replayed bit for bit.</p>';
-  const rows = list.slice(0, 500).map((m) => `<tr><td>${m.index}</td><td>${m.offset}</td><td>${m.shooter}</td><td>${m.seq}</td><td>${m.fields.map((f) => `${esc(f.field)}: ${esc(f.recorded)} &rarr; ${esc(f.replayed)}`).join('<br>')}</td></tr>`);
+  const rows = list.slice(0, 500).map((m) => `<tr><td>${m.index}</td><td>${m.offset}</td><td>${m.shooter}</td><td>${seqCell(input, m.shooter, m.seq)}</td><td>${m.fields.map((f) => `${esc(f.field)}: ${esc(f.recorded)} &rarr; ${esc(f.replayed)}`).join('<br>')}</td></tr>`);
   return `<table><thead><tr><th>shot</th><th>byte offset</th><th>shooter</th><th>seq</th><th>recorded &rarr; replayed</th></tr></thead><tbody>${rows.join('')}</tbody></table>${list.length > 500 ? `<p>${list.length - 500} more not shown (see --json).</p>` : ''}`;
 }
 
@@ -179,15 +251,20 @@ export function renderHtmlReport(input: ReportInput): string {
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
 table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
 tr.flagged{background:#fdecea}.problems li{color:#b00}ul{margin:0;padding-left:18px}
-svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}
+path:target{stroke:#ff7f00;stroke-width:4;stroke-opacity:1}rect:target{fill:#ff7f00;stroke-width:2}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 </style></head><body>
 <h1>Match audit</h1>
 <table>${summary}</table>
 ${problems}
+${input.detection ? detectionSection(input.detection) : ''}
 <h2>Players</h2>
 ${playerTable(input.players)}
+<h2>Behaviour: offending shots</h2>
+${behaviourSection(input)}
 <h2>Verdict mismatches</h2>
-${mismatchTable(input.mismatches)}
+${mismatchTable(input)}
+${flaggedShots(input)}
 <h2>Map (top-down)</h2>
 <div class="legend"><span style="background:${COLORS[VerdictKind.HIT]}"></span>hit<span style="background:${COLORS[VerdictKind.MISS]}"></span>miss<span style="background:${COLORS[VerdictKind.REJECTED]}"></span>rejected<span style="background:#000;border-radius:6px"></span>bullet hole</div>
 ${mapSvg(input)}

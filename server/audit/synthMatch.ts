@@ -1,33 +1,43 @@
 /**
- * A seeded synthetic match for benchmarks and tamper tests: 16 (by default) players walk the level
- * with the real movement step, their snapshots go into real histories, and their shots are judged
- * by the real validateShot against the real world and rig, then recorded through the real
- * MatchLogRecorder: the same records a room writes, minus the sockets (so a long match takes
- * seconds). Some players cheat, each in one way: `aimbot` (instant head shots with a view snap),
- * `wallhack` (shoots at players behind walls) and `backtrack` (claims render times at the edge of
- * the rewind window). Honest players turn toward a visible target at a human rate and fire after a
- * human reaction time.
+ * A seeded synthetic match for benchmarks, tamper tests and detection numbers: 16 (by default)
+ * players walk the level with the real movement step, their snapshots go into real histories, and
+ * their shots are judged by the real validateShot against the real world and rig, then recorded
+ * through the real MatchLogRecorder: the same records a room writes, minus the sockets (so a long
+ * match takes seconds). Honest players play like people (synthPlayers.ts: reaction, flick,
+ * pursuit, hand noise, taps, bursts and sprays while walking); the rule-abiding inhuman profiles of
+ * synthPlayers.ts change one part of that by a strength. Three rule-breaking caricatures remain
+ * for the tamper and throughput tests: `aimbot` (instant head shots with a view snap), `wallhack`
+ * (shoots at players behind walls) and `backtrack` (claims render times past the claim tolerance).
  */
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
 import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, HitZone } from '../../shared/rig/rig';
 import type { Rewinder } from '../../shared/lagcomp/rewind';
+import { rewindStatusUsable } from '../../shared/lagcomp/history';
 import type { PlayerPose } from '../../shared/lagcomp/pose';
 import { WEAPONS, WeaponId } from '../../shared/weapons';
 import { defaultValidationConfig, rewindReachMs, validateShot, type ValidationConfig } from '../../shared/validate/shot';
 import { copyShooterState, createShooterState, createVerdict, VerdictKind, type ShooterState } from '../../shared/validate/verdict';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
-import type { World } from '../../shared/world/world';
+import { createWorldHit, type World } from '../../shared/world/world';
 import { createMatchScene, historyCapacity } from '../room/scene';
 import { TICK_POSE_STRIDE, TickPose, type MatchHeader } from '../room/recorder';
 import { findSpawnPoints } from '../index';
 import { MatchLogRecorder } from './matchLogRecorder';
 import type { MatchLogStats } from './matchLogWriter';
 import { mulberry32 } from '../../shared/util/prng';
+import {
+  Behaviour, DEG, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, drawTraits, lerp, newEngagement, normal,
+  profileStream, stepView, wrap, type ViewState,
+} from './synthPlayers';
 
+export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
+
+/** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
 export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
-export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind];
+export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
+const LEGACY: ReadonlySet<string> = new Set([CheatKind.AIMBOT, CheatKind.WALLHACK, CheatKind.BACKTRACK]);
 
 export interface SynthMatchOptions {
   world: World;
@@ -40,6 +50,10 @@ export interface SynthMatchOptions {
   durationS?: number;
   /** Behaviour by slot; slots not listed are honest. */
   cheats?: Partial<Record<number, CheatKind>>;
+  /** Strength of each slot's inhuman profile in [0, 1] (default `strength`). */
+  strengths?: Partial<Record<number, number>>;
+  /** Default strength of the inhuman profiles (default 1). */
+  strength?: number;
   /** Disable deaths (very long bench matches keep everyone in play). */
   immortal?: boolean;
   /**
@@ -60,9 +74,19 @@ export interface SynthMatchResult {
 }
 
 
-interface Player {
+interface Player extends ViewState {
   slot: number;
   cheat: CheatKind;
+  legacy: boolean;
+  /** The profile's own draws. */
+  prand: () => number;
+  /** Round trip the player really has, and the one the server measures (fakeLag inflates it), ms. */
+  baseRttMs: number;
+  nextRttMs: number;
+  /** The view of the previous tick (what the room has applied when this tick is recorded). */
+  sentYaw: number;
+  /** The client's error in its estimate of the server clock, ms (its render times are off by this). */
+  clockErrMs: number;
   move: MoveState;
   yaw: number;
   wishYaw: number;
@@ -78,10 +102,9 @@ interface Player {
   respawnAtMs: number;
   lives: number;
   seq: number;
-  /** Target being tracked and since when it has been visible, ms. */
+  /** Legacy caricatures: target being tracked and since when it has been visible, ms. */
   target: number;
   visibleSinceMs: number;
-  reactionMs: number;
 }
 
 /** The same rules a default createGameServer builds (see server/index.ts). */
@@ -113,8 +136,12 @@ function hitboxCentre(out: Float64Array, rewinder: Rewinder, pose: PlayerPose, h
   return out;
 }
 
+/** Ticks of past positions kept per player for what others render (up to 500 ms at 64 Hz). */
+const PAST = 40;
+
 export async function synthesizeMatch(options: SynthMatchOptions): Promise<SynthMatchResult> {
-  const rand = mulberry32(options.seed ?? 1);
+  const seed = options.seed ?? 1;
+  const rand = mulberry32(seed);
   const n = options.players ?? 16;
   const tickRate = options.tickRate ?? 64;
   const dtMs = 1000 / tickRate;
@@ -124,6 +151,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const { validation, header } = defaultRules(n, tickRate);
   const scene = createMatchScene(world, rig, header.scene);
   const eye = validation.eyeHeightM;
+  const windowMs = validation.rewindWindowMs;
   const spawns = findSpawnPoints(world, n);
   const rec = new MatchLogRecorder({ path: options.path, flushIntervalMs: 50 });
   rec.header({
@@ -137,11 +165,21 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     const cheat = options.cheats?.[i] ?? CheatKind.HONEST;
     cheats[i] = cheat;
     const p = spawns[i % spawns.length]!;
+    const legacy = LEGACY.has(cheat);
+    const strength = Math.max(0, Math.min(1, options.strengths?.[i] ?? options.strength ?? 1));
+    const baseRttMs = 30 + Math.floor(rand() * 90);
+    const wishYaw = rand() * 2 * Math.PI;
+    const traits = drawTraits(rand);
+    // A backtracker declares a longer interpolation delay: its render times sit toward the window's edge.
+    // Honest clients pick an interpolation delay for their connection (60-130 ms); a backtracker declares a
+    // longer one, so its render times sit toward the window's edge. The caricatures keep 100 ms.
+    const honestInterp = legacy ? 100 : 60 + 70 * rand();
+    const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
     players.push({
-      slot: i, cheat, move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), wishYaw: rand() * 2 * Math.PI,
-      nextWishMs: 0, rttMs: 30 + Math.floor(rand() * 90), interpMs: 100, shooter: createShooterState(i, magazines), health: 100,
+      slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
+      nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
       alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
-      reactionMs: 200 + rand() * 150,
+      noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
     });
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
@@ -159,35 +197,165 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const aimPoint = new Float64Array(3);
   const headBox = rig.hitboxZone.indexOf(HitZone.HEAD);
   const torsoBox = rig.hitboxZone.indexOf(HitZone.UPPER_TORSO);
+  // Past positions (x, y, z, alive, epoch) per tick and player: what the others render.
+  const past = new Float64Array(PAST * n * 5);
   let shots = 0;
   let hits = 0;
   const visible = (ax: number, ay: number, az: number, bx: number, by: number, bz: number) => !world.anyHit(ax, ay, az, bx, by, bz);
 
   /** Judges the shot in `bytes` like the room does, applies it, records it. */
   const fire = (pl: Player, receive: number, t: number) => {
-      copyShooterState(before, pl.shooter);
-      const timing = { receiveTimeMs: receive, rttMs: pl.rttMs, interpDelayMs: pl.interpMs, newestTickMs: t };
-      const targets = { alive: alive.slice(), lifeStartMs: life.slice() };
-      validateShot(verdict, scene, validation, bytes, before, timing, targets);
-      copyShooterState(pl.shooter, verdict.after);
-      let healthAfter = -1;
-      let killed = false;
-      if (verdict.kind === VerdictKind.HIT) {
-        hits++;
-        const victim = players[verdict.target]!;
-        if (!options.immortal) victim.health -= verdict.damage;
-        healthAfter = victim.health;
-        if (victim.health <= 0 && victim.alive) {
-          killed = true;
-          victim.alive = false;
-          victim.shooter.alive = false;
-          victim.respawnAtMs = t + 2000;
-          alive[victim.slot] = false;
-          rec.event({ kind: 'death', slot: victim.slot, timeMs: receive, other: pl.slot });
-        }
+    copyShooterState(before, pl.shooter);
+    const timing = { receiveTimeMs: receive, rttMs: pl.rttMs, interpDelayMs: pl.interpMs, newestTickMs: t };
+    const targets = { alive: alive.slice(), lifeStartMs: life.slice() };
+    validateShot(verdict, scene, validation, bytes, before, timing, targets);
+    copyShooterState(pl.shooter, verdict.after);
+    let healthAfter = -1;
+    let killed = false;
+    if (verdict.kind === VerdictKind.HIT) {
+      hits++;
+      const victim = players[verdict.target]!;
+      if (!options.immortal) victim.health -= verdict.damage;
+      healthAfter = victim.health;
+      if (victim.health <= 0 && victim.alive) {
+        killed = true;
+        victim.alive = false;
+        victim.shooter.alive = false;
+        victim.respawnAtMs = t + 2000;
+        alive[victim.slot] = false;
+        rec.event({ kind: 'death', slot: victim.slot, timeMs: receive, other: pl.slot });
       }
-      rec.shot({ bytes: bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed });
-      shots++;
+    }
+    rec.shot({ bytes: bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed });
+    shots++;
+  };
+
+  /** Encodes a shot from the eye along (dx, dy, dz) (unit), `reach` long, claiming `claimed` and `target`. */
+  const encode = (pl: Player, ex: number, ey: number, ez: number, dx: number, dy: number, dz: number, reach: number, claimed: number, target: number) => {
+    shot.weapon = WeaponId.RIFLE; shot.claimedTarget = target; shot.seq = ++pl.seq; shot.renderTimeMs = claimed;
+    shot.sx = ex; shot.sy = ey; shot.sz = ez; shot.ex = ex + dx * reach; shot.ey = ey + dy * reach; shot.ez = ez + dz * reach;
+    encodeShot(bytes, shot);
+  };
+
+  /** The weapon can fire at action time `at` (fire interval with a client's margin, magazine, reload). */
+  const ready = (pl: Player, at: number, margin: number) => {
+    if (at < pl.shooter.nextFireMs + margin) return false;
+    const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
+    return !((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || at < reloadEnd + 20));
+  };
+
+  /** Where `o` is drawn for `pl` at tick `tick`: its position `lagTicks` ticks ago (NaN x when unknown or dead). */
+  const rendered = (out: Float64Array, o: number, tick: number, lagTicks: number): boolean => {
+    const j = Math.max(1, tick - lagTicks);
+    if (tick - j >= PAST) return false;
+    const b = ((j % PAST) * n + o) * 5;
+    if (past[b + 3] !== 1 || past[b + 4] !== players[o]!.epoch) return false;
+    out[0] = past[b]!; out[1] = past[b + 1]!; out[2] = past[b + 2]!;
+    return true;
+  };
+  const seen = new Float64Array(3);
+  const worldHit = createWorldHit();
+
+  /**
+   * A human (or inhuman profile) player's tick before moving: notices targets, keeps or drops its
+   * engagement, and turns its view.
+   */
+  const perceiveAndTurn = (pl: Player, tick: number, t: number) => {
+    const m = pl.move;
+    const ex = m.x, ey = m.y + eye, ez = m.z;
+    const lag = Math.round((pl.baseRttMs / 2 + pl.interpMs) / dtMs);
+    let best = -1, bestD = Infinity, hidden = -1, hiddenD = Infinity;
+    const e = pl.engagement;
+    let engagedSeen = false;
+    for (const o of players) {
+      if (o === pl || !rendered(seen, o.slot, tick, lag)) continue;
+      const dx = seen[0]! - ex, dz = seen[2]! - ez;
+      const d = Math.sqrt(dx * dx + dz * dz);
+      if (d > NOTICE_RANGE_M || d < 1e-6) continue;
+      const inFov = Math.abs(wrap(Math.atan2(dx, dz) - pl.yaw)) <= FOV_HALF;
+      const wantHidden = pl.behaviour === Behaviour.PREFIRE && d < hiddenD;
+      if (!inFov && !wantHidden) continue;
+      const los = visible(ex, ey, ez, seen[0]!, seen[1]! + 1.3, seen[2]!);
+      if (los && inFov) {
+        if (e !== null && e.target === o.slot) engagedSeen = true;
+        if (d < bestD) { best = o.slot; bestD = d; }
+      } else if (!los && wantHidden) { hidden = o.slot; hiddenD = d; }
+    }
+    if (e !== null) {
+      if (engagedSeen) e.seenMs = t;
+      else if (t - e.seenMs > LOSE_AFTER_MS || !players[e.target]!.alive) pl.engagement = null;
+    }
+    if (pl.engagement === null && best >= 0) {
+      const s = pl.behaviour === Behaviour.HONEST ? 0 : pl.strength;
+      let reaction = drawReaction(pl.traits, pl.prand);
+      let confirm = drawConfirm(pl.prand);
+      if (pl.behaviour === Behaviour.FLICK) { reaction = lerp(reaction, 35, s); confirm *= 1 - s; }
+      else if (pl.behaviour === Behaviour.SILENT_AIM) reaction *= 1 - 0.6 * s;
+      else if (pl.behaviour === Behaviour.TRIGGERBOT) confirm *= 1 - s;
+      else if (pl.behaviour === Behaviour.PREFIRE) { reaction *= 1 - s; confirm *= 1 - s; }
+      pl.engagement = newEngagement(best, t, reaction, confirm);
+    }
+    const g = pl.engagement;
+    let targetYaw = NaN;
+    if (g !== null && rendered(seen, g.target, tick, lag)) targetYaw = Math.atan2(seen[0]! - ex, seen[2]! - ez);
+    let idle = pl.wishYaw;
+    if (hidden >= 0 && rendered(seen, hidden, tick, lag)) {
+      // Wallhack knowledge: the heading leans toward the hidden player by the strength.
+      idle = pl.wishYaw + wrap(Math.atan2(seen[0]! - ex, seen[2]! - ez) - pl.wishYaw) * pl.strength;
+    }
+    stepView(pl, t, dtMs, targetYaw, idle, pl.prand);
+  };
+
+  /** A human (or inhuman profile) player's trigger after the tick is recorded. */
+  const trigger = (pl: Player, t: number) => {
+    const g = pl.engagement;
+    if (g === null || g.phase === Phase.REACT) return;
+    const s = pl.behaviour === Behaviour.HONEST ? 0 : pl.strength;
+    const m = pl.move;
+    const ex = m.x, ey = m.y + eye, ez = m.z;
+    const receive = t + rand() * dtMs;
+    if (t >= pl.nextRttMs) {
+      // The server's estimate moves a little with every ping; held-back pongs move it a lot.
+      const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
+      pl.rttMs = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + (pl.behaviour === Behaviour.FAKE_LAG ? s * (120 + 180 * pl.prand()) : 0));
+      pl.nextRttMs = t + 500;
+    }
+    // The client stamps its action on its estimate of the server clock, one way before the arrival
+    // (fake lag claims the inflated one way its held-back pongs made the server measure), and
+    // claims the render time its interpolation delay behind (a backtracker up to 50 ms more).
+    const at = receive - (pl.behaviour === Behaviour.FAKE_LAG ? pl.rttMs : pl.baseRttMs) / 2 + pl.clockErrMs;
+    const claimed = at - pl.interpMs + (rand() - 0.5) * 10 - (pl.behaviour === Behaviour.EDGE_BACKTRACK ? 50 * s : 0);
+    if (!rewindStatusUsable(scene.histories[g.target]!.sampleAt(sampled, claimed, scene.eyePolicy)) || !sampled.alive) return;
+    const head = pl.prand() < pl.traits.headAimP;
+    hitboxCentre(aimPoint, scene.rewinder, sampled, head ? headBox : torsoBox, bones);
+    const ax = aimPoint[0]! - ex, ay = aimPoint[1]! - ey, az = aimPoint[2]! - ez;
+    const hd = Math.sqrt(ax * ax + az * az);
+    const dist = Math.sqrt(ax * ax + ay * ay + az * az);
+    if (!(hd > 0.3)) return;
+    const exactYaw = Math.atan2(ax, az);
+    const exactPitch = Math.atan2(ay, hd);
+    // The shot goes where the crosshair is; silent aim pulls it toward the aim point.
+    const pull = pl.behaviour === Behaviour.SILENT_AIM ? s : 0;
+    const shotYaw = pl.yaw + wrap(exactYaw - pl.yaw) * pull;
+    const width = Math.atan2(0.3, hd);
+    const on = Math.abs(wrap(exactYaw - shotYaw)) <= (g.shots === 0 ? width : 1.5 * width);
+    if (!on) { g.onSinceMs = NaN; return; }
+    if (g.onSinceMs !== g.onSinceMs) g.onSinceMs = t;
+    if (g.shots === 0 && t - g.onSinceMs < g.confirmMs) return;
+    if (t < g.nextTriggerMs || !ready(pl, at, 5 + rand() * 20)) return;
+    const vert = pl.traits.noiseRad * (pl.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1) * (1 - pull);
+    const pitch = exactPitch + vert * normal(pl.prand);
+    const cp = Math.cos(pitch);
+    const dx = Math.sin(shotYaw) * cp, dy = Math.sin(pitch), dz = Math.cos(shotYaw) * cp;
+    if (!visible(ex, ey, ez, ex + dx * Math.min(dist, 2), ey + dy * Math.min(dist, 2), ez + dz * Math.min(dist, 2))) return;
+    // The segment stops where the bullet meets the world, as a client's does.
+    let reach = Math.min(rifle.rangeM * 0.99, dist + 20);
+    if (world.firstHit(worldHit, ex, ey, ez, ex + dx * reach, ey + dy * reach, ez + dz * reach)) reach *= worldHit.t;
+    shot.timeMs = at;
+    encode(pl, ex, ey, ez, dx, dy, dz, reach, claimed, g.target);
+    fire(pl, receive, t);
+    g.shots++;
+    g.nextTriggerMs = t + cadence(hd, rifle.fireIntervalMs, pl.prand, g);
   };
 
   for (let tick = 1; tick <= ticks; tick++) {
@@ -211,20 +379,22 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         pl.wishYaw = rand() * 2 * Math.PI;
         pl.nextWishMs = t + 500 + rand() * 1500;
       }
-      // Honest players turn toward their target at up to 360 deg/s; cheaters face where they walk.
-      let wantYaw = pl.wishYaw;
-      if (pl.cheat === CheatKind.HONEST && pl.target >= 0) {
-        const tg = players[pl.target]!.move;
-        wantYaw = Math.atan2(tg.x - pl.move.x, tg.z - pl.move.z);
-      } else if (pl.cheat === CheatKind.HONEST) {
-        wantYaw = pl.yaw;
+      if (pl.legacy) {
+        // The caricatures face where they walk.
+        const d = wrap(pl.wishYaw - pl.yaw);
+        const maxTurn = 1.5 * Math.PI * (dtMs / 1000);
+        pl.yaw += Math.max(-maxTurn, Math.min(maxTurn, d));
+      } else if (pl.alive) {
+        perceiveAndTurn(pl, tick, t);
+      } else {
+        pl.engagement = null;
       }
-      let d = wantYaw - pl.yaw;
-      d = Math.atan2(Math.sin(d), Math.cos(d));
-      const maxTurn = (pl.cheat === CheatKind.HONEST ? 2 * Math.PI : 1.5 * Math.PI) * (dtMs / 1000);
-      pl.yaw += Math.max(-maxTurn, Math.min(maxTurn, d));
+      // The room applies the view of the input that arrived before the tick: a human's heading is
+      // recorded one tick behind the view its shots leave along (the caricatures' snap is recorded at once).
+      const heading = pl.legacy ? pl.yaw : pl.sentYaw;
+      pl.sentYaw = pl.yaw;
       if (pl.alive) {
-        stepMovement(pl.move, { wishX: Math.sin(pl.wishYaw) * 0.6, wishZ: Math.cos(pl.wishYaw) * 0.6, viewX: Math.sin(pl.yaw), viewY: 0, viewZ: Math.cos(pl.yaw), jump: false }, world, header.movement, dtMs / 1000);
+        stepMovement(pl.move, { wishX: Math.sin(pl.wishYaw) * 0.6, wishZ: Math.cos(pl.wishYaw) * 0.6, viewX: Math.sin(heading), viewY: 0, viewZ: Math.cos(heading), jump: false }, world, header.movement, dtMs / 1000);
       }
       const m = pl.move;
       pose.x = m.x; pose.y = m.y; pose.z = m.z; pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
@@ -233,6 +403,8 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       if (pl.lifePending && pl.alive) { pl.lifeStartMs = t; pl.lifePending = false; }
       alive[pl.slot] = pl.alive;
       life[pl.slot] = pl.lifePending ? Infinity : pl.lifeStartMs;
+      const pb = ((tick % PAST) * n + pl.slot) * 5;
+      past[pb] = pose.x; past[pb + 1] = pose.y; past[pb + 2] = pose.z; past[pb + 3] = pl.alive ? 1 : 0; past[pb + 4] = pl.epoch;
       const o = pl.slot * TICK_POSE_STRIDE;
       poses[o + TickPose.PRESENT] = 1;
       poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
@@ -243,6 +415,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
 
     for (const pl of players) {
       if (!pl.alive) { pl.target = -1; continue; }
+      if (!pl.legacy && options.trigger !== 'spray') { trigger(pl, t); continue; }
       const m = pl.move;
       const ex = m.x, ey = m.y + eye, ez = m.z;
       // Pick / keep a target: the nearest living player (in sight, unless a wallhack).
@@ -279,21 +452,14 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         continue;
       }
       const waited = t - pl.visibleSinceMs;
-      if (pl.cheat === CheatKind.HONEST && !spray) {
-        const tg = players[best]!.move;
-        const want = Math.atan2(tg.x - m.x, tg.z - m.z);
-        const off = Math.abs(Math.atan2(Math.sin(want - pl.yaw), Math.cos(want - pl.yaw)));
-        if (waited < pl.reactionMs || off > 0.1) continue;
-      } else if (pl.cheat === CheatKind.WALLHACK || pl.cheat === CheatKind.BACKTRACK) {
-        if (waited < 150) continue;
-      }
+      if ((pl.cheat === CheatKind.WALLHACK || pl.cheat === CheatKind.BACKTRACK) && waited < 150) continue;
       // Where the shooter's client drew the target: the history at its render time.
       const honestRender = at - pl.interpMs + (rand() - 0.5) * 10;
       const claimed = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs - 60 : honestRender;
       const aimAt = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs : honestRender;
       scene.histories[best]!.sampleAt(sampled, aimAt, scene.eyePolicy);
       // Aim at a hitbox's centre as the rig poses it (head for aimbots, mostly torso otherwise).
-      const headAim = pl.cheat === CheatKind.AIMBOT || (pl.cheat === CheatKind.HONEST && rand() < 0.1);
+      const headAim = pl.cheat === CheatKind.AIMBOT || (!pl.legacy && rand() < 0.1);
       hitboxCentre(aimPoint, scene.rewinder, sampled, headAim ? headBox : torsoBox, bones);
       const noise = pl.cheat === CheatKind.AIMBOT ? 0 : 1;
       const tx = aimPoint[0]! + noise * (rand() - 0.5) * 0.25;

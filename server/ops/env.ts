@@ -32,6 +32,8 @@ export interface ServerEnv {
   logFormat: LogFormat;
   logLevel: LogLevel;
   metrics: boolean;
+  /** Clients may ask for debug verdicts (rewound poses; the web client's impact view). */
+  debugVerdicts: boolean;
   /** The monitor's password (user admin), null = no monitor. */
   monitorPassword: string | null;
   limits: LimitOptions;
@@ -65,6 +67,7 @@ export const ENV_HELP: Record<string, string> = {
   LOG_FORMAT: '"text" or "json" (default text on a terminal, json otherwise)',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
+  DEBUG_VERDICTS: '"on" lets clients that ask get every player\'s rewound pose in their verdicts (the web client\'s ?debug=1 impact view; reveals positions, so for development) (default off)',
   MONITOR_PASSWORD: 'set (>= 12 characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)',
   MAX_ROOMS: 'arena rooms per process, 1..10000 (default 64)',
   ROOM_CREATE_BURST: 'rooms one address may create at once, 1..10000 (default 10)',
@@ -186,6 +189,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     port, host, tickRate, level, spawnPoints, matchLogDir, statusIntervalMs, logFormat,
     logLevel: (lvl as LogLevel | undefined) ?? 'info',
     metrics: onOff(env, 'METRICS', true),
+    debugVerdicts: onOff(env, 'DEBUG_VERDICTS', false),
     monitorPassword: monitorPassword(env),
     limits,
     auth: readAuthEnv(env),
@@ -250,6 +254,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     statusIntervalMs: e.statusIntervalMs,
     limits: e.limits,
     metrics: e.metrics,
+    debugVerdicts: e.debugVerdicts,
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
     redis: e.redis,
     ...(e.publicAddress !== undefined ? { publicAddress: e.publicAddress } : {}),

@@ -6,18 +6,22 @@
  */
 import type { Client } from '@colyseus/core';
 import type { ArraySchema } from '@colyseus/schema';
-import { Msg, type DamagedReply, type HitReply, type VerdictReply } from '../../shared/protocol/messages';
+import { Msg, type DamagedReply, type HitReply, type RewoundPose, type VerdictReply } from '../../shared/protocol/messages';
+import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { rewindStatusUsable } from '../../shared/lagcomp/history';
 import { reasonName, VerdictKind, type Verdict } from '../../shared/validate/verdict';
 import { BulletHole, KillFeedEntry, type ArenaState } from '../state/schema';
 import type { ArenaConfig } from './config';
 import { MatchEventKind, type MatchEvent } from './recorder';
 import type { Slot } from './slot';
+import type { MatchScene } from './scene';
 
 /** The room as verdicts see it. */
 export interface VerdictHost {
   readonly cfg: ArenaConfig;
   readonly slots: readonly Slot[];
   readonly state: ArenaState;
+  readonly scene: MatchScene;
   /** Alive flags by slot as the pipeline reads them (cleared on a kill). */
   readonly targetsAlive: boolean[];
   now(): number;
@@ -73,8 +77,25 @@ export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v
     t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
     originOffsetM: Number.isFinite(v.originOffsetM) ? v.originOffsetM : -1,
   };
+  if (shooter.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, shooter.index, v.rewindTimeMs);
   client.send(Msg.VERDICT, reply);
   return applied;
+}
+
+const rewoundPose = createPlayerPose();
+
+/** Every other player's pose at `timeMs` as the rewind sampled it (same histories, same policy). */
+function rewoundPoses(host: VerdictHost, shooter: number, timeMs: number): RewoundPose[] {
+  const out: RewoundPose[] = [];
+  const { histories, eyePolicy } = host.scene;
+  for (let s = 0; s < histories.length; s++) {
+    const h = histories[s]!;
+    if (s === shooter || h.size() === 0) continue;
+    if (!rewindStatusUsable(h.sampleAt(rewoundPose, timeMs, eyePolicy)) || !rewoundPose.alive) continue;
+    const p = rewoundPose;
+    out.push({ slot: s, x: p.x, y: p.y, z: p.z, qx: p.qx, qy: p.qy, qz: p.qz, qw: p.qw, clip: p.clip, time: p.time });
+  }
+  return out;
 }
 
 /** Unit vector from the victim's position toward the shooter's (where the damage came from). */

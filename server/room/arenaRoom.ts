@@ -26,7 +26,7 @@
  */
 import { Room, type Client } from '@colyseus/core';
 import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
-import { Msg, type RejectReply } from '../../shared/protocol/messages';
+import { Msg, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
 import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
@@ -155,6 +155,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     slot.client = client;
     slot.sessionId = client.sessionId;
     slot.interpDelayMs = clampNumber(o.interpDelayMs, 0, this.cfg.maxInterpDelayMs, this.cfg.defaultInterpDelayMs);
+    slot.debug = this.cfg.debugVerdicts && o.debug === true;
     slot.shooter = createShooterState(slot.index, this.cfg.validation.weapons.map((w) => w.magazine), this.cfg.validation.loadout);
     slot.lastInputSeq = -1;
     slot.input = createInputMessage();
@@ -177,6 +178,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     this.state.players.set(client.sessionId, ps);
     this.cfg.stats.players++;
     this.recordEvent({ kind: MatchEventKind.JOIN, slot: slot.index, timeMs: this.now() });
+    const welcome: WelcomeReply = {
+      slot: slot.index, tickRate: this.cfg.tickRate, interpDelayMs: slot.interpDelayMs,
+      worldHash: this.cfg.world.hash, rigHash: this.cfg.rig.hash,
+      validation: this.cfg.validation, movement: this.cfg.movement, debug: slot.debug,
+    };
+    client.send(Msg.WELCOME, welcome);
     this.sendPing(slot);
   }
 

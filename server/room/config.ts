@@ -39,6 +39,11 @@ export interface ArenaConfig {
   maxInterpDelayMs: number;
   maxBulletHoles: number;
   killFeedLength: number;
+  /**
+   * Debug verdicts allowed: a client that joins with `debug: true` gets, in each verdict, every other
+   * player's pose as rewound for that shot (for a debug view; extra bytes per verdict, so off by default).
+   */
+  debugVerdicts: boolean;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */
   reconnectSeconds: number;
   /** Refused messages a client may send before its messages are dropped unjudged, then it is disconnected. */

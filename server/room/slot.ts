@@ -31,6 +31,8 @@ export class Slot {
   kills = 0;
   deaths = 0;
   interpDelayMs = 100;
+  /** This client asked for debug verdicts and the room allows them. */
+  debug = false;
   readonly rtt = new RoundTrip();
   /** False while the connection is lost and the slot waits for the same session to reconnect. */
   connected = true;

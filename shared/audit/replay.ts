@@ -2,11 +2,10 @@
  * The audit replay: walks a match log's records in order, rebuilds every player's snapshot history
  * from the tick records exactly as the room did (same record() calls, same order), runs the same
  * validateShot on every shot record (of the chosen shooters) with the inputs the log carries, and
- * compares the result with the recorded verdict bit for bit. It also measures what the per-player
- * flags need: rewind depth and, for hits, reaction time (line of sight through the world from the
- * shooter's eye to the target, walked back at REACTION_STEP_TICKS resolution) and aim snaps (the shooter's facing over
- * the moments before the shot against the shot's direction). Pure: the caller builds the scene
- * (world, rig, histories) and hands in the bytes.
+ * compares the result with the recorded verdict bit for bit. Each shot's row carries what the
+ * per-player flags need: rewind depth and, for hits, the behaviour measures of measures.ts
+ * (reaction time, aim snap), taken from a ring of recent ticks the replay feeds as it goes. Pure:
+ * the caller builds the scene (world, rig, histories) and hands in the bytes.
  *
  * Partitioning: a shot reads the shooter's rules state and the targets' alive/life-start state
  * from its own record, and the rewound poses from the histories, which hold only the last
@@ -24,6 +23,9 @@ import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerd
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
+
+export { REPLAY_RING_TICKS, type ReplayWorld };
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -39,11 +41,6 @@ export interface ReplayScene extends ShotScene {
   histories: ArrayLike<ReplayHistory & ShotScene['histories'][number]>;
 }
 
-/** The world query reaction time needs (World.anyHit). */
-export interface ReplayWorld {
-  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
-}
-
 export interface ReplayOptions {
   /** Shooters whose shots this replay validates; null = all. */
   shooters: ReadonlySet<number> | null;
@@ -56,8 +53,10 @@ export interface ReplayOptions {
   shotsTo: number;
   /** Ordinal of the first shot record at or after applyFrom among all shot records of the log. */
   shotIndexBase: number;
-  /** How far back reaction time looks for the target becoming visible, ms (longer reads as this). */
+  /** How far back reaction time looks for the target coming into sight, ms (a longer sighting gives no reaction). */
   reactionLookbackMs: number;
+  /** Window before a sighting over which pre-aim is averaged, ms (measures.ts). */
+  preAimMs: number;
   /**
    * The view-change window before a shot that aim snaps measure, ms. Short on purpose: a human who
    * flicks onto a target still takes a reaction time before firing, so the flick falls outside;
@@ -73,7 +72,7 @@ export interface ReplayOptions {
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: 500, snapWindowMs: 50, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: DEFAULT_MEASURE_WINDOWS.lookbackMs, preAimMs: DEFAULT_MEASURE_WINDOWS.preAimMs, snapWindowMs: DEFAULT_MEASURE_WINDOWS.snapWindowMs, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
@@ -87,8 +86,16 @@ export const ShotCol = {
   ACTION: 30,
   /** The time every target was rewound to, server ms (NaN when rejected before the time step). */
   REWIND_TIME_MS: 31,
+  /** The server's round-trip estimate for the shooter when the shot arrived, ms; its declared interpolation delay. */
+  RTT_MS: 32, INTERP_MS: 33,
+  /** The behaviour measures of measures.ts (ShotMeasures; angles as chords). */
+  AIM_TARGET: 34, SIGHT_START_MS: 35, PEAK_TURN: 36, VIEW_OFFSET: 37, SHOT_ERROR: 38, ON_TARGET_MS: 39, TRACK_ERROR: 40, PRE_AIM: 41, TARGET_DIST_M: 42, SERVER_GAP_MS: 43,
+  /** The render time the shot claims (NaN for a malformed shot or one that is not a fire). */
+  CLAIMED_MS: 44,
+  /** The action time the message claims (NaN when it did not decode). */
+  ACTION_TIME_MS: 45,
 } as const;
-export const SHOT_COLUMNS = 32;
+export const SHOT_COLUMNS = 46;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -144,15 +151,6 @@ function shotPayload(payload: Uint8Array | null, nonBytesType: string): Uint8Arr
 }
 
 /**
- * Per-slot ring of the last RING ticks: presence, position, facing, epoch. Feeds the reaction and
- * snap measures (the histories' own rings are sized for the rewind window only).
- */
-export const REPLAY_RING_TICKS = 256;
-const RING = REPLAY_RING_TICKS;
-const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_FX = 4, R_FZ = 5, R_ALIVE = 6, R_EPOCH = 7;
-const R_STRIDE = 8;
-
-/**
  * Replays `bytes` (a whole match log). `scene` must be freshly built from the log's header (see
  * server/audit/shard.ts: createMatchScene(world, rig, header.scene)); `config` is the header's validation config; `now` is a clock for
  * elapsedMs only (pass () => 0 when none). Never throws on a damaged log: damage is reported.
@@ -200,20 +198,14 @@ export function replayMatchLog(
 class Replay {
   readonly view: DataView;
   readonly slots: number;
-  readonly pairs: number;
-  readonly eye: number;
   readonly input = createShotInput();
   readonly recorded = createVerdict();
   readonly replayed = createVerdict();
   readonly scratchFields: FieldMismatch[] = [];
-  readonly ring: Float64Array;
-  readonly ringTime = new Float64Array(RING);
-  /** 1 where the ring tick's number is one the reaction walk tests line of sight at (REACTION_STEP_TICKS). */
-  readonly ringTest = new Uint8Array(RING);
-  /** Line-of-sight memo per (ring tick, shooter, target): 0 unknown, 1 visible, 2 hidden. */
-  readonly memo: Uint8Array;
-  /** Ticks seen; ring index = serial % RING. */
-  serial = 0;
+  /** Recent ticks for the behaviour measures. */
+  readonly measures: BehaviourRing;
+  readonly shotMeasures = createShotMeasures();
+  readonly windows: MeasureWindows;
   readonly rows: Float64Array;
   readonly result: ReplayResult;
 
@@ -228,10 +220,8 @@ class Replay {
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.slots = scene.histories.length;
-    this.pairs = this.slots * this.slots;
-    this.eye = config.eyeHeightM;
-    this.ring = new Float64Array(RING * this.slots * R_STRIDE);
-    this.memo = new Uint8Array(RING * this.pairs);
+    this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM);
+    this.windows = { ...DEFAULT_MEASURE_WINDOWS, lookbackMs: opt.reactionLookbackMs, preAimMs: opt.preAimMs, snapWindowMs: opt.snapWindowMs };
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
     this.result = {
       frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows: this.rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
@@ -256,11 +246,9 @@ class Replay {
     const tickNo = view.getUint32(at, true);
     const tickMs = view.getFloat64(at + 4, true);
     const slots = this.slots;
-    const ring = this.ring;
+    const measures = this.measures;
     const histories = this.scene.histories;
-    const ri = this.serial % RING;
-    const r = ri * slots * R_STRIDE;
-    for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
+    const r = measures.beginTick();
     for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
       const slot = view.getUint16(n, true);
       const p = scratchPose;
@@ -269,17 +257,9 @@ class Replay {
       p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
-      const o = r + slot * R_STRIDE;
-      ring[o + R_PRESENT] = 1;
-      ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
-      // Facing: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
-      ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
-      ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
+      measures.putSlot(r, slot, p);
     }
-    this.ringTime[ri] = tickMs;
-    this.ringTest[ri] = tickNo % REACTION_STEP_TICKS === 0 ? 1 : 0;
-    this.memo.fill(0, ri * this.pairs, (ri + 1) * this.pairs);
-    this.serial++;
+    measures.endTick(tickMs);
     this.result.ticks++;
   }
 
@@ -371,6 +351,8 @@ class Replay {
     rows[o + ShotCol.SEQ] = v.seq;
     rows[o + ShotCol.WEAPON] = v.weapon;
     rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
+    rows[o + ShotCol.RTT_MS] = input.timing.rttMs;
+    rows[o + ShotCol.INTERP_MS] = input.timing.interpDelayMs;
     rows[o + ShotCol.KIND] = v.kind;
     rows[o + ShotCol.REASON] = v.reason;
     rows[o + ShotCol.ZONE] = v.zone;
@@ -387,7 +369,7 @@ class Replay {
     rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN;
+    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN, actionTime = NaN;
     let action = -1;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
@@ -395,137 +377,46 @@ class Replay {
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
+      actionTime = view.getFloat64(po + 16, true);
+      claimed = view.getFloat64(po + 24, true);
       sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
       ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
       action = scratchShot.action;
+      actionTime = scratchShot.timeMs;
+      claimed = scratchShot.renderTimeMs;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
     }
     if (action !== ShotAction.FIRE) {
-      // A switch or reload carries no segment.
-      sx = NaN; sy = NaN; sz = NaN; ex = NaN; ey = NaN; ez = NaN;
+      // A switch or reload carries no segment and no render time.
+      sx = NaN; sy = NaN; sz = NaN; ex = NaN; ey = NaN; ez = NaN; claimed = NaN;
     }
     rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
     rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
     rows[o + ShotCol.ACTION] = action;
-    let reaction = NaN;
-    let snapCos = NaN;
-    const slots = this.slots;
-    const serial = this.serial;
-    const ringTime = this.ringTime;
-    // Reaction and snap describe how a hit came about: measured for hits only (the flags read them there).
-    if (!opt.verdictsOnly && serial > 0 && v.kind === VerdictKind.HIT && shooter < slots && v.target >= 0 && v.target < slots) {
-      // Ticks at or before the receive time (the shooter's inputs arrive with its shots).
-      let k = serial - 1;
-      while (k >= 0 && serial - k <= RING && ringTime[k % RING]! > input.timing.receiveTimeMs) k--;
-      if (k >= 0 && serial - k <= RING) {
-        snapCos = snapMeasure(this.ring, ringTime, slots, shooter, k, serial, sx, sz, ex, ez, input.timing.receiveTimeMs - opt.snapWindowMs);
-        // The rewound time is when the shooter saw the target; walk from the tick at it.
-        let kw = k;
-        while (kw >= 0 && serial - kw <= RING && ringTime[kw % RING]! > v.rewindTimeMs) kw--;
-        if (kw >= 0 && serial - kw <= RING) {
-          reaction = reactionMeasure(this.ring, ringTime, this.ringTest, slots, shooter, v.target, kw, serial, this.world, this.eye, v.rewindTimeMs, opt.reactionLookbackMs, this.memo);
-        }
-      }
+    // How the shot came about (every fire, hit or not): what the behaviour flags read.
+    const m = this.shotMeasures;
+    if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
+      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sz, ex, ez, this.windows);
+    } else {
+      m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN;
+      m.viewOffset = NaN; m.shotError = NaN; m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.trackError = NaN; m.preAim = NaN;
     }
-    rows[o + ShotCol.REACTION_MS] = reaction;
-    rows[o + ShotCol.SNAP_COS] = snapCos;
+    rows[o + ShotCol.REACTION_MS] = m.reactionMs;
+    rows[o + ShotCol.SNAP_COS] = m.snapCos;
+    rows[o + ShotCol.AIM_TARGET] = m.target;
+    rows[o + ShotCol.SIGHT_START_MS] = m.sightStartMs;
+    rows[o + ShotCol.PEAK_TURN] = m.peakTurn;
+    rows[o + ShotCol.VIEW_OFFSET] = m.viewOffset;
+    rows[o + ShotCol.SHOT_ERROR] = m.shotError;
+    rows[o + ShotCol.ON_TARGET_MS] = m.onTargetMs;
+    rows[o + ShotCol.TRACK_ERROR] = m.trackError;
+    rows[o + ShotCol.PRE_AIM] = m.preAim;
+    rows[o + ShotCol.TARGET_DIST_M] = m.distance;
+    rows[o + ShotCol.SERVER_GAP_MS] = m.serverGapMs;
+    rows[o + ShotCol.CLAIMED_MS] = claimed;
+    rows[o + ShotCol.ACTION_TIME_MS] = actionTime;
   }
-}
-
-/**
- * The sharpest turn per tick over the window before the shot: the smallest cosine between the
- * shooter's facings at consecutive ticks from `fromMs` up to tick k, and between the facing at
- * tick k and the shot's own horizontal direction (where the view was when it fired). 1 = no turn;
- * the flags turn it into degrees per second with the tick rate. Yaw only: the history keeps the
- * body's yaw, not the view's pitch.
- */
-function snapMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, k: number, serial: number,
-  sx: number, sz: number, ex: number, ez: number, fromMs: number): number {
-  const dx = ex - sx, dz = ez - sz;
-  const len = Math.sqrt(dx * dx + dz * dz);
-  if (!(len > 1e-9)) return NaN;
-  let px = dx / len, pz = dz / len;
-  let minCos = NaN;
-  for (let j = k; j >= 0 && serial - j <= RING; j--) {
-    const o = ((j % RING) * slots + shooter) * R_STRIDE;
-    if (ring[o + R_PRESENT] !== 1) break;
-    const fx = ring[o + R_FX]!, fz = ring[o + R_FZ]!;
-    const c = fx * px + fz * pz;
-    if (!(c >= minCos)) minCos = c;
-    px = fx;
-    pz = fz;
-    if (ringTime[j % RING]! < fromMs) break;
-  }
-  return minCos;
-}
-
-/**
- * Line-of-sight resolution of the reaction measure, in ticks: the walk back tests the shot's own
- * tick and every tick whose number is a multiple of this (plus any tick this far below the last
- * test, should tick numbers skip); below a hidden test it goes back up tick by tick to the last
- * visible test, so where a sighting starts is found to the tick. An occlusion shorter than this
- * that falls between two tests goes unseen (4 ticks = 62.5 ms at 64 Hz: a reflex takes longer).
- * Tests are keyed by absolute tick number, so every shard tests the same ticks.
- */
-export const REACTION_STEP_TICKS = 4;
-
-/**
- * How long the target had been visible from the shooter's eye at tick k (line of sight to the
- * target's head or chest height unblocked by the world), in ms up to `rewindMs`; `lookbackMs` when
- * visible for the whole lookback; NaN when not visible at k (e.g. a shot through a wall). Presence,
- * life and respawns are read at every tick; line of sight at the ticks REACTION_STEP_TICKS names.
- * Each line-of-sight answer is memoised per (ring tick, shooter, target) in `memo` (0 unknown,
- * 1 visible, 2 hidden; the tick loop clears a ring tick's entries when it overwrites it), so a
- * burst of shots at one target tests each tick once. The memo only stores what world.anyHit
- * answers, so the result is the one an unmemoised walk gives (shards agree with a serial replay).
- */
-function reactionMeasure(ring: Float64Array, ringTime: Float64Array, ringTest: Uint8Array, slots: number, shooter: number, target: number, k: number, serial: number,
-  world: ReplayWorld, eye: number, rewindMs: number, lookbackMs: number, memo: Uint8Array): number {
-  const limitMs = rewindMs - lookbackMs;
-  const pair = shooter * slots + target;
-  const pairs = slots * slots;
-  let first = -1;
-  let tested = -1; // the lowest tick whose line of sight was tested (visible)
-  let epoch = NaN;
-  for (let j = k; j >= 0 && serial - j <= RING; j--) {
-    const ri = j % RING;
-    if (ringTime[ri]! < limitMs) return first < 0 ? NaN : lookbackMs;
-    const so = (ri * slots + shooter) * R_STRIDE;
-    const to = (ri * slots + target) * R_STRIDE;
-    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) break;
-    if (epoch === epoch && ring[to + R_EPOCH] !== epoch) break; // a respawn: a new life, newly visible
-    epoch = ring[to + R_EPOCH]!;
-    if (j === k || ringTest[ri] === 1 || tested - j >= REACTION_STEP_TICKS) {
-      if (!lineOfSight(ring, slots, ri * pairs + pair, so, to, world, eye, memo)) {
-        // Hidden here, visible at `tested`: the sighting starts at the lowest tick of the visible
-        // run down from `tested` (the ticks between passed the presence and life checks above).
-        if (tested < 0) return NaN;
-        first = tested;
-        for (let i = tested - 1; i > j; i--) {
-          const ii = i % RING;
-          if (!lineOfSight(ring, slots, ii * pairs + pair, (ii * slots + shooter) * R_STRIDE, (ii * slots + target) * R_STRIDE, world, eye, memo)) break;
-          first = i;
-        }
-        break;
-      }
-      tested = j;
-    }
-    first = j;
-  }
-  if (first < 0) return NaN;
-  return Math.min(lookbackMs, rewindMs - ringTime[first % RING]!);
-}
-
-/** Line of sight from the shooter's eye to the target's head or chest at one ring tick, memoised. */
-function lineOfSight(ring: Float64Array, slots: number, m: number, so: number, to: number, world: ReplayWorld, eye: number, memo: Uint8Array): boolean {
-  const known = memo[m]!;
-  if (known !== 0) return known === 1;
-  const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
-  const tx = ring[to + R_X]!, ty = ring[to + R_Y]!, tz = ring[to + R_Z]!;
-  const visible = !world.anyHit(ex, ey, ez, tx, ty + eye, tz) || !world.anyHit(ex, ey, ez, tx, ty + 0.6 * eye, tz);
-  memo[m] = visible ? 1 : 2;
-  return visible;
 }
 
 /**

@@ -3,6 +3,9 @@
  * messages are binary (shot, input, pong: see their modules); server-to-client replies that carry
  * no hot-path data (verdicts, hit confirmations, damage directions) are small JSON objects.
  */
+import type { ValidationConfig } from '../validate/shot';
+import type { MoveConfig } from '../movement/step';
+
 export { SHOT_BYTES, SHOT_VERSION, ShotAction, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
 export { INPUT_BYTES, INPUT_VERSION, InputButton, InputStatus, decodeInput, encodeInput, createInputMessage, type InputMessage } from './input';
 export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, ServerClockEstimate, type PingMessage } from './ping';
@@ -26,6 +29,8 @@ export const Msg = {
   DAMAGED: 'damaged',
   /** server -> sender, JSON RejectReply: a non-shot message that was refused. */
   REJECT: 'reject',
+  /** server -> joining client, JSON WelcomeReply: its slot, the rules and the world and rig by content hash. */
+  WELCOME: 'welcome',
 } as const;
 export type Msg = (typeof Msg)[keyof typeof Msg];
 
@@ -42,6 +47,53 @@ export interface VerdictReply {
   timeSource: number;
   /** Distance from the shot's start to the shooter's eye path as the server recorded it, metres (-1 when not measured). */
   originOffsetM: number;
+  /**
+   * Debug verdicts only (the server's `debugVerdicts` and the client's `debug` join option): every
+   * other player's pose as the server rewound it for this shot, to draw beside what the client saw.
+   */
+  rewound?: RewoundPose[];
+}
+
+/** One player's pose at a verdict's rewind time (PlayerPose's numbers; hitboxes follow from the rig). */
+export interface RewoundPose {
+  slot: number;
+  x: number;
+  y: number;
+  z: number;
+  qx: number;
+  qy: number;
+  qz: number;
+  qw: number;
+  clip: number;
+  time: number;
+}
+
+/** Path of a content-addressed asset on the game server's HTTP port. */
+export function worldAssetPath(hash: string): string {
+  return `/assets/world/${hash}.hrwb`;
+}
+export function rigAssetPath(hash: string): string {
+  return `/assets/rig/${hash}.hrrg`;
+}
+
+/**
+ * Sent once to each joining client: what it needs to predict exactly as the server judges. The
+ * world and rig are fetched by content hash (worldAssetPath / rigAssetPath on the server's HTTP
+ * port) and checked against these hashes after loading.
+ */
+export interface WelcomeReply {
+  slot: number;
+  tickRate: number;
+  /** The interpolation delay the server holds this client to (its join option, clamped), ms. */
+  interpDelayMs: number;
+  worldHash: string;
+  rigHash: string;
+  /** The rules: weapons, zone multipliers, window and tolerances. */
+  validation: ValidationConfig;
+  /** The movement rules, for predicting one's own movement. */
+  movement: MoveConfig;
+  /** True when this client's verdicts carry the rewound poses. */
+  debug: boolean;
 }
 
 export interface HitReply {

@@ -136,6 +136,8 @@ export interface Rig {
   boundCenterY: number;
   boundCenterZ: number;
   boundRadius: number;
+  /** The shipped form this rig was loaded from (loadRig sets it): a server serves it as the rig asset (rigBinary.ts). */
+  data?: RigData;
 }
 
 /** The shipped form: what the build script writes and loadRig reads. */
@@ -291,6 +293,7 @@ export function loadRig(data: RigData): Rig {
     boundCenterY: meta.bound[1],
     boundCenterZ: meta.bound[2],
     boundRadius: meta.bound[3],
+    data: { version: data.version, meta: data.meta, payload: data.payload, hash: data.hash },
   };
 }
 

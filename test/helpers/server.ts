@@ -8,7 +8,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
 import { silentLogger } from '../../server/ops/log';
 import { World } from '../../shared/world/world';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../../shared/protocol/messages';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
 import { createShotMessage, encodeShot, SHOT_BYTES, SHOT_VERSION, type ShotMessage } from '../../shared/protocol/shot';
 import { encodeInput, INPUT_BYTES, type InputMessage } from '../../shared/protocol/input';
@@ -84,6 +84,7 @@ export class TestPlayer {
   readonly damaged: DamagedReply[] = [];
   readonly rejects: RejectReply[] = [];
   pings = 0;
+  welcome: WelcomeReply | null = null;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
   private shotBuf = new Uint8Array(SHOT_BYTES);
   private inputBuf = new Uint8Array(INPUT_BYTES);
@@ -99,6 +100,7 @@ export class TestPlayer {
       }
       this.wake();
     });
+    room.onMessage(Msg.WELCOME, (w: WelcomeReply) => { this.welcome = w; this.wake(); });
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => { this.verdicts.push(v); this.wake(); });
     room.onMessage(Msg.HIT, (v: HitReply) => { this.hits.push(v); this.wake(); });
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => { this.damaged.push(v); this.wake(); });

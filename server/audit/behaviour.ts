@@ -1,0 +1,422 @@
+/**
+ * Behaviour detection: turns each player's per-shot measures (shared/audit/measures.ts) into one
+ * score against what honest players do, and names the shots behind it.
+ *
+ * Event measures give one number per event (a shot, or the first shot of a sighting), read in the
+ * direction a cheat pushes it (too fast a reaction, too fast a turn, a shot off the view, ...).
+ * Calibration (from honest players only, see detect.ts) keeps each one's honest distribution (201
+ * quantiles). Each of a player's events becomes its honest rank u in [0, 1] (mid-rank on ties);
+ * under honest play the mean of n ranks sits at the honest mean rank with variance var(u) / n, so
+ * the player gets the normal tail of that z-score in the suspicious direction (a rank-sum test:
+ * it sees a whole distribution move). A second test does the same with the share of a player's
+ * events in the honest 10% tail (it sees a cheat that shows only now and then, or only at the
+ * extreme). Both add the spread between honest players to the variance. Events in that tail are
+ * the offending shots the report lists.
+ * Player measures are one number per player where a player's shots do not vary independently
+ * (its rewind depth, how far that depth exceeds its round trip and interpolation delay, how much its
+ * round-trip estimate varies): the calibration keeps the honest players' mean and spread, and a
+ * player gets the normal upper tail of its z-score.
+ * The score is the larger of two: -log10 of the smallest tail over the tests times the number of
+ * tests (Bonferroni: one measure far out), and -log10 of the chi-square tail of the sum of the
+ * measures' squared positive z-scores (several measures out a little each; chi-square with as many
+ * degrees as measures bounds it from above), each doubled for taking the larger. So 2 means "1 in
+ * 100 for an honest player" before calibration; `scoreThreshold` is
+ * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
+ */
+import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
+import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
+import { DEFAULT_CALIBRATION } from './calibration';
+
+/** How a measure is read: which shots give an event and which tail is suspicious. */
+export interface MeasureSpec {
+  name: string;
+  /** What the number is, for people. */
+  what: string;
+  unit: string;
+  /** 'low': small values are suspicious; 'high': large ones. */
+  tail: 'low' | 'high';
+  /**
+   * Which shots give an event: the first shot of a sighting, later shots at the same target (one
+   * per track window), the first shot of every burst, or every shot (player measures). Shots within
+   * a burst (under BURST_GAP_MS apart) share one aim and are not independent events.
+   */
+  shots: 'first' | 'later' | 'bursts' | 'all';
+  /** 'event': binomial count of extreme events; 'player': the player's median (or spread) against honest players'. */
+  level: 'event' | 'player';
+  /** For player measures: the statistic of the player's values. */
+  stat?: 'median' | 'spread';
+}
+
+/** Tests per player: two per event measure, one per player measure (the Bonferroni factor). */
+export function testCount(): number {
+  let n = 0;
+  for (const m of MEASURES) n += m.level === 'event' ? 2 : 1;
+  return n;
+}
+
+export const MEASURES: readonly MeasureSpec[] = [
+  { name: 'reaction', what: 'target in sight to the first shot at it', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'turnSpeed', what: 'fastest view turn from the sighting to the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
+  { name: 'onTarget', what: 'view on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'preAim', what: 'view to target before it came into sight', unit: 'deg', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'viewOffset', what: 'shot direction off the view', unit: 'deg', tail: 'high', shots: 'bursts', level: 'event' },
+  // Angular aim errors shrink with distance (part of the error is the aim point's offset from the
+  // recorded root): compared within distance bands, so a long-range player is not "too precise".
+  { name: 'shotErrorNear', what: 'shot direction off the target, under 10 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
+  { name: 'shotErrorMid', what: 'shot direction off the target, 10-25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
+  { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
+  { name: 'trackJitterNear', what: 'wobble of the view around the target while firing on it, under 10 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackJitterMid', what: 'the same, 10-25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackJitterFar', what: 'the same, over 25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'rttSpread', what: 'spread (standard deviation) of the round-trip estimate over the shots', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
+];
+
+/** The window the replay averages tracking over (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
+const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
+
+/** Shots of one player closer than this belong to one burst, ms. */
+export const BURST_GAP_MS = 200;
+
+/** Player measures need at least this many values. */
+const MIN_PLAYER_VALUES = 5;
+/** An event measure scores a player only from this many events on (its tests are normal approximations). */
+export const MIN_EVENTS = 8;
+
+export interface MeasureCalibration {
+  /** Event measures: the honest q-tail value (offending events lie beyond it). Player measures: mean + 3 sd. */
+  threshold: number;
+  /** Event measures: honest quantiles at 0, 0.5%, ..., 100%, and the mean and variance of the honest rank. */
+  quantiles: number[];
+  /** Event measures: mean and variance of an honest event's rank. Player measures: honest players' mean and standard deviation of the statistic. */
+  mean: number;
+  sd: number;
+  /**
+   * Event measures: the spread of honest players' mean ranks beyond what their event counts explain
+   * (players differ: one aims more steadily, another fights at longer range); added to the
+   * variance of a player's mean rank.
+   */
+  between: number;
+  /** Event measures: the same three for the share of a player's events in the honest q-tail. */
+  tailMean: number;
+  tailSd: number;
+  tailBetween: number;
+  /** Honest events (or players) it came from. */
+  events: number;
+}
+
+export interface Calibration {
+  /** Honest players and matches it came from, and how (for the report). */
+  source: string;
+  honestPlayers: number;
+  /** The honest tail beyond which an event is listed as offending (0.1). */
+  q: number;
+  measures: Record<string, MeasureCalibration>;
+  scoreThreshold: number;
+}
+
+/** One event: a measure's value on one shot. */
+export interface BehaviourEvent {
+  measure: number;
+  value: number;
+  /** Shot ordinal in the log and its receive time. */
+  shot: number;
+  timeMs: number;
+}
+
+export interface MeasureResult {
+  name: string;
+  events: number;
+  /** Event measures: events beyond the threshold; their mean honest rank is in `stat`. */
+  beyond: number;
+  /** Player measures: the player's statistic. */
+  stat: number;
+  /** Tail probability for an honest player (the smaller of the measure's tests). */
+  p: number;
+  /** -log10(p x tests), at least 0: the measure's part of the score. */
+  score: number;
+  median: number;
+}
+
+export interface BehaviourResult {
+  score: number;
+  /** The combined part of the score (sum of squared positive z-scores over the measures). */
+  combined: number;
+  flagged: boolean;
+  measures: MeasureResult[];
+  /** Events beyond the threshold of every measure whose own score passes the threshold: the shots to look at. */
+  offending: { shot: number; timeMs: number; measure: string; value: number; threshold: number; unit: string }[];
+}
+
+/** The honest rank of x in [0, 1] from the calibration's quantile table (mid-rank on ties, linear in between). */
+export function honestRank(q: readonly number[], x: number): number {
+  const last = q.length - 1;
+  if (!(x >= q[0]!)) return 0;
+  if (!(x <= q[last]!)) return 1;
+  let lo = 0, hi = last;
+  // First index with q >= x.
+  while (lo < hi) { const m = (lo + hi) >> 1; if (q[m]! < x) lo = m + 1; else hi = m; }
+  const first = lo;
+  if (q[first] === x) {
+    let end = first;
+    while (end < last && q[end + 1] === x) end++;
+    return (first + end) / 2 / last;
+  }
+  const below = first - 1;
+  return (below + (x - q[below]!) / (q[first]! - q[below]!)) / last;
+}
+
+function median(v: number[]): number {
+  if (v.length === 0) return NaN;
+  const s = v.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
+
+/** log10 of the standard normal upper tail at z (Abramowitz and Stegun 7.1.26 for erfc; the asymptotic series beyond z = 6). */
+export function normalTailLog10(z: number): number {
+  if (!(z > 0)) return Math.log10(z === z ? 0.5 : 1);
+  if (z > 6) {
+    // Asymptotic series: phi(z) / z x (1 - 1/z^2 + 3/z^4 - 15/z^6).
+    const r = 1 / (z * z);
+    return (-z * z / 2 - Math.log(z * Math.sqrt(2 * Math.PI)) + Math.log(1 - r + 3 * r * r - 15 * r * r * r)) / Math.LN10;
+  }
+  const x = z / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return Math.log10(erfc / 2);
+}
+
+/** A player measure's statistic over its values (NaN when too few). */
+function playerStat(spec: MeasureSpec, values: number[]): number {
+  if (values.length < MIN_PLAYER_VALUES) return NaN;
+  if (spec.stat === 'spread') {
+    let m = 0;
+    for (const v of values) m += v;
+    m /= values.length;
+    let q = 0;
+    for (const v of values) q += (v - m) * (v - m);
+    return Math.sqrt(q / (values.length - 1));
+  }
+  return median(values);
+}
+
+/** Scores one player's events. */
+export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration = DEFAULT_CALIBRATION): BehaviourResult {
+  const m = MEASURES.length;
+  const byMeasure: BehaviourEvent[][] = MEASURES.map(() => []);
+  for (const e of events) byMeasure[e.measure]!.push(e);
+  const measures: MeasureResult[] = [];
+  const scores: number[] = [];
+  const tests = testCount();
+  let score = 0;
+  let chi = 0;
+  for (let i = 0; i < m; i++) {
+    const spec = MEASURES[i]!;
+    const c = cal.measures[spec.name];
+    const list = byMeasure[i]!;
+    const values = list.map((e) => e.value);
+    const med = median(values);
+    let lp = 0;
+    let k = 0;
+    let stat = NaN;
+    if (c !== undefined && spec.level === 'event' && list.length >= MIN_EVENTS) {
+      let sum = 0;
+      for (const v of values) {
+        if (beyond(spec, v, c.threshold)) k++;
+        sum += honestRank(c.quantiles, v);
+      }
+      stat = sum / values.length;
+      const n = values.length;
+      const z = ((spec.tail === 'high' ? 1 : -1) * (stat - c.mean)) / Math.sqrt((c.sd * c.sd) / n + c.between * c.between);
+      const zt = (k / n - c.tailMean) / Math.sqrt((c.tailSd * c.tailSd) / n + c.tailBetween * c.tailBetween);
+      lp = Math.min(normalTailLog10(z), normalTailLog10(zt));
+      const zb = Math.max(z, zt);
+      if (zb > 0) chi += zb * zb;
+    } else if (c !== undefined && spec.level === 'player') {
+      stat = playerStat(spec, values);
+      if (stat === stat) {
+        const z = ((spec.tail === 'high' ? 1 : -1) * (stat - c.mean)) / c.sd;
+        lp = normalTailLog10(z);
+        if (z > 0) chi += z * z;
+      }
+    }
+    const s = Math.max(0, -lp - Math.log10(2 * tests));
+    measures.push({ name: spec.name, events: list.length, beyond: k, stat, p: 10 ** lp, score: s, median: med });
+    scores.push(s);
+    if (s > score) score = s;
+  }
+  const combined = Math.max(0, -chiSquareTailLog10(chi, m + (m % 2)) - Math.log10(2));
+  if (combined > score) score = combined;
+  const flagged = score >= cal.scoreThreshold;
+  const offending: BehaviourResult['offending'] = [];
+  if (flagged) {
+    for (let i = 0; i < m; i++) {
+      // The measures behind the flag: those past the threshold alone, or for a combined flag every measure with a real share in it.
+      if (scores[i]! < (combined >= cal.scoreThreshold ? 1 : cal.scoreThreshold)) continue;
+      const spec = MEASURES[i]!;
+      const c = cal.measures[spec.name]!;
+      // A player measure's offending shots: those beyond the honest mean + 3 sd.
+      for (const e of byMeasure[i]!) if (beyond(spec, e.value, c.threshold)) offending.push({ shot: e.shot, timeMs: e.timeMs, measure: spec.name, value: e.value, threshold: c.threshold, unit: spec.unit });
+    }
+    offending.sort((a, b) => a.shot - b.shot);
+  }
+  return { score, combined, flagged, measures, offending };
+}
+
+/** log10 P(chi-square with an even `k` degrees >= x): e^(-x/2) sum_{j < k/2} (x/2)^j / j!. */
+export function chiSquareTailLog10(x: number, k: number): number {
+  if (!(x > 0)) return 0;
+  const h = x / 2;
+  let term = 1, sum = 1;
+  for (let j = 1; j < k / 2; j++) { term *= h / j; sum += term; }
+  return (-h + Math.log(sum)) / Math.LN10;
+}
+
+/**
+ * Calibrates from honest players' events (an array of per-player event lists): per event measure
+ * the quantile table, the q-tail value and the honest rank's mean and spread; per player measure
+ * the honest players' mean and spread; then the score threshold: at least 2 and above the highest
+ * honest score plus `margin` (default 0: the highest of a few hundred honest players is their 99.7th percentile or so).
+ */
+export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 0): Calibration {
+  const measures: Record<string, MeasureCalibration> = {};
+  MEASURES.forEach((spec, i) => {
+    if (spec.level === 'player') {
+      const stats: number[] = [];
+      for (const p of honest) {
+        const st = playerStat(spec, p.filter((e) => e.measure === i).map((e) => e.value));
+        if (st === st) stats.push(st);
+      }
+      if (stats.length < 10) return;
+      let mean = 0;
+      for (const v of stats) mean += v;
+      mean /= stats.length;
+      let q2 = 0;
+      for (const v of stats) q2 += (v - mean) * (v - mean);
+      // A floor on the spread: a statistic the honest players all share exactly must still move by a measurable amount.
+      const sd = Math.max(Math.sqrt(q2 / (stats.length - 1)), 1);
+      measures[spec.name] = { threshold: mean + (spec.tail === 'high' ? 3 : -3) * sd, quantiles: [], mean, sd, between: 0, tailMean: NaN, tailSd: NaN, tailBetween: NaN, events: stats.length };
+      return;
+    }
+    const values: number[] = [];
+    for (const p of honest) for (const e of p) if (e.measure === i && Number.isFinite(e.value)) values.push(e.value);
+    if (values.length < 20) return;
+    values.sort((a, b) => a - b);
+    const at = spec.tail === 'low' ? Math.floor(q * (values.length - 1)) : Math.ceil((1 - q) * (values.length - 1));
+    const threshold = values[at]!;
+    const quantiles: number[] = [];
+    for (let j = 0; j <= 200; j++) quantiles.push(values[Math.round((j / 200) * (values.length - 1))]!);
+    const rank = spread(honest, i, (v) => honestRank(quantiles, v));
+    const tail = spread(honest, i, (v) => (beyond(spec, v, threshold) ? 1 : 0));
+    measures[spec.name] = {
+      threshold, quantiles, mean: rank.mean, sd: rank.sd, between: rank.between, tailMean: tail.mean, tailSd: tail.sd, tailBetween: tail.between, events: values.length,
+    };
+  });
+  const cal: Calibration = { source, honestPlayers: honest.length, q, measures, scoreThreshold: 2 };
+  // The score threshold: at least 2, and no honest calibration player above it (plus the margin).
+  let top = 0;
+  for (const p of honest) top = Math.max(top, scorePlayer(p, cal).score);
+  cal.scoreThreshold = Math.max(2, top + margin);
+  return cal;
+}
+
+const CHORD_TO_DEG = (c: number) => (2 * Math.asin(Math.min(1, c / 2)) * 180) / Math.PI;
+
+/**
+ * Every player's events from replayed rows (log order). The first shot of a sighting is the first
+ * shot aimed at a target with that sighting's start; later shots at a target are the rest.
+ */
+export function eventsFromRows(rows: Float64Array, count: number): Map<number, BehaviourEvent[]> {
+  const out = new Map<number, BehaviourEvent[]>();
+  const sightings = new Set<string>();
+  const lastShot = new Map<number, number>();
+  const lastTrack = new Map<number, number>();
+  const idx = new Map(MEASURES.map((m, i) => [m.name, i]));
+  for (let i = 0; i < count; i++) {
+    const o = i * SHOT_COLUMNS;
+    const s = rows[o + ShotCol.SHOOTER]!;
+    let list = out.get(s);
+    if (!list) out.set(s, (list = []));
+    const shot = rows[o + ShotCol.INDEX]!;
+    const timeMs = rows[o + ShotCol.RECEIVED_MS]!;
+    const burstStart = !(timeMs - (lastShot.get(s) ?? -Infinity) < BURST_GAP_MS);
+    lastShot.set(s, timeMs);
+    const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
+    const depth = rows[o + ShotCol.REWIND_DEPTH_MS]!;
+    push('rewindDepth', depth);
+    push('depthExcess', depth - rows[o + ShotCol.INTERP_MS]!);
+    push('arrivalLag', timeMs - rows[o + ShotCol.ACTION_TIME_MS]!);
+    push('rttSpread', rows[o + ShotCol.RTT_MS]!);
+    const target = rows[o + ShotCol.AIM_TARGET]!;
+    if (!(target >= 0)) continue;
+    const start = rows[o + ShotCol.SIGHT_START_MS]!;
+    const key = `${s}:${target}:${start}`;
+    const first = start === start && !sightings.has(key);
+    const dist = rows[o + ShotCol.TARGET_DIST_M]!;
+    const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
+    if (first || burstStart) {
+      push('viewOffset', CHORD_TO_DEG(rows[o + ShotCol.VIEW_OFFSET]!));
+      push(`shotError${band}`, CHORD_TO_DEG(rows[o + ShotCol.SHOT_ERROR]!));
+    }
+    if (first) {
+      sightings.add(key);
+      push('reaction', rows[o + ShotCol.REACTION_MS]!);
+      push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
+      push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
+      push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
+    } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
+      // One tracking event per track window: later shots in the same window read the same ticks.
+      lastTrack.set(s, timeMs);
+      push(`trackJitter${band}`, (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+    }
+  }
+  return out;
+}
+
+/**
+ * Mean and spread of f(value) over honest events of measure i, and the spread between honest
+ * players' means beyond what their event counts explain (players with at least 5 events).
+ */
+function spread(honest: readonly (readonly BehaviourEvent[])[], i: number, f: (v: number) => number): { mean: number; sd: number; between: number } {
+  let n = 0, m1 = 0, m2 = 0;
+  const perPlayer: { sum: number; n: number }[] = [];
+  for (const p of honest) {
+    let sum = 0, c = 0;
+    for (const e of p) {
+      if (e.measure !== i || !Number.isFinite(e.value)) continue;
+      const x = f(e.value);
+      sum += x; c++; m1 += x; m2 += x * x; n++;
+    }
+    if (c >= MIN_EVENTS) perPlayer.push({ sum, n: c });
+  }
+  m1 /= Math.max(1, n);
+  const sd = Math.sqrt(Math.max(1e-6, m2 / Math.max(1, n) - m1 * m1));
+  let between = 0;
+  if (perPlayer.length >= 10) {
+    let mm = 0, explained = 0;
+    for (const p of perPlayer) { mm += p.sum / p.n; explained += (sd * sd) / p.n; }
+    mm /= perPlayer.length;
+    let vv = 0;
+    for (const p of perPlayer) vv += (p.sum / p.n - mm) * (p.sum / p.n - mm);
+    between = Math.sqrt(Math.max(0, vv / (perPlayer.length - 1) - explained / perPlayer.length));
+  }
+  return { mean: m1, sd, between };
+}
+
+/** The calibration with every number to 7 significant digits (what calibration.ts stores, so evaluation and audit agree). */
+export function roundCalibration(cal: Calibration): Calibration {
+  const r = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(7)) : v);
+  const measures: Record<string, MeasureCalibration> = {};
+  for (const [k, m] of Object.entries(cal.measures)) {
+    measures[k] = {
+      threshold: r(m.threshold), quantiles: m.quantiles.map(r), mean: r(m.mean), sd: r(m.sd), between: r(m.between),
+      tailMean: r(m.tailMean), tailSd: r(m.tailSd), tailBetween: r(m.tailBetween), events: m.events,
+    };
+  }
+  return { ...cal, measures, scoreThreshold: r(cal.scoreThreshold) };
+}

@@ -1,0 +1,145 @@
+/**
+ * Detection as numbers: seeded synthetic matches (synthMatch.ts) calibrate the behaviour
+ * thresholds on honest players only, then further matches with honest players and every
+ * rule-abiding inhuman profile at several strengths are audited with those thresholds. The result
+ * is the false-positive rate on the held-out honest players and, per profile and strength, the share
+ * of cheating players flagged. `npm run detect` (detectCli.ts) prints it as JSON and draws it.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { World } from '../../shared/world/world';
+import { auditMatchLog, type AuditResult } from './audit';
+import { calibrate, eventsFromRows, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from './behaviour';
+import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
+
+export interface DetectOptions {
+  world: World;
+  levelPath: string;
+  /** Scratch folder for the match logs (emptied first, removed at the end unless keepLogs). */
+  dir: string;
+  seed?: number;
+  /** Players per match and seconds per match. */
+  players?: number;
+  seconds?: number;
+  /** Honest-only matches for the calibration. */
+  calibrationMatches?: number;
+  /** Evaluation matches per strength, each with `honestPerMatch` honest players and the rest cheating. */
+  matchesPerStrength?: number;
+  honestPerMatch?: number;
+  strengths?: readonly number[];
+  /** The strength the target is stated at. */
+  defaultStrength?: number;
+  /** The share of cheaters to catch at the default strength. */
+  target?: number;
+  /** Use this calibration instead of making one (the evaluation still runs). */
+  calibration?: Calibration;
+  keepLogs?: boolean;
+  onProgress?: (what: string) => void;
+  /** Called with each evaluation match's audit (the CLI keeps one for its HTML report). */
+  onAudit?: (audit: AuditResult, strength: number, cheats: Record<number, CheatKind>) => void;
+}
+
+export interface ProfileDetection {
+  profile: string;
+  /** By strength (as a string key: "1", "0.75", ...): flagged / players. */
+  byStrength: Record<string, { flagged: number; players: number; share: number }>;
+  /** At the default strength: whether the target was met and by how much it was missed (0 when met). */
+  meetsTarget: boolean;
+  shortBy: number;
+}
+
+export interface DetectionResult {
+  seed: number;
+  players: number;
+  seconds: number;
+  calibration: Calibration;
+  /** Held-out honest players of the evaluation matches. */
+  honest: { players: number; flagged: number; rate: number };
+  /** Honest players of the calibration matches flagged by the final thresholds (0 by construction). */
+  calibrationHonestFlagged: number;
+  defaultStrength: number;
+  target: number;
+  profiles: ProfileDetection[];
+  elapsedMs: number;
+}
+
+async function playMatch(o: DetectOptions, path: string, seed: number, cheats: Record<number, CheatKind>, strength: number): Promise<void> {
+  rmSync(path, { force: true });
+  await synthesizeMatch({ world: o.world, levelPath: o.levelPath, path, seed, players: o.players ?? 16, durationS: o.seconds ?? 90, cheats, strength });
+}
+
+export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
+  const t0 = performance.now();
+  const seed = o.seed ?? 1;
+  const players = o.players ?? 16;
+  const strengths = o.strengths ?? [1, 0.75, 0.5, 0.25];
+  const honestPerMatch = Math.min(players, o.honestPerMatch ?? 6);
+  const defaultStrength = o.defaultStrength ?? 0.5;
+  const target = o.target ?? 0.9;
+  rmSync(o.dir, { recursive: true, force: true });
+  mkdirSync(o.dir, { recursive: true });
+  const path = join(o.dir, 'match.hrml');
+  const progress = o.onProgress ?? (() => {});
+
+  // 1. Calibration: honest-only matches.
+  let cal = o.calibration;
+  const calibrationHonest: BehaviourEvent[][] = [];
+  if (cal === undefined) {
+    const n = o.calibrationMatches ?? 20;
+    for (let c = 0; c < n; c++) {
+      progress(`calibration match ${c + 1}/${n}`);
+      await playMatch(o, path, seed * 7919 + c, {}, 0);
+      const a = await auditMatchLog(path, { world: o.world });
+      for (const ev of eventsFromRows(a.rows, a.shots).values()) calibrationHonest.push(ev);
+    }
+    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${o.seconds ?? 90} s, seed ${seed}`));
+  }
+
+  // 2. Evaluation: honest players and every profile at each strength, with the calibration above.
+  const honest = { players: 0, flagged: 0, rate: 0 };
+  const table = new Map<string, Map<number, { flagged: number; players: number }>>();
+  for (const p of INHUMAN_PROFILES) table.set(p, new Map(strengths.map((s) => [s, { flagged: 0, players: 0 }])));
+  let slotTurn = 0;
+  const perStrength = o.matchesPerStrength ?? 10;
+  for (const s of strengths) {
+    for (let m = 0; m < perStrength; m++) {
+      progress(`strength ${s} match ${m + 1}/${perStrength}`);
+      const cheats: Record<number, CheatKind> = {};
+      // Honest and cheating slots interleaved; profiles rotate so each gets the same number of players.
+      for (let i = 0; i < players; i++) {
+        const cheating = Math.floor(((i + 1) * (players - honestPerMatch)) / players) > Math.floor((i * (players - honestPerMatch)) / players);
+        cheats[i] = cheating ? INHUMAN_PROFILES[slotTurn++ % INHUMAN_PROFILES.length]! : Behaviour.HONEST;
+      }
+      await playMatch(o, path, seed * 104729 + Math.round(s * 1000) * 31 + m, cheats, s);
+      const a = await auditMatchLog(path, { world: o.world, calibration: cal });
+      o.onAudit?.(a, s, cheats);
+      for (const pr of a.players) {
+        const kind = cheats[pr.player] ?? Behaviour.HONEST;
+        const flagged = pr.behaviour?.flagged === true;
+        if (kind === Behaviour.HONEST) {
+          honest.players++;
+          if (flagged) honest.flagged++;
+        } else {
+          const cell = table.get(kind)!.get(s)!;
+          cell.players++;
+          if (flagged) cell.flagged++;
+        }
+      }
+    }
+  }
+  honest.rate = honest.players > 0 ? honest.flagged / honest.players : 0;
+  if (!o.keepLogs) rmSync(o.dir, { recursive: true, force: true });
+  const profiles: ProfileDetection[] = INHUMAN_PROFILES.map((profile) => {
+    const byStrength: ProfileDetection['byStrength'] = {};
+    for (const [s, c] of table.get(profile)!) byStrength[String(s)] = { ...c, share: c.players > 0 ? c.flagged / c.players : 0 };
+    const at = byStrength[String(defaultStrength)];
+    const share = at?.share ?? 0;
+    return { profile, byStrength, meetsTarget: at !== undefined && share >= target, shortBy: Math.max(0, target - share) };
+  });
+  let calibrationHonestFlagged = 0;
+  for (const ev of calibrationHonest) if (scorePlayer(ev, cal).flagged) calibrationHonestFlagged++;
+  return {
+    seed, players, seconds: o.seconds ?? 90, calibration: cal, honest, calibrationHonestFlagged, defaultStrength, target, profiles,
+    elapsedMs: performance.now() - t0,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * How the synthetic players of synthMatch.ts look, turn and pull the trigger: a human model, and
+ * rule-abiding but inhuman profiles that each change one part of it by a strength in [0, 1]
+ * (0 = the human, 1 = blatant; parameters are interpolated in between).
+ *
+ * The human (parameters drawn per player, so players differ from each other as people do):
+ * - Notices a target in its field of view (50 degrees either side of its heading) and line of
+ *   sight, within 60 m, as rendered (half the round trip plus the interpolation delay ago).
+ * - Reacts after 140 + lognormal ms (median 215-275 per player, spread 0.45: about 190-350 ms,
+ *   with a long tail).
+ * - Flicks onto the target in (70 + 2 ms per degree) x U(0.85, 1.15) along a minimum-jerk profile,
+ *   overshooting by N(7%, 5%) of the angle, then pursues it with a first-order lag (time constant
+ *   80-130 ms per player) plus hand noise (an Ornstein-Uhlenbeck wobble of 0.8-1.5 degrees, 120 ms).
+ * - Pulls the trigger once its view has been on the target's body for a confirmation delay
+ *   (60 + lognormal, median 130 ms); then taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
+ *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
+ * - Looks where it walks when it has no target (turning at up to 150 degrees/s).
+ * - Renders 60-130 ms behind the server (its interpolation delay, declared at join).
+ * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it), its
+ *   round-trip estimate on the server moves every half second by N(0, 2-20 ms per player) and by a
+ *   30-150 ms spike 3% of the time; its heading reaches
+ *   the log one tick after its view (the room applies the input that arrived before the tick).
+ *
+ * Profiles (what the audit sees of each is in server/audit/README.md):
+ * - silentAim: the shot's direction is pulled from the view toward the aim point by s, and it
+ *   fires once that pulled direction is on target; reaction x (1 - 0.6 s).
+ * - flick: reaction toward 35 ms, flick time toward one tick, no overshoot, no confirmation delay.
+ * - triggerbot: the view stays human; fires the instant the view is on the body (confirmation
+ *   delay x (1 - s)), mid-flick included.
+ * - aimLock: pursuit lag and hand noise x (1 - s): the view sits on the target through movement.
+ * - edgeBacktrack: declares a longer interpolation delay and claims render times up to 50 ms older
+ *   than its estimate (inside the claim tolerance), so shots rewind toward the window's edge.
+ * - fakeLag: holds its pongs back: the server's round-trip estimate rises by s x (120-300 ms) and
+ *   changes every half second; its render times follow, rewinding deep.
+ * - prefire: knows where hidden players are: with no target in sight its heading turns toward the
+ *   nearest hidden one (by s), and it fires as soon as that player comes into sight (reaction and
+ *   confirmation x (1 - s)).
+ */
+import { mulberry32 } from '../../shared/util/prng';
+
+export const Behaviour = {
+  HONEST: 'honest',
+  SILENT_AIM: 'silentAim',
+  FLICK: 'flick',
+  TRIGGERBOT: 'triggerbot',
+  AIM_LOCK: 'aimLock',
+  EDGE_BACKTRACK: 'edgeBacktrack',
+  FAKE_LAG: 'fakeLag',
+  PREFIRE: 'prefire',
+} as const;
+export type Behaviour = (typeof Behaviour)[keyof typeof Behaviour];
+
+/** The rule-abiding inhuman profiles, in report order. */
+export const INHUMAN_PROFILES: readonly Behaviour[] = [
+  Behaviour.SILENT_AIM, Behaviour.FLICK, Behaviour.TRIGGERBOT, Behaviour.AIM_LOCK, Behaviour.EDGE_BACKTRACK, Behaviour.FAKE_LAG, Behaviour.PREFIRE,
+];
+
+/** One player's human make-up. */
+export interface HumanTraits {
+  reactionMedianMs: number;
+  pursuitTauMs: number;
+  noiseRad: number;
+  headAimP: number;
+  /** How much the server's round-trip estimate of this player wanders, ms (its connection's quality). */
+  rttNoiseMs: number;
+}
+
+export const DEG = Math.PI / 180;
+/** Half the horizontal field of view a player notices targets in, radians. */
+export const FOV_HALF = 50 * DEG;
+export const NOTICE_RANGE_M = 60;
+/** A target out of sight this long is given up, ms. */
+export const LOSE_AFTER_MS = 400;
+
+type Rand = () => number;
+
+export function normal(rand: Rand): number {
+  const u = 1 - rand();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+}
+
+export function drawTraits(rand: Rand): HumanTraits {
+  return {
+    reactionMedianMs: 215 + 60 * rand(),
+    pursuitTauMs: 80 + 50 * rand(),
+    noiseRad: (0.8 + 0.7 * rand()) * DEG,
+    headAimP: 0.08 + 0.1 * rand(),
+    rttNoiseMs: 2 + 18 * rand(),
+  };
+}
+
+/** A reaction time: 140 ms plus a lognormal part whose median puts the whole at the player's median. */
+export function drawReaction(t: HumanTraits, rand: Rand): number {
+  return 140 + (t.reactionMedianMs - 140) * Math.exp(0.45 * normal(rand));
+}
+
+/** Time the view rests on the target before the first trigger pull, ms. */
+export function drawConfirm(rand: Rand): number {
+  return 60 + 70 * Math.exp(0.5 * normal(rand));
+}
+
+/** Minimum-jerk position profile, 0..1 over u in 0..1. */
+export function minJerk(u: number): number {
+  const x = Math.max(0, Math.min(1, u));
+  return x * x * x * (10 - 15 * x + 6 * x * x);
+}
+
+/** Wraps an angle difference into (-pi, pi]. */
+export function wrap(a: number): number {
+  return Math.atan2(Math.sin(a), Math.cos(a));
+}
+
+export const lerp = (a: number, b: number, s: number) => a + (b - a) * s;
+
+/** Per-player aim state: the engagement with one target. */
+export interface Engagement {
+  target: number;
+  /** When the target was first noticed, and last seen, ms. */
+  noticedMs: number;
+  seenMs: number;
+  /** When the flick starts (the reaction ends), and its plan. */
+  reactAtMs: number;
+  flickStartMs: number;
+  flickMs: number;
+  flickFrom: number;
+  flickBy: number;
+  /** 'react' | 'flick' | 'track'. */
+  phase: number;
+  /** When the view came onto the body (NaN: not on it), and the confirmation delay. */
+  onSinceMs: number;
+  confirmMs: number;
+  /** Shots fired in this engagement, shots left in the current burst, next allowed trigger time. */
+  shots: number;
+  burstLeft: number;
+  nextTriggerMs: number;
+}
+
+export const Phase = { REACT: 0, FLICK: 1, TRACK: 2 } as const;
+
+export function newEngagement(target: number, nowMs: number, reactionMs: number, confirmMs: number): Engagement {
+  return {
+    target, noticedMs: nowMs, seenMs: nowMs, reactAtMs: nowMs + reactionMs, flickStartMs: NaN, flickMs: 0, flickFrom: 0, flickBy: 0,
+    phase: Phase.REACT, onSinceMs: NaN, confirmMs, shots: 0, burstLeft: 0, nextTriggerMs: -Infinity,
+  };
+}
+
+/** The gap before the next trigger pull for a target at `dist` m (taps, bursts, spray), and the burst length. */
+export function cadence(dist: number, fireIntervalMs: number, rand: Rand, e: Engagement): number {
+  if (dist > 25) return 220 + 230 * rand();
+  if (dist > 10) {
+    if (e.burstLeft > 0) { e.burstLeft--; return fireIntervalMs; }
+    e.burstLeft = 2 + Math.floor(3 * rand());
+    return 200 + 200 * rand();
+  }
+  return fireIntervalMs;
+}
+
+/** A seeded stream for a profile's own draws (so a profile's randomness never shifts the match's). */
+export function profileStream(seed: number, slot: number): Rand {
+  return mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(slot + 1, 0x85ebca6b)) >>> 0);
+}
+
+/** What stepView needs of the player and what it changes: its heading and aim state. */
+export interface ViewState {
+  yaw: number;
+  /** Hand noise (Ornstein-Uhlenbeck), radians. */
+  noise: number;
+  traits: HumanTraits;
+  behaviour: Behaviour;
+  strength: number;
+  engagement: Engagement | null;
+}
+
+/**
+ * One tick of the view: react, flick, then pursue the target at `targetYaw` (NaN: no target,
+ * look toward `idleYaw` at up to 150 degrees/s). dt in ms.
+ */
+export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: number, idleYaw: number, rand: Rand): void {
+  const s = v.behaviour === Behaviour.HONEST ? 0 : v.strength;
+  const t = v.traits;
+  const noiseScale = v.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1;
+  v.noise += (-v.noise * dtMs) / 120 + t.noiseRad * noiseScale * Math.sqrt((2 * dtMs) / 120) * normal(rand);
+  const e = v.engagement;
+  if (e === null || targetYaw !== targetYaw || e.phase === Phase.REACT) {
+    if (e !== null && e.phase === Phase.REACT && nowMs >= e.reactAtMs && targetYaw === targetYaw) {
+      // The reaction is over: plan the flick from here to the target (overshooting as people do).
+      const flick = v.behaviour === Behaviour.FLICK ? s : 0;
+      const angle = wrap(targetYaw - v.yaw);
+      const over = (0.07 + 0.05 * normal(rand)) * (1 - flick);
+      e.flickFrom = v.yaw;
+      e.flickBy = angle * (1 + over);
+      e.flickMs = lerp((70 + (2 * Math.abs(angle)) / DEG) * (0.85 + 0.3 * rand()), dtMs, flick);
+      e.flickStartMs = nowMs;
+      e.phase = Phase.FLICK;
+    } else {
+      const d = wrap(idleYaw - v.yaw);
+      const max = 150 * DEG * (dtMs / 1000);
+      v.yaw = wrap(v.yaw + Math.max(-max, Math.min(max, d)));
+      return;
+    }
+  }
+  if (e.phase === Phase.FLICK) {
+    const u = (nowMs - e.flickStartMs) / e.flickMs;
+    v.yaw = wrap(e.flickFrom + e.flickBy * minJerk(u));
+    if (u >= 1) e.phase = Phase.TRACK;
+    return;
+  }
+  // Pursuit: a first-order lag behind the target, plus the hand's wobble.
+  const tau = v.behaviour === Behaviour.AIM_LOCK ? Math.max(1e-3, t.pursuitTauMs * (1 - s)) : t.pursuitTauMs;
+  const k = 1 - Math.exp(-dtMs / tau);
+  v.yaw = wrap(v.yaw + wrap(targetYaw + v.noise - v.yaw) * k);
+}

@@ -1,0 +1,100 @@
+// Behaviour detection end to end on a small seeded evaluation: synthetic matches with honest
+// players and every rule-abiding inhuman profile at strength 1, audited with the shipped
+// calibration (server/audit/calibration.ts, from honest players only). Every cheating player is
+// flagged, no honest one is, and the HTML report links each offending shot to the map and the
+// timeline. Also the scoring's pieces against direct computation.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
+import { calibrate, honestRank, MEASURES, normalTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
+import { DEFAULT_CALIBRATION } from '../server/audit/calibration';
+import { htmlFor } from '../server/audit/cli';
+import { runDetection, type DetectionResult } from '../server/audit/detect';
+import { INHUMAN_PROFILES } from '../server/audit/synthMatch';
+import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
+
+const dir = mkdtempSync(join(tmpdir(), 'detect-'));
+let result: DetectionResult;
+let example: AuditResult | null = null;
+
+beforeAll(async () => {
+  const world = await loadWorld();
+  result = await runDetection({
+    world, levelPath: DEFAULT_LEVEL_PATH, dir: join(dir, 'logs'), seed: 5, players: 16, seconds: 90, strengths: [1], defaultStrength: 1,
+    matchesPerStrength: 2, honestPerMatch: 7, calibration: DEFAULT_CALIBRATION,
+    onAudit: (a) => { if (example === null || a.flagged.length > example.flagged.length) example = a; },
+  });
+}, 120_000);
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('behaviour detection (seeded synthetic matches, shipped calibration)', () => {
+  it('flags every inhuman profile at strength 1 and no honest player', () => {
+    expect(result.honest.players).toBe(14);
+    expect(result.honest.flagged, JSON.stringify(result.honest)).toBe(0);
+    expect(result.profiles.map((p) => p.profile)).toEqual([...INHUMAN_PROFILES]);
+    for (const p of result.profiles) {
+      const c = p.byStrength['1']!;
+      expect(c.players, p.profile).toBeGreaterThanOrEqual(2);
+      expect(c.flagged, `${p.profile}: ${c.flagged}/${c.players}`).toBe(c.players);
+    }
+  });
+
+  it('the report lists each flagged player\'s offending shots with links into the map and the timeline', () => {
+    const a = example!;
+    const flagged = a.players.filter((p) => p.behaviour?.flagged);
+    expect(flagged.length).toBeGreaterThan(0);
+    const html = htmlFor(a, result);
+    expect(html).toContain('id="detection-plot"');
+    for (const p of flagged) {
+      expect(p.flags.map((f) => f.rule)).toContain('behaviour');
+      expect(p.behaviour!.offending.length).toBeGreaterThan(0);
+      for (const o of p.behaviour!.offending.slice(0, 20)) {
+        expect(html).toContain(`href="#shot-${o.shot}"`);
+        expect(html).toContain(`id="shot-${o.shot}"`);
+        expect(html).toContain(`id="tl-${o.shot}"`);
+      }
+    }
+  });
+});
+
+describe('scoring pieces', () => {
+  it('honest rank: the share of the quantile table below a value, mid-rank on ties', () => {
+    const q = Array.from({ length: 201 }, (_, i) => Math.floor(i / 20)); // 0 x20, 1 x20, ... 10 x1
+    fc.assert(fc.property(fc.double({ min: -1, max: 11, noNaN: true }), (x) => {
+      const u = honestRank(q, x);
+      expect(u).toBeGreaterThanOrEqual(0);
+      expect(u).toBeLessThanOrEqual(1);
+      if (Number.isInteger(x) && x >= 0 && x <= 10) {
+        const first = q.indexOf(x), last = q.lastIndexOf(x);
+        expect(u).toBeCloseTo((first + last) / 2 / 200, 12);
+      }
+    }), { seed: 3, numRuns: 300 });
+    expect(honestRank(q, -1)).toBe(0);
+    expect(honestRank(q, 11)).toBe(1);
+  });
+
+  it('normal tail matches known values', () => {
+    expect(10 ** normalTailLog10(0)).toBeCloseTo(0.5, 6);
+    expect(10 ** normalTailLog10(1.6448536)).toBeCloseTo(0.05, 5);
+    expect(10 ** normalTailLog10(3.0902323)).toBeCloseTo(0.001, 5);
+    expect(normalTailLog10(8)).toBeCloseTo(Math.log10(6.22096e-16), 2);
+  });
+
+  it('calibrated on honest players, it flags none of them and does flag a shifted player', () => {
+    let seed = 11;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const reaction = MEASURES.findIndex((m) => m.name === 'reaction');
+    const player = (shift: number): BehaviourEvent[] => Array.from({ length: 30 }, (_, i) => ({ measure: reaction, value: 200 + 300 * rand() - shift, shot: i, timeMs: i }));
+    const honest = Array.from({ length: 60 }, () => player(0));
+    const cal = calibrate(honest, 'test');
+    for (const p of honest) expect(scorePlayer(p, cal).flagged).toBe(false);
+    expect(scorePlayer(player(150), cal).flagged).toBe(true);
+    expect(scorePlayer(player(150), cal).offending.length).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Verdict math is bit-identical across JavaScript engines: the golden batch (test/golden/batch.ts:
+ * seeded world queries, rewinds over the mannequin rig and validateShot calls) gives the committed
+ * GOLDEN_HASH in Node from the sources, and in Chromium (Debian's, through playwright-core) and in
+ * SpiderMonkey (Debian's gjs, when installed) from the built browser entry dist/shared/index.js.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import * as api from '../shared/index';
+import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
+import { goldenBatch, GOLDEN_HASH, type GoldenResult } from './golden/batch';
+import { launchChromium } from './helpers/chromium';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist', 'shared');
+
+/** The batch as an ES module with no shared code in it (the page passes it the built entry). */
+async function batchModule(): Promise<string> {
+  const r = await build({ entryPoints: [join(ROOT, 'test', 'golden', 'batch.ts')], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
+  return r.outputFiles[0]!.text;
+}
+
+let node: GoldenResult;
+
+describe('golden batch', () => {
+  it('in Node, from the sources: the committed hash, with real hits in every part', () => {
+    node = goldenBatch(api, api.rigDataToBuffer(MANNEQUIN_RIG_DATA));
+    console.log(`golden batch (node ${process.version}): ${JSON.stringify(node)}`);
+    expect(node.worldHits).toBeGreaterThan(300);
+    expect(node.rewindHits).toBeGreaterThan(300);
+    expect(node.verdictHits).toBeGreaterThan(50);
+    expect(node.verdictReasons).toBeGreaterThan(4);
+    expect(node.hash).toBe(GOLDEN_HASH);
+  });
+
+  it('in Node, from the built browser entry and the rig asset: the same hash', async () => {
+    const built = await import(join(DIST, 'index.js'));
+    const rigBytes = new Uint8Array(readFileSync(join(DIST, 'assets', 'mannequin.hrrg')));
+    expect(goldenBatch(built, rigBytes).hash).toBe(GOLDEN_HASH);
+  });
+});
+
+describe('golden batch in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the built entry in Chromium gives the committed hash', async () => {
+    const page = await browser.newPage();
+    const batch = await batchModule();
+    await page.route('http://hitreg.test/**', async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>golden</title>' });
+      if (path === '/batch.js') return route.fulfill({ contentType: 'text/javascript', body: batch });
+      const file = join(DIST, path);
+      if (!file.startsWith(DIST) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
+      return route.fulfill({ contentType: path.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
+    });
+    await page.goto('http://hitreg.test/');
+    // A string, so the test runner's transform leaves the page's dynamic imports alone.
+    const result = (await page.evaluate(`(async () => {
+      const api = await import('/index.js');
+      const { goldenBatch } = await import('/batch.js');
+      const rig = new Uint8Array(await (await fetch('/assets/mannequin.hrrg')).arrayBuffer());
+      return { ...goldenBatch(api, rig), ua: navigator.userAgent };
+    })()`)) as GoldenResult & { ua: string };
+    console.log(`golden batch (${result.ua.match(/Chrome\/[\d.]+/)?.[0]}): ${result.hash}`);
+    expect(result.hash).toBe(GOLDEN_HASH);
+    expect(result.numbers).toBe(node?.numbers ?? result.numbers);
+    await page.close();
+  });
+});
+
+const GJS = ['/usr/bin/gjs'].find((p) => existsSync(p));
+describe.skipIf(GJS === undefined)('golden batch in SpiderMonkey (gjs)', () => {
+  it('the built entry in gjs gives the committed hash', async () => {
+    const dir = join(ROOT, 'dist', '.golden-gjs');
+    const { mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'batch.js'), await batchModule());
+      writeFileSync(join(dir, 'run.js'), [
+        `import GLib from 'gi://GLib';`,
+        `import * as api from '${pathToFileURL(join(DIST, 'index.js')).href}';`,
+        `import { goldenBatch } from './batch.js';`,
+        `const [, bytes] = GLib.file_get_contents('${join(DIST, 'assets', 'mannequin.hrrg')}');`,
+        `print(JSON.stringify(goldenBatch(api, new Uint8Array(bytes))));`,
+      ].join('\n'));
+      const out = execFileSync(GJS!, ['-m', join(dir, 'run.js')], { encoding: 'utf8', timeout: 60_000 });
+      const result = JSON.parse(out.trim().split('\n').pop()!) as GoldenResult;
+      console.log(`golden batch (gjs): ${result.hash}`);
+      expect(result.hash).toBe(GOLDEN_HASH);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,400 @@
+/**
+ * The playable client: first-person WASD + mouse look, own movement predicted with the shared
+ * movement step at the server's tick rate and reconciled against the server's acknowledged input,
+ * others drawn interpolated at the render time (server clock - interpolation delay) from the
+ * same snapshot rings the server rewinds (shared/client/view.ts), and every shot predicted with
+ * the server's own validateShot against exactly what was drawn: an instant hit marker, bullet hole
+ * and predicted damage, then confirmed or corrected by the server's verdict.
+ */
+import * as THREE from 'three';
+import {
+  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, Snap, SnapshotPool, ShotAction, VerdictKind, createInputMessage, createMoveState,
+  createPlayerPose, createShooterState, createShotMessage, createVerdict, createWorldHit, encodeInput, encodeShot, reasonName,
+  rewindReachMs, setView, stepMovement, validateShot, weaponById, INPUT_BYTES, SHOT_BYTES,
+  type DamagedReply, type HitReply, type MoveState, type ShotTiming, type VerdictReply, type RewoundPose,
+} from '../../shared/index';
+import type { Joined } from './net';
+import { HitboxFigure, bulletHole, hitboxGeometries, levelMesh, segmentLine } from './scene';
+
+/** One shot as the page saw it: the prediction at once, the verdict when it comes. */
+export interface ShotView {
+  seq: number;
+  sentAt: number;
+  renderTimeMs: number;
+  segment: [number, number, number, number, number, number];
+  predicted: { kind: number; reason: string; target: number; zone: number; hitbox: number; damage: number };
+  /** What the client drew at its render time: each other player's posed bones (for the debug view). */
+  seen: Map<number, Float64Array>;
+  verdict: VerdictReply | null;
+  /** Prediction and verdict agree on kind, target and zone. */
+  agreed: boolean | null;
+}
+
+export interface Controls {
+  forward: boolean; back: boolean; left: boolean; right: boolean; jump: boolean;
+  /** Trigger held (automatic fire at the weapon's rate). */
+  fire: boolean;
+  /** A trigger pull not yet fired: a click shorter than an update still fires once. */
+  pulled: boolean;
+}
+
+const FIRE_KEYS = new Set(['KeyF']);
+
+export class Game {
+  readonly renderer: THREE.WebGLRenderer;
+  readonly scene = new THREE.Scene();
+  readonly camera = new THREE.PerspectiveCamera(75, 1, 0.05, 500);
+  readonly view: MatchView;
+  readonly shots: ShotView[] = [];
+  readonly controls: Controls = { forward: false, back: false, left: false, right: false, jump: false, fire: false, pulled: false };
+  yaw = 0;
+  pitch = 0;
+  slot: number;
+  health = 100;
+  /** Rounds in the magazine as this client counts them: the server's count less the shots it has not judged yet. */
+  ammo = 0;
+  /** Server ms (action time) when the reload under way ends; 0 when none. */
+  reloadEndMs = 0;
+  private syncedAmmo = 0;
+  /** Own movement, predicted. */
+  readonly me: MoveState = createMoveState(0, 0, 0);
+  /** Smoothing offset left by a reconciliation, fading out over a few frames (metres). */
+  private readonly smooth = new Float64Array(3);
+  private predictedReady = false;
+  private inputSeq = 0;
+  /** Predicted feet position after each sent input, by seq (ring). */
+  private readonly predictedAt = new Float64Array(256 * 4);
+  private accumulator = 0;
+  private lastFrame = -1;
+  private nextFireAt = 0;
+  private shotSeq = 0;
+  private readonly figures: (HitboxFigure | null)[] = [];
+  private readonly geometries: THREE.BufferGeometry[];
+  private readonly bones: Float64Array;
+  private readonly pose = createPlayerPose();
+  private readonly hit = createWorldHit();
+  private readonly shotBuf = new Uint8Array(SHOT_BYTES);
+  private readonly inputBuf = new Uint8Array(INPUT_BYTES);
+  private readonly input = createInputMessage();
+  private readonly predictedVerdict = createVerdict();
+  private readonly shooter;
+  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly decals = new THREE.Group();
+  private readonly debugGroup = new THREE.Group();
+  /** Per-second counters for the net graph. */
+  readonly stats = { snapshots: 0, tickRate: 0, lastTick: -1, lastTickAt: 0, corrections: 0, correctionM: 0 };
+  onShot: ((s: ShotView) => void) | null = null;
+  onVerdict: ((s: ShotView) => void) | null = null;
+  onDamaged: ((d: DamagedReply) => void) | null = null;
+  debug = false;
+
+  constructor(readonly canvas: HTMLCanvasElement, readonly net: Joined) {
+    const { welcome, world, rig } = net;
+    this.slot = welcome.slot;
+    this.view = new MatchView(world, rig, welcome.validation.maxPlayers, rewindReachMs(welcome.validation), welcome.tickRate);
+    const snapshots = new SnapshotPool(welcome.validation.maxPlayers, 2);
+    this.shooter = createShooterState(welcome.slot, welcome.validation.weapons.map(() => 1 << 20));
+    this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+    this.geometries = hitboxGeometries(rig);
+    this.debug = welcome.debug;
+
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
+    this.scene.background = new THREE.Color(0x9fb8cf);
+    this.scene.fog = new THREE.Fog(0x9fb8cf, 40, 160);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x445566, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.4);
+    sun.position.set(20, 40, 10);
+    this.scene.add(sun);
+    this.scene.add(levelMesh(world));
+    this.scene.add(this.decals, this.debugGroup);
+    for (let s = 0; s < welcome.validation.maxPlayers; s++) this.figures.push(null);
+
+    const room = net.room;
+    room.onStateChange((state: any) => {
+      const snap = snapshots.capture(state);
+      if (snap === null) return;
+      this.view.apply(snap);
+      snap.inUse = false;
+      this.stats.snapshots++;
+      const me = state.players?.get(room.sessionId);
+      if (me !== undefined) this.reconcile(me);
+    });
+    room.onMessage(Msg.VERDICT, (v: VerdictReply) => this.verdict(v));
+    room.onMessage(Msg.HIT, (h: HitReply) => {
+      if (h.killed) this.view.markKilled(h.target);
+    });
+    room.onMessage(Msg.DAMAGED, (d: DamagedReply) => {
+      this.health = d.health;
+      this.onDamaged?.(d);
+    });
+    room.onMessage(Msg.REJECT, () => {});
+  }
+
+  /** Server ms the others are drawn at. */
+  renderTime(now: number): number {
+    return this.net.clock.serverNow(now) - this.net.welcome.interpDelayMs;
+  }
+
+  get viewDir(): [number, number, number] {
+    const cp = Math.cos(this.pitch);
+    return [Math.sin(this.yaw) * cp, Math.sin(this.pitch), Math.cos(this.yaw) * cp];
+  }
+
+  eye(): [number, number, number] {
+    return [this.me.x + this.smooth[0]!, this.me.y + this.smooth[1]! + this.net.rig.eyeHeight, this.me.z + this.smooth[2]!];
+  }
+
+  /**
+   * Reconciliation: the server says where it put us after input `inputSeq`. The difference to where
+   * this client predicted itself after the same input is the prediction error; it is added to the
+   * current prediction (the later inputs' effect stays), and shown smoothed unless it is a teleport.
+   */
+  private reconcile(me: any): void {
+    if (!this.predictedReady || !me.alive) {
+      this.me.x = me.x; this.me.y = me.y; this.me.z = me.z;
+      this.me.vx = 0; this.me.vy = 0; this.me.vz = 0;
+      if (!this.predictedReady) {
+        this.yaw = Math.atan2(me.viewX, me.viewZ);
+        this.predictedReady = true;
+      }
+      if (!me.alive) this.health = 0;
+      else if (this.health <= 0) this.health = me.health;
+      return;
+    }
+    this.health = me.health;
+    this.syncedAmmo = me.ammo;
+    this.reloadEndMs = me.reloadEndMs;
+    let inFlight = 0;
+    for (const s of this.shots) if (s.verdict === null) inFlight++;
+    this.ammo = Math.max(0, this.syncedAmmo - inFlight);
+    const seq = me.inputSeq >>> 0;
+    if (seq === 0 || seq > this.inputSeq || this.inputSeq - seq >= 256) return;
+    const o = (seq & 255) * 4;
+    if (this.predictedAt[o + 3] !== seq) return;
+    const dx = me.x - this.predictedAt[o]!, dy = me.y - this.predictedAt[o + 1]!, dz = me.z - this.predictedAt[o + 2]!;
+    const err = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (err < 1e-4) return;
+    // Over 2 m is a teleport (a respawn), not a prediction error: taken as it is, not counted.
+    if (err < 2) {
+      this.stats.corrections++;
+      this.stats.correctionM = err;
+    }
+    this.me.x += dx; this.me.y += dy; this.me.z += dz;
+    for (let k = 0; k < 256; k++) {
+      const ok = k * 4;
+      if (this.predictedAt[ok + 3]! > seq) { this.predictedAt[ok] += dx; this.predictedAt[ok + 1] += dy; this.predictedAt[ok + 2] += dz; }
+    }
+    if (err < 2) { this.smooth[0] -= dx; this.smooth[1] -= dy; this.smooth[2] -= dz; }
+  }
+
+  /** One fixed tick of own movement: send the input, step the same movement the server steps. */
+  private tick(dt: number): void {
+    const [vx, vy, vz] = this.viewDir;
+    let wx = 0, wz = 0;
+    const c = this.controls;
+    const fx = Math.sin(this.yaw), fz = Math.cos(this.yaw);
+    if (c.forward) { wx += fx; wz += fz; }
+    if (c.back) { wx -= fx; wz -= fz; }
+    if (c.left) { wx += fz; wz -= fx; }
+    if (c.right) { wx -= fz; wz += fx; }
+    const l = Math.sqrt(wx * wx + wz * wz);
+    if (l > 0) { wx /= l; wz /= l; }
+    const inp = this.input;
+    inp.seq = ++this.inputSeq;
+    inp.buttons = c.jump ? 1 : 0;
+    inp.wishX = wx; inp.wishZ = wz; inp.viewX = vx; inp.viewY = vy; inp.viewZ = vz;
+    this.net.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, inp).slice());
+    if (this.predictedReady && this.health > 0) {
+      setView(this.me, vx, vy, vz);
+      stepMovement(this.me, { wishX: Math.fround(wx), wishZ: Math.fround(wz), viewX: vx, viewY: vy, viewZ: vz, jump: c.jump }, this.net.world, this.net.welcome.movement, dt);
+    }
+    const o = (inp.seq & 255) * 4;
+    this.predictedAt[o] = this.me.x; this.predictedAt[o + 1] = this.me.y; this.predictedAt[o + 2] = this.me.z; this.predictedAt[o + 3] = inp.seq;
+  }
+
+  /** Fires along the view: predicts with validateShot against what is drawn, sends, shows the prediction. */
+  fire(now: number): ShotView | null {
+    const v = this.net.welcome.validation;
+    const weapon = weaponById(v.weapons, v.loadout[0]!)!;
+    if (now < this.nextFireAt || this.health <= 0 || !this.predictedReady) return null;
+    // The server starts the reload itself at the last round; a shot before it ends is refused.
+    if (this.ammo <= 0 || this.net.clock.serverNow(now) < this.reloadEndMs) return null;
+    const t = this.renderTime(now);
+    if (t > this.view.newestTimeMs) return null; // nothing buffered to draw at that time yet
+    this.nextFireAt = now + weapon.fireIntervalMs + 10;
+    const [sx, sy, sz] = this.eye();
+    const [dx, dy, dz] = this.viewDir;
+    let len = weapon.rangeM * 0.999;
+    if (this.net.world.firstHit(this.hit, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len)) len = Math.min(len, this.hit.t * len + 0.05);
+    const shot = createShotMessage();
+    shot.action = ShotAction.FIRE;
+    shot.weapon = weapon.id;
+    shot.seq = ++this.shotSeq;
+    shot.timeMs = this.net.clock.stamp(now);
+    shot.renderTimeMs = t;
+    shot.sx = sx; shot.sy = sy; shot.sz = sz;
+    shot.ex = sx + dx * len; shot.ey = sy + dy * len; shot.ez = sz + dz * len;
+    const bytes = encodeShot(this.shotBuf, shot).slice();
+    // Prediction: the server's pipeline against this client's rings, arrival half a round trip away.
+    const tm = this.timing;
+    tm.rttMs = this.net.rtt.ms;
+    tm.receiveTimeMs = this.net.clock.serverNow(now) + this.net.rtt.ms / 2;
+    tm.interpDelayMs = this.net.welcome.interpDelayMs;
+    tm.newestTickMs = this.view.newestTimeMs;
+    const st = this.shooter;
+    st.slot = this.slot; st.alive = true; st.lastSeq = -1; st.lastActionMs = Number.NEGATIVE_INFINITY;
+    st.nextFireMs = Number.NEGATIVE_INFINITY; st.equipped = weapon.id; st.drawEndMs = Number.NEGATIVE_INFINITY;
+    const p = validateShot(this.predictedVerdict, this.view, v, bytes, st, tm, this.view.targets);
+    const seen = new Map<number, Float64Array>();
+    for (let s = 0; s < this.view.maxPlayers; s++) {
+      if (s === this.slot || !this.view.renderPose(this.pose, s, p.rewindTimeMs === p.rewindTimeMs ? p.rewindTimeMs : t) || !this.pose.alive) continue;
+      seen.set(s, this.view.rewinder.poseBones(new Float64Array(this.bones.length), this.pose).slice());
+    }
+    const view: ShotView = {
+      seq: shot.seq, sentAt: now, renderTimeMs: t, segment: [shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez],
+      predicted: { kind: p.kind, reason: reasonName(p.reason), target: p.target, zone: p.zone, hitbox: p.hitbox, damage: p.damage },
+      seen, verdict: null, agreed: null,
+    };
+    this.net.room.sendBytes(Msg.SHOT, bytes);
+    this.ammo--;
+    this.shots.push(view);
+    if (this.shots.length > 200) this.shots.shift();
+    if (p.kind === VerdictKind.MISS && p.worldHit) this.decals.add(bulletHole(p.x, p.y, p.z, p.nx, p.ny, p.nz));
+    if (this.decals.children.length > 64) this.decals.remove(this.decals.children[0]!);
+    this.onShot?.(view);
+    return view;
+  }
+
+  /** Asks for a reload of the weapon in hand (R). */
+  reload(now: number): void {
+    const v = this.net.welcome.validation;
+    const weapon = weaponById(v.weapons, v.loadout[0]!)!;
+    if (this.ammo >= weapon.magazine || this.net.clock.serverNow(now) < this.reloadEndMs) return;
+    const msg = createShotMessage();
+    msg.action = ShotAction.RELOAD;
+    msg.weapon = weapon.id;
+    msg.seq = ++this.shotSeq;
+    msg.timeMs = this.net.clock.stamp(now);
+    msg.renderTimeMs = msg.timeMs;
+    this.net.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, msg).slice());
+  }
+
+  private verdict(v: VerdictReply): void {
+    const s = this.shots.find((x) => x.seq === v.seq && x.verdict === null);
+    if (s === undefined) return;
+    s.verdict = v;
+    s.agreed = s.predicted.kind === v.kind && s.predicted.target === v.target && s.predicted.zone === v.zone;
+    if (this.debug && v.rewound) this.showImpact(s, v.rewound);
+    this.onVerdict?.(s);
+  }
+
+  /** sv_showimpacts: the hitboxes this client drew when it fired (blue) beside the server's rewound ones (green if they agree, red if not). */
+  showImpact(s: ShotView, rewound: RewoundPose[]): void {
+    this.debugGroup.clear();
+    const [sx, sy, sz, ex, ey, ez] = s.segment;
+    this.debugGroup.add(segmentLine(sx, sy, sz, ex, ey, ez, s.agreed ? 0x22cc44 : 0xff3322));
+    for (const [slot, bones] of s.seen) {
+      const f = new HitboxFigure(this.net.rig, this.geometries, 0x3388ff, { wireframe: true, opacity: 0.8 });
+      f.setBones(bones);
+      if (s.predicted.target === slot) f.highlight(s.predicted.hitbox, 0xffffff);
+      this.debugGroup.add(f.group);
+    }
+    for (const r of rewound) {
+      const pose = this.pose;
+      pose.x = r.x; pose.y = r.y; pose.z = r.z; pose.qx = r.qx; pose.qy = r.qy; pose.qz = r.qz; pose.qw = r.qw;
+      pose.clip = r.clip; pose.time = r.time; pose.alive = true;
+      const f = new HitboxFigure(this.net.rig, this.geometries, s.agreed ? 0x22cc44 : 0xff3322, { wireframe: true, opacity: 0.9 });
+      f.setBones(this.view.rewinder.poseBones(this.bones, pose));
+      this.debugGroup.add(f.group);
+    }
+  }
+
+  /**
+   * Fixed ticks of own movement and the trigger, run from a timer of its own (not the animation
+   * frame, which a slow GPU or a hidden tab may starve): inputs reach the server at its tick rate.
+   */
+  update(now: number): void {
+    const dtMs = this.lastFrame < 0 ? 0 : Math.min(250, now - this.lastFrame);
+    this.lastFrame = now;
+    const tickMs = 1000 / this.net.welcome.tickRate;
+    this.accumulator += dtMs;
+    while (this.accumulator >= tickMs) {
+      this.accumulator -= tickMs;
+      this.tick(tickMs / 1000);
+    }
+    const fade = Math.min(1, dtMs / 100);
+    for (let k = 0; k < 3; k++) this.smooth[k] -= this.smooth[k]! * fade;
+    const c = this.controls;
+    if ((c.fire || c.pulled) && this.fire(now) !== null) c.pulled = false;
+    // A pull the rules do not allow now (dead, reloading, empty) is dropped rather than fired later.
+    if (c.pulled && !c.fire && (this.health <= 0 || this.ammo <= 0)) c.pulled = false;
+  }
+
+  /** Draws the match as of `now` (per animation frame). */
+  draw(now: number): void {
+    const t = this.renderTime(now);
+    for (let s = 0; s < this.view.maxPlayers; s++) {
+      const drawable = s !== this.slot && this.view.present(s) && this.view.renderPose(this.pose, s, t) && this.pose.alive;
+      let f = this.figures[s] ?? null;
+      if (!drawable) {
+        if (f !== null) f.group.visible = false;
+        continue;
+      }
+      if (f === null) {
+        f = new HitboxFigure(this.net.rig, this.geometries, 0xc05a3a);
+        this.figures[s] = f;
+        this.scene.add(f.group);
+      }
+      f.group.visible = true;
+      f.setBones(this.view.rewinder.poseBones(this.bones, this.pose));
+    }
+    const [ex, ey, ez] = this.eye();
+    const [dx, dy, dz] = this.viewDir;
+    this.camera.position.set(ex, ey, ez);
+    this.camera.lookAt(ex + dx, ey + dy, ez + dz);
+    const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
+    if (this.canvas.width !== Math.floor(w * this.renderer.getPixelRatio()) || this.canvas.height !== Math.floor(h * this.renderer.getPixelRatio())) {
+      this.renderer.setSize(w, h, false);
+      this.camera.aspect = w / Math.max(1, h);
+      this.camera.updateProjectionMatrix();
+    }
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Turns the view toward a point inside `slot`'s hitbox of `zone` as drawn now (an aim assist for tests and demos). */
+  aimAt(slot: number, zone: number, now: number): boolean {
+    if (!this.view.renderPose(this.pose, slot, this.renderTime(now))) return false;
+    const rig = this.net.rig;
+    let h = -1;
+    for (let i = 0; i < rig.hitboxCount; i++) if (rig.hitboxZone[i] === zone) { h = i; break; }
+    if (h < 0) return false;
+    this.view.rewinder.poseBones(this.bones, this.pose);
+    const o = h * BONE_STRIDE;
+    const [ex, ey, ez] = this.eye();
+    // The bone origin sits inside its hitbox for the torso and head.
+    const dx = this.bones[o]! - ex, dy = this.bones[o + 1]! - ey + 0.05, dz = this.bones[o + 2]! - ez;
+    this.yaw = Math.atan2(dx, dz);
+    this.pitch = Math.atan2(dy, Math.sqrt(dx * dx + dz * dz));
+    return true;
+  }
+
+  static keyDown(c: Controls, code: string, down: boolean): boolean {
+    switch (code) {
+      case 'KeyW': case 'ArrowUp': c.forward = down; return true;
+      case 'KeyS': case 'ArrowDown': c.back = down; return true;
+      case 'KeyA': case 'ArrowLeft': c.left = down; return true;
+      case 'KeyD': case 'ArrowRight': c.right = down; return true;
+      case 'Space': c.jump = down; return true;
+      default:
+        if (FIRE_KEYS.has(code)) {
+          if (down && !c.fire) c.pulled = true;
+          c.fire = down;
+          return true;
+        }
+        return false;
+    }
+  }
+}
+
+export { HIT_ZONE_NAMES, Snap };

@@ -1,0 +1,196 @@
+/**
+ * A match log (.hrml) opened for viewing: every tick's poses in flat arrays (scrub to any tick),
+ * every shot with its segment and recorded verdict, and, for one shot at a time, the scene the
+ * room judged it in rebuilt from the log (each history fed the same ticks in the same order, the
+ * histories cleared at the same joins) so the page can draw the hitboxes the server rewound to and
+ * re-judge the shot with validateShot, which must give the recorded verdict bit for bit.
+ * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
+ */
+import {
+  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES,
+  type FieldMismatch, type FrameReadResult,
+} from '../../shared/audit/index';
+import {
+  PlayerHistory, Rewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
+  rewindStatusUsable, validateShot, FrameStatus,
+  type PlayerPose, type Rig, type ShotScene, type ValidationConfig, type Verdict, type World,
+} from '../../shared/index';
+import { createShotInput, type ShotInput } from '../../shared/audit/index';
+
+/** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch. */
+export const POSE_STRIDE = 12;
+
+export interface LogHeader {
+  roomId: string;
+  startedAtIso: string;
+  tickRate: number;
+  maxPlayers: number;
+  levelPath: string;
+  worldHash: string;
+  rigHash: string;
+  validation: ValidationConfig;
+  scene: { maxPlayers: number; capacityTicks: number; windowMs: number };
+}
+
+export interface LoggedShot {
+  /** Ordinal among the log's shot records. */
+  index: number;
+  /** Byte offset of the record's frame, and its index among the frames. */
+  offset: number;
+  frame: number;
+  shooter: number;
+  /** Index into the tick arrays of the newest tick when the shot was judged (-1 before the first). */
+  tickIndex: number;
+  /** Decoded payload (null when the payload was not a well-formed weapon message). */
+  seq: number;
+  action: number;
+  segment: Float64Array | null;
+  verdict: Verdict;
+}
+
+export interface Rejudged {
+  /** validateShot on the rebuilt scene. */
+  verdict: Verdict;
+  /** Fields where it differs from the recorded verdict (empty: bit for bit the same). */
+  mismatches: FieldMismatch[];
+  /** Every player's pose at the verdict's rewind time, as the room's histories gave it (slot -> pose). */
+  rewound: Map<number, PlayerPose>;
+}
+
+export class MatchLogView {
+  readonly header: LogHeader;
+  readonly frames: FrameReadResult;
+  readonly slots: number;
+  readonly tickTimes: Float64Array;
+  readonly tickNumbers: Uint32Array;
+  /** tickCount x slots x POSE_STRIDE. */
+  readonly poses: Float64Array;
+  readonly shots: LoggedShot[] = [];
+  /** Joins as (slot, ticks applied before it, frame index): a join clears that slot's history. */
+  readonly joins: { slot: number; beforeTick: number; frame: number }[] = [];
+  /** Ticks read. */
+  readonly ticks: number;
+  private readonly view: DataView;
+
+  private constructor(readonly bytes: Uint8Array) {
+    this.frames = readFrames(bytes);
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const list = this.frames.frames;
+    const head = list.find((f) => f.type === RecordType.HEADER);
+    if (head === undefined) throw new Error('not a match log with a header record');
+    this.header = decodeHeader<LogHeader>(bytes.subarray(head.payloadOffset, head.payloadOffset + head.payloadLength));
+    this.slots = this.header.maxPlayers;
+    let ticks = 0;
+    for (const f of list) if (f.type === RecordType.TICK) ticks++;
+    this.tickTimes = new Float64Array(ticks);
+    this.tickNumbers = new Uint32Array(ticks);
+    this.poses = new Float64Array(ticks * this.slots * POSE_STRIDE);
+    const v = this.view;
+    let ti = 0;
+    const input = createShotInput();
+    const msg = createShotMessage();
+    for (let fi = 0; fi < list.length; fi++) {
+      const f = list[fi]!;
+      const at = f.payloadOffset;
+      if (f.type === RecordType.TICK) {
+        const count = f.payloadLength >= TICK_HEAD_BYTES ? v.getUint16(at + 12, true) : -1;
+        if (count < 0 || f.payloadLength !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) continue;
+        this.tickNumbers[ti] = v.getUint32(at, true);
+        this.tickTimes[ti] = v.getFloat64(at + 4, true);
+        for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
+          const slot = v.getUint16(n, true);
+          if (slot >= this.slots) continue;
+          const o = (ti * this.slots + slot) * POSE_STRIDE;
+          this.poses[o] = 1;
+          for (let k = 0; k < 11; k++) this.poses[o + 1 + k] = v.getFloat64(n + 2 + 8 * k, true);
+        }
+        ti++;
+      } else if (f.type === RecordType.SHOT) {
+        const vAt = readShotInput(input, v, at, f.payloadLength);
+        if (vAt < 0) continue;
+        const verdict = createVerdict();
+        if (readVerdict(verdict, v, vAt, at + f.payloadLength) !== at + f.payloadLength) continue;
+        let segment: Float64Array | null = null;
+        let seq = verdict.seq, action = -1;
+        if (input.payload !== null && decodeShot(msg, input.payload) === FrameStatus.OK) {
+          segment = Float64Array.of(msg.sx, msg.sy, msg.sz, msg.ex, msg.ey, msg.ez);
+          seq = msg.seq;
+          action = msg.action;
+        }
+        this.shots.push({ index: this.shots.length, offset: f.offset, frame: fi, shooter: input.shooter, tickIndex: ti - 1, seq, action, segment, verdict });
+      } else if (f.type === RecordType.EVENT) {
+        const e = readEvent(v, at, f.payloadLength);
+        if (e !== null && e.kind === 'join') this.joins.push({ slot: e.slot, beforeTick: ti, frame: fi });
+      }
+    }
+    this.ticks = ti;
+  }
+
+  static parse(bytes: Uint8Array): MatchLogView {
+    return new MatchLogView(bytes);
+  }
+
+  /** The pose of `slot` at tick index `i` into out; false when the slot is not in that tick. */
+  poseAt(out: PlayerPose, i: number, slot: number): boolean {
+    const o = (i * this.slots + slot) * POSE_STRIDE;
+    if (i < 0 || i >= this.ticks || this.poses[o] !== 1) return false;
+    const p = this.poses;
+    out.x = p[o + 1]!; out.y = p[o + 2]!; out.z = p[o + 3]!;
+    out.qx = p[o + 4]!; out.qy = p[o + 5]!; out.qz = p[o + 6]!; out.qw = p[o + 7]!;
+    out.clip = p[o + 8]!; out.time = p[o + 9]!; out.alive = p[o + 10] === 1; out.epoch = p[o + 11]!;
+    return true;
+  }
+
+  /** The shot by shooter slot and seq (the audit report names shots so), or undefined. */
+  find(shooter: number, seq: number): LoggedShot | undefined {
+    return this.shots.find((s) => s.shooter === shooter && s.seq === seq);
+  }
+
+  /**
+   * The scene shot `k` was judged in, rebuilt: each history gets the ticks the room's ring held at
+   * the time (capacity plus a margin, in log order, joins clearing as they did), then the shot is
+   * judged again and every player's rewound pose sampled at its rewind time.
+   */
+  rejudge(k: number, world: World, rig: Rig): Rejudged {
+    const shot = this.shots[k];
+    if (shot === undefined) throw new Error(`no shot ${k} in this log (${this.shots.length} shots)`);
+    const cap = this.header.scene.capacityTicks;
+    const histories: PlayerHistory[] = [];
+    for (let s = 0; s < this.slots; s++) histories.push(new PlayerHistory(cap));
+    const policy = createRewindPolicy(this.header.scene.windowMs, OutOfWindow.CLAMP);
+    const scene: ShotScene = { world, rewinder: new Rewinder(rig, { policy }), histories, eyePolicy: policy };
+    const pose = createPlayerPose();
+    const from = Math.max(0, shot.tickIndex - cap - 2);
+    for (let i = from; i <= shot.tickIndex; i++) {
+      for (const j of this.joins) if (j.beforeTick === i) histories[j.slot]?.clear();
+      for (let s = 0; s < this.slots; s++) if (this.poseAt(pose, i, s)) histories[s]!.record(this.tickNumbers[i]!, this.tickTimes[i]!, pose);
+    }
+    // Joins between the newest tick and the shot record.
+    for (const j of this.joins) if (j.beforeTick === shot.tickIndex + 1 && j.frame < shot.frame) histories[j.slot]?.clear();
+    const input: ShotInput = createShotInput();
+    const f = this.frames.frames[shot.frame]!;
+    readShotInput(input, this.view, f.payloadOffset, f.payloadLength);
+    const verdict = createVerdict();
+    validateShot(verdict, scene, this.header.validation, shotPayload(input), input.before, input.timing, input.targets);
+    const rewound = new Map<number, PlayerPose>();
+    if (Number.isFinite(verdict.rewindTimeMs)) {
+      for (let s = 0; s < this.slots; s++) {
+        const h = histories[s]!;
+        if (h.size() === 0) continue;
+        const p = createPlayerPose();
+        if (rewindStatusUsable(h.sampleAt(p, verdict.rewindTimeMs, policy)) && p.alive) rewound.set(s, p);
+      }
+    }
+    return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict), rewound };
+  }
+}
+
+/** What validateShot was handed for a recorded payload (as the audit replay does). */
+function shotPayload(input: ShotInput): Uint8Array | null {
+  if (input.payload !== null) return input.payload;
+  if (input.nonBytesType.startsWith('oversized:')) {
+    const n = Number(input.nonBytesType.slice(10));
+    if (Number.isInteger(n) && n > 0 && n <= 1 << 20) return new Uint8Array(n);
+  }
+  return null;
+}

@@ -1,0 +1,240 @@
+/**
+ * The match-log viewer (`/replay.html`): open a .hrml (file button, drop, or `?log=<url>`), scrub
+ * through the match, pick any shot to see its segment, the hitboxes the server rewound to (rebuilt
+ * from the log), the verdict and its reason, and whether judging it again in this page gives the
+ * recorded verdict bit for bit. The world and rig come by the log's content hashes from the server
+ * that serves the page, or from .hrwb / .hrrg files opened beside the log. `?shot=<slot>:<seq>`
+ * (the audit report's links) selects that shot once the log is open.
+ */
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import {
+  HIT_ZONE_NAMES, VerdictKind, World, createPlayerPose, reasonName, rigAssetPath, rigFromBuffer, worldAssetPath, Rewinder,
+  createRewindPolicy, BONE_STRIDE, type Rig,
+} from '../../shared/index';
+import { MatchLogView, type LoggedShot } from './replayLog';
+import { HitboxFigure, hitboxGeometries, levelMesh, segmentLine } from './scene';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const params = new URLSearchParams(location.search);
+const KIND = ['hit', 'miss', 'rejected', 'action'];
+
+const canvas = $<HTMLCanvasElement>('view');
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x9fb8cf);
+scene.add(new THREE.HemisphereLight(0xffffff, 0x445566, 1.6));
+const sun = new THREE.DirectionalLight(0xffffff, 1.2);
+sun.position.set(20, 40, 10);
+scene.add(sun);
+const camera = new THREE.PerspectiveCamera(60, 1, 0.05, 1000);
+camera.position.set(0, 20, 20);
+const orbit = new OrbitControls(camera, canvas);
+const players = new THREE.Group();
+const marks = new THREE.Group();
+scene.add(players, marks);
+
+interface Loaded {
+  log: MatchLogView;
+  world: World;
+  rig: Rig;
+  figures: HitboxFigure[];
+  rewinder: Rewinder;
+  geometries: THREE.BufferGeometry[];
+}
+let loaded: Loaded | null = null;
+let selected = -1;
+let playing = false;
+const extra = new Map<string, ArrayBuffer>();
+const pose = createPlayerPose();
+
+async function assetBytes(kind: 'world' | 'rig', hash: string): Promise<ArrayBuffer> {
+  const own = extra.get(`${kind}:${hash}`);
+  if (own !== undefined) return own;
+  const r = await fetch(kind === 'world' ? worldAssetPath(hash) : rigAssetPath(hash));
+  if (!r.ok) throw new Error(`the ${kind} ${hash} is not served here (HTTP ${r.status}): open its .${kind === 'world' ? 'hrwb' : 'hrrg'} file with the log`);
+  return r.arrayBuffer();
+}
+
+/** Files opened: world and rig assets are kept by their hash, a log is opened. */
+async function openFiles(files: FileList | File[]): Promise<void> {
+  let logFile: File | null = null;
+  for (const f of Array.from(files)) {
+    const buf = await f.arrayBuffer();
+    if (f.name.endsWith('.hrwb')) extra.set(`world:${World.fromBuffer(buf).hash}`, buf);
+    else if (f.name.endsWith('.hrrg')) extra.set(`rig:${rigFromBuffer(buf).hash}`, buf);
+    else logFile = f;
+  }
+  if (logFile !== null) await openLog(new Uint8Array(await logFile.arrayBuffer()), logFile.name);
+}
+
+async function openLog(bytes: Uint8Array, name: string): Promise<void> {
+  $('drop').textContent = `reading ${name} ...`;
+  const log = MatchLogView.parse(bytes);
+  const h = log.header;
+  const world = World.fromBuffer(await assetBytes('world', h.worldHash));
+  if (world.hash !== h.worldHash) throw new Error(`world bytes hash to ${world.hash}, the log names ${h.worldHash}`);
+  const rig = rigFromBuffer(await assetBytes('rig', h.rigHash), h.rigHash);
+  if (loaded !== null) {
+    scene.remove(scene.getObjectByName('level')!);
+    players.clear();
+  }
+  scene.add(levelMesh(world));
+  const geometries = hitboxGeometries(rig);
+  const figures: HitboxFigure[] = [];
+  for (let s = 0; s < log.slots; s++) {
+    const f = new HitboxFigure(rig, geometries, 0xc05a3a);
+    f.group.visible = false;
+    figures.push(f);
+    players.add(f.group);
+  }
+  loaded = { log, world, rig, figures, geometries, rewinder: new Rewinder(rig, { policy: createRewindPolicy(h.scene.windowMs) }) };
+  const b = world.bounds(new Float64Array(6));
+  orbit.target.set((b[0]! + b[3]!) / 2, b[1]!, (b[2]! + b[5]!) / 2);
+  camera.position.set(orbit.target.x, b[4]! + Math.max(b[3]! - b[0]!, b[5]! - b[2]!) * 0.6, orbit.target.z + (b[5]! - b[2]!) * 0.5);
+  $('drop').style.display = 'none';
+  const scrub = $<HTMLInputElement>('scrub');
+  scrub.max = String(Math.max(0, log.ticks - 1));
+  scrub.value = '0';
+  const hits = log.shots.filter((s) => s.verdict.kind === VerdictKind.HIT).length;
+  const rejected = log.shots.filter((s) => s.verdict.kind === VerdictKind.REJECTED).length;
+  $('info').textContent = `${name}\nroom ${h.roomId}, ${h.tickRate} Hz, ${h.maxPlayers} slots\nworld ${h.worldHash}, rig ${h.rigHash}\n${log.ticks} ticks, ${log.shots.length} shots (${hits} hits, ${rejected} rejected)${log.frames.truncated ? '\ntorn tail cut' : ''}`;
+  listShots();
+  const want = params.get('shot');
+  if (want !== null) {
+    const [slot, seq] = want.split(':').map(Number);
+    const s = log.find(slot!, seq!);
+    if (s !== undefined) select(s.index);
+    else $('detail').textContent = `shot ${want} (slot:seq) is not in this log`;
+  }
+  (window as unknown as { replay: unknown }).replay = { log, select, get selected() { return selected; } };
+}
+
+function listShots(): void {
+  if (loaded === null) return;
+  const onlyRejected = $<HTMLInputElement>('onlyRejected').checked;
+  const onlyHits = $<HTMLInputElement>('onlyHits').checked;
+  const list = $('shots');
+  list.replaceChildren();
+  const t0 = loaded.log.tickTimes[0] ?? 0;
+  for (const s of loaded.log.shots) {
+    const v = s.verdict;
+    if (onlyRejected && v.kind !== VerdictKind.REJECTED) continue;
+    if (onlyHits && v.kind !== VerdictKind.HIT) continue;
+    const row = document.createElement('div');
+    row.className = `shot k${v.kind}${s.index === selected ? ' sel' : ''}`;
+    row.dataset.index = String(s.index);
+    const t = s.tickIndex >= 0 ? ((loaded.log.tickTimes[s.tickIndex]! - t0) / 1000).toFixed(2) : '-';
+    row.textContent = `${t}s  p${s.shooter} #${s.seq}  ${reasonName(v.reason)}${v.kind === VerdictKind.HIT ? ` p${v.target} ${HIT_ZONE_NAMES[v.zone]}` : ''}`;
+    row.onclick = () => select(s.index);
+    list.append(row);
+  }
+}
+
+/** Selects shot `k`: scrubs to its tick, draws its segment and the server's rewound hitboxes, re-judges it. */
+function select(k: number): void {
+  if (loaded === null) return;
+  const { log, world, rig, geometries, rewinder } = loaded;
+  const s: LoggedShot = log.shots[k]!;
+  selected = k;
+  $<HTMLInputElement>('scrub').value = String(Math.max(0, s.tickIndex));
+  for (const row of Array.from($('shots').children) as HTMLElement[]) row.classList.toggle('sel', row.dataset.index === String(k));
+  marks.clear();
+  const v = s.verdict;
+  const colour = v.kind === VerdictKind.HIT ? 0x22cc44 : v.kind === VerdictKind.REJECTED ? 0xff3322 : 0xdddddd;
+  const again = log.rejudge(k, world, rig);
+  const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  for (const [slot, p] of again.rewound) {
+    const f = new HitboxFigure(rig, geometries, slot === v.target ? colour : 0x3388ff, { wireframe: true, opacity: 0.85 });
+    f.setBones(rewinder.poseBones(bones, p));
+    if (slot === v.target && v.hitbox >= 0) f.highlight(v.hitbox, 0xffffff);
+    marks.add(f.group);
+  }
+  if (s.segment !== null) {
+    const [sx, sy, sz, ex, ey, ez] = s.segment;
+    marks.add(segmentLine(sx!, sy!, sz!, ex!, ey!, ez!, colour));
+    const hit = new THREE.Mesh(new THREE.SphereGeometry(0.04), new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false }));
+    if (v.kind === VerdictKind.HIT || v.worldHit) {
+      hit.position.set(v.x, v.y, v.z);
+      marks.add(hit);
+    }
+    // Look at the shot from behind and above its start.
+    const dx = ex! - sx!, dz = ez! - sz!, l = Math.hypot(dx, dz) || 1;
+    const focusT = v.kind === VerdictKind.HIT ? v.t : Math.min(1, 6 / Math.hypot(dx, ey! - sy!, dz));
+    orbit.target.set(sx! + dx * focusT, sy! + (ey! - sy!) * focusT, sz! + dz * focusT);
+    camera.position.set(sx! - (dx / l) * 2.5 + (dz / l) * 1.5, sy! + 1.2, sz! - (dz / l) * 2.5 - (dx / l) * 1.5);
+  }
+  const same = again.mismatches.length === 0;
+  $('detail').innerHTML = '';
+  const lines = [
+    `shot ${s.index}: player ${s.shooter} seq ${s.seq}`,
+    `verdict ${KIND[v.kind]}: ${reasonName(v.reason)}`,
+    v.kind === VerdictKind.HIT ? `target player ${v.target}, ${HIT_ZONE_NAMES[v.zone]}, ${v.damage} damage, t ${v.t.toFixed(4)}` : '',
+    Number.isFinite(v.rewindTimeMs) ? `rewound to ${v.rewindTimeMs.toFixed(1)} ms (${(log.tickTimes[Math.max(0, s.tickIndex)]! - v.rewindTimeMs).toFixed(1)} ms back)` : 'not rewound',
+    v.originOffsetM >= 0 ? `start ${v.originOffsetM.toFixed(3)} m from the eye path` : '',
+  ].filter((x) => x !== '');
+  $('detail').textContent = lines.join('\n') + '\n';
+  const check = document.createElement('span');
+  check.className = same ? 'same' : 'differs';
+  check.textContent = same ? 'judged again here: the same verdict, bit for bit' : `judged again here: differs in ${again.mismatches.map((m) => m.field).join(', ')}`;
+  $('detail').append(check);
+}
+
+function drawTick(i: number): void {
+  if (loaded === null) return;
+  const { log, figures, rewinder, rig } = loaded;
+  const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  for (let s = 0; s < log.slots; s++) {
+    const ok = log.poseAt(pose, i, s) && pose.alive;
+    figures[s]!.group.visible = ok;
+    if (ok) figures[s]!.setBones(rewinder.poseBones(bones, pose));
+  }
+  const t0 = log.tickTimes[0] ?? 0;
+  $('time').textContent = `tick ${log.tickNumbers[i] ?? '-'}  ${(((log.tickTimes[i] ?? t0) - t0) / 1000).toFixed(2)} s`;
+}
+
+function frame(): void {
+  const scrub = $<HTMLInputElement>('scrub');
+  if (playing && loaded !== null) {
+    const next = Number(scrub.value) + 1;
+    if (next >= loaded.log.ticks) playing = false;
+    else scrub.value = String(next);
+  }
+  drawTick(Number(scrub.value));
+  const w = canvas.clientWidth, h = canvas.clientHeight;
+  renderer.setSize(w, h, false);
+  camera.aspect = w / Math.max(1, h);
+  camera.updateProjectionMatrix();
+  orbit.update();
+  renderer.render(scene, camera);
+  requestAnimationFrame(frame);
+}
+
+const fail = (e: unknown): void => {
+  $('drop').style.display = 'flex';
+  $('drop').textContent = `could not open: ${e instanceof Error ? e.message : String(e)}`;
+  console.error(e);
+};
+$<HTMLInputElement>('file').addEventListener('change', (e) => {
+  const files = (e.target as HTMLInputElement).files;
+  if (files) openFiles(files).catch(fail);
+});
+addEventListener('dragover', (e) => e.preventDefault());
+addEventListener('drop', (e) => {
+  e.preventDefault();
+  if (e.dataTransfer?.files) openFiles(e.dataTransfer.files).catch(fail);
+});
+$('onlyRejected').addEventListener('change', listShots);
+$('onlyHits').addEventListener('change', listShots);
+$('play').addEventListener('click', () => { playing = !playing; });
+const logUrl = params.get('log');
+if (logUrl !== null) {
+  fetch(logUrl).then(async (r) => {
+    if (!r.ok) throw new Error(`${logUrl}: HTTP ${r.status}`);
+    await openLog(new Uint8Array(await r.arrayBuffer()), logUrl.split('/').pop() ?? logUrl);
+  }).catch(fail);
+} else if (params.has('shot')) {
+  $('drop').textContent = `open ${params.get('logName') || 'the match log'} to see player ${params.get('shot')!.replace(':', '\'s shot seq ')}`;
+}
+requestAnimationFrame(frame);
