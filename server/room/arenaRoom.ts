@@ -346,6 +346,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
    */
   private guard(client: Client, type: string, fn: () => void): void {
     const slot = this.bySession.get(client.sessionId);
+    if (slot !== undefined && slot.kicked) return; // disconnected by the room: whatever still arrives is ignored
     if (slot !== undefined && !slot.budget.admit(this.now())) {
       this.cfg.stats.throttled++;
       return;
