@@ -37,17 +37,27 @@ function carries(state: ShooterState, w: number): boolean {
 }
 
 /**
- * May `state` fire `weapon` at `timeMs`? Settles a due reload in `state` first. Returns RULES_OK or
- * the reason; changes nothing else.
+ * Is `weapon` in hand and ready at `timeMs`: carried, equipped, drawn and not reloading? Settles a
+ * due reload in `state` first. Returns RULES_OK or the reason.
  */
-export function checkFire(state: ShooterState, weapon: WeaponSpec, timeMs: number): number {
+function checkInHand(state: ShooterState, weapon: WeaponSpec, timeMs: number): number {
   const w = weapon.id;
   if (!carries(state, w)) return VerdictReason.NOT_CARRIED;
   if (state.equipped !== w) return VerdictReason.NOT_EQUIPPED;
   if (timeMs < state.drawEndMs) return VerdictReason.WEAPON_DRAWING;
   settleReload(state, weapon, timeMs);
   if ((state.reloadEndMs[w] ?? 0) > 0) return VerdictReason.RELOADING;
-  if (!((state.ammo[w] ?? 0) > 0)) return VerdictReason.NO_AMMO;
+  return RULES_OK;
+}
+
+/**
+ * May `state` fire `weapon` at `timeMs`? Settles a due reload in `state` first. Returns RULES_OK or
+ * the reason; changes nothing else.
+ */
+export function checkFire(state: ShooterState, weapon: WeaponSpec, timeMs: number): number {
+  const ready = checkInHand(state, weapon, timeMs);
+  if (ready !== RULES_OK) return ready;
+  if (!((state.ammo[weapon.id] ?? 0) > 0)) return VerdictReason.NO_AMMO;
   if (timeMs < state.nextFireMs) return VerdictReason.FIRE_RATE;
   return RULES_OK;
 }
@@ -82,12 +92,9 @@ export function applySwitch(state: ShooterState, weapons: readonly WeaponSpec[],
 
 /** Starts a reload of `weapon` at `timeMs` when allowed; returns RULES_OK (started) or the reason. */
 export function applyReload(state: ShooterState, weapon: WeaponSpec, timeMs: number): number {
+  const ready = checkInHand(state, weapon, timeMs);
+  if (ready !== RULES_OK) return ready;
   const w = weapon.id;
-  if (!carries(state, w)) return VerdictReason.NOT_CARRIED;
-  if (state.equipped !== w) return VerdictReason.NOT_EQUIPPED;
-  if (timeMs < state.drawEndMs) return VerdictReason.WEAPON_DRAWING;
-  settleReload(state, weapon, timeMs);
-  if ((state.reloadEndMs[w] ?? 0) > 0) return VerdictReason.RELOADING;
   if ((state.ammo[w] ?? 0) >= weapon.magazine) return VerdictReason.MAGAZINE_FULL;
   state.reloadEndMs[w] = timeMs + weapon.reloadMs;
   state.lastActionMs = timeMs;
