@@ -166,7 +166,8 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   const v = s.verdict;
   if (v === null) return 'pending';
   if (s.expected === OVERRULED) {
-    if (v.kind === VerdictKind.REJECTED) return 'other';
+    // Refused outright: only a race explains it (the shooter died or respawned while it was in flight).
+    if (v.kind === VerdictKind.REJECTED) return s.respawnedInFlight || s.diedInFlight ? 'race' : 'other';
     if (v.timeSource === TimeSource.ESTIMATED || v.timeSource === TimeSource.CLAMPED) {
       return v.kind === VerdictKind.HIT ? (s.targetDiedInFlight ? 'race' : 'accepted') : 'expected';
     }
