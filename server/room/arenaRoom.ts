@@ -6,10 +6,9 @@
  * histories and the world, and hands verdicts to applyVerdict.ts (damage, kills, bullet holes,
  * replies). Round trips: roundTrip.ts; per-player data: slot.ts.
  *
- * Time: server ms on the room's monotonic clock (0 at room creation). Tick k's snapshot is stamped
- * anchor + k * dt, so snapshots are exactly dt apart like the motion they record; if the process
- * stalls longer than a few ticks the anchor jumps forward (time never runs backwards). Messages are
- * stamped with the clock when they are handled.
+ * Time: server ms on the room's monotonic clock (0 at room creation). Snapshots are stamped by
+ * tickClock.ts (exactly dt apart, re-anchored after a stall); messages are stamped with the clock
+ * when they are handled.
  *
  * Synced state = history: each tick's pose is rounded where the wire rounds it (float32 rotation and
  * animation time; the animation time wrapped into its clip by the movement step) before it is
@@ -27,20 +26,21 @@
 import { Room, type Client } from '@colyseus/core';
 import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import { Msg, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
-import { decodeInput, createInputMessage, InputButton, InputStatus, type InputMessage } from '../../shared/protocol/input';
+import { decodeInput, createInputMessage, InputStatus, type InputMessage } from '../../shared/protocol/input';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
 import { validateShot, type ShotTiming } from '../../shared/validate/shot';
 import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
-import { createMoveState, setView, stepMovement } from '../../shared/movement/step';
+import { stepMovement } from '../../shared/movement/step';
 import { ArenaState, PlayerState } from '../state/schema';
 import { createMatchScene, type MatchScene } from './scene';
-import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
+import { TICK_POSE_STRIDE, MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
 import { applyVerdict, type VerdictHost } from './applyVerdict';
 import { PongResult } from './roundTrip';
 import { Slot } from './slot';
 import { chargeRefusal, policeBudgets, RejectBudget } from './budget';
-import { syncPlayerState, syncStatusState } from './sync';
+import { syncPlayerState, syncStatusState, wirePose, writeTickPose } from './sync';
+import { TickClock } from './tickClock';
 import type { ArenaConfig } from './config';
 
 export type { ArenaConfig, SpawnPoint } from './config';
@@ -49,7 +49,6 @@ export { Slot } from './slot';
 // scratch
 const pingBytes = new Uint8Array(PING_BYTES);
 const pingIn = createPingMessage();
-const f32 = Math.fround;
 
 function clampNumber(v: unknown, lo: number, hi: number, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
@@ -66,14 +65,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   recorder: MatchRecorder | null = null;
   /** Server ms of the newest recorded snapshot, -Infinity before the first. */
   newestTickMs = Number.NEGATIVE_INFINITY;
-  tickCount = 0;
-  /** Ticks per wall-clock second over the last full measuring period (about 1 s); 0 before the first. */
-  ticksPerSecond = 0;
-  private rateFromMs = Number.NaN;
-  private rateFromTick = 0;
+  private readonly tickClock = new TickClock();
   private t0 = 0;
-  private anchorMs = 0;
-  private lastTickMs = Number.NEGATIVE_INFINITY;
   private verdict: Verdict = createVerdict();
   private shooterBefore: ShooterState = createShooterState(-1, []);
   private pose: PlayerPose = createPlayerPose();
@@ -93,7 +86,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     const cfg = (this.constructor as typeof ArenaRoom).config;
     this.cfg = cfg;
     this.t0 = cfg.clock();
-    this.anchorMs = 0;
     this.maxClients = cfg.maxPlayers;
     this.maxMessagesPerSecond = 2000;
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
@@ -254,16 +246,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
 
   private step(tick: number, dt: number, dtMs: number): void {
     try {
-      let t = this.anchorMs + tick * dtMs;
-      const real = this.now();
-      if (real - t > 4 * dtMs) {
-        this.anchorMs += real - t;
-        t = real;
-      }
-      if (!(t > this.lastTickMs)) t = this.lastTickMs + dtMs / 1000;
-      this.lastTickMs = t;
-      this.tickCount++;
-      this.measureTickRate(real);
+      const t = this.tickClock.stamp(tick, dtMs, this.now());
       const poses = this.tickPoses;
       poses.fill(0);
       for (const slot of this.slots) {
@@ -279,12 +262,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
           stepMovement(slot.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: slot.jumpLatched }, this.cfg.world, this.cfg.movement, dt);
           slot.jumpLatched = false;
         }
-        // The pose as the wire carries it (schema.ts): position float64, rotation and clip time float32.
-        const pose = this.pose;
-        const m = slot.move;
-        pose.x = m.x; pose.y = m.y; pose.z = m.z;
-        pose.qx = f32(m.qx); pose.qy = f32(m.qy); pose.qz = f32(m.qz); pose.qw = f32(m.qw);
-        pose.clip = m.clip; pose.time = f32(m.animTime); pose.alive = slot.alive; pose.epoch = slot.epoch;
+        const pose = wirePose(this.pose, slot);
         this.scene.histories[slot.index]!.record(tick, t, pose);
         if (slot.lifePending && slot.alive) {
           slot.lifeStartMs = t;
@@ -292,12 +270,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
         }
         this.targetsAlive[slot.index] = slot.alive;
         this.targetsLife[slot.index] = slot.lifePending ? Number.POSITIVE_INFINITY : slot.lifeStartMs;
-        const o = slot.index * TICK_POSE_STRIDE;
-        poses[o + TickPose.PRESENT] = 1;
-        poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
-        poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;
-        poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time;
-        poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
+        writeTickPose(poses, slot.index, pose);
         this.syncPlayer(slot, pose);
       }
       policeBudgets(this.slots, t, this.roomId, (e) => this.recordEvent(e), this.cfg.onHostile);
@@ -312,16 +285,14 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     }
   }
 
-  /** Ticks per wall-clock second, measured over periods of at least a second of the room's clock. */
-  private measureTickRate(realMs: number): void {
-    if (Number.isNaN(this.rateFromMs)) {
-      this.rateFromMs = realMs;
-      this.rateFromTick = this.tickCount;
-    } else if (realMs - this.rateFromMs >= 1000) {
-      this.ticksPerSecond = ((this.tickCount - this.rateFromTick) * 1000) / (realMs - this.rateFromMs);
-      this.rateFromMs = realMs;
-      this.rateFromTick = this.tickCount;
-    }
+  /** Ticks recorded so far. */
+  get tickCount(): number {
+    return this.tickClock.count;
+  }
+
+  /** Ticks per wall-clock second over the last full second (tickClock.ts); 0 before the first. */
+  get ticksPerSecond(): number {
+    return this.tickClock.ticksPerSecond;
   }
 
   /** Pose and status into the synced state: at a tick (the pose just recorded) and at a spawn. */
@@ -391,17 +362,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
       this.reject(client, Msg.INPUT, 'INPUT_STALE');
       return;
     }
-    slot.lastInputSeq = scratch.seq;
-    const inp = slot.input;
-    inp.seq = scratch.seq;
-    inp.buttons = scratch.buttons;
-    inp.wishX = scratch.wishX;
-    inp.wishZ = scratch.wishZ;
-    inp.viewX = scratch.viewX;
-    inp.viewY = scratch.viewY;
-    inp.viewZ = scratch.viewZ;
-    if ((scratch.buttons & InputButton.JUMP) !== 0) slot.jumpLatched = true;
-    if (slot.alive) setView(slot.move, inp.viewX, inp.viewY, inp.viewZ);
+    slot.takeInput(scratch);
   }
   private inputScratch: InputMessage = createInputMessage();
 

@@ -3,8 +3,8 @@
  * input, the weapon rules state, health and life, score, and the round-trip estimate.
  */
 import type { Client } from '@colyseus/core';
-import { createMoveState, type MoveState } from '../../shared/movement/step';
-import { createInputMessage, type InputMessage } from '../../shared/protocol/input';
+import { createMoveState, setView, type MoveState } from '../../shared/movement/step';
+import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { PlayerState } from '../state/schema';
 import { RoundTrip } from './roundTrip';
@@ -50,6 +50,21 @@ export class Slot {
     this.index = index;
     this.shooter = createShooterState(index, magazines, loadout);
     this.budget = new RejectBudget(budget);
+  }
+
+  /** A newer input (checked by the room): the latest wish and view, a latched jump, the view turned now. */
+  takeInput(inp: InputMessage): void {
+    this.lastInputSeq = inp.seq;
+    const mine = this.input;
+    mine.seq = inp.seq;
+    mine.buttons = inp.buttons;
+    mine.wishX = inp.wishX;
+    mine.wishZ = inp.wishZ;
+    mine.viewX = inp.viewX;
+    mine.viewY = inp.viewY;
+    mine.viewZ = inp.viewZ;
+    if ((inp.buttons & InputButton.JUMP) !== 0) this.jumpLatched = true;
+    if (this.alive) setView(this.move, mine.viewX, mine.viewY, mine.viewZ);
   }
 
   /** A new player takes the slot: nothing of the previous occupant carries over. */

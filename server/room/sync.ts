@@ -6,6 +6,31 @@
 import type { PlayerPose } from '../../shared/lagcomp/pose';
 import type { PlayerState } from '../state/schema';
 import type { Slot } from './slot';
+import { TICK_POSE_STRIDE, TickPose } from './recorder';
+
+const f32 = Math.fround;
+
+/**
+ * The slot's pose as the wire carries it (schema.ts): position float64, rotation and clip time
+ * float32. This is what the history records, so a client's patches rebuild it bit for bit.
+ */
+export function wirePose(out: PlayerPose, slot: Slot): PlayerPose {
+  const m = slot.move;
+  out.x = m.x; out.y = m.y; out.z = m.z;
+  out.qx = f32(m.qx); out.qy = f32(m.qy); out.qz = f32(m.qz); out.qw = f32(m.qw);
+  out.clip = m.clip; out.time = f32(m.animTime); out.alive = slot.alive; out.epoch = slot.epoch;
+  return out;
+}
+
+/** One slot's row of a tick record (recorder.ts TickPose layout). */
+export function writeTickPose(poses: Float64Array, slotIndex: number, pose: PlayerPose): void {
+  const o = slotIndex * TICK_POSE_STRIDE;
+  poses[o + TickPose.PRESENT] = 1;
+  poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
+  poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;
+  poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time;
+  poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
+}
 
 /** Pose and status: at a tick (`pose`, the pose just recorded) and at a spawn (pose null: the move state). */
 export function syncPlayerState(ps: PlayerState, slot: Slot, pose: PlayerPose | null): void {
