@@ -12,10 +12,9 @@
  *   validateShot(verdict, scene, header.validation, shot.bytes, shot.shooterBefore, shot.timing, shot.targets)
  * and compare with shot.verdict.
  */
-import type { ValidationConfig, ShotTiming } from '../../shared/validate/shot';
+import type { ShotTiming } from '../../shared/validate/shot';
 import type { ShooterState, Verdict } from '../../shared/validate/verdict';
-import type { MoveConfig } from '../../shared/movement/step';
-import type { SceneOptions } from './scene';
+import type { MatchHeader } from '../../shared/audit/records';
 
 /**
  * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers):
@@ -24,22 +23,7 @@ import type { SceneOptions } from './scene';
 export const TICK_POSE_STRIDE = 12;
 export const TickPose = { PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11 } as const;
 
-export interface MatchHeader {
-  formatVersion: 2;
-  roomId: string;
-  /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
-  startedAtIso: string;
-  tickRate: number;
-  maxPlayers: number;
-  levelPath: string;
-  worldHash: string;
-  rigHash: string;
-  /** The rules: weapons, zone multipliers, window and tolerances. */
-  validation: ValidationConfig;
-  /** How histories and the rewinder are built (capacity, window, policies). */
-  scene: SceneOptions;
-  movement: MoveConfig;
-}
+export type { MatchHeader };
 
 export interface TickRecord {
   tick: number;

@@ -12,6 +12,26 @@
  * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
  *   cut short: the server died or the file was truncated).
  */
+import type { ValidationConfig } from '../validate/shot';
+import type { MoveConfig } from '../movement/step';
+
+/** The header record: everything a replay needs to rebuild the room's scene and rules. */
+export interface MatchHeader {
+  formatVersion: 2;
+  roomId: string;
+  /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
+  startedAtIso: string;
+  tickRate: number;
+  maxPlayers: number;
+  levelPath: string;
+  worldHash: string;
+  rigHash: string;
+  /** The rules: weapons, zone multipliers, window and tolerances. */
+  validation: ValidationConfig;
+  /** How histories and the rewinder are built: ring capacity in ticks, rewind reach in ms. */
+  scene: { maxPlayers: number; capacityTicks: number; windowMs: number };
+  movement: MoveConfig;
+}
 
 export const RecordType = {
   HEADER: 1,

@@ -8,29 +8,20 @@
  */
 import {
   readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES,
-  type FieldMismatch, type FrameReadResult,
+  type FieldMismatch, type FrameReadResult, type MatchHeader,
 } from '../../shared/audit/index';
 import {
   PlayerHistory, Rewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
   rewindStatusUsable, validateShot, FrameStatus,
-  type PlayerPose, type Rig, type ShotScene, type ValidationConfig, type Verdict, type World,
+  type PlayerPose, type Rig, type ShotScene, type Verdict, type World,
 } from '../../shared/index';
 import { createShotInput, type ShotInput } from '../../shared/audit/index';
 
 /** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch. */
 export const POSE_STRIDE = 12;
 
-export interface LogHeader {
-  roomId: string;
-  startedAtIso: string;
-  tickRate: number;
-  maxPlayers: number;
-  levelPath: string;
-  worldHash: string;
-  rigHash: string;
-  validation: ValidationConfig;
-  scene: { maxPlayers: number; capacityTicks: number; windowMs: number };
-}
+/** The log's header record (shared/audit/records.ts). */
+export type LogHeader = MatchHeader;
 
 export interface LoggedShot {
   /** Ordinal among the log's shot records. */
