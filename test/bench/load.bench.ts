@@ -12,6 +12,8 @@
  * room), verdictsPerSecond, serverCpuPct (per process, percent of one core), cpuPerPlayerPct
  * (server CPU per connected player), playersPerCore (100 / cpuPerPlayerPct: what one core holds at
  * this per-player cost), joinsPerProcess, errors, the bots' own CPU and the load average.
+ * --pin (Linux, taskset) gives each server process a core of its own (process i on core i) and the
+ * bots the cores left over, so the server's tick times are not the bots' scheduling.
  * --profile takes a V8 CPU profile of each server over the measured window and prints where the
  * time went (cpuProfile.ts).
  *
@@ -22,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/cluster/supervisor';
 import { clearRedisPrefix } from '../../server/ops/scale';
@@ -30,7 +33,7 @@ import { startLoad, type Load } from './loadBots';
 import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
 import { summarizeShots } from '../../client-sim/report';
 
-const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--logs DIR] [--profile] [--json]';
+const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--logs DIR] [--pin] [--profile] [--json]';
 
 function usage(message: string): never {
   console.error(`${message}. ${USAGE}`);
@@ -44,7 +47,7 @@ try {
     options: {
       processes: { type: 'string' }, rooms: { type: 'string' }, 'bots-per-room': { type: 'string' }, 'cheaters-per-room': { type: 'string' },
       seconds: { type: 'string' }, warmup: { type: 'string' }, 'tick-rate': { type: 'string' }, seed: { type: 'string' },
-      logs: { type: 'string' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
+      logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
     },
   }) as { values: Record<string, string | boolean | undefined> });
 } catch (e) {
@@ -67,6 +70,20 @@ const tickRate = int('tick-rate', 64, 1, 128);
 const seed = int('seed', 1, 0, 2 ** 31);
 const json = values.json === true;
 const say = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
+
+/** Server process i on core i (all its threads), this process (the bots) on the cores left. */
+function pinCores(c: Cluster): void {
+  const n = cpus().length;
+  if (processes >= n) usage(`--pin needs fewer server processes than cores (${n})`);
+  const rest = Array.from({ length: n - processes }, (_, i) => processes + i).join(',');
+  try {
+    for (const p of c.processes) execFileSync('taskset', ['-a', '-pc', String(p.index), String(p.pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-pc', rest, String(process.pid)], { stdio: 'ignore' });
+  } catch (e) {
+    throw new Error(`--pin: taskset failed (${(e as Error).message.split('\n', 1)[0]})`);
+  }
+  say(`load: servers pinned to cores 0..${processes - 1}, bots to ${rest}`);
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: Float64Array, q: number): number => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
@@ -91,6 +108,7 @@ try {
     onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
     onExit: (p) => void died.push(p.index),
   });
+  if (values.pin === true) pinCores(cluster);
   say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} bots (${cheatersPerRoom} cheater(s) each)...`);
   const urls = cluster.processes.map((p) => p.url);
   load = await startLoad({ urls, rooms, botsPerRoom, cheatersPerRoom, seed, tickRate });
@@ -165,10 +183,11 @@ try {
     tickMsP99PerProcess: per.map((p) => r3(p.tickMsP99)),
     errors,
     verdictLatencyMsP50: r3(pct(lat, 0.5)), verdictLatencyMsP99: r3(pct(lat, 0.99)), shots: logs.length,
-    agreement: r3(sim.agreementAll), honestRejected: sim.honestRejected, cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted,
+    agreement: r3(sim.agreementAll), agreementRaceFree: r3(sim.agreementRaceFree), honestRejected: sim.honestRejected, honestRejectedByReason: sim.honestRejectedByReason,
+    cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted, cheatAcceptedList: sim.ruleCheatAcceptedList.slice(0, 5),
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
     botsLeft: left, botsLeftByCode: leftCodes, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
-    cores: cpus().length, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
+    cores: cpus().length, pinned: values.pin === true, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
     ...(profile !== null ? { profile } : {}),
   };
   if (!json) {
