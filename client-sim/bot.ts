@@ -108,7 +108,7 @@ export class Bot {
   readonly eyeNow = new Float64Array(3);
   /** Scale of the wish vector sent (1 honest; the speed cheat sends longer ones). */
   wishScale = 1;
-  /** Horizontal speeds seen in the own snapshots, m/s: the largest (the speed cheat's measure). */
+  /** Horizontal speeds per stepped input seen in the own snapshots, m/s: the largest (the speed cheat's measure). */
   maxSnapSpeed = 0;
   inputSeq = 0;
   private shooting = false;
@@ -118,6 +118,7 @@ export class Bot {
   private lastSnapX = Number.NaN;
   private lastSnapZ = 0;
   private lastSnapTick = 0;
+  private lastSnapSeq = 0;
   private lastSnapEpoch = -1;
   readonly msg: ShotMessage = createShotMessage();
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
@@ -193,13 +194,16 @@ export class Bot {
       }
       if (!alive && this.deadSince < 0) this.deadSince = now;
       const x = v.latestValue(s, Snap.X), z = v.latestValue(s, Snap.Z);
-      // Speed over the ticks between two snapshots (each tick moves by one nominal dt).
+      // Speed per movement step between two snapshots: each stepped input moves by one nominal dt
+      // (a tick catching up after a stall steps several; with none stepped, the ticks count).
+      const applied = v.latestValue(s, Snap.INPUT_SEQ);
       if (alive && epoch === this.lastSnapEpoch && this.lastSnapX === this.lastSnapX && snap.tick > this.lastSnapTick) {
         const dx = x - this.lastSnapX, dz = z - this.lastSnapZ;
-        const speed = (Math.sqrt(dx * dx + dz * dz) * this.opts.tickRate) / (snap.tick - this.lastSnapTick);
+        const steps = applied > this.lastSnapSeq ? applied - this.lastSnapSeq : snap.tick - this.lastSnapTick;
+        const speed = (Math.sqrt(dx * dx + dz * dz) * this.opts.tickRate) / steps;
         if (speed > this.maxSnapSpeed) this.maxSnapSpeed = speed;
       }
-      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapTick = snap.tick; this.lastSnapEpoch = epoch;
+      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapTick = snap.tick; this.lastSnapEpoch = epoch; this.lastSnapSeq = applied;
       this.move.reconcile(x, v.latestValue(s, Snap.Y), z, v.latestValue(s, Snap.VX), v.latestValue(s, Snap.VY), v.latestValue(s, Snap.VZ), alive, epoch, v.latestValue(s, Snap.INPUT_SEQ), snap.timeMs);
       if (alive) this.weapons.check(v.latestValue(s, Snap.WEAPON), v.latestValue(s, Snap.AMMO), v.latestValue(s, Snap.RELOAD_END), v.latestValue(s, Snap.DRAW_END));
       for (let k = 0; k < this.doomed.length; k++) if (!v.aliveLatest(k)) this.doomed[k] = 0;
@@ -347,6 +351,9 @@ export class Bot {
       this.tracked.add(log);
     }
     if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
+    // Inputs held back go first: the server judges a weapon message after the inputs sent before it.
+    for (const h of this.heldInputs) this.conn.sendInput(h);
+    this.heldInputs.length = 0;
     log.dropped = !this.conn.sendShot(payload);
     this.book.add(log);
     if (log.dropped) this.lostLater(log);
@@ -393,18 +400,28 @@ export class Bot {
     const now = this.now;
     const dt = this.lastFrameAt < 0 ? 0 : Math.min(100, now - this.lastFrameAt);
     this.lastFrameAt = now;
-    this.move.advance(now, this.serverAt);
+    // One input per movement step, sent before the step is predicted (the server steps them in order).
+    this.move.advance(now, this.serverAt, this.emitInput);
     this.move.eye(this.eyeNow, this.opts.rig.eyeHeight);
     this.aim.turn(dt);
     this.steer.update(now, this.eyeNow, this.aim.viewX, this.aim.viewZ, this.aim.target);
     const handled = !this.shooting || (this.profile !== null && this.profile.frame(this, now));
     if (!handled) this.honest.frame(now, this.profile === null ? Intent.HONEST : Intent.VALID);
-    if (this.profile?.input === undefined || this.profile.input(this, now)) this.sendInput();
     this.camera.update(this.eyeNow, this.aim.viewX, this.aim.viewY, this.aim.viewZ);
   }
 
-  /** Sends this frame's input (wish, view, jump) and hands it to the own-movement prediction. */
-  sendInput(): void {
+  /**
+   * One movement step's input: sent (or, when the profile holds it, kept to go out with the next one
+   * it lets through, in order) and handed to the own-movement prediction.
+   */
+  private readonly emitInput = (): void => {
+    if (this.profile?.input === undefined || this.profile.input(this, this.now)) this.sendInput();
+    else this.sendInput(true);
+  };
+  private readonly heldInputs: Uint8Array[] = [];
+
+  /** Sends this step's input (wish, view, jump), after any held ones; `hold` keeps it back instead. */
+  sendInput(hold = false): void {
     const inp = this.input;
     const a = this.aim;
     inp.seq = ++this.inputSeq;
@@ -414,7 +431,12 @@ export class Bot {
     if (a.target < 0 && (this.steer.wishX !== 0 || this.steer.wishZ !== 0)) a.lookAt(this.steer.wishX, 0, this.steer.wishZ);
     inp.viewX = a.viewX; inp.viewY = a.viewY; inp.viewZ = a.viewZ;
     encodeInput(this.inputBuf, inp);
-    this.conn.sendInput(this.inputBuf);
+    if (hold) this.heldInputs.push(this.inputBuf.slice());
+    else {
+      for (const h of this.heldInputs) this.conn.sendInput(h);
+      this.heldInputs.length = 0;
+      this.conn.sendInput(this.inputBuf);
+    }
     this.move.setInput(inp.seq, inp.wishX, inp.wishZ, inp.viewX, inp.viewY, inp.viewZ, this.steer.jump);
     this.steer.jump = false;
   }

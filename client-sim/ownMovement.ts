@@ -65,15 +65,17 @@ export class OwnMovement {
     this.input.wishX = f32(wishX); this.input.wishZ = f32(wishZ);
     this.input.viewX = f32(viewX); this.input.viewY = f32(viewY); this.input.viewZ = f32(viewZ);
     if (jump) this.jumpPending = true;
-    // The server turns the view as soon as an input arrives (arenaRoom handleInput).
+    // The server turns the view with the step that uses the input.
     if (this.active && this.alive) setView(this.state, this.input.viewX, this.input.viewY, this.input.viewZ);
   }
 
   /**
    * Runs the fixed steps due by local time `now` and records each predicted pose, stamped with
-   * `serverAt(local ms)` (the server time the pose will exist at on the server).
+   * `serverAt(local ms)` (the server time the pose will exist at on the server). `emit` is called
+   * before each step: it sends that step's input and hands it over with setInput (the server steps
+   * one input per tick, in order).
    */
-  advance(now: number, serverAt: (localMs: number) => number): void {
+  advance(now: number, serverAt: (localMs: number) => number, emit: () => void = () => undefined): void {
     if (this.lastNow < 0) this.lastNow = now;
     this.accMs += Math.min(250, now - this.lastNow);
     this.lastNow = now;
@@ -83,6 +85,7 @@ export class OwnMovement {
     const stepMs = 1000 / rate;
     while (this.accMs >= stepMs) {
       this.accMs -= stepMs;
+      emit();
       if (!this.active) continue;
       const jump = this.alive && this.jumpPending;
       if (this.alive) {

@@ -52,14 +52,16 @@ describe('arena on the default level', () => {
     const t0 = room.newestTickMs;
     const inp = createInputMessage();
     inp.seq = 1; inp.wishX = 50; inp.wishZ = 0; inp.viewX = 1; inp.viewY = 0; inp.viewZ = 0;
-    b.sendInput(inp);
+    b.holdInput(inp);
     await sleep(400);
+    b.stopInputs();
     const dist = Math.hypot(bs.x - x0, bs.z - z0);
     const elapsed = (room.newestTickMs - t0) / 1000;
     expect(dist).toBeGreaterThan(0.3);
     expect(dist).toBeLessThanOrEqual(ts.server.config.movement.maxSpeed * elapsed + 1e-9);
     expect(Number.isFinite(bs.y)).toBe(true);
-    // A stale input (same seq) is refused.
+    // A stale input (a seq already sent) is refused.
+    inp.seq = b.inputSeq;
     b.sendInput(inp);
     await b.until(() => b.rejects.some((r) => r.reason === 'INPUT_STALE'), 3000, 'stale input reject');
 

@@ -63,7 +63,7 @@ describe('synced state equals the server history', () => {
       input.buttons = i % 3 === 0 ? InputButton.JUMP : 0;
       // A view off the axes: its yaw quaternion is not exact in float32.
       input.viewX = 0.37 - 0.05 * i; input.viewY = 0.1; input.viewZ = -0.93;
-      b.sendInput(input);
+      b.holdInput(input);
       await sleep(100);
       const v = await shootAtZone(a, ts, 1, ++seq, i % 2 === 0 ? HitZone.HEAD : HitZone.UPPER_TORSO);
       expect(['OK_HIT', 'OK_MISS']).toContain(reasonName(v.reason));

@@ -1,7 +1,8 @@
 /**
  * Fake lag: pongs held back (50 + 250 strength) ms, so the server believes a longer round trip
- * (more slack for future-claimed times, a larger rewind), and inputs sent only every
- * (1 + 5 strength) frames, so the player moves in jerks others find hard to hit. Shots are ordinary.
+ * (more slack for future-claimed times, a larger rewind), and inputs held back and released in
+ * bunches every (1 + 5 strength) steps (the server steps a bunch at once, so the player moves in
+ * jerks others find hard to hit). Shots are ordinary (held inputs go out before them).
  * Rule-abiding: the audit must flag it.
  */
 import type { Bot, Profile } from '../bot';

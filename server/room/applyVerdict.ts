@@ -38,8 +38,11 @@ export interface AppliedVerdict {
 const applied: AppliedVerdict = { targetHealthAfter: -1, killed: false };
 const direction = new Float64Array(3);
 
-/** Applies `v` (judged for `shooter`, whose client is `client`) and replies; returns what it did (reused object). */
-export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v: Verdict): AppliedVerdict {
+/**
+ * Applies `v` (judged for `shooter`) and replies to `client` (null: the shooter's connection is
+ * lost, nothing to reply to); returns what it did (reused object).
+ */
+export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client | null, v: Verdict): AppliedVerdict {
   const stats = host.cfg.stats;
   applied.targetHealthAfter = -1;
   applied.killed = false;
@@ -55,7 +58,7 @@ export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v
       }
       host.syncStatus(target);
       const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed: applied.killed };
-      client.send(Msg.HIT, hit);
+      client?.send(Msg.HIT, hit);
       damageDirection(direction, host.slots[v.shooter], target, v);
       const dmg: DamagedReply = { from: shooter.index, damage: v.damage, health: target.health, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
       if (target.connected) target.client.send(Msg.DAMAGED, dmg);
@@ -78,7 +81,7 @@ export function applyVerdict(host: VerdictHost, shooter: Slot, client: Client, v
     originOffsetM: Number.isFinite(v.originOffsetM) ? v.originOffsetM : -1,
   };
   if (shooter.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, shooter.index, v.rewindTimeMs);
-  client.send(Msg.VERDICT, reply);
+  client?.send(Msg.VERDICT, reply);
   return applied;
 }
 
@@ -116,6 +119,7 @@ function kill(host: VerdictHost, target: Slot, killer: Slot, v: Verdict): void {
   const t = host.now();
   target.alive = false;
   target.shooter.alive = false;
+  target.inputs.clear();
   target.deaths++;
   target.respawnAtMs = Math.max(t + host.cfg.respawnDelayMs, 1e-9);
   host.targetsAlive[target.index] = false;

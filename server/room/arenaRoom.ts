@@ -31,7 +31,6 @@ import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol
 import { FrameStatus } from '../../shared/protocol/shot';
 import { validateShot, type ShotTiming } from '../../shared/validate/shot';
 import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
-import { stepMovement } from '../../shared/movement/step';
 import { ArenaState, PlayerState } from '../state/schema';
 import { createMatchScene, type MatchScene } from './scene';
 import { TICK_POSE_STRIDE, MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
@@ -41,6 +40,7 @@ import { Slot } from './slot';
 import { chargeRefusal, policeBudgets, RejectBudget } from './budget';
 import { syncPlayerState, syncStatusState, wirePose, writeTickPose } from './sync';
 import { TickClock } from './tickClock';
+import { WaitingShots } from './waitingShots';
 import type { ArenaConfig } from './config';
 
 export type { ArenaConfig, SpawnPoint } from './config';
@@ -91,7 +91,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     this.scene = createMatchScene(cfg.world, cfg.rig, cfg.scene);
     const magazines = cfg.validation.weapons.map((w) => w.magazine);
     for (let i = 0; i < cfg.maxPlayers; i++) {
-      this.slots.push(new Slot(i, magazines, cfg.validation.loadout, cfg.rejectBudget));
+      this.slots.push(new Slot(i, magazines, cfg.validation.loadout, cfg.rejectBudget, cfg.tickRate));
       this.targetsAlive.push(false);
       this.targetsLife.push(0);
     }
@@ -177,9 +177,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     // Colyseus calls onLeave next when no reconnection is allowed (also for a client we disconnected).
     if (!(this.cfg.reconnectSeconds > 0) || slot.kicked) return;
     slot.connected = false;
-    slot.input.wishX = 0;
-    slot.input.wishZ = 0;
-    slot.jumpLatched = false;
+    slot.inputs.clear();
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
     // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
@@ -199,6 +197,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   override onLeave(client: Client): void {
     const slot = this.bySession.get(client.sessionId);
     if (slot === undefined) return;
+    // Shots still waiting for their inputs are judged now, as the player stands.
+    this.judgeWaitingShots(slot);
+    slot.inputs.clear();
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
     // Messages dropped unjudged since the last count are counted before the slot is freed.
@@ -257,11 +258,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
           this.spawn(slot);
           this.recordEvent({ kind: MatchEventKind.RESPAWN, slot: slot.index, timeMs: t, x: slot.move.x, y: slot.move.y, z: slot.move.z });
         }
-        if (slot.alive) {
-          const inp = slot.input;
-          stepMovement(slot.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: slot.jumpLatched }, this.cfg.world, this.cfg.movement, dt);
-          slot.jumpLatched = false;
-        }
+        if (slot.alive) slot.stepInputs(this.cfg.world, this.cfg.movement, dt);
         const pose = wirePose(this.pose, slot);
         this.scene.histories[slot.index]!.record(tick, t, pose);
         if (slot.lifePending && slot.alive) {
@@ -278,6 +275,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses }));
+      if (this.waiting.length > 0) this.judgeWaitingShots(null);
       if (this.cfg.patchRateMs <= 0) this.broadcastPatch();
     } catch (e) {
       this.cfg.stats.internalErrors++;
@@ -362,7 +360,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
       this.reject(client, Msg.INPUT, 'INPUT_STALE');
       return;
     }
-    slot.takeInput(scratch);
+    if (!slot.takeInput(scratch)) this.reject(client, Msg.INPUT, 'INPUT_OVERFLOW');
   }
   private inputScratch: InputMessage = createInputMessage();
 
@@ -386,13 +384,38 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     if (slot.rtt.pong(pingIn, this.now()) === PongResult.UNKNOWN_ID) this.reject(client, Msg.PONG, 'PONG_UNKNOWN_ID');
   }
 
+  /**
+   * A weapon message is judged once the inputs sent before it are stepped, so the shooter's eye path
+   * includes the moves the client made before firing: at once when none wait, otherwise at the end
+   * of the tick that steps the last of them (waitingShots.ts). Its arrival time is kept.
+   */
   private handleShot(client: Client, bytes: unknown): void {
     const slot = this.bySession.get(client.sessionId);
     if (slot === undefined) return;
     this.cfg.stats.shots++;
+    const at = this.now();
+    if (slot.inputs.length === 0 && !this.waiting.holds(slot)) this.judgeShot(slot, bytes, at);
+    else this.waiting.push(slot, bytes, at);
+  }
+  private readonly waiting = new WaitingShots();
+
+  /** Judges the waiting shots whose inputs are stepped (all of `only`'s when given), in arrival order. */
+  private judgeWaitingShots(only: Slot | null): void {
+    this.waiting.drain(only, (slot, bytes, at) => {
+      try {
+        this.judgeShot(slot, bytes, at);
+      } catch (e) {
+        this.cfg.stats.internalErrors++;
+        console.error('arena: judging a waiting shot failed:', e);
+      }
+    });
+  }
+
+  private judgeShot(slot: Slot, bytes: unknown, receiveTimeMs: number): void {
+    const client = slot.client;
     const isBytes = bytes instanceof Uint8Array;
     const timing = this.timing;
-    timing.receiveTimeMs = this.now();
+    timing.receiveTimeMs = receiveTimeMs;
     // The largest round trip the client was told lately: its clock may run ahead by half of it.
     timing.rttMs = slot.rtt.toldMaxMs();
     timing.interpDelayMs = slot.interpDelayMs;
@@ -407,7 +430,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
     copyShooterState(slot.shooter, v.after);
     const done = applyVerdict(this, slot, client, v);
-    if (v.kind === VerdictKind.REJECTED) this.refused(client, reasonName(v.reason));
+    if (v.kind === VerdictKind.REJECTED && client !== null) this.refused(client, reasonName(v.reason));
 
     const rec = this.recorder;
     if (rec !== null) {

@@ -1,10 +1,11 @@
 /**
- * A player slot's server-side data, never synced: the connection, the movement state and latest
- * input, the weapon rules state, health and life, score, and the round-trip estimate.
+ * A player slot's server-side data, never synced: the connection, the movement state and its queue
+ * of inputs (inputQueue.ts), the weapon rules state, health and life, score, and the round-trip estimate.
  */
 import type { Client } from '@colyseus/core';
-import { createMoveState, setView, type MoveState } from '../../shared/movement/step';
 import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
+import { createMoveState, setView, stepMovement, type MoveConfig, type MoveState, type MoveWorld } from '../../shared/movement/step';
+import { InputQueue } from './inputQueue';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { PlayerState } from '../state/schema';
 import { RoundTrip } from './roundTrip';
@@ -18,9 +19,13 @@ export class Slot {
   sessionId = '';
   state: PlayerState | null = null;
   move: MoveState = createMoveState(0, 0, 0);
+  /** The input stepped last (its view is kept by a tick that steps without one). */
   input: InputMessage = createInputMessage();
-  jumpLatched = false;
+  /** Inputs received and not stepped yet, in order. */
+  readonly inputs: InputQueue;
+  /** Newest input seq received (older or repeated ones are refused), and newest stepped (synced). */
   lastInputSeq = -1;
+  appliedInputSeq = -1;
   shooter: ShooterState;
   health = 0;
   alive = false;
@@ -46,25 +51,45 @@ export class Slot {
   lastReportMs = Number.NEGATIVE_INFINITY;
   lastRefusal = '';
 
-  constructor(index: number, magazines: readonly number[], loadout: readonly number[], budget: RejectBudgetConfig) {
+  constructor(index: number, magazines: readonly number[], loadout: readonly number[], budget: RejectBudgetConfig, tickRate: number) {
     this.index = index;
+    this.inputs = new InputQueue(tickRate);
     this.shooter = createShooterState(index, magazines, loadout);
     this.budget = new RejectBudget(budget);
   }
 
-  /** A newer input (checked by the room): the latest wish and view, a latched jump, the view turned now. */
-  takeInput(inp: InputMessage): void {
+  /**
+   * A newer input (checked by the room): queued for the ticks to step in order. Inputs sent while
+   * dead are not queued (the next life starts from the spawn). False when the queue is full: the
+   * client sends faster than the tick rate.
+   */
+  takeInput(inp: InputMessage): boolean {
+    if (this.alive && !this.inputs.push(inp)) return false;
     this.lastInputSeq = inp.seq;
-    const mine = this.input;
-    mine.seq = inp.seq;
-    mine.buttons = inp.buttons;
-    mine.wishX = inp.wishX;
-    mine.wishZ = inp.wishZ;
-    mine.viewX = inp.viewX;
-    mine.viewY = inp.viewY;
-    mine.viewZ = inp.viewZ;
-    if ((inp.buttons & InputButton.JUMP) !== 0) this.jumpLatched = true;
-    if (this.alive) setView(this.move, mine.viewX, mine.viewY, mine.viewZ);
+    return true;
+  }
+
+  /**
+   * This tick's movement: the queued inputs the tick's credit allows, each one step of dt, in order;
+   * none queued holds the player, unless the client has sent nothing for a second of ticks (then a
+   * step with no wish). Returns the steps taken.
+   */
+  stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number): number {
+    const q = this.inputs;
+    const inp = this.input;
+    const n = q.stepsThisTick();
+    for (let i = 0; i < n; i++) {
+      q.shift(inp);
+      this.appliedInputSeq = inp.seq;
+      setView(this.move, inp.viewX, inp.viewY, inp.viewZ);
+      stepMovement(this.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: (inp.buttons & InputButton.JUMP) !== 0 }, world, cfg, dt);
+    }
+    if (n > 0 || !q.idleStep()) return n;
+    inp.wishX = 0;
+    inp.wishZ = 0;
+    inp.buttons = 0;
+    stepMovement(this.move, { wishX: 0, wishZ: 0, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: false }, world, cfg, dt);
+    return 1;
   }
 
   /** A new player takes the slot: nothing of the previous occupant carries over. */
@@ -75,7 +100,9 @@ export class Slot {
     this.debug = debug;
     this.shooter = createShooterState(this.index, rules.weapons.map((w) => w.magazine), rules.loadout);
     this.lastInputSeq = -1;
+    this.appliedInputSeq = -1;
     this.input = createInputMessage();
+    this.inputs.clear();
     this.kills = 0;
     this.deaths = 0;
     this.lives = 0;
@@ -100,7 +127,8 @@ export class Slot {
     this.input.viewZ = this.move.viewZ;
     this.input.wishX = 0;
     this.input.wishZ = 0;
-    this.jumpLatched = false;
+    this.input.buttons = 0;
+    this.inputs.clear();
     this.health = maxHealth;
     this.alive = true;
     this.epoch++;

@@ -45,7 +45,7 @@ export function syncPlayerState(ps: PlayerState, slot: Slot, pose: PlayerPose | 
   }
   ps.viewX = m.viewX; ps.viewY = m.viewY; ps.viewZ = m.viewZ;
   ps.clip = m.clip;
-  ps.inputSeq = slot.lastInputSeq < 0 ? 0 : slot.lastInputSeq >>> 0;
+  ps.inputSeq = slot.appliedInputSeq < 0 ? 0 : slot.appliedInputSeq >>> 0;
   syncStatusState(ps, slot);
 }
 

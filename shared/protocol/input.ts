@@ -1,7 +1,9 @@
 /**
  * The movement input message: what the player wants, never where the player is. The server runs
  * the movement step (shared/movement) on it, so a client can only ask to move, within the clamps.
- * No angles on the wire: the view is a direction vector, normalised by the server.
+ * No angles on the wire: the view is a direction vector, normalised by the server. An input is a
+ * command for one movement step: a client sends one per tick it predicts, and the server steps each
+ * once, in the order of their seqs (server/room/inputQueue.ts).
  *
  * Layout (version 1, 28 bytes, little-endian):
  *

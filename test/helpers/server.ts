@@ -217,8 +217,38 @@ export class TestPlayer {
   }
 
   sendInput(input: InputMessage): void {
+    if (input.seq > this.inputSeq) this.inputSeq = input.seq;
     this.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, input));
   }
+
+  /**
+   * Holds `input` as a player holds keys: one input per tick at `tickRate` (the server steps one per
+   * tick), each with the next seq, paced on the wall clock, until stopInputs() or leave().
+   */
+  holdInput(input: InputMessage, tickRate = 64): void {
+    this.stopInputs();
+    const held = { ...input };
+    const t0 = performance.now();
+    let sent = 0;
+    const due = (): void => {
+      const want = Math.floor(((performance.now() - t0) * tickRate) / 1000) + 1;
+      for (; sent < want; sent++) {
+        held.seq = this.inputSeq + 1;
+        this.sendInput(held);
+      }
+    };
+    due();
+    this.inputTimer = setInterval(due, 4);
+  }
+
+  stopInputs(): void {
+    if (this.inputTimer !== null) clearInterval(this.inputTimer);
+    this.inputTimer = null;
+  }
+
+  /** Newest input seq sent. */
+  inputSeq = 0;
+  private inputTimer: ReturnType<typeof setInterval> | null = null;
 
   /** The pose of `slot` interpolated at server time `timeMs` from received snapshots (null if not bracketed). */
   renderPose(slot: number, timeMs: number): PlayerPose | null {
@@ -243,6 +273,7 @@ export class TestPlayer {
   }
 
   async leave(): Promise<void> {
+    this.stopInputs();
     try {
       await this.room.leave(true);
     } catch {

@@ -112,7 +112,7 @@ describe('cheat profiles', () => {
   it('speedHack: longer wish vectors and teleport-sized ones move the player no faster (the step clamps them)', () => {
     const p = report.byProfile.speedHack!;
     expect(p.stats.maxSpeedMps).toBeGreaterThan(0);
-    // Speed between two snapshots: the step's maxSpeed, plus rounding.
+    // Speed per stepped input between two snapshots: the step's maxSpeed, plus rounding.
     expect(p.stats.maxSpeedMps).toBeLessThanOrEqual(p.stats.allowedSpeedMps! * 1.01);
   });
 
