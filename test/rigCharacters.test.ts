@@ -1,10 +1,11 @@
 // Rigs from humanoids other than the mannequin: RobotExpressive (Blender ".L" names, meshes parented
 // rigidly to bones, two skins, an armature scaled by 100: see server/rig/character.ts) built with its
-// map file; the same robot renamed to the Mixamo convention, and described by a VRM humanoid table
-// with meaningless bone names, must give the same rig geometry; meshopt- and Draco-compressed
-// (quantized) robots give rigs as good against the original mesh; rig files round-trip with their hash checked;
-// RIG= picks the rig; and a room running the robot rig judges shots by its zones over real sockets,
-// and its match log audits bit for bit with the same rig.
+// map file; QuaterniusMannequin (VRM humanoid bone names, meshopt-compressed and quantized as it
+// ships, no map file) built by names alone; the same Quaternius mannequin with meaningless bone names,
+// described by an override map file or by a VRM humanoid table, must give the same rig geometry;
+// meshopt- and Draco-compressed (quantized) robots give rigs as good against the original mesh; rig
+// files round-trip with their hash checked; RIG= picks the rig; and a room running either rig judges
+// shots by its zones over real sockets, and its match log audits bit for bit with the same rig.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
-import { buildRig, DEFAULT_BUILD_OPTIONS, type CharacterMap } from '../server/rig/buildRig';
+import { buildRig, DEFAULT_BUILD_OPTIONS, HITBOX_ORDER } from '../server/rig/buildRig';
 import { loadSkinnedCharacter } from '../server/rig/character';
+import { gltfIO } from '../server/level/gltfIO';
 import { measureRigQuality } from '../server/rig/quality';
-import { loadMappedCharacter, parseRigFile, readCharacterMap, rigFileText, rigFromEnv } from '../server/rig/rigFile';
+import { characterMapPathFor, loadMappedCharacter, parseRigFile, readCharacterMap, rigFileText, rigFromEnv } from '../server/rig/rigFile';
 import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
 import { HitZone, loadRig, type RigMeta } from '../shared/rig/rig';
 import { assetPath } from './helpers/glb';
@@ -29,11 +31,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const map = readCharacterMap(ROBOT_MAP);
 const robotBuilt = loadMappedCharacter(ROBOT, map).then((ch) => ({ ch, built: buildRig(ch, 'RobotExpressive.glb', DEFAULT_BUILD_OPTIONS, map) }));
+const QUAT = assetPath('QuaterniusMannequin.glb');
+const quatBuilt = loadSkinnedCharacter(QUAT).then((ch) => ({ ch, built: buildRig(ch, 'QuaterniusMannequin.glb') }));
 
-/** Rewrites the robot with joints renamed (and optionally extra top-level JSON), returns the new path. */
-async function renamedRobot(name: string, rename: Record<string, string>, extensions?: (nodeIndex: Map<string, number>) => Record<string, unknown>): Promise<string> {
-  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS);
-  const doc = await io.read(ROBOT);
+/**
+ * Rewrites the Quaternius mannequin with joints renamed (and optionally extra top-level JSON), returns
+ * the new path. The meshopt compression is dropped (the test has no encoder), the quantization kept.
+ */
+async function renamedQuaternius(name: string, rename: Record<string, string>, extensions?: (nodeIndex: Map<string, number>) => Record<string, unknown>): Promise<string> {
+  const doc = await (await gltfIO()).read(QUAT);
+  doc.getRoot().listExtensionsUsed().find((e) => e.extensionName === 'EXT_meshopt_compression')?.dispose();
   const joints = new Set(doc.getRoot().listSkins().flatMap((s) => s.listJoints()));
   const index = new Map<string, number>();
   doc.getRoot().listNodes().forEach((n, i) => {
@@ -41,7 +48,7 @@ async function renamedRobot(name: string, rename: Record<string, string>, extens
     if (rename[n.getName()]) n.setName(rename[n.getName()]);
     index.set(n.getName(), i);
   });
-  const { json, resources } = await io.writeJSON(doc, { basename: name });
+  const { json, resources } = await new NodeIO().registerExtensions(ALL_EXTENSIONS).writeJSON(doc, { basename: name });
   if (extensions) {
     json.extensions = { ...json.extensions, ...extensions(index) };
     json.extensionsUsed = [...(json.extensionsUsed ?? []), ...Object.keys(extensions(index))];
@@ -52,21 +59,11 @@ async function renamedRobot(name: string, rename: Record<string, string>, extens
   return path;
 }
 
-const MIXAMO: Record<string, string> = {
-  Hips: 'mixamorig:Hips', Abdomen: 'mixamorig:Spine', Torso: 'mixamorig:Spine1', Neck: 'mixamorig:Neck', Head: 'mixamorig:Head',
-  'Shoulder.L': 'mixamorig:LeftShoulder', 'UpperArm.L': 'mixamorig:LeftArm', 'LowerArm.L': 'mixamorig:LeftForeArm',
-  'Shoulder.R': 'mixamorig:RightShoulder', 'UpperArm.R': 'mixamorig:RightArm', 'LowerArm.R': 'mixamorig:RightForeArm',
-  'UpperLeg.L': 'mixamorig:LeftUpLeg', 'LowerLeg.L': 'mixamorig:LeftLeg', 'Foot.L': 'mixamorig:LeftFoot',
-  'UpperLeg.R': 'mixamorig:RightUpLeg', 'LowerLeg.R': 'mixamorig:RightLeg', 'Foot.R': 'mixamorig:RightFoot',
-  'Palm1.L': 'mixamorig:LeftHandIndex1', 'Palm1.R': 'mixamorig:RightHandIndex1',
-};
-const VRM_BONES: Record<string, string> = {
-  Hips: 'hips', Abdomen: 'spine', Torso: 'chest', Neck: 'neck', Head: 'head',
-  'Shoulder.L': 'leftShoulder', 'UpperArm.L': 'leftUpperArm', 'LowerArm.L': 'leftLowerArm',
-  'Shoulder.R': 'rightShoulder', 'UpperArm.R': 'rightUpperArm', 'LowerArm.R': 'rightLowerArm',
-  'UpperLeg.L': 'leftUpperLeg', 'LowerLeg.L': 'leftLowerLeg', 'Foot.L': 'leftFoot',
-  'UpperLeg.R': 'rightUpperLeg', 'LowerLeg.R': 'rightLowerLeg', 'Foot.R': 'rightFoot',
-};
+/** The Quaternius mannequin's bones that name a role (VRM humanoid names); the fingers and the root follow their parents. */
+const QUAT_ROLES = [
+  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head',
+  ...['left', 'right'].flatMap((s) => ['Shoulder', 'UpperArm', 'LowerArm', 'Hand', 'UpperLeg', 'LowerLeg', 'Foot', 'Toes'].map((b) => s + b)),
+];
 
 describe('rigs from other humanoids', () => {
   it('RobotExpressive: its map scales it to 1.8 m and names the torso; hitboxes, clips and hulls as expected', async () => {
@@ -88,25 +85,63 @@ describe('rigs from other humanoids', () => {
     await expect(loadSkinnedCharacter(ROBOT).then((ch) => buildRig(ch, 'RobotExpressive.glb'))).rejects.toThrow(/"height": 1.8/);
   });
 
-  it('the same robot under Mixamo names, or described by a VRM humanoid table, gives the same rig geometry', async () => {
-    // Baseline: the robot rewritten by the same writer with its names unchanged (rewriting alone
-    // moves node matrices by float rounding, so the shipped file is not the baseline).
-    const plain = await renamedRobot('plain-robot', {});
-    const built = buildRig(await loadMappedCharacter(plain, map), 'plain-robot.gltf', DEFAULT_BUILD_OPTIONS, map);
-    const mixamo = await renamedRobot('mixamo-robot', MIXAMO);
-    const mixamoMap: CharacterMap = { ...map, bones: { Body: 'chest' } };
-    const fromMixamo = buildRig(await loadMappedCharacter(mixamo, mixamoMap), 'mixamo-robot.gltf', DEFAULT_BUILD_OPTIONS, mixamoMap);
-    expect(fromMixamo.data.payload).toBe(built.data.payload);
-    expect(fromMixamo.jointZone).toEqual(built.jointZone);
+  it('QuaterniusMannequin: VRM humanoid names map every bone with no map file; clips picked by name; meshopt-compressed as it ships', async () => {
+    const { ch, built } = await quatBuilt;
+    expect(characterMapPathFor(QUAT)).toBeUndefined();
+    expect((await new NodeIO().readAsJSON(QUAT)).json.extensionsRequired).toEqual(expect.arrayContaining(['EXT_meshopt_compression', 'KHR_mesh_quantization']));
+    expect(ch.declaredRoles.size).toBe(0); // no VRM extension: the names alone say what each bone is
+    // Every joint is mapped by its name except the skeleton's root above the hips (pelvis by default).
+    ch.jointNames.forEach((n, j) => expect(built.jointHow[j], n).toBe(n === 'root' ? 'default' : 'name'));
+    const meta = JSON.parse(built.data.meta) as RigMeta;
+    expect(built.omitted).toEqual([]);
+    expect(meta.hitboxes.map((h) => h.name)).toEqual([...HITBOX_ORDER]);
+    const joint = Object.fromEntries(meta.hitboxes.map((h) => [h.name, h.joint]));
+    expect(joint).toMatchObject({ head: 'head', upper_torso: 'chest', lower_torso: 'spine', pelvis: 'hips', 'upper_arm.l': 'leftUpperArm', 'calf.r': 'rightLowerLeg' });
+    for (const side of ['left', 'right']) {
+      expect(built.jointHitbox[ch.jointNames.indexOf(`${side}Shoulder`)]).toBe('upper_torso');
+      expect(built.jointHitbox[ch.jointNames.indexOf(`${side}ThumbDistal`)]).toBe(`hand.${side[0]}`);
+      expect(built.jointHitbox[ch.jointNames.indexOf(`${side}Toes`)]).toBe(`foot.${side[0]}`);
+    }
+    expect(built.jointHitbox[ch.jointNames.indexOf('upperChest')]).toBe('upper_torso');
+    expect(meta.clips.map((c) => c.name)).toEqual(['Idle_Loop_Rig', 'Walk_Loop_Rig', 'Sprint_Loop_Rig', 'Jump_Loop_Rig']);
+    // Modelled in metres: no "height" needed.
+    expect(meta.height).toBeGreaterThan(1.8);
+    expect(meta.height).toBeLessThan(1.85);
+    expect(meta.eyeHeight).toBeGreaterThan(1.5);
+    expect(meta.eyeHeight).toBeLessThan(meta.height);
+    for (const h of meta.hitboxes) expect(h.triangles).toBeGreaterThanOrEqual(8);
+  });
 
-    // VRM 1.0: bone names say nothing; the file's humanoid table says what each is.
-    const opaque = Object.fromEntries(Object.keys(VRM_BONES).map((n, i) => [n, `J_Custom_${i}`]));
-    const vrm = await renamedRobot('vrm-robot', opaque, (index) => ({
-      VRMC_vrm: { specVersion: '1.0', humanoid: { humanBones: Object.fromEntries(Object.entries(VRM_BONES).map(([n, role]) => [role, { node: index.get(opaque[n]) }])) } },
+  it('the Quaternius mannequin under meaningless bone names, described by an override map file or by a VRM humanoid table, gives the same rig geometry', async () => {
+    // Baseline: the mannequin rewritten by the same writer with its names unchanged (rewriting drops
+    // the meshopt layer, so the shipped file is not byte-for-byte the baseline's input).
+    const plain = await renamedQuaternius('plain-quaternius', {});
+    const built = buildRig(await loadSkinnedCharacter(plain), 'plain-quaternius.gltf');
+    expect(built.data.payload).toBe((await quatBuilt).built.data.payload); // meshopt is lossless over the quantized data
+    const { ch: shipped } = await quatBuilt;
+    const opaque = Object.fromEntries(shipped.jointNames.map((n, i) => [n, `Bone.${String(i).padStart(3, '0')}`]));
+
+    // Names that say nothing: without a map the build refuses and says what to write; the map file names the roles.
+    const renamed = await renamedQuaternius('opaque-quaternius', opaque);
+    const renamedCh = await loadSkinnedCharacter(renamed);
+    expect(() => buildRig(renamedCh, 'opaque-quaternius.gltf')).toThrow(/no bone maps to the head.*"bones"/);
+    const mapPath = join(dir, 'opaque-quaternius.map.json');
+    writeFileSync(mapPath, JSON.stringify({ bones: Object.fromEntries(QUAT_ROLES.map((role) => [opaque[role], role])) }));
+    expect(characterMapPathFor(renamed)).toBe(mapPath);
+    const boneMap = readCharacterMap(mapPath);
+    const fromMap = buildRig(await loadMappedCharacter(renamed, boneMap), 'opaque-quaternius.gltf', DEFAULT_BUILD_OPTIONS, boneMap);
+    expect(fromMap.jointHow.filter((h) => h === 'override')).toHaveLength(QUAT_ROLES.length);
+    expect(fromMap.data.payload).toBe(built.data.payload);
+    expect(fromMap.jointZone).toEqual(built.jointZone);
+    expect((await rigFromEnv({ RIG: renamed })).hash).toBe(fromMap.data.hash); // RIG= finds the map beside it
+
+    // VRM 1.0: the same meaningless names; the file's humanoid table says what each is.
+    const vrm = await renamedQuaternius('vrm-quaternius', opaque, (index) => ({
+      VRMC_vrm: { specVersion: '1.0', humanoid: { humanBones: Object.fromEntries(QUAT_ROLES.map((role) => [role, { node: index.get(opaque[role]) }])) } },
     }));
-    const ch = await loadMappedCharacter(vrm, map);
-    expect(ch.declaredRoles.size).toBe(Object.keys(VRM_BONES).length);
-    const fromVrm = buildRig(ch, 'vrm-robot.gltf', DEFAULT_BUILD_OPTIONS, map);
+    const ch = await loadSkinnedCharacter(vrm);
+    expect(ch.declaredRoles.size).toBe(QUAT_ROLES.length);
+    const fromVrm = buildRig(ch, 'vrm-quaternius.gltf');
     expect(fromVrm.data.payload).toBe(built.data.payload);
     expect(fromVrm.jointZone).toEqual(built.jointZone);
   });
@@ -168,52 +203,55 @@ describe('rigs from other humanoids', () => {
     const path = join(dir, 'env.rig.json');
     writeFileSync(path, rigFileText(built.data));
     expect((await rigFromEnv({ RIG: path })).hash).toBe(built.data.hash);
-    // A character: its map file beside it is found and applied.
+    // A character: its map file beside it is found and applied; one with no map file is built by names.
     expect((await rigFromEnv({ RIG: ROBOT })).hash).toBe(built.data.hash);
+    expect((await rigFromEnv({ RIG: QUAT })).hash).toBe((await quatBuilt).built.data.hash);
     await expect(rigFromEnv({ RIG: 'robot.fbx' })).rejects.toThrow(/use "mannequin".*\.rig\.json.*\.glb/);
     await expect(rigFromEnv({ RIG: join(dir, 'missing.rig.json') })).rejects.toThrow(/no such file/);
   });
 
-  it('a room running the robot rig judges shots by its zones over real sockets; the audit replays the match with --rig', async () => {
-    const { built } = await robotBuilt;
-    const rig = loadRig(built.data);
-    const logDir = mkdtempSync(join(dir, 'matches-'));
-    const ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, rig, matchLogDir: logDir, validation: { claimToleranceMs: 150 } });
-    try {
-      expect(ts.server.rig.hash).toBe(rig.hash);
-      const [a, b] = await joinPair(ts.url);
-      await sleep(200);
-      const torso = await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO);
-      expect(torso.reasonName).toBe('OK_HIT');
-      expect(torso.zone).toBe(HitZone.UPPER_TORSO);
-      expect(torso.damage).toBe(25);
-      await sleep(150);
-      const head = await shootAtZone(a, ts, 1, 2, HitZone.HEAD);
-      expect(head.reasonName).toBe('OK_HIT');
-      expect(head.zone).toBe(HitZone.HEAD);
-      expect(head.damage).toBe(100); // rifle 25 x head 4
-      await a.leave();
-      await b.leave();
-      const deadline = Date.now() + 5000;
-      while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
-      await sleep(200);
-      const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
-      expect(logs).toHaveLength(1);
-      const log = join(logDir, logs[0]!);
-      // The log names the robot rig: audited against the mannequin it is refused, with the robot
-      // (in this thread and in a worker) every verdict replays bit for bit.
-      const wrong = await auditMatchLog(log, { world: ts.server.world });
-      expect(wrong.problems.map((p) => p.kind)).toContain('rig-hash');
-      expect(wrong.problems.find((p) => p.kind === 'rig-hash')!.message).toMatch(/pass --rig/);
-      for (const inWorkers of [false, true]) {
-        const r = await auditMatchLog(log, { world: ts.server.world, rig: await rigFromEnv({ RIG: ROBOT }), inWorkers });
-        expect(r.problems).toEqual([]);
-        expect(r.mismatches).toEqual([]);
-        expect(r.shots).toBe(2);
+  for (const [who, path, which] of [['robot', ROBOT, robotBuilt], ['Quaternius mannequin', QUAT, quatBuilt]] as const) {
+    it(`a room running the ${who} rig judges shots by its zones over real sockets; the audit replays the match with --rig`, async () => {
+      const { built } = await which;
+      const rig = loadRig(built.data);
+      const logDir = mkdtempSync(join(dir, 'matches-'));
+      const ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, rig, matchLogDir: logDir, validation: { claimToleranceMs: 150 } });
+      try {
+        expect(ts.server.rig.hash).toBe(rig.hash);
+        const [a, b] = await joinPair(ts.url);
+        await sleep(200);
+        const torso = await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO);
+        expect(torso.reasonName).toBe('OK_HIT');
+        expect(torso.zone).toBe(HitZone.UPPER_TORSO);
+        expect(torso.damage).toBe(25);
+        await sleep(150);
+        const head = await shootAtZone(a, ts, 1, 2, HitZone.HEAD);
+        expect(head.reasonName).toBe('OK_HIT');
+        expect(head.zone).toBe(HitZone.HEAD);
+        expect(head.damage).toBe(100); // rifle 25 x head 4
+        await a.leave();
+        await b.leave();
+        const deadline = Date.now() + 5000;
+        while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
+        await sleep(200);
+        const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
+        expect(logs).toHaveLength(1);
+        const log = join(logDir, logs[0]!);
+        // The log names the character's rig: audited against the mannequin it is refused, with that rig
+        // (in this thread and in a worker) every verdict replays bit for bit.
+        const wrong = await auditMatchLog(log, { world: ts.server.world });
+        expect(wrong.problems.map((p) => p.kind)).toContain('rig-hash');
+        expect(wrong.problems.find((p) => p.kind === 'rig-hash')!.message).toMatch(/pass --rig/);
+        for (const inWorkers of [false, true]) {
+          const r = await auditMatchLog(log, { world: ts.server.world, rig: await rigFromEnv({ RIG: path }), inWorkers });
+          expect(r.problems).toEqual([]);
+          expect(r.mismatches).toEqual([]);
+          expect(r.shots).toBe(2);
+        }
+      } finally {
+        await ts.close();
+        await closeAuditWorkers();
       }
-    } finally {
-      await ts.close();
-      await closeAuditWorkers();
-    }
-  });
+    });
+  }
 });
