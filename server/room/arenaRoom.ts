@@ -29,15 +29,13 @@ import { Msg, type RejectReply, type WelcomeReply } from '../../shared/protocol/
 import { decodeInput, createInputMessage, InputStatus, type InputMessage } from '../../shared/protocol/input';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
-import { validateShot, type ShotTiming } from '../../shared/validate/shot';
-import { createVerdict, createShooterState, copyShooterState, reasonName, VerdictKind, type ShooterState, type Verdict } from '../../shared/validate/verdict';
 import { ArenaState, PlayerState } from '../state/schema';
 import { createMatchScene, type MatchScene } from './scene';
 import { TICK_POSE_STRIDE, MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
-import { applyVerdict, type VerdictHost } from './applyVerdict';
+import { ShotJudge, type JudgeHost } from './judgeShot';
 import { PongResult } from './roundTrip';
 import { Slot } from './slot';
-import { chargeRefusal, policeBudgets, RejectBudget } from './budget';
+import { chargeRefusal, policeBudgets } from './budget';
 import { syncPlayerState, syncStatusState, wirePose, writeTickPose } from './sync';
 import { TickClock } from './tickClock';
 import { WaitingShots } from './waitingShots';
@@ -54,7 +52,7 @@ function clampNumber(v: unknown, lo: number, hi: number, fallback: number): numb
   return typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 }
 
-export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHost {
+export class ArenaRoom extends Room<{ state: ArenaState }> implements JudgeHost {
   /** Set on the subclass each server defines (arenaRoomFor). */
   static config: ArenaConfig;
 
@@ -67,13 +65,10 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   newestTickMs = Number.NEGATIVE_INFINITY;
   private readonly tickClock = new TickClock();
   private t0 = 0;
-  private verdict: Verdict = createVerdict();
-  private shooterBefore: ShooterState = createShooterState(-1, []);
   private pose: PlayerPose = createPlayerPose();
   private tickPoses!: Float64Array;
   readonly targetsAlive: boolean[] = [];
-  private targetsLife: number[] = [];
-  private timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  readonly targetsLife: number[] = [];
   private pingCounter = 0;
 
   /** Server ms now on this room's clock. */
@@ -342,7 +337,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
   }
 
   /** A judged message was refused: it costs the client's budget and feeds its hostile-event line. */
-  private refused(client: Client, reason: string): void {
+  refused(client: Client, reason: string): void {
     const slot = this.bySession.get(client.sessionId);
     if (slot !== undefined) chargeRefusal(slot, reason, this.now());
   }
@@ -394,16 +389,17 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     if (slot === undefined) return;
     this.cfg.stats.shots++;
     const at = this.now();
-    if (slot.inputs.length === 0 && !this.waiting.holds(slot)) this.judgeShot(slot, bytes, at);
+    if (slot.inputs.length === 0 && !this.waiting.holds(slot)) this.judge.judge(slot, bytes, at);
     else this.waiting.push(slot, bytes, at);
   }
   private readonly waiting = new WaitingShots();
+  private readonly judge = new ShotJudge(this);
 
   /** Judges the waiting shots whose inputs are stepped (all of `only`'s when given), in arrival order. */
   private judgeWaitingShots(only: Slot | null): void {
     this.waiting.drain(only, (slot, bytes, at) => {
       try {
-        this.judgeShot(slot, bytes, at);
+        this.judge.judge(slot, bytes, at);
       } catch (e) {
         this.cfg.stats.internalErrors++;
         console.error('arena: judging a waiting shot failed:', e);
@@ -411,44 +407,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements VerdictHos
     });
   }
 
-  private judgeShot(slot: Slot, bytes: unknown, receiveTimeMs: number): void {
-    const client = slot.client;
-    const isBytes = bytes instanceof Uint8Array;
-    const timing = this.timing;
-    timing.receiveTimeMs = receiveTimeMs;
-    // The largest round trip the client was told lately: its clock may run ahead by half of it.
-    timing.rttMs = slot.rtt.toldMaxMs();
-    timing.interpDelayMs = slot.interpDelayMs;
-    timing.newestTickMs = this.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : this.newestTickMs;
-    slot.shooter.alive = slot.alive;
-    slot.shooter.slot = slot.index;
-    copyShooterState(this.shooterBefore, slot.shooter);
-    const v = this.verdict;
-    // The targets as the pipeline sees them, for the match log: taken before a kill changes them.
-    const targetsSeen = this.recorder !== null ? { alive: this.targetsAlive.slice(), lifeStartMs: this.targetsLife.slice() } : null;
-    // Oversized payloads are refused unread: the pipeline's frame check looks only at the length.
-    validateShot(v, this.scene, this.cfg.validation, bytes, slot.shooter, timing, { alive: this.targetsAlive, lifeStartMs: this.targetsLife });
-    copyShooterState(slot.shooter, v.after);
-    const done = applyVerdict(this, slot, client, v);
-    if (v.kind === VerdictKind.REJECTED && client !== null) this.refused(client, reasonName(v.reason));
-
-    const rec = this.recorder;
-    if (rec !== null) {
-      this.safeRecord(() => rec.shot({
-        // Oversized payloads are kept too (the socket caps them at 4 KB): replay needs the length.
-        bytes: isBytes ? (bytes as Uint8Array).slice() : null,
-        nonBytesType: isBytes ? null : typeof bytes,
-        shooterBefore: this.shooterBefore,
-        timing,
-        targets: targetsSeen!,
-        verdict: v,
-        targetHealthAfter: done.targetHealthAfter,
-        killed: done.killed,
-      }));
-    }
-  }
-
-  private safeRecord(fn: () => void): void {
+  safeRecord(fn: () => void): void {
     try {
       fn();
     } catch (e) {
