@@ -92,6 +92,24 @@ describe('web client in Chromium', () => {
     // R reloads: the server starts it and the synced reload end time reaches the page.
     await page.keyboard.press('KeyR');
     await page.waitForFunction(`window.hitreg.game.reloadEndMs > 0`, undefined, { timeout: 3000 });
+    // 2 takes the loadout's second weapon: the server equips it (the reload is cancelled), the page
+    // waits out its draw time, and the next shot is fired and judged with it.
+    const second = ts.server.config.validation.loadout[1]!;
+    await page.keyboard.press('Digit2');
+    await page.waitForFunction(`window.hitreg.game.equipped === ${second}`, undefined, { timeout: 3000 });
+    for (let i = 0; i < 60 && room.slots[1]!.shooter.equipped !== second; i++) await page.waitForTimeout(50);
+    expect(room.slots[1]!.shooter.equipped).toBe(second);
+    await page.waitForFunction(`/pistol (drawing|\\d+)/.test(document.getElementById('health').textContent)`, undefined, { timeout: 3000 });
+    const shotsBefore = await page.evaluate(`window.hitreg.game.shots.length`) as number;
+    await page.waitForFunction(`window.hitreg.net.clock.serverNow(performance.now()) > window.hitreg.game.drawEndMs && window.hitreg.game.ammo > 0`, undefined, { timeout: 3000 });
+    expect(await page.evaluate(`window.hitreg.game.aimAt(0, ${HitZone.UPPER_TORSO}, performance.now())`)).toBe(true);
+    await page.keyboard.press('KeyF');
+    await page.waitForFunction(`window.hitreg.game.shots.length > ${shotsBefore} && window.hitreg.game.shots.at(-1).verdict !== null`, undefined, { timeout: 3000 });
+    const reason = await page.evaluate(`window.hitreg.game.shots.at(-1).verdict.reasonName`) as string;
+    expect(reason).toMatch(/^OK_/);
+    // The round came out of the second weapon's magazine.
+    const magazine = ts.server.config.validation.weapons.find((w) => w.id === second)!.magazine;
+    expect(room.slots[1]!.shooter.ammo[second]).toBe(magazine - 1);
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(SHOTS, 'web-debug.png') });
     await page.close();

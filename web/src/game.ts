@@ -55,6 +55,11 @@ export class Game {
   ammo = 0;
   /** Server ms (action time) when the reload under way ends; 0 when none. */
   reloadEndMs = 0;
+  /** The weapon in hand (id), and the action time from which it is drawn: the server's, or this client's switch on its way. */
+  equipped = -1;
+  drawEndMs = 0;
+  /** Seq of a switch the server has not answered yet (-1: none): until then the synced weapon is the old one. */
+  private switchSeq = -1;
   private syncedAmmo = 0;
   /** Own movement, predicted. */
   readonly me: MoveState = createMoveState(0, 0, 0);
@@ -163,8 +168,12 @@ export class Game {
       return;
     }
     this.health = me.health;
-    this.syncedAmmo = me.ammo;
-    this.reloadEndMs = me.reloadEndMs;
+    if (this.switchSeq < 0) {
+      this.equipped = me.weapon;
+      this.drawEndMs = me.drawEndMs;
+      this.syncedAmmo = me.ammo;
+      this.reloadEndMs = me.reloadEndMs;
+    }
     let inFlight = 0;
     for (const s of this.shots) if (s.verdict === null) inFlight++;
     this.ammo = Math.max(0, this.syncedAmmo - inFlight);
@@ -216,10 +225,12 @@ export class Game {
   /** Fires along the view: predicts with validateShot against what is drawn, sends, shows the prediction. */
   fire(now: number): ShotView | null {
     const v = this.net.welcome.validation;
-    const weapon = weaponById(v.weapons, v.loadout[0]!)!;
+    const weapon = weaponById(v.weapons, this.weaponInHand)!;
     if (now < this.nextFireAt || this.health <= 0 || !this.predictedReady) return null;
-    // The server starts the reload itself at the last round; a shot before it ends is refused.
-    if (this.ammo <= 0 || this.net.clock.serverNow(now) < this.reloadEndMs) return null;
+    // The server starts the reload itself at the last round; a shot before it ends is refused, as
+    // is one before the weapon is drawn.
+    const serverNow = this.net.clock.serverNow(now);
+    if (this.ammo <= 0 || serverNow < this.reloadEndMs || serverNow < this.drawEndMs) return null;
     const t = this.renderTime(now);
     if (t > this.view.newestTimeMs) return null; // nothing buffered to draw at that time yet
     this.nextFireAt = now + weapon.fireIntervalMs + 10;
@@ -266,10 +277,42 @@ export class Game {
     return view;
   }
 
+  /** The weapon in hand: the server's, the loadout's first before the first patch. */
+  get weaponInHand(): number {
+    return this.equipped >= 0 ? this.equipped : this.net.welcome.validation.loadout[0]!;
+  }
+
+  /**
+   * Takes the loadout's `index`-th weapon (keys 1, 2, 3): a SWITCH stamped now. It is drawn
+   * `drawMs` later (the server judges shots before that as WEAPON_DRAWING, so fire() waits); a
+   * reload under way is cancelled. Returns false when there is nothing to switch to.
+   */
+  switchTo(index: number, now: number): boolean {
+    const v = this.net.welcome.validation;
+    const id = v.loadout[index];
+    if (id === undefined || id === this.weaponInHand || this.health <= 0 || !this.predictedReady) return false;
+    const weapon = weaponById(v.weapons, id)!;
+    const msg = createShotMessage();
+    msg.action = ShotAction.SWITCH;
+    msg.weapon = id;
+    msg.seq = ++this.shotSeq;
+    msg.timeMs = this.net.clock.stamp(now);
+    msg.renderTimeMs = msg.timeMs;
+    this.net.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, msg).slice());
+    this.switchSeq = msg.seq;
+    this.equipped = id;
+    this.drawEndMs = msg.timeMs + weapon.drawMs;
+    this.reloadEndMs = 0;
+    // The magazine count arrives with the server's next patch after the switch.
+    this.syncedAmmo = 0;
+    this.ammo = 0;
+    return true;
+  }
+
   /** Asks for a reload of the weapon in hand (R). */
   reload(now: number): void {
     const v = this.net.welcome.validation;
-    const weapon = weaponById(v.weapons, v.loadout[0]!)!;
+    const weapon = weaponById(v.weapons, this.weaponInHand)!;
     if (this.ammo >= weapon.magazine || this.net.clock.serverNow(now) < this.reloadEndMs) return;
     const msg = createShotMessage();
     msg.action = ShotAction.RELOAD;
@@ -281,6 +324,8 @@ export class Game {
   }
 
   private verdict(v: VerdictReply): void {
+    // The switch is judged: the next patch carries the server's weapon state again.
+    if (v.seq === this.switchSeq) this.switchSeq = -1;
     const s = this.shots.find((x) => x.seq === v.seq && x.verdict === null);
     if (s === undefined) return;
     s.verdict = v;

@@ -59,11 +59,13 @@ async function play(): Promise<void> {
   const graph = new NetGraph($('netgraph'), $<HTMLCanvasElement>('rttchart'), game);
   game.onShot = showShot;
   game.onVerdict = (s) => showVerdict(s, game.shots[game.shots.length - 1] === s);
-  status.textContent = `slot ${net.welcome.slot}, world ${net.welcome.worldHash}, rig ${net.welcome.rigHash}${net.welcome.debug ? ', debug verdicts' : ''} - click to look, WASD to move, click or F to shoot, R to reload`;
+  status.textContent = `slot ${net.welcome.slot}, world ${net.welcome.worldHash}, rig ${net.welcome.rigHash}${net.welcome.debug ? ', debug verdicts' : ''} - click to look, WASD to move, click or F to shoot, R to reload, 1-3 to switch weapons`;
   document.body.classList.toggle('debug', net.welcome.debug);
 
   addEventListener('keydown', (e) => {
     if (e.code === 'KeyR') game.reload(performance.now());
+    const digit = /^Digit([1-9])$/.exec(e.code);
+    if (digit !== null) game.switchTo(Number(digit[1]) - 1, performance.now());
     if (Game.keyDown(game.controls, e.code, true)) e.preventDefault();
   });
   addEventListener('keyup', (e) => { if (Game.keyDown(game.controls, e.code, false)) e.preventDefault(); });
@@ -85,8 +87,10 @@ async function play(): Promise<void> {
   const loop = (now: number): void => {
     game.draw(now);
     graph.update(now);
-    const reloading = game.net.clock.serverNow(now) < game.reloadEndMs;
-    $('health').textContent = `health ${game.health.toFixed(0)}  ammo ${reloading ? 'reloading' : game.ammo}`;
+    const serverNow = game.net.clock.serverNow(now);
+    const weapon = game.net.welcome.validation.weapons.find((w) => w.id === game.weaponInHand);
+    const state = serverNow < game.drawEndMs ? 'drawing' : serverNow < game.reloadEndMs ? 'reloading' : String(game.ammo);
+    $('health').textContent = `health ${game.health.toFixed(0)}  ${weapon?.name ?? 'weapon'} ${state}`;
     requestAnimationFrame(loop);
   };
   requestAnimationFrame(loop);
