@@ -414,7 +414,8 @@ export class Bot {
    * One movement step's input: sent (or, when the profile holds it, kept to go out with the next one
    * it lets through, in order) and handed to the own-movement prediction.
    */
-  private readonly emitInput = (): void => {
+  private readonly emitInput = (localMs: number): void => {
+    this.input.timeMs = this.clock.synced ? this.clock.serverNow(localMs) : 0;
     if (this.profile?.input === undefined || this.profile.input(this, this.now)) this.sendInput();
     else this.sendInput(true);
   };

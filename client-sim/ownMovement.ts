@@ -71,11 +71,11 @@ export class OwnMovement {
 
   /**
    * Runs the fixed steps due by local time `now` and records each predicted pose, stamped with
-   * `serverAt(local ms)` (the server time the pose will exist at on the server). `emit` is called
-   * before each step: it sends that step's input and hands it over with setInput (the server steps
-   * one input per tick, in order).
+   * `serverAt(local ms)` (the server time the pose will exist at on the server). `emit(local ms of
+   * the step)` is called before each step: it sends that step's input and hands it over with
+   * setInput (the server steps one input per tick, in order).
    */
-  advance(now: number, serverAt: (localMs: number) => number, emit: () => void = () => undefined): void {
+  advance(now: number, serverAt: (localMs: number) => number, emit: (localMs: number) => void = () => undefined): void {
     if (this.lastNow < 0) this.lastNow = now;
     this.accMs += Math.min(250, now - this.lastNow);
     this.lastNow = now;
@@ -85,7 +85,7 @@ export class OwnMovement {
     const stepMs = 1000 / rate;
     while (this.accMs >= stepMs) {
       this.accMs -= stepMs;
-      emit();
+      emit(now - this.accMs);
       if (!this.active) continue;
       const jump = this.alive && this.jumpPending;
       if (this.alive) {

@@ -82,6 +82,21 @@ describe('input message', () => {
     const buttons = encodeInput(new Uint8Array(INPUT_BYTES), { ...createInputMessage(), buttons: 2 });
     expect(decodeInput(out, buttons)).toBe(InputStatus.BAD_BUTTONS);
     expect(decodeInput(out, nan.subarray(1))).toBe(InputStatus.WRONG_LENGTH);
+    const badTime = encodeInput(new Uint8Array(INPUT_BYTES), { ...createInputMessage(), timeMs: Number.POSITIVE_INFINITY });
+    expect(decodeInput(out, badTime)).toBe(InputStatus.NON_FINITE);
+    expect(out).toEqual(before);
+    // The stamp round-trips; version 1 (28 bytes, no stamp) is still read, as unstamped.
+    const stamped = encodeInput(new Uint8Array(INPUT_BYTES), { ...createInputMessage(), seq: 9, wishX: 1, timeMs: 12345.678 });
+    expect(decodeInput(out, stamped)).toBe(InputStatus.OK);
+    expect(out.timeMs).toBe(12345.678);
+    const v1 = stamped.slice(0, 28);
+    v1[0] = 1;
+    expect(decodeInput(out, v1)).toBe(InputStatus.OK);
+    expect([out.seq, out.wishX, out.timeMs]).toEqual([9, 1, 0]);
+    const v1Padded = stamped.slice();
+    v1Padded[0] = 1;
+    expect(decodeInput(createInputMessage(), v1Padded)).toBe(InputStatus.WRONG_VERSION);
+    Object.assign(out, before);
     expect(decodeInput(out, 'input')).toBe(InputStatus.NOT_BYTES);
     expect(out).toEqual(before); // refused inputs leave out untouched
   });

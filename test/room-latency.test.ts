@@ -47,7 +47,7 @@ describe('arena room under latency', () => {
     // B runs along +x across A's line of fire (B stands 8 m in front of A).
     const input = createInputMessage();
     input.seq = 1; input.wishX = 1; input.wishZ = 0; input.viewX = 1; input.viewY = 0; input.viewZ = 0;
-    b.holdInput(input);
+    b.sendInput(input);
     // Wait until A's rendered B moves at full speed (input latency + acceleration + interpolation delay).
     await a.until(() => {
       const p = a.renderPose(1, a.serverNow() - INTERP);

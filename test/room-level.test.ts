@@ -52,9 +52,8 @@ describe('arena on the default level', () => {
     const t0 = room.newestTickMs;
     const inp = createInputMessage();
     inp.seq = 1; inp.wishX = 50; inp.wishZ = 0; inp.viewX = 1; inp.viewY = 0; inp.viewZ = 0;
-    b.holdInput(inp);
+    b.sendInput(inp);
     await sleep(400);
-    b.stopInputs();
     const dist = Math.hypot(bs.x - x0, bs.z - z0);
     const elapsed = (room.newestTickMs - t0) / 1000;
     expect(dist).toBeGreaterThan(0.3);

@@ -44,7 +44,7 @@ describe('recorder', () => {
     const room = ts.server.rooms.get(roomId)!;
     const shootAt = (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => shootAtZone(a, ts, 1, seq, zone, weapon, extra);
     // B moves while A fires: hits, a miss, rejections, a kill and a respawn all land in the log.
-    b.holdInput({ seq: 1, buttons: 0, wishX: 0.5, wishZ: 0, viewX: 0, viewY: 0, viewZ: -1 });
+    b.sendInput({ seq: 1, buttons: 0, wishX: 0.5, wishZ: 0, viewX: 0, viewY: 0, viewZ: -1, timeMs: 0 });
     const reasons: string[] = [];
     reasons.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
     await sleep(120);

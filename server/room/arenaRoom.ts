@@ -173,6 +173,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements JudgeHost 
     if (!(this.cfg.reconnectSeconds > 0) || slot.kicked) return;
     slot.connected = false;
     slot.inputs.clear();
+    slot.inputs.hold(slot.move.viewX, slot.move.viewY, slot.move.viewZ);
     if (slot.state !== null) slot.state.connected = false;
     this.recordEvent({ kind: MatchEventKind.DROP, slot: slot.index, timeMs: this.now() });
     // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
@@ -355,7 +356,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements JudgeHost 
       this.reject(client, Msg.INPUT, 'INPUT_STALE');
       return;
     }
-    if (!slot.takeInput(scratch)) this.reject(client, Msg.INPUT, 'INPUT_OVERFLOW');
+    slot.takeInput(scratch);
   }
   private inputScratch: InputMessage = createInputMessage();
 

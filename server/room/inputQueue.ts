@@ -1,33 +1,32 @@
 /**
- * A player's movement inputs as commands, one per client tick, stepped in the order sent.
+ * A player's movement inputs, stepped in the order sent, one per tick.
  *
- * A client sends one input per movement step it predicts. Over TCP a lost segment holds back
- * everything behind it, then delivers it in a burst; stepping only the newest input of a burst would
- * drop the steps in between, and the server's path would leave the one the client predicted (and
- * fired from). So inputs wait here in order and each is stepped once, as the client stepped it:
- *
- * - Each tick earns one step of credit and a 1024th (CREDIT_PER_TICK: a client whose clock runs up
- *   to 0.1% fast never builds a backlog), banked up to `maxCredit` (one second of ticks). A tick
- *   steps queued inputs while credit lasts, at most `maxPerTick` of them: after a stall the backlog
- *   is caught up within a few ticks, and no client moves more than 0.1% faster than the clock on
- *   average (inputs sent faster only wait, then overflow the queue and are refused).
- * - A tick with nothing queued holds the player where it is (the late inputs will step it), until
- *   a full second of credit is banked: then the client has stopped steering, and the tick steps with
- *   no wish (the view kept) so gravity and friction go on.
+ * Two kinds of client, told apart by the input's stamp (shared/protocol/input.ts):
+ * - Stamped inputs are commands, one per tick the client predicted. Each is stepped exactly once,
+ *   in order, so the server's path is the client's path, late by the network. A tick no command
+ *   reaches holds the player (its commands are late, not missing); over TCP a lost segment holds
+ *   back everything behind it and then delivers it in a burst, which the following ticks catch up
+ *   at up to `maxPerTick` a tick. After a whole second with none, the last input is held (below).
+ * - Unstamped inputs are held keys: the newest one counts (a later one replaces one still waiting,
+ *   its jump kept), and a tick with none waiting steps the last one again (its jump not repeated).
+ *   A client that sends only when its keys change walks on.
+ * Credit keeps either kind to the clock: each tick earns one step and a 1024th (CREDIT_PER_TICK: a
+ * client whose clock runs up to 0.1% fast never builds a backlog), banked up to one second of ticks;
+ * every step, held or commanded, spends one. No way of sending moves anyone faster. A queue holds
+ * two seconds; past that its oldest input is dropped.
  *
  * The ring is flat (Float64Array, one row per input); nothing is allocated per input or per tick.
  */
-import type { InputMessage } from '../../shared/protocol/input';
+import { stepMovement, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/movement/step';
+import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
 
-const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6;
-const STRIDE = 7;
+const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMPED = 7;
+const STRIDE = 8;
 /** Step credit earned per tick. */
 export const CREDIT_PER_TICK = 1 + 1 / 1024;
 
 export class InputQueue {
   readonly capacity: number;
-  /** Steps a tick may take from the queue (catching up after a stall). */
-  readonly maxPerTick: number;
   /** Most credit banked, in ticks. */
   readonly maxCredit: number;
   private readonly ring: Float64Array;
@@ -35,14 +34,19 @@ export class InputQueue {
   private size = 0;
   /** Unused step credit, in ticks. */
   credit = 0;
-  /** Inputs ever queued, and ever taken out (stepped or dropped): a shot waits for its inputs. */
+  /** The last input stepped: what a held step repeats. */
+  readonly last: InputMessage = createInputMessage();
+  private lastStamped = false;
+  /** Inputs ever queued, and ever taken out (stepped, merged or dropped): a shot waits for its inputs. */
   pushed = 0;
   taken = 0;
+  /** Inputs dropped from a full queue. */
+  dropped = 0;
+  private readonly stepInput: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
 
-  constructor(tickRate: number, maxPerTick = 8) {
+  constructor(tickRate: number, readonly maxPerTick = 8) {
     this.maxCredit = Math.max(1, Math.round(tickRate));
     this.capacity = 2 * this.maxCredit;
-    this.maxPerTick = maxPerTick;
     this.ring = new Float64Array(this.capacity * STRIDE);
   }
 
@@ -50,34 +54,34 @@ export class InputQueue {
     return this.size;
   }
 
-  /** Queues an input; false (nothing changes) when the queue is full. */
-  push(inp: InputMessage): boolean {
-    if (this.size === this.capacity) return false;
-    const o = ((this.head + this.size) % this.capacity) * STRIDE;
+  /** Queues an input: a held-keys input replaces one still waiting at the tail; a full queue drops its oldest. */
+  push(inp: InputMessage): void {
+    const stamped = inp.timeMs > 0;
     const r = this.ring;
-    r[o + SEQ] = inp.seq; r[o + BUTTONS] = inp.buttons;
+    let o: number;
+    if (!stamped && this.size > 0 && r[((this.head + this.size - 1) % this.capacity) * STRIDE + STAMPED] === 0) {
+      o = ((this.head + this.size - 1) % this.capacity) * STRIDE;
+      r[o + BUTTONS] = (r[o + BUTTONS]! | inp.buttons) & InputButton.JUMP;
+      this.taken++;
+    } else {
+      if (this.size === this.capacity) {
+        this.head = (this.head + 1) % this.capacity;
+        this.size--;
+        this.taken++;
+        this.dropped++;
+      }
+      o = ((this.head + this.size) % this.capacity) * STRIDE;
+      r[o + BUTTONS] = inp.buttons;
+      this.size++;
+    }
+    r[o + SEQ] = inp.seq;
     r[o + WX] = inp.wishX; r[o + WZ] = inp.wishZ;
     r[o + VX] = inp.viewX; r[o + VY] = inp.viewY; r[o + VZ] = inp.viewZ;
-    this.size++;
+    r[o + STAMPED] = stamped ? 1 : 0;
     this.pushed++;
-    return true;
   }
 
-  /** Takes the oldest input into `out`; false when empty. */
-  shift(out: InputMessage): boolean {
-    if (this.size === 0) return false;
-    const o = this.head * STRIDE;
-    const r = this.ring;
-    out.seq = r[o + SEQ]!; out.buttons = r[o + BUTTONS]!;
-    out.wishX = r[o + WX]!; out.wishZ = r[o + WZ]!;
-    out.viewX = r[o + VX]!; out.viewY = r[o + VY]!; out.viewZ = r[o + VZ]!;
-    this.head = (this.head + 1) % this.capacity;
-    this.size--;
-    this.taken++;
-    return true;
-  }
-
-  /** Drops every queued input (a death, a respawn, a new occupant) and the banked credit. */
+  /** Drops every queued input and the banked credit (a death, a drop, a new occupant); `last` stays. */
   clear(): void {
     this.taken += this.size;
     this.head = 0;
@@ -85,21 +89,53 @@ export class InputQueue {
     this.credit = 0;
   }
 
-  /**
-   * This tick's steps: earns the tick's credit and returns how many queued inputs to step now
-   * (0 when none are queued). `idleStep()` then tells whether a tick that took none steps anyway.
-   */
-  stepsThisTick(): number {
-    this.credit = Math.min(this.credit + CREDIT_PER_TICK, this.maxCredit);
-    const n = Math.min(this.size, this.maxPerTick, Math.floor(this.credit));
-    this.credit -= n;
-    return n;
+  /** From now on a held step holds still (a spawn: the new life's view, no wish). */
+  hold(viewX: number, viewY: number, viewZ: number): void {
+    const l = this.last;
+    l.buttons = 0; l.wishX = 0; l.wishZ = 0;
+    l.viewX = viewX; l.viewY = viewY; l.viewZ = viewZ;
+    this.lastStamped = false;
   }
 
-  /** After a tick that took no input: true when a full second of credit is banked (step with no wish). */
-  idleStep(): boolean {
-    if (this.credit < this.maxCredit) return false;
-    this.credit -= 1;
-    return true;
+  /**
+   * One tick of movement for `move`: the waiting inputs the credit allows, in order, else a held
+   * step when the client holds keys (or its commands stopped a second ago). Returns the seq of the
+   * newest input stepped, or -1.
+   */
+  tick(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
+    this.credit = Math.min(this.credit + CREDIT_PER_TICK, this.maxCredit);
+    let newest = -1;
+    for (let n = 0; n < this.maxPerTick && this.size > 0 && this.credit >= 1; n++) {
+      newest = this.stepNext(move, world, cfg, dt);
+      this.credit -= 1;
+    }
+    if (newest < 0 && this.credit >= 1 && (!this.lastStamped || this.credit >= this.maxCredit)) {
+      this.step(move, world, cfg, dt, false);
+      this.credit -= 1;
+    }
+    return newest;
+  }
+
+  private stepNext(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
+    const o = this.head * STRIDE;
+    const r = this.ring;
+    const l = this.last;
+    l.seq = r[o + SEQ]!; l.buttons = r[o + BUTTONS]!;
+    l.wishX = r[o + WX]!; l.wishZ = r[o + WZ]!;
+    l.viewX = r[o + VX]!; l.viewY = r[o + VY]!; l.viewZ = r[o + VZ]!;
+    this.lastStamped = r[o + STAMPED] === 1;
+    this.head = (this.head + 1) % this.capacity;
+    this.size--;
+    this.taken++;
+    this.step(move, world, cfg, dt, (l.buttons & InputButton.JUMP) !== 0);
+    return l.seq;
+  }
+
+  private step(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number, jump: boolean): void {
+    const l = this.last, s = this.stepInput;
+    s.wishX = l.wishX; s.wishZ = l.wishZ;
+    s.viewX = l.viewX; s.viewY = l.viewY; s.viewZ = l.viewZ;
+    s.jump = jump;
+    stepMovement(move, s, world, cfg, dt);
   }
 }

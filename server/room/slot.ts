@@ -3,8 +3,8 @@
  * of inputs (inputQueue.ts), the weapon rules state, health and life, score, and the round-trip estimate.
  */
 import type { Client } from '@colyseus/core';
-import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
-import { createMoveState, setView, stepMovement, type MoveConfig, type MoveState, type MoveWorld } from '../../shared/movement/step';
+import type { InputMessage } from '../../shared/protocol/input';
+import { createMoveState, type MoveConfig, type MoveState, type MoveWorld } from '../../shared/movement/step';
 import { InputQueue } from './inputQueue';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { PlayerState } from '../state/schema';
@@ -19,9 +19,7 @@ export class Slot {
   sessionId = '';
   state: PlayerState | null = null;
   move: MoveState = createMoveState(0, 0, 0);
-  /** The input stepped last (its view is kept by a tick that steps without one). */
-  input: InputMessage = createInputMessage();
-  /** Inputs received and not stepped yet, in order. */
+  /** Inputs received and not stepped yet, in order, and the one held when none waits. */
   readonly inputs: InputQueue;
   /** Newest input seq received (older or repeated ones are refused), and newest stepped (synced). */
   lastInputSeq = -1;
@@ -60,36 +58,17 @@ export class Slot {
 
   /**
    * A newer input (checked by the room): queued for the ticks to step in order. Inputs sent while
-   * dead are not queued (the next life starts from the spawn). False when the queue is full: the
-   * client sends faster than the tick rate.
+   * dead are not queued (the next life starts from the spawn).
    */
-  takeInput(inp: InputMessage): boolean {
-    if (this.alive && !this.inputs.push(inp)) return false;
+  takeInput(inp: InputMessage): void {
+    if (this.alive) this.inputs.push(inp);
     this.lastInputSeq = inp.seq;
-    return true;
   }
 
-  /**
-   * This tick's movement: the queued inputs the tick's credit allows, each one step of dt, in order;
-   * none queued holds the player, unless the client has sent nothing for a second of ticks (then a
-   * step with no wish). Returns the steps taken.
-   */
-  stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number): number {
-    const q = this.inputs;
-    const inp = this.input;
-    const n = q.stepsThisTick();
-    for (let i = 0; i < n; i++) {
-      q.shift(inp);
-      this.appliedInputSeq = inp.seq;
-      setView(this.move, inp.viewX, inp.viewY, inp.viewZ);
-      stepMovement(this.move, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: (inp.buttons & InputButton.JUMP) !== 0 }, world, cfg, dt);
-    }
-    if (n > 0 || !q.idleStep()) return n;
-    inp.wishX = 0;
-    inp.wishZ = 0;
-    inp.buttons = 0;
-    stepMovement(this.move, { wishX: 0, wishZ: 0, viewX: inp.viewX, viewY: inp.viewY, viewZ: inp.viewZ, jump: false }, world, cfg, dt);
-    return 1;
+  /** This tick's movement (inputQueue.ts): queued commands in order, or held keys. */
+  stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number): void {
+    const seq = this.inputs.tick(this.move, world, cfg, dt);
+    if (seq >= 0) this.appliedInputSeq = seq;
   }
 
   /** A new player takes the slot: nothing of the previous occupant carries over. */
@@ -101,7 +80,6 @@ export class Slot {
     this.shooter = createShooterState(this.index, rules.weapons.map((w) => w.magazine), rules.loadout);
     this.lastInputSeq = -1;
     this.appliedInputSeq = -1;
-    this.input = createInputMessage();
     this.inputs.clear();
     this.kills = 0;
     this.deaths = 0;
@@ -122,13 +100,8 @@ export class Slot {
     this.move = createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ);
     this.move.clip = idleClip;
     this.move.onGround = true;
-    this.input.viewX = this.move.viewX;
-    this.input.viewY = this.move.viewY;
-    this.input.viewZ = this.move.viewZ;
-    this.input.wishX = 0;
-    this.input.wishZ = 0;
-    this.input.buttons = 0;
     this.inputs.clear();
+    this.inputs.hold(this.move.viewX, this.move.viewY, this.move.viewZ);
     this.health = maxHealth;
     this.alive = true;
     this.epoch++;

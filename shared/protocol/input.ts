@@ -1,11 +1,18 @@
 /**
  * The movement input message: what the player wants, never where the player is. The server runs
  * the movement step (shared/movement) on it, so a client can only ask to move, within the clamps.
- * No angles on the wire: the view is a direction vector, normalised by the server. An input is a
- * command for one movement step: a client sends one per tick it predicts, and the server steps each
- * once, in the order of their seqs (server/room/inputQueue.ts).
+ * No angles on the wire: the view is a direction vector, normalised by the server.
  *
- * Layout (version 1, 28 bytes, little-endian):
+ * Two ways to send, told apart by the stamp:
+ * - Stamped (a client predicting itself): one input per tick it steps, stamped with its server-clock
+ *   estimate (ServerClockEstimate.serverNow). Each is a command: the server steps it exactly once,
+ *   in seq order, so its path is the client's, late by the network; a burst that TCP held back
+ *   behind a lost segment is caught up over the next ticks.
+ * - Unstamped (time 0): held keys. The newest input counts and is stepped every tick until the next
+ *   one arrives (its jump once); a client may send only when its keys change.
+ * Either way the server takes about one step per tick (server/room/inputQueue.ts).
+ *
+ * Layout (version 2, 36 bytes, little-endian):
  *
  *   offset size type  field
  *   0      1    u8    version (= INPUT_VERSION)
@@ -17,11 +24,16 @@
  *   16     4    f32   view x   (view direction; normalised by the step, kept if degenerate)
  *   20     4    f32   view y
  *   24     4    f32   view z
+ *   28     8    f64   time, server ms by the client's clock when it stepped this input; 0 = unstamped
+ *
+ * Version 1 (the first 28 bytes, no time) is still read, as unstamped.
  */
 import { checkFrame, FrameStatus, viewOf } from './shot';
 
-export const INPUT_VERSION = 1;
-export const INPUT_BYTES = 28;
+export const INPUT_VERSION = 2;
+export const INPUT_BYTES = 36;
+/** The unstamped first version of the message, still accepted. */
+export const INPUT_V1_BYTES = 28;
 export const InputButton = { JUMP: 1 } as const;
 export type InputButton = (typeof InputButton)[keyof typeof InputButton];
 
@@ -33,10 +45,12 @@ export interface InputMessage {
   viewX: number;
   viewY: number;
   viewZ: number;
+  /** Server ms by the client's clock when it stepped the input; 0 when not stamped. */
+  timeMs: number;
 }
 
 export function createInputMessage(): InputMessage {
-  return { seq: 0, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1 };
+  return { seq: 0, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, timeMs: 0 };
 }
 
 /** Why an input is refused beyond the frame check: non-finite numbers or unknown button bits. */
@@ -45,7 +59,8 @@ export type InputStatus = (typeof InputStatus)[keyof typeof InputStatus];
 
 /** Reads and checks an input; on anything but OK, `out` is left unchanged. */
 export function decodeInput(out: InputMessage, bytes: unknown): InputStatus {
-  const status = checkFrame(bytes, INPUT_BYTES, INPUT_VERSION);
+  const v1 = bytes instanceof Uint8Array && bytes.byteLength === INPUT_V1_BYTES && bytes[0] === 1;
+  const status = v1 ? FrameStatus.OK : checkFrame(bytes, INPUT_BYTES, INPUT_VERSION);
   if (status !== FrameStatus.OK) return status;
   const v = viewOf(bytes as Uint8Array);
   const buttons = v.getUint8(1);
@@ -55,7 +70,8 @@ export function decodeInput(out: InputMessage, bytes: unknown): InputStatus {
   const vx = v.getFloat32(16, true);
   const vy = v.getFloat32(20, true);
   const vz = v.getFloat32(24, true);
-  if (!Number.isFinite(wx) || !Number.isFinite(wz) || !Number.isFinite(vx) || !Number.isFinite(vy) || !Number.isFinite(vz)) {
+  const t = v1 ? 0 : v.getFloat64(28, true);
+  if (!Number.isFinite(wx) || !Number.isFinite(wz) || !Number.isFinite(vx) || !Number.isFinite(vy) || !Number.isFinite(vz) || !Number.isFinite(t)) {
     return InputStatus.NON_FINITE;
   }
   out.seq = v.getUint32(4, true);
@@ -65,6 +81,7 @@ export function decodeInput(out: InputMessage, bytes: unknown): InputStatus {
   out.viewX = vx;
   out.viewY = vy;
   out.viewZ = vz;
+  out.timeMs = t;
   return InputStatus.OK;
 }
 
@@ -79,5 +96,6 @@ export function encodeInput(out: Uint8Array, input: InputMessage, offset = 0): U
   v.setFloat32(16, input.viewX, true);
   v.setFloat32(20, input.viewY, true);
   v.setFloat32(24, input.viewZ, true);
+  v.setFloat64(28, input.timeMs, true);
   return out;
 }

@@ -222,8 +222,9 @@ export class TestPlayer {
   }
 
   /**
-   * Holds `input` as a player holds keys: one input per tick at `tickRate` (the server steps one per
-   * tick), each with the next seq, paced on the wall clock, until stopInputs() or leave().
+   * Sends `input` as a client predicting itself does: one per tick at `tickRate`, each with the next
+   * seq and stamped with this client's server clock, paced on the wall clock, until stopInputs() or
+   * leave().
    */
   holdInput(input: InputMessage, tickRate = 64): void {
     this.stopInputs();
@@ -234,6 +235,7 @@ export class TestPlayer {
       const want = Math.floor(((performance.now() - t0) * tickRate) / 1000) + 1;
       for (; sent < want; sent++) {
         held.seq = this.inputSeq + 1;
+        held.timeMs = this.clock.stamp(performance.now());
         this.sendInput(held);
       }
     };

@@ -32,7 +32,7 @@ async function measure(tickRate: number): Promise<{ ticksPerSecond: number; spee
   input.wishZ = 0;
   input.viewX = 1;
   input.viewZ = 0;
-  p.holdInput(input, tickRate);
+  p.sendInput(input);
   await sleep(3500);
   const statusLine = ts.server.statusLine();
   await p.leave();

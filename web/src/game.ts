@@ -213,6 +213,7 @@ export class Game {
     inp.seq = ++this.inputSeq;
     inp.buttons = c.jump ? 1 : 0;
     inp.wishX = wx; inp.wishZ = wz; inp.viewX = vx; inp.viewY = vy; inp.viewZ = vz;
+    inp.timeMs = this.net.clock.measured > 0 ? this.net.clock.serverNow(performance.now()) : 0;
     this.net.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, inp).slice());
     if (this.predictedReady && this.health > 0) {
       setView(this.me, vx, vy, vz);
