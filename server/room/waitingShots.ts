@@ -38,9 +38,9 @@ export class WaitingShots {
    * slot waits too (one client's messages are judged in the order sent).
    */
   drain(only: Slot | null, judge: (slot: Slot, bytes: unknown, receiveTimeMs: number) => void): void {
-    const ready: Waiting[] = [];
-    const keep: Waiting[] = [];
-    const blocked = new Set<Slot>();
+    const ready = this.ready;
+    const keep = this.keep;
+    const blocked = this.blocked;
     for (const w of this.list) {
       const go = only !== null ? w.slot === only : !blocked.has(w.slot) && w.slot.inputs.taken >= w.after;
       if (go) ready.push(w);
@@ -49,7 +49,18 @@ export class WaitingShots {
         blocked.add(w.slot);
       }
     }
+    blocked.clear();
+    this.keep = this.list;
+    this.keep.length = 0;
     this.list = keep;
-    for (const w of ready) judge(w.slot, w.bytes, w.receiveTimeMs);
+    try {
+      for (const w of ready) judge(w.slot, w.bytes, w.receiveTimeMs);
+    } finally {
+      ready.length = 0;
+    }
   }
+
+  private ready: Waiting[] = [];
+  private keep: Waiting[] = [];
+  private readonly blocked = new Set<Slot>();
 }

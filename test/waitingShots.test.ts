@@ -1,0 +1,48 @@
+/**
+ * Weapon messages waiting for their inputs (server/room/waitingShots.ts): judged in arrival order
+ * once the inputs sent before them are taken; a leaving slot's messages all go at once; bytes are
+ * copied on arrival.
+ */
+import { describe, expect, it } from 'vitest';
+import { WaitingShots } from '../server/room/waitingShots';
+import type { Slot } from '../server/room/slot';
+
+function fakeSlot(name: string): Slot & { name: string } {
+  return { name, inputs: { pushed: 0, taken: 0 } } as unknown as Slot & { name: string };
+}
+
+describe('WaitingShots', () => {
+  it('judges ready messages in arrival order, keeps each client in its own order, copies bytes', () => {
+    const w = new WaitingShots();
+    const a = fakeSlot('a'), b = fakeSlot('b');
+    const judged: string[] = [];
+    const judge = (s: Slot, bytes: unknown, at: number): void => void judged.push(`${(s as Slot & { name: string }).name}:${(bytes as Uint8Array)[0]}@${at}`);
+    a.inputs.pushed = 3;
+    const buf = new Uint8Array([1]);
+    w.push(a, buf, 10); // after a's 3 inputs
+    buf[0] = 9; // the socket reuses its buffer
+    b.inputs.pushed = 1;
+    w.push(b, new Uint8Array([2]), 11); // after b's 1 input
+    a.inputs.pushed = 4;
+    w.push(a, new Uint8Array([3]), 12); // after a's 4 inputs
+    expect(w.holds(a)).toBe(true);
+    w.drain(null, judge);
+    expect(judged).toEqual([]);
+    b.inputs.taken = 1;
+    a.inputs.taken = 4; // both of a's are ready now
+    w.drain(null, judge);
+    expect(judged).toEqual(['a:1@10', 'b:2@11', 'a:3@12']);
+    expect(w.length).toBe(0);
+    // Not ready until the last input before it is taken.
+    a.inputs.pushed = 6;
+    w.push(a, new Uint8Array([4]), 13);
+    w.push(a, new Uint8Array([5]), 14);
+    a.inputs.taken = 5;
+    w.drain(null, judge);
+    expect(judged.length).toBe(3);
+    // A leaving slot: all its messages at once, in order.
+    w.drain(a, judge);
+    expect(judged.slice(3)).toEqual(['a:4@13', 'a:5@14']);
+    expect(w.holds(a)).toBe(false);
+  });
+});
