@@ -9,26 +9,9 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { NodeIO, type Document, type Node } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import draco3d from 'draco3dgltf';
+import type { Document, Node } from '@gltf-transform/core';
+import { gltfWriter } from '../level/gltfWriter';
 
-let ioPromise: Promise<NodeIO> | undefined;
-
-/** A reader and writer with every extension and both codecs' encoders and decoders. */
-function writerIO(): Promise<NodeIO> {
-  ioPromise ??= (async () => {
-    await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
-    return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
-      'meshopt.encoder': MeshoptEncoder,
-      'meshopt.decoder': MeshoptDecoder,
-      'draco3d.encoder': await draco3d.createEncoderModule(),
-      'draco3d.decoder': await draco3d.createDecoderModule(),
-    });
-  })();
-  return ioPromise;
-}
 
 /** Nodes by name; a name two of them share maps to null (it cannot be matched). */
 function nodesByName(nodes: Node[]): Map<string, Node | null> {
@@ -83,7 +66,7 @@ export function copyClips(doc: Document, clipDocs: Document[], only?: readonly s
 
 /** Reads the character and the clip files, copies the clips, writes `outPath`. Returns the clips added. */
 export async function mergeClipFiles(characterPath: string, clipPaths: readonly string[], outPath: string, only?: readonly string[]): Promise<string[]> {
-  const io = await writerIO();
+  const io = await gltfWriter();
   const doc = await io.read(characterPath);
   const added = copyClips(doc, await Promise.all(clipPaths.map((p) => io.read(p))), only);
   await io.write(outPath, doc);

@@ -5,32 +5,19 @@
  * files made exactly the way levels and characters ship.
  */
 import { join } from 'node:path';
-import { NodeIO } from '@gltf-transform/core';
-import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { draco, meshopt, quantize } from '@gltf-transform/functions';
-import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import draco3d from 'draco3dgltf';
+import { MeshoptEncoder } from 'meshoptimizer';
+import { gltfWriter } from '../../server/level/gltfWriter';
 
 export type Compression = 'quantize' | 'meshopt' | 'draco';
 
 /** Position quantization of every variant, bits (the glTF Transform and gltfpack default). */
 export const POSITION_BITS = 14;
 
-let writer: Promise<NodeIO> | undefined;
-
 /** Writes `src` compressed with `kind` into `dir` and returns the new file's path. */
 export async function compressedCopy(src: string, kind: Compression, dir: string): Promise<string> {
-  // A writer of its own (encoders attached), apart from the server's reader.
-  writer ??= (async () => {
-    await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
-    return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
-      'meshopt.encoder': MeshoptEncoder,
-      'meshopt.decoder': MeshoptDecoder,
-      'draco3d.encoder': await draco3d.createEncoderModule(),
-      'draco3d.decoder': await draco3d.createDecoderModule(),
-    });
-  })();
-  const io = await writer;
+  // A writer with the encoders attached, apart from the server's reader.
+  const io = await gltfWriter();
   const doc = await io.read(src);
   doc.setLogger({ debug() {}, info() {}, warn() {}, error: console.error } as never);
   if (kind === 'quantize') await doc.transform(quantize({ quantizePosition: POSITION_BITS }));
