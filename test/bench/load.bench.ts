@@ -12,6 +12,9 @@
  * room), verdictsPerSecond, serverCpuPct (per process, percent of one core), cpuPerPlayerPct
  * (server CPU per connected player), playersPerCore (100 / cpuPerPlayerPct: what one core holds at
  * this per-player cost), joinsPerProcess, errors, the bots' own CPU and the load average.
+ * --light-rooms N adds N rooms of 16 light players (lightBots.ts: real clients that never decode
+ * the state and shoot into the floor at the rifle's full rate), so one core of bots can fill a
+ * server core; their verdicts are counted by reason beside the simulator bots'.
  * --pin (Linux, taskset) gives each server process a core of its own (process i on core i) and the
  * bots the cores left over, so the server's tick times are not the bots' scheduling.
  * --profile takes a V8 CPU profile of each server over the measured window and prints where the
@@ -30,10 +33,14 @@ import { startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/clus
 import { clearRedisPrefix } from '../../server/ops/scale';
 import type { ProcessReport } from '../../server/ops/supervised';
 import { startLoad, type Load } from './loadBots';
+import { startLightLoad, type LightLoad } from './lightBots';
+import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
+import { autoSpawnPoints } from '../../server/level/spawnPoints';
+import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
 import { summarizeShots } from '../../client-sim/report';
 
-const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--logs DIR] [--pin] [--profile] [--json]';
+const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--light-rooms 0] [--logs DIR] [--pin] [--profile] [--json]';
 
 function usage(message: string): never {
   console.error(`${message}. ${USAGE}`);
@@ -47,7 +54,7 @@ try {
     options: {
       processes: { type: 'string' }, rooms: { type: 'string' }, 'bots-per-room': { type: 'string' }, 'cheaters-per-room': { type: 'string' },
       seconds: { type: 'string' }, warmup: { type: 'string' }, 'tick-rate': { type: 'string' }, seed: { type: 'string' },
-      logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
+      'light-rooms': { type: 'string' }, logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
     },
   }) as { values: Record<string, string | boolean | undefined> });
 } catch (e) {
@@ -61,7 +68,8 @@ const int = (k: string, d: number, lo: number, hi: number): number => {
   return n;
 };
 const processes = int('processes', 2, 1, 16);
-const rooms = int('rooms', 2, 1, 256);
+const rooms = int('rooms', 2, 0, 256);
+const lightRooms = int('light-rooms', 0, 0, 256);
 const botsPerRoom = int('bots-per-room', 16, 1, 16);
 const cheatersPerRoom = int('cheaters-per-room', botsPerRoom >= 8 ? 1 : 0, 0, botsPerRoom);
 const seconds = int('seconds', 60, 1, 3600);
@@ -94,6 +102,7 @@ const logDir = typeof values.logs === 'string' ? resolve(values.logs) : mkdtempS
 const profileDir = values.profile === true ? mkdtempSync(join(tmpdir(), 'hitreg-prof-')) : null;
 let cluster: Cluster | null = null;
 let load: Load | null = null;
+let light: LightLoad | null = null;
 const died: number[] = [];
 const serverErrors: string[] = [];
 const loadStart = loadavg();
@@ -103,7 +112,7 @@ try {
     processes, basePort: 0, keyPrefix: prefix,
     env: {
       MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
-      MAX_ROOMS: String(Math.max(64, rooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
+      MAX_ROOMS: String(Math.max(64, rooms + lightRooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
     },
     onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
     onExit: (p) => void died.push(p.index),
@@ -112,8 +121,13 @@ try {
   say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} bots (${cheatersPerRoom} cheater(s) each)...`);
   const urls = cluster.processes.map((p) => p.url);
   load = await startLoad({ urls, rooms, botsPerRoom, cheatersPerRoom, seed, tickRate });
+  if (lightRooms > 0) {
+    const spawns = autoSpawnPoints(await loadWorld(DEFAULT_LEVEL_PATH), 16, DEFAULT_LEVEL_PATH);
+    light = await startLightLoad(urls, lightRooms, 16, spawns, MANNEQUIN_RIG.eyeHeight);
+  }
   load.start();
-  say(`load: ${load.bots.length} bots in; warm-up ${warmup} s, then ${seconds} s measured`);
+  light?.start();
+  say(`load: ${load.bots.length} bots and ${light?.players.length ?? 0} light players in; warm-up ${warmup} s, then ${seconds} s measured`);
   await sleep(warmup * 1000);
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -131,6 +145,7 @@ try {
   const wallS = (performance.now() - t0) / 1000;
   const botCpu = process.cpuUsage(botCpu0);
   load.stop();
+  light?.stop();
 
   // Per process: CPU, verdicts and room tick rates over the window on the process's own clock.
   const per = r1.map((b) => {
@@ -162,10 +177,15 @@ try {
   const left = leftBots.length;
   const leftCodes: Record<string, number> = {};
   for (const b of leftBots) leftCodes[b.left!.code] = (leftCodes[b.left!.code] ?? 0) + 1;
-  const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + serverErrors.length;
+  const lightVerdicts: Record<string, number> = {};
+  for (const p of light?.players ?? []) for (const [k, v] of Object.entries(p.verdicts)) lightVerdicts[k] = (lightVerdicts[k] ?? 0) + v;
+  const lightLeft = (light?.players ?? []).filter((p) => p.left !== null).length;
+  const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + lightLeft + serverErrors.length;
 
   await load.close();
   load = null;
+  await light?.close();
+  light = null;
   await cluster.stop();
   let profile: ProfileSummary | null = null;
   if (profilePaths.length > 0) profile = summarizeProfiles(profilePaths);
@@ -186,7 +206,7 @@ try {
     agreement: r3(sim.agreementAll), agreementRaceFree: r3(sim.agreementRaceFree), honestRejected: sim.honestRejected, honestRejectedByReason: sim.honestRejectedByReason,
     cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted, cheatAcceptedList: sim.ruleCheatAcceptedList.slice(0, 5),
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
-    botsLeft: left, botsLeftByCode: leftCodes, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
+    botsLeft: left, botsLeftByCode: leftCodes, lightPlayers: lightRooms * 16, lightVerdicts, lightLeft, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
     cores: cpus().length, pinned: values.pin === true, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
     ...(profile !== null ? { profile } : {}),
   };
@@ -206,6 +226,7 @@ try {
   process.exitCode = 2;
 } finally {
   await load?.close();
+  await light?.close();
   await cluster?.stop();
   await clearRedisPrefix(cluster?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
   if (typeof values.logs !== 'string') rmSync(logDir, { recursive: true, force: true });
