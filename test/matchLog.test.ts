@@ -263,7 +263,8 @@ describe('MatchLogWriter', () => {
     const path = join(blocked, 'm.hrml');
     const w = new MatchLogWriter(path, { flushIntervalMs: 2, retryMs: 10, maxPendingBytes: 2_000, log: () => {} });
     for (let i = 0; i < 50; i++) w.append(4, new Uint8Array(100).fill(i));
-    await new Promise((r) => setTimeout(r, 30));
+    // Wait for the writer's first failed attempt (a busy machine may take longer than its 2 ms timer).
+    for (let waited = 0; w.stats.errors === 0 && waited < 5000; waited += 5) await new Promise((r) => setTimeout(r, 5));
     expect(w.stats.errors).toBeGreaterThan(0);
     expect(w.stats.lastError).toMatch(/ENOTDIR|EEXIST/);
     unlinkSync(blocked);
