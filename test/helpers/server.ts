@@ -312,6 +312,9 @@ export async function joinPair(url: string, aOptions: Record<string, unknown> = 
   const a = await TestPlayer.create(url, aOptions);
   const b = await TestPlayer.join(url, a.room.roomId, bOptions);
   for (const p of [a, b]) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length > 4, 5000, 'ready');
+  // Each renders the other 150 ms back (past any interpolation delay a test uses): a shot at once
+  // must not aim at a time before the other joined (a busy machine slows the first snapshots).
+  for (const [p, q] of [[a, b], [b, a]] as const) await p.until(() => p.renderPose(q.slot, p.serverNow() - 150) !== null, 5000, 'the other player rendered');
   return [a, b];
 }
 
