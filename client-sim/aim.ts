@@ -1,7 +1,9 @@
 /**
  * Aiming as a person does it: the view turns toward what the player wants to look at at a human
  * rate (a flick is fast, never instant), a new target is engaged after a reaction time, the first
- * aim is off and settles while tracking, and the hand adds noise that grows with distance. Also
+ * aim is off and settles while tracking, and the hand adds noise that grows with distance. The
+ * noise is in the view itself and smooth (a hand drifts, it does not jitter from frame to frame);
+ * a shot goes where the view points. Also
  * target picking in the rendered view: the nearest player rendered alive whose chest is (or, for
  * the cheats, is not) in line of sight, and aim points inside a hit zone's hitbox.
  *
@@ -20,6 +22,8 @@ export const TURN_RATE = 3;
 export const WANDER_TURN_RATE = 1.5;
 /** The trigger is pulled only when the view is this close to the aim point, radians (~3 degrees). */
 export const ON_TARGET = 0.05;
+/** Time constant of the hand's drift, ms (an Ornstein-Uhlenbeck process per axis). */
+const HAND_DRIFT_MS = 250;
 
 export class Aim {
   /** The view direction sent with inputs (unit). */
@@ -40,6 +44,10 @@ export class Aim {
   errZ = 0;
   /** Turn rate multiplier (1 human; the aim-lock cheat turns faster). */
   turnScale = 1;
+  /** The hand's drift per axis, in units of its spread (stationary variance 1). */
+  private driftX = 0;
+  private driftY = 0;
+  private driftZ = 0;
   private readonly pose = createPlayerPose();
   private readonly bones: Float64Array;
   private readonly pt = new Float64Array(3);
@@ -84,6 +92,10 @@ export class Aim {
    * the others interpolate differ from the server's history more than any human turn does).
    */
   turn(dtMs: number): void {
+    const k = Math.min(1, dtMs / HAND_DRIFT_MS), g = Math.sqrt(2 * k);
+    this.driftX += -k * this.driftX + g * this.rng.normal();
+    this.driftY += -k * this.driftY + g * this.rng.normal();
+    this.driftZ += -k * this.driftZ + g * this.rng.normal();
     const angle = this.error();
     const maxStep = (this.target >= 0 ? TURN_RATE : WANDER_TURN_RATE) * this.turnScale * (dtMs / 1000);
     if (angle <= maxStep || angle < 1e-6) {
@@ -115,6 +127,21 @@ export class Aim {
     this.errX = 0.25 * this.rng.normal();
     this.errY = 0.25 * this.rng.normal();
     this.errZ = 0.25 * this.rng.normal();
+  }
+
+  /**
+   * Turns the view toward a human aim point at `p` (a point inside the target, `dist` from the eye):
+   * the initial error decayed over the time tracked, plus the hand's drift (0.1 m + 1 cm per metre
+   * of distance, about 0.6 degrees).
+   */
+  aimAt(eye: Float64Array, p: Float64Array, dist: number, now: number): void {
+    const decay = Math.exp(-(now - this.acquiredAt) / 300);
+    const sigma = 0.1 + 0.01 * dist;
+    this.lookAt(
+      p[0]! + decay * this.errX + sigma * this.driftX - eye[0]!,
+      p[1]! + decay * this.errY + sigma * this.driftY - eye[1]!,
+      p[2]! + decay * this.errZ + sigma * this.driftZ - eye[2]!,
+    );
   }
 
   /**

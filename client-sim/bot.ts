@@ -291,6 +291,18 @@ export class Bot {
     return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
   }
 
+  /**
+   * A point 10 m along the view of the last input sent, as the server reads it (the wire's float32
+   * numbers, normalised): a shot through it goes where the server's view points.
+   */
+  viewPoint(out: Float64Array, eye: Float64Array): Float64Array {
+    const i = this.input;
+    const x = Math.fround(i.viewX), y = Math.fround(i.viewY), z = Math.fround(i.viewZ);
+    const l = Math.sqrt(x * x + y * y + z * z) || 1;
+    out[0] = eye[0]! + (10 * x) / l; out[1] = eye[1]! + (10 * y) / l; out[2] = eye[2]! + (10 * z) / l;
+    return out;
+  }
+
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
   actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
     return fillAction(this.msg, action, weapon, timeMs);

@@ -85,7 +85,7 @@ export class HonestPlay {
     if (!bot.zonePoint(p, target, t, zone)) return;
     const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    aim.lookAt(dx, dy, dz);
+    aim.aimAt(eye, p, dist, now);
     if (this.chooseWeapon(now, dist, intent)) return;
     if (now < aim.readyAt || aim.error() > ON_TARGET) {
       this.inRun = false;
@@ -108,7 +108,8 @@ export class HonestPlay {
       return;
     }
     if (!this.inRun) this.startTrigger(w.id, dist);
-    const a = aim.humanPoint(this.a, p, dist, now);
+    // Along the view the server holds: the one in the last input sent.
+    const a = bot.viewPoint(this.a, eye);
     bot.send(bot.fireMessage(eye, a[0]!, a[1]!, a[2]!, bot.shotLength(), t, at), intent);
     if (this.inRun) this.runShots++;
     this.burstLeft--;
