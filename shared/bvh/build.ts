@@ -81,6 +81,8 @@ export function buildBvh(
   const maxLeaf = options.maxLeaf ?? MAX_LEAF;
   const costTraverse = options.traversalCost ?? 2;
   const { boxes: rb, ids, bounds, centroidBounds } = triangleBoxes(positions, indices);
+  // The same records as int32 words (binning reads their bits, see ./sah).
+  const ri = new Int32Array(rb.buffer, rb.byteOffset, rb.length);
 
   const maxNodes = 2 * n - 1;
   // Nodes are written in their final layout as they are created.
@@ -156,7 +158,7 @@ export function buildBvh(
     const c0 = axis === 0 ? ccx0 : axis === 1 ? ccy0 : ccz0;
     // Scale maps the centroid range onto [0, nb); slightly under nb so the max lands in the last bin.
     const kk = ext > 0 ? (nb * (1 - 1e-6)) / ext : 0;
-    const split = ext > 0 ? binnedSah(sah, rb, start, end, axis, nb, c0, kk) : 0;
+    const split = ext > 0 ? binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk) : 0;
 
     // Leaf when allowed and no split beats testing every triangle here.
     const splitCost = split > 0 && parentArea > 0 ? costTraverse + sah.bestCost[0] / parentArea : Infinity;
