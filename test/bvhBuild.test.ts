@@ -1,8 +1,9 @@
 // The BVH build's own arithmetic against plain float arithmetic. The build takes the triangle boxes
 // and the bins' bounds on integer keys of the float32 bits (shared/bvh/bounds and ./sah): here the
 // boxes must equal Math.min / Math.max of the corners bit for bit (-0 and +0 included), a corner that
-// is not finite must be refused with its triangle, and every node's box must be exactly the union of
-// its triangles' boxes (the bins are exact unions, so a node box is tight, not merely containing).
+// is not finite must be refused with its triangle, every node's box must be exactly the union of its
+// triangles' boxes (the bins are exact unions, so a node box is tight, not merely containing), and
+// binning on keys must give the same tree as binning on float comparisons (keyBinningBelow: 0).
 // Soups mix negative, zero (both signs), denormal and large coordinates, and sizes from a few
 // triangles to 20,000 so nodes of every size (and both binning paths) are built.
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,28 @@ describe('BVH build arithmetic', () => {
         const indices = new Uint32Array([0, 1, 2, 3, 4, 5, 6, 7, 8]);
         expect(() => buildBvh(positions, indices)).toThrow(/triangle 1 has a coordinate that is not finite/);
       }
+    }
+  });
+
+  it('binning on keys builds the same tree as binning on float comparisons', () => {
+    const r = mulberry32(0x7e3);
+    for (const [tris, clustered] of [[40, false], [3_000, false], [20_000, true]] as const) {
+      const { positions, indices } = soup(r, tris, clustered);
+      const keys = buildBvh(positions, indices);
+      const floats = buildBvh(positions, indices, { keyBinningBelow: 0 });
+      expect(keys.nodeCount).toBe(floats.nodeCount);
+      expect(Array.from(keys.order)).toEqual(Array.from(floats.order));
+      // Node words: ints as bits, boxes as numbers (a -0 and a +0 bound may differ in sign: the float
+      // path keeps whichever of equal values it met first, the keys always the -0 for a minimum).
+      const ki = new Int32Array(keys.nodes.buffer, keys.nodes.byteOffset, keys.nodeCount * NODE_WORDS);
+      const fi = new Int32Array(floats.nodes.buffer, floats.nodes.byteOffset, floats.nodeCount * NODE_WORDS);
+      const kf = new Float32Array(ki.buffer, ki.byteOffset, ki.length);
+      const ff = new Float32Array(fi.buffer, fi.byteOffset, fi.length);
+      let differ = 0;
+      for (let i = 0; i < ki.length; i++) {
+        if (i % NODE_WORDS < 6 ? kf[i] !== ff[i] : ki[i] !== fi[i]) differ++;
+      }
+      expect(differ, `${tris} triangles`).toBe(0);
     }
   });
 

@@ -27,7 +27,7 @@
  */
 
 import { f32Down, f32Up, triangleBoxes } from './bounds';
-import { BINS, binnedSah, createSahScratch, splitBoxes } from './sah';
+import { BINS, binnedSah, createSahScratch, KEY_BINNING_BELOW, splitBoxes } from './sah';
 import { halveRecords, partitionRecords } from './partition';
 
 export { f32Down, f32Up } from './bounds';
@@ -50,6 +50,11 @@ export interface BvhBuildOptions {
   maxLeaf?: number;
   /** SAH cost of visiting a node relative to one triangle test (default 2, tuned on the two levels). */
   traversalCost?: number;
+  /**
+   * Nodes under this many records are binned on integer keys (default KEY_BINNING_BELOW, see ./sah);
+   * the tree is the same whatever it is (tests compare 0, all floats, with the default).
+   */
+  keyBinningBelow?: number;
 }
 
 export interface BvhBuildResult {
@@ -80,6 +85,7 @@ export function buildBvh(
   if (n === 0) throw new Error('buildBvh: no triangles; pass at least one triangle (3 indices).');
   const maxLeaf = options.maxLeaf ?? MAX_LEAF;
   const costTraverse = options.traversalCost ?? 2;
+  const keyBelow = options.keyBinningBelow ?? KEY_BINNING_BELOW;
   const { boxes: rb, ids, bounds, centroidBounds } = triangleBoxes(positions, indices);
   // The same records as int32 words (binning reads their bits, see ./sah).
   const ri = new Int32Array(rb.buffer, rb.byteOffset, rb.length);
@@ -158,7 +164,7 @@ export function buildBvh(
     const c0 = axis === 0 ? ccx0 : axis === 1 ? ccy0 : ccz0;
     // Scale maps the centroid range onto [0, nb); slightly under nb so the max lands in the last bin.
     const kk = ext > 0 ? (nb * (1 - 1e-6)) / ext : 0;
-    const split = ext > 0 ? binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk) : 0;
+    const split = ext > 0 ? binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk, keyBelow) : 0;
 
     // Leaf when allowed and no split beats testing every triangle here.
     const splitCost = split > 0 && parentArea > 0 ? costTraverse + sah.bestCost[0] / parentArea : Infinity;
