@@ -18,8 +18,10 @@
  * outward, so every union of them is already the node's final conservative box; centroids are box
  * centres, used doubled as min + max), then top-down with an explicit job stack (this file): up to 16
  * bins over the centroid bounds along the longest centroid axis with the SAH cost swept from both
- * ends (./sah, Wald 2007), and the in-place partition of the records that also gathers the children's
- * centroid bounds (./partition); the children's boxes come from the bins. Leaves stop at maxLeaf triangles or when
+ * ends (./sah, Wald 2007; below 4,096 records on integer keys of the float32 bits, which V8 runs
+ * without mispredicted branches), and the in-place partition of the records that also gathers the
+ * children's centroid bounds (./partition); the children's boxes come from the bins. Leaves stop at
+ * maxLeaf triangles or when
  * no split is cheaper than the leaf (a leaf candidate whose summed triangle box areas already price
  * every split out is settled without binning); a node SAH cannot split (all centroids equal) is
  * halved by position so leaves stay small (its axis word is then only a visiting-order hint).

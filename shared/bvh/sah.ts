@@ -12,7 +12,8 @@ export const BINS = 16;
  * ones by comparing floats (binRecords). A float comparison is a branch in V8's code; in a large node
  * the bins settle early and the branches are predicted, in a smaller one a record often moves its
  * bin's bounds and the mispredictions cost more than the keys' extra arithmetic (measured on bistro
- * and the 480k scene: thresholds from 256 to 16,384 do about equally well). Both give the same bins.
+ * and the 480k scene: thresholds from 256 to 16,384 do about equally well). Both give the same bins,
+ * up to which of -0 and +0 a bound keeps when both occur (keys: always -0 for a min, +0 for a max).
  */
 export const KEY_BINNING_BELOW = 4096;
 
