@@ -18,8 +18,10 @@
  * outward, so every union of them is already the node's final conservative box; centroids are box
  * centres, used doubled as min + max), then top-down with an explicit job stack (this file): up to 16
  * bins over the centroid bounds along the longest centroid axis with the SAH cost swept from both
- * ends (./sah, Wald 2007), and the in-place partition of the records that also gathers the children's
- * centroid bounds (./partition); the children's boxes come from the bins. Leaves stop at maxLeaf triangles or when
+ * ends (./sah, Wald 2007; below 4,096 records on integer keys of the float32 bits, which V8 runs
+ * without mispredicted branches), and the in-place partition of the records that also gathers the
+ * children's centroid bounds (./partition); the children's boxes come from the bins. Leaves stop at
+ * maxLeaf triangles or when
  * no split is cheaper than the leaf (a leaf candidate whose summed triangle box areas already price
  * every split out is settled without binning); a node SAH cannot split (all centroids equal) is
  * halved by position so leaves stay small (its axis word is then only a visiting-order hint).
@@ -27,7 +29,7 @@
  */
 
 import { f32Down, f32Up, triangleBoxes } from './bounds';
-import { BINS, binnedSah, createSahScratch, splitBoxes } from './sah';
+import { BINS, binnedSah, createSahScratch, KEY_BINNING_BELOW, splitBoxes } from './sah';
 import { halveRecords, partitionRecords } from './partition';
 
 export { f32Down, f32Up } from './bounds';
@@ -50,6 +52,11 @@ export interface BvhBuildOptions {
   maxLeaf?: number;
   /** SAH cost of visiting a node relative to one triangle test (default 2, tuned on the two levels). */
   traversalCost?: number;
+  /**
+   * Nodes under this many records are binned on integer keys (default KEY_BINNING_BELOW, see ./sah);
+   * the tree is the same whatever it is (tests compare 0, all floats, with the default).
+   */
+  keyBinningBelow?: number;
 }
 
 export interface BvhBuildResult {
@@ -80,7 +87,10 @@ export function buildBvh(
   if (n === 0) throw new Error('buildBvh: no triangles; pass at least one triangle (3 indices).');
   const maxLeaf = options.maxLeaf ?? MAX_LEAF;
   const costTraverse = options.traversalCost ?? 2;
+  const keyBelow = options.keyBinningBelow ?? KEY_BINNING_BELOW;
   const { boxes: rb, ids, bounds, centroidBounds } = triangleBoxes(positions, indices);
+  // The same records as int32 words (binning reads their bits, see ./sah).
+  const ri = new Int32Array(rb.buffer, rb.byteOffset, rb.length);
 
   const maxNodes = 2 * n - 1;
   // Nodes are written in their final layout as they are created.
@@ -156,7 +166,7 @@ export function buildBvh(
     const c0 = axis === 0 ? ccx0 : axis === 1 ? ccy0 : ccz0;
     // Scale maps the centroid range onto [0, nb); slightly under nb so the max lands in the last bin.
     const kk = ext > 0 ? (nb * (1 - 1e-6)) / ext : 0;
-    const split = ext > 0 ? binnedSah(sah, rb, start, end, axis, nb, c0, kk) : 0;
+    const split = ext > 0 ? binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk, keyBelow) : 0;
 
     // Leaf when allowed and no split beats testing every triangle here.
     const splitCost = split > 0 && parentArea > 0 ? costTraverse + sah.bestCost[0] / parentArea : Infinity;
