@@ -13,7 +13,7 @@
  * (server CPU per connected player), playersPerCore (100 / cpuPerPlayerPct: what one core holds at
  * this per-player cost), joinsPerProcess, errors, the bots' own CPU and the load average.
  * --light-rooms N adds N rooms of 16 light players (lightBots.ts: real clients that never decode
- * the state and shoot into the floor at the rifle's full rate), so one core of bots can fill a
+ * the state, step to and fro and shoot into the floor at the rifle's full rate), so one core of bots can fill a
  * server core; their verdicts are counted by reason beside the simulator bots'.
  * --pin (Linux, taskset) gives each server process a core of its own (process i on core i) and the
  * bots the cores left over, so the server's tick times are not the bots' scheduling.
@@ -122,8 +122,8 @@ try {
   const urls = cluster.processes.map((p) => p.url);
   load = await startLoad({ urls, rooms, botsPerRoom, cheatersPerRoom, seed, tickRate });
   if (lightRooms > 0) {
-    const spawns = autoSpawnPoints(await loadWorld(DEFAULT_LEVEL_PATH), 16, DEFAULT_LEVEL_PATH);
-    light = await startLightLoad(urls, lightRooms, 16, spawns, MANNEQUIN_RIG.eyeHeight);
+    const level = await loadWorld(DEFAULT_LEVEL_PATH);
+    light = await startLightLoad(urls, lightRooms, 16, level, autoSpawnPoints(level, 16, DEFAULT_LEVEL_PATH), MANNEQUIN_RIG.eyeHeight);
   }
   load.start();
   light?.start();
@@ -180,6 +180,7 @@ try {
   const lightVerdicts: Record<string, number> = {};
   for (const p of light?.players ?? []) for (const [k, v] of Object.entries(p.verdicts)) lightVerdicts[k] = (lightVerdicts[k] ?? 0) + v;
   const lightLeft = (light?.players ?? []).filter((p) => p.left !== null).length;
+  const lightLost = (light?.players ?? []).filter((p) => p.lost).length;
   const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + lightLeft + serverErrors.length;
 
   await load.close();
@@ -206,7 +207,7 @@ try {
     agreement: r3(sim.agreementAll), agreementRaceFree: r3(sim.agreementRaceFree), honestRejected: sim.honestRejected, honestRejectedByReason: sim.honestRejectedByReason,
     cheatShots: sim.ruleCheatShots, cheatAccepted: sim.ruleCheatAccepted, cheatAcceptedList: sim.ruleCheatAcceptedList.slice(0, 5),
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
-    botsLeft: left, botsLeftByCode: leftCodes, lightPlayers: lightRooms * 16, lightVerdicts, lightLeft, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
+    botsLeft: left, botsLeftByCode: leftCodes, lightPlayers: lightRooms * 16, lightVerdicts, lightLeft, lightLost, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
     cores: cpus().length, pinned: values.pin === true, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
     ...(profile !== null ? { profile } : {}),
   };
