@@ -370,7 +370,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
     frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
     results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
-      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, rig, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length },
+      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, rig, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length, version: frames.version },
       (n) => report(i, n),
     )));
   }

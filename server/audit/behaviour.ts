@@ -57,8 +57,10 @@ export function testCount(): number {
 export const MEASURES: readonly MeasureSpec[] = [
   { name: 'reaction', what: 'target in sight to the first shot at it', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
   { name: 'turnSpeed', what: 'fastest view turn from the sighting to the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
-  { name: 'onTarget', what: 'view on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'onTarget', what: 'view ray on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'sweep', what: 'view moving across the target in the tick before the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
   { name: 'preAim', what: 'view to target before it came into sight', unit: 'deg', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'hiddenFollow', what: 'view turning with the target while it was hidden (regression gain)', unit: '', tail: 'high', shots: 'first', level: 'event' },
   { name: 'viewOffset', what: 'shot direction off the view', unit: 'deg', tail: 'high', shots: 'bursts', level: 'event' },
   // Angular aim errors shrink with distance (part of the error is the aim point's offset from the
   // recorded root): compared within distance bands, so a long-range player is not "too precise".
@@ -68,14 +70,22 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'trackJitterNear', what: 'wobble of the view around the target while firing on it, under 10 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackJitterMid', what: 'the same, 10-25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackJitterFar', what: 'the same, over 25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event' },
   { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'rttSpread', what: 'spread (standard deviation) of the round-trip estimate over the shots', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
+  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
 ];
 
 /** The window the replay averages tracking over (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
 const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
+
+/**
+ * A sighting's first shot opens an engagement only when the shooter had not fired at that target
+ * for this long, ms: a target that ducks out of sight for a moment and back is still the same fight.
+ */
+export const ENGAGE_GAP_MS = 1000;
 
 /** Shots of one player closer than this belong to one burst, ms. */
 export const BURST_GAP_MS = 200;
@@ -336,6 +346,7 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
   const sightings = new Set<string>();
   const lastShot = new Map<number, number>();
   const lastTrack = new Map<number, number>();
+  const lastAt = new Map<string, number>();
   const idx = new Map(MEASURES.map((m, i) => [m.name, i]));
   for (let i = 0; i < count; i++) {
     const o = i * SHOT_COLUMNS;
@@ -352,11 +363,14 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     push('depthExcess', depth - rows[o + ShotCol.INTERP_MS]!);
     push('arrivalLag', timeMs - rows[o + ShotCol.ACTION_TIME_MS]!);
     push('rttSpread', rows[o + ShotCol.RTT_MS]!);
+    push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;
     if (!(target >= 0)) continue;
     const start = rows[o + ShotCol.SIGHT_START_MS]!;
     const key = `${s}:${target}:${start}`;
-    const first = start === start && !sightings.has(key);
+    const pair = `${s}:${target}`;
+    const first = start === start && !sightings.has(key) && !(timeMs - (lastAt.get(pair) ?? -Infinity) < ENGAGE_GAP_MS);
+    lastAt.set(pair, timeMs);
     const dist = rows[o + ShotCol.TARGET_DIST_M]!;
     const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
     if (first || burstStart) {
@@ -368,11 +382,14 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
       push('reaction', rows[o + ShotCol.REACTION_MS]!);
       push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
       push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
+      push('sweep', (rows[o + ShotCol.SWEEP]! * 1000 * 180) / Math.PI);
       push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
+      push('hiddenFollow', rows[o + ShotCol.HIDDEN_FOLLOW]!);
     } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
       // One tracking event per track window: later shots in the same window read the same ticks.
       lastTrack.set(s, timeMs);
       push(`trackJitter${band}`, (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
     }
   }
   return out;

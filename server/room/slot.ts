@@ -21,6 +21,9 @@ export class Slot {
   input: InputMessage = createInputMessage();
   jumpLatched = false;
   lastInputSeq = -1;
+  /** Inputs taken since the last tick record, and lastInputSeq at that record (the log's input arrivals). */
+  inputsSinceTick = 0;
+  seqAtTick = -1;
   shooter: ShooterState;
   health = 0;
   alive = false;
@@ -55,6 +58,7 @@ export class Slot {
   /** A newer input (checked by the room): the latest wish and view, a latched jump, the view turned now. */
   takeInput(inp: InputMessage): void {
     this.lastInputSeq = inp.seq;
+    this.inputsSinceTick++;
     const mine = this.input;
     mine.seq = inp.seq;
     mine.buttons = inp.buttons;
@@ -75,6 +79,8 @@ export class Slot {
     this.debug = debug;
     this.shooter = createShooterState(this.index, rules.weapons.map((w) => w.magazine), rules.loadout);
     this.lastInputSeq = -1;
+    this.inputsSinceTick = 0;
+    this.seqAtTick = -1;
     this.input = createInputMessage();
     this.kills = 0;
     this.deaths = 0;
