@@ -41,7 +41,7 @@ function measure(frames: Frame[], fire: number, world: ReplayWorld = open) {
   const dx = Math.sin(f.yaw) * cp, dy = Math.sin(f.pitch), dz = Math.cos(f.yaw) * cp;
   const sx = f.sx ?? 0, sz = f.sz ?? 0;
   const at = fire * DT + 5;
-  return ring.measureShot(createShotMeasures(), 0, -1, at, at, sx, EYE, sz, sx + dx * 50, EYE + dy * 50, sz + dz * 50, DEFAULT_MEASURE_WINDOWS);
+  return ring.measureShot(createShotMeasures(), 0, -1, -1, at, at, sx, EYE, sz, sx + dx * 50, EYE + dy * 50, sz + dz * 50, DEFAULT_MEASURE_WINDOWS);
 }
 
 const minJerk = (u: number) => { const x = Math.max(0, Math.min(1, u)); return x * x * x * (10 - 15 * x + 6 * x * x); };

@@ -77,7 +77,11 @@ export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
 
 /** What BehaviourRing.measureShot writes: NaN where unknown. Angles are chords (see above). */
 export interface ShotMeasures {
-  /** The player the shot was aimed at: the one hit, or for a miss the one it passed closest to (missTargetChord); -1 none. */
+  /**
+   * The player the shot was aimed at: the one the shot claims when that player is there, alive and
+   * within missTargetChord of the shot; else the one hit; else the one it passed closest to (in
+   * metres, among those within missTargetChord); -1 none.
+   */
   target: number;
   /** Cosine of the sharpest per-tick turn over the snap window, the shot's own direction included. */
   snapCos: number;
@@ -229,10 +233,11 @@ export class BehaviourRing {
   }
 
   /**
-   * Measures one shot by `shooter` (< slots): `hitTarget` is the player hit (-1 for a miss), the
-   * segment's start and stop, its receive and rewound times. Into out.
+   * Measures one shot by `shooter` (< slots): `hitTarget` is the player hit (-1 for a miss),
+   * `claimedTarget` the one the message names (-1 none), the segment's start and stop, its receive
+   * and rewound times. Into out.
    */
-  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, receiveMs: number, rewindMs: number,
+  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, rewindMs: number,
     sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows): ShotMeasures {
     clearShotMeasures(out);
     const ring = this.ring;
@@ -256,18 +261,18 @@ export class BehaviourRing {
     const kw = rewindMs === rewindMs ? this.tickAt(rewindMs) : k;
     if (kw < 0) return out;
     const chest = this.chest;
-    let target = hitTarget >= 0 && hitTarget < this.slots && hitTarget !== shooter ? hitTarget : -1;
+    // The player the client says it aimed at, when the shot went near it; else the one it hit.
+    let target = -1;
+    if (claimedTarget >= 0 && claimedTarget < this.slots && claimedTarget !== shooter) {
+      if (this.missBy(kw, claimedTarget, sx, sy, sz, ux, uy, uz, w.missTargetChord) < Infinity) target = claimedTarget;
+    }
+    if (target < 0 && hitTarget >= 0 && hitTarget < this.slots && hitTarget !== shooter) target = hitTarget;
     if (target < 0) {
       // The player the ray passed closest to, in metres at that player, among those within the chord.
       let best = Infinity;
       for (let t = 0; t < this.slots; t++) {
         if (t === shooter) continue;
-        const to = this.at(kw, t);
-        if (ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) continue;
-        const px = ring[to + R_X]! - sx, py = (ring[to + R_Y]! + chest - sy) * fy, pz = ring[to + R_Z]! - sz;
-        const c = chord(ux, uy, uz, px, py, pz);
-        if (!(c < w.missTargetChord)) continue;
-        const miss = c * Math.sqrt(px * px + py * py + pz * pz);
+        const miss = this.missBy(kw, t, sx, sy, sz, ux, uy, uz, w.missTargetChord);
         if (miss < best) { best = miss; target = t; }
       }
     }
@@ -286,6 +291,19 @@ export class BehaviourRing {
     out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, lag, this.eye, chest, this.flat);
     this.sighting(out, shooter, target, kw, k, lag, rewindMs, w);
     return out;
+  }
+
+  /**
+   * How far (m, at the player) the ray from s along u passed the chest of player t at tick kw;
+   * Infinity when t is absent, dead or more than `maxChord` off the ray's direction.
+   */
+  private missBy(kw: number, t: number, sx: number, sy: number, sz: number, ux: number, uy: number, uz: number, maxChord: number): number {
+    const ring = this.ring;
+    const to = this.at(kw, t);
+    if (ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) return Infinity;
+    const px = ring[to + R_X]! - sx, py = (ring[to + R_Y]! + this.chest - sy) * (this.flat ? 0 : 1), pz = ring[to + R_Z]! - sz;
+    const c = chord(ux, uy, uz, px, py, pz);
+    return c < maxChord ? c * Math.sqrt(px * px + py * py + pz * pz) : Infinity;
   }
 
   /**

@@ -385,19 +385,21 @@ class Replay {
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
     let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN, actionTime = NaN;
-    let action = -1;
+    let action = -1, claimedTarget = -1;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
       action = pl[1]!;
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
+      claimedTarget = view.getInt32(po + 8, true);
       actionTime = view.getFloat64(po + 16, true);
       claimed = view.getFloat64(po + 24, true);
       sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
       ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
       action = scratchShot.action;
+      claimedTarget = scratchShot.claimedTarget;
       actionTime = scratchShot.timeMs;
       claimed = scratchShot.renderTimeMs;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
@@ -412,7 +414,7 @@ class Replay {
     // How the shot came about (every fire, hit or not): what the behaviour flags read.
     const m = this.shotMeasures;
     if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
-      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
+      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, claimedTarget, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
     } else {
       clearShotMeasures(m);
     }
