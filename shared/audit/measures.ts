@@ -71,7 +71,7 @@ export interface MeasureWindows {
 }
 
 export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
-  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, lagMs: 300, onTargetCapMs: 1000,
+  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, lagMs: 450, onTargetCapMs: 1000,
   missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.35, inputWindowMs: 2000,
 });
 

@@ -16,6 +16,12 @@ export const R_STRIDE = 10;
  * radians per ms) for a regression on its motion (tracking lag, hidden following) to mean anything.
  */
 export const MIN_TARGET_RATE = (10 * Math.PI) / 180 / 1000;
+/**
+ * Tracking lag is read only while the view stays within this of the target (sine, about 8.6
+ * degrees): a window that still holds the end of a flick, or a view that lost the target, says
+ * nothing of how it follows.
+ */
+export const MAX_TRACK_OFFSET = 0.15;
 /** A body's column reaches this far above the eye height, m. */
 const HEAD_TOP_M = 0.15;
 
@@ -67,7 +73,7 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
   let onSince = NaN;
   let onTarget = true;
   // Regression sums over consecutive tick pairs: offset o (across and in height) against the chest's angular velocity r.
-  let sxy = 0, sxx = 0, m = 0;
+  let sxy = 0, sxx = 0, m = 0, maxOff = 0, trackOff = 0;
   const h = residual, v = residual2;
   h.fill(0); v.fill(0);
   // The later tick's offsets and chest direction (horizontal unit bearing, elevation sine) and time.
@@ -92,8 +98,8 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
       const dt = pT - tj;
       if (dt > 0) {
         const rh = (bx * pBz - bz * pBx) / dt, rv = (pEl - el) / dt;
-        if (age <= w.trackMs) { addPoint(h, pSide, rh); addPoint(v, pUp, rv); }
-        if (age <= w.lagMs) { sxy += pSide * rh + pUp * rv; sxx += rh * rh + rv * rv; m++; }
+        if (age <= w.trackMs) { addPoint(h, pSide, rh); addPoint(v, pUp, rv); trackOff = Math.max(trackOff, Math.abs(pSide), Math.abs(pUp)); }
+        if (age <= w.lagMs) { sxy += pSide * rh + pUp * rv; sxx += rh * rh + rv * rv; m++; maxOff = Math.max(maxOff, Math.abs(pSide), Math.abs(pUp)); }
       }
       pSide = side; pUp = up; pBx = bx; pBz = bz; pEl = el; pT = tj;
     }
@@ -113,8 +119,8 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
   // Lag: offset = lag x velocity (through the origin). Wobble: what of the offset the target's
   // motion does not explain (the residual of the same regression with an intercept), across and in
   // height together (two values per pair).
-  out.trackLag = m >= 5 && sxx / m >= MIN_TARGET_RATE * MIN_TARGET_RATE ? sxy / sxx : NaN;
-  out.trackError = h[0]! >= 3 ? Math.sqrt(residualVariance(h) + residualVariance(v)) : NaN;
+  out.trackLag = m >= 5 && maxOff <= MAX_TRACK_OFFSET && sxx / m >= MIN_TARGET_RATE * MIN_TARGET_RATE ? sxy / sxx : NaN;
+  out.trackError = h[0]! >= 3 && trackOff <= MAX_TRACK_OFFSET ? Math.sqrt(residualVariance(h) + residualVariance(v)) : NaN;
 }
 
 /**
