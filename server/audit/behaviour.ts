@@ -17,9 +17,9 @@
  * round-trip estimate varies): the calibration keeps the honest players' mean and spread, and a
  * player gets the normal upper tail of its z-score.
  * The score is the larger of two: -log10 of the smallest tail over the tests times the number of
- * tests (Bonferroni: one measure far out), and -log10 of the chi-square tail of the sum of the
- * measures' squared positive z-scores (several measures out a little each; chi-square with as many
- * degrees as measures bounds it from above), each doubled for taking the larger. So 2 means "1 in
+ * tests (Bonferroni: one measure far out), and -log10 of the tail of the sum of the measures'
+ * squared positive z-scores (several measures out a little each; for independent measures that sum
+ * is a binomial mixture of chi-squares, positiveChiTailLog10), each doubled for taking the larger. So 2 means "1 in
  * 100 for an honest player" before calibration; `scoreThreshold` is
  * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
  */
@@ -260,7 +260,7 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     scores.push(s);
     if (s > score) score = s;
   }
-  const combined = Math.max(0, -chiSquareTailLog10(chi, m + (m % 2)) - Math.log10(2));
+  const combined = Math.max(0, -positiveChiTailLog10(chi, m) - Math.log10(2));
   if (combined > score) score = combined;
   const flagged = score >= cal.scoreThreshold;
   const offending: BehaviourResult['offending'] = [];
@@ -276,6 +276,37 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     offending.sort((a, b) => a.shot - b.shot);
   }
   return { score, combined, flagged, measures, offending };
+}
+
+/**
+ * log10 P(Z_1+^2 + ... + Z_m+^2 >= x) for m independent standard normals Z (Z+ = max(0, Z)): each
+ * term is 0 or a chi-square with one degree, half and half, so the sum is chi-square with j degrees
+ * for j ~ Binomial(m, 1/2): sum_j C(m, j) 2^-m P(chi2_j >= x). Tails by the recurrence
+ * P(chi2_{k+2} >= x) = P(chi2_k >= x) + (x/2)^(k/2) e^(-x/2) / Gamma(k/2 + 1), from
+ * P(chi2_1 >= x) = 2 P(Z >= sqrt x) and P(chi2_2 >= x) = e^(-x/2); in logs throughout.
+ */
+export function positiveChiTailLog10(x: number, m: number): number {
+  if (!(x > 0)) return 0;
+  const h = x / 2, lh = Math.log(h);
+  const logAdd = (a: number, b: number) => (a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b))));
+  // logQ[k] = ln P(chi2_k >= x); lgamma(k/2 + 1) by a + 1 = a (a) from Gamma(1) = 1, Gamma(3/2) = sqrt(pi) / 2.
+  const logQ = new Float64Array(m + 1);
+  logQ[0] = -Infinity;
+  if (m >= 1) logQ[1] = Math.log(2) + normalTailLog10(Math.sqrt(x)) * Math.LN10;
+  if (m >= 2) logQ[2] = -h;
+  let lgOdd = Math.log(Math.sqrt(Math.PI) / 2), lgEven = 0;
+  for (let k = 1; k + 2 <= m; k++) {
+    const half = k / 2;
+    let lg: number;
+    if (k % 2 === 1) { lg = lgOdd; lgOdd += Math.log(half + 1); } else { lgEven += Math.log(half); lg = lgEven; }
+    logQ[k + 2] = logAdd(logQ[k]!, half * lh - h - lg);
+  }
+  let total = -Infinity, logC = -m * Math.LN2;
+  for (let j = 0; j <= m; j++) {
+    if (j > 0) logC += Math.log((m - j + 1) / j);
+    total = logAdd(total, logC + logQ[j]!);
+  }
+  return Math.min(0, total / Math.LN10);
 }
 
 /** log10 P(chi-square with an even `k` degrees >= x): e^(-x/2) sum_{j < k/2} (x/2)^j / j!. */
