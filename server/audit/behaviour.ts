@@ -67,9 +67,7 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'shotErrorNear', what: 'shot direction off the target, under 10 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
   { name: 'shotErrorMid', what: 'shot direction off the target, 10-25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
   { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
-  { name: 'trackJitterNear', what: 'wobble of the view around the target while firing on it, under 10 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'trackJitterMid', what: 'the same, 10-25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'trackJitterFar', what: 'the same, over 25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackJitter', what: 'wobble of the view around the target while firing on it (beyond what the target\'s motion explains)', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event' },
   { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
@@ -78,7 +76,7 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
 ];
 
-/** The window the replay averages tracking over (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
+/** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
 const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
 
 /**
@@ -419,7 +417,7 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
       // One tracking event per track window: later shots in the same window read the same ticks.
       lastTrack.set(s, timeMs);
-      push(`trackJitter${band}`, (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackJitter', (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
       push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
     }
   }

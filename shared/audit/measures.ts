@@ -56,8 +56,10 @@ export interface MeasureWindows {
   preAimMs: number;
   /** Window before a sighting over which following a hidden target is measured, ms. */
   hiddenMs: number;
-  /** Window before a shot over which tracking wobble is measured, ms. */
+  /** Window before a shot over which the turn speed is read when the sighting is older (and later shots count as one tracking event), ms. */
   trackMs: number;
+  /** Window before a shot over which tracking wobble is measured, ms. */
+  wobbleMs: number;
   /** Window before a shot over which tracking lag is regressed, ms. */
   lagMs: number;
   /** Longest time on target reported, ms. */
@@ -71,7 +73,7 @@ export interface MeasureWindows {
 }
 
 export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
-  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, lagMs: 450, onTargetCapMs: 1000,
+  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, wobbleMs: 500, lagMs: 450, onTargetCapMs: 1000,
   missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.35, inputWindowMs: 2000,
 });
 
@@ -111,7 +113,7 @@ export interface ShotMeasures {
    */
   sweep: number;
   /**
-   * Tracking wobble: standard deviation over the track window of the offset between the view and
+   * Tracking wobble: standard deviation over the wobble window of the offset between the view and
    * the target, across and in height (a constant offset does not count; a view locked onto the
    * target leaves almost none).
    */

@@ -61,13 +61,13 @@ export interface TrackOut {
 
 /**
  * Walking back from tick k: how long the view ray has been on the target's body (the target as at
- * tick j - lag against the shooter's eye and view at tick j), and over the track window the lag
+ * tick j - lag against the shooter's eye and view at tick j), and over the lag window the lag
  * regressed from the offset between view and chest (across: sine of the horizontal angle; in
  * height: the difference of the elevations' sines) at tick j against the chest's angular velocity
- * from j - 1 to j, and the wobble left over.
+ * from j - 1 to j, and over the wobble window the wobble that velocity leaves unexplained.
  */
 export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array, slots: number, serial: number, shooter: number, target: number,
-  k: number, lag: number, eye: number, chest: number, flat: boolean, w: { trackMs: number; lagMs: number; onTargetCapMs: number; bodyHalfWidthM: number }): void {
+  k: number, lag: number, eye: number, chest: number, flat: boolean, w: { wobbleMs: number; lagMs: number; onTargetCapMs: number; bodyHalfWidthM: number }): void {
   const tk = time[k % RING]!;
   const fy = flat ? 0 : 1;
   let onSince = NaN;
@@ -82,7 +82,7 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
   for (let j = k; inRing(j - lag, serial); j--) {
     const tj = time[j % RING]!;
     const age = tk - tj;
-    if ((!onTarget || age > w.onTargetCapMs) && age > w.trackMs && age > w.lagMs) break;
+    if ((!onTarget || age > w.onTargetCapMs) && age > w.wobbleMs && age > w.lagMs) break;
     const so = ringSlot(j, slots, shooter), to = ringSlot(j - lag, slots, target);
     if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) break;
     const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
@@ -94,11 +94,11 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
     const el = py / Math.sqrt(hd * hd + py * py);
     const side = (vx * bz - vz * bx) / vh;
     const up = el - vy;
-    if (age <= w.trackMs || age <= w.lagMs) {
+    if (age <= w.wobbleMs || age <= w.lagMs) {
       const dt = pT - tj;
       if (dt > 0) {
         const rh = (bx * pBz - bz * pBx) / dt, rv = (pEl - el) / dt;
-        if (age <= w.trackMs) { addPoint(h, pSide, rh); addPoint(v, pUp, rv); trackOff = Math.max(trackOff, Math.abs(pSide), Math.abs(pUp)); }
+        if (age <= w.wobbleMs) { addPoint(h, pSide, rh); addPoint(v, pUp, rv); trackOff = Math.max(trackOff, Math.abs(pSide), Math.abs(pUp)); }
         if (age <= w.lagMs) { sxy += pSide * rh + pUp * rv; sxx += rh * rh + rv * rv; m++; maxOff = Math.max(maxOff, Math.abs(pSide), Math.abs(pUp)); }
       }
       pSide = side; pUp = up; pBx = bx; pBz = bz; pEl = el; pT = tj;
