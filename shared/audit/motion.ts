@@ -17,11 +17,11 @@ export const R_STRIDE = 10;
  */
 export const MIN_TARGET_RATE = (10 * Math.PI) / 180 / 1000;
 /**
- * Tracking lag is read only while the view stays within this of the target (sine, about 8.6
- * degrees): a window that still holds the end of a flick, or a view that lost the target, says
+ * Tracking lag and wobble are read only while the view stays within this of the target (sine,
+ * about 11.5 degrees): a window that still holds the end of a flick, or a view that lost the target, says
  * nothing of how it follows.
  */
-export const MAX_TRACK_OFFSET = 0.15;
+export const MAX_TRACK_OFFSET = 0.2;
 /** A body's column reaches this far above the eye height, m. */
 const HEAD_TOP_M = 0.15;
 
