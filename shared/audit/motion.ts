@@ -15,7 +15,7 @@ export const R_STRIDE = 10;
  * The target must cross the view at this root-mean-square angular speed (10 degrees per second, in
  * radians per ms) for a regression on its motion (tracking lag, hidden following) to mean anything.
  */
-export const MIN_TARGET_RATE = (10 * Math.PI) / 180 / 1000;
+export const MIN_TARGET_RATE = (20 * Math.PI) / 180 / 1000;
 /**
  * Tracking lag and wobble are read only while the view stays within this of the target (sine,
  * about 11.5 degrees): a window that still holds the end of a flick, or a view that lost the target, says
