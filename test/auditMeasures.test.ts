@@ -5,7 +5,7 @@
 // inputs held and released in bunches; and the same view in height (a shot over the head is off
 // the body).
 import { describe, expect, it } from 'vitest';
-import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
+import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
 
 const DT = 1000 / 64;
 const EYE = 1.6;
@@ -75,7 +75,7 @@ describe('behaviour measures on scripted traces', () => {
     for (let j = 0; j <= 20; j++) frames.push({ yaw: 0, pitch: 6 * DEG, tx: 0, tz: 10 });
     expect(measure(frames, 20).onTargetMs).toBe(0);
     const low: Frame[] = frames.map((f) => ({ ...f, pitch: chestPitch(10) }));
-    expect(measure(low, 20).onTargetMs).toBeGreaterThanOrEqual(300);
+    expect(measure(low, 20).onTargetMs).toBeGreaterThanOrEqual(280);
   });
 
   it('tracking lag: a pursuit 120 ms behind a weaving target reads about 120 ms, a locked view about 0', () => {
@@ -86,7 +86,8 @@ describe('behaviour measures on scripted traces', () => {
     let yaw = 0;
     for (let j = 0; j <= 96; j++) {
       const t = 1500 + j * DT;
-      const bearing = Math.atan2(tx(t), d);
+      // A tick records the view its input carried: aimed at the target as it was a tick before.
+      const bearing = Math.atan2(tx(t - VIEW_INPUT_TICKS * DT), d);
       yaw += (bearing - yaw) * (1 - Math.exp(-DT / 120));
       lagged.push({ yaw, pitch: chestPitch(d), tx: tx(t), tz: d });
       locked.push({ yaw: bearing, pitch: chestPitch(d), tx: tx(t), tz: d });
@@ -103,11 +104,11 @@ describe('behaviour measures on scripted traces', () => {
   });
 
   it('a view that follows a player behind cover reads a gain near 1 and a small pre-aim; one that ignores it, near 0', () => {
-    // A wall hides everything at x < 2; the target walks out from behind it at 4 m/s, 15 m ahead.
+    // A wall hides everything at x < 2; the target runs out from behind it at 6 m/s, 12 m ahead.
     const wall: ReplayWorld = { anyHit: (_sx, _sy, _sz, ex) => ex < 2 };
-    const d = 15;
-    const tx = (j: number) => -4 + (4 * j * DT) / 1000;
-    const appears = Math.ceil((6 * 1000) / 4 / DT);
+    const d = 12;
+    const tx = (j: number) => -4 + (6 * j * DT) / 1000;
+    const appears = Math.ceil((6 * 1000) / 6 / DT);
     const follower: Frame[] = [];
     const ignorer: Frame[] = [];
     for (let j = 0; j <= appears + 12; j++) {

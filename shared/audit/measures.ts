@@ -41,6 +41,8 @@ export interface RingPose {
  */
 export const REPLAY_RING_TICKS = 256;
 const RING = REPLAY_RING_TICKS;
+/** Ticks between the client rendering what it aimed at and the room applying that input's view (see measureShot). */
+export const VIEW_INPUT_TICKS = 1;
 /** The chest, where the measures look at a target: this share of the eye height above its root. */
 export const CHEST_OF_EYE = 0.775;
 
@@ -74,7 +76,7 @@ export interface MeasureWindows {
 
 export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
   lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, wobbleMs: 500, lagMs: 450, onTargetCapMs: 1000,
-  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.35, inputWindowMs: 2000,
+  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.45, inputWindowMs: 2000,
 });
 
 /** What BehaviourRing.measureShot writes: NaN where unknown. Angles are chords (see above). */
@@ -286,11 +288,14 @@ export class BehaviourRing {
     out.distance = Math.sqrt(tx * tx + tz * tz);
     // The view at tick j against the target as the shooter saw it then: `lag` ticks earlier.
     const lag = k - kw;
-    trackStats(track, ring, time, this.slots, this.serial, shooter, target, k, lag, this.eye, chest, this.flat, w);
+    // The view a tick records is the input that arrived before it: sent about a tick earlier,
+    // against the target as rendered then.
+    const viewLag = lag + VIEW_INPUT_TICKS;
+    trackStats(track, ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat, w);
     out.onTargetMs = track.onTargetMs;
     out.trackError = track.trackError;
     out.trackLag = track.trackLag;
-    out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, lag, this.eye, chest, this.flat);
+    out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat);
     this.sighting(out, shooter, target, kw, k, lag, rewindMs, w);
     return out;
   }
