@@ -31,7 +31,8 @@ export function writeTickPose(poses: Float64Array, slotIndex: number, pose: Play
   const m = slot.move;
   poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
   poses[o + TickPose.INPUTS] = slot.inputsSinceTick;
-  poses[o + TickPose.SEQ_STEP] = slot.lastInputSeq >= 0 && slot.seqAtTick >= 0 ? slot.lastInputSeq - slot.seqAtTick : 0;
+  // How far the seq moved; before a first seq to count from, the inputs themselves.
+  poses[o + TickPose.SEQ_STEP] = slot.seqAtTick >= 0 ? slot.lastInputSeq - slot.seqAtTick : slot.inputsSinceTick;
   slot.inputsSinceTick = 0;
   slot.seqAtTick = slot.lastInputSeq;
   poses[o + TickPose.PRESENT] = 1;
