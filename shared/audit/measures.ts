@@ -19,7 +19,10 @@
  * target) and in line of sight from the eye to the target's head or chest. Pure: no clock, no Node
  * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
-import { chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STRIDE, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z, type TrackOut } from './motion';
+import {
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STRIDE, R_SUM_C, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  type TrackOut,
+} from './motion';
 
 /** The world query reaction time needs (World.anyHit). */
 export interface ReplayWorld {
@@ -184,12 +187,19 @@ export class BehaviourRing {
     this.chest = CHEST_OF_EYE * eye;
   }
 
-  /** Starts the next tick: every slot absent until put. Returns the tick's base for putSlot. */
+  /** Starts the next tick: every slot absent until put (its input sums carried on). Returns the tick's base for putSlot. */
   beginTick(): number {
     const slots = this.slots;
     const ring = this.ring;
     const r = (this.serial % RING) * slots * R_STRIDE;
-    for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
+    const p = ((this.serial + RING - 1) % RING) * slots * R_STRIDE;
+    const first = this.serial === 0;
+    for (let s = 0, o = r, q = p; s < slots; s++, o += R_STRIDE, q += R_STRIDE) {
+      ring[o + R_PRESENT] = 0;
+      ring[o + R_SUM_N] = first ? 0 : ring[q + R_SUM_N]!;
+      ring[o + R_SUM_C] = first ? 0 : ring[q + R_SUM_C]!;
+      ring[o + R_SUM_C2] = first ? 0 : ring[q + R_SUM_C2]!;
+    }
     return r;
   }
 
@@ -208,7 +218,9 @@ export class BehaviourRing {
       ring[o + R_VX] = 2 * p.qy * p.qw; ring[o + R_VY] = 0; ring[o + R_VZ] = 1 - 2 * p.qy * p.qy;
     }
     ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
-    ring[o + R_INPUTS] = this.flat ? NaN : p.inputs;
+    const c = this.flat ? NaN : p.inputs;
+    ring[o + R_INPUTS] = c;
+    if (c >= 0) { ring[o + R_SUM_N]! += 1; ring[o + R_SUM_C]! += c; ring[o + R_SUM_C2]! += c * c; }
   }
 
   /** Closes the tick begun last. */

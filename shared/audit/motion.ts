@@ -8,9 +8,14 @@
 
 /** Ticks in the ring (measures.ts REPLAY_RING_TICKS). */
 const RING = 256;
-/** Ring layout per tick and slot: presence, root position, unit view, life, inputs taken. */
+/**
+ * Ring layout per tick and slot: presence, root position, unit view, life, inputs taken, and the
+ * running sums since the replay's first tick of the ticks with an input count, the counts and
+ * their squares (a window's sums are two differences: exact, integers in f64).
+ */
 export const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_VX = 4, R_VY = 5, R_VZ = 6, R_ALIVE = 7, R_EPOCH = 8, R_INPUTS = 9;
-export const R_STRIDE = 10;
+export const R_SUM_N = 10, R_SUM_C = 11, R_SUM_C2 = 12;
+export const R_STRIDE = 13;
 /**
  * The target must cross the view at this root-mean-square angular speed (10 degrees per second, in
  * radians per ms) for a regression on its motion (tracking lag, hidden following) to mean anything.
@@ -184,17 +189,23 @@ export function hiddenFollow(ring: Float64Array, time: Float64Array, slots: numb
  * Variance over mean of the inputs the shooter's client got in per tick, over its ticks in the
  * `windowMs` up to tick k (index of dispersion: evenly spaced inputs give well under 1, inputs held
  * and released together give about the size of a release). NaN without input counts (a version 3
- * log) or with fewer than 32 ticks.
+ * log) or with fewer than 32 ticks. From the running sums: the window's first tick by bisection.
  */
 export function inputSpread(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
   const tk = time[k % RING]!;
-  let n = 0, s = 0, s2 = 0;
-  for (let j = k; inRing(j, serial) && tk - time[j % RING]! < windowMs; j--) {
-    const o = ringSlot(j, slots, shooter);
-    const c = ring[o + R_INPUTS]!;
-    if (ring[o + R_PRESENT] !== 1 || !(c >= 0)) continue;
-    n++; s += c; s2 += c * c;
+  // The oldest tick in the ring within the window (times never decrease).
+  let lo = Math.max(0, serial - RING), hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tk - time[mid % RING]! < windowMs) hi = mid;
+    else lo = mid + 1;
   }
+  const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
+  // Sums over (lo, k] plus tick lo's own counts.
+  const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
+  const n = ring[a + R_SUM_N]! - ring[b + R_SUM_N]! + (c0 >= 0 ? 1 : 0);
+  const s = ring[a + R_SUM_C]! - ring[b + R_SUM_C]! + (c0 >= 0 ? c0 : 0);
+  const s2 = ring[a + R_SUM_C2]! - ring[b + R_SUM_C2]! + (c0 >= 0 ? c0 * c0 : 0);
   if (n < 32 || !(s > 0)) return NaN;
   const mean = s / n;
   return Math.max(0, s2 / n - mean * mean) / mean;
