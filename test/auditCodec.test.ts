@@ -10,9 +10,11 @@ import {
 } from '../shared/audit/shotRecord';
 import {
   createTickData, decodeHeader, encodeHeader, readEnd, readEvent, readTick, tickRecordMaxBytes, writeEnd, writeEvent, writeTick,
+  TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_VALUES,
 } from '../shared/audit/records';
 import { createShooterState, createVerdict, type Verdict } from '../shared/validate/verdict';
 import { checkSeqChains, SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
+import { TICK_POSE_STRIDE, TickPose } from '../server/room/recorder';
 
 const SEED = 7117;
 const num = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, 0, Infinity, -Infinity, -1, 2 ** 53));
@@ -107,21 +109,42 @@ describe('shot record', () => {
 
 describe('tick, event, end and header records', () => {
   it('round-trip', () => {
-    const stride = 12;
+    const stride = TICK_POSE_STRIDE;
     const slots = 5;
     const poses = new Float64Array(slots * stride);
     for (let s = 0; s < slots; s++) {
       poses[s * stride] = s === 2 ? 0 : 1; // slot 2 absent
       for (let k = 1; k < stride; k++) poses[s * stride + k] = s * 100 + k + 0.25;
+      // The view is stored as float32, the input counts as u16 (clamped).
+      poses[s * stride + TickPose.VIEW_X] = 0.6; poses[s * stride + TickPose.VIEW_Y] = -0.48; poses[s * stride + TickPose.VIEW_Z] = 0.64;
+      poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.SEQ_STEP] = s === 4 ? 70000 : -3;
     }
     const buf = new Uint8Array(tickRecordMaxBytes(slots));
     const view = new DataView(buf.buffer);
     const len = writeTick(view, 0, 77, 1203.125, poses, slots, stride);
+    expect(len).toBe(TICK_HEAD_BYTES + 4 * TICK_SLOT_BYTES);
     const t = createTickData(1);
     expect(readTick(t, view, 0, len)).toBe(true);
     expect(readTick(t, view, 0, len - 1)).toBe(false);
     expect([t.tick, t.timeMs, t.count, Array.from(t.slots.subarray(0, t.count))]).toEqual([77, 1203.125, 4, [0, 1, 3, 4]]);
-    expect(Array.from(t.numbers.subarray(2 * 11, 3 * 11))).toEqual(Array.from(poses.subarray(3 * stride + 1, 4 * stride)));
+    const V = TICK_SLOT_VALUES;
+    expect(Array.from(t.numbers.subarray(2 * V, 2 * V + 11))).toEqual(Array.from(poses.subarray(3 * stride + 1, 3 * stride + 12)));
+    expect(Array.from(t.numbers.subarray(2 * V + 11, 3 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 3, 0]);
+    expect(Array.from(t.numbers.subarray(3 * V + 11, 4 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 4, 0xffff]);
+
+    // A version 3 tick: the 11 numbers per slot only; the view and inputs read as NaN.
+    const v3 = new DataView(new ArrayBuffer(TICK_HEAD_BYTES + 2 * TICK_SLOT_BYTES_V3));
+    v3.setUint32(0, 5, true); v3.setFloat64(4, 78.125, true); v3.setUint16(12, 2, true);
+    for (let i = 0; i < 2; i++) {
+      const o = TICK_HEAD_BYTES + i * TICK_SLOT_BYTES_V3;
+      v3.setUint16(o, 7 - i, true);
+      for (let k = 0; k < 11; k++) v3.setFloat64(o + 2 + 8 * k, i * 10 + k, true);
+    }
+    const t3 = createTickData(1);
+    expect(readTick(t3, v3, 0, v3.byteLength)).toBe(false);
+    expect(readTick(t3, v3, 0, v3.byteLength, 3)).toBe(true);
+    expect(Array.from(t3.slots.subarray(0, 2))).toEqual([7, 6]);
+    expect(Array.from(t3.numbers.subarray(V, 2 * V))).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, NaN, NaN, NaN, NaN, NaN]);
 
     const ev = new DataView(new ArrayBuffer(64));
     const n = writeEvent(ev, 0, { kind: 'death', slot: 3, timeMs: 5.5, other: 7 });

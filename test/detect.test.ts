@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
-import { calibrate, honestRank, MEASURES, normalTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
+import { calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
 import { DEFAULT_CALIBRATION } from '../server/audit/calibration';
 import { htmlFor } from '../server/audit/cli';
 import { runDetection, type DetectionResult } from '../server/audit/detect';
@@ -84,6 +84,26 @@ describe('scoring pieces', () => {
     expect(10 ** normalTailLog10(1.6448536)).toBeCloseTo(0.05, 5);
     expect(10 ** normalTailLog10(3.0902323)).toBeCloseTo(0.001, 5);
     expect(normalTailLog10(8)).toBeCloseTo(Math.log10(6.22096e-16), 2);
+  });
+
+  it('the combined tail: sums of squared positive normals, exact for one and two terms and against a seeded simulation', () => {
+    // One term: P(Z+^2 >= x) = P(Z >= sqrt x); two: P(chi2_1 >= x) / 2 + e^(-x/2) / 4.
+    expect(10 ** positiveChiTailLog10(1.6448536 ** 2, 1)).toBeCloseTo(0.05, 5);
+    expect(10 ** positiveChiTailLog10(4, 2)).toBeCloseTo(0.5 * 0.0455003 + 0.25 * Math.exp(-2), 5);
+    let seed = 5;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    const n = 100000;
+    let hits = 0;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let k = 0; k < 6; k++) { const z = normal(); if (z > 0) s += z * z; }
+      if (s >= 9) hits++;
+    }
+    expect(10 ** positiveChiTailLog10(9, 6)).toBeCloseTo(hits / n, 2);
+    // Far out it stays finite (in logs) and below the chi-square bound with as many degrees as terms.
+    expect(positiveChiTailLog10(5000, 20)).toBeLessThan(chiSquareTailLog10(5000, 20));
+    expect(Number.isFinite(positiveChiTailLog10(5000, 20))).toBe(true);
   });
 
   it('calibrated on honest players, it flags none of them and does flag a shifted player', () => {

@@ -105,6 +105,37 @@ describe('recorder', () => {
     expect(replayed).toBe(8);
   });
 
+  it('each tick records the view the room applied (pitch included) and the inputs that arrived since the tick before', async () => {
+    const [a, b] = await joinPair(ts.url);
+    await sleep(200);
+    const log = logs.get(a.room.roomId)!;
+    const slot = b.slot;
+    const from = log.entries.length;
+    // Three inputs at once (one of them stale), then a gap, then two with a seq jump.
+    b.sendInput({ seq: 5, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: -3, viewZ: 4, timeMs: 0 });
+    b.sendInput({ seq: 6, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: -3, viewZ: 4, timeMs: 0 });
+    b.sendInput({ seq: 6, buttons: 0, wishX: 0, wishZ: 0, viewX: 1, viewY: 0, viewZ: 0, timeMs: 0 });
+    await sleep(150);
+    b.sendInput({ seq: 9, buttons: 0, wishX: 0, wishZ: 0, viewX: 3, viewY: 4, viewZ: 0, timeMs: 0 });
+    b.sendInput({ seq: 10, buttons: 0, wishX: 0, wishZ: 0, viewX: 3, viewY: 4, viewZ: 0, timeMs: 0 });
+    await sleep(150);
+    const rows = log.entries.slice(from).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses.subarray(slot * TICK_POSE_STRIDE, (slot + 1) * TICK_POSE_STRIDE));
+    const taken = rows.filter((r) => r[TickPose.INPUTS]! > 0);
+    const sum = (k: number) => rows.reduce((n, r) => n + r[k]!, 0);
+    // Four inputs taken (the stale one refused), in two bunches unless a tick fell between two sent together.
+    expect(sum(TickPose.INPUTS)).toBe(4);
+    expect(taken.length).toBeGreaterThanOrEqual(2);
+    expect(taken.length).toBeLessThanOrEqual(4);
+    // The seq moved 2 (5, 6: counted from the first) and then 4 (6 to 10).
+    expect(sum(TickPose.SEQ_STEP)).toBe(6);
+    const view = (r: Float64Array) => [r[TickPose.VIEW_X]!, r[TickPose.VIEW_Y]!, r[TickPose.VIEW_Z]!];
+    const close = (v: number[], w: number[]) => v.every((x, i) => Math.abs(x - w[i]!) < 1e-6);
+    expect(close(view(taken[0]!), [0, -0.6, 0.8])).toBe(true);
+    expect(close(view(rows.at(-1)!), [0.6, 0.8, 0])).toBe(true);
+    await a.leave();
+    await b.leave();
+  });
+
   it('a message over the socket cap (4 KB) closes only its sender; the room keeps judging', async () => {
     const a = await TestPlayer.create(ts.url, { interpDelayMs: 100 });
     const b = await TestPlayer.join(ts.url, a.room.roomId, { interpDelayMs: 100 });

@@ -19,6 +19,7 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
+import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
 import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
 import { eventsFromRows, type Calibration } from './behaviour';
 import { DEFAULT_CALIBRATION } from './calibration';
@@ -351,7 +352,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   replay.snapWindowMs = Math.min(replay.snapWindowMs ?? DEFAULT_REPLAY_OPTIONS.snapWindowMs, ringMs / 4);
   replay.preAimMs = Math.min(replay.preAimMs ?? DEFAULT_REPLAY_OPTIONS.preAimMs, ringMs / 4);
   const shards = (options.partition ?? 'range') === 'range'
-    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, h.validation.rewindWindowMs + replay.reactionLookbackMs + replay.preAimMs + replay.snapWindowMs + 100)
+    ? partitionRanges(bytes, frames, workers, h.scene.capacityTicks, Math.max(h.validation.rewindWindowMs + replay.reactionLookbackMs + Math.max(replay.preAimMs, DEFAULT_MEASURE_WINDOWS.hiddenMs) + replay.snapWindowMs, DEFAULT_MEASURE_WINDOWS.inputWindowMs) + 100)
     : partitionShooters(counts, workers).map((shooters) => ({ shooters, applyFrom: 0, shotsFrom: 0, shotsTo: frames.frames.length, shotIndexBase: 0 }));
   const progress = new Array<number>(shards.length).fill(0);
   const report = (i: number, n: number) => {
@@ -370,7 +371,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     const flat = new Float64Array(new SharedArrayBuffer(Math.max(8, frames.frames.length * 32)));
     frames.frames.forEach((f, i) => { flat[i * 4] = f.type; flat[i * 4 + 1] = f.offset; flat[i * 4 + 2] = f.payloadOffset; flat[i * 4 + 3] = f.payloadLength; });
     results = await Promise.all(shards.map((shard, i) => pool[i]!.run(
-      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, rig, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length },
+      { log: shared, logLength: bytes.length, world: worldBuffer, worldHash: world.hash, rig, header: h, shard, replay, frames: flat.buffer as SharedArrayBuffer, frameCount: frames.frames.length, version: frames.version },
       (n) => report(i, n),
     )));
   }

@@ -17,9 +17,9 @@
  * round-trip estimate varies): the calibration keeps the honest players' mean and spread, and a
  * player gets the normal upper tail of its z-score.
  * The score is the larger of two: -log10 of the smallest tail over the tests times the number of
- * tests (Bonferroni: one measure far out), and -log10 of the chi-square tail of the sum of the
- * measures' squared positive z-scores (several measures out a little each; chi-square with as many
- * degrees as measures bounds it from above), each doubled for taking the larger. So 2 means "1 in
+ * tests (Bonferroni: one measure far out), and -log10 of the tail of the sum of the measures'
+ * squared positive z-scores (several measures out a little each; for independent measures that sum
+ * is a binomial mixture of chi-squares, positiveChiTailLog10), each doubled for taking the larger. So 2 means "1 in
  * 100 for an honest player" before calibration; `scoreThreshold` is
  * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
  */
@@ -57,25 +57,33 @@ export function testCount(): number {
 export const MEASURES: readonly MeasureSpec[] = [
   { name: 'reaction', what: 'target in sight to the first shot at it', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
   { name: 'turnSpeed', what: 'fastest view turn from the sighting to the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
-  { name: 'onTarget', what: 'view on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'onTarget', what: 'view ray on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'sweep', what: 'view moving across the target in the tick before the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
   { name: 'preAim', what: 'view to target before it came into sight', unit: 'deg', tail: 'low', shots: 'first', level: 'event' },
+  { name: 'hiddenFollow', what: 'view turning with the target while it was hidden (regression gain)', unit: '', tail: 'high', shots: 'first', level: 'event' },
   { name: 'viewOffset', what: 'shot direction off the view', unit: 'deg', tail: 'high', shots: 'bursts', level: 'event' },
   // Angular aim errors shrink with distance (part of the error is the aim point's offset from the
   // recorded root): compared within distance bands, so a long-range player is not "too precise".
   { name: 'shotErrorNear', what: 'shot direction off the target, under 10 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
   { name: 'shotErrorMid', what: 'shot direction off the target, 10-25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
   { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
-  { name: 'trackJitterNear', what: 'wobble of the view around the target while firing on it, under 10 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'trackJitterMid', what: 'the same, 10-25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'trackJitterFar', what: 'the same, over 25 m', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackJitter', what: 'wobble of the view around the target while firing on it (beyond what the target\'s motion explains)', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event' },
   { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'rttSpread', what: 'spread (standard deviation) of the round-trip estimate over the shots', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
+  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
 ];
 
-/** The window the replay averages tracking over (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
+/** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
 const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
+
+/**
+ * A sighting's first shot opens an engagement only when the shooter had not fired at that target
+ * for this long, ms: a target that ducks out of sight for a moment and back is still the same fight.
+ */
+export const ENGAGE_GAP_MS = 1000;
 
 /** Shots of one player closer than this belong to one burst, ms. */
 export const BURST_GAP_MS = 200;
@@ -250,7 +258,7 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     scores.push(s);
     if (s > score) score = s;
   }
-  const combined = Math.max(0, -chiSquareTailLog10(chi, m + (m % 2)) - Math.log10(2));
+  const combined = Math.max(0, -positiveChiTailLog10(chi, m) - Math.log10(2));
   if (combined > score) score = combined;
   const flagged = score >= cal.scoreThreshold;
   const offending: BehaviourResult['offending'] = [];
@@ -266,6 +274,37 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     offending.sort((a, b) => a.shot - b.shot);
   }
   return { score, combined, flagged, measures, offending };
+}
+
+/**
+ * log10 P(Z_1+^2 + ... + Z_m+^2 >= x) for m independent standard normals Z (Z+ = max(0, Z)): each
+ * term is 0 or a chi-square with one degree, half and half, so the sum is chi-square with j degrees
+ * for j ~ Binomial(m, 1/2): sum_j C(m, j) 2^-m P(chi2_j >= x). Tails by the recurrence
+ * P(chi2_{k+2} >= x) = P(chi2_k >= x) + (x/2)^(k/2) e^(-x/2) / Gamma(k/2 + 1), from
+ * P(chi2_1 >= x) = 2 P(Z >= sqrt x) and P(chi2_2 >= x) = e^(-x/2); in logs throughout.
+ */
+export function positiveChiTailLog10(x: number, m: number): number {
+  if (!(x > 0)) return 0;
+  const h = x / 2, lh = Math.log(h);
+  const logAdd = (a: number, b: number) => (a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b))));
+  // logQ[k] = ln P(chi2_k >= x); lgamma(k/2 + 1) by a + 1 = a (a) from Gamma(1) = 1, Gamma(3/2) = sqrt(pi) / 2.
+  const logQ = new Float64Array(m + 1);
+  logQ[0] = -Infinity;
+  if (m >= 1) logQ[1] = Math.log(2) + normalTailLog10(Math.sqrt(x)) * Math.LN10;
+  if (m >= 2) logQ[2] = -h;
+  let lgOdd = Math.log(Math.sqrt(Math.PI) / 2), lgEven = 0;
+  for (let k = 1; k + 2 <= m; k++) {
+    const half = k / 2;
+    let lg: number;
+    if (k % 2 === 1) { lg = lgOdd; lgOdd += Math.log(half + 1); } else { lgEven += Math.log(half); lg = lgEven; }
+    logQ[k + 2] = logAdd(logQ[k]!, half * lh - h - lg);
+  }
+  let total = -Infinity, logC = -m * Math.LN2;
+  for (let j = 0; j <= m; j++) {
+    if (j > 0) logC += Math.log((m - j + 1) / j);
+    total = logAdd(total, logC + logQ[j]!);
+  }
+  return Math.min(0, total / Math.LN10);
 }
 
 /** log10 P(chi-square with an even `k` degrees >= x): e^(-x/2) sum_{j < k/2} (x/2)^j / j!. */
@@ -336,6 +375,7 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
   const sightings = new Set<string>();
   const lastShot = new Map<number, number>();
   const lastTrack = new Map<number, number>();
+  const lastAt = new Map<string, number>();
   const idx = new Map(MEASURES.map((m, i) => [m.name, i]));
   for (let i = 0; i < count; i++) {
     const o = i * SHOT_COLUMNS;
@@ -352,11 +392,14 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     push('depthExcess', depth - rows[o + ShotCol.INTERP_MS]!);
     push('arrivalLag', timeMs - rows[o + ShotCol.ACTION_TIME_MS]!);
     push('rttSpread', rows[o + ShotCol.RTT_MS]!);
+    push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;
     if (!(target >= 0)) continue;
     const start = rows[o + ShotCol.SIGHT_START_MS]!;
     const key = `${s}:${target}:${start}`;
-    const first = start === start && !sightings.has(key);
+    const pair = `${s}:${target}`;
+    const first = start === start && !sightings.has(key) && !(timeMs - (lastAt.get(pair) ?? -Infinity) < ENGAGE_GAP_MS);
+    lastAt.set(pair, timeMs);
     const dist = rows[o + ShotCol.TARGET_DIST_M]!;
     const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
     if (first || burstStart) {
@@ -368,11 +411,14 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
       push('reaction', rows[o + ShotCol.REACTION_MS]!);
       push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
       push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
+      push('sweep', (rows[o + ShotCol.SWEEP]! * 1000 * 180) / Math.PI);
       push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
+      push('hiddenFollow', rows[o + ShotCol.HIDDEN_FOLLOW]!);
     } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
       // One tracking event per track window: later shots in the same window read the same ticks.
       lastTrack.set(s, timeMs);
-      push(`trackJitter${band}`, (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackJitter', (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
     }
   }
   return out;

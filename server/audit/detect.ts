@@ -1,7 +1,11 @@
 /**
  * Detection as numbers: seeded synthetic matches (synthMatch.ts) calibrate the behaviour
- * thresholds on honest players only, then further matches with honest players and every
- * rule-abiding inhuman profile at several strengths are audited with those thresholds. The result
+ * thresholds on honest players only -- one match in four all honest, the others drawn like the
+ * evaluation's, with cheaters of random profiles and strengths beside the honest players (whose
+ * events alone are used: an honest player whose opponents cheat fights differently, dies sooner,
+ * re-engages more often) -- then
+ * further matches (other seeds) with honest players and every rule-abiding inhuman profile at
+ * several strengths are audited with those thresholds. The result
  * is the false-positive rate on the held-out honest players and, per profile and strength, the share
  * of cheating players flagged. `npm run detect` (detectCli.ts) prints it as JSON and draws it.
  */
@@ -11,6 +15,7 @@ import type { World } from '../../shared/world/world';
 import { auditMatchLog, type AuditResult } from './audit';
 import { calibrate, eventsFromRows, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from './behaviour';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
+import { mulberry32 } from '../../shared/util/prng';
 
 export interface DetectOptions {
   world: World;
@@ -21,7 +26,7 @@ export interface DetectOptions {
   /** Players per match and seconds per match. */
   players?: number;
   seconds?: number;
-  /** Honest-only matches for the calibration. */
+  /** Matches for the calibration (three in four with cheaters beside the honest players). */
   calibrationMatches?: number;
   /** Evaluation matches per strength, each with `honestPerMatch` honest players and the rest cheating. */
   matchesPerStrength?: number;
@@ -63,9 +68,19 @@ export interface DetectionResult {
   elapsedMs: number;
 }
 
-async function playMatch(o: DetectOptions, path: string, seed: number, cheats: Record<number, CheatKind>, strength: number): Promise<void> {
+async function playMatch(o: DetectOptions, path: string, seed: number, cheats: Record<number, CheatKind>, strength: number, strengths?: Record<number, number>): Promise<void> {
   rmSync(path, { force: true });
-  await synthesizeMatch({ world: o.world, levelPath: o.levelPath, path, seed, players: o.players ?? 16, durationS: o.seconds ?? 90, cheats, strength });
+  await synthesizeMatch({ world: o.world, levelPath: o.levelPath, path, seed, players: o.players ?? 16, durationS: o.seconds ?? 90, cheats, strength, strengths });
+}
+
+/** Honest and cheating slots interleaved, `honest` of `players` honest; `pick` names each cheater's profile. */
+function lineUp(players: number, honest: number, pick: () => CheatKind): Record<number, CheatKind> {
+  const cheats: Record<number, CheatKind> = {};
+  for (let i = 0; i < players; i++) {
+    const cheating = Math.floor(((i + 1) * (players - honest)) / players) > Math.floor((i * (players - honest)) / players);
+    cheats[i] = cheating ? pick() : Behaviour.HONEST;
+  }
+  return cheats;
 }
 
 export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
@@ -85,14 +100,18 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   let cal = o.calibration;
   const calibrationHonest: BehaviourEvent[][] = [];
   if (cal === undefined) {
-    const n = o.calibrationMatches ?? 20;
+    const n = o.calibrationMatches ?? 40;
+    const draw = mulberry32((seed * 2654435761) >>> 0);
     for (let c = 0; c < n; c++) {
       progress(`calibration match ${c + 1}/${n}`);
-      await playMatch(o, path, seed * 7919 + c, {}, 0);
+      const cheats = c % 4 !== 0 ? lineUp(players, honestPerMatch, () => INHUMAN_PROFILES[Math.floor(draw() * INHUMAN_PROFILES.length)]!) : {};
+      const slotStrengths: Record<number, number> = {};
+      for (const k of Object.keys(cheats)) slotStrengths[Number(k)] = strengths[Math.floor(draw() * strengths.length)]!;
+      await playMatch(o, path, seed * 7919 + c, cheats, 0, slotStrengths);
       const a = await auditMatchLog(path, { world: o.world });
-      for (const ev of eventsFromRows(a.rows, a.shots).values()) calibrationHonest.push(ev);
+      for (const [p, ev] of eventsFromRows(a.rows, a.shots)) if ((cheats[p] ?? Behaviour.HONEST) === Behaviour.HONEST) calibrationHonest.push(ev);
     }
-    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${o.seconds ?? 90} s, seed ${seed}`));
+    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${o.seconds ?? 90} s (three in four with ${players - honestPerMatch} cheaters), seed ${seed}`));
   }
 
   // 2. Evaluation: honest players and every profile at each strength, with the calibration above.
@@ -104,12 +123,8 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   for (const s of strengths) {
     for (let m = 0; m < perStrength; m++) {
       progress(`strength ${s} match ${m + 1}/${perStrength}`);
-      const cheats: Record<number, CheatKind> = {};
-      // Honest and cheating slots interleaved; profiles rotate so each gets the same number of players.
-      for (let i = 0; i < players; i++) {
-        const cheating = Math.floor(((i + 1) * (players - honestPerMatch)) / players) > Math.floor((i * (players - honestPerMatch)) / players);
-        cheats[i] = cheating ? INHUMAN_PROFILES[slotTurn++ % INHUMAN_PROFILES.length]! : Behaviour.HONEST;
-      }
+      // Profiles rotate so each gets the same number of players.
+      const cheats = lineUp(players, honestPerMatch, () => INHUMAN_PROFILES[slotTurn++ % INHUMAN_PROFILES.length]!);
       await playMatch(o, path, seed * 104729 + Math.round(s * 1000) * 31 + m, cheats, s);
       const a = await auditMatchLog(path, { world: o.world, calibration: cal });
       o.onAudit?.(a, s, cheats);

@@ -29,7 +29,7 @@ import type { MatchLogStats } from './matchLogWriter';
 import { mulberry32 } from '../../shared/util/prng';
 import {
   Behaviour, DEG, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, drawTraits, lerp, newEngagement, normal,
-  profileStream, stepView, wrap, type ViewState,
+  profileStream, stepView, wrap, InputStream, type ViewState,
 } from './synthPlayers';
 
 export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
@@ -85,6 +85,11 @@ interface Player extends ViewState {
   nextRttMs: number;
   /** The view of the previous tick (what the room has applied when this tick is recorded). */
   sentYaw: number;
+  sentPitch: number;
+  /** Where it looks in height when it has no target, radians (below the horizon). */
+  idlePitch: number;
+  /** Its client's inputs as the room receives them. */
+  inputs: InputStream;
   /** The client's error in its estimate of the server clock, ms (its render times are off by this). */
   clockErrMs: number;
   move: MoveState;
@@ -138,6 +143,8 @@ function hitboxCentre(out: Float64Array, rewinder: Rewinder, pose: PlayerPose, h
 
 /** Ticks of past positions kept per player for what others render (up to 500 ms at 64 Hz). */
 const PAST = 40;
+/** Height of the chest above a player's root, m: where the synthetic players look (and check line of sight to). */
+const CHEST_M = 1.3;
 
 export async function synthesizeMatch(options: SynthMatchOptions): Promise<SynthMatchResult> {
   const seed = options.seed ?? 1;
@@ -180,7 +187,14 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
       alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
       noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
+      pitch: 0, sentPitch: 0, pitchNoise: 0, idlePitch: 0, inputs: null as unknown as InputStream,
     });
+    const pl = players[i]!;
+    // The view in height and the input stream draw from streams of their own (the match's draws stay as they were).
+    const vrand = profileStream(seed ^ 0x5bd1e995, i);
+    if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = -(1 + 5 * vrand()) * DEG;
+    const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand()) : null;
+    pl.inputs = new InputStream(vrand, baseRttMs / 2, choke);
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
   const poses = new Float64Array(n * TICK_POSE_STRIDE);
@@ -296,14 +310,20 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       pl.engagement = newEngagement(best, t, reaction, confirm);
     }
     const g = pl.engagement;
-    let targetYaw = NaN;
-    if (g !== null && rendered(seen, g.target, tick, lag)) targetYaw = Math.atan2(seen[0]! - ex, seen[2]! - ez);
-    let idle = pl.wishYaw;
-    if (hidden >= 0 && rendered(seen, hidden, tick, lag)) {
-      // Wallhack knowledge: the heading leans toward the hidden player by the strength.
-      idle = pl.wishYaw + wrap(Math.atan2(seen[0]! - ex, seen[2]! - ez) - pl.wishYaw) * pl.strength;
+    let targetYaw = NaN, targetPitch = NaN;
+    if (g !== null && rendered(seen, g.target, tick, lag)) {
+      const dx = seen[0]! - ex, dz = seen[2]! - ez;
+      targetYaw = Math.atan2(dx, dz);
+      targetPitch = Math.atan2(seen[1]! + CHEST_M - ey, Math.sqrt(dx * dx + dz * dz));
     }
-    stepView(pl, t, dtMs, targetYaw, idle, pl.prand);
+    let idle = pl.wishYaw, idlePitch = pl.idlePitch;
+    if (hidden >= 0 && rendered(seen, hidden, tick, lag)) {
+      // Wallhack knowledge: the view leans toward the hidden player's chest by the strength.
+      const dx = seen[0]! - ex, dz = seen[2]! - ez;
+      idle = pl.wishYaw + wrap(Math.atan2(dx, dz) - pl.wishYaw) * pl.strength;
+      idlePitch = lerp(pl.idlePitch, Math.atan2(seen[1]! + CHEST_M - ey, Math.sqrt(dx * dx + dz * dz)), pl.strength);
+    }
+    stepView(pl, t, dtMs, targetYaw, targetPitch, idle, idlePitch, pl.prand);
   };
 
   /** A human (or inhuman profile) player's trigger after the tick is recorded. */
@@ -337,14 +357,14 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     // The shot goes where the crosshair is; silent aim pulls it toward the aim point.
     const pull = pl.behaviour === Behaviour.SILENT_AIM ? s : 0;
     const shotYaw = pl.yaw + wrap(exactYaw - pl.yaw) * pull;
-    const width = Math.atan2(0.3, hd);
-    const on = Math.abs(wrap(exactYaw - shotYaw)) <= (g.shots === 0 ? width : 1.5 * width);
+    const pitch = pl.pitch + (exactPitch - pl.pitch) * pull;
+    const width = Math.atan2(0.3, hd), height = Math.atan2(0.45, hd);
+    const f = g.shots === 0 ? 1 : 1.5;
+    const on = Math.abs(wrap(exactYaw - shotYaw)) <= f * width && Math.abs(exactPitch - pitch) <= f * height;
     if (!on) { g.onSinceMs = NaN; return; }
     if (g.onSinceMs !== g.onSinceMs) g.onSinceMs = t;
     if (g.shots === 0 && t - g.onSinceMs < g.confirmMs) return;
     if (t < g.nextTriggerMs || !ready(pl, at, 5 + rand() * 20)) return;
-    const vert = pl.traits.noiseRad * (pl.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1) * (1 - pull);
-    const pitch = exactPitch + vert * normal(pl.prand);
     const cp = Math.cos(pitch);
     const dx = Math.sin(shotYaw) * cp, dy = Math.sin(pitch), dz = Math.cos(shotYaw) * cp;
     if (!visible(ex, ey, ez, ex + dx * Math.min(dist, 2), ey + dy * Math.min(dist, 2), ez + dz * Math.min(dist, 2))) return;
@@ -392,9 +412,12 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       // The room applies the view of the input that arrived before the tick: a human's heading is
       // recorded one tick behind the view its shots leave along (the caricatures' snap is recorded at once).
       const heading = pl.legacy ? pl.yaw : pl.sentYaw;
+      const headingPitch = pl.legacy ? 0 : pl.sentPitch;
+      const cp = Math.cos(headingPitch);
       pl.sentYaw = pl.yaw;
+      pl.sentPitch = pl.pitch;
       if (pl.alive) {
-        stepMovement(pl.move, { wishX: Math.sin(pl.wishYaw) * 0.6, wishZ: Math.cos(pl.wishYaw) * 0.6, viewX: Math.sin(heading), viewY: 0, viewZ: Math.cos(heading), jump: false }, world, header.movement, dtMs / 1000);
+        stepMovement(pl.move, { wishX: Math.sin(pl.wishYaw) * 0.6, wishZ: Math.cos(pl.wishYaw) * 0.6, viewX: Math.sin(heading) * cp, viewY: Math.sin(headingPitch), viewZ: Math.cos(heading) * cp, jump: false }, world, header.movement, dtMs / 1000);
       }
       const m = pl.move;
       pose.x = m.x; pose.y = m.y; pose.z = m.z; pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
@@ -410,6 +433,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
       poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;
       poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time; poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
+      poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
+      const inputs = pl.inputs.take(t);
+      poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.SEQ_STEP] = inputs;
     }
     rec.tick({ tick, timeMs: t, poses });
 

@@ -14,8 +14,14 @@
  * - Pulls the trigger once its view has been on the target's body for a confirmation delay
  *   (60 + lognormal, median 130 ms); then taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
  *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
- * - Looks where it walks when it has no target (turning at up to 150 degrees/s).
+ * - Looks where it walks when it has no target (turning at up to 150 degrees/s), a little below
+ *   the horizon (1-6 degrees per player), with the same hand wobble.
+ * - Pitch moves with yaw: the flick, the overshoot, the pursuit lag and the wobble (0.7 x) apply to
+ *   both; the crosshair must be on the body in height as well as across it.
  * - Renders 60-130 ms behind the server (its interpolation delay, declared at join).
+ * - Its client sends one input per frame (50-160 frames per second per player); each arrives half
+ *   a round trip plus |N(0, 0.5-4.5 ms)| later, in order (one TCP stream), and 0.2 times a second
+ *   the stream stalls for 30-150 ms and what was sent meanwhile arrives at once.
  * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it), its
  *   round-trip estimate on the server moves every half second by N(0, 2-20 ms per player) and by a
  *   30-150 ms spike 3% of the time; its heading reaches
@@ -30,11 +36,12 @@
  * - aimLock: pursuit lag and hand noise x (1 - s): the view sits on the target through movement.
  * - edgeBacktrack: declares a longer interpolation delay and claims render times up to 50 ms older
  *   than its estimate (inside the claim tolerance), so shots rewind toward the window's edge.
- * - fakeLag: holds its pongs back: the server's round-trip estimate rises by s x (120-300 ms) and
- *   changes every half second; its render times follow, rewinding deep.
- * - prefire: knows where hidden players are: with no target in sight its heading turns toward the
- *   nearest hidden one (by s), and it fires as soon as that player comes into sight (reaction and
- *   confirmation x (1 - s)).
+ * - fakeLag: holds its pongs and inputs back: the server's round-trip estimate rises by
+ *   s x (120-300 ms) and changes every half second; its render times follow, rewinding deep; its
+ *   inputs are choked for s x (120-300 ms) at a time and released together, over and over.
+ * - prefire: knows where hidden players are: with no target in sight its view (heading and
+ *   pitch) turns toward the nearest hidden one (by s), and it fires as soon as that player comes
+ *   into sight (reaction and confirmation x (1 - s)).
  */
 import { mulberry32 } from '../../shared/util/prng';
 
@@ -126,6 +133,9 @@ export interface Engagement {
   flickBy: number;
   /** 'react' | 'flick' | 'track'. */
   phase: number;
+  /** The flick's pitch plan, radians. */
+  pitchFrom: number;
+  pitchBy: number;
   /** When the view came onto the body (NaN: not on it), and the confirmation delay. */
   onSinceMs: number;
   confirmMs: number;
@@ -139,7 +149,7 @@ export const Phase = { REACT: 0, FLICK: 1, TRACK: 2 } as const;
 
 export function newEngagement(target: number, nowMs: number, reactionMs: number, confirmMs: number): Engagement {
   return {
-    target, noticedMs: nowMs, seenMs: nowMs, reactAtMs: nowMs + reactionMs, flickStartMs: NaN, flickMs: 0, flickFrom: 0, flickBy: 0,
+    target, noticedMs: nowMs, seenMs: nowMs, reactAtMs: nowMs + reactionMs, flickStartMs: NaN, flickMs: 0, flickFrom: 0, flickBy: 0, pitchFrom: 0, pitchBy: 0,
     phase: Phase.REACT, onSinceMs: NaN, confirmMs, shots: 0, burstLeft: 0, nextTriggerMs: -Infinity,
   };
 }
@@ -163,23 +173,31 @@ export function profileStream(seed: number, slot: number): Rand {
 /** What stepView needs of the player and what it changes: its heading and aim state. */
 export interface ViewState {
   yaw: number;
-  /** Hand noise (Ornstein-Uhlenbeck), radians. */
+  /** Up from the horizon, radians. */
+  pitch: number;
+  /** Hand noise (Ornstein-Uhlenbeck) across and in height, radians. */
   noise: number;
+  pitchNoise: number;
   traits: HumanTraits;
   behaviour: Behaviour;
   strength: number;
   engagement: Engagement | null;
 }
 
+/** Vertical hand wobble relative to the horizontal one. */
+const PITCH_NOISE = 0.7;
+
 /**
- * One tick of the view: react, flick, then pursue the target at `targetYaw` (NaN: no target,
- * look toward `idleYaw` at up to 150 degrees/s). dt in ms.
+ * One tick of the view: react, flick, then pursue the target at (`targetYaw`, `targetPitch`) (NaN:
+ * no target, look toward (`idleYaw`, `idlePitch`) at up to 150 degrees/s). dt in ms.
  */
-export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: number, idleYaw: number, rand: Rand): void {
+export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: number, targetPitch: number, idleYaw: number, idlePitch: number, rand: Rand): void {
   const s = v.behaviour === Behaviour.HONEST ? 0 : v.strength;
   const t = v.traits;
   const noiseScale = v.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1;
-  v.noise += (-v.noise * dtMs) / 120 + t.noiseRad * noiseScale * Math.sqrt((2 * dtMs) / 120) * normal(rand);
+  const kick = t.noiseRad * noiseScale * Math.sqrt((2 * dtMs) / 120);
+  v.noise += (-v.noise * dtMs) / 120 + kick * normal(rand);
+  v.pitchNoise += (-v.pitchNoise * dtMs) / 120 + PITCH_NOISE * kick * normal(rand);
   const e = v.engagement;
   if (e === null || targetYaw !== targetYaw || e.phase === Phase.REACT) {
     if (e !== null && e.phase === Phase.REACT && nowMs >= e.reactAtMs && targetYaw === targetYaw) {
@@ -189,19 +207,27 @@ export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: n
       const over = (0.07 + 0.05 * normal(rand)) * (1 - flick);
       e.flickFrom = v.yaw;
       e.flickBy = angle * (1 + over);
-      e.flickMs = lerp((70 + (2 * Math.abs(angle)) / DEG) * (0.85 + 0.3 * rand()), dtMs, flick);
+      e.pitchFrom = v.pitch;
+      e.pitchBy = (targetPitch - v.pitch) * (1 + over);
+      const span = Math.max(Math.abs(angle), Math.abs(targetPitch - v.pitch));
+      e.flickMs = lerp((70 + (2 * span) / DEG) * (0.85 + 0.3 * rand()), dtMs, flick);
       e.flickStartMs = nowMs;
       e.phase = Phase.FLICK;
     } else {
-      const d = wrap(idleYaw - v.yaw);
+      // Idle: toward where it walks, with the hand's wobble.
       const max = 150 * DEG * (dtMs / 1000);
+      const d = wrap(idleYaw + v.noise - v.yaw);
       v.yaw = wrap(v.yaw + Math.max(-max, Math.min(max, d)));
+      const dp = idlePitch + v.pitchNoise - v.pitch;
+      v.pitch += Math.max(-max, Math.min(max, dp));
       return;
     }
   }
   if (e.phase === Phase.FLICK) {
     const u = (nowMs - e.flickStartMs) / e.flickMs;
-    v.yaw = wrap(e.flickFrom + e.flickBy * minJerk(u));
+    const m = minJerk(u);
+    v.yaw = wrap(e.flickFrom + e.flickBy * m);
+    v.pitch = e.pitchFrom + e.pitchBy * m;
     if (u >= 1) e.phase = Phase.TRACK;
     return;
   }
@@ -209,4 +235,52 @@ export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: n
   const tau = v.behaviour === Behaviour.AIM_LOCK ? Math.max(1e-3, t.pursuitTauMs * (1 - s)) : t.pursuitTauMs;
   const k = 1 - Math.exp(-dtMs / tau);
   v.yaw = wrap(v.yaw + wrap(targetYaw + v.noise - v.yaw) * k);
+  v.pitch += (targetPitch + v.pitchNoise - v.pitch) * k;
+}
+
+/**
+ * A client's input stream as the server receives it: one input per frame, in order (one TCP
+ * stream), each half a round trip plus a little jitter after it was sent; now and then the stream
+ * stalls and what was sent meanwhile arrives at once. A fake-lag client chokes its inputs for
+ * `chokeMs()` at a time and releases them together. `take(t)` counts the inputs that arrived by t.
+ */
+export class InputStream {
+  private sendMs: number;
+  private arriveMs = -Infinity;
+  private stallEndMs = -Infinity;
+  private chokeEndMs = -Infinity;
+  private readonly frameMs: number;
+  private readonly jitterMs: number;
+
+  constructor(private readonly rand: Rand, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null) {
+    this.frameMs = 1000 / (50 + 110 * rand());
+    this.jitterMs = 0.5 + 4 * rand();
+    this.sendMs = this.frameMs * rand();
+    this.next();
+  }
+
+  /** Plans the arrival of the frame sent at sendMs. */
+  private next(): void {
+    const send = this.sendMs;
+    let a = send + this.oneWayMs + Math.abs(normal(this.rand)) * this.jitterMs;
+    if (this.chokeMs !== null) {
+      if (send >= this.chokeEndMs) this.chokeEndMs = send + this.chokeMs();
+      a = Math.max(a, this.chokeEndMs + this.oneWayMs);
+    } else if (send >= this.stallEndMs - this.oneWayMs && this.rand() < 0.2 * this.frameMs / 1000) {
+      this.stallEndMs = send + this.oneWayMs + 30 + 120 * this.rand();
+    }
+    a = Math.max(a, this.stallEndMs, this.arriveMs);
+    this.arriveMs = a;
+  }
+
+  /** Inputs that arrived at or before `t` and were not counted yet. */
+  take(t: number): number {
+    let n = 0;
+    while (this.arriveMs <= t) {
+      n++;
+      this.sendMs += this.frameMs;
+      this.next();
+    }
+    return n;
+  }
 }

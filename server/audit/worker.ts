@@ -25,6 +25,8 @@ export interface WorkerJob {
   /** The main thread's framing, 4 numbers per frame (type, offset, payloadOffset, payloadLength): no second CRC pass. */
   frames: SharedArrayBuffer;
   frameCount: number;
+  /** The log's format version (the tick layout depends on it). */
+  version: number;
   replay: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress'>;
 }
 
@@ -40,7 +42,7 @@ parentPort!.on('message', (job: WorkerJob) => {
     for (let i = 0; i < job.frameCount; i++) {
       list.push({ type: flat[i * 4]!, offset: flat[i * 4 + 1]!, payloadOffset: flat[i * 4 + 2]!, payloadLength: flat[i * 4 + 3]! });
     }
-    const frames: FrameReadResult = { version: 0, frames: list, truncated: false, truncatedAt: job.logLength, truncation: null, corrupt: [] };
+    const frames: FrameReadResult = { version: job.version, frames: list, truncated: false, truncatedAt: job.logLength, truncation: null, corrupt: [] };
     const result = runShard(bytes, cached.world, job.header, {
       ...job.replay,
       ...job.shard,

@@ -263,7 +263,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements JudgeHost 
         }
         this.targetsAlive[slot.index] = slot.alive;
         this.targetsLife[slot.index] = slot.lifePending ? Number.POSITIVE_INFINITY : slot.lifeStartMs;
-        writeTickPose(poses, slot.index, pose);
+        writeTickPose(poses, slot.index, pose, slot);
         this.syncPlayer(slot, pose);
       }
       policeBudgets(this.slots, t, this.roomId, (e) => this.recordEvent(e), this.cfg.onHostile);

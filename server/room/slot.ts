@@ -24,6 +24,9 @@ export class Slot {
   /** Newest input seq received (older or repeated ones are refused), and newest stepped (synced). */
   lastInputSeq = -1;
   appliedInputSeq = -1;
+  /** Inputs received since the last tick record, and lastInputSeq at that record (the log's input arrivals). */
+  inputsSinceTick = 0;
+  seqAtTick = -1;
   shooter: ShooterState;
   health = 0;
   alive = false;
@@ -63,6 +66,7 @@ export class Slot {
   takeInput(inp: InputMessage): void {
     if (this.alive) this.inputs.push(inp);
     this.lastInputSeq = inp.seq;
+    this.inputsSinceTick++;
   }
 
   /** This tick's movement (inputQueue.ts): queued commands in order, or held keys. */
@@ -81,6 +85,8 @@ export class Slot {
     this.lastInputSeq = -1;
     this.appliedInputSeq = -1;
     this.inputs.clear();
+    this.inputsSinceTick = 0;
+    this.seqAtTick = -1;
     this.kills = 0;
     this.deaths = 0;
     this.lives = 0;

@@ -22,9 +22,19 @@ export function wirePose(out: PlayerPose, slot: Slot): PlayerPose {
   return out;
 }
 
-/** One slot's row of a tick record (recorder.ts TickPose layout). */
-export function writeTickPose(poses: Float64Array, slotIndex: number, pose: PlayerPose): void {
+/**
+ * One slot's row of a tick record (recorder.ts TickPose layout): the pose, the view the step
+ * applied, and the slot's input arrivals since the previous tick (counted by Slot.takeInput, reset here).
+ */
+export function writeTickPose(poses: Float64Array, slotIndex: number, pose: PlayerPose, slot: Slot): void {
   const o = slotIndex * TICK_POSE_STRIDE;
+  const m = slot.move;
+  poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
+  poses[o + TickPose.INPUTS] = slot.inputsSinceTick;
+  // How far the seq moved; before a first seq to count from, the inputs themselves.
+  poses[o + TickPose.SEQ_STEP] = slot.seqAtTick >= 0 ? slot.lastInputSeq - slot.seqAtTick : slot.inputsSinceTick;
+  slot.inputsSinceTick = 0;
+  slot.seqAtTick = slot.lastInputSeq;
   poses[o + TickPose.PRESENT] = 1;
   poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
   poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;

@@ -14,13 +14,17 @@ import { crc32 } from './crc32';
 /** "HRML": hitreg match log. */
 export const LOG_MAGIC = 0x4c4d5248;
 /**
- * Bump when a record layout changes; the reader refuses other versions.
+ * Bump when a record layout changes; the reader refuses versions outside
+ * [LOG_FORMAT_MIN_VERSION, LOG_FORMAT_VERSION].
  * 2: the verdict gained targetRewindStatus.
  * 3: weapon messages (fire, switch, reload) with claimed action times; the verdict gained
  *    originOffsetM; the shooter state gained
  *    lastActionMs, equipped, drawEndMs and carried.
+ * 4: every tick slot carries the view direction and the input messages that arrived (records.ts).
  */
-export const LOG_FORMAT_VERSION = 3;
+export const LOG_FORMAT_VERSION = 4;
+/** The oldest version this reader reads (a version 3 tick slot has no view: its measures fall back to the body's heading). */
+export const LOG_FORMAT_MIN_VERSION = 3;
 /**
  * Frame type the writer uses to mark records it had to drop (disk failing for longer than its
  * memory bound): payload u32 dropped records, f64 dropped bytes. Content record types are < 255.
@@ -220,8 +224,8 @@ export function readFrames(bytes: Uint8Array): FrameReadResult {
     throw new LogFormatError(`not a match log: magic 0x${magic.toString(16)} instead of 0x${LOG_MAGIC.toString(16)} ("HRML")`);
   }
   const version = view.getUint32(4, true);
-  if (version !== LOG_FORMAT_VERSION) {
-    throw new LogFormatError(`match log format version ${version}; this reader reads version ${LOG_FORMAT_VERSION}: use the audit tool of the release that wrote the log`);
+  if (!(version >= LOG_FORMAT_MIN_VERSION && version <= LOG_FORMAT_VERSION)) {
+    throw new LogFormatError(`match log format version ${version}; this reader reads versions ${LOG_FORMAT_MIN_VERSION} to ${LOG_FORMAT_VERSION}: use the audit tool of the release that wrote the log`);
   }
   const frames: FrameRef[] = [];
   const corrupt: Corruption[] = [];

@@ -1,38 +1,53 @@
 /**
  * Behaviour measures of the audit replay: what the per-player flags read besides the verdicts.
- * `BehaviourRing` keeps the last REPLAY_RING_TICKS ticks of every slot (presence, position, facing,
- * life) as the replay applies tick records, and measures each shot against them (ShotMeasures):
- * which player it was aimed at, how long that player had been in sight (reaction), how the view
- * moved before the shot (turn speed, time on target, tracking error, where it pointed while the
- * target was hidden) and how the shot's direction sat against the view and the target.
+ * `BehaviourRing` keeps the last REPLAY_RING_TICKS ticks of every slot (presence, position, view,
+ * life, input arrivals) as the replay applies tick records, and measures each shot against them
+ * (ShotMeasures): which player it was aimed at, how long that player had been in sight (reaction),
+ * how the view moved before the shot (turn speed, time on the body, how fast the crosshair swept
+ * across the target as it fired, tracking wobble and lag, where it pointed and whom it followed
+ * while the target was hidden), how the shot's direction sat against the view and the target, and
+ * how evenly the shooter's inputs arrived.
  *
- * What the log gives: every tick, each player's root position and body yaw (the view's heading;
- * the log keeps no pitch). So every angle here is horizontal, measured as the chord between unit
- * heading vectors (2 sin(angle / 2)): no trigonometry in shared/, equal to the angle in radians for
- * small angles and within 10% of it up to 90 degrees; the server converts to degrees.
- * In sight = in the field of view (heading within `fovHalfDeg` of the direction to the target) and
- * in line of sight from the eye to the target's head or chest. Pure: no clock, no Node module;
- * world queries go through ReplayWorld.
+ * What the log gives: every tick, each player's root position and the view direction the room
+ * applied (a unit 3D vector; format 4 on). Angles are chords between unit vectors (2 sin(angle/2)):
+ * no trigonometry in shared/, equal to the angle in radians for small angles and within 10% of it
+ * up to 90 degrees; the server converts to degrees. A version 3 log has no view, only the body's
+ * heading: its ring is `flat`, every direction horizontal, and the input measure is unknown.
+ * The target is looked at at its chest (CHEST_OF_EYE of the eye height above its root); its body
+ * is a vertical column of half-width bodyHalfWidthM from its root to just above its eye.
+ * In sight = in the field of view (horizontal heading within `fovHalfCos` of the direction to the
+ * target) and in line of sight from the eye to the target's head or chest. Pure: no clock, no Node
+ * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
+import {
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STRIDE, R_SUM_C, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  type TrackOut,
+} from './motion';
 
 /** The world query reaction time needs (World.anyHit). */
 export interface ReplayWorld {
   anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
 }
 
-/** The pose fields the ring keeps of a tick record's slot. */
+/**
+ * The pose fields the ring keeps of a tick record's slot: the view (vx, vy, vz; NaN in a version 3
+ * log, where the heading comes from the yaw quaternion qy, qw) and the inputs taken (NaN unknown).
+ */
 export interface RingPose {
   x: number; y: number; z: number; qy: number; qw: number; alive: boolean; epoch: number;
+  vx: number; vy: number; vz: number; inputs: number;
 }
 
 /**
- * Per-slot ring of the last RING ticks: presence, position, facing, epoch. Feeds the reaction and
- * snap measures (the histories' own rings are sized for the rewind window only).
+ * Per-slot ring of the last RING ticks. Feeds the reaction, snap and tracking measures (the
+ * histories' own rings are sized for the rewind window only).
  */
 export const REPLAY_RING_TICKS = 256;
 const RING = REPLAY_RING_TICKS;
-const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_FX = 4, R_FZ = 5, R_ALIVE = 6, R_EPOCH = 7;
-const R_STRIDE = 8;
+/** Ticks between the client rendering what it aimed at and the room applying that input's view (see measureShot). */
+export const VIEW_INPUT_TICKS = 1;
+/** The chest, where the measures look at a target: this share of the eye height above its root. */
+export const CHEST_OF_EYE = 0.775;
 
 /** Windows and limits of the measures (ReplayOptions carries them). */
 export interface MeasureWindows {
@@ -44,24 +59,36 @@ export interface MeasureWindows {
   fovHalfCos: number;
   /** Window before a sighting over which pre-aim is averaged, ms. */
   preAimMs: number;
-  /** Window before a shot over which tracking error is averaged, ms. */
+  /** Window before a sighting over which following a hidden target is measured, ms. */
+  hiddenMs: number;
+  /** Window before a shot over which the turn speed is read when the sighting is older (and later shots count as one tracking event), ms. */
   trackMs: number;
+  /** Window before a shot over which tracking wobble is measured, ms. */
+  wobbleMs: number;
+  /** Window before a shot over which tracking lag is regressed, ms. */
+  lagMs: number;
   /** Longest time on target reported, ms. */
   onTargetCapMs: number;
-  /** A miss is measured against the player nearest its direction within this chord (10 degrees). */
+  /** A miss is measured against the player it passed closest to (in metres) among those within this chord of its direction (10 degrees). */
   missTargetChord: number;
   /** Half-width of a body for the on-target test, m. */
   bodyHalfWidthM: number;
+  /** Window of a shooter's ticks before a shot over which input arrivals are measured, ms. */
+  inputWindowMs: number;
 }
 
 export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
-  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, trackMs: 300, onTargetCapMs: 1000,
-  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.35,
+  lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, wobbleMs: 500, lagMs: 450, onTargetCapMs: 1000,
+  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.45, inputWindowMs: 2000,
 });
 
 /** What BehaviourRing.measureShot writes: NaN where unknown. Angles are chords (see above). */
 export interface ShotMeasures {
-  /** The player the shot was aimed at: the one hit, or for a miss the nearest to its direction; -1 none. */
+  /**
+   * The player the shot was aimed at: the one the shot claims when that player is there, alive and
+   * within missTargetChord of the shot; else the one hit; else the one it passed closest to (in
+   * metres, among those within missTargetChord); -1 none.
+   */
   target: number;
   /** Cosine of the sharpest per-tick turn over the snap window, the shot's own direction included. */
   snapCos: number;
@@ -73,7 +100,7 @@ export interface ShotMeasures {
   peakTurn: number;
   /** The shot's direction against the view at the tick it arrived in. */
   viewOffset: number;
-  /** The shot's direction against the direction to the target (rewound). */
+  /** The shot's direction against the direction to the target's chest (rewound). */
   shotError: number;
   /** Horizontal distance from the shot's start to the target (rewound), m. */
   distance: number;
@@ -83,31 +110,56 @@ export interface ShotMeasures {
    * the shot late, and its timing checks read that lateness as the client's.
    */
   serverGapMs: number;
-  /** How long the view had been on the target's body before the shot, ms (0: not on it). */
+  /** How long the view ray had been on the target's body before the shot, ms (0: not on it). */
   onTargetMs: number;
   /**
-   * Tracking jitter: standard deviation over the track window of the signed offset between the
-   * view and the target (cross product of the unit heading and the unit direction to the target).
-   * A constant offset (the aim point is not the root the log records) does not count; a view locked
-   * onto the target leaves almost none.
+   * How fast the view moved against the direction to the target over the last tick before the
+   * shot, chord per ms: a crosshair still sweeping across the body as it fired.
+   */
+  sweep: number;
+  /**
+   * Tracking wobble: standard deviation over the wobble window of the offset between the view and
+   * the target, across and in height (a constant offset does not count; a view locked onto the
+   * target leaves almost none).
    */
   trackError: number;
-  /** Mean chord between the view and the target over the preAimMs before the sighting began. */
+  /**
+   * Tracking lag, ms: the view's offset behind the target regressed on the target's angular
+   * velocity over the lag window (a pursuit lagging tau behind trails by tau x velocity). NaN
+   * when the target hardly moved across the view.
+   */
+  trackLag: number;
+  /**
+   * Mean chord between the view and the target over the preAimMs before the sighting began, for a
+   * sighting of a target that came out of cover (in the field of view but out of line of sight the
+   * tick before); NaN otherwise. hiddenFollow likewise.
+   */
   preAim: number;
+  /**
+   * How much the view's turning followed the hidden target's bearing over the hiddenMs before the
+   * sighting (regression gain: 1 follows it, 0 ignores it); NaN when the bearing hardly moved.
+   */
+  hiddenFollow: number;
+  /**
+   * Input arrivals over the inputWindowMs before the shot: variance over mean of the inputs taken
+   * per tick (even arrivals under 1; inputs held and released in bunches far above).
+   */
+  inputSpread: number;
 }
 
 export function createShotMeasures(): ShotMeasures {
-  return { target: -1, snapCos: NaN, sightStartMs: NaN, reactionMs: NaN, peakTurn: NaN, viewOffset: NaN, shotError: NaN, distance: NaN, serverGapMs: NaN, onTargetMs: NaN, trackError: NaN, preAim: NaN };
+  const m = {} as ShotMeasures;
+  clearShotMeasures(m);
+  return m;
 }
 
-/** Chord between the unit heading (fx, fz) and the direction (dx, dz) (any length > 0): 2 sin(angle / 2). */
-function chord(fx: number, fz: number, dx: number, dz: number): number {
-  const l = Math.sqrt(dx * dx + dz * dz);
-  if (!(l > 1e-9)) return NaN;
-  const ax = fx - dx / l, az = fz - dz / l;
-  return Math.sqrt(ax * ax + az * az);
+export function clearShotMeasures(m: ShotMeasures): void {
+  m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN; m.viewOffset = NaN; m.shotError = NaN;
+  m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.sweep = NaN; m.trackError = NaN; m.trackLag = NaN; m.preAim = NaN;
+  m.hiddenFollow = NaN; m.inputSpread = NaN;
 }
 
+const track: TrackOut = { onTargetMs: 0, trackError: NaN, trackLag: NaN };
 
 /** The measures' tick ring and line-of-sight memo of one replay. */
 export class BehaviourRing {
@@ -123,20 +175,31 @@ export class BehaviourRing {
   readonly memo: Int32Array;
   /** Ticks seen; ring index = serial % RING. */
   serial = 0;
+  /** The chest above the root, m. */
+  readonly chest: number;
 
-  constructor(slots: number, readonly world: ReplayWorld, readonly eye: number) {
+  /** `flat`: the log has no view (version 3): every direction is taken horizontally. */
+  constructor(slots: number, readonly world: ReplayWorld, readonly eye: number, readonly flat = false) {
     this.slots = slots;
     this.pairs = slots * slots;
     this.ring = new Float64Array(RING * slots * R_STRIDE);
     this.memo = new Int32Array(RING * this.pairs);
+    this.chest = CHEST_OF_EYE * eye;
   }
 
-  /** Starts the next tick: every slot absent until put. Returns the tick's base for putSlot. */
+  /** Starts the next tick: every slot absent until put (its input sums carried on). Returns the tick's base for putSlot. */
   beginTick(): number {
     const slots = this.slots;
     const ring = this.ring;
     const r = (this.serial % RING) * slots * R_STRIDE;
-    for (let s = 0; s < slots; s++) ring[r + s * R_STRIDE + R_PRESENT] = 0;
+    const p = ((this.serial + RING - 1) % RING) * slots * R_STRIDE;
+    const first = this.serial === 0;
+    for (let s = 0, o = r, q = p; s < slots; s++, o += R_STRIDE, q += R_STRIDE) {
+      ring[o + R_PRESENT] = 0;
+      ring[o + R_SUM_N] = first ? 0 : ring[q + R_SUM_N]!;
+      ring[o + R_SUM_C] = first ? 0 : ring[q + R_SUM_C]!;
+      ring[o + R_SUM_C2] = first ? 0 : ring[q + R_SUM_C2]!;
+    }
     return r;
   }
 
@@ -146,9 +209,18 @@ export class BehaviourRing {
     const o = r + slot * R_STRIDE;
     ring[o + R_PRESENT] = 1;
     ring[o + R_X] = p.x; ring[o + R_Y] = p.y; ring[o + R_Z] = p.z;
-    // Facing: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
-    ring[o + R_FX] = 2 * p.qy * p.qw; ring[o + R_FZ] = 1 - 2 * p.qy * p.qy;
+    const l2 = p.vx * p.vx + p.vy * p.vy + p.vz * p.vz;
+    if (!this.flat && l2 > 0.5 && l2 < 2) {
+      const inv = 1 / Math.sqrt(l2);
+      ring[o + R_VX] = p.vx * inv; ring[o + R_VY] = p.vy * inv; ring[o + R_VZ] = p.vz * inv;
+    } else {
+      // The heading: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
+      ring[o + R_VX] = 2 * p.qy * p.qw; ring[o + R_VY] = 0; ring[o + R_VZ] = 1 - 2 * p.qy * p.qy;
+    }
     ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
+    const c = this.flat ? NaN : p.inputs;
+    ring[o + R_INPUTS] = c;
+    if (c >= 0) { ring[o + R_SUM_N]! += 1; ring[o + R_SUM_C]! += c; ring[o + R_SUM_C2]! += c * c; }
   }
 
   /** Closes the tick begun last. */
@@ -161,7 +233,7 @@ export class BehaviourRing {
 
   /** Offset of (tick j, slot) in the ring. */
   private at(j: number, slot: number): number {
-    return ((j % RING) * this.slots + slot) * R_STRIDE;
+    return ringSlot(j, this.slots, slot);
   }
 
   /** The newest tick at or before `ms` (-1 when none is in the ring). */
@@ -177,13 +249,13 @@ export class BehaviourRing {
   }
 
   /**
-   * Measures one shot by `shooter` (< slots): `hitTarget` is the player hit (-1 for a miss), the
-   * segment's horizontal start and stop, its receive and rewound times. Into out.
+   * Measures one shot by `shooter` (< slots): `hitTarget` is the player hit (-1 for a miss),
+   * `claimedTarget` the one the message names (-1 none), the segment's start and stop, its receive
+   * and rewound times. Into out.
    */
-  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, receiveMs: number, rewindMs: number,
-    sx: number, sz: number, ex: number, ez: number, w: MeasureWindows): ShotMeasures {
-    out.target = -1; out.snapCos = NaN; out.sightStartMs = NaN; out.reactionMs = NaN; out.peakTurn = NaN;
-    out.viewOffset = NaN; out.shotError = NaN; out.distance = NaN; out.serverGapMs = NaN; out.onTargetMs = NaN; out.trackError = NaN; out.preAim = NaN;
+  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, rewindMs: number,
+    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows): ShotMeasures {
+    clearShotMeasures(out);
     const ring = this.ring;
     const time = this.ringTime;
     const k = this.tickAt(receiveMs);
@@ -191,79 +263,73 @@ export class BehaviourRing {
     let gap = 0;
     for (let j = k; this.inRing(j - 1) && receiveMs - time[j % RING]! <= 500; j--) gap = Math.max(gap, time[j % RING]! - time[(j - 1) % RING]!);
     out.serverGapMs = Math.max(gap, receiveMs - time[k % RING]!);
+    out.inputSpread = inputSpread(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
     const so = this.at(k, shooter);
     if (ring[so + R_PRESENT] !== 1) return out;
-    const dx = ex - sx, dz = ez - sz;
-    const dl = Math.sqrt(dx * dx + dz * dz);
+    const fy = this.flat ? 0 : 1;
+    const dx = ex - sx, dy = (ey - sy) * fy, dz = ez - sz;
+    const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (!(dl > 1e-9)) return out;
-    const ux = dx / dl, uz = dz / dl;
-    out.snapCos = snapMeasure(ring, time, this.slots, shooter, k, this.serial, sx, sz, ex, ez, receiveMs - w.snapWindowMs);
-    out.viewOffset = chord(ring[so + R_FX]!, ring[so + R_FZ]!, ux, uz);
+    const ux = dx / dl, uy = dy / dl, uz = dz / dl;
+    out.snapCos = snapMeasure(ring, time, this.slots, shooter, k, this.serial, ux, uy, uz, receiveMs - w.snapWindowMs);
+    out.viewOffset = chord(ring[so + R_VX]!, ring[so + R_VY]!, ring[so + R_VZ]!, ux, uy, uz);
     // The rewound tick: where the shooter saw its target.
     const kw = rewindMs === rewindMs ? this.tickAt(rewindMs) : k;
     if (kw < 0) return out;
-    let target = hitTarget >= 0 && hitTarget < this.slots && hitTarget !== shooter ? hitTarget : -1;
+    const chest = this.chest;
+    // The player the client says it aimed at, when the shot went near it; else the one it hit.
+    let target = -1;
+    if (claimedTarget >= 0 && claimedTarget < this.slots && claimedTarget !== shooter) {
+      if (this.missBy(kw, claimedTarget, sx, sy, sz, ux, uy, uz, w.missTargetChord) < Infinity) target = claimedTarget;
+    }
+    if (target < 0 && hitTarget >= 0 && hitTarget < this.slots && hitTarget !== shooter) target = hitTarget;
     if (target < 0) {
-      let best = w.missTargetChord;
+      // The player the ray passed closest to, in metres at that player, among those within the chord.
+      let best = Infinity;
       for (let t = 0; t < this.slots; t++) {
         if (t === shooter) continue;
-        const to = this.at(kw, t);
-        if (ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) continue;
-        const c = chord(ux, uz, ring[to + R_X]! - sx, ring[to + R_Z]! - sz);
-        if (c < best) { best = c; target = t; }
+        const miss = this.missBy(kw, t, sx, sy, sz, ux, uy, uz, w.missTargetChord);
+        if (miss < best) { best = miss; target = t; }
       }
     }
     if (target < 0) return out;
     out.target = target;
     const tw = this.at(kw, target);
     const tx = ring[tw + R_X]! - sx, tz = ring[tw + R_Z]! - sz;
-    out.shotError = chord(ux, uz, tx, tz);
+    out.shotError = chord(ux, uy, uz, tx, (ring[tw + R_Y]! + chest - sy) * fy, tz);
     out.distance = Math.sqrt(tx * tx + tz * tz);
     // The view at tick j against the target as the shooter saw it then: `lag` ticks earlier.
     const lag = k - kw;
-    this.viewMeasures(out, shooter, target, k, lag, w);
+    // The view a tick records is the input that arrived before it: sent about a tick earlier,
+    // against the target as rendered then.
+    const viewLag = lag + VIEW_INPUT_TICKS;
+    trackStats(track, ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat, w);
+    out.onTargetMs = track.onTargetMs;
+    out.trackError = track.trackError;
+    out.trackLag = track.trackLag;
+    out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat);
     this.sighting(out, shooter, target, kw, k, lag, rewindMs, w);
     return out;
   }
 
-  /** Time on target and tracking error, walking back from tick k. */
-  private viewMeasures(out: ShotMeasures, shooter: number, target: number, k: number, lag: number, w: MeasureWindows): void {
+  /**
+   * How far (m, at the player) the ray from s along u passed the chest of player t at tick kw;
+   * Infinity when t is absent, dead or more than `maxChord` off the ray's direction.
+   */
+  private missBy(kw: number, t: number, sx: number, sy: number, sz: number, ux: number, uy: number, uz: number, maxChord: number): number {
     const ring = this.ring;
-    const time = this.ringTime;
-    const tk = time[k % RING]!;
-    let onSince = NaN;
-    let onTarget = true;
-    let sum = 0, sum2 = 0, n = 0;
-    const epoch = ring[this.at(k - lag, target) + R_EPOCH]!;
-    for (let j = k; this.inRing(j - lag); j--) {
-      const tj = time[j % RING]!;
-      const age = tk - tj;
-      if ((!onTarget || age > w.onTargetCapMs) && age > w.trackMs) break;
-      const so = this.at(j, shooter), to = this.at(j - lag, target);
-      if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) break;
-      const px = ring[to + R_X]! - ring[so + R_X]!, pz = ring[to + R_Z]! - ring[so + R_Z]!;
-      const fx = ring[so + R_FX]!, fz = ring[so + R_FZ]!;
-      const c = chord(fx, fz, px, pz);
-      if (!(c === c)) break;
-      if (age <= w.trackMs) {
-        const side = (fx * pz - fz * px) / Math.sqrt(px * px + pz * pz);
-        sum += side; sum2 += side * side; n++;
-      }
-      if (onTarget && age <= w.onTargetCapMs) {
-        const dist = Math.sqrt(px * px + pz * pz);
-        if (c <= Math.min(0.5, w.bodyHalfWidthM / dist)) onSince = tj;
-        else onTarget = false;
-      }
-    }
-    out.onTargetMs = onSince === onSince ? Math.min(w.onTargetCapMs, tk - onSince) : 0;
-    if (n >= 3) out.trackError = Math.sqrt(Math.max(0, sum2 / n - (sum / n) * (sum / n)));
+    const to = this.at(kw, t);
+    if (ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) return Infinity;
+    const px = ring[to + R_X]! - sx, py = (ring[to + R_Y]! + this.chest - sy) * (this.flat ? 0 : 1), pz = ring[to + R_Z]! - sz;
+    const c = chord(ux, uy, uz, px, py, pz);
+    return c < maxChord ? c * Math.sqrt(px * px + py * py + pz * pz) : Infinity;
   }
 
   /**
    * The sighting the rewound tick kw belongs to: walks back while the target stays in sight (same
    * life, in the field of view, in line of sight), then reads the turn speed from there to the
    * shot and the pre-aim before it. The target at tick j is what the shooter saw `lag` ticks later
-   * (its render delay), so it is judged against the shooter's heading and eye at tick j + lag.
+   * (its render delay), so it is judged against the shooter's view and eye at tick j + lag.
    */
   private sighting(out: ShotMeasures, shooter: number, target: number, kw: number, k: number, lag: number, rewindMs: number, w: MeasureWindows): void {
     const ring = this.ring;
@@ -287,8 +353,8 @@ export class BehaviourRing {
       if (ring[a + R_PRESENT] !== 1 || ring[b + R_PRESENT] !== 1) break;
       const dt = tj - time[(j - 1) % RING]!;
       if (!(dt > 0)) continue;
-      const ax = ring[a + R_FX]! - ring[b + R_FX]!, az = ring[a + R_FZ]! - ring[b + R_FZ]!;
-      const v = Math.sqrt(ax * ax + az * az) / dt;
+      const ax = ring[a + R_VX]! - ring[b + R_VX]!, ay = ring[a + R_VY]! - ring[b + R_VY]!, az = ring[a + R_VZ]! - ring[b + R_VZ]!;
+      const v = Math.sqrt(ax * ax + ay * ay + az * az) / dt;
       if (!(v <= peak)) peak = v;
     }
     out.peakTurn = peak;
@@ -296,16 +362,34 @@ export class BehaviourRing {
     const start = time[first % RING]!;
     out.sightStartMs = start;
     out.reactionMs = rewindMs - start;
-    // Where the view pointed in the moments before the target came into sight.
+    // Where the view pointed, and whom it followed, while the target was behind cover just before
+    // it came into sight (a sighting that began at the edge of the view says nothing of that).
+    if (!this.behindCover(first - 1, lag, shooter, target, epoch, w.fovHalfCos)) return;
+    const fy = this.flat ? 0 : 1;
     let sum = 0, n = 0;
     for (let j = first - 1; this.inRing(j); j--) {
       if (start - time[j % RING]! > w.preAimMs) break;
       const so = this.at(j + lag, shooter), to = this.at(j, target);
       if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) break;
-      const c = chord(ring[so + R_FX]!, ring[so + R_FZ]!, ring[to + R_X]! - ring[so + R_X]!, ring[to + R_Z]! - ring[so + R_Z]!);
+      const c = chord(ring[so + R_VX]!, ring[so + R_VY]!, ring[so + R_VZ]!, ring[to + R_X]! - ring[so + R_X]!,
+        (ring[to + R_Y]! + this.chest - ring[so + R_Y]! - this.eye) * fy, ring[to + R_Z]! - ring[so + R_Z]!);
       if (c === c) { sum += c; n++; }
     }
     if (n > 0) out.preAim = sum / n;
+    out.hiddenFollow = hiddenFollow(ring, time, this.slots, this.serial, shooter, target, first, lag, epoch, w.hiddenMs);
+  }
+
+  /** The target as at tick j in the shooter's field of view as at tick j + lag (same life) but out of its line of sight. */
+  private behindCover(j: number, lag: number, shooter: number, target: number, epoch: number, fovHalfCos: number): boolean {
+    if (!this.inRing(j)) return false;
+    const ring = this.ring;
+    const so = this.at(j + lag, shooter), to = this.at(j, target);
+    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) return false;
+    const px = ring[to + R_X]! - ring[so + R_X]!, pz = ring[to + R_Z]! - ring[so + R_Z]!;
+    const fx = ring[so + R_VX]!, fz = ring[so + R_VZ]!;
+    const l = Math.sqrt((px * px + pz * pz) * (fx * fx + fz * fz));
+    if (!(l > 1e-9) || (fx * px + fz * pz) / l < fovHalfCos) return false;
+    return !lineOfSight(ring, (j % RING) * this.pairs + shooter * this.slots + target, lag, so, to, this.world, this.eye, this.memo);
   }
 
   /**
@@ -317,33 +401,30 @@ export class BehaviourRing {
     const so = this.at(j + lag, shooter), to = this.at(j, target);
     if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) return false;
     const px = ring[to + R_X]! - ring[so + R_X]!, pz = ring[to + R_Z]! - ring[so + R_Z]!;
-    const l = Math.sqrt(px * px + pz * pz);
-    if (l > 1e-9 && (ring[so + R_FX]! * px + ring[so + R_FZ]! * pz) / l < fovHalfCos) return false;
+    const fx = ring[so + R_VX]!, fz = ring[so + R_VZ]!;
+    const l = Math.sqrt((px * px + pz * pz) * (fx * fx + fz * fz));
+    if (l > 1e-9 && (fx * px + fz * pz) / l < fovHalfCos) return false;
     return lineOfSight(ring, (j % RING) * this.pairs + shooter * this.slots + target, lag, so, to, this.world, this.eye, this.memo);
   }
 }
 
 /**
  * The sharpest turn per tick over the window before the shot: the smallest cosine between the
- * shooter's facings at consecutive ticks from `fromMs` up to tick k, and between the facing at
- * tick k and the shot's own horizontal direction (where the view was when it fired). 1 = no turn;
- * the flags turn it into degrees per second with the tick rate.
+ * shooter's views at consecutive ticks from `fromMs` up to tick k, and between the view at tick k
+ * and the shot's own direction u (where the view was when it fired). 1 = no turn; the flags turn
+ * it into degrees per second with the tick rate.
  */
 function snapMeasure(ring: Float64Array, ringTime: Float64Array, slots: number, shooter: number, k: number, serial: number,
-  sx: number, sz: number, ex: number, ez: number, fromMs: number): number {
-  const dx = ex - sx, dz = ez - sz;
-  const len = Math.sqrt(dx * dx + dz * dz);
-  if (!(len > 1e-9)) return NaN;
-  let px = dx / len, pz = dz / len;
+  ux: number, uy: number, uz: number, fromMs: number): number {
+  let px = ux, py = uy, pz = uz;
   let minCos = NaN;
   for (let j = k; j >= 0 && serial - j <= RING; j--) {
-    const o = ((j % RING) * slots + shooter) * R_STRIDE;
+    const o = ringSlot(j, slots, shooter);
     if (ring[o + R_PRESENT] !== 1) break;
-    const fx = ring[o + R_FX]!, fz = ring[o + R_FZ]!;
-    const c = fx * px + fz * pz;
+    const fx = ring[o + R_VX]!, fy = ring[o + R_VY]!, fz = ring[o + R_VZ]!;
+    const c = fx * px + fy * py + fz * pz;
     if (!(c >= minCos)) minCos = c;
-    px = fx;
-    pz = fz;
+    px = fx; py = fy; pz = fz;
     if (ringTime[j % RING]! < fromMs) break;
   }
   return minCos;

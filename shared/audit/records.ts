@@ -5,8 +5,10 @@
  * death, respawn). Pure (DataView, TextEncoder) so a browser tool can read logs too.
  *
  * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
- *   clip time alive epoch) -- the room's TICK_POSE_STRIDE numbers minus "present" (only present
- *   slots are written).
+ *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; the input's view,
+ *   normalised), u16 input messages taken since the previous tick, u16 how far the applied input
+ *   seq moved since the previous tick) -- the room's TICK_POSE_STRIDE numbers minus "present" (only
+ *   present slots are written). Version 3 logs lack the last 16 bytes of a slot (TICK_SLOT_BYTES_V3).
  * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
  *   (NaN when the event has no such field).
  * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
@@ -46,10 +48,23 @@ export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze
   1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 255: 'gap',
 });
 
-/** Numbers per present player in a tick record (the room's pose stride minus "present"). */
+/** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */
 export const TICK_SLOT_NUMBERS = 11;
-export const TICK_SLOT_BYTES = 2 + 8 * TICK_SLOT_NUMBERS;
+/** Bytes of a slot in a version 3 tick record: the f64 numbers only. */
+export const TICK_SLOT_BYTES_V3 = 2 + 8 * TICK_SLOT_NUMBERS;
+/** Offset in a slot of the view (3 x f32), the inputs taken (u16) and the seq step (u16). */
+export const TICK_SLOT_VIEW_AT = TICK_SLOT_BYTES_V3;
+export const TICK_SLOT_INPUTS_AT = TICK_SLOT_VIEW_AT + 12;
+export const TICK_SLOT_SEQ_STEP_AT = TICK_SLOT_INPUTS_AT + 2;
+export const TICK_SLOT_BYTES = TICK_SLOT_SEQ_STEP_AT + 2;
 export const TICK_HEAD_BYTES = 14;
+/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, seq step. */
+export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 5;
+
+/** Bytes of one tick slot in a log of format `version`. */
+export function tickSlotBytes(version: number): number {
+  return version <= 3 ? TICK_SLOT_BYTES_V3 : TICK_SLOT_BYTES;
+}
 
 /**
  * Event kinds. drop: the connection was lost and the slot waits for a reconnection (the player
@@ -90,9 +105,12 @@ export function decodeHeader<T = Record<string, unknown>>(bytes: Uint8Array): T 
   }) as T;
 }
 
+const clampU16 = (v: number) => (v >= 0 ? Math.min(0xffff, Math.floor(v)) : 0);
+
 /**
- * Writes a tick record from the room's pose array (`stride` numbers per slot, the first being
- * "present"). Returns the payload length. Reserve `tickRecordMaxBytes(slots)` first.
+ * Writes a tick record from the room's pose array (`stride` numbers per slot: present, the 11
+ * numbers, then the view x y z, inputs taken and seq step; recorder.ts TickPose). Returns the
+ * payload length. Reserve `tickRecordMaxBytes(slots)` first.
  */
 export function writeTick(view: DataView, at: number, tick: number, timeMs: number, poses: ArrayLike<number>, slots: number, stride: number): number {
   view.setUint32(at, tick >>> 0, true);
@@ -105,6 +123,11 @@ export function writeTick(view: DataView, at: number, tick: number, timeMs: numb
     view.setUint16(o, s, true);
     o += 2;
     for (let k = 1; k <= TICK_SLOT_NUMBERS; k++, o += 8) view.setFloat64(o, poses[base + k]!, true);
+    const v = base + TICK_SLOT_NUMBERS + 1;
+    for (let k = 0; k < 3; k++, o += 4) view.setFloat32(o, poses[v + k]!, true);
+    view.setUint16(o, clampU16(poses[v + 3]!), true);
+    view.setUint16(o + 2, clampU16(poses[v + 4]!), true);
+    o += 4;
     n++;
   }
   view.setUint16(at + 12, n, true);
@@ -115,40 +138,53 @@ export function tickRecordMaxBytes(slots: number): number {
   return TICK_HEAD_BYTES + slots * TICK_SLOT_BYTES;
 }
 
-/** A decoded tick: which slots were present and their numbers (x y z qx qy qz qw clip time alive epoch). */
+/**
+ * A decoded tick: which slots were present and their numbers (x y z qx qy qz qw clip time alive
+ * epoch, view x y z, inputs taken, seq step; the last five NaN in a version 3 log).
+ */
 export interface TickData {
   tick: number;
   timeMs: number;
   count: number;
   slots: Uint16Array;
-  /** count x TICK_SLOT_NUMBERS. */
+  /** count x TICK_SLOT_VALUES. */
   numbers: Float64Array;
 }
 
 export function createTickData(maxSlots: number): TickData {
-  return { tick: 0, timeMs: 0, count: 0, slots: new Uint16Array(maxSlots), numbers: new Float64Array(maxSlots * TICK_SLOT_NUMBERS) };
+  return { tick: 0, timeMs: 0, count: 0, slots: new Uint16Array(maxSlots), numbers: new Float64Array(maxSlots * TICK_SLOT_VALUES) };
 }
 
-/** Reads a tick record into `out` (grows its arrays if needed). Returns false when the sizes disagree. */
-export function readTick(out: TickData, view: DataView, at: number, length: number): boolean {
+/**
+ * Reads a tick record of a log of format `version` into `out` (grows its arrays if needed).
+ * Returns false when the sizes disagree.
+ */
+export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_VIEW): boolean {
   if (length < TICK_HEAD_BYTES) return false;
   const n = view.getUint16(at + 12, true);
-  if (length !== TICK_HEAD_BYTES + n * TICK_SLOT_BYTES) return false;
+  const slotBytes = tickSlotBytes(version);
+  if (length !== TICK_HEAD_BYTES + n * slotBytes) return false;
   out.tick = view.getUint32(at, true);
   out.timeMs = view.getFloat64(at + 4, true);
   out.count = n;
   if (out.slots.length < n) {
     out.slots = new Uint16Array(n);
-    out.numbers = new Float64Array(n * TICK_SLOT_NUMBERS);
+    out.numbers = new Float64Array(n * TICK_SLOT_VALUES);
   }
-  let o = at + TICK_HEAD_BYTES;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, o = at + TICK_HEAD_BYTES; i < n; i++, o += slotBytes) {
     out.slots[i] = view.getUint16(o, true);
-    o += 2;
-    for (let k = 0; k < TICK_SLOT_NUMBERS; k++, o += 8) out.numbers[i * TICK_SLOT_NUMBERS + k] = view.getFloat64(o, true);
+    const b = i * TICK_SLOT_VALUES;
+    for (let k = 0; k < TICK_SLOT_NUMBERS; k++) out.numbers[b + k] = view.getFloat64(o + 2 + 8 * k, true);
+    const hasView = slotBytes === TICK_SLOT_BYTES;
+    for (let k = 0; k < 3; k++) out.numbers[b + TICK_SLOT_NUMBERS + k] = hasView ? view.getFloat32(o + TICK_SLOT_VIEW_AT + 4 * k, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? view.getUint16(o + TICK_SLOT_INPUTS_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? view.getUint16(o + TICK_SLOT_SEQ_STEP_AT, true) : NaN;
   }
   return true;
 }
+
+/** The first format version whose tick slots carry the view (TICK_SLOT_BYTES). */
+export const LOG_VERSION_WITH_VIEW = 4;
 
 export interface EventData {
   kind: EventName;

@@ -18,12 +18,12 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, TICK_HEAD_BYTES, TICK_SLOT_BYTES, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
-import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
+import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
 
 export { REPLAY_RING_TICKS, type ReplayWorld };
 
@@ -94,8 +94,10 @@ export const ShotCol = {
   CLAIMED_MS: 44,
   /** The action time the message claims (NaN when it did not decode). */
   ACTION_TIME_MS: 45,
+  /** More behaviour measures (ShotMeasures): the crosshair's sweep at the shot, tracking lag, following a hidden target, input arrivals. */
+  SWEEP: 46, TRACK_LAG_MS: 47, HIDDEN_FOLLOW: 48, INPUT_SPREAD: 49,
 } as const;
-export const SHOT_COLUMNS = 46;
+export const SHOT_COLUMNS = 50;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
@@ -127,8 +129,10 @@ export interface ReplayResult {
   elapsedMs: number;
 }
 
-// scratch: one pose handed to history.record (copied by the history), one shot decode
-const scratchPose: ReplayPose = { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0 };
+// scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
+const scratchPose: ReplayPose & { vx: number; vy: number; vz: number; inputs: number } = {
+  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN,
+};
 const scratchShot = createShotMessage();
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
 const scratchPayload = new Uint8Array(SHOT_BYTES);
@@ -208,6 +212,9 @@ class Replay {
   readonly windows: MeasureWindows;
   readonly rows: Float64Array;
   readonly result: ReplayResult;
+  /** Bytes of a tick slot, and whether it carries the view and inputs (format 4 on). */
+  readonly slotBytes: number;
+  readonly hasView: boolean;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -220,7 +227,9 @@ class Replay {
   ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.slots = scene.histories.length;
-    this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM);
+    this.slotBytes = tickSlotBytes(frames.version);
+    this.hasView = frames.version >= LOG_VERSION_WITH_VIEW;
+    this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM, !this.hasView);
     this.windows = { ...DEFAULT_MEASURE_WINDOWS, lookbackMs: opt.reactionLookbackMs, preAimMs: opt.preAimMs, snapWindowMs: opt.snapWindowMs };
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
     this.result = {
@@ -242,19 +251,25 @@ class Replay {
     const at = f.payloadOffset;
     const len = f.payloadLength;
     const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
-    if (count < 0 || len !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
+    const slotBytes = this.slotBytes;
+    const hasView = this.hasView;
+    if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
     const tickNo = view.getUint32(at, true);
     const tickMs = view.getFloat64(at + 4, true);
     const slots = this.slots;
     const measures = this.measures;
     const histories = this.scene.histories;
     const r = measures.beginTick();
-    for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
+    for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += slotBytes) {
       const slot = view.getUint16(n, true);
       const p = scratchPose;
       p.x = view.getFloat64(n + 2, true); p.y = view.getFloat64(n + 10, true); p.z = view.getFloat64(n + 18, true);
       p.qx = view.getFloat64(n + 26, true); p.qy = view.getFloat64(n + 34, true); p.qz = view.getFloat64(n + 42, true); p.qw = view.getFloat64(n + 50, true);
       p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
+      if (hasView) {
+        p.vx = view.getFloat32(n + TICK_SLOT_VIEW_AT, true); p.vy = view.getFloat32(n + TICK_SLOT_VIEW_AT + 4, true); p.vz = view.getFloat32(n + TICK_SLOT_VIEW_AT + 8, true);
+        p.inputs = view.getUint16(n + TICK_SLOT_INPUTS_AT, true);
+      }
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
       measures.putSlot(r, slot, p);
@@ -370,19 +385,21 @@ class Replay {
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
     let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN, actionTime = NaN;
-    let action = -1;
+    let action = -1, claimedTarget = -1;
     const pl = input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
       action = pl[1]!;
       // A well-formed shot sits just before the verdict in the log: read its segment there as
       // decodeShot does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
+      claimedTarget = view.getInt32(po + 8, true);
       actionTime = view.getFloat64(po + 16, true);
       claimed = view.getFloat64(po + 24, true);
       sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
       ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
       action = scratchShot.action;
+      claimedTarget = scratchShot.claimedTarget;
       actionTime = scratchShot.timeMs;
       claimed = scratchShot.renderTimeMs;
       sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
@@ -397,10 +414,9 @@ class Replay {
     // How the shot came about (every fire, hit or not): what the behaviour flags read.
     const m = this.shotMeasures;
     if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
-      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sz, ex, ez, this.windows);
+      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, claimedTarget, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
     } else {
-      m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN;
-      m.viewOffset = NaN; m.shotError = NaN; m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.trackError = NaN; m.preAim = NaN;
+      clearShotMeasures(m);
     }
     rows[o + ShotCol.REACTION_MS] = m.reactionMs;
     rows[o + ShotCol.SNAP_COS] = m.snapCos;
@@ -416,6 +432,10 @@ class Replay {
     rows[o + ShotCol.SERVER_GAP_MS] = m.serverGapMs;
     rows[o + ShotCol.CLAIMED_MS] = claimed;
     rows[o + ShotCol.ACTION_TIME_MS] = actionTime;
+    rows[o + ShotCol.SWEEP] = m.sweep;
+    rows[o + ShotCol.TRACK_LAG_MS] = m.trackLag;
+    rows[o + ShotCol.HIDDEN_FOLLOW] = m.hiddenFollow;
+    rows[o + ShotCol.INPUT_SPREAD] = m.inputSpread;
   }
 }
 

@@ -7,7 +7,7 @@
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES,
+  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -78,6 +78,7 @@ export class MatchLogView {
     this.poses = new Float64Array(ticks * this.slots * POSE_STRIDE);
     const v = this.view;
     let ti = 0;
+    const slotBytes = tickSlotBytes(this.frames.version);
     const input = createShotInput();
     const msg = createShotMessage();
     for (let fi = 0; fi < list.length; fi++) {
@@ -85,10 +86,10 @@ export class MatchLogView {
       const at = f.payloadOffset;
       if (f.type === RecordType.TICK) {
         const count = f.payloadLength >= TICK_HEAD_BYTES ? v.getUint16(at + 12, true) : -1;
-        if (count < 0 || f.payloadLength !== TICK_HEAD_BYTES + count * TICK_SLOT_BYTES) continue;
+        if (count < 0 || f.payloadLength !== TICK_HEAD_BYTES + count * slotBytes) continue;
         this.tickNumbers[ti] = v.getUint32(at, true);
         this.tickTimes[ti] = v.getFloat64(at + 4, true);
-        for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += TICK_SLOT_BYTES) {
+        for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += slotBytes) {
           const slot = v.getUint16(n, true);
           if (slot >= this.slots) continue;
           const o = (ti * this.slots + slot) * POSE_STRIDE;

@@ -1,0 +1,140 @@
+// The audit's behaviour measures (shared/audit/measures.ts, motion.ts) on scripted tick traces:
+// a human flick that settles before firing against a triggerbot that fires the tick its sweep
+// meets the body; pursuit with a lag against a view locked onto the target; a view that ignores a
+// hidden player against one that follows it behind cover; inputs that arrive every tick against
+// inputs held and released in bunches; and the same view in height (a shot over the head is off
+// the body).
+import { describe, expect, it } from 'vitest';
+import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
+
+const DT = 1000 / 64;
+const EYE = 1.6;
+const DEG = Math.PI / 180;
+const open: ReplayWorld = { anyHit: () => false };
+
+interface Frame {
+  /** Shooter's view yaw and pitch, radians; its position. */
+  yaw: number; pitch: number; sx?: number; sz?: number;
+  /** Target root position. */
+  tx: number; tz: number; ty?: number;
+  inputs?: number;
+}
+
+function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number): RingPose {
+  return { x, y, z, qy: 0, qw: 1, alive: true, epoch: 1, vx, vy, vz, inputs };
+}
+
+/** Feeds the frames as ticks (shooter slot 0, target slot 1) and measures a shot fired along the view of tick `fire`. */
+function measure(frames: Frame[], fire: number, world: ReplayWorld = open) {
+  // The ticks up to the shot, as the replay has them when the shot arrives.
+  const ring = new BehaviourRing(2, world, EYE);
+  for (let j = 0; j <= fire; j++) {
+    const g = frames[j]!;
+    const r = ring.beginTick();
+    const c = Math.cos(g.pitch);
+    ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1));
+    ring.putSlot(r, 1, pose(g.tx, g.ty ?? 0, g.tz, 0, 0, 1, 1));
+    ring.endTick(j * DT);
+  }
+  const f = frames[fire]!;
+  const cp = Math.cos(f.pitch);
+  const dx = Math.sin(f.yaw) * cp, dy = Math.sin(f.pitch), dz = Math.cos(f.yaw) * cp;
+  const sx = f.sx ?? 0, sz = f.sz ?? 0;
+  const at = fire * DT + 5;
+  return ring.measureShot(createShotMeasures(), 0, -1, -1, at, at, sx, EYE, sz, sx + dx * 50, EYE + dy * 50, sz + dz * 50, DEFAULT_MEASURE_WINDOWS);
+}
+
+const minJerk = (u: number) => { const x = Math.max(0, Math.min(1, u)); return x * x * x * (10 - 15 * x + 6 * x * x); };
+/** Pitch from the eye to the chest of a target on the same floor `d` m away. */
+const chestPitch = (d: number) => Math.atan2(0.775 * EYE - EYE, d);
+
+describe('behaviour measures on scripted traces', () => {
+  it('a triggerbot fires the tick its sweeping crosshair meets the body; a human settles and waits', () => {
+    const p = chestPitch(10);
+    // Human: a 160 ms minimum-jerk flick from 30 degrees left onto the target, then 10 ticks on it before firing.
+    const human: Frame[] = [];
+    for (let j = 0; j <= 30; j++) human.push({ yaw: -30 * DEG * (1 - minJerk((j * DT) / 160)), pitch: p, tx: 0, tz: 10 });
+    // Triggerbot: the view sweeps at 300 degrees/s and fires as the crosshair reaches the body.
+    const bot: Frame[] = [];
+    for (let j = 0; j <= 30; j++) bot.push({ yaw: -30 * DEG + 300 * DEG * (j * DT) / 1000, pitch: p, tx: 0, tz: 10 });
+    const meets = bot.findIndex((f) => Math.abs(f.yaw) < 0.35 / 10);
+    const h = measure(human, 20);
+    const b = measure(bot, meets);
+    expect(h.target).toBe(1);
+    expect(b.target).toBe(1);
+    expect(h.onTargetMs).toBeGreaterThanOrEqual(140);
+    expect(b.onTargetMs).toBe(0);
+    const degPerS = (c: number) => (c * 1000) / DEG;
+    expect(degPerS(h.sweep)).toBeLessThan(5);
+    expect(degPerS(b.sweep)).toBeGreaterThan(250);
+    expect(degPerS(b.sweep)).toBeLessThan(350);
+  });
+
+  it('the body is a column: a view level with the target but aimed over its head is not on it', () => {
+    const frames: Frame[] = [];
+    for (let j = 0; j <= 20; j++) frames.push({ yaw: 0, pitch: 6 * DEG, tx: 0, tz: 10 });
+    expect(measure(frames, 20).onTargetMs).toBe(0);
+    const low: Frame[] = frames.map((f) => ({ ...f, pitch: chestPitch(10) }));
+    expect(measure(low, 20).onTargetMs).toBeGreaterThanOrEqual(280);
+  });
+
+  it('tracking lag: a pursuit 120 ms behind a weaving target reads about 120 ms, a locked view about 0', () => {
+    const d = 12;
+    const tx = (t: number) => 4 * Math.sin((2 * Math.PI * t) / 3000);
+    const lagged: Frame[] = [];
+    const locked: Frame[] = [];
+    let yaw = 0;
+    for (let j = 0; j <= 96; j++) {
+      const t = 1500 + j * DT;
+      // A tick records the view its input carried: aimed at the target as it was a tick before.
+      const bearing = Math.atan2(tx(t - VIEW_INPUT_TICKS * DT), d);
+      yaw += (bearing - yaw) * (1 - Math.exp(-DT / 120));
+      lagged.push({ yaw, pitch: chestPitch(d), tx: tx(t), tz: d });
+      locked.push({ yaw: bearing, pitch: chestPitch(d), tx: tx(t), tz: d });
+    }
+    const a = measure(lagged, 96);
+    const b = measure(locked, 96);
+    // A first-order lag trails by about its time constant over motion slow against it (the per-tick
+    // step trails by (1 - k) / k ticks = 112 ms, over (1 + (omega tau)^2) for the weave: 105 ms).
+    expect(a.trackLag).toBeGreaterThan(90);
+    expect(a.trackLag).toBeLessThan(125);
+    expect(Math.abs(b.trackLag)).toBeLessThan(10);
+    // The lag explains the offset: little wobble is left either way.
+    expect(a.trackError).toBeLessThan(0.2 * DEG);
+  });
+
+  it('a view that follows a player behind cover reads a gain near 1 and a small pre-aim; one that ignores it, near 0', () => {
+    // A wall hides everything at x < 2; the target runs out from behind it at 6 m/s, 12 m ahead.
+    const wall: ReplayWorld = { anyHit: (_sx, _sy, _sz, ex) => ex < 2 };
+    const d = 12;
+    const tx = (j: number) => -4 + (6 * j * DT) / 1000;
+    const appears = Math.ceil((6 * 1000) / 6 / DT);
+    const follower: Frame[] = [];
+    const ignorer: Frame[] = [];
+    for (let j = 0; j <= appears + 12; j++) {
+      const bearing = Math.atan2(tx(j), d);
+      follower.push({ yaw: bearing, pitch: chestPitch(d), tx: tx(j), tz: d });
+      ignorer.push({ yaw: j < appears ? 20 * DEG : bearing, pitch: 0, tx: tx(j), tz: d });
+    }
+    const f = measure(follower, appears + 12, wall);
+    const g = measure(ignorer, appears + 12, wall);
+    expect(f.hiddenFollow).toBeGreaterThan(0.95);
+    expect(f.hiddenFollow).toBeLessThan(1.05);
+    expect(Math.abs(g.hiddenFollow)).toBeLessThan(0.05);
+    expect(f.preAim).toBeLessThan(0.01);
+    expect(g.preAim).toBeGreaterThan(0.2);
+    // In the open (no cover before the sighting) neither is measured.
+    expect(measure(follower, appears + 12).hiddenFollow).toBeNaN();
+  });
+
+  it('input arrivals: one per tick spreads far under 1, bunches of 8 every 8 ticks about 7', () => {
+    const even: Frame[] = [];
+    const bunched: Frame[] = [];
+    for (let j = 0; j <= 200; j++) {
+      even.push({ yaw: 0, pitch: chestPitch(10), tx: 0, tz: 10, inputs: 1 + (j % 5 === 0 ? 1 : 0) });
+      bunched.push({ yaw: 0, pitch: chestPitch(10), tx: 0, tz: 10, inputs: j % 8 === 7 ? 8 : 0 });
+    }
+    expect(measure(even, 200).inputSpread).toBeLessThan(0.2);
+    expect(measure(bunched, 200).inputSpread).toBeCloseTo(7, 5);
+  });
+});

@@ -1,0 +1,114 @@
+// Match log format 4 against format 3: a synthetic match's log carries every player's view and
+// input arrivals per tick and its replay measures them; the same log rewritten in the version 3
+// layout (no view, no inputs) still replays every verdict bit for bit, with the angle measures
+// taken from the body's heading and no input measure. A version the reader does not know is refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
+import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
+import { Behaviour, synthesizeMatch } from '../server/audit/synthMatch';
+import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/audit/frame';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
+import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
+import type { World } from '../shared/world/world';
+
+const dir = mkdtempSync(join(tmpdir(), 'log-versions-'));
+let world: World;
+let v4: Uint8Array;
+let a4: AuditResult;
+
+/** The log in the version 3 layout: the preamble's version, and every tick slot cut to its 11 numbers. */
+function toVersion3(bytes: Uint8Array): Uint8Array {
+  const out = new FrameBuffer(bytes.length);
+  const pre = new Uint8Array(PREAMBLE_BYTES);
+  writePreamble(pre, 0, 3);
+  out.appendRaw(pre);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const f of readFrames(bytes).frames) {
+    let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
+    if (f.type === RecordType.TICK) {
+      const n = view.getUint16(f.payloadOffset + 12, true);
+      const cut = new Uint8Array(TICK_HEAD_BYTES + n * TICK_SLOT_BYTES_V3);
+      cut.set(payload.subarray(0, TICK_HEAD_BYTES));
+      for (let i = 0; i < n; i++) {
+        const from = TICK_HEAD_BYTES + i * TICK_SLOT_BYTES;
+        cut.set(payload.subarray(from, from + TICK_SLOT_BYTES_V3), TICK_HEAD_BYTES + i * TICK_SLOT_BYTES_V3);
+      }
+      payload = cut;
+    }
+    out.append(f.type, payload);
+  }
+  return out.take();
+}
+
+beforeAll(async () => {
+  world = await loadWorld();
+  const path = join(dir, 'v4.hrml');
+  await synthesizeMatch({ world, levelPath: DEFAULT_LEVEL_PATH, path, seed: 9, players: 8, durationS: 20, cheats: { 1: Behaviour.FAKE_LAG, 2: Behaviour.TRIGGERBOT }, strength: 1 });
+  v4 = new Uint8Array(readFileSync(path));
+  a4 = await auditMatchLog(path, { world, calibration: null });
+});
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const column = (a: AuditResult, c: number) => Array.from({ length: a.shots }, (_, i) => a.rows[i * SHOT_COLUMNS + c]!);
+
+describe('match log format versions', () => {
+  it('version 4 carries each player\'s view (unit, pitched) and input arrivals, and the replay measures them', () => {
+    const frames = readFrames(v4);
+    expect(frames.version).toBe(LOG_FORMAT_VERSION);
+    const view = new DataView(v4.buffer, v4.byteOffset, v4.byteLength);
+    let pitched = 0, slots = 0, inputs = 0;
+    for (const f of frames.frames) {
+      if (f.type !== RecordType.TICK) continue;
+      const n = view.getUint16(f.payloadOffset + 12, true);
+      expect(f.payloadLength).toBe(TICK_HEAD_BYTES + n * TICK_SLOT_BYTES);
+      for (let i = 0; i < n; i++) {
+        const o = f.payloadOffset + TICK_HEAD_BYTES + i * TICK_SLOT_BYTES;
+        const vx = view.getFloat32(o + TICK_SLOT_VIEW_AT, true), vy = view.getFloat32(o + TICK_SLOT_VIEW_AT + 4, true), vz = view.getFloat32(o + TICK_SLOT_VIEW_AT + 8, true);
+        expect(Math.abs(Math.sqrt(vx * vx + vy * vy + vz * vz) - 1)).toBeLessThan(1e-6);
+        if (vy < -0.01) pitched++;
+        inputs += view.getUint16(o + TICK_SLOT_INPUTS_AT, true);
+        slots++;
+      }
+    }
+    // The synthetic players look a little below the horizon, and their clients send about one input per tick or more.
+    expect(pitched / slots).toBeGreaterThan(0.5);
+    expect(inputs / slots).toBeGreaterThan(0.7);
+    expect(a4.mismatches).toEqual([]);
+    const spread = column(a4, ShotCol.INPUT_SPREAD);
+    const shooter = column(a4, ShotCol.SHOOTER);
+    const median = (p: number) => { const v = spread.filter((x, i) => shooter[i] === p && x === x).sort((x, y) => x - y); return v[v.length >> 1]!; };
+    // The fake lagger's inputs arrive in bunches; an honest player's about evenly.
+    expect(median(1)).toBeGreaterThan(5);
+    expect(median(0)).toBeLessThan(1);
+    expect(column(a4, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
+  });
+
+  it('a version 3 log (no view, no inputs) replays every verdict the same, its angles from the heading', async () => {
+    const v3 = toVersion3(v4);
+    expect(readFrames(v3).version).toBe(3);
+    const path = join(dir, 'v3.hrml');
+    writeFileSync(path, v3);
+    const a3 = await auditMatchLog(path, { world, calibration: null });
+    expect(a3.problems).toEqual([]);
+    expect(a3.mismatches).toEqual([]);
+    expect(a3.shots).toBe(a4.shots);
+    for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(a4, c));
+    expect(column(a3, ShotCol.INPUT_SPREAD).every((x) => Number.isNaN(x))).toBe(true);
+    // The heading gives the same targets for most shots; reaction and time on target are still measured.
+    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(a4, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
+    expect(column(a3, ShotCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
+  });
+
+  it('refuses a version it does not read, naming the versions it does', () => {
+    const other = v4.slice();
+    new DataView(other.buffer).setUint32(4, 2, true);
+    expect(() => readFrames(other)).toThrow(LogFormatError);
+    expect(() => readFrames(other)).toThrow(/version 2; this reader reads versions 3 to 4/);
+  });
+});
