@@ -1,9 +1,12 @@
 /**
- * Aiming as a person does it: the view turns toward what the player wants to look at at a human
- * rate (a flick is fast, never instant), a new target is engaged after a reaction time, the first
- * aim is off and settles while tracking, and the hand adds noise that grows with distance. The
- * noise is in the view itself and smooth (a hand drifts, it does not jitter from frame to frame);
- * a shot goes where the view points. Also
+ * Aiming as a person does it (the human the audit's detection is calibrated on, synthPlayers.ts):
+ * a new target is engaged after a reaction time; the view then follows what the player wants to
+ * look at with a first-order lag (a time constant of 80-130 ms per player, so a flick slows onto
+ * the target and a moving target is trailed) at no more than a brisk human turn rate, and the hand
+ * wobbles (a smooth drift of 0.8-1.5 degrees per player); the first aim is off and settles while
+ * tracking. The trigger waits until the view has been on the target's body for a confirmation
+ * delay (60 ms + lognormal, median 130 ms). The noise is in the view itself; a shot goes where the
+ * view points. Also
  * target picking in the rendered view: the nearest player rendered alive whose chest is (or, for
  * the cheats, is not) in line of sight, and aim points inside a hit zone's hitbox.
  *
@@ -16,14 +19,14 @@ import type { World } from '../shared/world/world';
 import type { Rng } from './rng';
 import { Snap, type MatchView } from './view';
 
-/** Fastest view turn toward a target, radians per second (~170 degrees/s: a brisk human turn). */
-export const TURN_RATE = 3;
+/** Fastest view turn toward a target, radians per second (~570 degrees/s: a fast human flick). */
+export const TURN_RATE = 10;
 /** View turn while just walking around (looking where one goes), radians per second. */
 export const WANDER_TURN_RATE = 1.5;
 /** The trigger is pulled only when the view is this close to the aim point, radians (~3 degrees). */
 export const ON_TARGET = 0.05;
 /** Time constant of the hand's drift, ms (an Ornstein-Uhlenbeck process per axis). */
-const HAND_DRIFT_MS = 250;
+const HAND_DRIFT_MS = 120;
 
 export class Aim {
   /** The view direction sent with inputs (unit). */
@@ -48,6 +51,12 @@ export class Aim {
   private driftX = 0;
   private driftY = 0;
   private driftZ = 0;
+  /** This player's make-up: pursuit lag time constant (ms), hand wobble (radians). */
+  readonly pursuitTauMs: number;
+  readonly wobbleRad: number;
+  /** Confirmation delay of the current engagement (ms) and since when the view is on the body (-1: not). */
+  confirmMs = 130;
+  onBodySince = -1;
   private readonly pose = createPlayerPose();
   private readonly bones: Float64Array;
   private readonly pt = new Float64Array(3);
@@ -56,6 +65,8 @@ export class Aim {
   private readonly zoneHitbox: Int32Array;
 
   constructor(private readonly rig: Rig, private readonly world: World, private readonly view: MatchView, private readonly rng: Rng) {
+    this.pursuitTauMs = rng.uniform(80, 130);
+    this.wobbleRad = rng.uniform(0.8, 1.5) * (Math.PI / 180);
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.centroids = new Float64Array(rig.hitboxCount * 3);
     this.zoneHitbox = new Int32Array(32).fill(-1);
@@ -87,9 +98,11 @@ export class Aim {
   }
 
   /**
-   * Turns the view toward the wanted direction by at most the turn rate times dt (a flick, not a
-   * teleport: the body's yaw follows the view, and a snap between two ticks would make the snapshots
-   * the others interpolate differ from the server's history more than any human turn does).
+   * Moves the view toward the wanted direction: with a target, a first-order lag (fraction
+   * 1 - exp(-dt / tau) of the way), at most the turn rate times dt; without one, at the wandering
+   * turn rate. Never a teleport: the body's yaw follows the view, and a snap between two ticks would
+   * make the snapshots the others interpolate differ from the server's history more than any human
+   * turn does.
    */
   turn(dtMs: number): void {
     const k = Math.min(1, dtMs / HAND_DRIFT_MS), g = Math.sqrt(2 * k);
@@ -97,19 +110,39 @@ export class Aim {
     this.driftY += -k * this.driftY + g * this.rng.normal();
     this.driftZ += -k * this.driftZ + g * this.rng.normal();
     const angle = this.error();
-    const maxStep = (this.target >= 0 ? TURN_RATE : WANDER_TURN_RATE) * this.turnScale * (dtMs / 1000);
-    if (angle <= maxStep || angle < 1e-6) {
+    const tracking = this.target >= 0;
+    const rate = (tracking ? TURN_RATE : WANDER_TURN_RATE) * this.turnScale;
+    let step = rate * (dtMs / 1000);
+    if (tracking) step = Math.min(step, angle * (1 - Math.exp(-(dtMs * this.turnScale) / this.pursuitTauMs)));
+    if (angle <= step || angle < 1e-6) {
       this.viewX = this.wantX; this.viewY = this.wantY; this.viewZ = this.wantZ;
       return;
     }
-    // slerp by maxStep / angle
-    const f = maxStep / angle;
+    // slerp by step / angle
+    const f = step / angle;
     const sa = Math.sin(angle);
     const a = Math.sin((1 - f) * angle) / sa, b = Math.sin(f * angle) / sa;
     let x = a * this.viewX + b * this.wantX, y = a * this.viewY + b * this.wantY, z = a * this.viewZ + b * this.wantZ;
     const l = Math.sqrt(x * x + y * y + z * z) || 1;
     x /= l; y /= l; z /= l;
     this.viewX = x; this.viewY = y; this.viewZ = z;
+  }
+
+  /**
+   * Whether the view is on the body at `p` (`dist` away; within 0.3 m of the line of sight) and has
+   * been for this engagement's confirmation delay, at local time `now`.
+   */
+  confirmed(eye: Float64Array, p: Float64Array, dist: number, now: number): boolean {
+    const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
+    const along = dx * this.viewX + dy * this.viewY + dz * this.viewZ;
+    const ox = dx - along * this.viewX, oy = dy - along * this.viewY, oz = dz - along * this.viewZ;
+    const on = along > 0 && ox * ox + oy * oy + oz * oz <= 0.09 && dist > 0;
+    if (!on) {
+      this.onBodySince = -1;
+      return false;
+    }
+    if (this.onBodySince < 0) this.onBodySince = now;
+    return now - this.onBodySince >= this.confirmMs;
   }
 
   /** Snaps the view onto the wanted direction (cheats only). */
@@ -121,8 +154,11 @@ export class Aim {
   engage(target: number, now: number, reactionScale = 1): void {
     this.target = target;
     this.acquiredAt = now;
-    // Human reaction: ~230 ms, rarely under 150 ms.
-    this.readyAt = now + reactionScale * Math.min(450, Math.max(150, 230 + 50 * this.rng.normal()));
+    // Human reaction: 140 ms + lognormal (median about 240 ms, a long tail).
+    this.readyAt = now + reactionScale * (140 + 100 * Math.exp(0.45 * this.rng.normal()));
+    // Confirmation on the body before the trigger: 60 ms + lognormal (median 130 ms).
+    this.confirmMs = 60 + 70 * Math.exp(0.4 * this.rng.normal());
+    this.onBodySince = -1;
     // The first aim is off by up to about half a metre and converges while tracking.
     this.errX = 0.25 * this.rng.normal();
     this.errY = 0.25 * this.rng.normal();
@@ -130,16 +166,16 @@ export class Aim {
   }
 
   /**
-   * Turns the view toward a human aim point at `p` (a point inside the target, `dist` from the eye):
-   * the initial error decayed over the time tracked, plus the hand's drift (0.1 m + 1 cm per metre
-   * of distance, about 0.6 degrees).
+   * Wants to look at a human aim point at `p` (a point inside the target, `dist` from the eye): the
+   * initial error decayed over the time tracked, plus the hand's wobble (this player's 0.8-1.5
+   * degrees, as a distance across the line of sight).
    */
   aimAt(eye: Float64Array, p: Float64Array, dist: number, now: number): void {
     const decay = Math.exp(-(now - this.acquiredAt) / 300);
-    const sigma = 0.1 + 0.01 * dist;
+    const sigma = this.wobbleRad * dist;
     this.lookAt(
       p[0]! + decay * this.errX + sigma * this.driftX - eye[0]!,
-      p[1]! + decay * this.errY + sigma * this.driftY - eye[1]!,
+      p[1]! + decay * this.errY + 0.7 * sigma * this.driftY - eye[1]!,
       p[2]! + decay * this.errZ + sigma * this.driftZ - eye[2]!,
     );
   }

@@ -13,7 +13,7 @@ import { ShotAction } from '../shared/protocol/shot';
 import { RULES_OK } from '../shared/validate/weaponRules';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
-import { ON_TARGET } from './aim';
+import { VerdictKind } from '../shared/validate/verdict';
 import type { Bot } from './bot';
 import type { Rng } from './rng';
 import type { Intent } from './shots';
@@ -87,7 +87,10 @@ export class HonestPlay {
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
     aim.aimAt(eye, p, dist, now);
     if (this.chooseWeapon(now, dist, intent)) return;
-    if (now < aim.readyAt || aim.error() > ON_TARGET) {
+    // Reacted, and the view on the body for the confirmation delay (a run already under way goes on
+    // while the view stays on the body).
+    const onBody = aim.confirmed(eye, p, dist, now);
+    if (now < aim.readyAt || (!onBody && !(this.inRun && aim.onBodySince >= 0))) {
       this.inRun = false;
       return;
     }
@@ -108,9 +111,16 @@ export class HonestPlay {
       return;
     }
     if (!this.inRun) this.startTrigger(w.id, dist);
-    // Along the view the server holds: the one in the last input sent.
+    // Along the view the server holds: the one in the last input sent. A shot the full pipeline
+    // says the server would refuse (the crosshair drifted onto cover with the target behind it) is
+    // held back, as a player holds fire at a wall.
     const a = bot.viewPoint(this.a, eye);
-    bot.send(bot.fireMessage(eye, a[0]!, a[1]!, a[2]!, bot.shotLength(), t, at), intent);
+    const msg = bot.fireMessage(eye, a[0]!, a[1]!, a[2]!, bot.shotLength(), t, at);
+    if (bot.predict(msg, now).kind === VerdictKind.REJECTED) {
+      this.inRun = false;
+      return;
+    }
+    bot.send(msg, intent);
     if (this.inRun) this.runShots++;
     this.burstLeft--;
     if (this.burstLeft > 0) this.inRun = true;
