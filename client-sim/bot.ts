@@ -114,7 +114,6 @@ export class Bot {
   private shooting = false;
   private closed = false;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private lastFrameAt = -1;
   private lastSnapX = Number.NaN;
   private lastSnapZ = 0;
   private lastSnapTick = 0;
@@ -410,12 +409,11 @@ export class Bot {
     if (!this.ready()) return;
     this.frames++;
     const now = this.now;
-    const dt = this.lastFrameAt < 0 ? 0 : Math.min(100, now - this.lastFrameAt);
-    this.lastFrameAt = now;
-    // One input per movement step, sent before the step is predicted (the server steps them in order).
+    // One input per movement step, sent before the step is predicted (the server steps them in
+    // order); the view turns step by step, so every input carries its own (a frame that runs two
+    // steps does not send one view twice and then jump).
     this.move.advance(now, this.serverAt, this.emitInput);
     this.move.eye(this.eyeNow, this.opts.rig.eyeHeight);
-    this.aim.turn(dt);
     this.steer.update(now, this.eyeNow, this.aim.viewX, this.aim.viewZ, this.aim.target);
     const handled = !this.shooting || (this.profile !== null && this.profile.frame(this, now));
     if (!handled) this.honest.frame(now, this.profile === null ? Intent.HONEST : Intent.VALID);
@@ -427,6 +425,7 @@ export class Bot {
    * it lets through, in order) and handed to the own-movement prediction.
    */
   private readonly emitInput = (localMs: number): void => {
+    this.aim.turn(1000 / this.opts.tickRate);
     this.input.timeMs = this.clock.synced ? this.clock.serverNow(localMs) : 0;
     if (this.profile?.input === undefined || this.profile.input(this, this.now)) this.sendInput();
     else this.sendInput(true);
