@@ -117,7 +117,7 @@ describe('tick, event, end and header records', () => {
       for (let k = 1; k < stride; k++) poses[s * stride + k] = s * 100 + k + 0.25;
       // The view is stored as float32, the input counts as u16 (clamped).
       poses[s * stride + TickPose.VIEW_X] = 0.6; poses[s * stride + TickPose.VIEW_Y] = -0.48; poses[s * stride + TickPose.VIEW_Z] = 0.64;
-      poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.SEQ_STEP] = s === 4 ? 70000 : -3;
+      poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.STEPS] = s === 4 ? 70000 : -3;
     }
     const buf = new Uint8Array(tickRecordMaxBytes(slots));
     const view = new DataView(buf.buffer);

@@ -2,8 +2,8 @@
 // a human flick that settles before firing against a triggerbot that fires the tick its sweep
 // meets the body; pursuit with a lag against a view locked onto the target; a view that ignores a
 // hidden player against one that follows it behind cover; inputs that arrive every tick against
-// inputs held and released in bunches; and the same view in height (a shot over the head is off
-// the body).
+// inputs held and released in bunches; a tick that caught up several inputs read per step; and the
+// same view in height (a shot over the head is off the body).
 import { describe, expect, it } from 'vitest';
 import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
 
@@ -18,10 +18,12 @@ interface Frame {
   /** Target root position. */
   tx: number; tz: number; ty?: number;
   inputs?: number;
+  /** Movement steps the shooter's tick took (default 1). */
+  steps?: number;
 }
 
-function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number): RingPose {
-  return { x, y, z, qy: 0, qw: 1, alive: true, epoch: 1, vx, vy, vz, inputs };
+function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number, steps = 1): RingPose {
+  return { x, y, z, qy: 0, qw: 1, alive: true, epoch: 1, vx, vy, vz, inputs, steps };
 }
 
 /** Feeds the frames as ticks (shooter slot 0, target slot 1) and measures a shot fired along the view of tick `fire`. */
@@ -32,7 +34,7 @@ function measure(frames: Frame[], fire: number, world: ReplayWorld = open) {
     const g = frames[j]!;
     const r = ring.beginTick();
     const c = Math.cos(g.pitch);
-    ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1));
+    ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1, g.steps ?? 1));
     ring.putSlot(r, 1, pose(g.tx, g.ty ?? 0, g.tz, 0, 0, 1, 1));
     ring.endTick(j * DT);
   }
@@ -68,6 +70,27 @@ describe('behaviour measures on scripted traces', () => {
     expect(degPerS(h.sweep)).toBeLessThan(5);
     expect(degPerS(b.sweep)).toBeGreaterThan(250);
     expect(degPerS(b.sweep)).toBeLessThan(350);
+  });
+
+  it('a tick that caught up held-back inputs is read per step: the turn speed of its inputs, no crossing speed', () => {
+    const p = chestPitch(10);
+    // A steady 100 degrees/s turn onto the target; the 20th tick stepped 8 inputs at once (TCP
+    // delivered them together), so the view moved 8 steps' worth in that one tick.
+    const steady: Frame[] = [];
+    const step = 100 * DEG * (DT / 1000);
+    let yaw = -28 * step; // on the target's centre at the 20th tick
+    for (let j = 0; j <= 20; j++) {
+      const steps = j === 20 ? 8 : 1;
+      yaw += steps * step;
+      steady.push({ yaw, pitch: p, tx: 0, tz: 10, steps });
+    }
+    const perStep = measure(steady, 20);
+    const degPerS = (c: number) => (c * 1000) / DEG;
+    expect(degPerS(perStep.peakTurn)).toBeLessThan(101);
+    expect(Number.isNaN(perStep.sweep)).toBe(true);
+    // Read per tick (as if one step), the same trace turns 8 times as fast.
+    const perTick = measure(steady.map((f) => ({ ...f, steps: 1 })), 20);
+    expect(degPerS(perTick.peakTurn)).toBeGreaterThan(700);
   });
 
   it('the body is a column: a view level with the target but aimed over its head is not on it', () => {

@@ -4,6 +4,7 @@
  * the header, and every verdict comes out bit for bit the same. Also: a socket-level oversized
  * message closes only that client, and the room keeps judging.
  */
+import { createInputMessage } from '../shared/protocol/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer, joinPair, shootAtZone } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
@@ -126,12 +127,27 @@ describe('recorder', () => {
     expect(sum(TickPose.INPUTS)).toBe(4);
     expect(taken.length).toBeGreaterThanOrEqual(2);
     expect(taken.length).toBeLessThanOrEqual(4);
-    // The seq moved 2 (5, 6: counted from the first) and then 4 (6 to 10).
-    expect(sum(TickPose.SEQ_STEP)).toBe(6);
+    // Unstamped inputs are held keys: every tick took one movement step.
+    expect(rows.every((r) => r[TickPose.STEPS] === 1)).toBe(true);
     const view = (r: Float64Array) => [r[TickPose.VIEW_X]!, r[TickPose.VIEW_Y]!, r[TickPose.VIEW_Z]!];
     const close = (v: number[], w: number[]) => v.every((x, i) => Math.abs(x - w[i]!) < 1e-6);
     expect(close(view(taken[0]!), [0, -0.6, 0.8])).toBe(true);
     expect(close(view(rows.at(-1)!), [0.6, 0.8, 0])).toBe(true);
+
+    // Stamped inputs are commands: a stream that stalls holds the player (0 steps), and the burst
+    // TCP then delivers is caught up at up to 8 steps a tick.
+    const stream = { ...createInputMessage(), seq: 20, viewZ: 1 };
+    b.holdInput(stream);
+    await sleep(300);
+    b.stopInputs();
+    await sleep(250);
+    const from2 = log.entries.length;
+    const t0 = b.serverNow();
+    for (let i = 0; i < 12; i++) b.sendInput({ ...stream, seq: b.inputSeq + 1, timeMs: t0 - (12 - i) * 15.625 });
+    await sleep(200);
+    const after = log.entries.slice(from2).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses[slot * TICK_POSE_STRIDE + TickPose.STEPS]!);
+    expect(Math.max(...after)).toBe(8);
+    expect(after.reduce((n, x) => n + x, 0)).toBe(12);
     await a.leave();
     await b.leave();
   });

@@ -435,7 +435,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       poses[o + TickPose.CLIP] = pose.clip; poses[o + TickPose.TIME] = pose.time; poses[o + TickPose.ALIVE] = pose.alive ? 1 : 0; poses[o + TickPose.EPOCH] = pose.epoch;
       poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
       const inputs = pl.inputs.take(t);
-      poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.SEQ_STEP] = inputs;
+      poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.STEPS] = 1;
     }
     rec.tick({ tick, timeMs: t, poses });
 

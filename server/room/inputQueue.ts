@@ -42,6 +42,8 @@ export class InputQueue {
   taken = 0;
   /** Inputs dropped from a full queue. */
   dropped = 0;
+  /** Movement steps the last tick took (commanded and held). */
+  lastSteps = 0;
   private readonly stepInput: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
 
   constructor(tickRate: number, readonly maxPerTick = 8) {
@@ -104,15 +106,17 @@ export class InputQueue {
    */
   tick(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
     this.credit = Math.min(this.credit + CREDIT_PER_TICK, this.maxCredit);
-    let newest = -1;
-    for (let n = 0; n < this.maxPerTick && this.size > 0 && this.credit >= 1; n++) {
+    let newest = -1, steps = 0;
+    for (; steps < this.maxPerTick && this.size > 0 && this.credit >= 1; steps++) {
       newest = this.stepNext(move, world, cfg, dt);
       this.credit -= 1;
     }
     if (newest < 0 && this.credit >= 1 && (!this.lastStamped || this.credit >= this.maxCredit)) {
       this.step(move, world, cfg, dt, false);
       this.credit -= 1;
+      steps = 1;
     }
+    this.lastSteps = steps;
     return newest;
   }
 

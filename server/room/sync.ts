@@ -32,9 +32,8 @@ export function writeTickPose(poses: Float64Array, slotIndex: number, pose: Play
   poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
   poses[o + TickPose.INPUTS] = slot.inputsSinceTick;
   // How far the seq moved; before a first seq to count from, the inputs themselves.
-  poses[o + TickPose.SEQ_STEP] = slot.seqAtTick >= 0 ? slot.lastInputSeq - slot.seqAtTick : slot.inputsSinceTick;
+  poses[o + TickPose.STEPS] = slot.stepsThisTick;
   slot.inputsSinceTick = 0;
-  slot.seqAtTick = slot.lastInputSeq;
   poses[o + TickPose.PRESENT] = 1;
   poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;
   poses[o + TickPose.QX] = pose.qx; poses[o + TickPose.QY] = pose.qy; poses[o + TickPose.QZ] = pose.qz; poses[o + TickPose.QW] = pose.qw;

@@ -20,7 +20,7 @@
  * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
 import {
-  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STRIDE, R_SUM_C, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
   type TrackOut,
 } from './motion';
 
@@ -31,11 +31,12 @@ export interface ReplayWorld {
 
 /**
  * The pose fields the ring keeps of a tick record's slot: the view (vx, vy, vz; NaN in a version 3
- * log, where the heading comes from the yaw quaternion qy, qw) and the inputs taken (NaN unknown).
+ * log, where the heading comes from the yaw quaternion qy, qw), the inputs taken (NaN unknown) and
+ * the movement steps the tick took (NaN unknown: taken as 1).
  */
 export interface RingPose {
   x: number; y: number; z: number; qy: number; qw: number; alive: boolean; epoch: number;
-  vx: number; vy: number; vz: number; inputs: number;
+  vx: number; vy: number; vz: number; inputs: number; steps: number;
 }
 
 /**
@@ -220,6 +221,9 @@ export class BehaviourRing {
     ring[o + R_ALIVE] = p.alive ? 1 : 0; ring[o + R_EPOCH] = p.epoch;
     const c = this.flat ? NaN : p.inputs;
     ring[o + R_INPUTS] = c;
+    // A tick that stepped several inputs (catching up what TCP held back) turned the view by as many
+    // steps: turn speeds are read per step.
+    ring[o + R_STEPS] = p.steps > 1 ? p.steps : 1;
     if (c >= 0) { ring[o + R_SUM_N]! += 1; ring[o + R_SUM_C]! += c; ring[o + R_SUM_C2]! += c * c; }
   }
 
@@ -354,7 +358,7 @@ export class BehaviourRing {
       const dt = tj - time[(j - 1) % RING]!;
       if (!(dt > 0)) continue;
       const ax = ring[a + R_VX]! - ring[b + R_VX]!, ay = ring[a + R_VY]! - ring[b + R_VY]!, az = ring[a + R_VZ]! - ring[b + R_VZ]!;
-      const v = Math.sqrt(ax * ax + ay * ay + az * az) / dt;
+      const v = Math.sqrt(ax * ax + ay * ay + az * az) / dt / ring[a + R_STEPS]!;
       if (!(v <= peak)) peak = v;
     }
     out.peakTurn = peak;

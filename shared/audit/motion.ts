@@ -15,7 +15,9 @@ const RING = 256;
  */
 export const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_VX = 4, R_VY = 5, R_VZ = 6, R_ALIVE = 7, R_EPOCH = 8, R_INPUTS = 9;
 export const R_SUM_N = 10, R_SUM_C = 11, R_SUM_C2 = 12;
-export const R_STRIDE = 13;
+/** Movement steps the shooter's tick took (1 when the log does not say). */
+export const R_STEPS = 13;
+export const R_STRIDE = 14;
 /**
  * The target must cross the view at this root-mean-square angular speed (10 degrees per second, in
  * radians per ms) for a regression on its motion (tracking lag, hidden following) to mean anything.
@@ -137,6 +139,8 @@ export function crossSweep(ring: Float64Array, time: Float64Array, slots: number
   if (!inRing(k - 1 - lag, serial)) return NaN;
   const dt = time[k % RING]! - time[(k - 1) % RING]!;
   if (!(dt > 0)) return NaN;
+  // A tick that caught up several inputs at once moved the view by all of them: no crossing speed.
+  if (ring[ringSlot(k, slots, shooter) + R_STEPS] !== 1) return NaN;
   const fy = flat ? 0 : 1;
   let rx = 0, ry = 0, rz = 0;
   for (let i = 0; i < 2; i++) {

@@ -6,8 +6,8 @@
  *
  * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
  *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; the input's view,
- *   normalised), u16 input messages taken since the previous tick, u16 how far the applied input
- *   seq moved since the previous tick) -- the room's TICK_POSE_STRIDE numbers minus "present" (only
+ *   normalised), u16 input messages taken since the previous tick, u16 movement steps the tick
+ *   took) -- the room's TICK_POSE_STRIDE numbers minus "present" (only
  *   present slots are written). Version 3 logs lack the last 16 bytes of a slot (TICK_SLOT_BYTES_V3).
  * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
  *   (NaN when the event has no such field).
@@ -52,13 +52,13 @@ export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze
 export const TICK_SLOT_NUMBERS = 11;
 /** Bytes of a slot in a version 3 tick record: the f64 numbers only. */
 export const TICK_SLOT_BYTES_V3 = 2 + 8 * TICK_SLOT_NUMBERS;
-/** Offset in a slot of the view (3 x f32), the inputs taken (u16) and the seq step (u16). */
+/** Offset in a slot of the view (3 x f32), the inputs taken (u16) and the movement steps (u16). */
 export const TICK_SLOT_VIEW_AT = TICK_SLOT_BYTES_V3;
 export const TICK_SLOT_INPUTS_AT = TICK_SLOT_VIEW_AT + 12;
-export const TICK_SLOT_SEQ_STEP_AT = TICK_SLOT_INPUTS_AT + 2;
-export const TICK_SLOT_BYTES = TICK_SLOT_SEQ_STEP_AT + 2;
+export const TICK_SLOT_STEPS_AT = TICK_SLOT_INPUTS_AT + 2;
+export const TICK_SLOT_BYTES = TICK_SLOT_STEPS_AT + 2;
 export const TICK_HEAD_BYTES = 14;
-/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, seq step. */
+/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps. */
 export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 5;
 
 /** Bytes of one tick slot in a log of format `version`. */
@@ -109,7 +109,7 @@ const clampU16 = (v: number) => (v >= 0 ? Math.min(0xffff, Math.floor(v)) : 0);
 
 /**
  * Writes a tick record from the room's pose array (`stride` numbers per slot: present, the 11
- * numbers, then the view x y z, inputs taken and seq step; recorder.ts TickPose). Returns the
+ * numbers, then the view x y z, inputs taken and movement steps; recorder.ts TickPose). Returns the
  * payload length. Reserve `tickRecordMaxBytes(slots)` first.
  */
 export function writeTick(view: DataView, at: number, tick: number, timeMs: number, poses: ArrayLike<number>, slots: number, stride: number): number {
@@ -140,7 +140,7 @@ export function tickRecordMaxBytes(slots: number): number {
 
 /**
  * A decoded tick: which slots were present and their numbers (x y z qx qy qz qw clip time alive
- * epoch, view x y z, inputs taken, seq step; the last five NaN in a version 3 log).
+ * epoch, view x y z, inputs taken, steps; the last five NaN in a version 3 log).
  */
 export interface TickData {
   tick: number;
@@ -178,7 +178,7 @@ export function readTick(out: TickData, view: DataView, at: number, length: numb
     const hasView = slotBytes === TICK_SLOT_BYTES;
     for (let k = 0; k < 3; k++) out.numbers[b + TICK_SLOT_NUMBERS + k] = hasView ? view.getFloat32(o + TICK_SLOT_VIEW_AT + 4 * k, true) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? view.getUint16(o + TICK_SLOT_INPUTS_AT, true) : NaN;
-    out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? view.getUint16(o + TICK_SLOT_SEQ_STEP_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? view.getUint16(o + TICK_SLOT_STEPS_AT, true) : NaN;
   }
   return true;
 }

@@ -18,7 +18,7 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
@@ -130,8 +130,8 @@ export interface ReplayResult {
 }
 
 // scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
-const scratchPose: ReplayPose & { vx: number; vy: number; vz: number; inputs: number } = {
-  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN,
+const scratchPose: ReplayPose & { vx: number; vy: number; vz: number; inputs: number; steps: number } = {
+  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN,
 };
 const scratchShot = createShotMessage();
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
@@ -269,6 +269,7 @@ class Replay {
       if (hasView) {
         p.vx = view.getFloat32(n + TICK_SLOT_VIEW_AT, true); p.vy = view.getFloat32(n + TICK_SLOT_VIEW_AT + 4, true); p.vz = view.getFloat32(n + TICK_SLOT_VIEW_AT + 8, true);
         p.inputs = view.getUint16(n + TICK_SLOT_INPUTS_AT, true);
+        p.steps = view.getUint16(n + TICK_SLOT_STEPS_AT, true);
       }
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
