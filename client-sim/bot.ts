@@ -71,11 +71,17 @@ export interface Profile {
   input?(bot: Bot, now: number): boolean;
   /** Profile-specific counters for the report. */
   stats?(): Record<string, number>;
+  /** Renders this much further back than an honest bot (declared at join), ms. */
+  readonly extraInterpDelayMs?: number;
 }
 
 export class Bot {
   readonly index: number;
   readonly opts: BotOptions;
+  /** The interpolation delay it declares and renders with, ms (the profile may add to the options'). */
+  get interpDelayMs(): number {
+    return this.opts.interpDelayMs + (this.profile?.extraInterpDelayMs ?? 0);
+  }
   readonly rng: Rng;
   readonly link: Link;
   readonly conn: Connection;
@@ -149,7 +155,7 @@ export class Bot {
 
   async connect(): Promise<void> {
     const o = this.opts;
-    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: o.interpDelayMs }, {
+    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: this.interpDelayMs }, {
       joined: (slot) => {
         this.slot = slot;
         this.view.ownSlot = slot;
@@ -257,7 +263,7 @@ export class Bot {
 
   /** The server time this bot renders others at. */
   renderTime(now: number): number {
-    return this.clock.serverNow(now) - this.opts.interpDelayMs;
+    return this.clock.serverNow(now) - this.interpDelayMs;
   }
 
   /** The eye now (own predicted position), into out. */
@@ -327,7 +333,7 @@ export class Bot {
     const st = this.weapons.head;
     st.slot = this.slot;
     st.alive = this.aliveKnown();
-    return this.predictor.predict(bytes, st, this.clock.serverNow(now), this.clock.rttMs, this.opts.interpDelayMs, this.newestForPrediction());
+    return this.predictor.predict(bytes, st, this.clock.serverNow(now), this.clock.rttMs, this.interpDelayMs, this.newestForPrediction());
   }
 
   /**

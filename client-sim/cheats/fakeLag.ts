@@ -2,7 +2,9 @@
  * Fake lag: pongs held back (50 + 250 strength) ms, so the server believes a longer round trip
  * (more slack for future-claimed times, a larger rewind), and inputs held back and released in
  * bunches every (1 + 5 strength) steps (the server steps a bunch at once, so the player moves in
- * jerks others find hard to hit). Shots are ordinary (held inputs go out before them).
+ * jerks others find hard to hit). Shots are ordinary (held inputs go out before them). Its clock
+ * runs ahead by half the hold (the server tells it the round trip it measured), so it declares an
+ * interpolation delay half the hold longer and renders (and so rewinds) that much deeper.
  * Rule-abiding: the audit must flag it.
  */
 import type { Bot, Profile } from '../bot';
@@ -15,7 +17,7 @@ export function fakeLagProfile(strength = 0.8): Profile {
   let frame = 0;
   let held = 0;
   return {
-    name: 'fakeLag', strength: s,
+    name: 'fakeLag', strength: s, extraInterpDelayMs: holdMs / 2 + 10,
     stats: () => ({ heldPongs: held }),
     frame(): boolean {
       return false;
