@@ -13,7 +13,7 @@
  */
 import type { VerdictReply, HitReply, DamagedReply, RejectReply } from '../shared/protocol/messages';
 import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
-import { createInputMessage, encodeInput, INPUT_BYTES, InputButton } from '../shared/protocol/input';
+import { InputSender } from './inputSender';
 import type { ValidationConfig } from '../shared/validate/shot';
 import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { MoveConfig } from '../shared/movement/step';
@@ -112,11 +112,10 @@ export class Bot {
   readonly doomed: Float64Array;
   /** The eye now (predicted), updated at the start of each frame. */
   readonly eyeNow = new Float64Array(3);
-  /** Scale of the wish vector sent (1 honest; the speed cheat sends longer ones). */
-  wishScale = 1;
+  /** Movement inputs on the wire (its wishScale is the speed cheat's lever). */
+  readonly inputs: InputSender;
   /** Horizontal speeds per stepped input seen in the own snapshots, m/s: the largest (the speed cheat's measure). */
   maxSnapSpeed = 0;
-  inputSeq = 0;
   private shooting = false;
   private closed = false;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -127,8 +126,6 @@ export class Bot {
   private lastSnapEpoch = -1;
   readonly msg: ShotMessage = createShotMessage();
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
-  private readonly inputBuf = new Uint8Array(INPUT_BYTES);
-  private readonly input = createInputMessage();
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
@@ -144,6 +141,7 @@ export class Bot {
     this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond);
     this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
     this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
+    this.inputs = new InputSender(this.conn, this.steer, this.aim, this.move);
     this.camera = new Camera(opts.world);
     this.predictor = new Predictor(this.view, v, this.view.targets);
     this.honest = new HonestPlay(this, this.rng.fork(4));
@@ -296,16 +294,9 @@ export class Bot {
     return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
   }
 
-  /**
-   * A point 10 m along the view of the last input sent, as the server reads it (the wire's float32
-   * numbers, normalised): a shot through it goes where the server's view points.
-   */
+  /** A point 10 m along the view of the last input sent, as the server reads it (InputSender.viewPoint). */
   viewPoint(out: Float64Array, eye: Float64Array): Float64Array {
-    const i = this.input;
-    const x = Math.fround(i.viewX), y = Math.fround(i.viewY), z = Math.fround(i.viewZ);
-    const l = Math.sqrt(x * x + y * y + z * z) || 1;
-    out[0] = eye[0]! + (10 * x) / l; out[1] = eye[1]! + (10 * y) / l; out[2] = eye[2]! + (10 * z) / l;
-    return out;
+    return this.inputs.viewPoint(out, eye);
   }
 
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
@@ -369,8 +360,7 @@ export class Bot {
     }
     if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
     // Inputs held back go first: the server judges a weapon message after the inputs sent before it.
-    for (const h of this.heldInputs) this.conn.sendInput(h);
-    this.heldInputs.length = 0;
+    this.inputs.flush();
     log.dropped = !this.conn.sendShot(payload);
     this.book.add(log);
     if (log.dropped) this.lostLater(log);
@@ -427,37 +417,14 @@ export class Bot {
   }
 
   /**
-   * One movement step's input: sent (or, when the profile holds it, kept to go out with the next one
-   * it lets through, in order) and handed to the own-movement prediction.
+   * One movement step's input (inputSender.ts), stamped with the step's time on the bot's server
+   * clock: sent, or kept back while the profile holds inputs.
    */
   private readonly emitInput = (localMs: number): void => {
     this.aim.turn(1000 / this.opts.tickRate);
-    this.input.timeMs = this.clock.synced ? this.clock.serverNow(localMs) : 0;
-    if (this.profile?.input === undefined || this.profile.input(this, this.now)) this.sendInput();
-    else this.sendInput(true);
+    const hold = this.profile?.input !== undefined && !this.profile.input(this, this.now);
+    this.inputs.step(this.clock.synced ? this.clock.serverNow(localMs) : 0, hold);
   };
-  private readonly heldInputs: Uint8Array[] = [];
-
-  /** Sends this step's input (wish, view, jump), after any held ones; `hold` keeps it back instead. */
-  sendInput(hold = false): void {
-    const inp = this.input;
-    const a = this.aim;
-    inp.seq = ++this.inputSeq;
-    inp.buttons = this.steer.jump ? InputButton.JUMP : 0;
-    inp.wishX = this.steer.wishX * this.wishScale;
-    inp.wishZ = this.steer.wishZ * this.wishScale;
-    if (a.target < 0 && (this.steer.wishX !== 0 || this.steer.wishZ !== 0)) a.lookAt(this.steer.wishX, 0, this.steer.wishZ);
-    inp.viewX = a.viewX; inp.viewY = a.viewY; inp.viewZ = a.viewZ;
-    encodeInput(this.inputBuf, inp);
-    if (hold) this.heldInputs.push(this.inputBuf.slice());
-    else {
-      for (const h of this.heldInputs) this.conn.sendInput(h);
-      this.heldInputs.length = 0;
-      this.conn.sendInput(this.inputBuf);
-    }
-    this.move.setInput(inp.seq, inp.wishX, inp.wishZ, inp.viewX, inp.viewY, inp.viewZ, this.steer.jump);
-    this.steer.jump = false;
-  }
 
   get shots(): readonly ShotLog[] {
     return this.book.logs;

@@ -12,29 +12,29 @@
  * the same deployment (server/ops/scale.ts); each process announces its own public address. Without
  * it the process matchmakes alone (Colyseus's local presence), as a single server.
  */
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Server, type Client, type AuthContext } from '@colyseus/core';
+import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
-import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
-import { WEAPONS, type WeaponSpec } from '../shared/weapons';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../shared/rig/rig';
+import { WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { ROOM_NAME } from '../shared/protocol/messages';
 import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
-import type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
-import { DEFAULT_REJECT_BUDGET, type RejectBudgetConfig } from './room/budget';
+import type { ArenaConfig } from './room/config';
+import { DEFAULT_REJECT_BUDGET } from './room/budget';
 import { historyCapacity } from './room/scene';
-import { createServerStats, totalRejects, type ServerStats } from './room/stats';
+import { createServerStats, totalRejects } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
 import { MatchLogRecorder } from './audit/matchLogRecorder';
-import { HostileLog, colyseusLogger, routeLibraryConsole, createLogger, firstLine, type Logger } from './ops/log';
-import { installRequestGate, resolveLimits, type LimitOptions, type RouteHandler } from './ops/limits';
+import { HostileLog, colyseusLogger, routeLibraryConsole, createLogger, firstLine } from './ops/log';
+import { installRequestGate, resolveLimits, type RouteHandler } from './ops/limits';
 import { ServerMetrics } from './ops/metrics';
-import { AuthError, type TokenVerifier, type PlayerIdentity } from './ops/auth';
+import { AuthError, type PlayerIdentity } from './ops/auth';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
 import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAddress, checkKeyPrefix, redisDisplay, type RedisScale } from './ops/scale';
 import { TickTimes } from './ops/tickTimes';
@@ -56,132 +56,11 @@ export type { ServerStats } from './room/stats';
 export type { LimitOptions } from './ops/limits';
 export type { TokenVerifier, PlayerIdentity } from './ops/auth';
 export { jwtVerifier, AuthError } from './ops/auth';
+export type { GameServerOptions, GameServer } from './options';
+import type { GameServerOptions, GameServer } from './options';
 
 /** The top of the head above the eye, metres: how far below a ceiling a jumping eye stays at least. */
 const HEAD_ABOVE_EYE_M = 0.12;
-
-export interface GameServerOptions {
-  /** 2567 by default; 0 = an ephemeral port (read it back from GameServer.port). */
-  port?: number;
-  /** Interface to bind, default all ("0.0.0.0"); the url uses 127.0.0.1 for it. */
-  host?: string;
-  /** Fixed timestep in Hz: 64 (default) or up to 128. */
-  tickRate?: number;
-  /** Level: a .glb path (default server/assets/collision-world.glb) or a World already built. */
-  level?: string | World;
-  rig?: Rig;
-  /** One recorder for every room, or a factory called per room with its id. */
-  recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
-  /**
-   * Without `recorder`, every room writes its match log (server/audit/matchLogRecorder.ts) into this
-   * directory, one file per match; default MATCH_LOG_DIR or ./matches. false = no match log.
-   */
-  matchLogDir?: string | false;
-  maxPlayers?: number;
-  /** Spawn points: slot i first spawns at spawnPoints[i % n], respawns rotate. Default: found on the level's floor. */
-  spawnPoints?: SpawnPoint[];
-  respawnDelayMs?: number;
-  maxHealth?: number;
-  weapons?: readonly WeaponSpec[];
-  /** Weapon ids every player carries, the first equipped at each spawn (default shared/weapons.ts DEFAULT_LOADOUT). */
-  loadout?: readonly number[];
-  /** Overrides of the validation rules (window, tolerances, ...). */
-  validation?: Partial<Omit<ValidationConfig, 'weapons' | 'zoneMultipliers' | 'maxPlayers' | 'eyeHeightM'>>;
-  movement?: Partial<MoveConfig>;
-  /**
-   * State patch interval, ms. 0 (the default) sends one patch per tick, at the end of the tick, so a
-   * client's snapshots are exactly the poses the server records in its history (patching every
-   * other tick measured 98.8% prediction agreement against 99.9% for every tick, client-sim/README.md).
-   */
-  patchRateMs?: number;
-  pingIntervalMs?: number;
-  defaultInterpDelayMs?: number;
-  maxInterpDelayMs?: number;
-  maxBulletHoles?: number;
-  /** Seconds a dropped client may take to reconnect and keep its slot (default 10; 0 = never). */
-  reconnectSeconds?: number;
-  /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
-  rejectBudget?: Partial<RejectBudgetConfig>;
-  /** Structured lines about hostile clients (default: the server's hostile log, kind client_<event>; the room rate-limits them per client). */
-  onHostile?: (e: HostileEvent) => void;
-  /** Simulated round-trip latency, ms (Colyseus simulateLatency; process-wide). */
-  latencyMs?: number;
-  /** Print a status line this often (ms) through `log`; 0 = never (default 0; npm start prints its own). */
-  statusIntervalMs?: number;
-  /** Where status lines go (default the logger at info). */
-  log?: (line: string) => void;
-  /** Structured log (pino). Default: JSON lines on stdout at level warn (hostile events, errors). */
-  logger?: Logger;
-  /** Limits on bodies, rooms, room creation and seat reservations (defaults in server/ops/limits.ts). */
-  limits?: LimitOptions;
-  /**
-   * Checks each matchmaking request's bearer token before a room is created or a seat reserved
-   * (e.g. `jwtVerifier({ secret })`); the identity lands in `client.auth`. Default none: open server.
-   */
-  auth?: TokenVerifier | null;
-  /** Serve Prometheus metrics at GET /metrics. Default true. */
-  metrics?: boolean;
-  /** Serve the Colyseus monitor (@colyseus/monitor) at /colyseus/, behind HTTP basic auth as user `admin`. Default off. */
-  monitor?: { password: string } | false;
-  /**
-   * Allow debug verdicts: a client joining with `{ debug: true }` then gets every other player's
-   * rewound pose in each verdict (the web client's impact view). Default false.
-   */
-  debugVerdicts?: boolean;
-  /**
-   * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
-   * served when it has not been built). false = serve no page.
-   */
-  webDir?: string | false;
-  /** Monotonic clock in ms (default performance.now). */
-  clock?: () => number;
-  /**
-   * Share matchmaking with other processes through Redis (redis://host:port[/db]); default none: this
-   * process matchmakes alone. Start fails with RedisUnavailableError when no Redis answers.
-   */
-  redis?: { url: string; keyPrefix?: string; sweepMs?: number } | null;
-  /**
-   * With `redis`: the address clients connect to after matchmaking (host:port[/path], no scheme);
-   * default the bound host and port, or this machine's host name and the port when bound to every
-   * interface. Port 0 with `redis` picks a free port before listening, so the address is known.
-   */
-  publicAddress?: string;
-}
-
-export interface GameServer {
-  server: Server;
-  http: HttpServer;
-  port: number;
-  url: string;
-  world: World;
-  rig: Rig;
-  config: ArenaConfig;
-  stats: ServerStats;
-  /** Live arena rooms by roomId. */
-  rooms: Map<string, ArenaRoom>;
-  statusLine(): string;
-  logger: Logger;
-  hostile: HostileLog;
-  /** True when the built web client is served at `/`. */
-  webPage: boolean;
-  /** null when created with `metrics: false`. */
-  metrics: ServerMetrics | null;
-  /** Match log bytes written so far, every room included. */
-  matchLogBytes(): number;
-  /** Every room tick's wall time, exactly (load tests read windows of it). */
-  tickTimes: TickTimes;
-  /** Players that joined a room of this process so far (reconnections not counted). */
-  joins(): number;
-  /** Colyseus's id of this process (the key of its rooms in Redis). */
-  processId: string;
-  /** With `redis`: the address announced to clients; null for a lone process. */
-  publicAddress: string | null;
-  /** With `redis`: the Redis URL (password hidden); null for a lone process. */
-  redis: string | null;
-  /** Stops taking players, finishes every room (match logs get their end record and are flushed), closes the port. */
-  close(): Promise<void>;
-}
-
 
 export async function createGameServer(options: GameServerOptions = {}): Promise<GameServer> {
   const logger = options.logger ?? createLogger({ format: 'json', level: 'warn' });

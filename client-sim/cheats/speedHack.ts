@@ -18,7 +18,7 @@ export function speedHackProfile(strength = 0.5): Profile {
     },
     input(bot: Bot): boolean {
       bot.steer.still = false; // this cheat is about moving
-      bot.wishScale = ++n % 64 === 0 ? 1e6 : 1.5 + 8.5 * s;
+      bot.inputs.wishScale = ++n % 64 === 0 ? 1e6 : 1.5 + 8.5 * s;
       return true;
     },
   };

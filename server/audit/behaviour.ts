@@ -26,6 +26,9 @@
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
 import { DEFAULT_CALIBRATION } from './calibration';
+import { normalTailLog10, positiveChiTailLog10 } from './tails';
+
+export { normalTailLog10, positiveChiTailLog10, chiSquareTailLog10 } from './tails';
 
 /** How a measure is read: which shots give an event and which tail is suspicious. */
 export interface MeasureSpec {
@@ -185,20 +188,6 @@ function median(v: number[]): number {
 
 const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
 
-/** log10 of the standard normal upper tail at z (Abramowitz and Stegun 7.1.26 for erfc; the asymptotic series beyond z = 6). */
-export function normalTailLog10(z: number): number {
-  if (!(z > 0)) return Math.log10(z === z ? 0.5 : 1);
-  if (z > 6) {
-    // Asymptotic series: phi(z) / z x (1 - 1/z^2 + 3/z^4 - 15/z^6).
-    const r = 1 / (z * z);
-    return (-z * z / 2 - Math.log(z * Math.sqrt(2 * Math.PI)) + Math.log(1 - r + 3 * r * r - 15 * r * r * r)) / Math.LN10;
-  }
-  const x = z / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
-  return Math.log10(erfc / 2);
-}
-
 /** A player measure's statistic over its values (NaN when too few). */
 function playerStat(spec: MeasureSpec, values: number[]): number {
   if (values.length < MIN_PLAYER_VALUES) return NaN;
@@ -274,46 +263,6 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     offending.sort((a, b) => a.shot - b.shot);
   }
   return { score, combined, flagged, measures, offending };
-}
-
-/**
- * log10 P(Z_1+^2 + ... + Z_m+^2 >= x) for m independent standard normals Z (Z+ = max(0, Z)): each
- * term is 0 or a chi-square with one degree, half and half, so the sum is chi-square with j degrees
- * for j ~ Binomial(m, 1/2): sum_j C(m, j) 2^-m P(chi2_j >= x). Tails by the recurrence
- * P(chi2_{k+2} >= x) = P(chi2_k >= x) + (x/2)^(k/2) e^(-x/2) / Gamma(k/2 + 1), from
- * P(chi2_1 >= x) = 2 P(Z >= sqrt x) and P(chi2_2 >= x) = e^(-x/2); in logs throughout.
- */
-export function positiveChiTailLog10(x: number, m: number): number {
-  if (!(x > 0)) return 0;
-  const h = x / 2, lh = Math.log(h);
-  const logAdd = (a: number, b: number) => (a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b))));
-  // logQ[k] = ln P(chi2_k >= x); lgamma(k/2 + 1) by a + 1 = a (a) from Gamma(1) = 1, Gamma(3/2) = sqrt(pi) / 2.
-  const logQ = new Float64Array(m + 1);
-  logQ[0] = -Infinity;
-  if (m >= 1) logQ[1] = Math.log(2) + normalTailLog10(Math.sqrt(x)) * Math.LN10;
-  if (m >= 2) logQ[2] = -h;
-  let lgOdd = Math.log(Math.sqrt(Math.PI) / 2), lgEven = 0;
-  for (let k = 1; k + 2 <= m; k++) {
-    const half = k / 2;
-    let lg: number;
-    if (k % 2 === 1) { lg = lgOdd; lgOdd += Math.log(half + 1); } else { lgEven += Math.log(half); lg = lgEven; }
-    logQ[k + 2] = logAdd(logQ[k]!, half * lh - h - lg);
-  }
-  let total = -Infinity, logC = -m * Math.LN2;
-  for (let j = 0; j <= m; j++) {
-    if (j > 0) logC += Math.log((m - j + 1) / j);
-    total = logAdd(total, logC + logQ[j]!);
-  }
-  return Math.min(0, total / Math.LN10);
-}
-
-/** log10 P(chi-square with an even `k` degrees >= x): e^(-x/2) sum_{j < k/2} (x/2)^j / j!. */
-export function chiSquareTailLog10(x: number, k: number): number {
-  if (!(x > 0)) return 0;
-  const h = x / 2;
-  let term = 1, sum = 1;
-  for (let j = 1; j < k / 2; j++) { term *= h / j; sum += term; }
-  return (-h + Math.log(sum)) / Math.LN10;
 }
 
 /**

@@ -10,28 +10,28 @@
  * (shoots at players behind walls) and `backtrack` (claims render times past the claim tolerance).
  */
 import { createPlayerPose } from '../../shared/lagcomp/pose';
-import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
-import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, HitZone } from '../../shared/rig/rig';
-import type { Rewinder } from '../../shared/lagcomp/rewind';
+import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { BONE_STRIDE, HitZone } from '../../shared/rig/rig';
 import { rewindStatusUsable } from '../../shared/lagcomp/history';
-import type { PlayerPose } from '../../shared/lagcomp/pose';
-import { WEAPONS, WeaponId } from '../../shared/weapons';
-import { defaultValidationConfig, rewindReachMs, validateShot, type ValidationConfig } from '../../shared/validate/shot';
-import { copyShooterState, createShooterState, createVerdict, VerdictKind, type ShooterState } from '../../shared/validate/verdict';
-import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../../shared/movement/step';
+import { WeaponId } from '../../shared/weapons';
+import { validateShot } from '../../shared/validate/shot';
+import { copyShooterState, createShooterState, createVerdict, VerdictKind } from '../../shared/validate/verdict';
+import { createMoveState, stepMovement } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
 import { createWorldHit, type World } from '../../shared/world/world';
-import { createMatchScene, historyCapacity } from '../room/scene';
-import { TICK_POSE_STRIDE, TickPose, type MatchHeader } from '../room/recorder';
-import { findSpawnPoints } from '../index';
+import { createMatchScene } from '../room/scene';
+import { TICK_POSE_STRIDE, TickPose } from '../room/recorder';
+import { findSpawnPoints } from '../level/spawnPoints';
 import { MatchLogRecorder } from './matchLogRecorder';
 import type { MatchLogStats } from './matchLogWriter';
 import { mulberry32 } from '../../shared/util/prng';
 import {
-  Behaviour, DEG, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, drawTraits, lerp, newEngagement, normal,
-  profileStream, stepView, wrap, InputStream, type ViewState,
+  Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, normal, stepView, wrap,
 } from './synthPlayers';
+import { defaultRules, hitboxCentre } from './synthRules';
+import { createPlayer, type Player } from './synthPlayer';
 
+export { defaultRules } from './synthRules';
 export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
 
 /** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
@@ -74,72 +74,6 @@ export interface SynthMatchResult {
 }
 
 
-interface Player extends ViewState {
-  slot: number;
-  cheat: CheatKind;
-  legacy: boolean;
-  /** The profile's own draws. */
-  prand: () => number;
-  /** Round trip the player really has, and the one the server measures (fakeLag inflates it), ms. */
-  baseRttMs: number;
-  nextRttMs: number;
-  /** The view of the previous tick (what the room has applied when this tick is recorded). */
-  sentYaw: number;
-  sentPitch: number;
-  /** Where it looks in height when it has no target, radians (below the horizon). */
-  idlePitch: number;
-  /** Its client's inputs as the room receives them. */
-  inputs: InputStream;
-  /** The client's error in its estimate of the server clock, ms (its render times are off by this). */
-  clockErrMs: number;
-  move: MoveState;
-  yaw: number;
-  wishYaw: number;
-  nextWishMs: number;
-  rttMs: number;
-  interpMs: number;
-  shooter: ShooterState;
-  health: number;
-  alive: boolean;
-  epoch: number;
-  lifeStartMs: number;
-  lifePending: boolean;
-  respawnAtMs: number;
-  lives: number;
-  seq: number;
-  /** Legacy caricatures: target being tracked and since when it has been visible, ms. */
-  target: number;
-  visibleSinceMs: number;
-}
-
-/** The same rules a default createGameServer builds (see server/index.ts). */
-export function defaultRules(maxPlayers: number, tickRate: number): { validation: ValidationConfig; header: Pick<MatchHeader, 'scene' | 'movement'> } {
-  const zoneMultipliers: number[] = [];
-  for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const validation = defaultValidationConfig(WEAPONS, zoneMultipliers, MANNEQUIN_RIG.eyeHeight, maxPlayers);
-  return {
-    validation,
-    header: {
-      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
-      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration)),
-    },
-  };
-}
-
-/** World-space centre of hitbox `h`'s bounding sphere with the player posed at `pose`. */
-function hitboxCentre(out: Float64Array, rewinder: Rewinder, pose: PlayerPose, h: number, bones: Float64Array): Float64Array {
-  rewinder.poseBones(bones, pose);
-  const rig = rewinder.rig;
-  const o = h * BONE_STRIDE;
-  const tx = bones[o]!, ty = bones[o + 1]!, tz = bones[o + 2]!, qx = bones[o + 3]!, qy = bones[o + 4]!, qz = bones[o + 5]!, qw = bones[o + 6]!;
-  const vx = rig.hitboxSpheres[h * 4]!, vy = rig.hitboxSpheres[h * 4 + 1]!, vz = rig.hitboxSpheres[h * 4 + 2]!;
-  // v' = v + 2 w (q x v) + 2 q x (q x v)
-  const cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-  out[0] = tx + vx + 2 * (qw * cx + qy * cz - qz * cy);
-  out[1] = ty + vy + 2 * (qw * cy + qz * cx - qx * cz);
-  out[2] = tz + vz + 2 * (qw * cz + qx * cy - qy * cx);
-  return out;
-}
 
 /** Ticks of past positions kept per player for what others render (up to 500 ms at 64 Hz). */
 const PAST = 40;
@@ -171,30 +105,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   for (let i = 0; i < n; i++) {
     const cheat = options.cheats?.[i] ?? CheatKind.HONEST;
     cheats[i] = cheat;
-    const p = spawns[i % spawns.length]!;
-    const legacy = LEGACY.has(cheat);
-    const strength = Math.max(0, Math.min(1, options.strengths?.[i] ?? options.strength ?? 1));
-    const baseRttMs = 30 + Math.floor(rand() * 90);
-    const wishYaw = rand() * 2 * Math.PI;
-    const traits = drawTraits(rand);
-    // A backtracker declares a longer interpolation delay: its render times sit toward the window's edge.
-    // Honest clients pick an interpolation delay for their connection (60-130 ms); a backtracker declares a
-    // longer one, so its render times sit toward the window's edge. The caricatures keep 100 ms.
-    const honestInterp = legacy ? 100 : 60 + 70 * rand();
-    const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
-    players.push({
-      slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
-      nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
-      alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
-      noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
-      pitch: 0, sentPitch: 0, pitchNoise: 0, idlePitch: 0, inputs: null as unknown as InputStream,
-    });
-    const pl = players[i]!;
-    // The view in height and the input stream draw from streams of their own (the match's draws stay as they were).
-    const vrand = profileStream(seed ^ 0x5bd1e995, i);
-    if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = -(1 + 5 * vrand()) * DEG;
-    const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand()) : null;
-    pl.inputs = new InputStream(vrand, baseRttMs / 2, choke);
+    players.push(createPlayer(i, cheat, LEGACY.has(cheat), spawns[i % spawns.length]!, options.strengths?.[i] ?? options.strength ?? 1, seed, rand, windowMs, magazines));
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
   const poses = new Float64Array(n * TICK_POSE_STRIDE);

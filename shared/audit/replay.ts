@@ -23,9 +23,12 @@ import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerd
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
 import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
 
 export { REPLAY_RING_TICKS, type ReplayWorld };
+export { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
+export { checkSeqChains } from './seqChains';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -74,40 +77,6 @@ export interface ReplayOptions {
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
   shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: DEFAULT_MEASURE_WINDOWS.lookbackMs, preAimMs: DEFAULT_MEASURE_WINDOWS.preAimMs, snapWindowMs: DEFAULT_MEASURE_WINDOWS.snapWindowMs, verdictsOnly: false, onProgress: null, progressEvery: 4096,
 });
-
-/** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
-export const ShotCol = {
-  INDEX: 0, OFFSET: 1, SHOOTER: 2, SEQ: 3, WEAPON: 4, RECEIVED_MS: 5, KIND: 6, REASON: 7, ZONE: 8, TARGET: 9,
-  TIME_SOURCE: 10, REWIND_DEPTH_MS: 11, REACTION_MS: 12, SNAP_COS: 13,
-  SX: 14, SY: 15, SZ: 16, EX: 17, EY: 18, EZ: 19, PX: 20, PY: 21, PZ: 22, HOLED: 23, MISMATCH: 24, DAMAGE: 25,
-  /** The shooter's lastSeq and fire clock before (from the record) and after (the verdict): the chain check. */
-  BEFORE_SEQ: 26, AFTER_SEQ: 27, BEFORE_NEXT_FIRE: 28, AFTER_NEXT_FIRE: 29,
-  /** ShotAction of the message (fire, switch, reload; -1 when it did not decode). */
-  ACTION: 30,
-  /** The time every target was rewound to, server ms (NaN when rejected before the time step). */
-  REWIND_TIME_MS: 31,
-  /** The server's round-trip estimate for the shooter when the shot arrived, ms; its declared interpolation delay. */
-  RTT_MS: 32, INTERP_MS: 33,
-  /** The behaviour measures of measures.ts (ShotMeasures; angles as chords). */
-  AIM_TARGET: 34, SIGHT_START_MS: 35, PEAK_TURN: 36, VIEW_OFFSET: 37, SHOT_ERROR: 38, ON_TARGET_MS: 39, TRACK_ERROR: 40, PRE_AIM: 41, TARGET_DIST_M: 42, SERVER_GAP_MS: 43,
-  /** The render time the shot claims (NaN for a malformed shot or one that is not a fire). */
-  CLAIMED_MS: 44,
-  /** The action time the message claims (NaN when it did not decode). */
-  ACTION_TIME_MS: 45,
-  /** More behaviour measures (ShotMeasures): the crosshair's sweep at the shot, tracking lag, following a hidden target, input arrivals. */
-  SWEEP: 46, TRACK_LAG_MS: 47, HIDDEN_FOLLOW: 48, INPUT_SPREAD: 49,
-} as const;
-export const SHOT_COLUMNS = 50;
-
-export interface ShotMismatch {
-  /** Ordinal of the shot among all shot records of the log. */
-  index: number;
-  /** Byte offset of the shot's frame in the file. */
-  offset: number;
-  shooter: number;
-  seq: number;
-  fields: FieldMismatch[];
-}
 
 export interface ReplayResult {
   frames: FrameReadResult;
@@ -438,40 +407,4 @@ class Replay {
     rows[o + ShotCol.HIDDEN_FOLLOW] = m.hiddenFollow;
     rows[o + ShotCol.INPUT_SPREAD] = m.inputSpread;
   }
-}
-
-/**
- * The chains through each shooter's shots, over rows in log order (all shots of the log, e.g.
- * merged from shards): a shot's before.lastSeq and before.nextFireMs must equal the previous shot's
- * after values for the same shooter (only shots move them; a respawn leaves them; a join starts a
- * new state, so `joins` -- {offset, slot} in log order -- restart the chain of that slot). A removed,
- * duplicated or reordered shot record, or an edited shooter state, breaks it. One mismatch per break.
- */
-export function checkSeqChains(rows: Float64Array, count: number, joins: readonly { offset: number; slot: number }[] = []): ShotMismatch[] {
-  const lastSeq = new Map<number, number>();
-  const lastFire = new Map<number, number>();
-  const out: ShotMismatch[] = [];
-  let j = 0;
-  for (let i = 0; i < count; i++) {
-    const o = i * SHOT_COLUMNS;
-    const offset = rows[o + ShotCol.OFFSET]!;
-    for (; j < joins.length && joins[j]!.offset < offset; j++) {
-      lastSeq.delete(joins[j]!.slot);
-      lastFire.delete(joins[j]!.slot);
-    }
-    const shooter = rows[o + ShotCol.SHOOTER]!;
-    const fields: FieldMismatch[] = [];
-    const prevSeq = lastSeq.get(shooter);
-    if (prevSeq !== undefined && !Object.is(prevSeq, rows[o + ShotCol.BEFORE_SEQ]!)) {
-      fields.push({ field: 'before.lastSeq (chain from the previous shot of this shooter)', recorded: rows[o + ShotCol.BEFORE_SEQ]!, replayed: prevSeq });
-    }
-    const prevFire = lastFire.get(shooter);
-    if (prevFire !== undefined && !Object.is(prevFire, rows[o + ShotCol.BEFORE_NEXT_FIRE]!)) {
-      fields.push({ field: 'before.nextFireMs (chain from the previous shot of this shooter)', recorded: rows[o + ShotCol.BEFORE_NEXT_FIRE]!, replayed: prevFire });
-    }
-    if (fields.length > 0) out.push({ index: rows[o + ShotCol.INDEX]!, offset, shooter, seq: rows[o + ShotCol.SEQ]!, fields });
-    lastSeq.set(shooter, rows[o + ShotCol.AFTER_SEQ]!);
-    lastFire.set(shooter, rows[o + ShotCol.AFTER_NEXT_FIRE]!);
-  }
-  return out;
 }

@@ -1,0 +1,43 @@
+/**
+ * What a synthetic match (./synthMatch.ts) takes from the real server: the rules a default
+ * createGameServer builds, and where a posed player's hitbox centre lies (what a synthetic player
+ * aims at).
+ */
+import type { PlayerPose } from '../../shared/lagcomp/pose';
+import type { Rewinder } from '../../shared/lagcomp/rewind';
+import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
+import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
+import { WEAPONS } from '../../shared/weapons';
+import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../../shared/validate/shot';
+import { defaultMoveConfig } from '../../shared/movement/step';
+import { historyCapacity } from '../room/scene';
+import type { MatchHeader } from '../room/recorder';
+
+/** The same rules a default createGameServer builds (see server/index.ts). */
+export function defaultRules(maxPlayers: number, tickRate: number): { validation: ValidationConfig; header: Pick<MatchHeader, 'scene' | 'movement'> } {
+  const zoneMultipliers: number[] = [];
+  for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
+  const validation = defaultValidationConfig(WEAPONS, zoneMultipliers, MANNEQUIN_RIG.eyeHeight, maxPlayers);
+  return {
+    validation,
+    header: {
+      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
+      movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration)),
+    },
+  };
+}
+
+/** World-space centre of hitbox `h`'s bounding sphere with the player posed at `pose`. */
+export function hitboxCentre(out: Float64Array, rewinder: Rewinder, pose: PlayerPose, h: number, bones: Float64Array): Float64Array {
+  rewinder.poseBones(bones, pose);
+  const rig = rewinder.rig;
+  const o = h * BONE_STRIDE;
+  const tx = bones[o]!, ty = bones[o + 1]!, tz = bones[o + 2]!, qx = bones[o + 3]!, qy = bones[o + 4]!, qz = bones[o + 5]!, qw = bones[o + 6]!;
+  const vx = rig.hitboxSpheres[h * 4]!, vy = rig.hitboxSpheres[h * 4 + 1]!, vz = rig.hitboxSpheres[h * 4 + 2]!;
+  // v' = v + 2 w (q x v) + 2 q x (q x v)
+  const cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
+  out[0] = tx + vx + 2 * (qw * cx + qy * cz - qz * cy);
+  out[1] = ty + vy + 2 * (qw * cy + qz * cx - qx * cz);
+  out[2] = tz + vz + 2 * (qw * cz + qx * cy - qy * cx);
+  return out;
+}
