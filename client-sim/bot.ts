@@ -294,11 +294,6 @@ export class Bot {
     return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
   }
 
-  /** A point 10 m along the view of the last input sent, as the server reads it (InputSender.viewPoint). */
-  viewPoint(out: Float64Array, eye: Float64Array): Float64Array {
-    return this.inputs.viewPoint(out, eye);
-  }
-
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
   actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
     return fillAction(this.msg, action, weapon, timeMs);

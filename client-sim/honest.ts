@@ -114,7 +114,7 @@ export class HonestPlay {
     // Along the view the server holds: the one in the last input sent. A shot the full pipeline
     // says the server would refuse (the crosshair drifted onto cover with the target behind it) is
     // held back, as a player holds fire at a wall.
-    const a = bot.viewPoint(this.a, eye);
+    const a = bot.inputs.viewPoint(this.a, eye);
     const msg = bot.fireMessage(eye, a[0]!, a[1]!, a[2]!, bot.shotLength(), t, at);
     if (bot.predict(msg, now).kind === VerdictKind.REJECTED) {
       this.inRun = false;

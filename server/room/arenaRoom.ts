@@ -255,7 +255,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements JudgeHost 
           this.recordEvent({ kind: MatchEventKind.RESPAWN, slot: slot.index, timeMs: t, x: slot.move.x, y: slot.move.y, z: slot.move.z });
         }
         if (slot.alive) slot.stepInputs(this.cfg.world, this.cfg.movement, dt);
-        else slot.stepsThisTick = 0;
         const pose = wirePose(this.pose, slot);
         this.scene.histories[slot.index]!.record(tick, t, pose);
         if (slot.lifePending && slot.alive) {

@@ -24,9 +24,8 @@ export class Slot {
   /** Newest input seq received (older or repeated ones are refused), and newest stepped (synced). */
   lastInputSeq = -1;
   appliedInputSeq = -1;
-  /** Inputs received since the last tick record (the log's input arrivals), and the movement steps the last tick took. */
+  /** Inputs received since the last tick record (the log's input arrivals). */
   inputsSinceTick = 0;
-  stepsThisTick = 0;
   shooter: ShooterState;
   health = 0;
   alive = false;
@@ -73,7 +72,6 @@ export class Slot {
   stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number): void {
     const seq = this.inputs.tick(this.move, world, cfg, dt);
     if (seq >= 0) this.appliedInputSeq = seq;
-    this.stepsThisTick = this.inputs.lastSteps;
   }
 
   /** A new player takes the slot: nothing of the previous occupant carries over. */
@@ -87,7 +85,6 @@ export class Slot {
     this.appliedInputSeq = -1;
     this.inputs.clear();
     this.inputsSinceTick = 0;
-    this.stepsThisTick = 0;
     this.kills = 0;
     this.deaths = 0;
     this.lives = 0;

@@ -32,7 +32,7 @@ export function writeTickPose(poses: Float64Array, slotIndex: number, pose: Play
   poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
   poses[o + TickPose.INPUTS] = slot.inputsSinceTick;
   // How far the seq moved; before a first seq to count from, the inputs themselves.
-  poses[o + TickPose.STEPS] = slot.stepsThisTick;
+  poses[o + TickPose.STEPS] = slot.alive ? slot.inputs.lastSteps : 0;
   slot.inputsSinceTick = 0;
   poses[o + TickPose.PRESENT] = 1;
   poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;

@@ -34,22 +34,16 @@ export class WaitingShots {
 
   /**
    * Hands every ready message to `judge` and forgets it, in arrival order; with `only`, every
-   * message of that slot, ready or not (it is leaving). A message behind a waiting one of the same
-   * slot waits too (one client's messages are judged in the order sent).
+   * message of that slot, ready or not (it is leaving). One client's messages stay in the order
+   * sent: a later one waits for at least the inputs an earlier one waits for.
    */
   drain(only: Slot | null, judge: (slot: Slot, bytes: unknown, receiveTimeMs: number) => void): void {
     const ready = this.ready;
     const keep = this.keep;
-    const blocked = this.blocked;
     for (const w of this.list) {
-      const go = only !== null ? w.slot === only : !blocked.has(w.slot) && w.slot.inputs.taken >= w.after;
-      if (go) ready.push(w);
-      else {
-        keep.push(w);
-        blocked.add(w.slot);
-      }
+      if (only !== null ? w.slot === only : w.slot.inputs.taken >= w.after) ready.push(w);
+      else keep.push(w);
     }
-    blocked.clear();
     this.keep = this.list;
     this.keep.length = 0;
     this.list = keep;
@@ -62,5 +56,4 @@ export class WaitingShots {
 
   private ready: Waiting[] = [];
   private keep: Waiting[] = [];
-  private readonly blocked = new Set<Slot>();
 }
