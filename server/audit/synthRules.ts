@@ -7,6 +7,7 @@ import type { PlayerPose } from '../../shared/lagcomp/pose';
 import type { Rewinder } from '../../shared/lagcomp/rewind';
 import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
 import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
+import { transformPoint } from '../../shared/rig/posing';
 import { WEAPONS } from '../../shared/weapons';
 import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../../shared/validate/shot';
 import { defaultMoveConfig } from '../../shared/movement/step';
@@ -30,14 +31,7 @@ export function defaultRules(maxPlayers: number, tickRate: number): { validation
 /** World-space centre of hitbox `h`'s bounding sphere with the player posed at `pose`. */
 export function hitboxCentre(out: Float64Array, rewinder: Rewinder, pose: PlayerPose, h: number, bones: Float64Array): Float64Array {
   rewinder.poseBones(bones, pose);
-  const rig = rewinder.rig;
-  const o = h * BONE_STRIDE;
-  const tx = bones[o]!, ty = bones[o + 1]!, tz = bones[o + 2]!, qx = bones[o + 3]!, qy = bones[o + 4]!, qz = bones[o + 5]!, qw = bones[o + 6]!;
-  const vx = rig.hitboxSpheres[h * 4]!, vy = rig.hitboxSpheres[h * 4 + 1]!, vz = rig.hitboxSpheres[h * 4 + 2]!;
-  // v' = v + 2 w (q x v) + 2 q x (q x v)
-  const cx = qy * vz - qz * vy, cy = qz * vx - qx * vz, cz = qx * vy - qy * vx;
-  out[0] = tx + vx + 2 * (qw * cx + qy * cz - qz * cy);
-  out[1] = ty + vy + 2 * (qw * cy + qz * cx - qx * cz);
-  out[2] = tz + vz + 2 * (qw * cz + qx * cy - qy * cx);
+  const sph = rewinder.rig.hitboxSpheres;
+  transformPoint(out, 0, bones, h * BONE_STRIDE, sph[h * 4]!, sph[h * 4 + 1]!, sph[h * 4 + 2]!);
   return out;
 }
