@@ -23,8 +23,6 @@ import { Snap, type MatchView } from './view';
 export const TURN_RATE = 10;
 /** View turn while just walking around (looking where one goes), radians per second. */
 export const WANDER_TURN_RATE = 1.5;
-/** The trigger is pulled only when the view is this close to the aim point, radians (~3 degrees). */
-export const ON_TARGET = 0.05;
 /** Time constant of the hand's drift, ms (an Ornstein-Uhlenbeck process per axis). */
 const HAND_DRIFT_MS = 120;
 
