@@ -8,7 +8,8 @@
  * After a warm-up, every process reports the exact wall time of each tick it ran in the measured
  * window, each room's tick count, its CPU time, joins and verdicts (server/ops/supervised.ts). The
  * last line with --json is one object: processes, rooms, players, ticksPerSecondMin (the slowest
- * room, ticks over the window on its own process's clock), tickMsP50/P99/Max (every tick of every
+ * room, ticks over the window on its own process's clock), ticksPerSecondSeenMin (the slowest
+ * simulator bot's count of distinct ticks in its snapshots per wall-clock second), tickMsP50/P99/Max (every tick of every
  * room), verdictsPerSecond, serverCpuPct (per process, percent of one core), cpuPerPlayerPct
  * (server CPU per connected player), playersPerCore (100 / cpuPerPlayerPct: what one core holds at
  * this per-player cost), joinsPerProcess, errors, the bots' own CPU and the load average.
@@ -177,6 +178,10 @@ try {
   const left = leftBots.length;
   const leftCodes: Record<string, number> = {};
   for (const b of leftBots) leftCodes[b.left!.code] = (leftCodes[b.left!.code] ?? 0) + 1;
+  // What the players saw: ticks per wall-clock second counted from each simulator bot's snapshots
+  // over the whole run (its clock's measured periods), the slowest bot's.
+  const seen = load.bots.map((b) => (b.bot.clock.msMeasured > 0 ? (b.bot.clock.ticksMeasured * 1000) / b.bot.clock.msMeasured : Number.NaN)).filter(Number.isFinite);
+  const ticksPerSecondSeenMin = seen.length > 0 ? Math.min(...seen) : Number.NaN;
   const lightVerdicts: Record<string, number> = {};
   for (const p of light?.players ?? []) for (const [k, v] of Object.entries(p.verdicts)) lightVerdicts[k] = (lightVerdicts[k] ?? 0) + v;
   const lightLeft = (light?.players ?? []).filter((p) => p.left !== null).length;
@@ -194,6 +199,7 @@ try {
   const result = {
     bench: 'load', processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, cheatersPerRoom, tickRate, seconds: r3(wallS),
     ticksPerSecondMin: r3(Math.min(...per.map((p) => p.ticksPerSecondMin).filter(Number.isFinite))),
+    ticksPerSecondSeenMin: r3(ticksPerSecondSeenMin),
     tickMsP50: r3(pct(all, 0.5)), tickMsP99: r3(pct(all, 0.99)), tickMsMax: r3(all.length ? all[all.length - 1]! : Number.NaN), ticksMeasured: all.length,
     verdictsPerSecond: r3(per.reduce((s, p) => s + p.verdictsPerSecond, 0)),
     serverCpuPct: per.map((p) => r3(p.cpuPct)),
