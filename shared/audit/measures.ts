@@ -262,7 +262,9 @@ export class BehaviourRing {
     clearShotMeasures(out);
     const ring = this.ring;
     const time = this.ringTime;
-    const k = this.tickAt(receiveMs);
+    // The shot's tick: the newest recorded before it was judged. A room judges a message once the
+    // inputs sent before it are stepped, so this tick's view is the one it was fired along.
+    const k = this.serial - 1;
     if (k < 0) return out;
     let gap = 0;
     for (let j = k; this.inRing(j - 1) && receiveMs - time[j % RING]! <= 500; j--) gap = Math.max(gap, time[j % RING]! - time[(j - 1) % RING]!);
