@@ -60,7 +60,7 @@ function shotFrames(buf: Uint8Array) {
 function verdictOffset(buf: Uint8Array, f: FrameRef): number {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const m = view.getUint16(f.payloadOffset + 52, true);
-  let o = f.payloadOffset + 54 + 9 * m;
+  let o = f.payloadOffset + 62 + 9 * m; // the head (shotRecord.ts), then the targets
   const w = view.getUint8(o + 1);
   o += 50 + 16 * w; // shooter state: the head (shotRecord.ts) and the per-weapon arrays
   return o + view.getUint16(f.payloadOffset + 6, true);

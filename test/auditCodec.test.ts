@@ -39,7 +39,7 @@ describe('shot record', () => {
           worldHit: fc.boolean(), fired: fc.boolean(),
           payload: fc.option(fc.uint8Array({ maxLength: 256 }), { nil: null }),
           slots: fc.array(fc.tuple(fc.boolean(), num), { maxLength: 20 }),
-          timing: fc.tuple(num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
+          timing: fc.tuple(num, num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
         })),
         (r) => {
           const v = createVerdict();
@@ -49,7 +49,7 @@ describe('shot record', () => {
           Object.assign(v.after, r.after);
           const input: ShotInput = {
             tick: r.tick, shooter: r.shooter, payload: r.payload, nonBytesType: r.payload === null ? 'string' : '',
-            timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3] },
+            timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3], shooterDiedMs: r.timing[4] },
             targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]) },
             before: { ...createShooterState(r.shooter, []), ...r.before }, targetHealthAfter: r.health, killed: r.killed,
           };

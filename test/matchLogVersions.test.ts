@@ -1,6 +1,7 @@
-// Match log format 4 against format 3: a synthetic match's log carries every player's view and
-// input arrivals per tick and its replay measures them; the same log rewritten in the version 3
-// layout (no view, no inputs) still replays every verdict bit for bit, with the angle measures
+// Match log formats: a synthetic match's log (the current format) carries every player's view and
+// input arrivals per tick and its replay measures them; the same log rewritten in the version 4
+// layout (no shooter death time in its shot records) replays the same, and in the version 3 layout
+// (no view, no inputs either) still replays every verdict bit for bit, with the angle measures
 // taken from the body's heading and no input measure. A version the reader does not know is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,16 +20,25 @@ let world: World;
 let v4: Uint8Array;
 let a4: AuditResult;
 
-/** The log in the version 3 layout: the preamble's version, and every tick slot cut to its 11 numbers. */
-function toVersion3(bytes: Uint8Array): Uint8Array {
+/**
+ * The log in an older layout: the preamble's version; before 5 each shot record without the
+ * shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11 numbers.
+ */
+function toVersion(bytes: Uint8Array, version: 3 | 4): Uint8Array {
   const out = new FrameBuffer(bytes.length);
   const pre = new Uint8Array(PREAMBLE_BYTES);
-  writePreamble(pre, 0, 3);
+  writePreamble(pre, 0, version);
   out.appendRaw(pre);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const f of readFrames(bytes).frames) {
     let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
-    if (f.type === RecordType.TICK) {
+    if (f.type === RecordType.SHOT) {
+      const cut = new Uint8Array(payload.length - 8);
+      cut.set(payload.subarray(0, 54));
+      cut.set(payload.subarray(62), 54);
+      payload = cut;
+    }
+    if (f.type === RecordType.TICK && version === 3) {
       const n = view.getUint16(f.payloadOffset + 12, true);
       const cut = new Uint8Array(TICK_HEAD_BYTES + n * TICK_SLOT_BYTES_V3);
       cut.set(payload.subarray(0, TICK_HEAD_BYTES));
@@ -58,7 +68,7 @@ afterAll(async () => {
 const column = (a: AuditResult, c: number) => Array.from({ length: a.shots }, (_, i) => a.rows[i * SHOT_COLUMNS + c]!);
 
 describe('match log format versions', () => {
-  it('version 4 carries each player\'s view (unit, pitched) and input arrivals, and the replay measures them', () => {
+  it('the current version carries each player\'s view (unit, pitched) and input arrivals, and the replay measures them', () => {
     const frames = readFrames(v4);
     expect(frames.version).toBe(LOG_FORMAT_VERSION);
     const view = new DataView(v4.buffer, v4.byteOffset, v4.byteLength);
@@ -89,8 +99,23 @@ describe('match log format versions', () => {
     expect(column(a4, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
   });
 
+  it('a version 4 log (no death time in shot records) replays every verdict and measure the same', async () => {
+    const old = toVersion(v4, 4);
+    expect(readFrames(old).version).toBe(4);
+    const path = join(dir, 'v4-layout.hrml');
+    writeFileSync(path, old);
+    const a = await auditMatchLog(path, { world, calibration: null });
+    expect(a.mismatches).toEqual([]);
+    expect(a.shots).toBe(a4.shots);
+    for (let c = 0; c < SHOT_COLUMNS; c++) {
+      const cols = [column(a, c), column(a4, c)];
+      if (c === ShotCol.OFFSET) expect(cols[0]!.map((x, i) => cols[1]![i]! - x)).toEqual(cols[0]!.map((_, i) => 8 * i));
+      else expect(cols[0], `column ${c}`).toEqual(cols[1]);
+    }
+  });
+
   it('a version 3 log (no view, no inputs) replays every verdict the same, its angles from the heading', async () => {
-    const v3 = toVersion3(v4);
+    const v3 = toVersion(v4, 3);
     expect(readFrames(v3).version).toBe(3);
     const path = join(dir, 'v3.hrml');
     writeFileSync(path, v3);
@@ -109,6 +134,6 @@ describe('match log format versions', () => {
     const other = v4.slice();
     new DataView(other.buffer).setUint32(4, 2, true);
     expect(() => readFrames(other)).toThrow(LogFormatError);
-    expect(() => readFrames(other)).toThrow(/version 2; this reader reads versions 3 to 4/);
+    expect(() => readFrames(other)).toThrow(new RegExp(`version 2; this reader reads versions 3 to ${LOG_FORMAT_VERSION}`));
   });
 });

@@ -11,6 +11,7 @@ import { WEAPONS, WeaponId } from '../shared/weapons';
 import { VerdictKind, VerdictReason, TimeSource, createVerdict, reasonName } from '../shared/validate/verdict';
 import { validateShot } from '../shared/validate/shot';
 import { encodeShot, ShotAction, SHOT_BYTES } from '../shared/protocol/shot';
+import { createInputMessage } from '../shared/protocol/input';
 import type { MatchRecorder, ShotRecord } from '../server/room/recorder';
 import type { ArenaRoom } from '../server/room/arenaRoom';
 
@@ -243,6 +244,26 @@ describe('arena room: each rejection reason', () => {
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r2) });
     expect(reasonName(v.reason)).toBe('SHOOTER_DEAD');
     expect(roomOf(a!).state.players.get(b!.room.sessionId)!.health).toBe(100);
+    await leaveAll([a!, b!]);
+  });
+
+  it('a shot sent before its shooter was killed is judged after the kill: both players of a trade hit', async () => {
+    const [a, b] = await match(2);
+    const rtA = (await renderTime(a!));
+    const rtB = (await renderTime(b!));
+    // Two seconds of A's standing inputs go ahead of its shot, which waits for them to be stepped.
+    const inp = createInputMessage();
+    const stamp = a!.clock.stamp(performance.now());
+    for (let i = 1; i <= 128; i++) a!.sendInput({ ...inp, seq: i, timeMs: stamp + (i - 128) * (1000 / 64) });
+    a!.sendShot(a!.shot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtA, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rtA) }));
+    const kill = await b!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtB, claimedTarget: 0, ...aimAt(b!, 0, HitZone.HEAD, rtB) });
+    expect(reasonName(kill.reason)).toBe('OK_HIT');
+    const trade = await a!.verdictFor(1);
+    expect(reasonName(trade.reason)).toBe('OK_HIT');
+    expect(trade.target).toBe(1);
+    // Judged after the kill, which had emptied A's queue: B took the damage from a dead shooter.
+    expect(roomOf(a!).state.players.get(a!.room.sessionId)!.alive).toBe(false);
+    expect(roomOf(a!).state.players.get(b!.room.sessionId)!.health).toBe(100 - 25);
     await leaveAll([a!, b!]);
   });
 });

@@ -152,11 +152,15 @@ describe('validateShot: hits and misses', () => {
     expect(v.damage).toBe(0);
   });
 
-  it('a player whose current life began after the rewound time, or who is dead now, is not hit', () => {
+  it('a player whose current life began after the rewound time is not hit; one dead now only with shots in flight honoured', () => {
     const shot = aimed(0, 1, HitZone.UPPER_TORSO, ESTIMATE);
     expect(reasonName(run(shot, undefined, timing, { alive: targets.alive, lifeStartMs: [0, ESTIMATE + 1, 0, 0] }).reason)).toBe('OK_MISS');
     expect(reasonName(run(shot, undefined, timing, { alive: targets.alive, lifeStartMs: [0, ESTIMATE, 0, 0] }).reason)).toBe('OK_HIT');
-    expect(reasonName(run(shot, undefined, timing, { alive: [true, false, true, true], lifeStartMs: [0, 0, 0, 0] }).reason)).toBe('OK_MISS');
+    const deadNow = { alive: [true, false, true, true], lifeStartMs: [0, 0, 0, 0] };
+    // Alive in the history at the rewound time, killed since: where the shooter saw it.
+    expect(reasonName(run(shot, undefined, timing, deadNow).reason)).toBe('OK_HIT');
+    const off = { ...config, honourShotsInFlight: false };
+    expect(reasonName(validateShot(createVerdict(), scene, off, bytes(shot), createShooterState(0, magazines), timing, deadNow).reason)).toBe('OK_MISS');
   });
 });
 

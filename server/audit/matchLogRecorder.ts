@@ -66,7 +66,7 @@ export class MatchLogRecorder implements MatchRecorder {
   private closing: Promise<MatchLogStats> | null = null;
   // scratch: the shot record's input, refilled per shot (the codec copies everything out at once)
   private readonly input: ShotInput = {
-    tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 },
+    tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
     targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []),
     targetHealthAfter: -1, killed: false,
   };

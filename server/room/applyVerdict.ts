@@ -118,6 +118,7 @@ function damageDirection(out: Float64Array, shooter: Slot | undefined, target: S
 function kill(host: VerdictHost, target: Slot, killer: Slot, v: Verdict): void {
   const t = host.now();
   target.alive = false;
+  target.diedAtMs = t;
   target.shooter.alive = false;
   target.inputs.clear();
   target.deaths++;

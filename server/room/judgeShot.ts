@@ -27,7 +27,7 @@ export interface JudgeHost extends VerdictHost {
 export class ShotJudge {
   private readonly verdict: Verdict = createVerdict();
   private readonly shooterBefore: ShooterState = createShooterState(-1, []);
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN };
 
   constructor(private readonly host: JudgeHost) {}
 
@@ -42,6 +42,7 @@ export class ShotJudge {
     timing.rttMs = slot.rtt.toldMaxMs();
     timing.interpDelayMs = slot.interpDelayMs;
     timing.newestTickMs = host.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : host.newestTickMs;
+    timing.shooterDiedMs = slot.alive ? Number.NaN : slot.diedAtMs;
     slot.shooter.alive = slot.alive;
     slot.shooter.slot = slot.index;
     copyShooterState(this.shooterBefore, slot.shooter);

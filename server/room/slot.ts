@@ -34,6 +34,8 @@ export class Slot {
   /** True until the first snapshot of the current life is recorded (its time becomes lifeStartMs). */
   lifePending = true;
   respawnAtMs = 0;
+  /** Server ms of the kill that ended the last life (NaN before the first death and while alive). */
+  diedAtMs = Number.NaN;
   lives = 0;
   kills = 0;
   deaths = 0;
@@ -108,6 +110,7 @@ export class Slot {
     this.inputs.hold(this.move.viewX, this.move.viewY, this.move.viewZ);
     this.health = maxHealth;
     this.alive = true;
+    this.diedAtMs = Number.NaN;
     this.epoch++;
     this.lifePending = true;
     const weapons = rules.weapons;

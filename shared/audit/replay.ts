@@ -184,6 +184,8 @@ class Replay {
   /** Bytes of a tick slot, and whether it carries the view and inputs (format 4 on). */
   readonly slotBytes: number;
   readonly hasView: boolean;
+  /** The log's format version (frame.ts). */
+  readonly version: number;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -198,6 +200,7 @@ class Replay {
     this.slots = scene.histories.length;
     this.slotBytes = tickSlotBytes(frames.version);
     this.hasView = frames.version >= LOG_VERSION_WITH_VIEW;
+    this.version = frames.version;
     this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM, !this.hasView);
     this.windows = { ...DEFAULT_MEASURE_WINDOWS, lookbackMs: opt.reactionLookbackMs, preAimMs: opt.preAimMs, snapWindowMs: opt.snapWindowMs };
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
@@ -303,7 +306,7 @@ class Replay {
     const bytes = this.bytes;
     const input = this.input;
     const at = f.payloadOffset;
-    const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload);
+    const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload, this.version);
     const end = at + f.payloadLength;
     if (vAt < 0) { this.bad(f.offset, f.type, 'shot record sizes do not add up'); return; }
     const shooter = input.shooter;

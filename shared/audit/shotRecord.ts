@@ -20,7 +20,8 @@
  *   36 f64  newest tick time, server ms        (ShotTiming.newestTickMs)
  *   44 f64  target health after the verdict was applied (-1 when no target)
  *   52 u16  slot count m (ShotTargets as the pipeline saw it)
- *   54      m x (u8 alive, f64 life start ms)
+ *   54 f64  when a dead shooter was killed, server ms (ShotTiming.shooterDiedMs; NaN alive; format 5 on)
+ *   62      m x (u8 alive, f64 life start ms)  (at 54 before format 5)
  *   ..      shooter state before (SHOOTER_STATE layout below)
  *   ..      n payload bytes
  *   ..      verdict (VERDICT layout below)
@@ -32,6 +33,15 @@
  */
 import { createShooterState, type ShooterState, type Verdict } from '../validate/verdict';
 import type { ShotTiming } from '../validate/shot';
+import { LOG_FORMAT_VERSION } from './frame';
+
+/** The first format version whose shot records carry the shooter's death time. */
+export const LOG_VERSION_WITH_DEATH = 5;
+
+/** Bytes of a shot record's fixed head in a log of format `version`. */
+function headBytes(version: number): number {
+  return version >= LOG_VERSION_WITH_DEATH ? 62 : 54;
+}
 
 /**
  * Shots are 64 bytes; malformed and oversized payloads are kept whole up to this (the socket caps
@@ -72,7 +82,7 @@ export interface ShotInput {
 export function createShotInput(): ShotInput {
   return {
     tick: 0, shooter: 0, payload: null, nonBytesType: '',
-    timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 },
+    timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
     targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []), targetHealthAfter: -1, killed: false,
   };
 }
@@ -91,7 +101,7 @@ export function verdictBytes(v: Verdict): number {
 /** Upper bound of a shot record's payload, for FrameBuffer.begin. */
 export function shotRecordMaxBytes(input: ShotInput, verdict: Verdict): number {
   const payload = input.payload === null ? 32 : Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES) + 4;
-  return 54 + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + payload + verdictBytes(verdict);
+  return headBytes(LOG_FORMAT_VERSION) + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + payload + verdictBytes(verdict);
 }
 
 function writeShooterState(view: DataView, at: number, s: ShooterState): number {
@@ -184,7 +194,8 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
   const alive = input.targets.alive;
   const m = Math.min(alive.length, MAX_SLOTS);
   view.setUint16(at + 52, m, true);
-  let o = at + 54;
+  view.setFloat64(at + 54, input.timing.shooterDiedMs ?? Number.NaN, true);
+  let o = at + headBytes(LOG_FORMAT_VERSION);
   for (let i = 0; i < m; i++, o += 9) {
     view.setUint8(o, alive[i] ? 1 : 0);
     view.setFloat64(o + 1, input.targets.lifeStartMs[i] ?? 0, true);
@@ -206,8 +217,8 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
  * view into the log's bytes (no copy). Returns false when the record is too short for its own
  * counts (a record that passed its CRC but was written by something else).
  */
-export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataView, at: number, length: number): boolean {
-  const o = readShotInput(input, view, at, length);
+export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataView, at: number, length: number, version = LOG_FORMAT_VERSION): boolean {
+  const o = readShotInput(input, view, at, length, null, version);
   return o >= 0 && readVerdict(verdict, view, o, at + length) === at + length;
 }
 
@@ -217,9 +228,10 @@ export function readShotRecord(input: ShotInput, verdict: Verdict, view: DataVie
  * payload is a view into the log, or, when `payloadScratch` is given and has exactly the payload's
  * length, a copy in it (a replay loop allocates nothing per shot; the copy lives until the next call).
  */
-export function readShotInput(input: ShotInput, view: DataView, at: number, length: number, payloadScratch: Uint8Array | null = null): number {
+export function readShotInput(input: ShotInput, view: DataView, at: number, length: number, payloadScratch: Uint8Array | null = null, version = LOG_FORMAT_VERSION): number {
   const end = at + length;
-  if (length < 54) return -1;
+  const head = headBytes(version);
+  if (length < head) return -1;
   input.tick = view.getUint32(at, true);
   input.shooter = view.getUint16(at + 4, true);
   const n = view.getUint16(at + 6, true);
@@ -232,13 +244,14 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   t.newestTickMs = view.getFloat64(at + 36, true);
   input.targetHealthAfter = view.getFloat64(at + 44, true);
   const m = view.getUint16(at + 52, true);
-  if (54 + 9 * m > length) return -1;
+  t.shooterDiedMs = head > 54 ? view.getFloat64(at + 54, true) : Number.NaN;
+  if (head + 9 * m > length) return -1;
   const alive = input.targets.alive;
   const life = input.targets.lifeStartMs;
   // Only when it changes: setting a JS array's length is a runtime call even when it stays the same.
   if (alive.length !== m) alive.length = m;
   if (life.length !== m) life.length = m;
-  let o = at + 54;
+  let o = at + head;
   for (let i = 0; i < m; i++, o += 9) {
     alive[i] = view.getUint8(o) === 1;
     life[i] = view.getFloat64(o + 1, true);

@@ -11,7 +11,8 @@
  * 2. Action time: the client's claimed time of the action, bounded against arrival: no later than
  *    receive + futureSlackMs + rtt/2 (clock estimate error), no earlier than receive - maxFireLagMs (the one-way delay plus a lost
  *    segment and its lost retransmission on TCP), never before the shooter's previous action.
- * 3. Shooter rules (weaponRules.ts), at the action time: alive; switch and reload are judged and
+ * 3. Shooter rules (weaponRules.ts), at the action time: alive (or, with honourShotsInFlight, dead
+ *    since the action, which reached the server within a round trip of it); switch and reload are judged and
  *    carried out here (verdict ACTION); a shot needs the weapon carried, equipped, drawn, loaded,
  *    not reloading, and the fire clock.
  * 4. Render time (Source-style): the shooter rendered others at action time - interpolation delay;
@@ -24,8 +25,9 @@
  *    across a respawn or teleport only the newest eye counts), and no world geometry between that
  *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
  * 6. Replay: the world's first hit along the segment and the first hitbox hit of every other player
- *    alive now whose current life began at or before the rewound time (so a respawned player is never
- *    hit in a pose from a previous life, and a dead one not at all); the hitbox counts only before
+ *    alive now (or, with honourShotsInFlight, killed since) whose current life began at or before the
+ *    rewound time (so a respawned player is never hit in a pose from a previous life, and one dead at
+ *    the rewound time not at all); the hitbox counts only before
  *    the world's hit. A hitbox behind the first world hit makes the shot OCCLUDED (a shot through a
  *    wall; the wall still gets the bullet hole). A hitbox hit whose point cannot be seen from the
  *    server's eye (the eye point nearest the start, or either end of the eye path) is NOT_VISIBLE:
@@ -73,6 +75,13 @@ export interface ValidationConfig {
    * in any W ms.
    */
   maxFireLagMs: number;
+  /**
+   * Shots raced by a death count as the shooter saw them: a dead shooter's message sent while it
+   * was still alive is judged (a trade), and a target killed since the rewound time can still be
+   * hit (the verdict is a HIT; the room applies no damage to the dead). Off (absent) in logs
+   * written before the rule, so they replay as judged.
+   */
+  honourShotsInFlight?: boolean;
   /** Distance the segment start may lie from the shooter's eye path, metres. */
   originToleranceM: number;
   /** Eye height above the pose origin (the feet), metres. */
@@ -94,6 +103,7 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
     maxRttMs: 300,
     oldSlackMs: 100,
     maxFireLagMs: 800,
+    honourShotsInFlight: true,
     originToleranceM: ORIGIN_TOLERANCE_M,
     maxCoordinate: 1e5,
     maxTimeMs: 1e12,
@@ -136,6 +146,8 @@ export interface ShotTiming {
   interpDelayMs: number;
   /** Server ms of the newest recorded tick (the latest time a pose exists for). */
   newestTickMs: number;
+  /** Server ms at which a dead shooter was killed (NaN or absent while alive, or when unknown). */
+  shooterDiedMs?: number;
 }
 
 /** The players as they are now (indexed by slot): who can be hit, and since when. */
@@ -248,12 +260,15 @@ export function validateShot(
 
   // 2. Action time
   const history = scene.histories[shooter.slot];
-  if (!shooter.alive) return reject(out, VerdictReason.SHOOTER_DEAD);
+  const inFlight = config.honourShotsInFlight === true;
+  if (!shooter.alive && !inFlight) return reject(out, VerdictReason.SHOOTER_DEAD);
   if (history === undefined) return reject(out, VerdictReason.NO_SHOOTER);
   const now = timing.receiveTimeMs;
   const at = shot.timeMs;
-  if (at > now + config.futureSlackMs + Math.min(timing.rttMs, config.maxRttMs) / 2) return reject(out, VerdictReason.TIME_FUTURE);
+  const rtt = Math.min(timing.rttMs, config.maxRttMs);
+  if (at > now + config.futureSlackMs + rtt / 2) return reject(out, VerdictReason.TIME_FUTURE);
   if (at < now - config.maxFireLagMs) return reject(out, VerdictReason.TIME_TOO_OLD);
+  if (!shooter.alive && !firedAlive(at, now, rtt, timing.shooterDiedMs, config)) return reject(out, VerdictReason.SHOOTER_DEAD);
   if (at < shooter.lastActionMs) return reject(out, VerdictReason.ACTION_ORDER);
 
   // 3. Shooter rules, on the state after (restored by `refuse` when the message is refused)
@@ -346,7 +361,9 @@ export function validateShot(
   const n = Math.min(config.maxPlayers, scene.histories.length);
   scratchMasked.length = n;
   for (let i = 0; i < n; i++) {
-    const live = targets.alive[i] === true && i !== shooter.slot && (targets.lifeStartMs[i] ?? Infinity) <= when;
+    // With shots in flight honoured, a player killed since the rewound time still stands where the
+    // shooter saw it (the rewinder skips whoever was dead at that time); the room applies no damage.
+    const live = (targets.alive[i] === true || inFlight) && i !== shooter.slot && (targets.lifeStartMs[i] ?? Infinity) <= when;
     scratchMasked[i] = live ? scene.histories[i] : undefined;
   }
   const bh = scratchBoxHit;
@@ -391,6 +408,16 @@ export function validateShot(
   out.kind = VerdictKind.MISS;
   out.reason = VerdictReason.OK_MISS;
   return out;
+}
+
+/**
+ * A dead shooter's message was sent before the death reached it: its action time is no later than
+ * the kill, and it arrived no later after that time than the clock estimate's error plus a one-way
+ * trip allow (futureSlackMs + a round trip). A client that backdates its action gains at most a
+ * round trip of shots it could have fired alive.
+ */
+function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, config: ValidationConfig): boolean {
+  return diedMs !== undefined && at <= diedMs && now - at <= config.futureSlackMs + rtt;
 }
 
 /**
