@@ -75,7 +75,7 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'rttSpread', what: 'spread (standard deviation) of the round-trip estimate over the shots', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
+  { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
 ];
 
@@ -186,18 +186,19 @@ function median(v: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The median absolute deviation of a normal sample times this estimates its standard deviation. */
+const MAD_TO_SD = 1.4826;
+
 const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
 
 /** A player measure's statistic over its values (NaN when too few). */
 function playerStat(spec: MeasureSpec, values: number[]): number {
   if (values.length < MIN_PLAYER_VALUES) return NaN;
   if (spec.stat === 'spread') {
-    let m = 0;
-    for (const v of values) m += v;
-    m /= values.length;
-    let q = 0;
-    for (const v of values) q += (v - m) * (v - m);
-    return Math.sqrt(q / (values.length - 1));
+    // Robust: a lossy TCP link's few retransmitted pings lift some estimates far, which a standard
+    // deviation reads as a client that holds its pongs; held pongs move most of them.
+    const m = median(values);
+    return MAD_TO_SD * median(values.map((v) => Math.abs(v - m)));
   }
   return median(values);
 }

@@ -140,8 +140,11 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     if (verdict.kind === VerdictKind.HIT) {
       hits++;
       const victim = players[verdict.target]!;
-      if (!options.immortal) victim.health -= verdict.damage;
-      healthAfter = victim.health;
+      // As in the room: a player killed while the shot was in flight takes no more damage.
+      if (victim.alive) {
+        if (!options.immortal) victim.health -= verdict.damage;
+        healthAfter = victim.health;
+      }
       if (victim.health <= 0 && victim.alive) {
         killed = true;
         victim.alive = false;
