@@ -2,7 +2,7 @@
  * Shots raced by a death (validateShot with honourShotsInFlight): a dead shooter's message sent
  * before its death reached it is judged, one sent after is SHOOTER_DEAD, and so is one that arrives
  * later after its action than a clock error plus a one-way trip allow; a target killed after the
- * rewound time is hit where the shooter saw it, one already dead then is not. Each case is also
+ * shot was fired is hit where the shooter saw it, one already dead then is not. Each case is also
  * judged with the rule off, which gives the verdicts logs written before it replay with.
  */
 import { describe, expect, it } from 'vitest';
@@ -111,19 +111,28 @@ describe('a target killed while the shot was in flight', () => {
     return { reason: reasonName(v.reason), target: v.target, rewound: v.rewindTimeMs };
   };
 
-  it('is hit where the shooter saw it alive; not when the rewound time is after its death', () => {
-    const before = TARGET_DIES_AT - DT + INTERP; // rendered a tick before the death
-    const hit = judge(on, before);
+  it('is hit where the shooter saw it alive when the kill came after the shot was fired', () => {
+    const fired = TARGET_DIES_AT - DT; // a tick before the kill, rendering INTERP earlier
+    const hit = judge(on, fired);
     expect(hit.reason).toBe('OK_HIT');
     expect(hit.target).toBe(1);
     expect(hit.rewound).toBeLessThan(TARGET_DIES_AT);
-    expect(judge(off, before).reason).toBe('OK_MISS');
-    const after = TARGET_DIES_AT + 2 * DT + INTERP; // rendered two ticks after the death
-    expect(judge(on, after).reason).toBe('OK_MISS');
+    expect(judge(off, fired).reason).toBe('OK_MISS');
+  });
+
+  it('is not hit when it was dead before the shot was fired, though alive at the rewound time', () => {
+    const fired = TARGET_DIES_AT + 2 * DT; // two ticks after the kill, rendering the target alive
+    const v = judge(on, fired);
+    expect(v.rewound).toBeLessThan(TARGET_DIES_AT);
+    expect(v.reason).toBe('OK_MISS');
+  });
+
+  it('is not hit when the rewound time is after its death', () => {
+    expect(judge(on, TARGET_DIES_AT + 2 * DT + INTERP).reason).toBe('OK_MISS');
   });
 
   it('a target whose current life began after the rewound time is not hit either way', () => {
-    const at = TARGET_DIES_AT - DT + INTERP;
+    const at = TARGET_DIES_AT - DT;
     const v = validateShot(createVerdict(), sc, on, shot(sc, at), shooter, timing(), { alive: [true, false], lifeStartMs: [0, at - INTERP + 1] });
     expect(reasonName(v.reason)).toBe('OK_MISS');
   });

@@ -25,7 +25,7 @@
  *    across a respawn or teleport only the newest eye counts), and no world geometry between that
  *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
  * 6. Replay: the world's first hit along the segment and the first hitbox hit of every other player
- *    alive now (or, with honourShotsInFlight, killed since) whose current life began at or before the
+ *    alive now (or, with honourShotsInFlight, killed after the action time) whose current life began at or before the
  *    rewound time (so a respawned player is never hit in a pose from a previous life, and one dead at
  *    the rewound time not at all); the hitbox counts only before
  *    the world's hit. A hitbox behind the first world hit makes the shot OCCLUDED (a shot through a
@@ -361,9 +361,11 @@ export function validateShot(
   const n = Math.min(config.maxPlayers, scene.histories.length);
   scratchMasked.length = n;
   for (let i = 0; i < n; i++) {
-    // With shots in flight honoured, a player killed since the rewound time still stands where the
-    // shooter saw it (the rewinder skips whoever was dead at that time); the room applies no damage.
-    const live = (targets.alive[i] === true || inFlight) && i !== shooter.slot && (targets.lifeStartMs[i] ?? Infinity) <= when;
+    // With shots in flight honoured, a player killed after the shot was fired (alive in its history
+    // at the action time) still stands where the shooter saw it (the rewinder skips whoever was
+    // dead at the rewound time); the room applies no damage. One already dead when it was fired is not.
+    let live = i !== shooter.slot && (targets.lifeStartMs[i] ?? Infinity) <= when;
+    if (live && targets.alive[i] !== true) live = inFlight && aliveAt(scene.histories[i], at, scene.eyePolicy);
     scratchMasked[i] = live ? scene.histories[i] : undefined;
   }
   const bh = scratchBoxHit;
@@ -408,6 +410,13 @@ export function validateShot(
   out.kind = VerdictKind.MISS;
   out.reason = VerdictReason.OK_MISS;
   return out;
+}
+
+const scratchRoot = new Float64Array(4);
+
+/** Whether the history has its player alive at `timeMs` (its newest snapshot for later times). */
+function aliveAt(history: PlayerHistory | undefined, timeMs: number, policy: RewindPolicy): boolean {
+  return history !== undefined && rewindStatusUsable(history.sampleRootAt(scratchRoot, timeMs, policy)) && scratchRoot[3] === 1;
 }
 
 /**
