@@ -36,6 +36,8 @@ export class HonestPlay {
   private mode: number = Mode.TAP;
   /** Shots left in the current burst (full rate while > 0). */
   private burstLeft = 0;
+  /** The hit zone this engagement aims at (a person picks head or chest per fight, not per frame). */
+  private zone: number = HitZone.UPPER_TORSO;
   /** Local ms before which the next tap or burst may not start. */
   private nextTriggerAt = 0;
   /** The last shot was part of a run at full rate (the next claims exactly one interval later). */
@@ -65,6 +67,7 @@ export class HonestPlay {
     const target = bot.findTarget(eye, t, true, ENGAGE_RANGE_M);
     if (target !== aim.target) {
       aim.engage(target, now);
+      this.zone = this.rng.next() < HEAD_AIM_P ? HitZone.HEAD : HitZone.UPPER_TORSO;
       this.inRun = false;
       this.burstLeft = 0;
     }
@@ -81,8 +84,7 @@ export class HonestPlay {
       return;
     }
     const p = this.p;
-    const zone = this.rng.next() < HEAD_AIM_P ? HitZone.HEAD : HitZone.UPPER_TORSO;
-    if (!bot.zonePoint(p, target, t, zone)) return;
+    if (!bot.zonePoint(p, target, t, this.zone)) return;
     const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
     aim.aimAt(eye, p, dist, now);

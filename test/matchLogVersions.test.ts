@@ -93,9 +93,13 @@ describe('match log format versions', () => {
     const spread = column(a4, ShotCol.INPUT_SPREAD);
     const shooter = column(a4, ShotCol.SHOOTER);
     const median = (p: number) => { const v = spread.filter((x, i) => shooter[i] === p && x === x).sort((x, y) => x - y); return v[v.length >> 1]!; };
-    // The fake lagger's inputs arrive in bunches; an honest player's about evenly.
+    // The fake lagger's inputs arrive in bunches, more than any honest player's, whose lossy links
+    // bunch them too now and then (a lost segment holds back everything behind it).
+    const honest = [0, 3, 4, 5, 6, 7].map(median).filter((x) => x === x);
+    expect(honest.length).toBeGreaterThanOrEqual(4);
     expect(median(1)).toBeGreaterThan(5);
-    expect(median(0)).toBeLessThan(1);
+    expect(median(1)).toBeGreaterThan(Math.max(...honest));
+    expect(Math.min(...honest)).toBeLessThan(1);
     expect(column(a4, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
   });
 

@@ -175,10 +175,10 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "events": 340
     },
     "inputBunching": {
-      "threshold": 3.15906,
+      "threshold": 12.68927,
       "quantiles": [],
-      "mean": 0.1590602,
-      "sd": 1,
+      "mean": 2.834754,
+      "sd": 3.284839,
       "between": 0,
       "tailMean": NaN,
       "tailSd": NaN,

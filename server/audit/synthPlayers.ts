@@ -20,8 +20,10 @@
  *   both; the crosshair must be on the body in height as well as across it.
  * - Renders 60-130 ms behind the server (its interpolation delay, declared at join).
  * - Its client sends one input per frame (50-160 frames per second per player); each arrives half
- *   a round trip plus |N(0, 0.5-4.5 ms)| later, in order (one TCP stream), and 0.2 times a second
- *   the stream stalls for 30-150 ms and what was sent meanwhile arrives at once.
+ *   a round trip plus |N(0, 0.5-4.5 ms)| later, in order (one TCP stream). Its link loses a share
+ *   of its segments (0-2% per player, half of them under 0.5%): a lost one is sent again after the
+ *   retransmission timeout (at least 200 ms, doubling when lost again) and everything behind it
+ *   waits and arrives at once; 0.2 times a second the client itself hitches for 30-150 ms.
  * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it), its
  *   round-trip estimate on the server moves every half second by N(0, 2-20 ms per player) and by a
  *   30-150 ms spike 3% of the time; its heading reaches
@@ -240,9 +242,12 @@ export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: n
 
 /**
  * A client's input stream as the server receives it: one input per frame, in order (one TCP
- * stream), each half a round trip plus a little jitter after it was sent; now and then the stream
- * stalls and what was sent meanwhile arrives at once. A fake-lag client chokes its inputs for
- * `chokeMs()` at a time and releases them together. `take(t)` counts the inputs that arrived by t.
+ * stream), each half a round trip plus a little jitter after it was sent. A lost segment waits for
+ * its retransmission timeout (RFC 6298: the round trip plus four times its variation, at least 200
+ * ms; doubled each time it is lost again) and holds back everything sent behind it, which then
+ * arrives at once; now and then the client hitches and what it sent meanwhile arrives together. A
+ * fake-lag client chokes its inputs for `chokeMs()` at a time and releases them together.
+ * `take(t)` counts the inputs that arrived by t.
  */
 export class InputStream {
   private sendMs: number;
@@ -251,11 +256,17 @@ export class InputStream {
   private chokeEndMs = -Infinity;
   private readonly frameMs: number;
   private readonly jitterMs: number;
+  /** Share of this link's segments lost, and its retransmission timeout, ms. */
+  private readonly loss: number;
+  private readonly rtoMs: number;
 
-  constructor(private readonly rand: Rand, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null) {
+  constructor(private readonly rand: Rand, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null, loss?: number) {
     this.frameMs = 1000 / (50 + 110 * rand());
     this.jitterMs = 0.5 + 4 * rand();
     this.sendMs = this.frameMs * rand();
+    const u = rand();
+    this.loss = loss ?? 0.02 * u * u;
+    this.rtoMs = Math.max(200, 2 * oneWayMs + 4 * this.jitterMs);
     this.next();
   }
 
@@ -263,6 +274,8 @@ export class InputStream {
   private next(): void {
     const send = this.sendMs;
     let a = send + this.oneWayMs + Math.abs(normal(this.rand)) * this.jitterMs;
+    // Lost: resent after the timeout, which doubles each time the resend is lost too.
+    for (let rto = this.rtoMs; this.rand() < this.loss && rto <= 60_000; rto *= 2) a += rto;
     if (this.chokeMs !== null) {
       if (send >= this.chokeEndMs) this.chokeEndMs = send + this.chokeMs();
       a = Math.max(a, this.chokeEndMs + this.oneWayMs);
