@@ -72,23 +72,26 @@ function boxesOf32(positions: Float32Array, indices: Uint32Array): TriangleBoxes
   let rmaxx = -Infinity, rmaxy = -Infinity, rmaxz = -Infinity;
   let cminx = Infinity, cminy = Infinity, cminz = Infinity;
   let cmaxx = -Infinity, cmaxy = -Infinity, cmaxz = -Infinity;
+  // Index arithmetic as int32 (| 0; indices are in range and World caps vertices at 2^24, far below
+  // 2^31 / 3): V8 then does not test the products and sums for overflow.
   for (let i = 0; i < n; i++) {
-    const a = indices[3 * i] * 3, b = indices[3 * i + 1] * 3, c = indices[3 * i + 2] * 3;
-    const o = i * 6;
+    const t = (3 * i) | 0;
+    const a = (indices[t] * 3) | 0, b = (indices[(t + 1) | 0] * 3) | 0, c = (indices[(t + 2) | 0] * 3) | 0;
+    const o = (i * 6) | 0;
     let bad = 0;
     for (let k = 0; k < 3; k++) {
-      const ba = pb[a + k], bb = pb[b + k], bc = pb[c + k];
+      const ba = pb[(a + k) | 0], bb = pb[(b + k) | 0], bc = pb[(c + k) | 0];
       bad |= ((ba & 0x7f800000) + 0x800000) | ((bb & 0x7f800000) + 0x800000) | ((bc & 0x7f800000) + 0x800000);
       const ka = ba ^ ((ba >> 31) & 0x7fffffff), kb = bb ^ ((bb >> 31) & 0x7fffffff), kc = bc ^ ((bc >> 31) & 0x7fffffff);
       let lo = ka ^ ((ka ^ kb) & -(kb < ka));
       lo ^= (lo ^ kc) & -(kc < lo);
       let hi = ka ^ ((ka ^ kb) & -(kb > ka));
       hi ^= (hi ^ kc) & -(kc > hi);
-      ri[o + k] = lo ^ ((lo >> 31) & 0x7fffffff);
-      ri[o + 3 + k] = hi ^ ((hi >> 31) & 0x7fffffff);
+      ri[(o + k) | 0] = lo ^ ((lo >> 31) & 0x7fffffff);
+      ri[(o + 3 + k) | 0] = hi ^ ((hi >> 31) & 0x7fffffff);
     }
     if (bad < 0) throw new Error(`buildBvh: triangle ${i} has a coordinate that is not finite; fix the level mesh.`);
-    const x0 = rb[o], y0 = rb[o + 1], z0 = rb[o + 2], x1 = rb[o + 3], y1 = rb[o + 4], z1 = rb[o + 5];
+    const x0 = rb[o], y0 = rb[(o + 1) | 0], z0 = rb[(o + 2) | 0], x1 = rb[(o + 3) | 0], y1 = rb[(o + 4) | 0], z1 = rb[(o + 5) | 0];
     if (x0 < rminx) rminx = x0;
     if (y0 < rminy) rminy = y0;
     if (z0 < rminz) rminz = z0;

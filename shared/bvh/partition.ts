@@ -12,19 +12,22 @@
  */
 export function partitionRecords(
   rb: Float32Array, ids: Uint32Array, start: number, end: number,
-  k: number, c0: number, kk: number, split: number, pc: Float64Array, cb: Float64Array,
+  k: number, c0In: number, kkIn: number, splitIn: number, pc: Float64Array, cb: Float64Array,
 ): number {
+  // Loop invariants as plain numbers and index arithmetic as int32 (| 0): V8 then neither re-checks
+  // the parameters nor tests the sums for overflow on every record.
+  const c0 = c0In * 1, kk = kkIn * 1, split = splitIn | 0;
   let lx0 = Infinity, ly0 = Infinity, lz0 = Infinity, lx1 = -Infinity, ly1 = -Infinity, lz1 = -Infinity;
   let rx0 = Infinity, ry0 = Infinity, rz0 = Infinity, rx1 = -Infinity, ry1 = -Infinity, rz1 = -Infinity;
   // Along the split axis two of the bounds are known: the smallest centroid lands in bin 0 (left)
   // and the largest in the last bin (right), so those are the parent's; not comparing for them
   // saves two unpredictable branches per record.
   if (k === 0) { lx0 = pc[0]; rx1 = pc[3]; } else if (k === 1) { ly0 = pc[1]; ry1 = pc[4]; } else { lz0 = pc[2]; rz1 = pc[5]; }
-  let i = start;
-  let j = end - 1;
+  let i = start | 0;
+  let j = (end - 1) | 0;
   while (i <= j) {
-    const o = i * 6;
-    const x0 = rb[o], y0 = rb[o + 1], z0 = rb[o + 2], x1 = rb[o + 3], y1 = rb[o + 4], z1 = rb[o + 5];
+    const o = (i * 6) | 0;
+    const x0 = rb[o], y0 = rb[(o + 1) | 0], z0 = rb[(o + 2) | 0], x1 = rb[(o + 3) | 0], y1 = rb[(o + 4) | 0], z1 = rb[(o + 5) | 0];
     const mx = x0 + x1, my = y0 + y1, mz = z0 + z1;
     const m = k === 0 ? mx : k === 1 ? my : mz;
     if ((((m - c0) * kk) | 0) < split) {
@@ -34,7 +37,7 @@ export function partitionRecords(
       if (mx > lx1) lx1 = mx;
       if (my > ly1) ly1 = my;
       if (mz > lz1) lz1 = mz;
-      i++;
+      i = (i + 1) | 0;
     } else {
       if (mx < rx0) rx0 = mx;
       if (my < ry0) ry0 = my;
@@ -43,13 +46,14 @@ export function partitionRecords(
       if (k !== 1 && my > ry1) ry1 = my;
       if (k !== 2 && mz > rz1) rz1 = mz;
       // Swap records i and j (box and id).
-      const q = j * 6;
-      rb[o] = rb[q]; rb[o + 1] = rb[q + 1]; rb[o + 2] = rb[q + 2]; rb[o + 3] = rb[q + 3]; rb[o + 4] = rb[q + 4]; rb[o + 5] = rb[q + 5];
-      rb[q] = x0; rb[q + 1] = y0; rb[q + 2] = z0; rb[q + 3] = x1; rb[q + 4] = y1; rb[q + 5] = z1;
+      const q = (j * 6) | 0;
+      rb[o] = rb[q]; rb[(o + 1) | 0] = rb[(q + 1) | 0]; rb[(o + 2) | 0] = rb[(q + 2) | 0];
+      rb[(o + 3) | 0] = rb[(q + 3) | 0]; rb[(o + 4) | 0] = rb[(q + 4) | 0]; rb[(o + 5) | 0] = rb[(q + 5) | 0];
+      rb[q] = x0; rb[(q + 1) | 0] = y0; rb[(q + 2) | 0] = z0; rb[(q + 3) | 0] = x1; rb[(q + 4) | 0] = y1; rb[(q + 5) | 0] = z1;
       const t = ids[i];
       ids[i] = ids[j];
       ids[j] = t;
-      j--;
+      j = (j - 1) | 0;
     }
   }
   cb[0] = lx0; cb[1] = ly0; cb[2] = lz0; cb[3] = lx1; cb[4] = ly1; cb[5] = lz1;

@@ -152,21 +152,24 @@ export function splitBoxes(sc: SahScratch, nb: number, s: number, out: Float64Ar
 
 /** Bins records [start, end) of rb along axis k: bin (2 x centroid - c0) * kk (box + count). */
 function binRecords(
-  rb: Float32Array, start: number, end: number, binB: Float64Array, binN: Int32Array, k: number, c0: number, kk: number,
+  rb: Float32Array, start: number, end: number, binB: Float64Array, binN: Int32Array, k: number, c0In: number, kkIn: number,
 ): void {
-  for (let i = start; i < end; i++) {
-    const o6 = i * 6;
-    const x0 = rb[o6], y0 = rb[o6 + 1], z0 = rb[o6 + 2], x1 = rb[o6 + 3], y1 = rb[o6 + 4], z1 = rb[o6 + 5];
-    const m = k === 0 ? x0 + x1 : k === 1 ? y0 + y1 : z0 + z1;
-    const b = ((m - c0) * kk) | 0;
-    const o = b * 6;
-    binN[b]++;
+  // Loop invariants as plain doubles and index arithmetic as int32 (| 0): V8 then neither re-checks
+  // the parameters nor tests the sums for overflow on every record.
+  const c0 = c0In * 1, kk = kkIn * 1;
+  const ka = k | 0, kb = (k + 3) | 0;
+  for (let o6 = (start * 6) | 0, e = (end * 6) | 0; o6 < e; o6 = (o6 + 6) | 0) {
+    const x0 = rb[o6], y0 = rb[(o6 + 1) | 0], z0 = rb[(o6 + 2) | 0];
+    const x1 = rb[(o6 + 3) | 0], y1 = rb[(o6 + 4) | 0], z1 = rb[(o6 + 5) | 0];
+    const b = ((rb[(o6 + ka) | 0] + rb[(o6 + kb) | 0] - c0) * kk) | 0;
+    const o = (b * 6) | 0;
+    binN[b] = (binN[b] + 1) | 0;
     if (x0 < binB[o]) binB[o] = x0;
-    if (y0 < binB[o + 1]) binB[o + 1] = y0;
-    if (z0 < binB[o + 2]) binB[o + 2] = z0;
-    if (x1 > binB[o + 3]) binB[o + 3] = x1;
-    if (y1 > binB[o + 4]) binB[o + 4] = y1;
-    if (z1 > binB[o + 5]) binB[o + 5] = z1;
+    if (y0 < binB[(o + 1) | 0]) binB[(o + 1) | 0] = y0;
+    if (z0 < binB[(o + 2) | 0]) binB[(o + 2) | 0] = z0;
+    if (x1 > binB[(o + 3) | 0]) binB[(o + 3) | 0] = x1;
+    if (y1 > binB[(o + 4) | 0]) binB[(o + 4) | 0] = y1;
+    if (z1 > binB[(o + 5) | 0]) binB[(o + 5) | 0] = z1;
   }
 }
 
@@ -185,7 +188,7 @@ const uI = new Int32Array(uF.buffer);
  */
 function binRecordsKeys(
   rb: Float32Array, ri: Int32Array, start: number, end: number, binN: Int32Array,
-  k: number, c0: number, kk: number, nb: number,
+  k: number, c0In: number, kkIn: number, nb: number,
 ): void {
   const kb = keyBins;
   for (let i = 0; i < nb; i++) {
@@ -193,18 +196,18 @@ function binRecordsKeys(
     kb[o] = 0x7fffffff; kb[o + 1] = 0x7fffffff; kb[o + 2] = 0x7fffffff;
     kb[o + 3] = -0x80000000; kb[o + 4] = -0x80000000; kb[o + 5] = -0x80000000;
   }
-  for (let i = start; i < end; i++) {
-    const o6 = i * 6;
-    const m = k === 0 ? rb[o6] + rb[o6 + 3] : k === 1 ? rb[o6 + 1] + rb[o6 + 4] : rb[o6 + 2] + rb[o6 + 5];
-    const b = ((m - c0) * kk) | 0;
-    const o = b * 6;
-    binN[b]++;
+  const c0 = c0In * 1, kk = kkIn * 1;
+  const ka = k | 0, kb3 = (k + 3) | 0;
+  for (let o6 = (start * 6) | 0, e = (end * 6) | 0; o6 < e; o6 = (o6 + 6) | 0) {
+    const b = ((rb[(o6 + ka) | 0] + rb[(o6 + kb3) | 0] - c0) * kk) | 0;
+    const o = (b * 6) | 0;
+    binN[b] = (binN[b] + 1) | 0;
     let v = ri[o6]; v ^= (v >> 31) & 0x7fffffff; let c = kb[o]; kb[o] = c ^ ((c ^ v) & -(v < c));
-    v = ri[o6 + 1]; v ^= (v >> 31) & 0x7fffffff; c = kb[o + 1]; kb[o + 1] = c ^ ((c ^ v) & -(v < c));
-    v = ri[o6 + 2]; v ^= (v >> 31) & 0x7fffffff; c = kb[o + 2]; kb[o + 2] = c ^ ((c ^ v) & -(v < c));
-    v = ri[o6 + 3]; v ^= (v >> 31) & 0x7fffffff; c = kb[o + 3]; kb[o + 3] = c ^ ((c ^ v) & -(v > c));
-    v = ri[o6 + 4]; v ^= (v >> 31) & 0x7fffffff; c = kb[o + 4]; kb[o + 4] = c ^ ((c ^ v) & -(v > c));
-    v = ri[o6 + 5]; v ^= (v >> 31) & 0x7fffffff; c = kb[o + 5]; kb[o + 5] = c ^ ((c ^ v) & -(v > c));
+    v = ri[(o6 + 1) | 0]; v ^= (v >> 31) & 0x7fffffff; c = kb[(o + 1) | 0]; kb[(o + 1) | 0] = c ^ ((c ^ v) & -(v < c));
+    v = ri[(o6 + 2) | 0]; v ^= (v >> 31) & 0x7fffffff; c = kb[(o + 2) | 0]; kb[(o + 2) | 0] = c ^ ((c ^ v) & -(v < c));
+    v = ri[(o6 + 3) | 0]; v ^= (v >> 31) & 0x7fffffff; c = kb[(o + 3) | 0]; kb[(o + 3) | 0] = c ^ ((c ^ v) & -(v > c));
+    v = ri[(o6 + 4) | 0]; v ^= (v >> 31) & 0x7fffffff; c = kb[(o + 4) | 0]; kb[(o + 4) | 0] = c ^ ((c ^ v) & -(v > c));
+    v = ri[(o6 + 5) | 0]; v ^= (v >> 31) & 0x7fffffff; c = kb[(o + 5) | 0]; kb[(o + 5) | 0] = c ^ ((c ^ v) & -(v > c));
   }
 }
 
