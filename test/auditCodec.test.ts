@@ -118,6 +118,8 @@ describe('tick, event, end and header records', () => {
       // The view is stored as float32, the input counts as u16 (clamped).
       poses[s * stride + TickPose.VIEW_X] = 0.6; poses[s * stride + TickPose.VIEW_Y] = -0.48; poses[s * stride + TickPose.VIEW_Z] = 0.64;
       poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.STEPS] = s === 4 ? 70000 : -3;
+      // The view's time is stored as a float32 offset from the tick's time (NaN: unknown).
+      poses[s * stride + TickPose.VIEW_TIME] = s === 4 ? NaN : 1203.125 - 31.25 * s;
     }
     const buf = new Uint8Array(tickRecordMaxBytes(slots));
     const view = new DataView(buf.buffer);
@@ -129,8 +131,10 @@ describe('tick, event, end and header records', () => {
     expect([t.tick, t.timeMs, t.count, Array.from(t.slots.subarray(0, t.count))]).toEqual([77, 1203.125, 4, [0, 1, 3, 4]]);
     const V = TICK_SLOT_VALUES;
     expect(Array.from(t.numbers.subarray(2 * V, 2 * V + 11))).toEqual(Array.from(poses.subarray(3 * stride + 1, 3 * stride + 12)));
-    expect(Array.from(t.numbers.subarray(2 * V + 11, 3 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 3, 0]);
-    expect(Array.from(t.numbers.subarray(3 * V + 11, 4 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 4, 0xffff]);
+    expect(Array.from(t.numbers.subarray(2 * V + 11, 3 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 3, 0, 1203.125 - 93.75]);
+    expect(Array.from(t.numbers.subarray(3 * V + 11, 4 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 4, 0xffff, NaN]);
+    // Read as a version 5 tick (no view time), the same bytes are the wrong size.
+    expect(readTick(createTickData(1), view, 0, len, 5)).toBe(false);
 
     // A version 3 tick: the 11 numbers per slot only; the view and inputs read as NaN.
     const v3 = new DataView(new ArrayBuffer(TICK_HEAD_BYTES + 2 * TICK_SLOT_BYTES_V3));
@@ -144,7 +148,7 @@ describe('tick, event, end and header records', () => {
     expect(readTick(t3, v3, 0, v3.byteLength)).toBe(false);
     expect(readTick(t3, v3, 0, v3.byteLength, 3)).toBe(true);
     expect(Array.from(t3.slots.subarray(0, 2))).toEqual([7, 6]);
-    expect(Array.from(t3.numbers.subarray(V, 2 * V))).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, NaN, NaN, NaN, NaN, NaN]);
+    expect(Array.from(t3.numbers.subarray(V, 2 * V))).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, NaN, NaN, NaN, NaN, NaN, NaN]);
 
     const ev = new DataView(new ArrayBuffer(64));
     const n = writeEvent(ev, 0, { kind: 'death', slot: 3, timeMs: 5.5, other: 7 });

@@ -20,21 +20,24 @@ interface Frame {
   inputs?: number;
   /** Movement steps the shooter's tick took (default 1). */
   steps?: number;
+  /** When the tick's view was aimed (the input's stamp), ms; absent: unknown. */
+  vt?: number;
 }
 
-function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number, steps = 1): RingPose {
-  return { x, y, z, qy: 0, qw: 1, alive: true, epoch: 1, vx, vy, vz, inputs, steps };
+function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number, steps = 1, viewTimeMs = NaN): RingPose {
+  return { x, y, z, qy: 0, qw: 1, alive: true, epoch: 1, vx, vy, vz, inputs, steps, viewTimeMs };
 }
 
 /** Feeds the frames as ticks (shooter slot 0, target slot 1) and measures a shot fired along the view of tick `fire`. */
-function measure(frames: Frame[], fire: number, world: ReplayWorld = open) {
+/** `delayMs`: the client's render delay the shot declares (action time less render time); NaN: none. */
+function measure(frames: Frame[], fire: number, world: ReplayWorld = open, delayMs = NaN) {
   // The ticks up to the shot, as the replay has them when the shot arrives.
   const ring = new BehaviourRing(2, world, EYE);
   for (let j = 0; j <= fire; j++) {
     const g = frames[j]!;
     const r = ring.beginTick();
     const c = Math.cos(g.pitch);
-    ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1, g.steps ?? 1));
+    ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1, g.steps ?? 1, g.vt ?? NaN));
     ring.putSlot(r, 1, pose(g.tx, g.ty ?? 0, g.tz, 0, 0, 1, 1));
     ring.endTick(j * DT);
   }
@@ -43,7 +46,7 @@ function measure(frames: Frame[], fire: number, world: ReplayWorld = open) {
   const dx = Math.sin(f.yaw) * cp, dy = Math.sin(f.pitch), dz = Math.cos(f.yaw) * cp;
   const sx = f.sx ?? 0, sz = f.sz ?? 0;
   const at = fire * DT + 5;
-  return ring.measureShot(createShotMeasures(), 0, -1, -1, at, at, sx, EYE, sz, sx + dx * 50, EYE + dy * 50, sz + dz * 50, DEFAULT_MEASURE_WINDOWS);
+  return ring.measureShot(createShotMeasures(), 0, -1, -1, at, at + delayMs, at, sx, EYE, sz, sx + dx * 50, EYE + dy * 50, sz + dz * 50, DEFAULT_MEASURE_WINDOWS);
 }
 
 const minJerk = (u: number) => { const x = Math.max(0, Math.min(1, u)); return x * x * x * (10 - 15 * x + 6 * x * x); };
@@ -124,6 +127,38 @@ describe('behaviour measures on scripted traces', () => {
     expect(Math.abs(b.trackLag)).toBeLessThan(10);
     // The lag explains the offset: little wobble is left either way.
     expect(a.trackError).toBeLessThan(0.2 * DEG);
+  });
+
+  it('view times: a view held on ticks no input reached is read against the target when it was aimed, not the tick it sits in', () => {
+    // A strafing target 10 m away; the client aims exactly at it as rendered 100 ms behind its clock,
+    // but its inputs reach the room unevenly: every third tick steps none (the view is held) and the
+    // next steps two (the room shows the newer one).
+    const d = 10, delay = 100;
+    const tx = (t: number) => 3 * Math.sin((2 * Math.PI * t) / 1200);
+    const timed: Frame[] = [];
+    const untimed: Frame[] = [];
+    let vt = 0;
+    for (let j = 0; j <= 96; j++) {
+      const t = j * DT;
+      // The newest input stepped at tick j: aimed a tick before it, or two ticks before on a held tick.
+      if (j % 3 !== 1) vt = t - DT;
+      const yaw = Math.atan2(tx(vt - delay), d);
+      timed.push({ yaw, pitch: chestPitch(d), tx: tx(t), tz: d, vt });
+      untimed.push({ yaw, pitch: chestPitch(d), tx: tx(t), tz: d });
+    }
+    const degPerS = (c: number) => (c * 1000) / DEG;
+    const a = measure(timed, 96, open, delay);
+    const b = measure(untimed, 96);
+    // Read against the target as aimed: on it all along, no lag, no wobble, no sweep.
+    expect(Math.abs(a.trackLag)).toBeLessThan(3);
+    expect(a.trackError).toBeLessThan(0.05 * DEG);
+    expect(degPerS(a.sweep)).toBeLessThan(1);
+    expect(a.onTargetMs).toBeGreaterThan(0);
+    // By the fixed lag alone (the render delay unknown), the same views read as a pursuit 100 ms
+    // behind with wobble, and never on the body long.
+    expect(b.trackLag).toBeGreaterThan(50);
+    expect(b.trackError).toBeGreaterThan(10 * a.trackError);
+    expect(b.onTargetMs).toBeLessThan(a.onTargetMs);
   });
 
   it('a view that follows a player behind cover reads a gain near 1 and a small pre-aim; one that ignores it, near 0', () => {

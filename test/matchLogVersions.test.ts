@@ -11,20 +11,21 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
 import { Behaviour, synthesizeMatch } from '../server/audit/synthMatch';
 import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/audit/frame';
-import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
 import type { World } from '../shared/world/world';
 
 const dir = mkdtempSync(join(tmpdir(), 'log-versions-'));
 let world: World;
-let v4: Uint8Array;
-let a4: AuditResult;
+let cur: Uint8Array;
+let aCur: AuditResult;
 
 /**
- * The log in an older layout: the preamble's version; before 5 each shot record without the
- * shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11 numbers.
+ * The log in an older layout: the preamble's version; before 6 every tick slot without its view
+ * time (its last 4 bytes); before 5 each shot record without the shooter's death time (8 bytes at
+ * 54); before 4 every tick slot cut to its 11 numbers.
  */
-function toVersion(bytes: Uint8Array, version: 3 | 4): Uint8Array {
+function toVersion(bytes: Uint8Array, version: 3 | 4 | 5): Uint8Array {
   const out = new FrameBuffer(bytes.length);
   const pre = new Uint8Array(PREAMBLE_BYTES);
   writePreamble(pre, 0, version);
@@ -32,19 +33,20 @@ function toVersion(bytes: Uint8Array, version: 3 | 4): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const f of readFrames(bytes).frames) {
     let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
-    if (f.type === RecordType.SHOT) {
+    if (f.type === RecordType.SHOT && version < 5) {
       const cut = new Uint8Array(payload.length - 8);
       cut.set(payload.subarray(0, 54));
       cut.set(payload.subarray(62), 54);
       payload = cut;
     }
-    if (f.type === RecordType.TICK && version === 3) {
+    if (f.type === RecordType.TICK) {
       const n = view.getUint16(f.payloadOffset + 12, true);
-      const cut = new Uint8Array(TICK_HEAD_BYTES + n * TICK_SLOT_BYTES_V3);
+      const slot = version === 3 ? TICK_SLOT_BYTES_V3 : TICK_SLOT_BYTES_V4;
+      const cut = new Uint8Array(TICK_HEAD_BYTES + n * slot);
       cut.set(payload.subarray(0, TICK_HEAD_BYTES));
       for (let i = 0; i < n; i++) {
         const from = TICK_HEAD_BYTES + i * TICK_SLOT_BYTES;
-        cut.set(payload.subarray(from, from + TICK_SLOT_BYTES_V3), TICK_HEAD_BYTES + i * TICK_SLOT_BYTES_V3);
+        cut.set(payload.subarray(from, from + slot), TICK_HEAD_BYTES + i * slot);
       }
       payload = cut;
     }
@@ -55,10 +57,10 @@ function toVersion(bytes: Uint8Array, version: 3 | 4): Uint8Array {
 
 beforeAll(async () => {
   world = await loadWorld();
-  const path = join(dir, 'v4.hrml');
+  const path = join(dir, 'current.hrml');
   await synthesizeMatch({ world, levelPath: DEFAULT_LEVEL_PATH, path, seed: 9, players: 8, durationS: 20, cheats: { 1: Behaviour.FAKE_LAG, 2: Behaviour.TRIGGERBOT }, strength: 1 });
-  v4 = new Uint8Array(readFileSync(path));
-  a4 = await auditMatchLog(path, { world, calibration: null });
+  cur = new Uint8Array(readFileSync(path));
+  aCur = await auditMatchLog(path, { world, calibration: null });
 });
 afterAll(async () => {
   await closeAuditWorkers();
@@ -69,9 +71,9 @@ const column = (a: AuditResult, c: number) => Array.from({ length: a.shots }, (_
 
 describe('match log format versions', () => {
   it('the current version carries each player\'s view (unit, pitched) and input arrivals, and the replay measures them', () => {
-    const frames = readFrames(v4);
+    const frames = readFrames(cur);
     expect(frames.version).toBe(LOG_FORMAT_VERSION);
-    const view = new DataView(v4.buffer, v4.byteOffset, v4.byteLength);
+    const view = new DataView(cur.buffer, cur.byteOffset, cur.byteLength);
     let pitched = 0, slots = 0, inputs = 0;
     for (const f of frames.frames) {
       if (f.type !== RecordType.TICK) continue;
@@ -89,9 +91,9 @@ describe('match log format versions', () => {
     // The synthetic players look a little below the horizon, and their clients send about one input per tick or more.
     expect(pitched / slots).toBeGreaterThan(0.5);
     expect(inputs / slots).toBeGreaterThan(0.7);
-    expect(a4.mismatches).toEqual([]);
-    const spread = column(a4, ShotCol.INPUT_SPREAD);
-    const shooter = column(a4, ShotCol.SHOOTER);
+    expect(aCur.mismatches).toEqual([]);
+    const spread = column(aCur, ShotCol.INPUT_SPREAD);
+    const shooter = column(aCur, ShotCol.SHOOTER);
     const median = (p: number) => { const v = spread.filter((x, i) => shooter[i] === p && x === x).sort((x, y) => x - y); return v[v.length >> 1]!; };
     // The fake lagger's inputs arrive in bunches, more than any honest player's, whose lossy links
     // bunch them too now and then (a lost segment holds back everything behind it).
@@ -100,42 +102,62 @@ describe('match log format versions', () => {
     expect(median(1)).toBeGreaterThan(5);
     expect(median(1)).toBeGreaterThan(Math.max(...honest));
     expect(Math.min(...honest)).toBeLessThan(1);
-    expect(column(a4, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
+    expect(column(aCur, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
   });
 
-  it('a version 4 log (no death time in shot records) replays every verdict and measure the same', async () => {
-    const old = toVersion(v4, 4);
-    expect(readFrames(old).version).toBe(4);
-    const path = join(dir, 'v4-layout.hrml');
-    writeFileSync(path, old);
-    const a = await auditMatchLog(path, { world, calibration: null });
+  it('a version 5 log (no view times) replays every verdict the same; its views are held against the target a fixed lag back', async () => {
+    const path = join(dir, 'v5-layout.hrml');
+    writeFileSync(path, toVersion(cur, 5));
+    const a5 = await auditMatchLog(path, { world, calibration: null });
+    expect(a5.mismatches).toEqual([]);
+    expect(a5.shots).toBe(aCur.shots);
+    // Only the measures that hold a view against the target as it was aimed may differ
+    const byTime = new Set<number>([ShotCol.ON_TARGET_MS, ShotCol.TRACK_ERROR, ShotCol.TRACK_LAG_MS, ShotCol.SWEEP]);
+    // (and each record's offset in the file: the tick slots before it are 4 bytes shorter).
+    for (let c = 0; c < SHOT_COLUMNS; c++) if (!byTime.has(c) && c !== ShotCol.OFFSET) expect(column(a5, c), `column ${c}`).toEqual(column(aCur, c));
+    // The synthetic room applies each view a tick after it was aimed, the fixed lag's assumption:
+    // the two readings differ by the clients' clock errors and the ticks' rounding only.
+    const median = (v: number[]) => { const f = v.filter((x) => x === x).sort((x, y) => x - y); return f[f.length >> 1]!; };
+    for (const c of byTime) {
+      const m5 = median(column(a5, c)), m6 = median(column(aCur, c));
+      expect(Math.abs(m5 - m6), `column ${c}: ${m5} vs ${m6}`).toBeLessThanOrEqual(0.25 * Math.abs(m6));
+    }
+  });
+
+  it('a version 4 log (no death time in shot records) replays every verdict and measure as version 5 does', async () => {
+    const p5 = join(dir, 'v5.hrml'), p4 = join(dir, 'v4-layout.hrml');
+    writeFileSync(p5, toVersion(cur, 5));
+    writeFileSync(p4, toVersion(cur, 4));
+    expect(readFrames(readFileSync(p4)).version).toBe(4);
+    const a5 = await auditMatchLog(p5, { world, calibration: null });
+    const a = await auditMatchLog(p4, { world, calibration: null });
     expect(a.mismatches).toEqual([]);
-    expect(a.shots).toBe(a4.shots);
+    expect(a.shots).toBe(a5.shots);
     for (let c = 0; c < SHOT_COLUMNS; c++) {
-      const cols = [column(a, c), column(a4, c)];
+      const cols = [column(a, c), column(a5, c)];
       if (c === ShotCol.OFFSET) expect(cols[0]!.map((x, i) => cols[1]![i]! - x)).toEqual(cols[0]!.map((_, i) => 8 * i));
       else expect(cols[0], `column ${c}`).toEqual(cols[1]);
     }
   });
 
   it('a version 3 log (no view, no inputs) replays every verdict the same, its angles from the heading', async () => {
-    const v3 = toVersion(v4, 3);
+    const v3 = toVersion(cur, 3);
     expect(readFrames(v3).version).toBe(3);
     const path = join(dir, 'v3.hrml');
     writeFileSync(path, v3);
     const a3 = await auditMatchLog(path, { world, calibration: null });
     expect(a3.problems).toEqual([]);
     expect(a3.mismatches).toEqual([]);
-    expect(a3.shots).toBe(a4.shots);
-    for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(a4, c));
+    expect(a3.shots).toBe(aCur.shots);
+    for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(aCur, c));
     expect(column(a3, ShotCol.INPUT_SPREAD).every((x) => Number.isNaN(x))).toBe(true);
     // The heading gives the same targets for most shots; reaction and time on target are still measured.
-    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(a4, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
+    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aCur, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
     expect(column(a3, ShotCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
   });
 
   it('refuses a version it does not read, naming the versions it does', () => {
-    const other = v4.slice();
+    const other = cur.slice();
     new DataView(other.buffer).setUint32(4, 2, true);
     expect(() => readFrames(other)).toThrow(LogFormatError);
     expect(() => readFrames(other)).toThrow(new RegExp(`version 2; this reader reads versions 3 to ${LOG_FORMAT_VERSION}`));

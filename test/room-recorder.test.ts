@@ -145,9 +145,20 @@ describe('recorder', () => {
     const t0 = b.serverNow();
     for (let i = 0; i < 12; i++) b.sendInput({ ...stream, seq: b.inputSeq + 1, timeMs: t0 - (12 - i) * 15.625 });
     await sleep(200);
-    const after = log.entries.slice(from2).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses[slot * TICK_POSE_STRIDE + TickPose.STEPS]!);
+    const ticks2 = log.entries.slice(from2).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses.subarray(slot * TICK_POSE_STRIDE, (slot + 1) * TICK_POSE_STRIDE));
+    const after = ticks2.map((r) => r[TickPose.STEPS]!);
     expect(Math.max(...after)).toBe(8);
     expect(after.reduce((n, x) => n + x, 0)).toBe(12);
+    // Each tick's view is dated by the stamp of the newest input it stepped, and a tick that stepped
+    // none keeps the view and its date; unstamped (held-key) inputs leave it unknown.
+    let stepsSoFar = 0;
+    for (const r of ticks2) {
+      stepsSoFar += r[TickPose.STEPS]!;
+      // Input i (from 0) was stamped t0 - (12 - i) ticks; after n steps the newest is input n - 1.
+      if (stepsSoFar > 0) expect(r[TickPose.VIEW_TIME]).toBe(t0 - (13 - stepsSoFar) * 15.625);
+    }
+    expect(stepsSoFar).toBe(12);
+    expect(rows.every((r) => Number.isNaN(r[TickPose.VIEW_TIME]))).toBe(true);
     await a.leave();
     await b.leave();
   });

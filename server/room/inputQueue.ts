@@ -20,8 +20,8 @@
 import { stepMovement, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/movement/step';
 import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
 
-const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMPED = 7;
-const STRIDE = 8;
+const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMPED = 7, STAMP = 8;
+const STRIDE = 9;
 /** Step credit earned per tick. */
 export const CREDIT_PER_TICK = 1 + 1 / 1024;
 
@@ -44,6 +44,11 @@ export class InputQueue {
   dropped = 0;
   /** Movement steps the last tick took (commanded and held). */
   lastSteps = 0;
+  /**
+   * When the view last stepped was aimed: its input's stamp (the client's server clock, ms); NaN
+   * for an unstamped input or a view set by hold(). A held step keeps it: the view is that old.
+   */
+  viewTimeMs = NaN;
   private readonly stepInput: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
 
   constructor(tickRate: number, readonly maxPerTick = 8) {
@@ -80,6 +85,7 @@ export class InputQueue {
     r[o + WX] = inp.wishX; r[o + WZ] = inp.wishZ;
     r[o + VX] = inp.viewX; r[o + VY] = inp.viewY; r[o + VZ] = inp.viewZ;
     r[o + STAMPED] = stamped ? 1 : 0;
+    r[o + STAMP] = stamped ? inp.timeMs : NaN;
     this.pushed++;
   }
 
@@ -97,6 +103,7 @@ export class InputQueue {
     l.buttons = 0; l.wishX = 0; l.wishZ = 0;
     l.viewX = viewX; l.viewY = viewY; l.viewZ = viewZ;
     this.lastStamped = false;
+    this.viewTimeMs = NaN;
   }
 
   /**
@@ -128,6 +135,7 @@ export class InputQueue {
     l.wishX = r[o + WX]!; l.wishZ = r[o + WZ]!;
     l.viewX = r[o + VX]!; l.viewY = r[o + VY]!; l.viewZ = r[o + VZ]!;
     this.lastStamped = r[o + STAMPED] === 1;
+    this.viewTimeMs = r[o + STAMP]!;
     this.head = (this.head + 1) % this.capacity;
     this.size--;
     this.taken++;

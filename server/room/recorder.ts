@@ -21,12 +21,13 @@ import type { MatchHeader } from '../../shared/audit/records';
  * present (1/0), x, y, z, qx, qy, qz, qw, clip, time, alive (1/0), epoch, the view direction the
  * movement step applied (unit x, y, z), the input messages taken since the previous tick, and the
  * movement steps the tick took (1 a tick; several when it caught up inputs TCP held back; 0 while
- * a client's commands are late).
+ * a client's commands are late), and when that view was aimed: the stamp of the input that carried
+ * it (the client's estimate of the server clock, ms; NaN for unstamped inputs or none yet).
  */
-export const TICK_POSE_STRIDE = 17;
+export const TICK_POSE_STRIDE = 18;
 export const TickPose = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11,
-  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16,
+  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, VIEW_TIME: 17,
 } as const;
 
 export type { MatchHeader };

@@ -24,7 +24,7 @@ export function wirePose(out: PlayerPose, slot: Slot): PlayerPose {
 
 /**
  * One slot's row of a tick record (recorder.ts TickPose layout): the pose, the view the step
- * applied, and the slot's input arrivals since the previous tick (counted by Slot.takeInput, reset here).
+ * applied and when it was aimed, and the slot's input arrivals since the previous tick (counted by Slot.takeInput, reset here).
  */
 export function writeTickPose(poses: Float64Array, slotIndex: number, pose: PlayerPose, slot: Slot): void {
   const o = slotIndex * TICK_POSE_STRIDE;
@@ -33,6 +33,7 @@ export function writeTickPose(poses: Float64Array, slotIndex: number, pose: Play
   poses[o + TickPose.INPUTS] = slot.inputsSinceTick;
   // How far the seq moved; before a first seq to count from, the inputs themselves.
   poses[o + TickPose.STEPS] = slot.alive ? slot.inputs.lastSteps : 0;
+  poses[o + TickPose.VIEW_TIME] = slot.inputs.viewTimeMs;
   slot.inputsSinceTick = 0;
   poses[o + TickPose.PRESENT] = 1;
   poses[o + TickPose.X] = pose.x; poses[o + TickPose.Y] = pose.y; poses[o + TickPose.Z] = pose.z;

@@ -20,7 +20,7 @@
  * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
 import {
-  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_VIEW_T, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
   type TrackOut,
 } from './motion';
 
@@ -37,6 +37,8 @@ export interface ReplayWorld {
 export interface RingPose {
   x: number; y: number; z: number; qy: number; qw: number; alive: boolean; epoch: number;
   vx: number; vy: number; vz: number; inputs: number; steps: number;
+  /** When the view was aimed, on the client's clock, ms (NaN unknown: before format 6, or unstamped inputs). */
+  viewTimeMs: number;
 }
 
 /**
@@ -224,6 +226,7 @@ export class BehaviourRing {
     // A tick that stepped several inputs (catching up what TCP held back) turned the view by as many
     // steps: turn speeds are read per step.
     ring[o + R_STEPS] = p.steps > 1 ? p.steps : 1;
+    ring[o + R_VIEW_T] = p.viewTimeMs;
     if (c >= 0) { ring[o + R_SUM_N]! += 1; ring[o + R_SUM_C]! += c; ring[o + R_SUM_C2]! += c * c; }
   }
 
@@ -254,10 +257,10 @@ export class BehaviourRing {
 
   /**
    * Measures one shot by `shooter` (< slots): `hitTarget` is the player hit (-1 for a miss),
-   * `claimedTarget` the one the message names (-1 none), the segment's start and stop, its receive
-   * and rewound times. Into out.
+   * `claimedTarget` the one the message names (-1 none), the segment's start and stop, its receive,
+   * action (claimed; NaN unknown) and rewound times. Into out.
    */
-  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, rewindMs: number,
+  measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, actionMs: number, rewindMs: number,
     sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows): ShotMeasures {
     clearShotMeasures(out);
     const ring = this.ring;
@@ -309,11 +312,15 @@ export class BehaviourRing {
     // The view a tick records is the input that arrived before it: sent about a tick earlier,
     // against the target as rendered then.
     const viewLag = lag + VIEW_INPUT_TICKS;
-    trackStats(track, ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat, w);
+    // With view times (format 6), each view is held against the target as the client showed it when
+    // it aimed that view: its time less the client's render delay (the action time less the render
+    // time), whatever the network and the input queue did in between.
+    const delay = actionMs - rewindMs;
+    trackStats(track, ring, time, this.slots, this.serial, shooter, target, k, viewLag, delay, this.eye, chest, this.flat, w);
     out.onTargetMs = track.onTargetMs;
     out.trackError = track.trackError;
     out.trackLag = track.trackLag;
-    out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, viewLag, this.eye, chest, this.flat);
+    out.sweep = crossSweep(ring, time, this.slots, this.serial, shooter, target, k, viewLag, delay, this.eye, chest, this.flat);
     this.sighting(out, shooter, target, kw, k, lag, rewindMs, w);
     return out;
   }

@@ -17,7 +17,15 @@ export const R_PRESENT = 0, R_X = 1, R_Y = 2, R_Z = 3, R_VX = 4, R_VY = 5, R_VZ 
 export const R_SUM_N = 10, R_SUM_C = 11, R_SUM_C2 = 12;
 /** Movement steps the shooter's tick took (1 when the log does not say). */
 export const R_STEPS = 13;
-export const R_STRIDE = 14;
+/** When the tick's view was aimed, on the client's estimate of the server clock, ms (NaN unknown). */
+export const R_VIEW_T = 14;
+export const R_STRIDE = 15;
+/**
+ * A view time further than this from its tick's time is not believed (a client's clock estimate is
+ * off by a few ms, a TCP stall holds a view back by up to a second or two): the view is then taken
+ * as aimed a fixed lag before its tick, as for a log without view times.
+ */
+export const VIEW_TIME_SLACK_MS = 3000;
 /**
  * The target must cross the view at this root-mean-square angular speed (10 degrees per second, in
  * radians per ms) for a regression on its motion (tracking lag, hidden following) to mean anything.
@@ -66,15 +74,63 @@ export interface TrackOut {
   trackLag: number;
 }
 
+// The target's root where targetFor found it (x, y, z), the time it stands for and its life.
+const tgt = new Float64Array(5);
+
 /**
- * Walking back from tick k: how long the view ray has been on the target's body (the target as at
- * tick j - lag against the shooter's eye and view at tick j), and over the lag window the lag
+ * Where `target` stood as the shooter's client showed it when it aimed the view recorded at tick
+ * j: at the view's time less the client's render delay `delayMs` (the shot's action time less its
+ * render time), linear between the two ticks around that time; or, when the log has no view time,
+ * the delay is unknown or the view time is implausible, at tick j - lag. Writes x y z, the time and
+ * the epoch into tgt. False when the target is absent, dead, or (epoch not NaN) in another life.
+ */
+function targetFor(ring: Float64Array, time: Float64Array, slots: number, serial: number, shooter: number, target: number,
+  j: number, lag: number, delayMs: number, epoch: number): boolean {
+  const vt = ring[ringSlot(j, slots, shooter) + R_VIEW_T]!;
+  const live = (o: number) => ring[o + R_PRESENT] === 1 && ring[o + R_ALIVE] === 1 && (epoch !== epoch || ring[o + R_EPOCH] === epoch);
+  if (delayMs === delayMs && vt === vt && Math.abs(vt - time[j % RING]!) <= VIEW_TIME_SLACK_MS) {
+    const t = vt - delayMs;
+    const newest = serial - 1;
+    // The newest tick at or before t, searched from the fixed-lag guess.
+    let a = Math.min(newest, Math.max(j - lag, serial - RING, 0));
+    while (inRing(a - 1, serial) && time[a % RING]! > t) a--;
+    while (a < newest && time[(a + 1) % RING]! <= t) a++;
+    if (!inRing(a, serial) || time[a % RING]! > t) return false;
+    const oa = ringSlot(a, slots, target);
+    if (!live(oa)) return false;
+    const ta = time[a % RING]!;
+    let f = 0, ob = oa;
+    if (a < newest) {
+      const b = ringSlot(a + 1, slots, target), tb = time[(a + 1) % RING]!;
+      if (live(b) && ring[b + R_EPOCH] === ring[oa + R_EPOCH] && tb > ta) { ob = b; f = Math.min(1, (t - ta) / (tb - ta)); }
+    }
+    tgt[0] = ring[oa + R_X]! + (ring[ob + R_X]! - ring[oa + R_X]!) * f;
+    tgt[1] = ring[oa + R_Y]! + (ring[ob + R_Y]! - ring[oa + R_Y]!) * f;
+    tgt[2] = ring[oa + R_Z]! + (ring[ob + R_Z]! - ring[oa + R_Z]!) * f;
+    tgt[3] = t;
+    tgt[4] = ring[oa + R_EPOCH]!;
+    return true;
+  }
+  if (!inRing(j - lag, serial)) return false;
+  const o = ringSlot(j - lag, slots, target);
+  if (!live(o)) return false;
+  tgt[0] = ring[o + R_X]!; tgt[1] = ring[o + R_Y]!; tgt[2] = ring[o + R_Z]!;
+  tgt[3] = time[(j - lag) % RING]!;
+  tgt[4] = ring[o + R_EPOCH]!;
+  return true;
+}
+
+/**
+ * Walking back from tick k: how long the view ray has been on the target's body (the target as the
+ * client showed it when it aimed the view of tick j, see targetFor, against the shooter's eye and
+ * view at tick j), and over the lag window the lag
  * regressed from the offset between view and chest (across: sine of the horizontal angle; in
  * height: the difference of the elevations' sines) at tick j against the chest's angular velocity
  * from j - 1 to j, and over the wobble window the wobble that velocity leaves unexplained.
  */
 export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array, slots: number, serial: number, shooter: number, target: number,
-  k: number, lag: number, eye: number, chest: number, flat: boolean, w: { wobbleMs: number; lagMs: number; onTargetCapMs: number; bodyHalfWidthM: number }): void {
+  k: number, lag: number, delayMs: number, eye: number, chest: number, flat: boolean,
+  w: { wobbleMs: number; lagMs: number; onTargetCapMs: number; bodyHalfWidthM: number }): void {
   const tk = time[k % RING]!;
   const fy = flat ? 0 : 1;
   let onSince = NaN;
@@ -85,15 +141,18 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
   h.fill(0); v.fill(0);
   // The later tick's offsets and chest direction (horizontal unit bearing, elevation sine) and time.
   let pSide = 0, pUp = 0, pBx = 0, pBz = 0, pEl = 0, pT = NaN;
-  const epoch = inRing(k - lag, serial) ? ring[ringSlot(k - lag, slots, target) + R_EPOCH]! : NaN;
-  for (let j = k; inRing(j - lag, serial); j--) {
+  let epoch = NaN;
+  for (let j = k; inRing(j, serial); j--) {
     const tj = time[j % RING]!;
     const age = tk - tj;
     if ((!onTarget || age > w.onTargetCapMs) && age > w.wobbleMs && age > w.lagMs) break;
-    const so = ringSlot(j, slots, shooter), to = ringSlot(j - lag, slots, target);
-    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) break;
+    const so = ringSlot(j, slots, shooter);
+    if (ring[so + R_PRESENT] !== 1 || !targetFor(ring, time, slots, serial, shooter, target, j, lag, delayMs, epoch)) break;
+    epoch = tgt[4]!;
+    // The target's time: consecutive ticks that hold one view (no input stepped) stand for one instant.
+    const tt = tgt[3]!;
     const ex = ring[so + R_X]!, ey = ring[so + R_Y]! + eye, ez = ring[so + R_Z]!;
-    const px = ring[to + R_X]! - ex, py = (ring[to + R_Y]! + chest - ey) * fy, pz = ring[to + R_Z]! - ez;
+    const px = tgt[0]! - ex, py = (tgt[1]! + chest - ey) * fy, pz = tgt[2]! - ez;
     const vx = ring[so + R_VX]!, vy = ring[so + R_VY]!, vz = ring[so + R_VZ]!;
     const hd = Math.sqrt(px * px + pz * pz), vh = Math.sqrt(vx * vx + vz * vz);
     if (!(hd > 1e-6) || !(vh > 1e-6)) break;
@@ -102,20 +161,20 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
     const side = (vx * bz - vz * bx) / vh;
     const up = el - vy;
     if (age <= w.wobbleMs || age <= w.lagMs) {
-      const dt = pT - tj;
+      const dt = pT - tt;
       if (dt > 0) {
         const rh = (bx * pBz - bz * pBx) / dt, rv = (pEl - el) / dt;
         if (age <= w.wobbleMs) { addPoint(h, pSide, rh); addPoint(v, pUp, rv); trackOff = Math.max(trackOff, Math.abs(pSide), Math.abs(pUp)); }
         if (age <= w.lagMs) { sxy += pSide * rh + pUp * rv; sxx += rh * rh + rv * rv; m++; maxOff = Math.max(maxOff, Math.abs(pSide), Math.abs(pUp)); }
       }
-      pSide = side; pUp = up; pBx = bx; pBz = bz; pEl = el; pT = tj;
+      if (!(dt <= 0)) { pSide = side; pUp = up; pBx = bx; pBz = bz; pEl = el; pT = tt; }
     }
     if (onTarget && age <= w.onTargetCapMs) {
       const cx = vx / vh - bx, cz = vz / vh - bz;
       let on = Math.sqrt(cx * cx + cz * cz) <= Math.min(0.5, w.bodyHalfWidthM / hd);
       if (on && !flat) {
         // The ray's height where it passes the target: within the body's column.
-        const rayY = ey + (vy / vh) * hd, root = ring[to + R_Y]!;
+        const rayY = ey + (vy / vh) * hd, root = tgt[1]!;
         on = rayY >= root && rayY <= root + eye + HEAD_TOP_M;
       }
       if (on) onSince = tj;
@@ -131,31 +190,39 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
 }
 
 /**
- * How fast the view moved against the direction to the target's chest from tick k - 1 to tick k
- * (the last step before the shot), chord per ms; NaN when either tick lacks them.
+ * How fast the view moved against the direction to the target's chest over the last step before
+ * the shot, chord per ms: from the newest earlier view aimed before the view of tick k (a tick that
+ * stepped no input holds its view) to that view, each against the target as the client showed it
+ * then (targetFor). NaN when the ticks lack them; without view times, from tick k - 1 to tick k, and
+ * NaN when tick k caught up several inputs at once (it moved the view by all of them).
  */
 export function crossSweep(ring: Float64Array, time: Float64Array, slots: number, serial: number, shooter: number, target: number,
-  k: number, lag: number, eye: number, chest: number, flat: boolean): number {
-  if (!inRing(k - 1 - lag, serial)) return NaN;
-  const dt = time[k % RING]! - time[(k - 1) % RING]!;
-  if (!(dt > 0)) return NaN;
-  // A tick that caught up several inputs at once moved the view by all of them: no crossing speed.
-  if (ring[ringSlot(k, slots, shooter) + R_STEPS] !== 1) return NaN;
+  k: number, lag: number, delayMs: number, eye: number, chest: number, flat: boolean): number {
   const fy = flat ? 0 : 1;
-  let rx = 0, ry = 0, rz = 0;
+  const vk = ring[ringSlot(k, slots, shooter) + R_VIEW_T]!;
+  const timed = delayMs === delayMs && vk === vk;
+  if (!timed && ring[ringSlot(k, slots, shooter) + R_STEPS] !== 1) return NaN;
+  let j1 = k - 1;
+  if (timed) {
+    // The newest earlier tick whose view was aimed before tick k's (a few ticks back at most).
+    while (inRing(j1, serial) && k - j1 <= 8 && !(ring[ringSlot(j1, slots, shooter) + R_VIEW_T]! < vk)) j1--;
+    if (!inRing(j1, serial) || k - j1 > 8) return NaN;
+  }
+  let rx = 0, ry = 0, rz = 0, t0 = NaN, epoch = NaN;
   for (let i = 0; i < 2; i++) {
-    const j = k - i;
-    const so = ringSlot(j, slots, shooter), to = ringSlot(j - lag, slots, target);
-    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1) return NaN;
-    const px = ring[to + R_X]! - ring[so + R_X]!, py = (ring[to + R_Y]! + chest - ring[so + R_Y]! - eye) * fy, pz = ring[to + R_Z]! - ring[so + R_Z]!;
+    const j = i === 0 ? k : j1;
+    const so = ringSlot(j, slots, shooter);
+    if (ring[so + R_PRESENT] !== 1 || !targetFor(ring, time, slots, serial, shooter, target, j, lag, delayMs, epoch)) return NaN;
+    epoch = tgt[4]!;
+    const px = tgt[0]! - ring[so + R_X]!, py = (tgt[1]! + chest - ring[so + R_Y]! - eye) * fy, pz = tgt[2]! - ring[so + R_Z]!;
     const l = Math.sqrt(px * px + py * py + pz * pz);
     if (!(l > 1e-6)) return NaN;
-    // (view - direction) at k minus the same at k - 1.
+    // (view - direction) at k minus the same at the earlier view.
     const sgn = i === 0 ? 1 : -1;
     rx += sgn * (ring[so + R_VX]! - px / l); ry += sgn * (ring[so + R_VY]! - py / l); rz += sgn * (ring[so + R_VZ]! - pz / l);
+    t0 = i === 0 ? tgt[3]! : t0 - tgt[3]!;
   }
-  if (ring[ringSlot(k - lag, slots, target) + R_EPOCH] !== ring[ringSlot(k - 1 - lag, slots, target) + R_EPOCH]) return NaN;
-  return Math.sqrt(rx * rx + ry * ry + rz * rz) / dt;
+  return t0 > 0 ? Math.sqrt(rx * rx + ry * ry + rz * rz) / t0 : NaN;
 }
 
 /**

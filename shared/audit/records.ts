@@ -7,8 +7,11 @@
  * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
  *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; the input's view,
  *   normalised), u16 input messages taken since the previous tick, u16 movement steps the tick
- *   took) -- the room's TICK_POSE_STRIDE numbers minus "present" (only
- *   present slots are written). Version 3 logs lack the last 16 bytes of a slot (TICK_SLOT_BYTES_V3).
+ *   took, f32 the view's time: when the client aimed it (the stamp of the input that carried it,
+ *   on the client's estimate of the server clock) minus the tick's time, ms, NaN when unknown) --
+ *   the room's TICK_POSE_STRIDE numbers minus "present" (only present slots are written). Version
+ *   3 logs lack the last 20 bytes of a slot (TICK_SLOT_BYTES_V3), versions 4 and 5 the last 4
+ *   (TICK_SLOT_BYTES_V4).
  * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
  *   (NaN when the event has no such field).
  * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
@@ -52,18 +55,24 @@ export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze
 export const TICK_SLOT_NUMBERS = 11;
 /** Bytes of a slot in a version 3 tick record: the f64 numbers only. */
 export const TICK_SLOT_BYTES_V3 = 2 + 8 * TICK_SLOT_NUMBERS;
-/** Offset in a slot of the view (3 x f32), the inputs taken (u16) and the movement steps (u16). */
+/**
+ * Offset in a slot of the view (3 x f32), the inputs taken (u16), the movement steps (u16) and the
+ * view's time relative to the tick (f32).
+ */
 export const TICK_SLOT_VIEW_AT = TICK_SLOT_BYTES_V3;
 export const TICK_SLOT_INPUTS_AT = TICK_SLOT_VIEW_AT + 12;
 export const TICK_SLOT_STEPS_AT = TICK_SLOT_INPUTS_AT + 2;
-export const TICK_SLOT_BYTES = TICK_SLOT_STEPS_AT + 2;
+/** Bytes of a slot in a version 4 or 5 tick record: no view time. */
+export const TICK_SLOT_BYTES_V4 = TICK_SLOT_STEPS_AT + 2;
+export const TICK_SLOT_VIEW_TIME_AT = TICK_SLOT_BYTES_V4;
+export const TICK_SLOT_BYTES = TICK_SLOT_VIEW_TIME_AT + 4;
 export const TICK_HEAD_BYTES = 14;
-/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps. */
-export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 5;
+/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps, the view's time (absolute ms). */
+export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 6;
 
 /** Bytes of one tick slot in a log of format `version`. */
 export function tickSlotBytes(version: number): number {
-  return version <= 3 ? TICK_SLOT_BYTES_V3 : TICK_SLOT_BYTES;
+  return version <= 3 ? TICK_SLOT_BYTES_V3 : version < LOG_VERSION_WITH_VIEW_TIME ? TICK_SLOT_BYTES_V4 : TICK_SLOT_BYTES;
 }
 
 /**
@@ -109,7 +118,8 @@ const clampU16 = (v: number) => (v >= 0 ? Math.min(0xffff, Math.floor(v)) : 0);
 
 /**
  * Writes a tick record from the room's pose array (`stride` numbers per slot: present, the 11
- * numbers, then the view x y z, inputs taken and movement steps; recorder.ts TickPose). Returns the
+ * numbers, then the view x y z, inputs taken, movement steps and the view's time in server ms, NaN
+ * unknown; recorder.ts TickPose). Returns the
  * payload length. Reserve `tickRecordMaxBytes(slots)` first.
  */
 export function writeTick(view: DataView, at: number, tick: number, timeMs: number, poses: ArrayLike<number>, slots: number, stride: number): number {
@@ -127,7 +137,8 @@ export function writeTick(view: DataView, at: number, tick: number, timeMs: numb
     for (let k = 0; k < 3; k++, o += 4) view.setFloat32(o, poses[v + k]!, true);
     view.setUint16(o, clampU16(poses[v + 3]!), true);
     view.setUint16(o + 2, clampU16(poses[v + 4]!), true);
-    o += 4;
+    view.setFloat32(o + 4, poses[v + 5]! - timeMs, true);
+    o += 8;
     n++;
   }
   view.setUint16(at + 12, n, true);
@@ -159,7 +170,7 @@ export function createTickData(maxSlots: number): TickData {
  * Reads a tick record of a log of format `version` into `out` (grows its arrays if needed).
  * Returns false when the sizes disagree.
  */
-export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_VIEW): boolean {
+export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_VIEW_TIME): boolean {
   if (length < TICK_HEAD_BYTES) return false;
   const n = view.getUint16(at + 12, true);
   const slotBytes = tickSlotBytes(version);
@@ -175,16 +186,19 @@ export function readTick(out: TickData, view: DataView, at: number, length: numb
     out.slots[i] = view.getUint16(o, true);
     const b = i * TICK_SLOT_VALUES;
     for (let k = 0; k < TICK_SLOT_NUMBERS; k++) out.numbers[b + k] = view.getFloat64(o + 2 + 8 * k, true);
-    const hasView = slotBytes === TICK_SLOT_BYTES;
+    const hasView = slotBytes !== TICK_SLOT_BYTES_V3;
     for (let k = 0; k < 3; k++) out.numbers[b + TICK_SLOT_NUMBERS + k] = hasView ? view.getFloat32(o + TICK_SLOT_VIEW_AT + 4 * k, true) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? view.getUint16(o + TICK_SLOT_INPUTS_AT, true) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? view.getUint16(o + TICK_SLOT_STEPS_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 5] = slotBytes === TICK_SLOT_BYTES ? out.timeMs + view.getFloat32(o + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
   }
   return true;
 }
 
-/** The first format version whose tick slots carry the view (TICK_SLOT_BYTES). */
+/** The first format version whose tick slots carry the view (TICK_SLOT_BYTES_V4). */
 export const LOG_VERSION_WITH_VIEW = 4;
+/** The first format version whose tick slots carry the view's time (TICK_SLOT_BYTES). */
+export const LOG_VERSION_WITH_VIEW_TIME = 6;
 
 export interface EventData {
   kind: EventName;

@@ -18,13 +18,13 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 import { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
-import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld } from './measures';
+import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld, type RingPose } from './measures';
 
 export { REPLAY_RING_TICKS, type ReplayWorld };
 export { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
@@ -99,8 +99,8 @@ export interface ReplayResult {
 }
 
 // scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
-const scratchPose: ReplayPose & { vx: number; vy: number; vz: number; inputs: number; steps: number } = {
-  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN,
+const scratchPose: ReplayPose & RingPose = {
+  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
 };
 const scratchShot = createShotMessage();
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
@@ -225,6 +225,7 @@ class Replay {
     const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
     const slotBytes = this.slotBytes;
     const hasView = this.hasView;
+    const hasViewTime = slotBytes === TICK_SLOT_BYTES;
     if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
     const tickNo = view.getUint32(at, true);
     const tickMs = view.getFloat64(at + 4, true);
@@ -243,6 +244,7 @@ class Replay {
         p.inputs = view.getUint16(n + TICK_SLOT_INPUTS_AT, true);
         p.steps = view.getUint16(n + TICK_SLOT_STEPS_AT, true);
       }
+      p.viewTimeMs = hasViewTime ? tickMs + view.getFloat32(n + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
       measures.putSlot(r, slot, p);
@@ -387,7 +389,7 @@ class Replay {
     // How the shot came about (every fire, hit or not): what the behaviour flags read.
     const m = this.shotMeasures;
     if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
-      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, claimedTarget, input.timing.receiveTimeMs, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
+      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, claimedTarget, input.timing.receiveTimeMs, actionTime, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
     } else {
       clearShotMeasures(m);
     }
