@@ -48,6 +48,12 @@ export interface MeasureSpec {
   level: 'event' | 'player';
   /** For player measures: the statistic of the player's values. */
   stat?: 'median' | 'spread';
+  /**
+   * For a positive, right-skewed player statistic: compared on a log scale, log(max(stat, floor)),
+   * so the honest players' long tail (a lossy link bunches inputs, a noisy one spreads its round
+   * trips) is not read as a normal tail.
+   */
+  logFloor?: number;
 }
 
 /** Tests per player: two per event measure, one per player measure (the Bonferroni factor). */
@@ -75,8 +81,8 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'rewindDepth', what: 'claimed action time minus rewound time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'arrivalLag', what: 'arrival minus the claimed action time (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread' },
-  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
+  { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread', logFloor: 1 },
+  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
 ];
 
 /** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
@@ -101,7 +107,7 @@ export interface MeasureCalibration {
   threshold: number;
   /** Event measures: honest quantiles at 0, 0.5%, ..., 100%, and the mean and variance of the honest rank. */
   quantiles: number[];
-  /** Event measures: mean and variance of an honest event's rank. Player measures: honest players' mean and standard deviation of the statistic. */
+  /** Event measures: mean and variance of an honest event's rank. Player measures: honest players' mean and standard deviation of the statistic (of its log for a logFloor measure). */
   mean: number;
   sd: number;
   /**
@@ -191,6 +197,11 @@ const MAD_TO_SD = 1.4826;
 
 const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
 
+/** A player statistic on the scale its calibration is kept in (see MeasureSpec.logFloor). */
+export function playerScale(spec: MeasureSpec, x: number): number {
+  return spec.logFloor === undefined ? x : Math.log(Math.max(x, spec.logFloor));
+}
+
 /** A player measure's statistic over its values (NaN when too few). */
 function playerStat(spec: MeasureSpec, values: number[]): number {
   if (values.length < MIN_PLAYER_VALUES) return NaN;
@@ -238,7 +249,7 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     } else if (c !== undefined && spec.level === 'player') {
       stat = playerStat(spec, values);
       if (stat === stat) {
-        const z = ((spec.tail === 'high' ? 1 : -1) * (stat - c.mean)) / c.sd;
+        const z = ((spec.tail === 'high' ? 1 : -1) * (playerScale(spec, stat) - c.mean)) / c.sd;
         lp = normalTailLog10(z);
         if (z > 0) chi += z * z;
       }
@@ -279,7 +290,7 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
       const stats: number[] = [];
       for (const p of honest) {
         const st = playerStat(spec, p.filter((e) => e.measure === i).map((e) => e.value));
-        if (st === st) stats.push(st);
+        if (st === st) stats.push(playerScale(spec, st));
       }
       if (stats.length < 10) return;
       let mean = 0;
@@ -287,9 +298,11 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
       mean /= stats.length;
       let q2 = 0;
       for (const v of stats) q2 += (v - mean) * (v - mean);
-      // A floor on the spread: a statistic the honest players all share exactly must still move by a measurable amount.
-      const sd = Math.max(Math.sqrt(q2 / (stats.length - 1)), 1);
-      measures[spec.name] = { threshold: mean + (spec.tail === 'high' ? 3 : -3) * sd, quantiles: [], mean, sd, between: 0, tailMean: NaN, tailSd: NaN, tailBetween: NaN, events: stats.length };
+      // A floor on the spread: a statistic the honest players all share exactly must still move by a
+      // measurable amount (1 of its unit, or 5% on a log scale).
+      const sd = Math.max(Math.sqrt(q2 / (stats.length - 1)), spec.logFloor === undefined ? 1 : 0.05);
+      const edge = mean + (spec.tail === 'high' ? 3 : -3) * sd;
+      measures[spec.name] = { threshold: spec.logFloor === undefined ? edge : Math.exp(edge), quantiles: [], mean, sd, between: 0, tailMean: NaN, tailSd: NaN, tailBetween: NaN, events: stats.length };
       return;
     }
     const values: number[] = [];

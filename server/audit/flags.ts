@@ -244,7 +244,12 @@ export function flagBehaviour(players: PlayerReport[], events: Map<number, Behav
       .sort((a, b2) => b2.s - a.s)
       .map((x) => (x.spec.level === 'event'
         ? `${x.m.name}: mean honest rank ${x.m.stat.toFixed(2)} over ${x.m.events} events, ${x.m.beyond} in the honest ${(100 * cal.q).toFixed(0)}% tail (beyond ${fmt(cal.measures[x.m.name]!.threshold)} ${x.spec.unit})`
-        : `${x.m.name}: ${fmt(x.m.stat)} ${x.spec.unit} (honest ${fmt(cal.measures[x.m.name]!.mean)} +- ${fmt(cal.measures[x.m.name]!.sd)})`));
-    p.flags.push({ rule: FlagRule.BEHAVIOUR, value: b.score, threshold: cal.scoreThreshold, detail: `behaviour score ${b.score.toFixed(1)} (limit ${cal.scoreThreshold.toFixed(1)}): ${worst.join('; ')}` });
+        : x.spec.logFloor !== undefined
+          ? `${x.m.name}: ${fmt(x.m.stat)} ${x.spec.unit} (honest ${fmt(Math.exp(cal.measures[x.m.name]!.mean))} x/ ${fmt(Math.exp(cal.measures[x.m.name]!.sd))})`
+          : `${x.m.name}: ${fmt(x.m.stat)} ${x.spec.unit} (honest ${fmt(cal.measures[x.m.name]!.mean)} +- ${fmt(cal.measures[x.m.name]!.sd)})`));
+    // No measure alone: the combined test passed; name the measures that lean furthest.
+    const why = worst.length > 0 ? worst.join('; ')
+      : `several measures together: ${b.measures.filter((m) => m.p < 0.05).sort((x, y) => x.p - y.p).slice(0, 4).map((m) => `${m.name} (p ${m.p.toExponential(1)})`).join(', ')}`;
+    p.flags.push({ rule: FlagRule.BEHAVIOUR, value: b.score, threshold: cal.scoreThreshold, detail: `behaviour score ${b.score.toFixed(1)} (limit ${cal.scoreThreshold.toFixed(1)}): ${why}` });
   }
 }

@@ -29,7 +29,7 @@ import {
   Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, normal, stepView, wrap,
 } from './synthPlayers';
 import { defaultRules, hitboxCentre } from './synthRules';
-import { createPlayer, type Player } from './synthPlayer';
+import { createPlayer, fightWish, type Player } from './synthPlayer';
 
 export { defaultRules } from './synthRules';
 export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
@@ -109,6 +109,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
   const poses = new Float64Array(n * TICK_POSE_STRIDE);
+  const wish = { wishX: 0, wishZ: 0, jump: false };
   const pose = createPlayerPose();
   const sampled = createPlayerPose();
   const verdict = createVerdict();
@@ -331,7 +332,8 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       pl.sentYaw = pl.yaw;
       pl.sentPitch = pl.pitch;
       if (pl.alive) {
-        stepMovement(pl.move, { wishX: Math.sin(pl.wishYaw) * 0.6, wishZ: Math.cos(pl.wishYaw) * 0.6, viewX: Math.sin(heading) * cp, viewY: Math.sin(headingPitch), viewZ: Math.cos(heading) * cp, jump: false }, world, header.movement, dtMs / 1000);
+        fightWish(pl, t, wish);
+        stepMovement(pl.move, { wishX: wish.wishX, wishZ: wish.wishZ, viewX: Math.sin(heading) * cp, viewY: Math.sin(headingPitch), viewZ: Math.cos(heading) * cp, jump: wish.jump }, world, header.movement, dtMs / 1000);
       }
       const m = pl.move;
       pose.x = m.x; pose.y = m.y; pose.z = m.z; pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
@@ -350,6 +352,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
       const inputs = pl.inputs.take(t);
       poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.STEPS] = 1;
+      // When that view was aimed, on the client's clock (the one its shots are stamped on): the
+      // previous tick, one way behind the server. The caricatures' snapped view has no stamp.
+      poses[o + TickPose.VIEW_TIME] = pl.legacy ? NaN : t - dtMs - pl.baseRttMs / 2 + pl.clockErrMs;
     }
     rec.tick({ tick, timeMs: t, poses });
 

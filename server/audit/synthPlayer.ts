@@ -44,6 +44,55 @@ export interface Player extends ViewState {
   /** Legacy caricatures: target being tracked and since when it has been visible, ms. */
   target: number;
   visibleSinceMs: number;
+  /** How it moves in a fight (fightWish). */
+  moves: FightMoves;
+}
+
+/** A player's dodging in fights: its own draws, the fight it is in and its side steps and jumps. */
+export interface FightMoves {
+  rand: () => number;
+  /** The target of the fight the state belongs to (-1: none). */
+  fight: number;
+  strafing: boolean;
+  side: number;
+  nextSideMs: number;
+  nextJumpMs: number;
+}
+
+/** Share of fights a human side-steps in, side switches (ms apart), jumps per second in a fight and out of one. */
+const STRAFE_P = 0.6;
+const SIDE_MIN_MS = 300, SIDE_MAX_MS = 1000;
+const JUMPS_FIGHTING = 0.5, JUMPS_WANDERING = 0.1;
+
+/**
+ * This tick's movement wish of a human (every profile but the caricatures) into `out`: walking
+ * along its wish heading, or, in six fights of ten, side steps across its view at full speed
+ * switching side every 0.3-1 s; jumps at 0.5 a second in a fight and 0.1 out of one, at least 300
+ * ms apart -- as the simulator's bots dodge (client-sim/steering.ts), so the targets the audit is
+ * calibrated on are as hard to follow as real ones.
+ */
+export function fightWish(pl: Player, t: number, out: { wishX: number; wishZ: number; jump: boolean }): void {
+  const mv = pl.moves;
+  const fight = pl.legacy || pl.engagement === null ? -1 : pl.engagement.target;
+  out.wishX = Math.sin(pl.wishYaw) * 0.6; out.wishZ = Math.cos(pl.wishYaw) * 0.6; out.jump = false;
+  if (pl.legacy) return;
+  if (fight !== mv.fight) {
+    mv.fight = fight;
+    mv.strafing = fight >= 0 && mv.rand() < STRAFE_P;
+    mv.nextSideMs = 0;
+  }
+  if (t >= mv.nextJumpMs) {
+    const rate = fight >= 0 ? JUMPS_FIGHTING : JUMPS_WANDERING;
+    out.jump = mv.nextJumpMs > 0;
+    mv.nextJumpMs = t + 300 - Math.log(1 - mv.rand()) * (1000 / rate);
+  }
+  if (!mv.strafing) return;
+  if (t >= mv.nextSideMs) {
+    mv.side = -mv.side;
+    mv.nextSideMs = t + SIDE_MIN_MS + (SIDE_MAX_MS - SIDE_MIN_MS) * mv.rand();
+  }
+  // Across the view: the heading turned a quarter left or right.
+  out.wishX = Math.cos(pl.yaw) * mv.side; out.wishZ = -Math.sin(pl.yaw) * mv.side;
 }
 
 /**
@@ -69,6 +118,7 @@ export function createPlayer(
     alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
     noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
     pitch: 0, sentPitch: 0, pitchNoise: 0, idlePitch: 0, inputs: null as unknown as InputStream,
+    moves: { rand: profileStream(seed ^ 0x27d4eb2f, i), fight: -1, strafing: false, side: 1, nextSideMs: 0, nextJumpMs: 0 },
   };
   // The view in height and the input stream draw from streams of their own (the match's draws stay as they were).
   const vrand = profileStream(seed ^ 0x5bd1e995, i);

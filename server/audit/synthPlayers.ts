@@ -14,6 +14,9 @@
  * - Pulls the trigger once its view has been on the target's body for a confirmation delay
  *   (60 + lognormal, median 130 ms); then taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
  *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
+ * - Dodges in fights as the simulator's bots do (synthPlayer.ts fightWish): side steps across its
+ *   view in six fights of ten, switching side every 0.3-1 s, and jumps (0.5 a second in a fight,
+ *   0.1 out of one); otherwise walks where it wanders.
  * - Looks where it walks when it has no target (turning at up to 150 degrees/s), a little below
  *   the horizon (1-6 degrees per player), with the same hand wobble.
  * - Pitch moves with yaw: the flick, the overshoot, the pursuit lag and the wobble (0.7 x) apply to
