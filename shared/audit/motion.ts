@@ -74,6 +74,11 @@ export interface TrackOut {
   trackLag: number;
 }
 
+/** Whether the slot at ring offset o is present and alive, in life `epoch` (any when NaN). */
+function live(ring: Float64Array, o: number, epoch: number): boolean {
+  return ring[o + R_PRESENT] === 1 && ring[o + R_ALIVE] === 1 && (epoch !== epoch || ring[o + R_EPOCH] === epoch);
+}
+
 // The target's root where targetFor found it (x, y, z), the time it stands for and its life.
 const tgt = new Float64Array(5);
 
@@ -87,7 +92,6 @@ const tgt = new Float64Array(5);
 function targetFor(ring: Float64Array, time: Float64Array, slots: number, serial: number, shooter: number, target: number,
   j: number, lag: number, delayMs: number, epoch: number): boolean {
   const vt = ring[ringSlot(j, slots, shooter) + R_VIEW_T]!;
-  const live = (o: number) => ring[o + R_PRESENT] === 1 && ring[o + R_ALIVE] === 1 && (epoch !== epoch || ring[o + R_EPOCH] === epoch);
   if (delayMs === delayMs && vt === vt && Math.abs(vt - time[j % RING]!) <= VIEW_TIME_SLACK_MS) {
     const t = vt - delayMs;
     const newest = serial - 1;
@@ -97,12 +101,12 @@ function targetFor(ring: Float64Array, time: Float64Array, slots: number, serial
     while (a < newest && time[(a + 1) % RING]! <= t) a++;
     if (!inRing(a, serial) || time[a % RING]! > t) return false;
     const oa = ringSlot(a, slots, target);
-    if (!live(oa)) return false;
+    if (!live(ring, oa, epoch)) return false;
     const ta = time[a % RING]!;
     let f = 0, ob = oa;
     if (a < newest) {
       const b = ringSlot(a + 1, slots, target), tb = time[(a + 1) % RING]!;
-      if (live(b) && ring[b + R_EPOCH] === ring[oa + R_EPOCH] && tb > ta) { ob = b; f = Math.min(1, (t - ta) / (tb - ta)); }
+      if (live(ring, b, ring[oa + R_EPOCH]!) && tb > ta) { ob = b; f = Math.min(1, (t - ta) / (tb - ta)); }
     }
     tgt[0] = ring[oa + R_X]! + (ring[ob + R_X]! - ring[oa + R_X]!) * f;
     tgt[1] = ring[oa + R_Y]! + (ring[ob + R_Y]! - ring[oa + R_Y]!) * f;
@@ -113,7 +117,7 @@ function targetFor(ring: Float64Array, time: Float64Array, slots: number, serial
   }
   if (!inRing(j - lag, serial)) return false;
   const o = ringSlot(j - lag, slots, target);
-  if (!live(o)) return false;
+  if (!live(ring, o, epoch)) return false;
   tgt[0] = ring[o + R_X]!; tgt[1] = ring[o + R_Y]!; tgt[2] = ring[o + R_Z]!;
   tgt[3] = time[(j - lag) % RING]!;
   tgt[4] = ring[o + R_EPOCH]!;
