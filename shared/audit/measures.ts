@@ -49,6 +49,8 @@ export const REPLAY_RING_TICKS = 256;
 const RING = REPLAY_RING_TICKS;
 /** Ticks between the client rendering what it aimed at and the room applying that input's view (see measureShot). */
 export const VIEW_INPUT_TICKS = 1;
+/** fovState's answers. */
+const FOV_ABSENT = 0, FOV_OUTSIDE = 1, FOV_INSIDE = 2, FOV_ON_TOP = 3;
 /** The chest, where the measures look at a target: this share of the eye height above its root. */
 export const CHEST_OF_EYE = 0.775;
 
@@ -392,17 +394,31 @@ export class BehaviourRing {
     out.hiddenFollow = hiddenFollow(ring, time, this.slots, this.serial, shooter, target, first, lag, epoch, w.hiddenMs);
   }
 
-  /** The target as at tick j in the shooter's field of view as at tick j + lag (same life) but out of its line of sight. */
-  private behindCover(j: number, lag: number, shooter: number, target: number, epoch: number, fovHalfCos: number): boolean {
-    if (!this.inRing(j)) return false;
+  /**
+   * The target as at tick j against the shooter as at tick j + lag: FOV_ABSENT when either is
+   * absent, the target dead or in another life; FOV_OUTSIDE when out of the field of view;
+   * FOV_INSIDE when in it; FOV_ON_TOP when the two stand too close (or the view is too steep) to
+   * tell a direction.
+   */
+  private fovState(j: number, lag: number, shooter: number, target: number, epoch: number, fovHalfCos: number): number {
     const ring = this.ring;
     const so = this.at(j + lag, shooter), to = this.at(j, target);
-    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) return false;
+    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) return FOV_ABSENT;
     const px = ring[to + R_X]! - ring[so + R_X]!, pz = ring[to + R_Z]! - ring[so + R_Z]!;
     const fx = ring[so + R_VX]!, fz = ring[so + R_VZ]!;
     const l = Math.sqrt((px * px + pz * pz) * (fx * fx + fz * fz));
-    if (!(l > 1e-9) || (fx * px + fz * pz) / l < fovHalfCos) return false;
-    return !lineOfSight(ring, (j % RING) * this.pairs + shooter * this.slots + target, lag, so, to, this.world, this.eye, this.memo);
+    if (!(l > 1e-9)) return FOV_ON_TOP;
+    return (fx * px + fz * pz) / l < fovHalfCos ? FOV_OUTSIDE : FOV_INSIDE;
+  }
+
+  /** Whether the shooter's line of sight as at tick j + lag reaches the target as at tick j. */
+  private seen(j: number, lag: number, shooter: number, target: number): boolean {
+    return lineOfSight(this.ring, (j % RING) * this.pairs + shooter * this.slots + target, lag, this.at(j + lag, shooter), this.at(j, target), this.world, this.eye, this.memo);
+  }
+
+  /** The target as at tick j in the shooter's field of view as at tick j + lag (same life) but out of its line of sight. */
+  private behindCover(j: number, lag: number, shooter: number, target: number, epoch: number, fovHalfCos: number): boolean {
+    return this.inRing(j) && this.fovState(j, lag, shooter, target, epoch, fovHalfCos) === FOV_INSIDE && !this.seen(j, lag, shooter, target);
   }
 
   /**
@@ -410,14 +426,8 @@ export class BehaviourRing {
    * view, in line of sight.
    */
   private inSight(j: number, lag: number, shooter: number, target: number, epoch: number, fovHalfCos: number): boolean {
-    const ring = this.ring;
-    const so = this.at(j + lag, shooter), to = this.at(j, target);
-    if (ring[so + R_PRESENT] !== 1 || ring[to + R_PRESENT] !== 1 || ring[to + R_ALIVE] !== 1 || ring[to + R_EPOCH] !== epoch) return false;
-    const px = ring[to + R_X]! - ring[so + R_X]!, pz = ring[to + R_Z]! - ring[so + R_Z]!;
-    const fx = ring[so + R_VX]!, fz = ring[so + R_VZ]!;
-    const l = Math.sqrt((px * px + pz * pz) * (fx * fx + fz * fz));
-    if (l > 1e-9 && (fx * px + fz * pz) / l < fovHalfCos) return false;
-    return lineOfSight(ring, (j % RING) * this.pairs + shooter * this.slots + target, lag, so, to, this.world, this.eye, this.memo);
+    const f = this.fovState(j, lag, shooter, target, epoch, fovHalfCos);
+    return (f === FOV_INSIDE || f === FOV_ON_TOP) && this.seen(j, lag, shooter, target);
   }
 }
 
