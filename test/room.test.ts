@@ -256,6 +256,10 @@ describe('arena room: each rejection reason', () => {
     const stamp = a!.clock.stamp(performance.now());
     for (let i = 1; i <= 128; i++) a!.sendInput({ ...inp, seq: i, timeMs: stamp + (i - 128) * (1000 / 64) });
     a!.sendShot(a!.shot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtA, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rtA) }));
+    // The kill comes 50 ms after A fired: A's action time is before it whatever the few ms (tens on
+    // a loaded machine) its clock estimate is off by; A's shot still waits behind its inputs (16
+    // ticks of catching up at 8 a tick).
+    await sleep(50);
     const kill = await b!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtB, claimedTarget: 0, ...aimAt(b!, 0, HitZone.HEAD, rtB) });
     expect(reasonName(kill.reason)).toBe('OK_HIT');
     const trade = await a!.verdictFor(1);
