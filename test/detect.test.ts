@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
-import { calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
+import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
 import { DEFAULT_CALIBRATION } from '../server/audit/calibration';
 import { htmlFor } from '../server/audit/cli';
 import { runDetection, type DetectionResult } from '../server/audit/detect';
@@ -86,6 +86,44 @@ describe('scoring pieces', () => {
     expect(10 ** normalTailLog10(1.6448536)).toBeCloseTo(0.05, 5);
     expect(10 ** normalTailLog10(3.0902323)).toBeCloseTo(0.001, 5);
     expect(normalTailLog10(8)).toBeCloseTo(Math.log10(6.22096e-16), 2);
+  });
+
+  it('the tail count: the binomial tail summed term by term, and the beta-binomial against a seeded simulation', () => {
+    // Binomial: P(K >= k) for K ~ Bin(n, p), summed directly.
+    const choose = (n: number, k: number) => { let c = 1; for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i; return c; };
+    const direct = (k: number, n: number, p: number) => { let t = 0; for (let j = k; j <= n; j++) t += choose(n, j) * p ** j * (1 - p) ** (n - j); return t; };
+    for (const [k, n, p] of [[5, 9, 0.1], [1, 8, 0.1], [8, 8, 0.1], [30, 120, 0.1], [3, 40, 0.02]] as const) {
+      expect(10 ** betaBinomialTailLog10(k, n, p, 0) / direct(k, n, p)).toBeCloseTo(1, 9);
+    }
+    // 5 of 9 events in a 10% tail: about 1 in 1,100, where the normal approximation says 1 in 10^6.
+    expect(10 ** betaBinomialTailLog10(5, 9, 0.1, 0)).toBeCloseTo(0.000891, 5);
+    expect(betaBinomialTailLog10(0, 9, 0.1, 0)).toBe(0);
+    // Beta-binomial: players' own shares drawn from a beta of mean 0.1 and correlation rho.
+    let seed = 9;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const gamma = (shape: number): number => {
+      // Marsaglia-Tsang (shape >= 1), boosted for shape < 1.
+      if (shape < 1) return gamma(shape + 1) * rand() ** (1 / shape);
+      const d = shape - 1 / 3, c = 1 / Math.sqrt(9 * d);
+      for (;;) {
+        const z = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+        const v = (1 + c * z) ** 3;
+        if (v > 0 && Math.log(1 - rand()) < (z * z) / 2 + d - d * v + d * Math.log(v)) return d * v;
+      }
+    };
+    const rho = 0.05, ab = (1 - rho) / rho, n = 20, trials = 60000;
+    let hits = 0;
+    for (let t = 0; t < trials; t++) {
+      const x = gamma(0.1 * ab), y = gamma(0.9 * ab), share = x / (x + y);
+      let k = 0;
+      for (let i = 0; i < n; i++) if (rand() < share) k++;
+      if (k >= 6) hits++;
+    }
+    expect(10 ** betaBinomialTailLog10(6, n, 0.1, rho)).toBeCloseTo(hits / trials, 2);
+    expect(betaBinomialTailLog10(6, n, 0.1, rho)).toBeGreaterThan(betaBinomialTailLog10(6, n, 0.1, 0));
+    // The z-score of a tail probability is normalTailLog10's inverse.
+    for (const z of [0.5, 1.96, 4, 9]) expect(normalUpperQuantile(normalTailLog10(z))).toBeCloseTo(z, 6);
+    expect(normalUpperQuantile(0)).toBe(0);
   });
 
   it('the combined tail: sums of squared positive normals, exact for one and two terms and against a seeded simulation', () => {

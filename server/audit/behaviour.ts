@@ -26,9 +26,9 @@
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
 import { DEFAULT_CALIBRATION } from './calibration';
-import { normalTailLog10, positiveChiTailLog10 } from './tails';
+import { betaBinomialTailLog10, normalTailLog10, normalUpperQuantile, positiveChiTailLog10 } from './tails';
 
-export { normalTailLog10, positiveChiTailLog10, chiSquareTailLog10 } from './tails';
+export { betaBinomialTailLog10, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, chiSquareTailLog10 } from './tails';
 
 /** How a measure is read: which shots give an event and which tail is suspicious. */
 export interface MeasureSpec {
@@ -242,8 +242,13 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
       stat = sum / values.length;
       const n = values.length;
       const z = ((spec.tail === 'high' ? 1 : -1) * (stat - c.mean)) / Math.sqrt((c.sd * c.sd) / n + c.between * c.between);
-      const zt = (k / n - c.tailMean) / Math.sqrt((c.tailSd * c.tailSd) / n + c.tailBetween * c.tailBetween);
-      lp = Math.min(normalTailLog10(z), normalTailLog10(zt));
+      // The tail count, exactly: a beta-binomial whose mean share is the honest one and whose
+      // spread between players is tailBetween (a normal approximation overstates a few events).
+      const pt = c.tailMean;
+      const rho = pt > 0 && pt < 1 ? Math.min(0.5, (c.tailBetween * c.tailBetween) / (pt * (1 - pt))) : 0;
+      const lpt = betaBinomialTailLog10(k, n, pt, rho);
+      const zt = normalUpperQuantile(lpt);
+      lp = Math.min(normalTailLog10(z), lpt);
       const zb = Math.max(z, zt);
       if (zb > 0) chi += zb * zb;
     } else if (c !== undefined && spec.level === 'player') {

@@ -186,5 +186,5 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "events": 340
     }
   },
-  "scoreThreshold": 3.003298
+  "scoreThreshold": 2
 };

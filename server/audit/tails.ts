@@ -1,7 +1,8 @@
 /**
  * Tail probabilities the behaviour score combines its measures with, in log10 so the smallest stay
- * finite: the standard normal's upper tail, the sum of squared positive parts of independent
- * normals, and the chi-square with an even number of degrees.
+ * finite: the standard normal's upper tail and its inverse, the count of events in a tail (beta-
+ * binomial: players differ in how often they land there), the sum of squared positive parts of
+ * independent normals, and the chi-square with an even number of degrees.
  */
 
 /** log10 of the standard normal upper tail at z (Abramowitz and Stegun 7.1.26 for erfc; the asymptotic series beyond z = 6). */
@@ -56,4 +57,56 @@ export function chiSquareTailLog10(x: number, k: number): number {
   let term = 1, sum = 1;
   for (let j = 1; j < k / 2; j++) { term *= h / j; sum += term; }
   return (-h + Math.log(sum)) / Math.LN10;
+}
+
+/**
+ * log10 P(K >= k) for K beta-binomial over n trials with mean share p and intra-player correlation
+ * rho (0: binomial): the count of a player's events in a tail the honest population lands in with
+ * share p, when players differ in that share with variance rho p (1 - p). Summed exactly from the
+ * pmf's ratio recurrence (n is a player's event count: tens to hundreds), so a player with a few
+ * events is not judged by a normal approximation that puts 5 of 9 events in a 10% tail at 1 in a
+ * million (it is 1 in a thousand).
+ */
+export function betaBinomialTailLog10(k: number, n: number, p: number, rho: number): number {
+  if (!(k > 0)) return 0;
+  if (k > n) return -Infinity;
+  if (!(p > 0)) return -Infinity;
+  if (!(p < 1)) return 0;
+  // The pmf at j, in logs: ln pmf(0), then pmf(j + 1) / pmf(j).
+  let lp0: number;
+  let ratio: (j: number) => number;
+  if (rho > 1e-9) {
+    const ab = (1 - rho) / rho, a = p * ab, b = (1 - p) * ab;
+    lp0 = 0;
+    for (let i = 0; i < n; i++) lp0 += Math.log((b + i) / (ab + i));
+    ratio = (j) => Math.log(((n - j) * (j + a)) / ((j + 1) * (n - j - 1 + b)));
+  } else {
+    lp0 = n * Math.log1p(-p);
+    const odds = Math.log(p / (1 - p));
+    ratio = (j) => Math.log((n - j) / (j + 1)) + odds;
+  }
+  let lpj = lp0;
+  for (let j = 0; j < k; j++) lpj += ratio(j);
+  // Sum pmf(k..n) relative to pmf(k) (the terms fall fast past the mode; all n - k are added).
+  let sum = 1, rel = 0;
+  for (let j = k; j < n; j++) {
+    rel += ratio(j);
+    sum += Math.exp(rel);
+  }
+  return Math.min(0, (lpj + Math.log(sum)) / Math.LN10);
+}
+
+/**
+ * The z whose standard normal upper tail is 10^log10p (log10p <= 0): the inverse of normalTailLog10,
+ * by bisection on it (so the two agree to 1e-9 wherever it is used), 0 at log10p >= log10 0.5.
+ */
+export function normalUpperQuantile(log10p: number): number {
+  if (!(log10p < Math.log10(0.5))) return 0;
+  let lo = 0, hi = 1;
+  while (normalTailLog10(hi) > log10p) hi *= 2;
+  for (let i = 0; i < 80 && hi - lo > 1e-9; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalTailLog10(mid) > log10p) lo = mid; else hi = mid;
+  }
+  return (lo + hi) / 2;
 }
