@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
-import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
+import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, eventsFromRows, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
 import { DEFAULT_CALIBRATION } from '../server/audit/calibration';
 import { htmlFor } from '../server/audit/cli';
+import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 import { runDetection, type DetectionResult } from '../server/audit/detect';
 import { INHUMAN_PROFILES } from '../server/audit/synthMatch';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
@@ -156,5 +157,42 @@ describe('scoring pieces', () => {
     for (const p of honest) expect(scorePlayer(p, cal).flagged).toBe(false);
     expect(scorePlayer(player(150), cal).flagged).toBe(true);
     expect(scorePlayer(player(150), cal).offending.length).toBeGreaterThan(5);
+  });
+
+  it('network measures read a player against its own connection: far, slow-rendering and lossy honest players pass, backdated claims do not', () => {
+    // Shot rows of one player as the replay writes them: only the columns the network measures read.
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const rows = (rttMs: number, interpMs: number, stalledShare: number, backdateMs: number): BehaviourEvent[] => {
+      const n = 60;
+      const r = new Float64Array(n * SHOT_COLUMNS).fill(NaN);
+      for (let i = 0; i < n; i++) {
+        const o = i * SHOT_COLUMNS;
+        const action = 1000 + 400 * i;
+        // One way is half the round trip; a shot caught behind a retransmission waits 200-600 ms more.
+        const stall = rand() < stalledShare ? 200 + 400 * rand() : 0;
+        r[o + ShotCol.SHOOTER] = 0; r[o + ShotCol.INDEX] = i;
+        r[o + ShotCol.ACTION_TIME_MS] = action - backdateMs;
+        r[o + ShotCol.RECEIVED_MS] = action + rttMs / 2 + 4 * (rand() - 0.5) + stall;
+        r[o + ShotCol.RTT_MS] = rttMs + 6 * (rand() - 0.5);
+        r[o + ShotCol.INTERP_MS] = interpMs;
+        r[o + ShotCol.REWIND_DEPTH_MS] = interpMs + 3 * (rand() - 0.5);
+        r[o + ShotCol.INPUT_SPREAD] = 0.1;
+      }
+      return eventsFromRows(r, n).get(0)!;
+    };
+    const named = (ev: BehaviourEvent[], name: string) => scorePlayer(ev).measures.find((m) => m.name === name)!;
+    // Next door, 250 ms away with a long declared delay, and 250 ms away on a link that stalls a third of the shots.
+    for (const ev of [rows(30, 60, 0, 0), rows(250, 200, 0, 0), rows(250, 120, 0.35, 0)]) {
+      expect(named(ev, 'arrivalExcess').score).toBe(0);
+      expect(named(ev, 'depthExcess').score).toBe(0);
+      expect(scorePlayer(ev).flagged).toBe(false);
+    }
+    // Claims 150 ms older than the shots were fired, whatever the round trip.
+    for (const rtt of [30, 250]) {
+      const r = scorePlayer(rows(rtt, 100, 0, 150));
+      expect(r.flagged).toBe(true);
+      expect(r.measures.find((m) => m.name === 'arrivalExcess')!.score).toBeGreaterThan(DEFAULT_CALIBRATION.scoreThreshold);
+    }
   });
 });

@@ -37,6 +37,27 @@ export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
 /** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
 export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
 export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
+/** The room pings every this many ms (server/index.ts) and keeps this many samples (server/room/roundTrip.ts). */
+const RTT_PING_MS = 250;
+const RTT_SAMPLES = 9;
+
+/**
+ * One ping's round trip for `pl` at `t`, and the room's estimate: the median of the last samples.
+ * A sample moves a little with every ping; a pong stuck behind a retransmission moves it a lot, and
+ * so do held-back pongs (fake lag).
+ */
+function sampleRoundTrip(pl: Player, t: number): void {
+  const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
+  const held = pl.inputs.heldMs(t);
+  const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand()) : 0;
+  const k = pl.rttCount++ % RTT_SAMPLES;
+  pl.rttSamples[k] = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
+  const n = Math.min(pl.rttCount, RTT_SAMPLES);
+  const sorted = pl.rttSamples.slice(0, n).sort((a, b) => a - b);
+  pl.rttMs = n % 2 === 1 ? sorted[(n - 1) >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  pl.nextRttMs = t + RTT_PING_MS;
+}
+
 const LEGACY: ReadonlySet<string> = new Set([CheatKind.AIMBOT, CheatKind.WALLHACK, CheatKind.BACKTRACK]);
 
 export interface SynthMatchOptions {
@@ -249,12 +270,6 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     const m = pl.move;
     const ex = m.x, ey = m.y + eye, ez = m.z;
     const receive = t + rand() * dtMs;
-    if (t >= pl.nextRttMs) {
-      // The server's estimate moves a little with every ping; held-back pongs move it a lot.
-      const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
-      pl.rttMs = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + (pl.behaviour === Behaviour.FAKE_LAG ? s * (120 + 180 * pl.prand()) : 0));
-      pl.nextRttMs = t + 500;
-    }
     // The client stamps its action on its estimate of the server clock, one way before the arrival
     // (fake lag claims the inflated one way its held-back pongs made the server measure), and
     // claims the render time its interpolation delay behind (a backtracker up to 50 ms more).
@@ -352,6 +367,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
       const inputs = pl.inputs.take(t);
       poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.STEPS] = 1;
+      if (t >= pl.nextRttMs) sampleRoundTrip(pl, t);
       // When that view was aimed, on the client's clock (the one its shots are stamped on): the
       // previous tick, one way behind the server. The caricatures' snapped view has no stamp.
       poses[o + TickPose.VIEW_TIME] = pl.legacy ? NaN : t - dtMs - pl.baseRttMs / 2 + pl.clockErrMs;

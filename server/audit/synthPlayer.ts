@@ -16,7 +16,10 @@ export interface Player extends ViewState {
   prand: () => number;
   /** Round trip the player really has, and the one the server measures (fakeLag inflates it), ms. */
   baseRttMs: number;
+  /** When the room pings next, its last round-trip samples (a ring) and how many it has taken. */
   nextRttMs: number;
+  rttSamples: Float64Array;
+  rttCount: number;
   /** The view of the previous tick (what the room has applied when this tick is recorded). */
   sentYaw: number;
   sentPitch: number;
@@ -105,16 +108,20 @@ export function createPlayer(
   i: number, cheat: CheatKind, legacy: boolean, p: SpawnPoint, strengthGiven: number, seed: number, rand: () => number, windowMs: number, magazines: readonly number[],
 ): Player {
   const strength = Math.max(0, Math.min(1, strengthGiven));
-  const baseRttMs = 30 + Math.floor(rand() * 90);
+  // Round trips from a nearby server to another continent (20-250 ms, most under 100).
+  const u = rand();
+  const baseRttMs = 20 + Math.floor(230 * u * u);
   const wishYaw = rand() * 2 * Math.PI;
   const traits = drawTraits(rand);
-  // Honest clients pick an interpolation delay for their connection (60-130 ms); a backtracker declares a
-  // longer one, so its render times sit toward the window's edge. The caricatures keep 100 ms.
-  const honestInterp = legacy ? 100 : 60 + 70 * rand();
+  // Honest clients pick an interpolation delay for their connection: 40-100 ms plus a quarter of the
+  // round trip (a farther server's snapshots come less evenly), as long as the rewind stays inside the
+  // window. A backtracker declares a longer one, so its render times sit toward the window's edge.
+  // The caricatures keep 100 ms.
+  const honestInterp = legacy ? 100 : Math.min(40 + 60 * rand() + baseRttMs / 4, windowMs - baseRttMs / 2 - 20);
   const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
   const pl: Player = {
     slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
-    nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
+    nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, rttSamples: new Float64Array(9), rttCount: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
     alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
     noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
     pitch: 0, sentPitch: 0, pitchNoise: 0, idlePitch: 0, inputs: null as unknown as InputStream,

@@ -21,15 +21,18 @@
  *   the horizon (1-6 degrees per player), with the same hand wobble.
  * - Pitch moves with yaw: the flick, the overshoot, the pursuit lag and the wobble (0.7 x) apply to
  *   both; the crosshair must be on the body in height as well as across it.
- * - Renders 60-130 ms behind the server (its interpolation delay, declared at join).
+ * - Plays 20-250 ms of round trip from the server (most under 100) and renders 40-100 ms plus a
+ *   quarter of that behind the server (its interpolation delay, declared at join), as long as its
+ *   rewinds stay inside the window.
  * - Its client sends one input per frame (50-160 frames per second per player); each arrives half
  *   a round trip plus |N(0, 0.5-4.5 ms)| later, in order (one TCP stream). Its link loses a share
  *   of its segments (0-2% per player, half of them under 0.5%): a lost one is sent again after the
  *   retransmission timeout (at least 200 ms, doubling when lost again) and everything behind it
  *   waits and arrives at once; 0.2 times a second the client itself hitches for 30-150 ms.
- * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it), its
- *   round-trip estimate on the server moves every half second by N(0, 2-20 ms per player) and by a
- *   30-150 ms spike 3% of the time; its heading reaches
+ * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it). The
+ *   server's round-trip estimate is the median of its last 9 samples, one every 250 ms, as the
+ *   room's; a sample is the round trip plus N(0, 2-40 ms per player, most under 12), plus a 30-150
+ *   ms spike 3% of the time, plus what the pong waited behind a retransmission; its heading reaches
  *   the log one tick after its view (the room applies the input that arrived before the tick).
  *
  * Profiles (what the audit sees of each is in server/audit/README.md):
@@ -97,7 +100,7 @@ export function drawTraits(rand: Rand): HumanTraits {
     pursuitTauMs: 80 + 50 * rand(),
     noiseRad: (0.8 + 0.7 * rand()) * DEG,
     headAimP: 0.08 + 0.1 * rand(),
-    rttNoiseMs: 2 + 18 * rand(),
+    rttNoiseMs: 2 + 38 * rand() ** 2,
   };
 }
 
@@ -287,6 +290,14 @@ export class InputStream {
     }
     a = Math.max(a, this.stallEndMs, this.arriveMs);
     this.arriveMs = a;
+  }
+
+  /**
+   * How much later than its one-way delay a message sent at `t` (after take(t)) arrives: the wait
+   * behind a retransmission or a hitch the stream is in (a pong waits there too).
+   */
+  heldMs(t: number): number {
+    return Math.max(0, this.arriveMs - t - this.oneWayMs);
   }
 
   /** Inputs that arrived at or before `t` and were not counted yet. */
