@@ -1,14 +1,15 @@
 // The per-player flag rules on hand-made shot facts: a shooter's SHOOTER_DEAD rejections that were
 // on the wire when it died are races (not counted as rejections); the ones it sent knowing it was
-// dead are.
+// dead are. Shots claimed well before inputs the room had already stepped are backdated.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THRESHOLDS, FlagRule, flagPlayers, type ShotFacts } from '../server/audit/flags';
 import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdict';
+import { HitZone } from '../shared/rig/rig';
 
 function shot(over: Partial<ShotFacts>): ShotFacts {
   return {
     shooter: 0, kind: VerdictKind.MISS, reason: VerdictReason.OK_MISS, zone: -1, target: -1, timeSource: TimeSource.CLAIMED,
-    rewindDepthMs: 100, reactionMs: NaN, snapDegPerS: NaN, rttMs: 80, sinceShooterDeathMs: NaN, serverGapMs: 15.625, claimOffByMs: 0, ...over,
+    rewindDepthMs: 100, inputAheadMs: -20, reactionMs: NaN, snapDegPerS: NaN, rttMs: 80, sinceShooterDeathMs: NaN, serverGapMs: 15.625, claimOffByMs: 0, ...over,
   };
 }
 
@@ -52,5 +53,38 @@ describe('server stalls', () => {
     const [far] = flagPlayers([...normal, est(120, 170), est(120, 170), est(120, 170), est(120, 170), old(120, 170), old(120, 170), old(120, 170)], 250);
     expect(far!.stalled).toBe(0);
     expect(far!.flags.map((f) => f.rule).sort()).toEqual([FlagRule.OVERRULED_TIME, FlagRule.REASON, FlagRule.REJECTIONS].sort());
+  });
+});
+
+describe('backdated claims', () => {
+  it('shots claimed over backdateMs before inputs already stepped flag once there are enough of them; late frames do not', () => {
+    const limit = DEFAULT_THRESHOLDS.backdateMs;
+    const normal = Array.from({ length: 17 }, () => shot({}));
+    // An honest sprayer whose frames came late: its scheduled shots lead its inputs by a frame hitch.
+    const [hitches] = flagPlayers([...normal, shot({ inputAheadMs: 160 }), shot({ inputAheadMs: 120 }), shot({ inputAheadMs: limit })], 250);
+    expect(hitches!.backdated).toBe(0);
+    expect(hitches!.flags).toEqual([]);
+    // Two hitches past the limit are not enough; three of twenty are.
+    const [two] = flagPlayers([...normal, shot({}), shot({ inputAheadMs: limit + 1 }), shot({ inputAheadMs: 600 })], 250);
+    expect(two!.backdated).toBe(2);
+    expect(two!.flags).toEqual([]);
+    const [three] = flagPlayers([...normal, shot({ inputAheadMs: limit + 1 }), shot({ inputAheadMs: 400 }), shot({ inputAheadMs: 700 })], 250);
+    expect(three!.backdated).toBe(3);
+    expect(three!.flags.map((f) => f.rule)).toEqual([FlagRule.BACKDATED]);
+    // Without stamps there is nothing to compare.
+    const [unstamped] = flagPlayers(Array.from({ length: 20 }, () => shot({ inputAheadMs: NaN })), 250);
+    expect(unstamped!.backdated).toBe(0);
+  });
+});
+
+describe('head shots', () => {
+  it('a head-shot share flags only when the hits show it: 6 of 9 does not, 16 of 18 and 60 of 62 do', () => {
+    const hits = (n: number, head: number) => Array.from({ length: n }, (_, i) => shot({ kind: VerdictKind.HIT, reason: VerdictReason.OK_HIT, zone: i < head ? HitZone.HEAD : HitZone.UPPER_TORSO }));
+    const rules = (n: number, head: number) => flagPlayers(hits(n, head), 250)[0]!.flags.map((f) => f.rule);
+    expect(rules(9, 6)).toEqual([]);
+    expect(rules(18, 16)).toEqual([FlagRule.HEADSHOTS]);
+    expect(rules(62, 60)).toEqual([FlagRule.HEADSHOTS]);
+    // Under the limit never, however many hits.
+    expect(rules(400, 230)).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import { aimLockProfile } from './aimLock';
 import { backtrackMaxProfile } from './backtrackMax';
 import { fakeLagProfile } from './fakeLag';
 import { prefireProfile } from './prefire';
+import { backdateProfile } from './backdate';
 
 export type ProfileFactory = (strength?: number) => Profile;
 
@@ -50,6 +51,7 @@ export const INHUMAN_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   backtrackMax: backtrackMaxProfile,
   fakeLag: fakeLagProfile,
   prefire: prefireProfile,
+  backdate: backdateProfile,
 };
 
 export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_PROFILES };

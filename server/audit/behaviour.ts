@@ -13,11 +13,10 @@
  * extreme). Both add the spread between honest players to the variance. Events in that tail are
  * the offending shots the report lists.
  * Player measures are one number per player where a player's shots do not vary independently
- * (how far its rewind depth exceeds its declared interpolation delay, how late its shots arrive
- * beyond half its round trip, how much its round-trip estimate varies, how its inputs bunch): the
- * calibration keeps the honest players' mean and spread, and a player gets the normal upper tail of
- * its z-score. Each is relative to the player's own connection, so a high round trip or a long
- * declared delay (settings the rules bound) is not read as a cheat.
+ * (how far its rewind depth exceeds its declared interpolation delay, how much its round-trip
+ * estimate varies, how its inputs bunch): the calibration keeps the honest players' mean and
+ * spread, and a player gets the normal upper tail of its z-score. None compares a player's round
+ * trip or declared delay (settings the rules bound) with other players'.
  * The score is the larger of two: -log10 of the smallest tail over the tests times the number of
  * tests (Bonferroni: one measure far out), and -log10 of the tail of the sum of the measures'
  * squared positive z-scores (several measures out a little each; for independent measures that sum
@@ -49,7 +48,7 @@ export interface MeasureSpec {
   /** 'event': binomial count of extreme events; 'player': the player's median (or spread) against honest players'. */
   level: 'event' | 'player';
   /** For player measures: the statistic of the player's values. */
-  stat?: 'median' | 'spread' | 'low';
+  stat?: 'median' | 'spread';
   /**
    * For a positive, right-skewed player statistic: compared on a log scale, log(max(stat, floor)),
    * so the honest players' long tail (a lossy link bunches inputs, a noisy one spreads its round
@@ -80,10 +79,12 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
   { name: 'trackJitter', what: 'wobble of the view around the target while firing on it (beyond what the target\'s motion explains)', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
   { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event' },
-  // Network measures are read against the player's own connection (its declared delay, its round
-  // trip), never against other players': a distant or slow-rendering honest player is no cheat.
+  // Network measures read the player against its own connection (its declared delay), never against
+  // other players': a distant or slow-rendering honest player is no cheat. How late shots arrive
+  // after their claimed time is not one: it is the link's one-way delay and stalls, and the client's
+  // clock error, all of which vary between honest players far more than a backdated claim needs
+  // (shots claimed before inputs already stepped are a rule of flags.ts instead).
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'arrivalExcess', what: 'arrival minus the claimed action time, beyond half the round trip (lower fifth)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'low' },
   { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread', logFloor: 1 },
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
 ];
@@ -197,8 +198,6 @@ function median(v: number[]): number {
 
 /** The median absolute deviation of a normal sample times this estimates its standard deviation. */
 const MAD_TO_SD = 1.4826;
-/** The quantile a 'low' player statistic takes. */
-const LOW_QUANTILE = 0.2;
 
 const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
 
@@ -215,12 +214,6 @@ function playerStat(spec: MeasureSpec, values: number[]): number {
     // deviation reads as a client that holds its pongs; held pongs move most of them.
     const m = median(values);
     return MAD_TO_SD * median(values.map((v) => Math.abs(v - m)));
-  }
-  if (spec.stat === 'low') {
-    // The lower fifth: a retransmission only ever delays a message, so on a lossy link the median
-    // reads the link's stalls; the earliest arrivals read the claims.
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor((sorted.length - 1) * LOW_QUANTILE)]!;
   }
   return median(values);
 }
@@ -367,7 +360,6 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     lastShot.set(s, timeMs);
     const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
     push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
-    push('arrivalExcess', timeMs - rows[o + ShotCol.ACTION_TIME_MS]! - rows[o + ShotCol.RTT_MS]! / 2);
     push('rttSpread', rows[o + ShotCol.RTT_MS]!);
     push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;

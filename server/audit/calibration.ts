@@ -141,17 +141,6 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "tailBetween": NaN,
       "events": 340
     },
-    "arrivalExcess": {
-      "threshold": 24.9762,
-      "quantiles": [],
-      "mean": -6.087804,
-      "sd": 10.35467,
-      "between": 0,
-      "tailMean": NaN,
-      "tailSd": NaN,
-      "tailBetween": NaN,
-      "events": 340
-    },
     "rttSpread": {
       "threshold": 86.28301,
       "quantiles": [],
@@ -175,5 +164,5 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "events": 340
     }
   },
-  "scoreThreshold": 2.397263
+  "scoreThreshold": 2.413058
 };

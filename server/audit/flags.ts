@@ -5,6 +5,7 @@
  */
 import { HitZone } from '../../shared/rig/rig';
 import { TimeSource, VerdictKind, VerdictReason, reasonName } from '../../shared/validate/verdict';
+import { betaBinomialTailLog10 } from './tails';
 import { MEASURES, scorePlayer, type BehaviourEvent, type BehaviourResult, type Calibration } from './behaviour';
 
 /** What the audit knows about one replayed shot (a row of the replay's results). */
@@ -15,8 +16,10 @@ export interface ShotFacts {
   zone: number;
   target: number;
   timeSource: number;
-  /** receive time - rewound time, ms (NaN when the shot was rejected before the time step). */
+  /** Claimed action time - rewound time, ms (NaN when the shot was rejected before the time step). */
   rewindDepthMs: number;
+  /** The newest input stepped before the shot: its stamp less the shot's claimed action time, ms (NaN unknown). */
+  inputAheadMs: number;
   /**
    * From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown or
    * not the first hit of that sighting (auditMatchLog keeps only first hits).
@@ -61,8 +64,14 @@ export interface FlagThresholds {
    */
   maxReasonRatio: number;
   minReasonShots: number;
-  /** Head hits / hits above this flags (with at least minHits hits). */
+  /**
+   * Head hits / hits above this flags (with at least minHits hits), once a player whose true share
+   * were this limit would land that many head hits with a chance under headshotChance: a share is
+   * judged by what its sample can show (6 heads in 9 hits is what an honest player aiming at the
+   * head a third of the time lands now and then; 16 in 18 is not).
+   */
   maxHeadshotRatio: number;
+  headshotChance: number;
   minHits: number;
   /** A hit whose rewind depth is within this of the window (or was clamped to it) is "at the edge". */
   edgeMs: number;
@@ -77,6 +86,15 @@ export interface FlagThresholds {
   maxSnapRatio: number;
   /** Shots whose claimed time the server overruled (estimate or clamp) / shots above this flags. */
   maxOverruledRatio: number;
+  /**
+   * A shot claimed more than this before an input the room had already stepped from the same client
+   * is backdated, ms. Over one TCP stream the inputs stepped before a shot was judged were sent
+   * before it, so honest stamps can lead the claim only by what a client that stamps a shot at its
+   * scheduled time (a spray's fire interval) lets a late frame add: up to 160 ms in the simulator's
+   * loaded runs. Backdated shots above maxReasonRatio of shots (at least minReasonShots) flag: the
+   * claims buy deeper rewinds than the client fired at.
+   */
+  backdateMs: number;
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
@@ -87,6 +105,7 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   maxReasonRatio: 0.1,
   minReasonShots: 3,
   maxHeadshotRatio: 0.6,
+  headshotChance: 1e-2,
   minHits: 8,
   edgeMs: 20,
   maxEdgeRatio: 0.3,
@@ -95,6 +114,7 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   snapDegPerS: 1500,
   maxSnapRatio: 0.3,
   maxOverruledRatio: 0.25,
+  backdateMs: 250,
 });
 
 /** Rejections that judge the shot's timing (what a server stall distorts). */
@@ -115,6 +135,7 @@ export const FlagRule = {
   REACTION: 'reaction',
   AIM_SNAP: 'aim-snap',
   OVERRULED_TIME: 'overruled-time',
+  BACKDATED: 'backdated',
   /** The behaviour score (behaviour.ts) passed its calibrated threshold. */
   BEHAVIOUR: 'behaviour',
 } as const;
@@ -142,6 +163,8 @@ export interface PlayerReport {
   headshots: number;
   edgeHits: number;
   overruled: number;
+  /** Shots claimed more than backdateMs before an input of the same client the room had already stepped. */
+  backdated: number;
   reactionSamples: number;
   medianReactionMs: number;
   snapHits: number;
@@ -167,7 +190,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     let p = players.get(s.shooter);
     if (!p) {
       p = {
-        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0,
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0,
         reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, reactions: [], reasonsAfterStall: {},
       };
       players.set(s.shooter, p);
@@ -178,6 +201,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     const stalled = s.serverGapMs > th.stallGapMs && s.claimOffByMs <= s.serverGapMs;
     if (stalled) p.stalled++;
     if (!stalled && (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED)) p.overruled++;
+    if (s.inputAheadMs > th.backdateMs) p.backdated++;
     if (s.kind === VerdictKind.REJECTED) {
       if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
       else if (stalled && TIMING_REASONS.has(s.reason)) p.reasonsAfterStall[name] = (p.reasonsAfterStall[name] ?? 0) + 1;
@@ -205,6 +229,10 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
         flags.push({ rule: FlagRule.REASON, value: r, threshold: th.maxReasonRatio, detail: `${name}: ${n} of ${p.shots} shots, ${pct(r)} (limit ${pct(th.maxReasonRatio)}, at least ${th.minReasonShots})` });
       }
     }
+    const back = p.backdated / p.shots;
+    if (p.backdated >= th.minReasonShots && back > th.maxReasonRatio) {
+      flags.push({ rule: FlagRule.BACKDATED, value: back, threshold: th.maxReasonRatio, detail: `${p.backdated} of ${p.shots} shots (${pct(back)}) claimed over ${th.backdateMs} ms before inputs the room had already stepped (limit ${pct(th.maxReasonRatio)}, at least ${th.minReasonShots})` });
+    }
     if (p.shots >= th.minShots) {
       const rej = p.rejected / p.shots;
       if (rej > th.maxRejectionRatio) flags.push({ rule: FlagRule.REJECTIONS, value: rej, threshold: th.maxRejectionRatio, detail: `${pct(rej)} of ${p.shots} shots rejected (limit ${pct(th.maxRejectionRatio)})` });
@@ -212,7 +240,10 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
       if (over > th.maxOverruledRatio) flags.push({ rule: FlagRule.OVERRULED_TIME, value: over, threshold: th.maxOverruledRatio, detail: `claimed time overruled on ${pct(over)} of shots (limit ${pct(th.maxOverruledRatio)})` });
       if (p.hits >= th.minHits) {
         const hs = p.headshots / p.hits;
-        if (hs > th.maxHeadshotRatio) flags.push({ rule: FlagRule.HEADSHOTS, value: hs, threshold: th.maxHeadshotRatio, detail: `${pct(hs)} of ${p.hits} hits in the head (limit ${pct(th.maxHeadshotRatio)})` });
+        const chance = hs > th.maxHeadshotRatio ? betaBinomialTailLog10(p.headshots, p.hits, th.maxHeadshotRatio, 0) : 0;
+        if (chance < Math.log10(th.headshotChance)) {
+          flags.push({ rule: FlagRule.HEADSHOTS, value: hs, threshold: th.maxHeadshotRatio, detail: `${pct(hs)} of ${p.hits} hits in the head (limit ${pct(th.maxHeadshotRatio)}; 1 in 10^${(-chance).toFixed(1)} at the limit)` });
+        }
         const edge = p.edgeHits / p.hits;
         if (edge > th.maxEdgeRatio) flags.push({ rule: FlagRule.WINDOW_EDGE, value: edge, threshold: th.maxEdgeRatio, detail: `${pct(edge)} of hits within ${th.edgeMs} ms of the ${windowMs} ms rewind window (limit ${pct(th.maxEdgeRatio)})` });
         const snap = p.snapHits / p.hits;

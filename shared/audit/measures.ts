@@ -150,6 +150,14 @@ export interface ShotMeasures {
    * per tick (even arrivals under 1; inputs held and released in bunches far above).
    */
   inputSpread: number;
+  /**
+   * The stamp of the newest input the room had stepped for the shooter when it judged the shot, less
+   * the shot's claimed action time, ms (NaN without stamps). One TCP stream delivers in order and a
+   * room judges a shot after the inputs sent before it, so an honest client's inputs stepped by then
+   * were stamped before its shot: at most a catch-up's few frames over 0. A shot claimed well before
+   * inputs it sent earlier is backdated (a deeper rewind than it fired at).
+   */
+  inputAheadMs: number;
 }
 
 export function createShotMeasures(): ShotMeasures {
@@ -161,7 +169,7 @@ export function createShotMeasures(): ShotMeasures {
 export function clearShotMeasures(m: ShotMeasures): void {
   m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN; m.viewOffset = NaN; m.shotError = NaN;
   m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.sweep = NaN; m.trackError = NaN; m.trackLag = NaN; m.preAim = NaN;
-  m.hiddenFollow = NaN; m.inputSpread = NaN;
+  m.hiddenFollow = NaN; m.inputSpread = NaN; m.inputAheadMs = NaN;
 }
 
 const track: TrackOut = { onTargetMs: 0, trackError: NaN, trackLag: NaN };
@@ -277,6 +285,7 @@ export class BehaviourRing {
     out.inputSpread = inputSpread(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
     const so = this.at(k, shooter);
     if (ring[so + R_PRESENT] !== 1) return out;
+    out.inputAheadMs = ring[so + R_VIEW_T]! - actionMs;
     const fy = this.flat ? 0 : 1;
     const dx = ex - sx, dy = (ey - sy) * fy, dz = ez - sz;
     const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);

@@ -411,5 +411,6 @@ class Replay {
     rows[o + ShotCol.TRACK_LAG_MS] = m.trackLag;
     rows[o + ShotCol.HIDDEN_FOLLOW] = m.hiddenFollow;
     rows[o + ShotCol.INPUT_SPREAD] = m.inputSpread;
+    rows[o + ShotCol.INPUT_AHEAD_MS] = m.inputAheadMs;
   }
 }

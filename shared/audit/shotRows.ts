@@ -26,8 +26,10 @@ export const ShotCol = {
   ACTION_TIME_MS: 45,
   /** More behaviour measures (ShotMeasures): the crosshair's sweep at the shot, tracking lag, following a hidden target, input arrivals. */
   SWEEP: 46, TRACK_LAG_MS: 47, HIDDEN_FOLLOW: 48, INPUT_SPREAD: 49,
+  /** The newest stepped input's stamp less the shot's claimed action time, ms (ShotMeasures.inputAheadMs). */
+  INPUT_AHEAD_MS: 50,
 } as const;
-export const SHOT_COLUMNS = 50;
+export const SHOT_COLUMNS = 51;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */

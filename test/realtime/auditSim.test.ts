@@ -13,6 +13,7 @@ import { runSimulation } from '../../client-sim/simulate';
 import { Intent, type ShotLog } from '../../client-sim/bot';
 import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
 import { DEFAULT_THRESHOLDS } from '../../server/audit/flags';
+import { DEFAULT_CALIBRATION } from '../../server/audit/calibration';
 import { readFrames } from '../../shared/audit/frame';
 import { RecordType } from '../../shared/audit/records';
 import { createShotInput, readShotRecord } from '../../shared/audit/shotRecord';
@@ -28,8 +29,8 @@ describe('audit of a simulated match (real room, real sockets)', () => {
   it('replays with zero mismatches; cheaters flagged, honest bots not', async () => {
     const logs: ShotLog[] = [];
     const report = await runSimulation({
-      bots: 6, cheaters: 4, seconds: 16, seed: 7, rttMs: 80, jitterMs: 10, loss: 0,
-      profiles: ['aimSnap', 'wallShot', 'backtrack', 'rangeExtension'],
+      bots: 6, cheaters: 5, seconds: 16, seed: 7, rttMs: 80, jitterMs: 10, loss: 0,
+      profiles: ['aimSnap', 'wallShot', 'backtrack', 'rangeExtension', 'backdate'],
       // Tough players: deaths are rare, so every bot keeps playing (and cheating) the whole match.
       server: { matchLogDir: dir, maxHealth: 1000 },
       onShots: (l) => logs.push(...l),
@@ -64,7 +65,7 @@ describe('audit of a simulated match (real room, real sockets)', () => {
     // happens depends on where the bots walk, which socket timing (and so machine load) changes: on
     // a loaded machine it can happen fewer than three times, or never. So the expected flags are
     // those of the players who cheated enough in this log for the rules to apply (minReasonShots).
-    for (const profile of ['aimSnap', 'backtrack', 'rangeExtension']) expect(cheatShots.get(slotOf(profile) ?? -1) ?? 0, profile).toBeGreaterThanOrEqual(10);
+    for (const profile of ['aimSnap', 'backtrack', 'rangeExtension', 'backdate']) expect(cheatShots.get(slotOf(profile) ?? -1) ?? 0, profile).toBeGreaterThanOrEqual(10);
     const cheaters = [...cheatShots].filter(([, n]) => n >= DEFAULT_THRESHOLDS.minReasonShots).map(([s]) => s).sort((a, b) => a - b);
     const configured = [...profileOfSlot].filter(([, p]) => p !== 'honest').map(([s]) => s);
 
@@ -91,7 +92,28 @@ describe('audit of a simulated match (real room, real sockets)', () => {
       expect(rulesOf('aimSnap')).toContain('headshots');
       expect(rulesOf('backtrack')).toContain('reason');
       expect(rulesOf('rangeExtension')).toContain('reason');
+      // Every shot claimed 500 ms before it was fired, after inputs the room had already stepped.
+      expect(rulesOf('backdate')).toContain('backdated');
       if (cheaters.includes(slotOf('wallShot') ?? -1)) expect(rulesOf('wallShot')).toContain('reason');
+    }
+  });
+
+  it('honest bots 200 ms from the server on a lossy link: no network measure of the behaviour score flags them', async () => {
+    const farDir = join(dir, 'far');
+    mkdirSync(farDir);
+    await runSimulation({ bots: 6, cheaters: 0, seconds: 16, seed: 11, rttMs: 200, jitterMs: 30, loss: 0.01, server: { matchLogDir: farDir, maxHealth: 1000 } });
+    const file = readdirSync(farDir).find((f) => f.endsWith('.hrml'))!;
+    const r = await auditMatchLog(join(farDir, file));
+    expect(r.mismatches).toEqual([]);
+    const network = ['depthExcess', 'rttSpread', 'inputBunching'];
+    const scored = r.players.filter((p) => p.behaviour !== undefined && p.shots >= 5);
+    expect(scored.length).toBeGreaterThanOrEqual(3);
+    for (const p of scored) {
+      for (const m of p.behaviour!.measures.filter((x) => network.includes(x.name))) {
+        // When shots' arrival lag was read against other players' connections, it alone scored 6 to 14
+        // on every bot of a match like this one.
+        expect(m.score, `player ${p.player} ${m.name} ${m.stat}`).toBeLessThan(DEFAULT_CALIBRATION.scoreThreshold);
+      }
     }
   });
 
