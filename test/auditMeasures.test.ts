@@ -2,7 +2,7 @@
 // a human flick that settles before firing against a triggerbot that fires the tick its sweep
 // meets the body; pursuit with a lag against a view locked onto the target; a view that ignores a
 // hidden player against one that follows it behind cover; inputs that arrive every tick against
-// inputs held and released in bunches; a tick that caught up several inputs read per step; and the
+// inputs held and released in bunches, and holds shorter than a retransmission; a tick that caught up several inputs read per step; and the
 // same view in height (a shot over the head is off the body).
 import { describe, expect, it } from 'vitest';
 import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
@@ -194,5 +194,22 @@ describe('behaviour measures on scripted traces', () => {
     }
     expect(measure(even, 200).inputSpread).toBeLessThan(0.2);
     expect(measure(bunched, 200).inputSpread).toBeCloseTo(7, 5);
+  });
+
+  it('short holds: a choked stream released every 6 ticks reads about 10 a second; a retransmission stall, a slow frame rate or a steady stream none', () => {
+    const frames = (inputs: (j: number) => number) => Array.from({ length: 201 }, (_, j): Frame => ({ yaw: 0, pitch: chestPitch(10), tx: 0, tz: 10, inputs: inputs(j) }));
+    const window = DEFAULT_MEASURE_WINDOWS.inputWindowMs / 1000;
+    // Choked: nothing for 5 ticks (94 ms between takes), then the 6 held inputs at once.
+    const choked = measure(frames((j) => (j % 6 === 5 ? 6 : 0)), 200).shortHolds;
+    expect(choked).toBeGreaterThan(10.5 * (1 - 1 / 20));
+    expect(choked).toBeLessThan(11);
+    // A lost segment: 14 ticks (234 ms, past the least retransmission timeout) held, then released.
+    expect(measure(frames((j) => (j % 40 < 14 ? 0 : j % 40 === 14 ? 15 : 1)), 200).shortHolds).toBe(0);
+    // 16 frames a second: one input every 4 ticks, never two at once.
+    expect(measure(frames((j) => (j % 4 === 0 ? 1 : 0)), 200).shortHolds).toBe(0);
+    expect(measure(frames(() => 1), 200).shortHolds).toBe(0);
+    // One hitch of 5 ticks in the window: one hold over the window's span.
+    const hitch = measure(frames((j) => (j > 150 && j < 156 ? 0 : j === 156 ? 6 : 1)), 200).shortHolds;
+    expect(hitch).toBeCloseTo(1 / window, 1);
   });
 });

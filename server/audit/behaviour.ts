@@ -48,7 +48,7 @@ export interface MeasureSpec {
   /** 'event': binomial count of extreme events; 'player': the player's median (or spread) against honest players'. */
   level: 'event' | 'player';
   /** For player measures: the statistic of the player's values. */
-  stat?: 'median' | 'spread';
+  stat?: 'median' | 'spread' | 'mean';
   /**
    * For a positive, right-skewed player statistic: compared on a log scale, log(max(stat, floor)),
    * so the honest players' long tail (a lossy link bunches inputs, a noisy one spreads its round
@@ -86,6 +86,7 @@ export const MEASURES: readonly MeasureSpec[] = [
   // (shots claimed before inputs already stepped are a rule of flags.ts instead).
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
   { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread', logFloor: 1 },
+  { name: 'shortHolds', what: 'holds of the input stream too short for a retransmission and too long for the frame rate, released in a bunch, per second (mean)', unit: '/s', tail: 'high', shots: 'all', level: 'player', stat: 'mean', logFloor: 0.05 },
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
 ];
 
@@ -214,6 +215,12 @@ function playerStat(spec: MeasureSpec, values: number[]): number {
     // deviation reads as a client that holds its pongs; held pongs move most of them.
     const m = median(values);
     return MAD_TO_SD * median(values.map((v) => Math.abs(v - m)));
+  }
+  if (spec.stat === 'mean') {
+    // A rate of rare events: most windows hold none, so a median reads 0.
+    let sum = 0;
+    for (const v of values) sum += v;
+    return sum / values.length;
   }
   return median(values);
 }
@@ -362,6 +369,7 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
     push('rttSpread', rows[o + ShotCol.RTT_MS]!);
     push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
+    push('shortHolds', rows[o + ShotCol.SHORT_HOLDS]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;
     if (!(target >= 0)) continue;
     const start = rows[o + ShotCol.SIGHT_START_MS]!;

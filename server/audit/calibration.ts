@@ -152,6 +152,17 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "tailBetween": NaN,
       "events": 340
     },
+    "shortHolds": {
+      "threshold": 1.243818,
+      "quantiles": [],
+      "mean": -1.716603,
+      "sd": 0.6449296,
+      "between": 0,
+      "tailMean": NaN,
+      "tailSd": NaN,
+      "tailBetween": NaN,
+      "events": 340
+    },
     "inputBunching": {
       "threshold": 119.4635,
       "quantiles": [],
@@ -164,5 +175,5 @@ export const DEFAULT_CALIBRATION: Calibration = {
       "events": 340
     }
   },
-  "scoreThreshold": 2.413058
+  "scoreThreshold": 2.397263
 };

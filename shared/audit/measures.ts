@@ -20,7 +20,7 @@
  * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
 import {
-  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_VIEW_T, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, shortHolds, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_VIEW_T, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
   type TrackOut,
 } from './motion';
 
@@ -158,6 +158,12 @@ export interface ShotMeasures {
    * inputs it sent earlier is backdated (a deeper rewind than it fired at).
    */
   inputAheadMs: number;
+  /**
+   * Short holds of the shooter's input stream per second over the inputWindowMs before the shot:
+   * gaps too short for a TCP retransmission and too long for its frame rate, released in a bunch
+   * (motion.ts shortHolds).
+   */
+  shortHolds: number;
 }
 
 export function createShotMeasures(): ShotMeasures {
@@ -169,7 +175,7 @@ export function createShotMeasures(): ShotMeasures {
 export function clearShotMeasures(m: ShotMeasures): void {
   m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN; m.viewOffset = NaN; m.shotError = NaN;
   m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.sweep = NaN; m.trackError = NaN; m.trackLag = NaN; m.preAim = NaN;
-  m.hiddenFollow = NaN; m.inputSpread = NaN; m.inputAheadMs = NaN;
+  m.hiddenFollow = NaN; m.inputSpread = NaN; m.inputAheadMs = NaN; m.shortHolds = NaN;
 }
 
 const track: TrackOut = { onTargetMs: 0, trackError: NaN, trackLag: NaN };
@@ -283,6 +289,7 @@ export class BehaviourRing {
     for (let j = k; this.inRing(j - 1) && receiveMs - time[j % RING]! <= 500; j--) gap = Math.max(gap, time[j % RING]! - time[(j - 1) % RING]!);
     out.serverGapMs = Math.max(gap, receiveMs - time[k % RING]!);
     out.inputSpread = inputSpread(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
+    out.shortHolds = shortHolds(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
     const so = this.at(k, shooter);
     if (ring[so + R_PRESENT] !== 1) return out;
     out.inputAheadMs = ring[so + R_VIEW_T]! - actionMs;

@@ -285,3 +285,48 @@ export function inputSpread(ring: Float64Array, time: Float64Array, slots: numbe
   const mean = s / n;
   return Math.max(0, s2 / n - mean * mean) / mean;
 }
+
+/** A hold of the input stream counts from this long (ms), and from 2.5 of the client's frame intervals. */
+export const SHORT_HOLD_MIN_MS = 50;
+/** ... up to under this (ms): TCP's least retransmission timeout, so no lost segment makes one. */
+export const SHORT_HOLD_MAX_MS = 200;
+
+/**
+ * Holds of the shooter's input stream over the windowMs before tick k, per second: gaps between
+ * ticks that took its inputs of at least SHORT_HOLD_MIN_MS and 2.5 of its frame intervals (its
+ * inputs per ms over the window) and under SHORT_HOLD_MAX_MS, ended by a tick that took two or more
+ * (what was held arrives together). A lost segment stalls the stream for a retransmission timeout,
+ * 200 ms or more; a slow frame rate leaves gaps but no bunch; a client hitch now and then leaves
+ * one. A client that chokes its own stream (fake lag) leaves them over and over. NaN without input
+ * counts or with under half a window of ticks; gaps across a death are not counted.
+ */
+export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
+  const tk = time[k % RING]!;
+  let lo = Math.max(0, serial - RING), hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tk - time[mid % RING]! < windowMs) hi = mid;
+    else lo = mid + 1;
+  }
+  let inputs = 0, ticks = 0;
+  for (let j = lo; j <= k; j++) {
+    const so = ringSlot(j, slots, shooter);
+    const c = ring[so + R_INPUTS]!;
+    if (ring[so + R_PRESENT] === 1 && c >= 0) { inputs += c; ticks++; }
+  }
+  const spanMs = tk - time[lo % RING]!;
+  if (ticks < 32 || !(spanMs >= windowMs / 2) || !(inputs > 0)) return NaN;
+  const minMs = Math.max(SHORT_HOLD_MIN_MS, (2.5 * spanMs) / inputs);
+  let holds = 0;
+  let lastTaken = NaN;
+  for (let j = lo; j <= k; j++) {
+    const so = ringSlot(j, slots, shooter);
+    if (ring[so + R_PRESENT] !== 1 || ring[so + R_ALIVE] !== 1) { lastTaken = NaN; continue; }
+    const c = ring[so + R_INPUTS]!;
+    if (!(c > 0)) continue;
+    const gap = time[j % RING]! - lastTaken;
+    if (c >= 2 && gap >= minMs && gap < SHORT_HOLD_MAX_MS) holds++;
+    lastTaken = time[j % RING]!;
+  }
+  return (holds * 1000) / spanMs;
+}

@@ -412,5 +412,6 @@ class Replay {
     rows[o + ShotCol.HIDDEN_FOLLOW] = m.hiddenFollow;
     rows[o + ShotCol.INPUT_SPREAD] = m.inputSpread;
     rows[o + ShotCol.INPUT_AHEAD_MS] = m.inputAheadMs;
+    rows[o + ShotCol.SHORT_HOLDS] = m.shortHolds;
   }
 }

@@ -28,8 +28,10 @@ export const ShotCol = {
   SWEEP: 46, TRACK_LAG_MS: 47, HIDDEN_FOLLOW: 48, INPUT_SPREAD: 49,
   /** The newest stepped input's stamp less the shot's claimed action time, ms (ShotMeasures.inputAheadMs). */
   INPUT_AHEAD_MS: 50,
+  /** Short holds of the shooter's input stream per second before the shot (ShotMeasures.shortHolds). */
+  SHORT_HOLDS: 51,
 } as const;
-export const SHOT_COLUMNS = 51;
+export const SHOT_COLUMNS = 52;
 
 export interface ShotMismatch {
   /** Ordinal of the shot among all shot records of the log. */
