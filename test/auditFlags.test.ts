@@ -68,9 +68,13 @@ describe('backdated claims', () => {
     const [two] = flagPlayers([...normal, shot({}), shot({ inputAheadMs: limit + 1 }), shot({ inputAheadMs: 600 })], 250);
     expect(two!.backdated).toBe(2);
     expect(two!.flags).toEqual([]);
-    const [three] = flagPlayers([...normal, shot({ inputAheadMs: limit + 1 }), shot({ inputAheadMs: 400 }), shot({ inputAheadMs: 700 })], 250);
+    const [three] = flagPlayers([...normal, shot({ inputAheadMs: limit + 1, index: 17 }), shot({ inputAheadMs: 400, index: 18, receivedMs: 5000 }), shot({ inputAheadMs: 700, index: 19 })], 250);
     expect(three!.backdated).toBe(3);
     expect(three!.flags.map((f) => f.rule)).toEqual([FlagRule.BACKDATED]);
+    // The report lists them (and links each to the map and the timeline); unflagged players list none.
+    expect(three!.backdatedShots.map((o) => o.shot)).toEqual([17, 18, 19]);
+    expect(three!.backdatedShots[1]).toEqual({ shot: 18, timeMs: 5000, aheadMs: 400 });
+    expect(two!.backdatedShots).toEqual([]);
     // Without stamps there is nothing to compare.
     const [unstamped] = flagPlayers(Array.from({ length: 20 }, () => shot({ inputAheadMs: NaN })), 250);
     expect(unstamped!.backdated).toBe(0);

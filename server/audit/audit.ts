@@ -365,7 +365,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     facts.push({
       shooter: rows[o + ShotCol.SHOOTER]!, kind: rows[o + ShotCol.KIND]!, reason: rows[o + ShotCol.REASON]!, zone: rows[o + ShotCol.ZONE]!,
       target: rows[o + ShotCol.TARGET]!, timeSource: rows[o + ShotCol.TIME_SOURCE]!, rewindDepthMs: rows[o + ShotCol.REWIND_DEPTH_MS]!,
-      inputAheadMs: rows[o + ShotCol.INPUT_AHEAD_MS]!,
+      inputAheadMs: rows[o + ShotCol.INPUT_AHEAD_MS]!, index: rows[o + ShotCol.INDEX]!, receivedMs: rows[o + ShotCol.RECEIVED_MS]!,
       reactionMs: reaction,
       snapDegPerS: c === c ? ((Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI) * tickRate : Number.NaN,
       rttMs: rows[o + ShotCol.RTT_MS]!,

@@ -20,6 +20,9 @@ export interface ShotFacts {
   rewindDepthMs: number;
   /** The newest input stepped before the shot: its stamp less the shot's claimed action time, ms (NaN unknown). */
   inputAheadMs: number;
+  /** The shot's ordinal among the log's shots and its receive time, ms (for the report's list of backdated shots; optional). */
+  index?: number;
+  receivedMs?: number;
   /**
    * From the target becoming visible (line of sight from the eye) to the shot, ms; NaN unknown or
    * not the first hit of that sighting (auditMatchLog keeps only first hits).
@@ -165,6 +168,8 @@ export interface PlayerReport {
   overruled: number;
   /** Shots claimed more than backdateMs before an input of the same client the room had already stepped. */
   backdated: number;
+  /** Those shots (ordinal, receive time, how far the stepped input's stamp led the claim), listed when the rule flags. */
+  backdatedShots: { shot: number; timeMs: number; aheadMs: number }[];
   reactionSamples: number;
   medianReactionMs: number;
   snapHits: number;
@@ -190,7 +195,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     let p = players.get(s.shooter);
     if (!p) {
       p = {
-        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0,
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
         reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, reactions: [], reasonsAfterStall: {},
       };
       players.set(s.shooter, p);
@@ -201,7 +206,10 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     const stalled = s.serverGapMs > th.stallGapMs && s.claimOffByMs <= s.serverGapMs;
     if (stalled) p.stalled++;
     if (!stalled && (s.timeSource === TimeSource.ESTIMATED || s.timeSource === TimeSource.CLAMPED)) p.overruled++;
-    if (s.inputAheadMs > th.backdateMs) p.backdated++;
+    if (s.inputAheadMs > th.backdateMs) {
+      p.backdated++;
+      p.backdatedShots.push({ shot: s.index ?? NaN, timeMs: s.receivedMs ?? NaN, aheadMs: s.inputAheadMs });
+    }
     if (s.kind === VerdictKind.REJECTED) {
       if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
       else if (stalled && TIMING_REASONS.has(s.reason)) p.reasonsAfterStall[name] = (p.reasonsAfterStall[name] ?? 0) + 1;
@@ -232,6 +240,8 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     const back = p.backdated / p.shots;
     if (p.backdated >= th.minReasonShots && back > th.maxReasonRatio) {
       flags.push({ rule: FlagRule.BACKDATED, value: back, threshold: th.maxReasonRatio, detail: `${p.backdated} of ${p.shots} shots (${pct(back)}) claimed over ${th.backdateMs} ms before inputs the room had already stepped (limit ${pct(th.maxReasonRatio)}, at least ${th.minReasonShots})` });
+    } else {
+      report.backdatedShots = [];
     }
     if (p.shots >= th.minShots) {
       const rej = p.rejected / p.shots;

@@ -62,7 +62,10 @@ export interface ReportInput {
 /** Shot ordinals some flagged player's behaviour points at (always drawn, with anchors). */
 function offendingShots(players: PlayerReport[]): Set<number> {
   const out = new Set<number>();
-  for (const p of players) for (const o of p.behaviour?.offending ?? []) out.add(o.shot);
+  for (const p of players) {
+    for (const o of p.behaviour?.offending ?? []) out.add(o.shot);
+    for (const o of p.backdatedShots) out.add(o.shot);
+  }
   return out;
 }
 
@@ -218,6 +221,21 @@ function behaviourSection(input: ReportInput): string {
   return parts.length > 0 ? parts.join('\n') : '<p>No player flagged for behaviour.</p>';
 }
 
+/** Per player flagged for backdated claims: those shots, linked to the map and timeline. */
+function backdatedSection(input: ReportInput): string {
+  let t0 = Infinity;
+  for (const s of input.shots) if (s.receivedMs < t0) t0 = s.receivedMs;
+  if (!(t0 < Infinity)) t0 = 0;
+  const parts: string[] = [];
+  for (const p of input.players) {
+    if (p.backdatedShots.length === 0) continue;
+    const rows = p.backdatedShots.slice(0, 200).map((o) => `<tr><td>${((o.timeMs - t0) / 1000).toFixed(2)} s</td><td>#${o.shot}</td><td>claimed ${f1(o.aheadMs)} ms before an input the room had already stepped</td><td><a href="#shot-${o.shot}">map</a> <a href="#tl-${o.shot}">timeline</a></td></tr>`).join('');
+    parts.push(`<h3>Player ${p.player}: ${p.backdated} backdated shots</h3>
+<table><thead><tr><th>time</th><th>shot</th><th>evidence</th><th>where</th></tr></thead><tbody>${rows}</tbody></table>${p.backdatedShots.length > 200 ? `<p>${p.backdatedShots.length - 200} more not listed.</p>` : ''}`);
+  }
+  return parts.length > 0 ? `<h2>Backdated claims</h2>\n${parts.join('\n')}` : '';
+}
+
 /** Links a seq cell to the viewer when there is one. */
 function seqCell(input: ReportInput, shooter: number, seq: number): string {
   const href = replayHref(input, shooter, seq);
@@ -262,6 +280,7 @@ ${input.detection ? detectionSection(input.detection) : ''}
 ${playerTable(input.players)}
 <h2>Behaviour: offending shots</h2>
 ${behaviourSection(input)}
+${backdatedSection(input)}
 <h2>Verdict mismatches</h2>
 ${mismatchTable(input)}
 ${flaggedShots(input)}
