@@ -1,0 +1,319 @@
+;; BVH build kernels in WebAssembly SIMD: the binned SAH of one node (binning and both sweeps), the
+;; partition of its records at the chosen split, and the small passes around them. The control (job
+;; stack, leaf tests, node writes) stays in shared/bvh/wasm/build.ts, which also documents why every
+;; result equals the plain JavaScript build's bit for bit. Compiled by server/build/wasm.mjs into
+;; buildKernel.ts (npm run build:wasm).
+;;
+;; Memory (bytes):
+;;   0     4 replicas x 16 bins x (min v128, max v128); replica 0 holds the merged bins
+;;   2048  4 replicas x 16 bins x i32 count
+;;   2304  16 x i32 right-sweep counts
+;;   2368  16 x f64 right-sweep areas
+;;   2496  out: best cost (f64)
+;;   2504  out: children's boxes, 12 f64: left min xyz, max xyz, then the right child's
+;;   2600  out: children's doubled-centroid bounds, 12 f64 in the same layout
+;;   4096  records, 32 bytes each: min x y z (f32), id (u32), max x y z (f32), bin (i32)
+(module
+  (memory (export "memory") 1)
+
+  ;; Surface-area measure of a box (lanes 0..2 of lo and hi), in doubles: ax*ay + ay*az + az*ax.
+  (func $area (param $lo v128) (param $hi v128) (result f64)
+    (local $d v128) (local $ax f64) (local $ay f64) (local $az f64)
+    (local.set $d (f64x2.sub (f64x2.promote_low_f32x4 (local.get $hi)) (f64x2.promote_low_f32x4 (local.get $lo))))
+    (local.set $ax (f64x2.extract_lane 0 (local.get $d)))
+    (local.set $ay (f64x2.extract_lane 1 (local.get $d)))
+    (local.set $az (f64.sub (f64.promote_f32 (f32x4.extract_lane 2 (local.get $hi)))
+                            (f64.promote_f32 (f32x4.extract_lane 2 (local.get $lo)))))
+    (f64.add (f64.add (f64.mul (local.get $ax) (local.get $ay)) (f64.mul (local.get $ay) (local.get $az)))
+             (f64.mul (local.get $az) (local.get $ax))))
+
+  ;; Writes the box (lanes 0..2 of lo and hi) at out as 6 doubles: min xyz, max xyz.
+  (func $storeBox (param $out i32) (param $lo v128) (param $hi v128)
+    (v128.store (local.get $out) (f64x2.promote_low_f32x4 (local.get $lo)))
+    (f64.store offset=16 (local.get $out) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $lo))))
+    (v128.store offset=24 (local.get $out) (f64x2.promote_low_f32x4 (local.get $hi)))
+    (f64.store offset=40 (local.get $out) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $hi)))))
+
+  ;; Union of merged bins [b, e) in increasing order into the out box at $out: min/max when keyed,
+  ;; else pmin/pmax (the first of equal values stays, as a strict comparison keeps it).
+  (func $unionBins (param $b i32) (param $e i32) (param $keyed i32) (param $out i32)
+    (local $lo v128) (local $hi v128) (local $a i32)
+    (local.set $lo (v128.const f32x4 inf inf inf inf))
+    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $b) (local.get $e)))
+      (local.set $a (i32.shl (local.get $b) (i32.const 5)))
+      (local.set $lo (select (result v128)
+        (f32x4.min (local.get $lo) (v128.load (local.get $a)))
+        (f32x4.pmin (local.get $lo) (v128.load (local.get $a))) (local.get $keyed)))
+      (local.set $hi (select (result v128)
+        (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $a)))
+        (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))) (local.get $keyed)))
+      (local.set $b (i32.add (local.get $b) (i32.const 1)))
+      (br $next)))
+    (call $storeBox (local.get $out) (local.get $lo) (local.get $hi)))
+
+  ;; Sets all 16 bins of replicas [0, reps) empty.
+  (func $clearBins (param $reps i32)
+    (local $i i32)
+    (local.set $reps (i32.shl (local.get $reps) (i32.const 4)))
+    (loop $bin
+      (v128.store (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 inf inf inf inf))
+      (v128.store offset=16 (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 -inf -inf -inf -inf))
+      (i32.store offset=2048 (i32.shl (local.get $i) (i32.const 2)) (i32.const 0))
+      (br_if $bin (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $reps)))))
+
+  ;; Bins records [start, end) along axis k into nb bins, bin = trunc((min_k + max_k - c0) * kk) in
+  ;; doubles (stored in each record for part), and sweeps the SAH. Returns the best split s (the left
+  ;; child takes bins 0..s-1) with its cost at 2496 and the children's boxes at 2504, or 0 when every
+  ;; split leaves a side empty. keyed: bounds by min/max (-0 below +0), else as first met among
+  ;; equal values (see the zero test below).
+  (func (export "bin") (param $start i32) (param $end i32) (param $k i32) (param $nb i32)
+        (param $c0 f64) (param $kk f64) (param $keyed i32) (result i32)
+    (local $p i32) (local $o i32) (local $a i32) (local $b i32) (local $r i32) (local $rm i32) (local $reps i32)
+    (local $s i32) (local $cnt i32) (local $rc i32) (local $best i32)
+    (local $lo v128) (local $hi v128) (local $z v128) (local $cost f64) (local $bestCost f64)
+    ;; Four bin replicas (record p in replica p & 3) for large nodes, so consecutive records of one
+    ;; bin do not wait on each other's stores; one for small nodes.
+    (local.set $rm (select (i32.const 3) (i32.const 0) (i32.ge_u (i32.sub (local.get $end) (local.get $start)) (i32.const 64))))
+    (local.set $reps (i32.add (local.get $rm) (i32.const 1)))
+    (call $clearBins (local.get $reps))
+    (local.set $k (i32.shl (local.get $k) (i32.const 2)))
+    (local.set $p (local.get $start))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+      (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $p) (i32.const 5))))
+      (local.set $a (i32.add (local.get $o) (local.get $k)))
+      (local.set $b (i32.trunc_sat_f64_s (f64.mul (f64.sub
+        (f64.add (f64.promote_f32 (f32.load (local.get $a))) (f64.promote_f32 (f32.load offset=16 (local.get $a))))
+        (local.get $c0)) (local.get $kk))))
+      ;; The box is read before the bin is written into the same 16 bytes (a wide load over a
+      ;; narrower store still in flight would stall).
+      (local.set $lo (v128.load (local.get $o)))
+      (local.set $hi (v128.load offset=16 (local.get $o)))
+      (i32.store offset=28 (local.get $o) (local.get $b))
+      (local.set $r (i32.and (local.get $p) (local.get $rm)))
+      (local.set $a (i32.add (i32.shl (local.get $r) (i32.const 9)) (i32.shl (local.get $b) (i32.const 5))))
+      (v128.store (local.get $a) (f32x4.pmin (v128.load (local.get $a)) (local.get $lo)))
+      (v128.store offset=16 (local.get $a) (f32x4.pmax (v128.load offset=16 (local.get $a)) (local.get $hi)))
+      (local.set $a (i32.add (i32.shl (local.get $r) (i32.const 6)) (i32.shl (local.get $b) (i32.const 2))))
+      (i32.store offset=2048 (local.get $a) (i32.add (i32.load offset=2048 (local.get $a)) (i32.const 1)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $next)))
+    ;; Merge the replicas into replica 0.
+    (local.set $r (i32.const 1))
+    (block $merged (loop $rep
+      (br_if $merged (i32.ge_u (local.get $r) (local.get $reps)))
+      (local.set $b (i32.const 0))
+      (loop $bin
+        (local.set $a (i32.shl (local.get $b) (i32.const 5)))
+        (local.set $o (i32.add (local.get $a) (i32.shl (local.get $r) (i32.const 9))))
+        (v128.store (local.get $a) (f32x4.pmin (v128.load (local.get $a)) (v128.load (local.get $o))))
+        (v128.store offset=16 (local.get $a) (f32x4.pmax (v128.load offset=16 (local.get $a)) (v128.load offset=16 (local.get $o))))
+        (local.set $a (i32.shl (local.get $b) (i32.const 2)))
+        (i32.store offset=2048 (local.get $a) (i32.add (i32.load offset=2048 (local.get $a))
+          (i32.load offset=2048 (i32.add (local.get $a) (i32.shl (local.get $r) (i32.const 6))))))
+        (br_if $bin (i32.lt_u (local.tee $b (i32.add (local.get $b) (i32.const 1))) (local.get $nb))))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $rep)))
+    ;; The bounds above are right but for which of -0 and +0 a zero bound keeps (pmin and pmax keep
+    ;; the first of equal values, and the replicas mix the order). When some bound is a zero, the
+    ;; boxes are binned again in record order with the node's operations.
+    (local.set $z (v128.const i32x4 0 0 0 0))
+    (local.set $b (i32.const 0))
+    (loop $bin
+      (local.set $a (i32.shl (local.get $b) (i32.const 5)))
+      (local.set $z (v128.or (local.get $z) (v128.or
+        (f32x4.eq (v128.load (local.get $a)) (v128.const f32x4 0 0 0 0))
+        (f32x4.eq (v128.load offset=16 (local.get $a)) (v128.const f32x4 0 0 0 0)))))
+      (br_if $bin (i32.lt_u (local.tee $b (i32.add (local.get $b) (i32.const 1))) (local.get $nb))))
+    (if (v128.any_true (v128.and (local.get $z) (v128.const i32x4 -1 -1 -1 0))) (then
+      (local.set $b (i32.const 0))
+      (loop $bin
+        (local.set $a (i32.shl (local.get $b) (i32.const 5)))
+        (v128.store (local.get $a) (v128.const f32x4 inf inf inf inf))
+        (v128.store offset=16 (local.get $a) (v128.const f32x4 -inf -inf -inf -inf))
+        (br_if $bin (i32.lt_u (local.tee $b (i32.add (local.get $b) (i32.const 1))) (local.get $nb))))
+      (local.set $p (local.get $start))
+      (block $done (loop $next
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $p) (i32.const 5))))
+        (local.set $a (i32.shl (i32.load offset=28 (local.get $o)) (i32.const 5)))
+        (local.set $lo (v128.load (local.get $a)))
+        (local.set $hi (v128.load offset=16 (local.get $a)))
+        (v128.store (local.get $a) (select (result v128)
+          (f32x4.min (local.get $lo) (v128.load (local.get $o))) (f32x4.pmin (local.get $lo) (v128.load (local.get $o)))
+          (local.get $keyed)))
+        (v128.store offset=16 (local.get $a) (select (result v128)
+          (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $o))) (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $o)))
+          (local.get $keyed)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $next)))))
+    ;; Right sweep: for s = nb-1 .. 1, the count and area of bins s..nb-1.
+    (local.set $lo (v128.const f32x4 inf inf inf inf))
+    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $s (i32.sub (local.get $nb) (i32.const 1)))
+    (block $done (loop $next
+      (br_if $done (i32.eqz (local.get $s)))
+      (local.set $a (i32.shl (local.get $s) (i32.const 5)))
+      (local.set $cnt (i32.add (local.get $cnt) (i32.load offset=2048 (i32.shl (local.get $s) (i32.const 2)))))
+      (local.set $lo (select (result v128)
+        (f32x4.min (local.get $lo) (v128.load (local.get $a)))
+        (f32x4.pmin (local.get $lo) (v128.load (local.get $a))) (local.get $keyed)))
+      (local.set $hi (select (result v128)
+        (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $a)))
+        (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))) (local.get $keyed)))
+      (i32.store offset=2304 (i32.shl (local.get $s) (i32.const 2)) (local.get $cnt))
+      (f64.store offset=2368 (i32.shl (local.get $s) (i32.const 3))
+        (if (result f64) (local.get $cnt) (then (call $area (local.get $lo) (local.get $hi))) (else (f64.const 0))))
+      (local.set $s (i32.sub (local.get $s) (i32.const 1)))
+      (br $next)))
+    ;; Left sweep: the cost of each split s + 1, the first cheapest kept.
+    (local.set $lo (v128.const f32x4 inf inf inf inf))
+    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $cnt (i32.const 0))
+    (local.set $s (i32.const 0))
+    (local.set $bestCost (f64.const inf))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (i32.add (local.get $s) (i32.const 1)) (local.get $nb)))
+      (local.set $a (i32.shl (local.get $s) (i32.const 5)))
+      (local.set $cnt (i32.add (local.get $cnt) (i32.load offset=2048 (i32.shl (local.get $s) (i32.const 2)))))
+      (local.set $lo (select (result v128)
+        (f32x4.min (local.get $lo) (v128.load (local.get $a)))
+        (f32x4.pmin (local.get $lo) (v128.load (local.get $a))) (local.get $keyed)))
+      (local.set $hi (select (result v128)
+        (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $a)))
+        (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))) (local.get $keyed)))
+      (local.set $rc (i32.load offset=2308 (i32.shl (local.get $s) (i32.const 2))))
+      (if (i32.and (i32.ne (local.get $cnt) (i32.const 0)) (i32.ne (local.get $rc) (i32.const 0))) (then
+        (local.set $cost (f64.add
+          (f64.mul (call $area (local.get $lo) (local.get $hi)) (f64.convert_i32_s (local.get $cnt)))
+          (f64.mul (f64.load offset=2376 (i32.shl (local.get $s) (i32.const 3))) (f64.convert_i32_s (local.get $rc)))))
+        (if (f64.lt (local.get $cost) (local.get $bestCost)) (then
+          (local.set $bestCost (local.get $cost))
+          (local.set $best (i32.add (local.get $s) (i32.const 1)))))))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br $next)))
+    (f64.store (i32.const 2496) (local.get $bestCost))
+    (if (local.get $best) (then
+      (call $unionBins (i32.const 0) (local.get $best) (local.get $keyed) (i32.const 2504))
+      (call $unionBins (local.get $best) (local.get $nb) (local.get $keyed) (i32.const 2552))))
+    (local.get $best))
+
+  ;; Moves records [start, end) whose bin (from bin) is below split to the front, the others to the
+  ;; back, in exactly the order of the two-cursor partition in ../partition.ts (the record under the
+  ;; front cursor is kept in registers), and gathers both children's doubled-centroid bounds at 2600.
+  ;; Returns the first right record.
+  (func (export "part") (param $start i32) (param $end i32) (param $split i32) (result i32)
+    (local $i i32) (local $j i32) (local $n i32) (local $isR i32) (local $src i32) (local $dst i32)
+    (local $cmin v128) (local $cmax v128) (local $ccls i32) (local $nmin v128) (local $nmax v128) (local $ncls i32)
+    (local $mxy v128) (local $mz v128) (local $mask v128)
+    (local $lminxy v128) (local $lmaxxy v128) (local $lz v128) (local $rminxy v128) (local $rmaxxy v128) (local $rz v128)
+    (local.set $i (local.get $start))
+    (local.set $j (i32.sub (local.get $end) (i32.const 1)))
+    (local.set $n (i32.sub (local.get $end) (local.get $start)))
+    (local.set $src (i32.add (i32.const 4096) (i32.shl (local.get $i) (i32.const 5))))
+    (local.set $cmin (v128.load (local.get $src)))
+    (local.set $cmax (v128.load offset=16 (local.get $src)))
+    (local.set $ccls (i32.load offset=28 (local.get $src)))
+    (local.set $lminxy (v128.const f64x2 inf inf))
+    (local.set $lmaxxy (v128.const f64x2 -inf -inf))
+    (local.set $lz (v128.const f64x2 inf inf))
+    (local.set $rminxy (v128.const f64x2 inf inf))
+    (local.set $rmaxxy (v128.const f64x2 -inf -inf))
+    (local.set $rz (v128.const f64x2 inf inf))
+    (block $done (loop $next
+      (br_if $done (i32.eqz (local.get $n)))
+      (local.set $isR (i32.ge_s (local.get $ccls) (local.get $split)))
+      ;; The next record under the cursor: the back one when this one goes right, else the next.
+      (local.set $src (i32.add (i32.const 4096) (i32.shl
+        (select (local.get $j) (i32.add (local.get $i) (i32.const 1)) (local.get $isR)) (i32.const 5))))
+      (local.set $nmin (v128.load (local.get $src)))
+      (local.set $nmax (v128.load offset=16 (local.get $src)))
+      (local.set $ncls (i32.load offset=28 (local.get $src)))
+      (local.set $dst (i32.add (i32.const 4096) (i32.shl
+        (select (local.get $j) (local.get $i) (local.get $isR)) (i32.const 5))))
+      (v128.store (local.get $dst) (local.get $cmin))
+      (v128.store offset=16 (local.get $dst) (local.get $cmax))
+      ;; Doubled centroid in doubles: (x, y) and (z, -z) (a maximum gathered as a negated minimum).
+      (local.set $mxy (f64x2.add (f64x2.promote_low_f32x4 (local.get $cmin)) (f64x2.promote_low_f32x4 (local.get $cmax))))
+      (local.set $mz (f64x2.promote_low_f32x4
+        (i8x16.shuffle 8 9 10 11 24 25 26 27 0 1 2 3 4 5 6 7 (local.get $cmin) (local.get $cmax))))
+      (local.set $mz (v128.xor (v128.const i64x2 0 0x8000000000000000) (f64x2.add (local.get $mz)
+        (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mz) (local.get $mz)))))
+      (local.set $mask (i64x2.splat (i64.extend_i32_s (i32.sub (i32.const 0) (local.get $isR)))))
+      (local.set $lminxy (v128.bitselect (local.get $lminxy) (f64x2.pmin (local.get $lminxy) (local.get $mxy)) (local.get $mask)))
+      (local.set $lmaxxy (v128.bitselect (local.get $lmaxxy) (f64x2.pmax (local.get $lmaxxy) (local.get $mxy)) (local.get $mask)))
+      (local.set $lz (v128.bitselect (local.get $lz) (f64x2.pmin (local.get $lz) (local.get $mz)) (local.get $mask)))
+      (local.set $rminxy (v128.bitselect (f64x2.pmin (local.get $rminxy) (local.get $mxy)) (local.get $rminxy) (local.get $mask)))
+      (local.set $rmaxxy (v128.bitselect (f64x2.pmax (local.get $rmaxxy) (local.get $mxy)) (local.get $rmaxxy) (local.get $mask)))
+      (local.set $rz (v128.bitselect (f64x2.pmin (local.get $rz) (local.get $mz)) (local.get $rz) (local.get $mask)))
+      (local.set $i (i32.add (local.get $i) (i32.xor (local.get $isR) (i32.const 1))))
+      (local.set $j (i32.sub (local.get $j) (local.get $isR)))
+      (local.set $cmin (local.get $nmin))
+      (local.set $cmax (local.get $nmax))
+      (local.set $ccls (local.get $ncls))
+      (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+      (br $next)))
+    (v128.store (i32.const 2600) (local.get $lminxy))
+    (f64.store (i32.const 2616) (f64x2.extract_lane 0 (local.get $lz)))
+    (v128.store (i32.const 2624) (local.get $lmaxxy))
+    (f64.store (i32.const 2640) (f64.neg (f64x2.extract_lane 1 (local.get $lz))))
+    (v128.store (i32.const 2648) (local.get $rminxy))
+    (f64.store (i32.const 2664) (f64x2.extract_lane 0 (local.get $rz)))
+    (v128.store (i32.const 2672) (local.get $rmaxxy))
+    (f64.store (i32.const 2688) (f64.neg (f64x2.extract_lane 1 (local.get $rz))))
+    (local.get $i))
+
+  ;; Sum of the records' box area measures over [start, end), in record order.
+  (func (export "leafSum") (param $start i32) (param $end i32) (result f64)
+    (local $o i32) (local $e i32) (local $sum f64)
+    (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $start) (i32.const 5))))
+    (local.set $e (i32.add (i32.const 4096) (i32.shl (local.get $end) (i32.const 5))))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $o) (local.get $e)))
+      (local.set $sum (f64.add (local.get $sum) (call $area (v128.load (local.get $o)) (v128.load offset=16 (local.get $o)))))
+      (local.set $o (i32.add (local.get $o) (i32.const 32)))
+      (br $next)))
+    (local.get $sum))
+
+  ;; Boxes of records [start, mid) and [mid, end), first met among equal values, at 2504 and 2552.
+  (func $unionRecords (param $p i32) (param $e i32) (param $out i32)
+    (local $lo v128) (local $hi v128) (local $o i32)
+    (local.set $lo (v128.const f32x4 inf inf inf inf))
+    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $p) (local.get $e)))
+      (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $p) (i32.const 5))))
+      (local.set $lo (f32x4.pmin (local.get $lo) (v128.load (local.get $o))))
+      (local.set $hi (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $o))))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $next)))
+    (call $storeBox (local.get $out) (local.get $lo) (local.get $hi)))
+  (func (export "halve") (param $start i32) (param $mid i32) (param $end i32)
+    (call $unionRecords (local.get $start) (local.get $mid) (i32.const 2504))
+    (call $unionRecords (local.get $mid) (local.get $end) (i32.const 2552)))
+
+  ;; Records from n boxes of 6 float32 at src (16 bytes readable past the last): ids 0..n-1.
+  (func (export "load") (param $src i32) (param $n i32)
+    (local $p i32) (local $o i32)
+    (local.set $o (i32.const 4096))
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
+      (v128.store (local.get $o) (i32x4.replace_lane 3 (v128.load (local.get $src)) (local.get $p)))
+      (v128.store offset=16 (local.get $o) (v128.load offset=12 (local.get $src)))
+      (local.set $src (i32.add (local.get $src) (i32.const 24)))
+      (local.set $o (i32.add (local.get $o) (i32.const 32)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $next))))
+
+  ;; The records' ids, in record order, as n u32 at dst.
+  (func (export "ids") (param $dst i32) (param $n i32)
+    (local $p i32)
+    (block $done (loop $next
+      (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
+      (i32.store (i32.add (local.get $dst) (i32.shl (local.get $p) (i32.const 2)))
+        (i32.load offset=4108 (i32.shl (local.get $p) (i32.const 5))))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $next))))
+)
