@@ -1,8 +1,8 @@
-;; BVH build kernels in WebAssembly SIMD: the binned SAH of one node (binning and both sweeps), the
-;; partition of its records at the chosen split, and the small passes around them. The control (job
-;; stack, leaf tests, node writes) stays in shared/bvh/wasm/build.ts, which also documents why every
-;; result equals the plain JavaScript build's bit for bit. Compiled by server/build/wasm.mjs into
-;; buildKernel.ts (npm run build:wasm).
+;; BVH build kernels in WebAssembly SIMD: the binned SAH of one node (binning and both sweeps) and the
+;; partition of its records at the chosen split, plus loading the records and reading their ids back.
+;; The control (job stack, leaf tests, halving, node writes) stays in shared/bvh/build.ts;
+;; shared/bvh/wasm/kernel.ts says why every result equals the plain JavaScript build's bit for bit.
+;; Compiled by server/build/wasm.mjs into buildKernel.ts (npm run build:wasm).
 ;;
 ;; Memory (bytes):
 ;;   0     4 replicas x 16 bins x (min v128, max v128); replica 0 holds the merged bins
@@ -53,15 +53,14 @@
       (br $next)))
     (call $storeBox (local.get $out) (local.get $lo) (local.get $hi)))
 
-  ;; Sets all 16 bins of replicas [0, reps) empty.
-  (func $clearBins (param $reps i32)
+  ;; Sets bins [0, e) empty (replica r's bin b is bin 16 r + b).
+  (func $clearBins (param $e i32)
     (local $i i32)
-    (local.set $reps (i32.shl (local.get $reps) (i32.const 4)))
     (loop $bin
       (v128.store (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 inf inf inf inf))
       (v128.store offset=16 (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 -inf -inf -inf -inf))
       (i32.store offset=2048 (i32.shl (local.get $i) (i32.const 2)) (i32.const 0))
-      (br_if $bin (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $reps)))))
+      (br_if $bin (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $e)))))
 
   ;; Bins records [start, end) along axis k into nb bins, bin = trunc((min_k + max_k - c0) * kk) in
   ;; doubles (stored in each record for part), and sweeps the SAH. Returns the best split s (the left
@@ -77,7 +76,7 @@
     ;; bin do not wait on each other's stores; one for small nodes.
     (local.set $rm (select (i32.const 3) (i32.const 0) (i32.ge_u (i32.sub (local.get $end) (local.get $start)) (i32.const 64))))
     (local.set $reps (i32.add (local.get $rm) (i32.const 1)))
-    (call $clearBins (local.get $reps))
+    (call $clearBins (select (i32.const 64) (local.get $nb) (local.get $rm)))
     (local.set $k (i32.shl (local.get $k) (i32.const 2)))
     (local.set $p (local.get $start))
     (block $done (loop $next
@@ -264,35 +263,6 @@
     (v128.store (i32.const 2672) (local.get $rmaxxy))
     (f64.store (i32.const 2688) (f64.neg (f64x2.extract_lane 1 (local.get $rz))))
     (local.get $i))
-
-  ;; Sum of the records' box area measures over [start, end), in record order.
-  (func (export "leafSum") (param $start i32) (param $end i32) (result f64)
-    (local $o i32) (local $e i32) (local $sum f64)
-    (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $start) (i32.const 5))))
-    (local.set $e (i32.add (i32.const 4096) (i32.shl (local.get $end) (i32.const 5))))
-    (block $done (loop $next
-      (br_if $done (i32.ge_u (local.get $o) (local.get $e)))
-      (local.set $sum (f64.add (local.get $sum) (call $area (v128.load (local.get $o)) (v128.load offset=16 (local.get $o)))))
-      (local.set $o (i32.add (local.get $o) (i32.const 32)))
-      (br $next)))
-    (local.get $sum))
-
-  ;; Boxes of records [start, mid) and [mid, end), first met among equal values, at 2504 and 2552.
-  (func $unionRecords (param $p i32) (param $e i32) (param $out i32)
-    (local $lo v128) (local $hi v128) (local $o i32)
-    (local.set $lo (v128.const f32x4 inf inf inf inf))
-    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
-    (block $done (loop $next
-      (br_if $done (i32.ge_u (local.get $p) (local.get $e)))
-      (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $p) (i32.const 5))))
-      (local.set $lo (f32x4.pmin (local.get $lo) (v128.load (local.get $o))))
-      (local.set $hi (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $o))))
-      (local.set $p (i32.add (local.get $p) (i32.const 1)))
-      (br $next)))
-    (call $storeBox (local.get $out) (local.get $lo) (local.get $hi)))
-  (func (export "halve") (param $start i32) (param $mid i32) (param $end i32)
-    (call $unionRecords (local.get $start) (local.get $mid) (i32.const 2504))
-    (call $unionRecords (local.get $mid) (local.get $end) (i32.const 2552)))
 
   ;; Records from n boxes of 6 float32 at src (16 bytes readable past the last): ids 0..n-1.
   (func (export "load") (param $src i32) (param $n i32)

@@ -1,6 +1,6 @@
 /**
- * The BVH build's WebAssembly SIMD kernels (./buildKernel.wat): binning with the SAH sweeps, the
- * partition, leaf sums and halving, over records kept in the kernel's memory, 32 bytes each (box min
+ * The BVH build's WebAssembly SIMD kernels (./buildKernel.wat): binning with the SAH sweeps and the
+ * partition, over records kept in the kernel's memory, 32 bytes each (box min
  * xyz, id, box max xyz, bin), so a record moves as two 16-byte vectors with its id. ../build drives
  * them through the same steps and decisions as its plain JavaScript path, and gets the same tree,
  * byte for byte:
@@ -20,8 +20,8 @@
  *   sign of a zero centroid bound changes no later decision (axis and extent comparisons treat -0 as
  *   +0, an extent of zero bins nothing, and m - c0 differs only in the sign of a zero, which
  *   truncates to bin 0 either way).
- * - Leaf sums and halving: the same sums in record order; the halves' boxes as the first met.
- * The module is compiled once, on first use, synchronously (it is under the 4 KB a browser's main
+ * Leaf sums and halving run in JavaScript over the records in the kernel's memory, as on the plain
+ * path. The module is compiled once, on first use, synchronously (it is under the 4 KB a browser's main
  * thread may compile synchronously), and its instance serves every later build. Where WebAssembly or
  * its SIMD is missing, or the host refuses to compile, buildKernel() is null and the build runs in
  * plain JavaScript.
@@ -48,8 +48,6 @@ export interface BuildKernel {
   memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   bin(start: number, end: number, k: number, nb: number, c0: number, kk: number, keyed: number): number;
   part(start: number, end: number, split: number): number;
-  leafSum(start: number, end: number): number;
-  halve(start: number, mid: number, end: number): void;
   load(src: number, n: number): void;
   ids(dst: number, n: number): void;
 }
@@ -57,9 +55,11 @@ export interface BuildKernel {
 /** One build's records in the kernel, and views of the kernel's outputs. */
 export interface KernelRecords {
   k: BuildKernel;
+  /** The records as float32 (8 per record: box min xyz at 0, box max xyz at 4). */
+  records: Float32Array;
   /** bin's best cost. */
   cost: Float64Array;
-  /** The children's boxes after bin or halve: left min xyz, max xyz, then the right child's. */
+  /** The children's boxes after bin: left min xyz, max xyz, then the right child's. */
   boxes: Float64Array;
   /** The children's doubled-centroid bounds after part, in the same layout. */
   centroids: Float64Array;
@@ -101,6 +101,7 @@ export function stageRecords(k: BuildKernel, boxes: Float32Array): KernelRecords
   k.load(staging, n);
   return {
     k, staging,
+    records: new Float32Array(mem, RECORDS, n * 8),
     cost: new Float64Array(mem, OUT_COST, 1),
     boxes: new Float64Array(mem, OUT_BOXES, 12),
     centroids: new Float64Array(mem, OUT_CENTROIDS, 12),
