@@ -148,7 +148,8 @@
           (local.get $keyed)))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $next)))))
-    ;; Right sweep: for s = nb-1 .. 1, the count and area of bins s..nb-1.
+    ;; Right sweep: for s = nb-1 .. 1, the count and area of bins s..nb-1. The sweeps take unions
+    ;; by pmin/pmax: the sign of a zero bound changes an area or cost only between +0 and -0.
     (local.set $lo (v128.const f32x4 inf inf inf inf))
     (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
     (local.set $s (i32.sub (local.get $nb) (i32.const 1)))
@@ -156,12 +157,8 @@
       (br_if $done (i32.eqz (local.get $s)))
       (local.set $a (i32.shl (local.get $s) (i32.const 5)))
       (local.set $cnt (i32.add (local.get $cnt) (i32.load offset=2048 (i32.shl (local.get $s) (i32.const 2)))))
-      (local.set $lo (select (result v128)
-        (f32x4.min (local.get $lo) (v128.load (local.get $a)))
-        (f32x4.pmin (local.get $lo) (v128.load (local.get $a))) (local.get $keyed)))
-      (local.set $hi (select (result v128)
-        (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $a)))
-        (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))) (local.get $keyed)))
+      (local.set $lo (f32x4.pmin (local.get $lo) (v128.load (local.get $a))))
+      (local.set $hi (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))))
       (i32.store offset=2304 (i32.shl (local.get $s) (i32.const 2)) (local.get $cnt))
       (f64.store offset=2368 (i32.shl (local.get $s) (i32.const 3))
         (if (result f64) (local.get $cnt) (then (call $area (local.get $lo) (local.get $hi))) (else (f64.const 0))))
@@ -177,12 +174,8 @@
       (br_if $done (i32.ge_u (i32.add (local.get $s) (i32.const 1)) (local.get $nb)))
       (local.set $a (i32.shl (local.get $s) (i32.const 5)))
       (local.set $cnt (i32.add (local.get $cnt) (i32.load offset=2048 (i32.shl (local.get $s) (i32.const 2)))))
-      (local.set $lo (select (result v128)
-        (f32x4.min (local.get $lo) (v128.load (local.get $a)))
-        (f32x4.pmin (local.get $lo) (v128.load (local.get $a))) (local.get $keyed)))
-      (local.set $hi (select (result v128)
-        (f32x4.max (local.get $hi) (v128.load offset=16 (local.get $a)))
-        (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))) (local.get $keyed)))
+      (local.set $lo (f32x4.pmin (local.get $lo) (v128.load (local.get $a))))
+      (local.set $hi (f32x4.pmax (local.get $hi) (v128.load offset=16 (local.get $a))))
       (local.set $rc (i32.load offset=2308 (i32.shl (local.get $s) (i32.const 2))))
       (if (i32.and (i32.ne (local.get $cnt) (i32.const 0)) (i32.ne (local.get $rc) (i32.const 0))) (then
         (local.set $cost (f64.add

@@ -11,9 +11,11 @@
  *   order. The kernel bins with pmin/pmax into four interleaved replicas, which is right up to the
  *   sign of a zero bound, and bins the node again in record order with its own operations whenever
  *   one of its bounds is a zero.
- * - Sweeps: the same unions in the same order with the node's operations, and the same double
- *   arithmetic for areas and costs, the first cheapest split kept. The children's boxes are the
- *   unions of their bins in increasing order, which is what ../sah's splitBoxes returns.
+ * - Sweeps: the same unions in the same order, by pmin/pmax, and the same double arithmetic for
+ *   areas and costs, the first cheapest split kept. Where a union's zero bound has the other sign
+ *   than in JavaScript, an area or cost can only turn from +0 to -0 or back, which no comparison and
+ *   no later sum tells apart. The children's boxes are the unions of their bins in increasing order
+ *   with the node's own operations, which is what ../sah's splitBoxes returns.
  * - Partition: the two-cursor partition of ../partition (the same record order, so the same leaf
  *   order) without branches. It gathers the children's doubled-centroid bounds without the known
  *   bounds along the split axis (they are the same numbers) and keeps either of two equal zeros: the
