@@ -199,12 +199,13 @@
   (func (export "part") (param $start i32) (param $end i32) (param $split i32) (result i32)
     (local $i i32) (local $j i32) (local $n i32) (local $isR i32) (local $src i32) (local $dst i32)
     (local $cmin v128) (local $cmax v128) (local $ccls i32) (local $nmin v128) (local $nmax v128) (local $ncls i32)
-    (local $mxy v128) (local $mz v128) (local $mask v128)
+    (local $mxy v128) (local $mz v128) (local $maskR v128) (local $maskL v128) (local $splitv v128) (local $splitm1 i32)
     (local $lminxy v128) (local $lmaxxy v128) (local $lz v128) (local $rminxy v128) (local $rmaxxy v128) (local $rz v128)
-    (local.set $i (local.get $start))
-    (local.set $j (i32.sub (local.get $end) (i32.const 1)))
+    ;; i and j are the cursors' byte addresses.
+    (local.set $i (i32.add (i32.const 4096) (i32.shl (local.get $start) (i32.const 5))))
+    (local.set $j (i32.add (i32.const 4064) (i32.shl (local.get $end) (i32.const 5))))
     (local.set $n (i32.sub (local.get $end) (local.get $start)))
-    (local.set $src (i32.add (i32.const 4096) (i32.shl (local.get $i) (i32.const 5))))
+    (local.set $src (local.get $i))
     (local.set $cmin (v128.load (local.get $src)))
     (local.set $cmax (v128.load offset=16 (local.get $src)))
     (local.set $ccls (i32.load offset=28 (local.get $src)))
@@ -214,17 +215,20 @@
     (local.set $rminxy (v128.const f64x2 inf inf))
     (local.set $rmaxxy (v128.const f64x2 -inf -inf))
     (local.set $rz (v128.const f64x2 inf inf))
+    (local.set $splitm1 (i32.sub (local.get $split) (i32.const 1)))
+    (local.set $splitv (i32x4.splat (local.get $splitm1)))
     (block $done (loop $next
       (br_if $done (i32.eqz (local.get $n)))
       (local.set $isR (i32.ge_s (local.get $ccls) (local.get $split)))
       ;; The next record under the cursor: the back one when this one goes right, else the next.
-      (local.set $src (i32.add (i32.const 4096) (i32.shl
-        (select (local.get $j) (i32.add (local.get $i) (i32.const 1)) (local.get $isR)) (i32.const 5))))
+      ;; This chain (class, select, load) bounds the loop; its test is written apart from isR so the
+      ;; compiler turns it into one compare and conditional move.
+      (local.set $src (select (local.get $j) (i32.add (local.get $i) (i32.const 32))
+        (i32.gt_s (local.get $ccls) (local.get $splitm1))))
       (local.set $nmin (v128.load (local.get $src)))
       (local.set $nmax (v128.load offset=16 (local.get $src)))
       (local.set $ncls (i32.load offset=28 (local.get $src)))
-      (local.set $dst (i32.add (i32.const 4096) (i32.shl
-        (select (local.get $j) (local.get $i) (local.get $isR)) (i32.const 5))))
+      (local.set $dst (select (local.get $j) (local.get $i) (local.get $isR)))
       (v128.store (local.get $dst) (local.get $cmin))
       (v128.store offset=16 (local.get $dst) (local.get $cmax))
       ;; Doubled centroid in doubles: (x, y) and (z, -z) (a maximum gathered as a negated minimum).
@@ -233,15 +237,18 @@
         (i8x16.shuffle 8 9 10 11 24 25 26 27 0 1 2 3 4 5 6 7 (local.get $cmin) (local.get $cmax))))
       (local.set $mz (v128.xor (v128.const i64x2 0 0x8000000000000000) (f64x2.add (local.get $mz)
         (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mz) (local.get $mz)))))
-      (local.set $mask (i64x2.splat (i64.extend_i32_s (i32.sub (i32.const 0) (local.get $isR)))))
-      (local.set $lminxy (v128.bitselect (local.get $lminxy) (f64x2.pmin (local.get $lminxy) (local.get $mxy)) (local.get $mask)))
-      (local.set $lmaxxy (v128.bitselect (local.get $lmaxxy) (f64x2.pmax (local.get $lmaxxy) (local.get $mxy)) (local.get $mask)))
-      (local.set $lz (v128.bitselect (local.get $lz) (f64x2.pmin (local.get $lz) (local.get $mz)) (local.get $mask)))
-      (local.set $rminxy (v128.bitselect (f64x2.pmin (local.get $rminxy) (local.get $mxy)) (local.get $rminxy) (local.get $mask)))
-      (local.set $rmaxxy (v128.bitselect (f64x2.pmax (local.get $rmaxxy) (local.get $mxy)) (local.get $rmaxxy) (local.get $mask)))
-      (local.set $rz (v128.bitselect (f64x2.pmin (local.get $rz) (local.get $mz)) (local.get $rz) (local.get $mask)))
-      (local.set $i (i32.add (local.get $i) (i32.xor (local.get $isR) (i32.const 1))))
-      (local.set $j (i32.sub (local.get $j) (local.get $isR)))
+      ;; A side's bounds skip the record through a NaN operand: pmin and pmax then keep the bound.
+      (local.set $maskR (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15
+        (i32x4.gt_s (local.get $cmax) (local.get $splitv)) (local.get $cmax)))
+      (local.set $maskL (v128.not (local.get $maskR)))
+      (local.set $lminxy (f64x2.pmin (local.get $lminxy) (v128.or (local.get $mxy) (local.get $maskR))))
+      (local.set $lmaxxy (f64x2.pmax (local.get $lmaxxy) (v128.or (local.get $mxy) (local.get $maskR))))
+      (local.set $lz (f64x2.pmin (local.get $lz) (v128.or (local.get $mz) (local.get $maskR))))
+      (local.set $rminxy (f64x2.pmin (local.get $rminxy) (v128.or (local.get $mxy) (local.get $maskL))))
+      (local.set $rmaxxy (f64x2.pmax (local.get $rmaxxy) (v128.or (local.get $mxy) (local.get $maskL))))
+      (local.set $rz (f64x2.pmin (local.get $rz) (v128.or (local.get $mz) (local.get $maskL))))
+      (local.set $i (i32.add (local.get $i) (i32.shl (i32.xor (local.get $isR) (i32.const 1)) (i32.const 5))))
+      (local.set $j (i32.sub (local.get $j) (i32.shl (local.get $isR) (i32.const 5))))
       (local.set $cmin (local.get $nmin))
       (local.set $cmax (local.get $nmax))
       (local.set $ccls (local.get $ncls))
@@ -255,7 +262,7 @@
     (f64.store (i32.const 2664) (f64x2.extract_lane 0 (local.get $rz)))
     (v128.store (i32.const 2672) (local.get $rmaxxy))
     (f64.store (i32.const 2688) (f64.neg (f64x2.extract_lane 1 (local.get $rz))))
-    (local.get $i))
+    (i32.shr_u (i32.sub (local.get $i) (i32.const 4096)) (i32.const 5)))
 
   ;; Records from n boxes of 6 float32 at src (16 bytes readable past the last): ids 0..n-1.
   (func (export "load") (param $src i32) (param $n i32)
