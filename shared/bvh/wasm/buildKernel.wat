@@ -83,9 +83,11 @@
       (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
       (local.set $o (i32.add (i32.const 4096) (i32.shl (local.get $p) (i32.const 5))))
       (local.set $a (i32.add (local.get $o) (local.get $k)))
-      (local.set $b (i32.trunc_sat_f64_s (f64.mul (f64.sub
+      ;; The product lies in [0, nb) (c0 is the least centroid, kk maps the extent under nb), so its
+      ;; truncation is its floor, read from the low mantissa bits of floor + 2^52 (no branches).
+      (local.set $b (i32.wrap_i64 (i64.reinterpret_f64 (f64.add (f64.const 0x1p52) (f64.floor (f64.mul (f64.sub
         (f64.add (f64.promote_f32 (f32.load (local.get $a))) (f64.promote_f32 (f32.load offset=16 (local.get $a))))
-        (local.get $c0)) (local.get $kk))))
+        (local.get $c0)) (local.get $kk)))))))
       ;; The box is read before the bin is written into the same 16 bytes (a wide load over a
       ;; narrower store still in flight would stall).
       (local.set $lo (v128.load (local.get $o)))
