@@ -33,7 +33,7 @@
 import { f32Down, f32Up, triangleBoxes } from './bounds';
 import { BINS, binnedSah, createSahScratch, KEY_BINNING_BELOW, splitBoxes } from './sah';
 import { halveRecords, partitionRecords } from './partition';
-import { buildKernel, kernelOrder, stageRecords } from './wasm/kernel';
+import { kernelOrder, stageRecords } from './wasm/kernel';
 
 export { f32Down, f32Up } from './bounds';
 
@@ -96,16 +96,15 @@ export function buildBvh(
   const maxLeaf = options.maxLeaf ?? MAX_LEAF;
   const costTraverse = options.traversalCost ?? 2;
   const keyBelow = options.keyBinningBelow ?? KEY_BINNING_BELOW;
-  const { boxes: rb, ids, bounds, centroidBounds } = triangleBoxes(positions, indices);
+  // With the kernels (float32 input, a host that runs them), the records are made in their memory and
+  // every pass over them runs there.
+  const kv = options.wasm !== false && positions instanceof Float32Array ? stageRecords(positions, indices) : null;
+  const { boxes: rb, ids, bounds, centroidBounds } = kv ?? triangleBoxes(positions, indices);
   // The same records as int32 words (binning reads their bits, see ./sah).
   const ri = new Int32Array(rb.buffer, rb.byteOffset, rb.length);
-  // With the kernels, the records move into their memory and every pass over them runs there.
-  const k = options.wasm === false ? null : buildKernel();
-  const kv = k !== null ? stageRecords(k, rb) : null;
   // The records as float32 for the passes that stay here: stride and offset of the box's max.
-  const recs = kv !== null ? kv.records : rb;
-  const stride = kv !== null ? 8 : 6;
   const hi = kv !== null ? 4 : 3;
+  const stride = 2 * hi;
 
   const maxNodes = 2 * n - 1;
   // Nodes are written in their final layout as they are created.
@@ -131,8 +130,8 @@ export function buildBvh(
   // The popped job's centroid bounds, the children's (left, right), and the children's boxes (with
   // the kernels, views of their outputs).
   const pc = new Float64Array(6);
-  const cb = kv !== null ? kv.centroids : new Float64Array(12);
-  const childB = kv !== null ? kv.boxes : new Float64Array(12);
+  const cb = kv !== null ? kv.childCentroids : new Float64Array(12);
+  const childB = kv !== null ? kv.childBoxes : new Float64Array(12);
 
   while (sp > 0) {
     sp--;
@@ -164,7 +163,7 @@ export function buildBvh(
       let sum = 0;
       for (let o = (start * stride) | 0, e = (end * stride) | 0; o < e; o = (o + stride) | 0) {
         const h = (o + hi) | 0;
-        const ax = recs[h] - recs[o], ay = recs[(h + 1) | 0] - recs[(o + 1) | 0], az = recs[(h + 2) | 0] - recs[(o + 2) | 0];
+        const ax = rb[h] - rb[o], ay = rb[(h + 1) | 0] - rb[(o + 1) | 0], az = rb[(h + 2) | 0] - rb[(o + 2) | 0];
         sum += ax * ay + ay * az + az * ax;
       }
       if (costTraverse + (sum * (1 - 1e-9)) / parentArea >= count) {
@@ -188,7 +187,7 @@ export function buildBvh(
       : binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk, keyBelow);
 
     // Leaf when allowed and no split beats testing every triangle here.
-    const bestCost = kv !== null ? kv.cost[0] : sah.bestCost[0];
+    const bestCost = (kv ?? sah).bestCost[0];
     const splitCost = split > 0 && parentArea > 0 ? costTraverse + bestCost / parentArea : Infinity;
     if (count <= maxLeaf && (split === 0 || splitCost >= count)) {
       ni[w + 6] = start;
@@ -199,7 +198,7 @@ export function buildBvh(
     pc[0] = ccx0; pc[1] = ccy0; pc[2] = ccz0; pc[3] = ccx1; pc[4] = ccy1; pc[5] = ccz1;
     let mid: number;
     if (split === 0) {
-      mid = halveRecords(recs, stride, hi, start, end, pc, childB, cb);
+      mid = halveRecords(rb, stride, hi, start, end, pc, childB, cb);
     } else if (kv !== null) {
       mid = kv.k.part(start, end, split);
     } else {

@@ -1,5 +1,5 @@
 ;; BVH build kernels in WebAssembly SIMD: the binned SAH of one node (binning and both sweeps) and the
-;; partition of its records at the chosen split, plus loading the records and reading their ids back.
+;; partition of its records at the chosen split, and the records themselves (triangle boxes).
 ;; The control (job stack, leaf tests, halving, node writes) stays in shared/bvh/build.ts;
 ;; shared/bvh/wasm/kernel.ts says why every result equals the plain JavaScript build's bit for bit.
 ;; Compiled by server/build/wasm.mjs into buildKernel.ts (npm run build:wasm).
@@ -15,6 +15,13 @@
 ;;   4096  records, 32 bytes each: min x y z (f32), id (u32), max x y z (f32), bin (i32)
 (module
   (memory (export "memory") 1)
+  ;; Constants: infinities (float32 and double lanes), zero, and the mask of lanes 0..2.
+  (global $inf v128 (v128.const f32x4 inf inf inf inf))
+  (global $ninf v128 (v128.const f32x4 -inf -inf -inf -inf))
+  (global $dinf v128 (v128.const f64x2 inf inf))
+  (global $dninf v128 (v128.const f64x2 -inf -inf))
+  (global $zero v128 (v128.const i32x4 0 0 0 0))
+  (global $xyz v128 (v128.const i32x4 -1 -1 -1 0))
 
   ;; Surface-area measure of a box (lanes 0..2 of lo and hi), in doubles: ax*ay + ay*az + az*ax.
   (func $area (param $lo v128) (param $hi v128) (result f64)
@@ -34,12 +41,19 @@
     (v128.store offset=24 (local.get $out) (f64x2.promote_low_f32x4 (local.get $hi)))
     (f64.store offset=40 (local.get $out) (f64.promote_f32 (f32x4.extract_lane 2 (local.get $hi)))))
 
+  ;; Writes centroid bounds gathered as min (x, y), max (x, y) and min (z, -z) at out as 6 doubles.
+  (func $storeCentroids (param $out i32) (param $min v128) (param $max v128) (param $z v128)
+    (v128.store (local.get $out) (local.get $min))
+    (f64.store offset=16 (local.get $out) (f64x2.extract_lane 0 (local.get $z)))
+    (v128.store offset=24 (local.get $out) (local.get $max))
+    (f64.store offset=40 (local.get $out) (f64.neg (f64x2.extract_lane 1 (local.get $z)))))
+
   ;; Union of merged bins [b, e) in increasing order into the out box at $out: min/max when keyed,
   ;; else pmin/pmax (the first of equal values stays, as a strict comparison keeps it).
   (func $unionBins (param $b i32) (param $e i32) (param $keyed i32) (param $out i32)
     (local $lo v128) (local $hi v128) (local $a i32)
-    (local.set $lo (v128.const f32x4 inf inf inf inf))
-    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $lo (global.get $inf))
+    (local.set $hi (global.get $ninf))
     (block $done (loop $next
       (br_if $done (i32.ge_u (local.get $b) (local.get $e)))
       (local.set $a (i32.shl (local.get $b) (i32.const 5)))
@@ -57,8 +71,8 @@
   (func $clearBins (param $e i32)
     (local $i i32)
     (loop $bin
-      (v128.store (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 inf inf inf inf))
-      (v128.store offset=16 (i32.shl (local.get $i) (i32.const 5)) (v128.const f32x4 -inf -inf -inf -inf))
+      (v128.store (i32.shl (local.get $i) (i32.const 5)) (global.get $inf))
+      (v128.store offset=16 (i32.shl (local.get $i) (i32.const 5)) (global.get $ninf))
       (i32.store offset=2048 (i32.shl (local.get $i) (i32.const 2)) (i32.const 0))
       (br_if $bin (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $e)))))
 
@@ -120,20 +134,20 @@
     ;; The bounds above are right but for which of -0 and +0 a zero bound keeps (pmin and pmax keep
     ;; the first of equal values, and the replicas mix the order). When some bound is a zero, the
     ;; boxes are binned again in record order with the node's operations.
-    (local.set $z (v128.const i32x4 0 0 0 0))
+    (local.set $z (global.get $zero))
     (local.set $b (i32.const 0))
     (loop $bin
       (local.set $a (i32.shl (local.get $b) (i32.const 5)))
       (local.set $z (v128.or (local.get $z) (v128.or
-        (f32x4.eq (v128.load (local.get $a)) (v128.const f32x4 0 0 0 0))
-        (f32x4.eq (v128.load offset=16 (local.get $a)) (v128.const f32x4 0 0 0 0)))))
+        (f32x4.eq (v128.load (local.get $a)) (global.get $zero))
+        (f32x4.eq (v128.load offset=16 (local.get $a)) (global.get $zero)))))
       (br_if $bin (i32.lt_u (local.tee $b (i32.add (local.get $b) (i32.const 1))) (local.get $nb))))
-    (if (v128.any_true (v128.and (local.get $z) (v128.const i32x4 -1 -1 -1 0))) (then
+    (if (v128.any_true (v128.and (local.get $z) (global.get $xyz))) (then
       (local.set $b (i32.const 0))
       (loop $bin
         (local.set $a (i32.shl (local.get $b) (i32.const 5)))
-        (v128.store (local.get $a) (v128.const f32x4 inf inf inf inf))
-        (v128.store offset=16 (local.get $a) (v128.const f32x4 -inf -inf -inf -inf))
+        (v128.store (local.get $a) (global.get $inf))
+        (v128.store offset=16 (local.get $a) (global.get $ninf))
         (br_if $bin (i32.lt_u (local.tee $b (i32.add (local.get $b) (i32.const 1))) (local.get $nb))))
       (local.set $p (local.get $start))
       (block $done (loop $next
@@ -152,8 +166,8 @@
         (br $next)))))
     ;; Right sweep: for s = nb-1 .. 1, the count and area of bins s..nb-1. The sweeps take unions
     ;; by pmin/pmax: the sign of a zero bound changes an area or cost only between +0 and -0.
-    (local.set $lo (v128.const f32x4 inf inf inf inf))
-    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $lo (global.get $inf))
+    (local.set $hi (global.get $ninf))
     (local.set $s (i32.sub (local.get $nb) (i32.const 1)))
     (block $done (loop $next
       (br_if $done (i32.eqz (local.get $s)))
@@ -167,8 +181,8 @@
       (local.set $s (i32.sub (local.get $s) (i32.const 1)))
       (br $next)))
     ;; Left sweep: the cost of each split s + 1, the first cheapest kept.
-    (local.set $lo (v128.const f32x4 inf inf inf inf))
-    (local.set $hi (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $lo (global.get $inf))
+    (local.set $hi (global.get $ninf))
     (local.set $cnt (i32.const 0))
     (local.set $s (i32.const 0))
     (local.set $bestCost (f64.const inf))
@@ -201,7 +215,7 @@
   (func (export "part") (param $start i32) (param $end i32) (param $split i32) (result i32)
     (local $i i32) (local $j i32) (local $n i32) (local $isR i32) (local $src i32) (local $dst i32)
     (local $cmin v128) (local $cmax v128) (local $ccls i32) (local $nmin v128) (local $nmax v128) (local $ncls i32)
-    (local $mxy v128) (local $mz v128) (local $maskR v128) (local $maskL v128) (local $splitv v128) (local $splitm1 i32)
+    (local $mxy v128) (local $mz v128) (local $z f64) (local $maskR v128) (local $maskL v128) (local $splitv v128) (local $splitm1 i32)
     (local $lminxy v128) (local $lmaxxy v128) (local $lz v128) (local $rminxy v128) (local $rmaxxy v128) (local $rz v128)
     ;; i and j are the cursors' byte addresses.
     (local.set $i (i32.add (i32.const 4096) (i32.shl (local.get $start) (i32.const 5))))
@@ -211,12 +225,12 @@
     (local.set $cmin (v128.load (local.get $src)))
     (local.set $cmax (v128.load offset=16 (local.get $src)))
     (local.set $ccls (i32.load offset=28 (local.get $src)))
-    (local.set $lminxy (v128.const f64x2 inf inf))
-    (local.set $lmaxxy (v128.const f64x2 -inf -inf))
-    (local.set $lz (v128.const f64x2 inf inf))
-    (local.set $rminxy (v128.const f64x2 inf inf))
-    (local.set $rmaxxy (v128.const f64x2 -inf -inf))
-    (local.set $rz (v128.const f64x2 inf inf))
+    (local.set $lminxy (global.get $dinf))
+    (local.set $lmaxxy (global.get $dninf))
+    (local.set $lz (global.get $dinf))
+    (local.set $rminxy (global.get $dinf))
+    (local.set $rmaxxy (global.get $dninf))
+    (local.set $rz (global.get $dinf))
     (local.set $splitm1 (i32.sub (local.get $split) (i32.const 1)))
     (local.set $splitv (i32x4.splat (local.get $splitm1)))
     (block $done (loop $next
@@ -235,10 +249,9 @@
       (v128.store offset=16 (local.get $dst) (local.get $cmax))
       ;; Doubled centroid in doubles: (x, y) and (z, -z) (a maximum gathered as a negated minimum).
       (local.set $mxy (f64x2.add (f64x2.promote_low_f32x4 (local.get $cmin)) (f64x2.promote_low_f32x4 (local.get $cmax))))
-      (local.set $mz (f64x2.promote_low_f32x4
-        (i8x16.shuffle 8 9 10 11 24 25 26 27 0 1 2 3 4 5 6 7 (local.get $cmin) (local.get $cmax))))
-      (local.set $mz (v128.xor (v128.const i64x2 0 0x8000000000000000) (f64x2.add (local.get $mz)
-        (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $mz) (local.get $mz)))))
+      (local.set $z (f64.add (f64.promote_f32 (f32x4.extract_lane 2 (local.get $cmin)))
+                             (f64.promote_f32 (f32x4.extract_lane 2 (local.get $cmax)))))
+      (local.set $mz (f64x2.replace_lane 1 (f64x2.splat (local.get $z)) (f64.neg (local.get $z))))
       ;; A side's bounds skip the record through a NaN operand: pmin and pmax then keep the bound.
       (local.set $maskR (i8x16.shuffle 12 13 14 15 12 13 14 15 12 13 14 15 12 13 14 15
         (i32x4.gt_s (local.get $cmax) (local.get $splitv)) (local.get $cmax)))
@@ -256,36 +269,51 @@
       (local.set $ccls (local.get $ncls))
       (local.set $n (i32.sub (local.get $n) (i32.const 1)))
       (br $next)))
-    (v128.store (i32.const 2600) (local.get $lminxy))
-    (f64.store (i32.const 2616) (f64x2.extract_lane 0 (local.get $lz)))
-    (v128.store (i32.const 2624) (local.get $lmaxxy))
-    (f64.store (i32.const 2640) (f64.neg (f64x2.extract_lane 1 (local.get $lz))))
-    (v128.store (i32.const 2648) (local.get $rminxy))
-    (f64.store (i32.const 2664) (f64x2.extract_lane 0 (local.get $rz)))
-    (v128.store (i32.const 2672) (local.get $rmaxxy))
-    (f64.store (i32.const 2688) (f64.neg (f64x2.extract_lane 1 (local.get $rz))))
+    (call $storeCentroids (i32.const 2600) (local.get $lminxy) (local.get $lmaxxy) (local.get $lz))
+    (call $storeCentroids (i32.const 2648) (local.get $rminxy) (local.get $rmaxxy) (local.get $rz))
     (i32.shr_u (i32.sub (local.get $i) (i32.const 4096)) (i32.const 5)))
 
-  ;; Records from n boxes of 6 float32 at src (16 bytes readable past the last): ids 0..n-1.
-  (func (export "load") (param $src i32) (param $n i32)
-    (local $p i32) (local $o i32)
+  ;; Records from n triangles: vertices' xyz (float32) at pos (4 bytes readable past the last), three
+  ;; u32 vertex indices a triangle at idx, ids 0..n-1. A box is the min and max of its corners
+  ;; (f32x4.min/max, as Math.min and Math.max order -0 and +0). Also the bounds of all boxes (first
+  ;; met among equal values) at 2504 and of their doubled centroids at 2600. Returns nonzero when a
+  ;; corner may not be finite: lane 3 (the next x in memory) counts too, so the caller checks again.
+  (func (export "boxes") (param $pos i32) (param $idx i32) (param $n i32) (result i32)
+    (local $p i32) (local $o i32) (local $a v128) (local $b v128) (local $c v128) (local $lo v128) (local $hi v128)
+    (local $bad v128) (local $blo v128) (local $bhi v128) (local $mxy v128) (local $mz v128) (local $z f64)
+    (local $cminxy v128) (local $cmaxxy v128) (local $cz v128)
+    (local.set $blo (global.get $inf))
+    (local.set $bhi (global.get $ninf))
+    (local.set $cminxy (global.get $dinf))
+    (local.set $cmaxxy (global.get $dninf))
+    (local.set $cz (global.get $dinf))
     (local.set $o (i32.const 4096))
     (block $done (loop $next
       (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
-      (v128.store (local.get $o) (i32x4.replace_lane 3 (v128.load (local.get $src)) (local.get $p)))
-      (v128.store offset=16 (local.get $o) (v128.load offset=12 (local.get $src)))
-      (local.set $src (i32.add (local.get $src) (i32.const 24)))
+      (local.set $a (v128.load (i32.add (local.get $pos) (i32.mul (i32.load (local.get $idx)) (i32.const 12)))))
+      (local.set $b (v128.load (i32.add (local.get $pos) (i32.mul (i32.load offset=4 (local.get $idx)) (i32.const 12)))))
+      (local.set $c (v128.load (i32.add (local.get $pos) (i32.mul (i32.load offset=8 (local.get $idx)) (i32.const 12)))))
+      (local.set $lo (f32x4.min (f32x4.min (local.get $a) (local.get $b)) (local.get $c)))
+      (local.set $hi (f32x4.max (f32x4.max (local.get $a) (local.get $b)) (local.get $c)))
+      ;; v - v is 0 for a finite v and NaN for an infinite or NaN one.
+      (local.set $bad (f32x4.add (local.get $bad) (f32x4.add
+        (f32x4.sub (local.get $lo) (local.get $lo)) (f32x4.sub (local.get $hi) (local.get $hi)))))
+      (v128.store (local.get $o) (i32x4.replace_lane 3 (local.get $lo) (local.get $p)))
+      (v128.store offset=16 (local.get $o) (local.get $hi))
+      (local.set $blo (f32x4.pmin (local.get $blo) (local.get $lo)))
+      (local.set $bhi (f32x4.pmax (local.get $bhi) (local.get $hi)))
+      (local.set $mxy (f64x2.add (f64x2.promote_low_f32x4 (local.get $lo)) (f64x2.promote_low_f32x4 (local.get $hi))))
+      (local.set $z (f64.add (f64.promote_f32 (f32x4.extract_lane 2 (local.get $lo)))
+                             (f64.promote_f32 (f32x4.extract_lane 2 (local.get $hi)))))
+      (local.set $mz (f64x2.replace_lane 1 (f64x2.splat (local.get $z)) (f64.neg (local.get $z))))
+      (local.set $cminxy (f64x2.pmin (local.get $cminxy) (local.get $mxy)))
+      (local.set $cmaxxy (f64x2.pmax (local.get $cmaxxy) (local.get $mxy)))
+      (local.set $cz (f64x2.pmin (local.get $cz) (local.get $mz)))
+      (local.set $idx (i32.add (local.get $idx) (i32.const 12)))
       (local.set $o (i32.add (local.get $o) (i32.const 32)))
       (local.set $p (i32.add (local.get $p) (i32.const 1)))
-      (br $next))))
-
-  ;; The records' ids, in record order, as n u32 at dst.
-  (func (export "ids") (param $dst i32) (param $n i32)
-    (local $p i32)
-    (block $done (loop $next
-      (br_if $done (i32.ge_u (local.get $p) (local.get $n)))
-      (i32.store (i32.add (local.get $dst) (i32.shl (local.get $p) (i32.const 2)))
-        (i32.load offset=4108 (i32.shl (local.get $p) (i32.const 5))))
-      (local.set $p (i32.add (local.get $p) (i32.const 1)))
-      (br $next))))
+      (br $next)))
+    (call $storeBox (i32.const 2504) (local.get $blo) (local.get $bhi))
+    (call $storeCentroids (i32.const 2600) (local.get $cminxy) (local.get $cmaxxy) (local.get $cz))
+    (v128.any_true (f32x4.ne (local.get $bad) (local.get $bad))))
 )
