@@ -93,7 +93,7 @@ export function buildKernel(): BuildKernel | null {
  * Boxes float32 triangles into records (ids 0..n-1) in the kernel, growing its memory to fit: the
  * records, one spare the partition may read past the end, then the staged vertices (16 bytes
  * readable past them) and indices. Throws as ../bounds does on a corner that is not finite. null
- * when this host cannot run the kernel.
+ * when this host cannot run the kernel or give it that much memory.
  */
 export function stageRecords(positions: Float32Array, indices: Uint32Array): KernelRecords | null {
   const k = buildKernel();
@@ -103,7 +103,11 @@ export function stageRecords(positions: Float32Array, indices: Uint32Array): Ker
   const idx = staging + positions.length * 4 + 16;
   const need = idx + indices.length * 4;
   const have = k.memory.buffer.byteLength;
-  if (have < need) k.memory.grow(Math.ceil((need - have) / 65536));
+  try {
+    if (have < need) k.memory.grow(Math.ceil((need - have) / 65536));
+  } catch {
+    return null; // more memory than the host gives the kernel: the JavaScript path builds
+  }
   const mem = k.memory.buffer;
   new Float32Array(mem, staging, positions.length).set(positions);
   new Uint32Array(mem, idx, indices.length).set(indices);
