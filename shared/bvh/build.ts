@@ -25,12 +25,15 @@
  * no split is cheaper than the leaf (a leaf candidate whose summed triangle box areas already price
  * every split out is settled without binning); a node SAH cannot split (all centroids equal) is
  * halved by position so leaves stay small (its axis word is then only a visiting-order hint).
- * Deterministic: same input, same bytes.
+ * Deterministic: same input, same bytes. Where the host runs WebAssembly SIMD, the same steps run on
+ * the kernels of ./wasm (same tree, byte for byte; ./wasm/kernel says why); this file is the plain
+ * JavaScript path and the reference.
  */
 
 import { f32Down, f32Up, triangleBoxes } from './bounds';
 import { BINS, binnedSah, createSahScratch, KEY_BINNING_BELOW, splitBoxes } from './sah';
 import { halveRecords, partitionRecords } from './partition';
+import { kernelOrder, stageRecords } from './wasm/kernel';
 
 export { f32Down, f32Up } from './bounds';
 
@@ -57,6 +60,11 @@ export interface BvhBuildOptions {
    * the tree is the same whatever it is (tests compare 0, all floats, with the default).
    */
   keyBinningBelow?: number;
+  /**
+   * Run the hot loops in the WebAssembly kernels (./wasm) when the host can (default true); false
+   * runs everything in JavaScript. The tree is the same bytes either way.
+   */
+  wasm?: boolean;
 }
 
 export interface BvhBuildResult {
@@ -88,9 +96,15 @@ export function buildBvh(
   const maxLeaf = options.maxLeaf ?? MAX_LEAF;
   const costTraverse = options.traversalCost ?? 2;
   const keyBelow = options.keyBinningBelow ?? KEY_BINNING_BELOW;
-  const { boxes: rb, ids, bounds, centroidBounds } = triangleBoxes(positions, indices);
+  // With the kernels (float32 input, a host that runs them), the records are made in their memory and
+  // every pass over them runs there.
+  const kv = options.wasm !== false && positions instanceof Float32Array ? stageRecords(positions, indices) : null;
+  const { boxes: rb, ids, bounds, centroidBounds } = kv ?? triangleBoxes(positions, indices);
   // The same records as int32 words (binning reads their bits, see ./sah).
   const ri = new Int32Array(rb.buffer, rb.byteOffset, rb.length);
+  // The records as float32 for the passes that stay here: stride and offset of the box's max.
+  const hi = kv !== null ? 4 : 3;
+  const stride = 2 * hi;
 
   const maxNodes = 2 * n - 1;
   // Nodes are written in their final layout as they are created.
@@ -113,10 +127,11 @@ export function buildBvh(
   let sp = 1;
 
   const sah = createSahScratch();
-  // The popped job's centroid bounds, the children's (left, right), and the children's boxes.
+  // The popped job's centroid bounds, the children's (left, right), and the children's boxes (with
+  // the kernels, views of their outputs).
   const pc = new Float64Array(6);
-  const cb = new Float64Array(12);
-  const childB = new Float64Array(12);
+  const cb = kv !== null ? kv.childCentroids : new Float64Array(12);
+  const childB = kv !== null ? kv.childBoxes : new Float64Array(12);
 
   while (sp > 0) {
     sp--;
@@ -146,8 +161,9 @@ export function buildBvh(
       // decides otherwise, whatever traversalCost is (same tree, same bytes).
       // On bistro this settles 27,538 of 46,545 leaf evaluations of 3 to 8 triangles.
       let sum = 0;
-      for (let o = (start * 6) | 0, e = (end * 6) | 0; o < e; o = (o + 6) | 0) {
-        const ax = rb[(o + 3) | 0] - rb[o], ay = rb[(o + 4) | 0] - rb[(o + 1) | 0], az = rb[(o + 5) | 0] - rb[(o + 2) | 0];
+      for (let o = (start * stride) | 0, e = (end * stride) | 0; o < e; o = (o + stride) | 0) {
+        const h = (o + hi) | 0;
+        const ax = rb[h] - rb[o], ay = rb[(h + 1) | 0] - rb[(o + 1) | 0], az = rb[(h + 2) | 0] - rb[(o + 2) | 0];
         sum += ax * ay + ay * az + az * ax;
       }
       if (costTraverse + (sum * (1 - 1e-9)) / parentArea >= count) {
@@ -166,10 +182,13 @@ export function buildBvh(
     const c0 = axis === 0 ? ccx0 : axis === 1 ? ccy0 : ccz0;
     // Scale maps the centroid range onto [0, nb); slightly under nb so the max lands in the last bin.
     const kk = ext > 0 ? (nb * (1 - 1e-6)) / ext : 0;
-    const split = ext > 0 ? binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk, keyBelow) : 0;
+    const split = !(ext > 0) ? 0
+      : kv !== null ? kv.k.bin(start, end, axis, nb, c0, kk, count < keyBelow ? 1 : 0)
+      : binnedSah(sah, rb, ri, start, end, axis, nb, c0, kk, keyBelow);
 
     // Leaf when allowed and no split beats testing every triangle here.
-    const splitCost = split > 0 && parentArea > 0 ? costTraverse + sah.bestCost[0] / parentArea : Infinity;
+    const bestCost = (kv ?? sah).bestCost[0];
+    const splitCost = split > 0 && parentArea > 0 ? costTraverse + bestCost / parentArea : Infinity;
     if (count <= maxLeaf && (split === 0 || splitCost >= count)) {
       ni[w + 6] = start;
       ni[w + 7] = count;
@@ -178,11 +197,13 @@ export function buildBvh(
 
     pc[0] = ccx0; pc[1] = ccy0; pc[2] = ccz0; pc[3] = ccx1; pc[4] = ccy1; pc[5] = ccz1;
     let mid: number;
-    if (split > 0) {
+    if (split === 0) {
+      mid = halveRecords(rb, stride, hi, start, end, pc, childB, cb);
+    } else if (kv !== null) {
+      mid = kv.k.part(start, end, split);
+    } else {
       mid = partitionRecords(rb, ids, start, end, axis, c0, kk, split, pc, cb);
       splitBoxes(sah, nb, split, childB);
-    } else {
-      mid = halveRecords(rb, start, end, pc, childB, cb);
     }
 
     // Children: adjacent slots.
@@ -222,7 +243,7 @@ export function buildBvh(
     nodes: new Uint8Array(nodeBuf, 0, nodeCount * NODE_BYTES),
     nodeCount,
     depth,
-    order: ids,
+    order: kv !== null ? kernelOrder(kv, n) : ids,
     bounds,
   };
 }

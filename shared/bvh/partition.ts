@@ -62,14 +62,17 @@ export function partitionRecords(
 }
 
 /**
- * A node SAH cannot split (all centroids equal): halves its records by position. Writes the halves'
- * boxes into boxes[0..12) (left, right) and both children's centroid bounds (the parent's, pc) into
- * cb. Returns the first right record. Rare, so plain passes.
+ * A node SAH cannot split (all centroids equal): halves its records by position. Records are
+ * `stride` floats apart in `rb`, box min xyz first and max xyz at `hi`. Writes the halves' boxes into
+ * boxes[0..12) (left, right) and both children's centroid bounds (the parent's, pc) into cb. Returns
+ * the first right record. Rare, so plain passes.
  */
-export function halveRecords(rb: Float32Array, start: number, end: number, pc: Float64Array, boxes: Float64Array, cb: Float64Array): number {
+export function halveRecords(
+  rb: Float32Array, stride: number, hi: number, start: number, end: number, pc: Float64Array, boxes: Float64Array, cb: Float64Array,
+): number {
   const mid = (start + end) >> 1;
-  unionRecordBoxes(boxes, 0, rb, start, mid);
-  unionRecordBoxes(boxes, 6, rb, mid, end);
+  unionRecordBoxes(boxes, 0, rb, stride, hi, start, mid);
+  unionRecordBoxes(boxes, 6, rb, stride, hi, mid, end);
   for (let k = 0; k < 6; k++) {
     cb[k] = pc[k];
     cb[6 + k] = pc[k];
@@ -77,16 +80,19 @@ export function halveRecords(rb: Float32Array, start: number, end: number, pc: F
   return mid;
 }
 
-/** Writes into out[o..o+6) the union of record boxes first..end-1 (6 float32 each). */
-function unionRecordBoxes(out: Float64Array, o: number, boxes: Float32Array, first: number, end: number): void {
+/** Writes into out[o..o+6) the union of record boxes first..end-1 (laid out as in halveRecords). */
+function unionRecordBoxes(
+  out: Float64Array, o: number, boxes: Float32Array, stride: number, hi: number, first: number, end: number,
+): void {
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let i = first * 6, e = end * 6; i < e; i += 6) {
+  for (let i = first * stride, e = end * stride; i < e; i += stride) {
+    const h = i + hi;
     if (boxes[i] < x0) x0 = boxes[i];
     if (boxes[i + 1] < y0) y0 = boxes[i + 1];
     if (boxes[i + 2] < z0) z0 = boxes[i + 2];
-    if (boxes[i + 3] > x1) x1 = boxes[i + 3];
-    if (boxes[i + 4] > y1) y1 = boxes[i + 4];
-    if (boxes[i + 5] > z1) z1 = boxes[i + 5];
+    if (boxes[h] > x1) x1 = boxes[h];
+    if (boxes[h + 1] > y1) y1 = boxes[h + 1];
+    if (boxes[h + 2] > z1) z1 = boxes[h + 2];
   }
   out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = x1; out[o + 4] = y1; out[o + 5] = z1;
 }
