@@ -19,8 +19,12 @@ import { loadWorld } from '../server/level/gltf';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Gzip budget of the "." entry (with its chunks), minified, bytes. Measured 33,433 B; raise it only on purpose. */
-export const SHARED_GZIP_BUDGET = 36 * 1024;
+/**
+ * Gzip budget of the "." entry (with its chunks), minified, bytes; raise it only on purpose. Measured
+ * 33,433 B, then 36,864 B with the BVH build's WebAssembly kernel (2.2 KB of module bytes and its
+ * loader); 38 KiB leaves the kernel's growth and a little more.
+ */
+export const SHARED_GZIP_BUDGET = 38 * 1024;
 
 async function bundle(minify: boolean): Promise<{ files: Map<string, Uint8Array>; meta: Metafile }> {
   const r = await build({ ...sharedBundleOptions(minify), outdir: join(ROOT, 'dist', '.bundle-test'), write: false, metafile: true });
