@@ -203,11 +203,16 @@ function playerTable(players: PlayerReport[]): string {
   return `<table><thead><tr><th>player</th><th>shots</th><th>hits</th><th>misses</th><th>rejected</th><th>head %</th><th>window edge %</th><th>median reaction ms</th><th>snap hits</th><th>behaviour score</th><th>time overruled</th><th>rejections by reason</th><th>flags</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
-/** Per player flagged for behaviour: the measures and the offending shots, linked to the map and timeline. */
-function behaviourSection(input: ReportInput): string {
+/** The first shot's receive time (0 without shots): the report's times count from it. */
+function firstShotMs(input: ReportInput): number {
   let t0 = Infinity;
   for (const s of input.shots) if (s.receivedMs < t0) t0 = s.receivedMs;
-  if (!(t0 < Infinity)) t0 = 0;
+  return t0 < Infinity ? t0 : 0;
+}
+
+/** Per player flagged for behaviour: the measures and the offending shots, linked to the map and timeline. */
+function behaviourSection(input: ReportInput): string {
+  const t0 = firstShotMs(input);
   const parts: string[] = [];
   for (const p of input.players) {
     const b = p.behaviour;
@@ -223,9 +228,7 @@ function behaviourSection(input: ReportInput): string {
 
 /** Per player flagged for backdated claims: those shots, linked to the map and timeline. */
 function backdatedSection(input: ReportInput): string {
-  let t0 = Infinity;
-  for (const s of input.shots) if (s.receivedMs < t0) t0 = s.receivedMs;
-  if (!(t0 < Infinity)) t0 = 0;
+  const t0 = firstShotMs(input);
   const parts: string[] = [];
   for (const p of input.players) {
     if (p.backdatedShots.length === 0) continue;

@@ -260,6 +260,18 @@ export function hiddenFollow(ring: Float64Array, time: Float64Array, slots: numb
   return m >= 5 && sxx / m >= MIN_TARGET_RATE * MIN_TARGET_RATE ? sxy / sxx : NaN;
 }
 
+/** The oldest tick in the ring within windowMs before tick k (times never decrease). */
+function windowStart(time: Float64Array, serial: number, k: number, windowMs: number): number {
+  const tk = time[k % RING]!;
+  let lo = Math.max(0, serial - RING), hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tk - time[mid % RING]! < windowMs) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
  * Variance over mean of the inputs the shooter's client got in per tick, over its ticks in the
  * `windowMs` up to tick k (index of dispersion: evenly spaced inputs give well under 1, inputs held
@@ -267,14 +279,7 @@ export function hiddenFollow(ring: Float64Array, time: Float64Array, slots: numb
  * log) or with fewer than 32 ticks. From the running sums: the window's first tick by bisection.
  */
 export function inputSpread(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
-  const tk = time[k % RING]!;
-  // The oldest tick in the ring within the window (times never decrease).
-  let lo = Math.max(0, serial - RING), hi = k;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tk - time[mid % RING]! < windowMs) hi = mid;
-    else lo = mid + 1;
-  }
+  const lo = windowStart(time, serial, k, windowMs);
   const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
   // Sums over (lo, k] plus tick lo's own counts.
   const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
@@ -302,12 +307,7 @@ export const SHORT_HOLD_MAX_MS = 200;
  */
 export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
   const tk = time[k % RING]!;
-  let lo = Math.max(0, serial - RING), hi = k;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tk - time[mid % RING]! < windowMs) hi = mid;
-    else lo = mid + 1;
-  }
+  const lo = windowStart(time, serial, k, windowMs);
   let inputs = 0, ticks = 0;
   for (let j = lo; j <= k; j++) {
     const so = ringSlot(j, slots, shooter);
