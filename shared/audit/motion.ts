@@ -308,12 +308,11 @@ export const SHORT_HOLD_MAX_MS = 200;
 export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
   const tk = time[k % RING]!;
   const lo = windowStart(time, serial, k, windowMs);
-  let inputs = 0, ticks = 0;
-  for (let j = lo; j <= k; j++) {
-    const so = ringSlot(j, slots, shooter);
-    const c = ring[so + R_INPUTS]!;
-    if (ring[so + R_PRESENT] === 1 && c >= 0) { inputs += c; ticks++; }
-  }
+  // Ticks and inputs over [lo, k] from the ring's running sums (as inputSpread).
+  const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
+  const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
+  const ticks = ring[a + R_SUM_N]! - ring[b + R_SUM_N]! + (c0 >= 0 ? 1 : 0);
+  const inputs = ring[a + R_SUM_C]! - ring[b + R_SUM_C]! + (c0 >= 0 ? c0 : 0);
   const spanMs = tk - time[lo % RING]!;
   if (ticks < 32 || !(spanMs >= windowMs / 2) || !(inputs > 0)) return NaN;
   const minMs = Math.max(SHORT_HOLD_MIN_MS, (2.5 * spanMs) / inputs);
