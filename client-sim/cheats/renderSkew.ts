@@ -30,7 +30,9 @@ export function renderSkewProfile(strength = 0.5): Profile {
       for (const zone of ZONES) {
         if (!bot.zonePoint(p, a.target, claimed, zone)) return false;
         const m = bot.fireMessage(bot.eyeNow, p[0]!, p[1]!, p[2]!, bot.shotLength(), claimed, at, a.target);
-        if (bot.predict(m, now).kind === VerdictKind.HIT) continue;
+        // Only a predicted miss says the estimate takes the target off the segment: a predicted
+        // rejection (the bot's own position off, say after a respawn) says nothing of it.
+        if (bot.predict(m, now).kind !== VerdictKind.MISS) continue;
         bot.send(m, Intent.INVALID, OVERRULED);
         cadence.done(now);
         return true;
