@@ -24,8 +24,6 @@
  * 100 for an honest player" before calibration; `scoreThreshold` is
  * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
  */
-import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
-import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
 import { DEFAULT_CALIBRATION } from './calibration';
 import { betaBinomialTailLog10, normalTailLog10, normalUpperQuantile, positiveChiTailLog10 } from './tails';
 
@@ -42,7 +40,7 @@ export interface MeasureSpec {
   /**
    * Which shots give an event: the first shot of a sighting, later shots at the same target (one
    * per track window), the first shot of every burst, or every shot (player measures). Shots within
-   * a burst (under BURST_GAP_MS apart) share one aim and are not independent events.
+   * a burst (under BURST_GAP_MS apart, behaviourEvents.ts) share one aim and are not independent events.
    */
   shots: 'first' | 'later' | 'bursts' | 'all';
   /** 'event': binomial count of extreme events; 'player': the player's median (or spread) against honest players'. */
@@ -89,18 +87,6 @@ export const MEASURES: readonly MeasureSpec[] = [
   { name: 'shortHolds', what: 'holds of the input stream too short for a retransmission and too long for the frame rate, released in a bunch, per second (mean)', unit: '/s', tail: 'high', shots: 'all', level: 'player', stat: 'mean', logFloor: 0.05 },
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
 ];
-
-/** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
-const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
-
-/**
- * A sighting's first shot opens an engagement only when the shooter had not fired at that target
- * for this long, ms: a target that ducks out of sight for a moment and back is still the same fight.
- */
-export const ENGAGE_GAP_MS = 1000;
-
-/** Shots of one player closer than this belong to one burst, ms. */
-export const BURST_GAP_MS = 200;
 
 /** Player measures need at least this many values. */
 const MIN_PLAYER_VALUES = 5;
@@ -341,64 +327,6 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
   for (const p of honest) top = Math.max(top, scorePlayer(p, cal).score);
   cal.scoreThreshold = Math.max(2, top + margin);
   return cal;
-}
-
-const CHORD_TO_DEG = (c: number) => (2 * Math.asin(Math.min(1, c / 2)) * 180) / Math.PI;
-
-/**
- * Every player's events from replayed rows (log order). The first shot of a sighting is the first
- * shot aimed at a target with that sighting's start; later shots at a target are the rest.
- */
-export function eventsFromRows(rows: Float64Array, count: number): Map<number, BehaviourEvent[]> {
-  const out = new Map<number, BehaviourEvent[]>();
-  const sightings = new Set<string>();
-  const lastShot = new Map<number, number>();
-  const lastTrack = new Map<number, number>();
-  const lastAt = new Map<string, number>();
-  const idx = new Map(MEASURES.map((m, i) => [m.name, i]));
-  for (let i = 0; i < count; i++) {
-    const o = i * SHOT_COLUMNS;
-    const s = rows[o + ShotCol.SHOOTER]!;
-    let list = out.get(s);
-    if (!list) out.set(s, (list = []));
-    const shot = rows[o + ShotCol.INDEX]!;
-    const timeMs = rows[o + ShotCol.RECEIVED_MS]!;
-    const burstStart = !(timeMs - (lastShot.get(s) ?? -Infinity) < BURST_GAP_MS);
-    lastShot.set(s, timeMs);
-    const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
-    push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
-    push('rttSpread', rows[o + ShotCol.RTT_MS]!);
-    push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
-    push('shortHolds', rows[o + ShotCol.SHORT_HOLDS]!);
-    const target = rows[o + ShotCol.AIM_TARGET]!;
-    if (!(target >= 0)) continue;
-    const start = rows[o + ShotCol.SIGHT_START_MS]!;
-    const key = `${s}:${target}:${start}`;
-    const pair = `${s}:${target}`;
-    const first = start === start && !sightings.has(key) && !(timeMs - (lastAt.get(pair) ?? -Infinity) < ENGAGE_GAP_MS);
-    lastAt.set(pair, timeMs);
-    const dist = rows[o + ShotCol.TARGET_DIST_M]!;
-    const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
-    if (first || burstStart) {
-      push('viewOffset', CHORD_TO_DEG(rows[o + ShotCol.VIEW_OFFSET]!));
-      push(`shotError${band}`, CHORD_TO_DEG(rows[o + ShotCol.SHOT_ERROR]!));
-    }
-    if (first) {
-      sightings.add(key);
-      push('reaction', rows[o + ShotCol.REACTION_MS]!);
-      push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
-      push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
-      push('sweep', (rows[o + ShotCol.SWEEP]! * 1000 * 180) / Math.PI);
-      push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
-      push('hiddenFollow', rows[o + ShotCol.HIDDEN_FOLLOW]!);
-    } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
-      // One tracking event per track window: later shots in the same window read the same ticks.
-      lastTrack.set(s, timeMs);
-      push('trackJitter', (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
-      push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
-    }
-  }
-  return out;
 }
 
 /**

@@ -13,7 +13,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { World } from '../../shared/world/world';
 import { auditMatchLog, type AuditResult } from './audit';
-import { calibrate, eventsFromRows, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from './behaviour';
+import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from './behaviour';
+import { eventsFromRows } from './behaviourEvents';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
 import { mulberry32 } from '../../shared/util/prng';
 

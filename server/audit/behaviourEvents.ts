@@ -1,0 +1,79 @@
+/**
+ * Which replayed shots give which behaviour events (behaviour.ts scores them): every shot gives the
+ * player measures' values; the first shot of an engagement gives reaction, turn speed, time on the
+ * body, sweep, pre-aim and hidden following; the first shot of a burst gives the view offset and the
+ * shot error in its distance band; later shots at a target give one tracking event per window.
+ */
+import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
+import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
+import { MEASURES, type BehaviourEvent } from './behaviour';
+
+/** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
+const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;
+
+/**
+ * A sighting's first shot opens an engagement only when the shooter had not fired at that target
+ * for this long, ms: a target that ducks out of sight for a moment and back is still the same fight.
+ */
+export const ENGAGE_GAP_MS = 1000;
+
+/** Shots of one player closer than this belong to one burst, ms. */
+export const BURST_GAP_MS = 200;
+
+const CHORD_TO_DEG = (c: number) => (2 * Math.asin(Math.min(1, c / 2)) * 180) / Math.PI;
+
+/**
+ * Every player's events from replayed rows (log order). The first shot of a sighting is the first
+ * shot aimed at a target with that sighting's start; later shots at a target are the rest.
+ */
+export function eventsFromRows(rows: Float64Array, count: number): Map<number, BehaviourEvent[]> {
+  const out = new Map<number, BehaviourEvent[]>();
+  const sightings = new Set<string>();
+  const lastShot = new Map<number, number>();
+  const lastTrack = new Map<number, number>();
+  const lastAt = new Map<string, number>();
+  const idx = new Map(MEASURES.map((m, i) => [m.name, i]));
+  for (let i = 0; i < count; i++) {
+    const o = i * SHOT_COLUMNS;
+    const s = rows[o + ShotCol.SHOOTER]!;
+    let list = out.get(s);
+    if (!list) out.set(s, (list = []));
+    const shot = rows[o + ShotCol.INDEX]!;
+    const timeMs = rows[o + ShotCol.RECEIVED_MS]!;
+    const burstStart = !(timeMs - (lastShot.get(s) ?? -Infinity) < BURST_GAP_MS);
+    lastShot.set(s, timeMs);
+    const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
+    push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
+    push('rttSpread', rows[o + ShotCol.RTT_MS]!);
+    push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
+    push('shortHolds', rows[o + ShotCol.SHORT_HOLDS]!);
+    const target = rows[o + ShotCol.AIM_TARGET]!;
+    if (!(target >= 0)) continue;
+    const start = rows[o + ShotCol.SIGHT_START_MS]!;
+    const key = `${s}:${target}:${start}`;
+    const pair = `${s}:${target}`;
+    const first = start === start && !sightings.has(key) && !(timeMs - (lastAt.get(pair) ?? -Infinity) < ENGAGE_GAP_MS);
+    lastAt.set(pair, timeMs);
+    const dist = rows[o + ShotCol.TARGET_DIST_M]!;
+    const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
+    if (first || burstStart) {
+      push('viewOffset', CHORD_TO_DEG(rows[o + ShotCol.VIEW_OFFSET]!));
+      push(`shotError${band}`, CHORD_TO_DEG(rows[o + ShotCol.SHOT_ERROR]!));
+    }
+    if (first) {
+      sightings.add(key);
+      push('reaction', rows[o + ShotCol.REACTION_MS]!);
+      push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
+      push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
+      push('sweep', (rows[o + ShotCol.SWEEP]! * 1000 * 180) / Math.PI);
+      push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
+      push('hiddenFollow', rows[o + ShotCol.HIDDEN_FOLLOW]!);
+    } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
+      // One tracking event per track window: later shots in the same window read the same ticks.
+      lastTrack.set(s, timeMs);
+      push('trackJitter', (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
+    }
+  }
+  return out;
+}
