@@ -26,10 +26,10 @@ import { MatchLogRecorder } from './matchLogRecorder';
 import type { MatchLogStats } from './matchLogWriter';
 import { mulberry32 } from '../../shared/util/prng';
 import {
-  Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, normal, stepView, wrap,
+  Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
 } from './synthPlayers';
 import { defaultRules, hitboxCentre } from './synthRules';
-import { createPlayer, fightWish, type Player } from './synthPlayer';
+import { createPlayer, fightWish, sampleRoundTrip, type Player } from './synthPlayer';
 
 export { defaultRules } from './synthRules';
 export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
@@ -37,27 +37,6 @@ export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
 /** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
 export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
 export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
-/** The room pings every this many ms (server/index.ts) and keeps this many samples (server/room/roundTrip.ts). */
-const RTT_PING_MS = 250;
-const RTT_SAMPLES = 9;
-
-/**
- * One ping's round trip for `pl` at `t`, and the room's estimate: the median of the last samples.
- * A sample moves a little with every ping; a pong stuck behind a retransmission moves it a lot, and
- * so do held-back pongs (fake lag).
- */
-function sampleRoundTrip(pl: Player, t: number): void {
-  const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
-  const held = pl.inputs.heldMs(t);
-  const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand()) : 0;
-  const k = pl.rttCount++ % RTT_SAMPLES;
-  pl.rttSamples[k] = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
-  const n = Math.min(pl.rttCount, RTT_SAMPLES);
-  const sorted = pl.rttSamples.slice(0, n).sort((a, b) => a - b);
-  pl.rttMs = n % 2 === 1 ? sorted[(n - 1) >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
-  pl.nextRttMs = t + RTT_PING_MS;
-}
-
 const LEGACY: ReadonlySet<string> = new Set([CheatKind.AIMBOT, CheatKind.WALLHACK, CheatKind.BACKTRACK]);
 
 export interface SynthMatchOptions {

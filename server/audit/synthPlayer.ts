@@ -1,6 +1,6 @@
 /**
- * One player of a synthetic match (./synthMatch.ts): its state as the match steps it, and how it is
- * drawn at the start.
+ * One player of a synthetic match (./synthMatch.ts): its state as the match steps it, how it is
+ * drawn at the start, how it moves in a fight, and the room's round-trip estimate of it.
  */
 import { createMoveState, type MoveState } from '../../shared/movement/step';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
@@ -133,4 +133,25 @@ export function createPlayer(
   const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand()) : null;
   pl.inputs = new InputStream(vrand, baseRttMs / 2, choke);
   return pl;
+}
+
+/** The room pings every this many ms (server/index.ts) and keeps this many samples (server/room/roundTrip.ts). */
+const RTT_PING_MS = 250;
+const RTT_SAMPLES = 9;
+
+/**
+ * One ping's round trip for `pl` at `t`, and the room's estimate: the median of the last samples.
+ * A sample moves a little with every ping; a pong stuck behind a retransmission moves it a lot, and
+ * so do held-back pongs (fake lag).
+ */
+export function sampleRoundTrip(pl: Player, t: number): void {
+  const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
+  const held = pl.inputs.heldMs(t);
+  const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand()) : 0;
+  const k = pl.rttCount++ % RTT_SAMPLES;
+  pl.rttSamples[k] = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
+  const n = Math.min(pl.rttCount, RTT_SAMPLES);
+  const sorted = pl.rttSamples.slice(0, n).sort((a, b) => a - b);
+  pl.rttMs = n % 2 === 1 ? sorted[(n - 1) >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  pl.nextRttMs = t + RTT_PING_MS;
 }
