@@ -5,6 +5,8 @@
 import { createMoveState, type MoveState } from '../../shared/movement/step';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { SpawnPoint } from '../room/config';
+import { RoundTrip } from '../room/roundTrip';
+import { createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { Behaviour, DEG, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
 import type { CheatKind } from './synthMatch';
 
@@ -16,10 +18,10 @@ export interface Player extends ViewState {
   prand: () => number;
   /** Round trip the player really has, and the one the server measures (fakeLag inflates it), ms. */
   baseRttMs: number;
-  /** When the room pings next, its last round-trip samples (a ring) and how many it has taken. */
+  /** When the room pings next, its round-trip estimator for the player and the pings it has sent. */
   nextRttMs: number;
-  rttSamples: Float64Array;
-  rttCount: number;
+  rtt: RoundTrip;
+  pings: number;
   /** The view of the previous tick (what the room has applied when this tick is recorded). */
   sentYaw: number;
   sentPitch: number;
@@ -121,7 +123,7 @@ export function createPlayer(
   const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
   const pl: Player = {
     slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
-    nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, rttSamples: new Float64Array(9), rttCount: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
+    nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, rtt: new RoundTrip(), pings: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
     alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
     noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
     pitch: 0, sentPitch: 0, pitchNoise: 0, idlePitch: 0, inputs: null as unknown as InputStream,
@@ -135,23 +137,25 @@ export function createPlayer(
   return pl;
 }
 
-/** The room pings every this many ms (server/index.ts) and keeps this many samples (server/room/roundTrip.ts). */
+/** The room pings every this many ms (server/index.ts). */
 const RTT_PING_MS = 250;
-const RTT_SAMPLES = 9;
+// One ping's bytes and its pong, reused for every player.
+const pingBytes = new Uint8Array(PING_BYTES);
+const pong = createPingMessage();
 
 /**
- * One ping's round trip for `pl` at `t`, and the room's estimate: the median of the last samples.
- * A sample moves a little with every ping; a pong stuck behind a retransmission moves it a lot, and
- * so do held-back pongs (fake lag).
+ * One ping's round trip for `pl` at `t`, answered to the room's own estimator (RoundTrip: the
+ * median of the last samples). A sample moves a little with every ping; a pong stuck behind a
+ * retransmission moves it a lot, and so do held-back pongs (fake lag).
  */
 export function sampleRoundTrip(pl: Player, t: number): void {
   const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
   const held = pl.inputs.heldMs(t);
   const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand()) : 0;
-  const k = pl.rttCount++ % RTT_SAMPLES;
-  pl.rttSamples[k] = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
-  const n = Math.min(pl.rttCount, RTT_SAMPLES);
-  const sorted = pl.rttSamples.slice(0, n).sort((a, b) => a - b);
-  pl.rttMs = n % 2 === 1 ? sorted[(n - 1) >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  const sample = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
+  pong.id = pl.pings++;
+  pl.rtt.ping(pingBytes, pong.id, t);
+  pl.rtt.pong(pong, t + sample);
+  pl.rttMs = pl.rtt.rttMs;
   pl.nextRttMs = t + RTT_PING_MS;
 }

@@ -42,7 +42,7 @@ export class ShotJudge {
     timing.rttMs = slot.rtt.toldMaxMs();
     timing.interpDelayMs = slot.interpDelayMs;
     timing.newestTickMs = host.newestTickMs === Number.NEGATIVE_INFINITY ? timing.receiveTimeMs : host.newestTickMs;
-    timing.shooterDiedMs = slot.alive ? Number.NaN : slot.diedAtMs;
+    timing.shooterDiedMs = slot.diedAtMs; // NaN while alive
     slot.shooter.alive = slot.alive;
     slot.shooter.slot = slot.index;
     copyShooterState(this.shooterBefore, slot.shooter);

@@ -272,6 +272,19 @@ function windowStart(time: Float64Array, serial: number, k: number, windowMs: nu
   return lo;
 }
 
+// windowInputs' answer: ticks with input counts, inputs, inputs squared.
+const sums = new Float64Array(3);
+
+/** Into sums: over the shooter's ticks lo..k that carry input counts, their number, the inputs and the inputs squared (from the ring's running sums). */
+function windowInputs(ring: Float64Array, slots: number, shooter: number, lo: number, k: number): void {
+  const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
+  // Sums over (lo, k] plus tick lo's own counts.
+  const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
+  sums[0] = ring[a + R_SUM_N]! - ring[b + R_SUM_N]! + (c0 >= 0 ? 1 : 0);
+  sums[1] = ring[a + R_SUM_C]! - ring[b + R_SUM_C]! + (c0 >= 0 ? c0 : 0);
+  sums[2] = ring[a + R_SUM_C2]! - ring[b + R_SUM_C2]! + (c0 >= 0 ? c0 * c0 : 0);
+}
+
 /**
  * Variance over mean of the inputs the shooter's client got in per tick, over its ticks in the
  * `windowMs` up to tick k (index of dispersion: evenly spaced inputs give well under 1, inputs held
@@ -279,13 +292,8 @@ function windowStart(time: Float64Array, serial: number, k: number, windowMs: nu
  * log) or with fewer than 32 ticks. From the running sums: the window's first tick by bisection.
  */
 export function inputSpread(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
-  const lo = windowStart(time, serial, k, windowMs);
-  const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
-  // Sums over (lo, k] plus tick lo's own counts.
-  const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
-  const n = ring[a + R_SUM_N]! - ring[b + R_SUM_N]! + (c0 >= 0 ? 1 : 0);
-  const s = ring[a + R_SUM_C]! - ring[b + R_SUM_C]! + (c0 >= 0 ? c0 : 0);
-  const s2 = ring[a + R_SUM_C2]! - ring[b + R_SUM_C2]! + (c0 >= 0 ? c0 * c0 : 0);
+  windowInputs(ring, slots, shooter, windowStart(time, serial, k, windowMs), k);
+  const n = sums[0]!, s = sums[1]!, s2 = sums[2]!;
   if (n < 32 || !(s > 0)) return NaN;
   const mean = s / n;
   return Math.max(0, s2 / n - mean * mean) / mean;
@@ -308,11 +316,8 @@ export const SHORT_HOLD_MAX_MS = 200;
 export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
   const tk = time[k % RING]!;
   const lo = windowStart(time, serial, k, windowMs);
-  // Ticks and inputs over [lo, k] from the ring's running sums (as inputSpread).
-  const a = ringSlot(k, slots, shooter), b = ringSlot(lo, slots, shooter);
-  const c0 = ring[b + R_PRESENT] === 1 && ring[b + R_INPUTS]! >= 0 ? ring[b + R_INPUTS]! : -1;
-  const ticks = ring[a + R_SUM_N]! - ring[b + R_SUM_N]! + (c0 >= 0 ? 1 : 0);
-  const inputs = ring[a + R_SUM_C]! - ring[b + R_SUM_C]! + (c0 >= 0 ? c0 : 0);
+  windowInputs(ring, slots, shooter, lo, k);
+  const ticks = sums[0]!, inputs = sums[1]!;
   const spanMs = tk - time[lo % RING]!;
   if (ticks < 32 || !(spanMs >= windowMs / 2) || !(inputs > 0)) return NaN;
   const minMs = Math.max(SHORT_HOLD_MIN_MS, (2.5 * spanMs) / inputs);
