@@ -4,7 +4,7 @@
  * evaluation's, with cheaters of random profiles and strengths beside the honest players (whose
  * events alone are used: an honest player whose opponents cheat fights differently, dies sooner,
  * re-engages more often) -- then
- * further matches (other seeds) with honest players and every rule-abiding inhuman profile at
+ * further matches (other seeds, five minutes long by default) with honest players and every rule-abiding inhuman profile at
  * several strengths are audited with those thresholds. The result
  * is the false-positive rate on the held-out honest players and, per profile and strength, the share
  * of cheating players flagged. `npm run detect` (detectCli.ts) prints it as JSON and draws it.
@@ -24,9 +24,16 @@ export interface DetectOptions {
   /** Scratch folder for the match logs (emptied first, removed at the end unless keepLogs). */
   dir: string;
   seed?: number;
-  /** Players per match and seconds per match. */
+  /** Players per match, and seconds per calibration match. */
   players?: number;
   seconds?: number;
+  /**
+   * Seconds per evaluation match (default 300, a usual deathmatch). The thresholds are calibrated on
+   * the shorter `seconds` matches: a score is a tail probability under honest play whatever the
+   * number of events behind it, so the same thresholds hold for longer matches, where a subtle cheat
+   * has fired more of the shots that show it.
+   */
+  evalSeconds?: number;
   /** Matches for the calibration (three in four with cheaters beside the honest players). */
   calibrationMatches?: number;
   /** Evaluation matches per strength, each with `honestPerMatch` honest players and the rest cheating. */
@@ -58,6 +65,7 @@ export interface DetectionResult {
   seed: number;
   players: number;
   seconds: number;
+  evalSeconds: number;
   calibration: Calibration;
   /** Held-out honest players of the evaluation matches. */
   honest: { players: number; flagged: number; rate: number };
@@ -69,9 +77,9 @@ export interface DetectionResult {
   elapsedMs: number;
 }
 
-async function playMatch(o: DetectOptions, path: string, seed: number, cheats: Record<number, CheatKind>, strength: number, strengths?: Record<number, number>): Promise<void> {
+async function playMatch(o: DetectOptions, path: string, seed: number, seconds: number, cheats: Record<number, CheatKind>, strength: number, strengths?: Record<number, number>): Promise<void> {
   rmSync(path, { force: true });
-  await synthesizeMatch({ world: o.world, levelPath: o.levelPath, path, seed, players: o.players ?? 16, durationS: o.seconds ?? 90, cheats, strength, strengths });
+  await synthesizeMatch({ world: o.world, levelPath: o.levelPath, path, seed, players: o.players ?? 16, durationS: seconds, cheats, strength, strengths });
 }
 
 /** Honest and cheating slots interleaved, `honest` of `players` honest; `pick` names each cheater's profile. */
@@ -88,6 +96,8 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   const t0 = performance.now();
   const seed = o.seed ?? 1;
   const players = o.players ?? 16;
+  const seconds = o.seconds ?? 90;
+  const evalSeconds = o.evalSeconds ?? 300;
   const strengths = o.strengths ?? [1, 0.75, 0.5, 0.25];
   const honestPerMatch = Math.min(players, o.honestPerMatch ?? 6);
   const defaultStrength = o.defaultStrength ?? 0.5;
@@ -108,11 +118,11 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
       const cheats = c % 4 !== 0 ? lineUp(players, honestPerMatch, () => INHUMAN_PROFILES[Math.floor(draw() * INHUMAN_PROFILES.length)]!) : {};
       const slotStrengths: Record<number, number> = {};
       for (const k of Object.keys(cheats)) slotStrengths[Number(k)] = strengths[Math.floor(draw() * strengths.length)]!;
-      await playMatch(o, path, seed * 7919 + c, cheats, 0, slotStrengths);
+      await playMatch(o, path, seed * 7919 + c, seconds, cheats, 0, slotStrengths);
       const a = await auditMatchLog(path, { world: o.world });
       for (const [p, ev] of eventsFromRows(a.rows, a.shots)) if ((cheats[p] ?? Behaviour.HONEST) === Behaviour.HONEST) calibrationHonest.push(ev);
     }
-    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${o.seconds ?? 90} s (three in four with ${players - honestPerMatch} cheaters), seed ${seed}`));
+    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${seconds} s (three in four with ${players - honestPerMatch} cheaters), seed ${seed}`));
   }
 
   // 2. Evaluation: honest players and every profile at each strength, with the calibration above.
@@ -126,7 +136,7 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
       progress(`strength ${s} match ${m + 1}/${perStrength}`);
       // Profiles rotate so each gets the same number of players.
       const cheats = lineUp(players, honestPerMatch, () => INHUMAN_PROFILES[slotTurn++ % INHUMAN_PROFILES.length]!);
-      await playMatch(o, path, seed * 104729 + Math.round(s * 1000) * 31 + m, cheats, s);
+      await playMatch(o, path, seed * 104729 + Math.round(s * 1000) * 31 + m, evalSeconds, cheats, s);
       const a = await auditMatchLog(path, { world: o.world, calibration: cal });
       o.onAudit?.(a, s, cheats);
       for (const pr of a.players) {
@@ -155,7 +165,7 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   let calibrationHonestFlagged = 0;
   for (const ev of calibrationHonest) if (scorePlayer(ev, cal).flagged) calibrationHonestFlagged++;
   return {
-    seed, players, seconds: o.seconds ?? 90, calibration: cal, honest, calibrationHonestFlagged, defaultStrength, target, profiles,
+    seed, players, seconds, evalSeconds, calibration: cal, honest, calibrationHonestFlagged, defaultStrength, target, profiles,
     elapsedMs: performance.now() - t0,
   };
 }

@@ -10,6 +10,8 @@ export interface DetectionSummary {
   seed: number;
   players: number;
   seconds: number;
+  /** Seconds per evaluation match (the calibration's `seconds` when absent). */
+  evalSeconds?: number;
   honest: { players: number; flagged: number; rate: number };
   calibration: { source: string; scoreThreshold: number };
   defaultStrength: number;
@@ -61,7 +63,7 @@ export function detectionSection(d: DetectionSummary): string {
 <p>Share of cheating players flagged for behaviour, by profile and strength, with thresholds calibrated on honest players only
 (${esc(d.calibration.source)}; score threshold ${d.calibration.scoreThreshold.toFixed(2)}). False positives on held-out honest players:
 ${d.honest.flagged} of ${d.honest.players} (${(100 * d.honest.rate).toFixed(1)}%). Target: at least ${pct(d.target)} at strength ${d.defaultStrength}.
-Synthetic matches of ${d.players} players x ${d.seconds} s, seed ${d.seed}.</p>
+Evaluation: synthetic matches of ${d.players} players x ${d.evalSeconds ?? d.seconds} s, seed ${d.seed}.</p>
 <table><thead><tr><th>profile</th>${strengths.map((s) => `<th>strength ${esc(s)}</th>`).join('')}<th>target at ${d.defaultStrength}</th></tr></thead><tbody>${rows}</tbody></table>
 ${detectionPlotSvg(d)}`;
 }
