@@ -38,7 +38,26 @@ export const MIN_TARGET_RATE = (20 * Math.PI) / 180 / 1000;
  */
 export const MAX_TRACK_OFFSET = 0.2;
 /** A body's column reaches this far above the eye height, m. */
-const HEAD_TOP_M = 0.15;
+export const HEAD_TOP_M = 0.15;
+
+/**
+ * Whether a view ray from the eye (ex, ey, ez) along (vx, vy, vz) (any length, not vertical) passes
+ * over a body standing at (rx, ry, rz): within `halfWidth` m of the root's vertical axis across the
+ * view (as a chord of the horizontal bearing, at most 0.5) and, unless `flat`, between the root and
+ * `eye` + HEAD_TOP_M above it where it passes. The audit's time on the body reads it; the synthetic
+ * players confirm against the same body.
+ */
+export function viewOnBody(ex: number, ey: number, ez: number, vx: number, vy: number, vz: number,
+  rx: number, ry: number, rz: number, eye: number, halfWidth: number, flat: boolean): boolean {
+  const px = rx - ex, pz = rz - ez;
+  const hd = Math.sqrt(px * px + pz * pz), vh = Math.sqrt(vx * vx + vz * vz);
+  if (!(hd > 1e-6) || !(vh > 1e-6)) return false;
+  const cx = vx / vh - px / hd, cz = vz / vh - pz / hd;
+  if (!(Math.sqrt(cx * cx + cz * cz) <= Math.min(0.5, halfWidth / hd))) return false;
+  if (flat) return true;
+  const rayY = ey + (vy / vh) * hd;
+  return rayY >= ry && rayY <= ry + eye + HEAD_TOP_M;
+}
 
 /** Offset of (tick j, slot) in the ring. */
 export function ringSlot(j: number, slots: number, slot: number): number {
@@ -174,14 +193,7 @@ export function trackStats(out: TrackOut, ring: Float64Array, time: Float64Array
       if (!(dt <= 0)) { pSide = side; pUp = up; pBx = bx; pBz = bz; pEl = el; pT = tt; }
     }
     if (onTarget && age <= w.onTargetCapMs) {
-      const cx = vx / vh - bx, cz = vz / vh - bz;
-      let on = Math.sqrt(cx * cx + cz * cz) <= Math.min(0.5, w.bodyHalfWidthM / hd);
-      if (on && !flat) {
-        // The ray's height where it passes the target: within the body's column.
-        const rayY = ey + (vy / vh) * hd, root = tgt[1]!;
-        on = rayY >= root && rayY <= root + eye + HEAD_TOP_M;
-      }
-      if (on) onSince = tj;
+      if (viewOnBody(ex, ey, ez, vx, vy, vz, tgt[0]!, tgt[1]!, tgt[2]!, eye, w.bodyHalfWidthM, flat)) onSince = tj;
       else onTarget = false;
     }
   }
