@@ -3,9 +3,10 @@
 // meets the body; pursuit with a lag against a view locked onto the target; a view that ignores a
 // hidden player against one that follows it behind cover; inputs that arrive every tick against
 // inputs held and released in bunches, and holds shorter than a retransmission; a tick that caught up several inputs read per step; and the
-// same view in height (a shot over the head is off the body).
+// same view in height (a shot over the head is off the body); the body those read against.
 import { describe, expect, it } from 'vitest';
 import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
+import { HEAD_TOP_M, viewOnBody } from '../shared/audit/motion';
 
 const DT = 1000 / 64;
 const EYE = 1.6;
@@ -211,5 +212,52 @@ describe('behaviour measures on scripted traces', () => {
     // One hitch of 5 ticks in the window: one hold over the window's span.
     const hitch = measure(frames((j) => (j > 150 && j < 156 ? 0 : j === 156 ? 6 : 1)), 200).shortHolds;
     expect(hitch).toBeCloseTo(1 / window, 1);
+  });
+});
+
+describe('viewOnBody: the body the time on target is read against', () => {
+  // A second method, from angles: the chord between the view's bearing and the root's (atan2 of
+  // each), and the ray's height at the root's range from the pitch's tangent.
+  function byGeometry(ex: number, ey: number, ez: number, yaw: number, pitch: number, rx: number, ry: number, rz: number, hw: number): boolean {
+    const px = rx - ex, pz = rz - ez, hd = Math.sqrt(px * px + pz * pz);
+    const bearing = Math.atan2(px, pz);
+    let d = yaw - bearing;
+    d = Math.atan2(Math.sin(d), Math.cos(d));
+    const chord = 2 * Math.sin(Math.abs(d) / 2);
+    const y = ey + Math.tan(pitch) * hd;
+    return chord <= Math.min(0.5, hw / hd) && y >= ry && y <= ry + EYE + HEAD_TOP_M;
+  }
+  it('agrees with the ray\'s offset and height at the body\'s range, for seeded views around a body', () => {
+    let seed = 11;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    let on = 0, off = 0;
+    for (let i = 0; i < 20000; i++) {
+      const ex = 40 * rand() - 20, ez = 40 * rand() - 20, ey = EYE + 2 * rand() - 1;
+      const rx = 40 * rand() - 20, rz = 40 * rand() - 20, ry = 2 * rand() - 1;
+      const px = rx - ex, pz = rz - ez, hd = Math.sqrt(px * px + pz * pz);
+      if (hd < 1) continue;
+      // Views near the body: within a few body widths and a body height.
+      const yaw = Math.atan2(px, pz) + ((rand() - 0.5) * 3) / hd;
+      const pitch = Math.atan2(ry + 2.4 * rand() - 0.3 - ey, hd);
+      const want = byGeometry(ex, ey, ez, yaw, pitch, rx, ry, rz, 0.3);
+      const got = viewOnBody(ex, ey, ez, Math.sin(yaw) * Math.cos(pitch), Math.sin(pitch), Math.cos(yaw) * Math.cos(pitch), rx, ry, rz, EYE, 0.3, false);
+      expect(got, `case ${i}`).toBe(want);
+      if (got) on++; else off++;
+      // Flat: height does not count.
+      expect(viewOnBody(ex, ey, ez, Math.sin(yaw), 5, Math.cos(yaw), rx, ry, rz, EYE, 0.3, true)).toBe(byGeometry(ex, ey, ez, yaw, Math.atan2(ry + 1 - ey, hd), rx, ry, rz, 0.3));
+    }
+    expect(on).toBeGreaterThan(2000);
+    expect(off).toBeGreaterThan(2000);
+  });
+
+  it('the shipped body: 0.3 m either side, from the feet to just above the eye', () => {
+    expect(DEFAULT_MEASURE_WINDOWS.bodyHalfWidthM).toBe(0.3);
+    const at = (side: number, up: number) => viewOnBody(0, EYE, 0, side, up - EYE, 10, 0, 0, 10, EYE, 0.3, false);
+    expect(at(0, 1.2)).toBe(true);
+    expect(at(0.28, 1.2)).toBe(true);
+    expect(at(0.33, 1.2)).toBe(false);
+    expect(at(0, EYE + HEAD_TOP_M - 0.01)).toBe(true);
+    expect(at(0, EYE + HEAD_TOP_M + 0.01)).toBe(false);
+    expect(at(0, -0.01)).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
 // players and every rule-abiding inhuman profile at strength 1, audited with the shipped
 // calibration (server/audit/calibration.ts, from honest players only). Every cheating player is
 // flagged, at most one honest one is, and the HTML report links each offending shot to the map and the
-// timeline. Also the scoring's pieces against direct computation.
+// timeline; at strength 0.5 over five-minute matches nearly every cheater is flagged and no honest
+// player; no measure reads the round trip. Also the scoring's pieces against direct computation.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,15 @@ describe('behaviour detection (seeded synthetic matches, shipped calibration)', 
       expect(c.players, p.profile).toBeGreaterThanOrEqual(2);
       expect(c.flagged, `${p.profile}: ${c.flagged}/${c.players}`).toBe(c.players);
     }
+  });
+
+  it('no behaviour measure reads a player\'s round trip: a bad link\'s wandering estimate changes no event', () => {
+    const a = example!;
+    const rows = a.rows.slice();
+    let seed = 3;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    for (let i = 0; i < a.shots; i++) rows[i * SHOT_COLUMNS + ShotCol.RTT_MS] = 20 + 600 * rand();
+    expect(eventsFromRows(rows, a.shots)).toEqual(eventsFromRows(a.rows, a.shots));
   });
 
   it('the report lists each flagged player\'s offending shots with links into the map and the timeline', () => {

@@ -13,10 +13,11 @@
  * extreme). Both add the spread between honest players to the variance. Events in that tail are
  * the offending shots the report lists.
  * Player measures are one number per player where a player's shots do not vary independently
- * (how far its rewind depth exceeds its declared interpolation delay, how much its round-trip
- * estimate varies, how its inputs bunch): the calibration keeps the honest players' mean and
- * spread, and a player gets the normal upper tail of its z-score. None compares a player's round
- * trip or declared delay (settings the rules bound) with other players'.
+ * (how far its rewind depth exceeds its declared interpolation delay, how its input stream holds
+ * and bunches): the calibration keeps the honest players' mean and spread, and a player gets the
+ * normal upper tail of its z-score. None compares a player's round trip, how much it varies, or
+ * its declared delay (what its link and settings make them, which the rules bound) with other
+ * players'.
  * The score is the larger of two: -log10 of the smallest tail over the tests times the number of
  * tests (Bonferroni: one measure far out), and -log10 of the tail of the sum of the measures'
  * squared positive z-scores (several measures out a little each; for independent measures that sum
@@ -43,14 +44,14 @@ export interface MeasureSpec {
    * a burst (under BURST_GAP_MS apart, behaviourEvents.ts) share one aim and are not independent events.
    */
   shots: 'first' | 'later' | 'bursts' | 'all';
-  /** 'event': binomial count of extreme events; 'player': the player's median (or spread) against honest players'. */
+  /** 'event': binomial count of extreme events; 'player': the player's median (or mean) against honest players'. */
   level: 'event' | 'player';
   /** For player measures: the statistic of the player's values. */
-  stat?: 'median' | 'spread' | 'mean';
+  stat?: 'median' | 'mean';
   /**
    * For a positive, right-skewed player statistic: compared on a log scale, log(max(stat, floor)),
-   * so the honest players' long tail (a lossy link bunches inputs, a noisy one spreads its round
-   * trips) is not read as a normal tail.
+   * so the honest players' long tail (a lossy link bunches inputs and holds its stream) is not read
+   * as a normal tail.
    */
   logFloor?: number;
 }
@@ -83,7 +84,6 @@ export const MEASURES: readonly MeasureSpec[] = [
   // clock error, all of which vary between honest players far more than a backdated claim needs
   // (shots claimed before inputs already stepped are a rule of flags.ts instead).
   { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'rttSpread', what: 'spread of the round-trip estimate over the shots (median absolute deviation, as a normal sd)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'spread', logFloor: 1 },
   { name: 'shortHolds', what: 'holds of the input stream too short for a retransmission and too long for the frame rate, released in a bunch, per second (mean)', unit: '/s', tail: 'high', shots: 'all', level: 'player', stat: 'mean', logFloor: 0.05 },
   { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
 ];
@@ -183,9 +183,6 @@ function median(v: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** The median absolute deviation of a normal sample times this estimates its standard deviation. */
-const MAD_TO_SD = 1.4826;
-
 const beyond = (spec: MeasureSpec, value: number, threshold: number) => (spec.tail === 'low' ? value <= threshold : value >= threshold);
 
 /** A player statistic on the scale its calibration is kept in (see MeasureSpec.logFloor). */
@@ -196,12 +193,6 @@ export function playerScale(spec: MeasureSpec, x: number): number {
 /** A player measure's statistic over its values (NaN when too few). */
 function playerStat(spec: MeasureSpec, values: number[]): number {
   if (values.length < MIN_PLAYER_VALUES) return NaN;
-  if (spec.stat === 'spread') {
-    // Robust: a lossy TCP link's few retransmitted pings lift some estimates far, which a standard
-    // deviation reads as a client that holds its pongs; held pongs move most of them.
-    const m = median(values);
-    return MAD_TO_SD * median(values.map((v) => Math.abs(v - m)));
-  }
   if (spec.stat === 'mean') {
     // A rate of rare events: most windows hold none, so a median reads 0.
     let sum = 0;

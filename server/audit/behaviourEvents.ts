@@ -44,7 +44,6 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     lastShot.set(s, timeMs);
     const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
     push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
-    push('rttSpread', rows[o + ShotCol.RTT_MS]!);
     push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
     push('shortHolds', rows[o + ShotCol.SHORT_HOLDS]!);
     const target = rows[o + ShotCol.AIM_TARGET]!;

@@ -25,6 +25,8 @@ import { findSpawnPoints } from '../level/spawnPoints';
 import { MatchLogRecorder } from './matchLogRecorder';
 import type { MatchLogStats } from './matchLogWriter';
 import { mulberry32 } from '../../shared/util/prng';
+import { viewOnBody } from '../../shared/audit/motion';
+import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/shotMeasures';
 import {
   Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
 } from './synthPlayers';
@@ -268,8 +270,11 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     const shotYaw = pl.yaw + wrap(exactYaw - pl.yaw) * pull;
     const pitch = pl.pitch + (exactPitch - pl.pitch) * pull;
     const width = Math.atan2(0.3, hd), height = Math.atan2(0.45, hd);
-    const f = g.shots === 0 ? 1 : 1.5;
-    const on = Math.abs(wrap(exactYaw - shotYaw)) <= f * width && Math.abs(exactPitch - pitch) <= f * height;
+    // A first pull waits for the crosshair on the body (the silhouette the audit reads, viewOnBody);
+    // later pulls keep firing while it stays near the aim point.
+    const on = g.shots === 0
+      ? viewOnBody(ex, ey, ez, Math.sin(shotYaw), Math.tan(pitch), Math.cos(shotYaw), sampled.x, sampled.y, sampled.z, eye, DEFAULT_MEASURE_WINDOWS.bodyHalfWidthM, false)
+      : Math.abs(wrap(exactYaw - shotYaw)) <= 1.5 * width && Math.abs(exactPitch - pitch) <= 1.5 * height;
     if (!on) { g.onSinceMs = NaN; return; }
     if (g.onSinceMs !== g.onSinceMs) g.onSinceMs = t;
     if (g.shots === 0 && t - g.onSinceMs < g.confirmMs) return;

@@ -11,8 +11,10 @@
  * - Flicks onto the target in (70 + 2 ms per degree) x U(0.85, 1.15) along a minimum-jerk profile,
  *   overshooting by N(7%, 5%) of the angle, then pursues it with a first-order lag (time constant
  *   80-130 ms per player) plus hand noise (an Ornstein-Uhlenbeck wobble of 0.8-1.5 degrees, 120 ms).
- * - Pulls the trigger once its view has been on the target's body for a confirmation delay
- *   (60 + lognormal, median 130 ms); then taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
+ * - Pulls the trigger once its view has been on the target's body (its silhouette, as the audit
+ *   reads it: 0.3 m either side of the root, feet to head top; shared/audit/motion.ts viewOnBody)
+ *   for a confirmation delay (60 + lognormal, median 130 ms); leaving the body starts the
+ *   confirmation again. Then it taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
  *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
  * - Dodges in fights as the simulator's bots do (synthPlayer.ts fightWish): side steps across its
  *   view in six fights of ten, switching side every 0.3-1 s, and jumps (0.5 a second in a fight,

@@ -25,7 +25,10 @@ export interface MeasureWindows {
   onTargetCapMs: number;
   /** A miss is measured against the player it passed closest to (in metres) among those within this chord of its direction (10 degrees). */
   missTargetChord: number;
-  /** Half-width of a body for the on-target test, m. */
+  /**
+   * Half-width of a body for the on-target test, m: the shipped character's torso with its arms
+   * reaches 0.26-0.30 m either side of its root (its hitboxes in the bind pose).
+   */
   bodyHalfWidthM: number;
   /** Window of a shooter's ticks before a shot over which input arrivals are measured, ms. */
   inputWindowMs: number;
@@ -33,7 +36,7 @@ export interface MeasureWindows {
 
 export const DEFAULT_MEASURE_WINDOWS: Readonly<MeasureWindows> = Object.freeze({
   lookbackMs: 1500, snapWindowMs: 50, fovHalfCos: 0.6427876096865394, preAimMs: 400, hiddenMs: 600, trackMs: 300, wobbleMs: 500, lagMs: 450, onTargetCapMs: 1000,
-  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.45, inputWindowMs: 2000,
+  missTargetChord: 0.17431148549531633, bodyHalfWidthM: 0.3, inputWindowMs: 2000,
 });
 
 /** What BehaviourRing.measureShot writes: NaN where unknown. Angles are chords (see above). */

@@ -107,7 +107,7 @@ describe('audit of a simulated match (real room, real sockets)', () => {
     const file = readdirSync(farDir).find((f) => f.endsWith('.hrml'))!;
     const r = await auditMatchLog(join(farDir, file));
     expect(r.mismatches).toEqual([]);
-    const network = ['depthExcess', 'rttSpread', 'inputBunching'];
+    const network = ['depthExcess', 'shortHolds', 'inputBunching'];
     const scored = r.players.filter((p) => p.behaviour !== undefined && p.shots >= 5);
     expect(scored.length).toBeGreaterThanOrEqual(3);
     for (const p of scored) {
