@@ -3,9 +3,9 @@
  * thresholds on honest players only -- one match in four all honest, the others drawn like the
  * evaluation's, with cheaters of random profiles and strengths beside the honest players (whose
  * events alone are used: an honest player whose opponents cheat fights differently, dies sooner,
- * re-engages more often) -- then
- * further matches (other seeds, five minutes long by default) with honest players and every rule-abiding inhuman profile at
- * several strengths are audited with those thresholds. The result
+ * re-engages more often) -- then further matches (other seeds, five minutes long by default) with
+ * honest players and every rule-abiding inhuman profile at several strengths are audited with those
+ * thresholds. The result
  * is the false-positive rate on the held-out honest players and, per profile and strength, the share
  * of cheating players flagged. `npm run detect` (detectCli.ts) prints it as JSON and draws it.
  */
