@@ -1,16 +1,17 @@
 /**
  * `npm run detect -- [--seed N] [--seconds S] [--eval-seconds S] [--players N]
- *                    [--calibration-matches N] [--matches N] [--honest N] [--strengths 1,0.75,0.5,0.25] [--default-strength S]
- *                    [--html detect.html] [--write-calibration | --shipped-calibration]`
+ *                    [--calibration-matches N] [--matches N] [--honest N]
+ *                    [--strengths 1,0.75,0.5,0.25] [--default-strength S] [--html detect.html]
+ *                    [--write-calibration | --shipped-calibration]`
  *
  * Runs the detection evaluation (detect.ts): calibrates the behaviour thresholds on honest
  * synthetic players of --seconds matches (90), then audits matches of --eval-seconds (300) with
  * honest players and every inhuman profile at each strength (--shipped-calibration: with the
  * audit's default thresholds instead of calibrating). Prints a table, the false-positive rate and
  * whether each profile meets the target at the default strength (and by how much it misses), and
- * ends with one JSON line. --html writes the
- * audit report of one evaluation match at the default strength with the detection plot on top;
- * --write-calibration stores the thresholds as the audit's defaults (server/audit/calibration.ts).
+ * ends with one JSON line. --html writes the audit report of one evaluation match at the default
+ * strength with the detection plot on top; --write-calibration stores the thresholds as the audit's
+ * defaults (server/audit/calibration.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
