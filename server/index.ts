@@ -27,6 +27,7 @@ import { ROOM_NAME } from '../shared/protocol/messages';
 import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
 import type { ArenaConfig } from './room/config';
 import { DEFAULT_REJECT_BUDGET } from './room/budget';
+import { DEFAULT_PING_INTERVAL_MS } from './room/roundTrip';
 import { historyCapacity } from './room/scene';
 import { createServerStats, totalRejects } from './room/stats';
 import type { MatchRecorder } from './room/recorder';
@@ -145,7 +146,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     movement,
     recorder: options.recorder ?? (options.matchLogDir === false ? undefined : logRecorder),
     patchRateMs: options.patchRateMs ?? 0,
-    pingIntervalMs: options.pingIntervalMs ?? 250,
+    pingIntervalMs: options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
     defaultInterpDelayMs: options.defaultInterpDelayMs ?? 100,
     maxInterpDelayMs: options.maxInterpDelayMs ?? 250,
     maxBulletHoles: options.maxBulletHoles ?? 64,

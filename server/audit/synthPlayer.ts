@@ -5,7 +5,7 @@
 import { createMoveState, type MoveState } from '../../shared/movement/step';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
 import type { SpawnPoint } from '../room/config';
-import { RoundTrip } from '../room/roundTrip';
+import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../room/roundTrip';
 import { createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { Behaviour, DEG, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
 import type { CheatKind } from './synthMatch';
@@ -137,8 +137,6 @@ export function createPlayer(
   return pl;
 }
 
-/** The room pings every this many ms (server/index.ts). */
-const RTT_PING_MS = 250;
 // One ping's bytes and its pong, reused for every player.
 const pingBytes = new Uint8Array(PING_BYTES);
 const pong = createPingMessage();
@@ -157,5 +155,5 @@ export function sampleRoundTrip(pl: Player, t: number): void {
   pl.rtt.ping(pingBytes, pong.id, t);
   pl.rtt.pong(pong, t + sample);
   pl.rttMs = pl.rtt.rttMs;
-  pl.nextRttMs = t + RTT_PING_MS;
+  pl.nextRttMs = t + DEFAULT_PING_INTERVAL_MS;
 }

@@ -20,8 +20,9 @@
 import { stepMovement, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/movement/step';
 import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
 
-const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMPED = 7, STAMP = 8;
-const STRIDE = 9;
+/** STAMP: the input's stamp, NaN for an unstamped (held-keys) input. */
+const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMP = 7;
+const STRIDE = 8;
 /** Step credit earned per tick. */
 export const CREDIT_PER_TICK = 1 + 1 / 1024;
 
@@ -36,7 +37,6 @@ export class InputQueue {
   credit = 0;
   /** The last input stepped: what a held step repeats. */
   readonly last: InputMessage = createInputMessage();
-  private lastStamped = false;
   /** Inputs ever queued, and ever taken out (stepped, merged or dropped): a shot waits for its inputs. */
   pushed = 0;
   taken = 0;
@@ -47,6 +47,7 @@ export class InputQueue {
   /**
    * When the view last stepped was aimed: its input's stamp (the client's server clock, ms); NaN
    * for an unstamped input or a view set by hold(). A held step keeps it: the view is that old.
+   * Whether the last input was stamped is whether this is a number.
    */
   viewTimeMs = NaN;
   private readonly stepInput: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
@@ -66,7 +67,7 @@ export class InputQueue {
     const stamped = inp.timeMs > 0;
     const r = this.ring;
     let o: number;
-    if (!stamped && this.size > 0 && r[((this.head + this.size - 1) % this.capacity) * STRIDE + STAMPED] === 0) {
+    if (!stamped && this.size > 0 && Number.isNaN(r[((this.head + this.size - 1) % this.capacity) * STRIDE + STAMP])) {
       o = ((this.head + this.size - 1) % this.capacity) * STRIDE;
       r[o + BUTTONS] = (r[o + BUTTONS]! | inp.buttons) & InputButton.JUMP;
       this.taken++;
@@ -84,7 +85,6 @@ export class InputQueue {
     r[o + SEQ] = inp.seq;
     r[o + WX] = inp.wishX; r[o + WZ] = inp.wishZ;
     r[o + VX] = inp.viewX; r[o + VY] = inp.viewY; r[o + VZ] = inp.viewZ;
-    r[o + STAMPED] = stamped ? 1 : 0;
     r[o + STAMP] = stamped ? inp.timeMs : NaN;
     this.pushed++;
   }
@@ -102,7 +102,6 @@ export class InputQueue {
     const l = this.last;
     l.buttons = 0; l.wishX = 0; l.wishZ = 0;
     l.viewX = viewX; l.viewY = viewY; l.viewZ = viewZ;
-    this.lastStamped = false;
     this.viewTimeMs = NaN;
   }
 
@@ -118,7 +117,7 @@ export class InputQueue {
       newest = this.stepNext(move, world, cfg, dt);
       this.credit -= 1;
     }
-    if (newest < 0 && this.credit >= 1 && (!this.lastStamped || this.credit >= this.maxCredit)) {
+    if (newest < 0 && this.credit >= 1 && (Number.isNaN(this.viewTimeMs) || this.credit >= this.maxCredit)) {
       this.step(move, world, cfg, dt, false);
       this.credit -= 1;
       steps = 1;
@@ -134,7 +133,6 @@ export class InputQueue {
     l.seq = r[o + SEQ]!; l.buttons = r[o + BUTTONS]!;
     l.wishX = r[o + WX]!; l.wishZ = r[o + WZ]!;
     l.viewX = r[o + VX]!; l.viewY = r[o + VY]!; l.viewZ = r[o + VZ]!;
-    this.lastStamped = r[o + STAMPED] === 1;
     this.viewTimeMs = r[o + STAMP]!;
     this.head = (this.head + 1) % this.capacity;
     this.size--;

@@ -9,6 +9,8 @@ import { encodePing, type PingMessage } from '../../shared/protocol/ping';
 
 /** Round-trip samples kept per player (the estimate is their median). */
 export const RTT_WINDOW = 9;
+/** How often the room pings each player by default, ms (createGameServer's pingIntervalMs): the median spans 2.25 s. */
+export const DEFAULT_PING_INTERVAL_MS = 250;
 /** Pings awaiting their pong per player; older ones are forgotten. */
 const IN_FLIGHT = 8;
 /** A sample longer than this is not a round trip (a client that held the pong), ms. */

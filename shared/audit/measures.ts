@@ -20,7 +20,7 @@
  * module; world queries go through ReplayWorld. The time series measures are in ./motion.
  */
 import {
-  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, shortHolds, trackStats, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_VIEW_T, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
+  chord, crossSweep, hiddenFollow, inputSpread, ringSlot, shortHolds, trackStats, windowStart, R_ALIVE, R_EPOCH, R_INPUTS, R_PRESENT, R_STEPS, R_STRIDE, R_SUM_C, R_VIEW_T, R_SUM_C2, R_SUM_N, R_VX, R_VY, R_VZ, R_X, R_Y, R_Z,
   type TrackOut,
 } from './motion';
 import { clearShotMeasures, type MeasureWindows, type ShotMeasures } from './shotMeasures';
@@ -167,8 +167,9 @@ export class BehaviourRing {
     let gap = 0;
     for (let j = k; this.inRing(j - 1) && receiveMs - time[j % RING]! <= 500; j--) gap = Math.max(gap, time[j % RING]! - time[(j - 1) % RING]!);
     out.serverGapMs = Math.max(gap, receiveMs - time[k % RING]!);
-    out.inputSpread = inputSpread(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
-    out.shortHolds = shortHolds(ring, time, this.slots, shooter, k, this.serial, w.inputWindowMs);
+    const lo = windowStart(time, this.serial, k, w.inputWindowMs);
+    out.inputSpread = inputSpread(ring, this.slots, shooter, lo, k);
+    out.shortHolds = shortHolds(ring, time, this.slots, shooter, lo, k, w.inputWindowMs);
     const so = this.at(k, shooter);
     if (ring[so + R_PRESENT] !== 1) return out;
     out.inputAheadMs = ring[so + R_VIEW_T]! - actionMs;

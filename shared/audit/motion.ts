@@ -272,8 +272,8 @@ export function hiddenFollow(ring: Float64Array, time: Float64Array, slots: numb
   return m >= 5 && sxx / m >= MIN_TARGET_RATE * MIN_TARGET_RATE ? sxy / sxx : NaN;
 }
 
-/** The oldest tick in the ring within windowMs before tick k (times never decrease). */
-function windowStart(time: Float64Array, serial: number, k: number, windowMs: number): number {
+/** The oldest tick in the ring within windowMs before tick k (times never decrease), by bisection. */
+export function windowStart(time: Float64Array, serial: number, k: number, windowMs: number): number {
   const tk = time[k % RING]!;
   let lo = Math.max(0, serial - RING), hi = k;
   while (lo < hi) {
@@ -298,13 +298,13 @@ function windowInputs(ring: Float64Array, slots: number, shooter: number, lo: nu
 }
 
 /**
- * Variance over mean of the inputs the shooter's client got in per tick, over its ticks in the
- * `windowMs` up to tick k (index of dispersion: evenly spaced inputs give well under 1, inputs held
- * and released together give about the size of a release). NaN without input counts (a version 3
- * log) or with fewer than 32 ticks. From the running sums: the window's first tick by bisection.
+ * Variance over mean of the inputs the shooter's client got in per tick, over its ticks lo..k (the
+ * input window, windowStart; index of dispersion: evenly spaced inputs give well under 1, inputs
+ * held and released together give about the size of a release). NaN without input counts (a
+ * version 3 log) or with fewer than 32 ticks. From the running sums.
  */
-export function inputSpread(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
-  windowInputs(ring, slots, shooter, windowStart(time, serial, k, windowMs), k);
+export function inputSpread(ring: Float64Array, slots: number, shooter: number, lo: number, k: number): number {
+  windowInputs(ring, slots, shooter, lo, k);
   const n = sums[0]!, s = sums[1]!, s2 = sums[2]!;
   if (n < 32 || !(s > 0)) return NaN;
   const mean = s / n;
@@ -317,7 +317,8 @@ export const SHORT_HOLD_MIN_MS = 50;
 export const SHORT_HOLD_MAX_MS = 200;
 
 /**
- * Holds of the shooter's input stream over the windowMs before tick k, per second: gaps between
+ * Holds of the shooter's input stream over its ticks lo..k (the windowMs before tick k,
+ * windowStart), per second: gaps between
  * ticks that took its inputs of at least SHORT_HOLD_MIN_MS and 2.5 of its frame intervals (its
  * inputs per ms over the window) and under SHORT_HOLD_MAX_MS, ended by a tick that took two or more
  * (what was held arrives together). A lost segment stalls the stream for a retransmission timeout,
@@ -325,9 +326,8 @@ export const SHORT_HOLD_MAX_MS = 200;
  * one. A client that chokes its own stream (fake lag) leaves them over and over. NaN without input
  * counts or with under half a window of ticks; gaps across a death are not counted.
  */
-export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, k: number, serial: number, windowMs: number): number {
+export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, lo: number, k: number, windowMs: number): number {
   const tk = time[k % RING]!;
-  const lo = windowStart(time, serial, k, windowMs);
   windowInputs(ring, slots, shooter, lo, k);
   const ticks = sums[0]!, inputs = sums[1]!;
   const spanMs = tk - time[lo % RING]!;
