@@ -32,6 +32,69 @@ export interface WeaponSpec {
    * example, make heads worth less for a shotgun; the validation pipeline reads this table only.
    */
   readonly zoneMultipliers: readonly number[] | null;
+  /**
+   * Damage falloff by distance along the segment (from its start to the hit), as points sorted by
+   * distance: the multiplier is linear between two points and that of the nearest end outside them.
+   * Absent or empty: no falloff.
+   */
+  readonly falloff?: readonly FalloffPoint[] | null;
+}
+
+/** A point of a weapon's falloff curve: at `distanceM` metres the damage is multiplied by `multiplier`. */
+export interface FalloffPoint {
+  readonly distanceM: number;
+  readonly multiplier: number;
+}
+
+/**
+ * The falloff multiplier of `points` at `distanceM` (1 without points): piecewise linear, held
+ * constant beyond either end. Only + - * / and comparisons: the same bits in every engine.
+ */
+export function falloffAt(points: readonly FalloffPoint[] | null | undefined, distanceM: number): number {
+  if (points === null || points === undefined || points.length === 0) return 1;
+  const first = points[0]!;
+  if (!(distanceM > first.distanceM)) return first.multiplier;
+  for (let i = 1; i < points.length; i++) {
+    const b = points[i]!;
+    if (distanceM <= b.distanceM) {
+      const a = points[i - 1]!;
+      const span = b.distanceM - a.distanceM;
+      return span > 0 ? a.multiplier + ((b.multiplier - a.multiplier) * (distanceM - a.distanceM)) / span : b.multiplier;
+    }
+  }
+  return points[points.length - 1]!.multiplier;
+}
+
+/**
+ * Why a weapon table cannot be used, or null when it can: ids 0..n-1 in order, positive finite
+ * numbers where a rule needs them, falloff points sorted by distance with finite multipliers.
+ */
+export function weaponTableProblem(table: readonly WeaponSpec[]): string | null {
+  if (!Array.isArray(table) || table.length === 0) return 'the weapon table is empty';
+  if (table.length > 31) return `${table.length} weapons: at most 31 (a loadout is a bit set)`;
+  for (let i = 0; i < table.length; i++) {
+    const w = table[i]!;
+    const at = `weapon ${i} (${typeof w?.name === 'string' ? w.name : '?'})`;
+    if (w === null || typeof w !== 'object') return `${at} is not an object`;
+    if (w.id !== i) return `${at} has id ${String(w.id)}: ids must be 0..${table.length - 1} in table order`;
+    const positive = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+    const nonNegative = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    if (!nonNegative(w.damage)) return `${at}: damage ${String(w.damage)} must be a finite number >= 0`;
+    if (!positive(w.rangeM)) return `${at}: rangeM ${String(w.rangeM)} must be > 0`;
+    if (!nonNegative(w.fireIntervalMs) || !nonNegative(w.reloadMs) || !nonNegative(w.drawMs)) return `${at}: fireIntervalMs, reloadMs and drawMs must be finite numbers >= 0`;
+    if (!(Number.isInteger(w.magazine) && w.magazine >= 1)) return `${at}: magazine ${String(w.magazine)} must be an integer >= 1`;
+    if (w.zoneMultipliers !== null && w.zoneMultipliers !== undefined && !(Array.isArray(w.zoneMultipliers) && w.zoneMultipliers.every(nonNegative))) return `${at}: zoneMultipliers must be null or finite numbers >= 0 by hit zone`;
+    const f = w.falloff;
+    if (f !== null && f !== undefined) {
+      if (!Array.isArray(f)) return `${at}: falloff must be a list of { distanceM, multiplier }`;
+      for (let k = 0; k < f.length; k++) {
+        const p = f[k];
+        if (p === null || typeof p !== 'object' || !nonNegative(p.distanceM) || !nonNegative(p.multiplier)) return `${at}: falloff[${k}] must have finite distanceM >= 0 and multiplier >= 0`;
+        if (k > 0 && !(p.distanceM > f[k - 1]!.distanceM)) return `${at}: falloff distances must increase (falloff[${k}])`;
+      }
+    }
+  }
+  return null;
 }
 
 /** Indexed by WeaponId. */

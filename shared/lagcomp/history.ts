@@ -3,14 +3,15 @@
  * flat typed arrays, and rewinding it to any server time inside the rewind window.
  *
  * Memory layout (per snapshot slot): `num` holds NUM_STRIDE doubles (timeMs, tick, x, y, z, qx, qy,
- * qz, qw, anim time), `clip` one byte, `alive` one byte, `epoch` one uint32: 86 bytes. Capacity is
+ * qz, qw, anim time, eye height), `clip` one byte, `alive` one byte, `epoch` one uint32: 94 bytes. Capacity is
  * fixed at construction (size it with capacityFor(tickHz, windowMs)); recording into a full ring
  * overwrites the oldest slot. record() also refreshes a swept bound of the stored roots (one pass
  * over the ring, O(capacity)) that broadphases read as sweepX/Y/Z/R.
  *
  * Rewind rules:
  * - inside the window and between two snapshots: position and animation time lerped, orientation
- *   nlerped (sign fix, normalised with Math.sqrt); exactly at a snapshot's time: that snapshot, bit
+ *   nlerped (sign fix, normalised with Math.sqrt), the eye height lerped when it changed (an equal
+ *   or unknown (NaN) one is taken as it is); exactly at a snapshot's time: that snapshot, bit
  *   for bit (EXACT);
  * - across an epoch change (teleport, respawn): never interpolated; the snapshot nearer in time is
  *   taken whole (SNAPPED_EPOCH; ties go to the newer one);
@@ -65,8 +66,8 @@ export function createRewindPolicy(windowMs: number = DEFAULT_REWIND_WINDOW_MS, 
 }
 
 /** Doubles per slot in PlayerHistory's `num` array, and their offsets. */
-export const NUM_STRIDE = 10;
-const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9;
+export const NUM_STRIDE = 11;
+const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9, EYE = 10;
 
 /** Why record() refused a snapshot (RecordResult.OK when it was stored). */
 export const RecordResult = { OK: 0, NOT_FINITE: 1, NOT_INCREASING: 2, BAD_ROTATION: 3, BAD_CLIP: 4 } as const;
@@ -133,7 +134,8 @@ export class PlayerHistory {
   }
 
   /**
-   * Stores one snapshot and returns why when it refuses. Refuses (and changes nothing) when a number is not finite, the tick or time
+   * Stores one snapshot and returns why when it refuses. Refuses (and changes nothing) when a number
+   * is not finite (the eye height may be NaN: unknown, the rules' own), the tick or time
    * does not increase over the newest snapshot, the rotation is not close to unit length (it is
    * renormalised when it is), or the clip is not an integer 0..255. Returns why.
    */
@@ -141,7 +143,7 @@ export class PlayerHistory {
     const { x, y, z, qx, qy, qz, qw, time, clip } = pose;
     if (!(Number.isFinite(tick) && Number.isFinite(timeMs) && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
       && Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz) && Number.isFinite(qw) && Number.isFinite(time)
-      && Number.isFinite(pose.epoch))) {
+      && Number.isFinite(pose.epoch) && !(pose.eyeHeight === Infinity || pose.eyeHeight === -Infinity))) {
       return RecordResult.NOT_FINITE;
     }
     if (!(Number.isInteger(clip) && clip >= 0 && clip <= 255)) return RecordResult.BAD_CLIP;
@@ -158,6 +160,7 @@ export class PlayerHistory {
     a[o + X] = x; a[o + Y] = y; a[o + Z] = z;
     a[o + QX] = qx * inv; a[o + QY] = qy * inv; a[o + QZ] = qz * inv; a[o + QW] = qw * inv;
     a[o + ANIM] = time;
+    a[o + EYE] = pose.eyeHeight;
     this.clip[this.head] = clip;
     this.alive[this.head] = pose.alive ? 1 : 0;
     this.epoch[this.head] = pose.epoch >>> 0;
@@ -219,6 +222,7 @@ export class PlayerHistory {
     out.x = a[o + X]; out.y = a[o + Y]; out.z = a[o + Z];
     out.qx = a[o + QX]; out.qy = a[o + QY]; out.qz = a[o + QZ]; out.qw = a[o + QW];
     out.time = a[o + ANIM];
+    out.eyeHeight = a[o + EYE];
     out.clip = this.clip[s];
     out.alive = this.alive[s] === 1;
     out.epoch = this.epoch[s];
@@ -321,6 +325,8 @@ export class PlayerHistory {
     const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
     out.qx = rx * inv; out.qy = ry * inv; out.qz = rz * inv; out.qw = rw * inv;
     out.epoch = this.epoch[s0];
+    const e0 = a[o0 + EYE], e1 = a[o1 + EYE];
+    out.eyeHeight = e0 === e1 ? e0 : e0 * g + e1 * f;
     // Nearer snapshot (ties to the newer): the source of what is not interpolated.
     const near = f < 0.5 ? s0 : s1;
     if (this.clip[s0] === this.clip[s1] && a[o1 + ANIM] >= a[o0 + ANIM]) {

@@ -14,6 +14,7 @@
  */
 import type { SegmentHit } from '../kernels/hit';
 import { createSweepHit, type SweepHit } from '../kernels/sweptSphere';
+import { setYawFromDirection } from '../lagcomp/pose';
 
 /** World queries the step needs (shared/world/world.ts World satisfies this). */
 export interface MoveWorld {
@@ -121,8 +122,7 @@ export function createMoveState(x: number, y: number, z: number, viewX = 0, view
 
 /**
  * Sets the view direction (normalised; ignored when degenerate or non-finite) and the yaw
- * quaternion from its horizontal part: with f = horizontal unit view, cos(yaw) = f.z and
- * sin(yaw) = f.x, so q = (0, sign(f.x) sqrt((1 - f.z) / 2), 0, sqrt((1 + f.z) / 2)).
+ * quaternion from its horizontal part (setYawFromDirection).
  */
 export function setView(s: MoveState, vx: number, vy: number, vz: number): void {
   const l2 = vx * vx + vy * vy + vz * vz;
@@ -131,16 +131,7 @@ export function setView(s: MoveState, vx: number, vy: number, vz: number): void 
   s.viewX = vx * inv;
   s.viewY = vy * inv;
   s.viewZ = vz * inv;
-  const h2 = s.viewX * s.viewX + s.viewZ * s.viewZ;
-  if (!(h2 > 1e-12)) return; // looking straight up or down: keep the body's yaw
-  const hinv = 1 / Math.sqrt(h2);
-  const fx = s.viewX * hinv;
-  const fz = Math.max(-1, Math.min(1, s.viewZ * hinv));
-  const sinHalf = Math.sqrt(Math.max(0, (1 - fz) / 2));
-  s.qx = 0;
-  s.qy = fx < 0 ? -sinHalf : sinHalf;
-  s.qz = 0;
-  s.qw = Math.sqrt(Math.max(0, (1 + fz) / 2));
+  setYawFromDirection(s, s.viewX, s.viewZ); // looking straight up or down keeps the body's yaw
 }
 
 // scratch (module level; the step is synchronous)

@@ -48,15 +48,30 @@ export interface ValidationConfig {
    * written before the rule, so they replay as judged.
    */
   honourShotsInFlight?: boolean;
+  /**
+   * The weapon rules (weaponRules.ts: carried, equipped, drawn, loaded, the fire clock) are judged
+   * here; false when the game enforces its own: a shot is then judged on its time and geometry
+   * alone, and a switch or reload message is refused (RULES_OFF). Absent: on.
+   */
+  weaponRules?: boolean;
+  /**
+   * What a shot does to a teammate (ShotTargets.team): 'full' damage (also when absent), 'noDamage'
+   * (hit, stops the bullet, no damage: OK_FRIENDLY), or 'off' (not hittable: the bullet passes).
+   */
+  friendlyFire?: FriendlyFire;
   /** Distance the segment start may lie from the shooter's eye path, metres. */
   originToleranceM: number;
-  /** Eye height above the pose origin (the feet), metres. */
+  /** Eye height above the pose origin (the feet), metres, for poses that do not carry their own. */
   eyeHeightM: number;
   /** Coordinates beyond +-this are OUT_OF_BOUNDS, metres. */
   maxCoordinate: number;
   /** A render time beyond +-this is OUT_OF_BOUNDS, ms. */
   maxTimeMs: number;
 }
+
+/** What a shot does to a teammate (ValidationConfig.friendlyFire). */
+export type FriendlyFire = 'full' | 'noDamage' | 'off';
+export const FRIENDLY_FIRE_POLICIES: readonly FriendlyFire[] = ['full', 'noDamage', 'off'];
 
 /** Defaults: 250 ms window (the lag-comp default), Source-like tolerances; the README's rules table says why each. */
 export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMultipliers: ArrayLike<number>, eyeHeightM: number, maxPlayers = 16, loadout: readonly number[] = DEFAULT_LOADOUT): ValidationConfig {
@@ -121,6 +136,17 @@ export interface ShotTargets {
   alive: ArrayLike<boolean>;
   /** Server ms at which each player's current life (join or respawn) began. */
   lifeStartMs: ArrayLike<number>;
+  /**
+   * Server ms at which the player of each slot left the match (NaN while present). A shot whose
+   * action time is at or after it cannot hit that player, whatever its history still holds. Absent:
+   * nobody left.
+   */
+  leftMs?: ArrayLike<number>;
+  /**
+   * Team of each slot: players of the same team >= 0 are teammates (ValidationConfig.friendlyFire
+   * says what a shot does to one); -1 is on no team. Absent: nobody is on a team.
+   */
+  team?: ArrayLike<number>;
 }
 
 /** The match's data the replay reads: world, rewinder and the histories by slot. */

@@ -14,45 +14,49 @@
  * 3. Shooter rules (weaponRules.ts), at the action time: alive (or, with honourShotsInFlight, dead
  *    since the action, which reached the server within a round trip of it); switch and reload are judged and
  *    carried out here (verdict ACTION); a shot needs the weapon carried, equipped, drawn, loaded,
- *    not reloading, and the fire clock.
+ *    not reloading, and the fire clock. With weaponRules false the game keeps its own rules: a shot
+ *    needs none of these, and a switch or reload is refused (RULES_OFF).
  * 4. Render time (Source-style): the shooter rendered others at action time - interpolation delay;
  *    the claimed render time is used when within claimToleranceMs of that estimate, the estimate
  *    otherwise, clamped to [action time - rewindWindowMs, min(action time, newest tick)]. A claim
  *    later than the action (beyond futureSlackMs) or older than the window plus oldSlackMs is rejected.
- * 5. Geometry of the claim: length within the weapon's range and non-zero; start within
+ * 5. Geometry of the claim (eyePath.ts): length within the weapon's range and non-zero; start within
  *    originToleranceM of the shooter's eye path between the rewound time and the newest tick (the
+ *    eye at each end is the rewound root plus that snapshot's eye height, or the rules' one; the
  *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate;
  *    across a respawn or teleport only the newest eye counts), and no world geometry between that
  *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
  * 6. Replay: the world's first hit along the segment and the first hitbox hit of every other player
  *    alive now (or, with honourShotsInFlight, killed after the action time) whose current life began at or before the
  *    rewound time (so a respawned player is never hit in a pose from a previous life, and one dead at
- *    the rewound time not at all); the hitbox counts only before
+ *    the rewound time not at all), who had not left the match by the action time, and who is not a
+ *    teammate under friendly fire 'off' (targets.ts); the hitbox counts only before
  *    the world's hit. A hitbox behind the first world hit makes the shot OCCLUDED (a shot through a
  *    wall; the wall still gets the bullet hole). A hitbox hit whose point cannot be seen from the
  *    server's eye (the eye point nearest the start, or either end of the eye path) is NOT_VISIBLE:
  *    a start pushed past a corner within the origin tolerance does not reach around it.
- * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier), MISS, ACTION, or REJECTED.
+ * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier x the weapon's falloff at the hit's
+ *    distance from the start; 0 for a teammate under friendly fire 'noDamage', OK_FRIENDLY), MISS,
+ *    ACTION, or REJECTED.
  */
-import { decodeShot, createShotMessage, FrameStatus, ShotAction } from '../protocol/shot';
-import { weaponById } from '../weapons';
+import { decodeShot, createShotMessage, FrameStatus, ShotAction, type ShotMessage } from '../protocol/shot';
+import { weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
-import { rewindStatusUsable, type PlayerHistory, type RewindPolicy } from '../lagcomp/history';
-import { createPlayerPose } from '../lagcomp/pose';
 import { createHitboxHit } from '../lagcomp/rewind';
 import { createWorldHit } from '../world/world';
 import { visibleFromEye } from './sight';
+import { createEyePath, judgeOrigin } from './eyePath';
+import { hitDamage, maskTargets, releaseTargets, teammates } from './targets';
 import type { ShotScene, ShotTargets, ShotTiming, ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
-export { defaultValidationConfig, ORIGIN_TOLERANCE_M, rewindReachMs, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
+export { defaultValidationConfig, FRIENDLY_FIRE_POLICIES, ORIGIN_TOLERANCE_M, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
-const scratchPose = createPlayerPose();
 const scratchWorldHit = createWorldHit();
 const scratchBoxHit = createHitboxHit();
-const scratchMasked: (PlayerHistory | undefined)[] = [];
+const eye = createEyePath();
 
 function reject(out: Verdict, reason: VerdictReason): Verdict {
   out.kind = VerdictKind.REJECTED;
@@ -118,26 +122,8 @@ export function validateShot(
   const shot = scratchShot;
 
   // 1. Structure
-  const frame = decodeShot(shot, bytes);
-  out.seq = shot.seq;
-  if (frame === FrameStatus.OVERSIZED) return reject(out, VerdictReason.OVERSIZED);
-  if (frame !== FrameStatus.OK) return reject(out, VerdictReason.MALFORMED);
-  out.weapon = shot.weapon;
-  const fire = shot.action === ShotAction.FIRE;
-  if (!finite(shot.timeMs) || (fire && (!finite(shot.renderTimeMs) || !finite(shot.sx) || !finite(shot.sy) || !finite(shot.sz) || !finite(shot.ex) || !finite(shot.ey) || !finite(shot.ez)))) {
-    return reject(out, VerdictReason.NON_FINITE);
-  }
-  const mc = config.maxCoordinate;
-  if (Math.abs(shot.timeMs) > config.maxTimeMs || (fire && (Math.abs(shot.sx) > mc || Math.abs(shot.sy) > mc || Math.abs(shot.sz) > mc || Math.abs(shot.ex) > mc || Math.abs(shot.ey) > mc || Math.abs(shot.ez) > mc || Math.abs(shot.renderTimeMs) > config.maxTimeMs))) {
-    return reject(out, VerdictReason.OUT_OF_BOUNDS);
-  }
-  const weapon = weaponById(config.weapons, shot.weapon);
-  if (weapon === undefined) return reject(out, VerdictReason.UNKNOWN_WEAPON);
-  if (fire && (shot.claimedTarget < -1 || shot.claimedTarget >= config.maxPlayers)) return reject(out, VerdictReason.BAD_TARGET);
-  if (shooter.slot < 0 || shooter.slot >= config.maxPlayers) return reject(out, VerdictReason.NO_SHOOTER);
-  if (shot.seq <= shooter.lastSeq) return reject(out, VerdictReason.SEQ_REPLAYED);
-  out.after.lastSeq = shot.seq; // the seq is used from here on, whatever the outcome
-  if (fire && shot.claimedTarget === shooter.slot) return reject(out, VerdictReason.SELF_TARGET);
+  const weapon = checkStructure(out, shot, config, bytes, shooter);
+  if (weapon === undefined) return out;
 
   // 2. Action time
   const history = scene.histories[shooter.slot];
@@ -154,7 +140,9 @@ export function validateShot(
 
   // 3. Shooter rules, on the state after (restored by `refuse` when the message is refused)
   const after = out.after;
+  const rules = config.weaponRules !== false;
   if (shot.action === ShotAction.SWITCH || shot.action === ShotAction.RELOAD) {
+    if (!rules) return refuse(out, shooter, VerdictReason.RULES_OFF);
     const switching = shot.action === ShotAction.SWITCH;
     const r = switching ? applySwitch(after, config.weapons, weapon, at) : applyReload(after, weapon, at);
     if (r !== RULES_OK) return refuse(out, shooter, r);
@@ -163,13 +151,125 @@ export function validateShot(
     out.fired = true;
     return out;
   }
-  const rule = checkFire(after, weapon, at);
-  if (rule !== RULES_OK) return refuse(out, shooter, rule);
+  if (rules) {
+    const rule = checkFire(after, weapon, at);
+    if (rule !== RULES_OK) return refuse(out, shooter, rule);
+  }
 
   // 4. Render time
   const claimed = shot.renderTimeMs;
   if (claimed > at + config.futureSlackMs) return refuse(out, shooter, VerdictReason.TIME_FUTURE);
   if (claimed < at - config.rewindWindowMs - config.oldSlackMs) return refuse(out, shooter, VerdictReason.TIME_TOO_OLD);
+  const when = resolveRenderTime(out, config, timing, at, claimed);
+
+  // 5. Geometry of the claim
+  const dx = shot.ex - shot.sx;
+  const dy = shot.ey - shot.sy;
+  const dz = shot.ez - shot.sz;
+  const len2 = dx * dx + dy * dy + dz * dz;
+  if (!(len2 > 1e-12)) return refuse(out, shooter, VerdictReason.DEGENERATE);
+  if (len2 > weapon.rangeM * weapon.rangeM) return refuse(out, shooter, VerdictReason.OUT_OF_RANGE);
+  const origin = judgeOrigin(eye, out, scene, config, history, when, timing.newestTickMs, shot.sx, shot.sy, shot.sz);
+  if (origin !== RULES_OK) return refuse(out, shooter, origin);
+
+  // The shot is fired: use a round and a fire interval (the game's own rules count them when ours are off).
+  out.fired = true;
+  if (rules) applyFire(after, weapon, at);
+  else after.lastActionMs = at;
+
+  // 6. Replay
+  const wh = scratchWorldHit;
+  const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+  if (worldHit) {
+    out.worldHit = true;
+    out.worldT = wh.t;
+    out.surface = wh.surface;
+  }
+  const masked = maskTargets(scene, config, targets, shooter.slot, when, at, inFlight);
+  const bh = scratchBoxHit;
+  const boxHit = scene.rewinder.firstHit(bh, masked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
+  releaseTargets(masked);
+
+  // 7. Verdict
+  if (boxHit && (!worldHit || bh.t < wh.t)) {
+    out.target = bh.player;
+    out.zone = bh.zone;
+    out.targetRewindStatus = bh.status;
+    out.t = bh.t;
+    out.x = bh.x; out.y = bh.y; out.z = bh.z;
+    out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
+    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
+      out.kind = VerdictKind.REJECTED;
+      out.reason = VerdictReason.NOT_VISIBLE;
+      return out;
+    }
+    out.kind = VerdictKind.HIT;
+    out.bone = bh.bone;
+    out.hitbox = bh.hitbox;
+    if (config.friendlyFire === 'noDamage' && teammates(targets, shooter.slot, bh.player)) {
+      out.reason = VerdictReason.OK_FRIENDLY;
+      out.damage = 0;
+      return out;
+    }
+    out.reason = VerdictReason.OK_HIT;
+    out.damage = hitDamage(weapon, config, bh.zone, bh.t, len2);
+    return out;
+  }
+  if (worldHit) {
+    out.t = wh.t;
+    out.x = wh.x; out.y = wh.y; out.z = wh.z;
+    out.nx = wh.nx; out.ny = wh.ny; out.nz = wh.nz;
+  }
+  if (boxHit) {
+    // A hitbox lies behind the world's first hit: the shot went through a wall.
+    out.kind = VerdictKind.REJECTED;
+    out.reason = VerdictReason.OCCLUDED;
+    out.target = bh.player;
+    out.zone = bh.zone;
+    out.targetRewindStatus = bh.status;
+    return out;
+  }
+  out.kind = VerdictKind.MISS;
+  out.reason = VerdictReason.OK_MISS;
+  return out;
+}
+
+/**
+ * Step 1: decodes the frame into `shot` and checks what needs no match state: finite and sane
+ * numbers, a known weapon, a valid claimed target, a new seq (used from here on, whatever the
+ * outcome), not aimed at oneself. Returns the weapon, or undefined when `out` is a rejection.
+ */
+function checkStructure(out: Verdict, shot: ShotMessage, config: ValidationConfig, bytes: unknown, shooter: ShooterState): WeaponSpec | undefined {
+  const frame = decodeShot(shot, bytes);
+  out.seq = shot.seq;
+  if (frame === FrameStatus.OVERSIZED) return void reject(out, VerdictReason.OVERSIZED);
+  if (frame !== FrameStatus.OK) return void reject(out, VerdictReason.MALFORMED);
+  out.weapon = shot.weapon;
+  const fire = shot.action === ShotAction.FIRE;
+  if (!finite(shot.timeMs) || (fire && (!finite(shot.renderTimeMs) || !finite(shot.sx) || !finite(shot.sy) || !finite(shot.sz) || !finite(shot.ex) || !finite(shot.ey) || !finite(shot.ez)))) {
+    return void reject(out, VerdictReason.NON_FINITE);
+  }
+  const mc = config.maxCoordinate;
+  if (Math.abs(shot.timeMs) > config.maxTimeMs || (fire && (Math.abs(shot.sx) > mc || Math.abs(shot.sy) > mc || Math.abs(shot.sz) > mc || Math.abs(shot.ex) > mc || Math.abs(shot.ey) > mc || Math.abs(shot.ez) > mc || Math.abs(shot.renderTimeMs) > config.maxTimeMs))) {
+    return void reject(out, VerdictReason.OUT_OF_BOUNDS);
+  }
+  const weapon = weaponById(config.weapons, shot.weapon);
+  if (weapon === undefined) return void reject(out, VerdictReason.UNKNOWN_WEAPON);
+  if (fire && (shot.claimedTarget < -1 || shot.claimedTarget >= config.maxPlayers)) return void reject(out, VerdictReason.BAD_TARGET);
+  if (shooter.slot < 0 || shooter.slot >= config.maxPlayers) return void reject(out, VerdictReason.NO_SHOOTER);
+  if (shot.seq <= shooter.lastSeq) return void reject(out, VerdictReason.SEQ_REPLAYED);
+  out.after.lastSeq = shot.seq; // the seq is used from here on, whatever the outcome
+  if (fire && shot.claimedTarget === shooter.slot) return void reject(out, VerdictReason.SELF_TARGET);
+  return weapon;
+}
+
+/**
+ * Step 4: the time every target is rewound to (Source-style): the claimed render time when within
+ * claimToleranceMs of the estimate (action time - interpolation delay), else the estimate; clamped
+ * to [action time - window, min(action time, newest tick)]. Writes estimateMs, rewindTimeMs and
+ * timeSource into `out` and returns the time.
+ */
+function resolveRenderTime(out: Verdict, config: ValidationConfig, timing: ShotTiming, at: number, claimed: number): number {
   const estimate = at - timing.interpDelayMs;
   out.estimateMs = estimate;
   let when: number;
@@ -192,112 +292,7 @@ export function validateShot(
   }
   out.rewindTimeMs = when;
   out.timeSource = source;
-
-  // 5. Geometry of the claim
-  const dx = shot.ex - shot.sx;
-  const dy = shot.ey - shot.sy;
-  const dz = shot.ez - shot.sz;
-  const len2 = dx * dx + dy * dy + dz * dz;
-  if (!(len2 > 1e-12)) return refuse(out, shooter, VerdictReason.DEGENERATE);
-  if (len2 > weapon.rangeM * weapon.rangeM) return refuse(out, shooter, VerdictReason.OUT_OF_RANGE);
-  // Eye path: eye at the rewound time (A) to eye at the newest tick (B).
-  if (!rewindStatusUsable(history.sampleAt(scratchPose, when, scene.eyePolicy))) return refuse(out, shooter, VerdictReason.NO_SHOOTER);
-  let ax = scratchPose.x, ay = scratchPose.y + config.eyeHeightM, az = scratchPose.z;
-  const epochA = scratchPose.epoch;
-  const newestEye = Math.max(when, timing.newestTickMs);
-  if (!rewindStatusUsable(history.sampleAt(scratchPose, newestEye, scene.eyePolicy))) return refuse(out, shooter, VerdictReason.NO_SHOOTER);
-  const bx = scratchPose.x, by = scratchPose.y + config.eyeHeightM, bz = scratchPose.z;
-  // A respawn or teleport in between: the straight line from the old eye to the new one is no path
-  // the shooter ever took (it can cross the whole level), so only the current life's eye counts.
-  if (scratchPose.epoch !== epochA) {
-    ax = bx; ay = by; az = bz;
-  }
-  // Closest point C on segment AB to the start S.
-  const abx = bx - ax, aby = by - ay, abz = bz - az;
-  const ab2 = abx * abx + aby * aby + abz * abz;
-  let u = 0;
-  if (ab2 > 1e-12) {
-    u = ((shot.sx - ax) * abx + (shot.sy - ay) * aby + (shot.sz - az) * abz) / ab2;
-    u = Math.max(0, Math.min(1, u));
-  }
-  const cx = ax + u * abx, cy = ay + u * aby, cz = az + u * abz;
-  const ox = shot.sx - cx, oy = shot.sy - cy, oz = shot.sz - cz;
-  const off2 = ox * ox + oy * oy + oz * oz;
-  out.originOffsetM = Math.sqrt(off2);
-  if (off2 > config.originToleranceM * config.originToleranceM) return refuse(out, shooter, VerdictReason.ORIGIN_MISMATCH);
-  if (off2 > 1e-12 && scene.world.anyHit(cx, cy, cz, shot.sx, shot.sy, shot.sz)) return refuse(out, shooter, VerdictReason.START_BLOCKED);
-
-  // The shot is fired: use a round and a fire interval.
-  out.fired = true;
-  applyFire(after, weapon, at);
-
-  // 6. Replay
-  const wh = scratchWorldHit;
-  const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
-  if (worldHit) {
-    out.worldHit = true;
-    out.worldT = wh.t;
-    out.surface = wh.surface;
-  }
-  const n = Math.min(config.maxPlayers, scene.histories.length);
-  scratchMasked.length = n;
-  for (let i = 0; i < n; i++) {
-    // With shots in flight honoured, a player killed after the shot was fired (alive in its history
-    // at the action time) still stands where the shooter saw it (the rewinder skips whoever was
-    // dead at the rewound time); the room applies no damage. One already dead when it was fired is not.
-    let live = i !== shooter.slot && (targets.lifeStartMs[i] ?? Infinity) <= when;
-    if (live && targets.alive[i] !== true) live = inFlight && aliveAt(scene.histories[i], at, scene.eyePolicy);
-    scratchMasked[i] = live ? scene.histories[i] : undefined;
-  }
-  const bh = scratchBoxHit;
-  const boxHit = scene.rewinder.firstHit(bh, scratchMasked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
-  for (let i = 0; i < n; i++) scratchMasked[i] = undefined; // drop references between calls
-
-  // 7. Verdict
-  if (boxHit && (!worldHit || bh.t < wh.t)) {
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    out.t = bh.t;
-    out.x = bh.x; out.y = bh.y; out.z = bh.z;
-    out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
-    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, cx, cy, cz, ax, ay, az, bx, by, bz)) {
-      out.kind = VerdictKind.REJECTED;
-      out.reason = VerdictReason.NOT_VISIBLE;
-      return out;
-    }
-    out.kind = VerdictKind.HIT;
-    out.reason = VerdictReason.OK_HIT;
-    out.bone = bh.bone;
-    out.hitbox = bh.hitbox;
-    const table = weapon.zoneMultipliers ?? config.zoneMultipliers;
-    out.damage = weapon.damage * (table[bh.zone] ?? 1);
-    return out;
-  }
-  if (worldHit) {
-    out.t = wh.t;
-    out.x = wh.x; out.y = wh.y; out.z = wh.z;
-    out.nx = wh.nx; out.ny = wh.ny; out.nz = wh.nz;
-  }
-  if (boxHit) {
-    // A hitbox lies behind the world's first hit: the shot went through a wall.
-    out.kind = VerdictKind.REJECTED;
-    out.reason = VerdictReason.OCCLUDED;
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    return out;
-  }
-  out.kind = VerdictKind.MISS;
-  out.reason = VerdictReason.OK_MISS;
-  return out;
-}
-
-const scratchRoot = new Float64Array(4);
-
-/** Whether the history has its player alive at `timeMs` (its newest snapshot for later times). */
-function aliveAt(history: PlayerHistory | undefined, timeMs: number, policy: RewindPolicy): boolean {
-  return history !== undefined && rewindStatusUsable(history.sampleRootAt(scratchRoot, timeMs, policy)) && scratchRoot[3] === 1;
+  return when;
 }
 
 /**

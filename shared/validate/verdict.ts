@@ -72,6 +72,10 @@ export const VerdictReason = {
   OK_SWITCH: 29,
   /** A reload was started. */
   OK_RELOAD: 30,
+  /** A teammate was hit under friendly fire 'noDamage': the bullet stopped there, no damage. */
+  OK_FRIENDLY: 31,
+  /** A switch or reload sent to a match whose weapon rules are the game's (ValidationConfig.weaponRules false). */
+  RULES_OFF: 32,
 } as const;
 export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
 

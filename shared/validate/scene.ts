@@ -1,13 +1,14 @@
 /**
  * The match's replay scene: per-slot snapshot histories, the rewinder over the rig, and the
- * sampling policy. The room builds one with createMatchScene and the audit replay builds an
- * identical one from the log header, so both judge shots against the same data structures.
+ * sampling policy. The server's match builds one with createMatchScene and the audit replay builds
+ * an identical one from the log header's `scene`, so both judge shots against the same data
+ * structures.
  */
-import type { World } from '../../shared/world/world';
-import type { Rig } from '../../shared/rig/rig';
-import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy } from '../../shared/lagcomp/history';
-import { Rewinder } from '../../shared/lagcomp/rewind';
-import type { ShotScene } from '../../shared/validate/shot';
+import type { World } from '../world/world';
+import type { Rig } from '../rig/rig';
+import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy } from '../lagcomp/history';
+import { Rewinder } from '../lagcomp/rewind';
+import { rewindReachMs, type ShotScene, type ValidationConfig } from './rules';
 
 export interface SceneOptions {
   maxPlayers: number;
@@ -40,4 +41,14 @@ export function createMatchScene(world: World, rig: Rig, options: SceneOptions):
     eyePolicy: policy,
     options: { ...options },
   };
+}
+
+/**
+ * The scene options of a match: one history per player slot, reaching back as far as a message may
+ * ask (its action time may precede its arrival by maxFireLagMs, and its render time may precede
+ * the action by the window), plus half a second of slack at the tick rate.
+ */
+export function sceneOptionsFor(tickRate: number, rules: Pick<ValidationConfig, 'maxPlayers' | 'rewindWindowMs' | 'maxFireLagMs'>): SceneOptions {
+  const windowMs = rewindReachMs(rules);
+  return { maxPlayers: rules.maxPlayers, capacityTicks: historyCapacity(tickRate, windowMs), windowMs };
 }
