@@ -16,7 +16,7 @@ import { htmlFor, jsonSummary, parseArgs } from '../server/audit/cli';
 import { crc32 } from '../shared/audit/crc32';
 import { readFrames, type FrameRef } from '../shared/audit/frame';
 import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, decodeHeader, encodeHeader } from '../shared/audit/records';
-import { createShotInput, readShotRecord } from '../shared/audit/shotRecord';
+import { createShotInput, readShotInput, readShotRecord } from '../shared/audit/shotRecord';
 import { createVerdict, VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 
@@ -57,13 +57,10 @@ function shotFrames(buf: Uint8Array) {
 }
 
 /** Offset of the verdict inside a shot record: it is the last part, of fixed size for a given weapon count. */
+/** Where the verdict of shot record `f` starts (after the head, the targets, the shooter state and the payload). */
 function verdictOffset(buf: Uint8Array, f: FrameRef): number {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  const m = view.getUint16(f.payloadOffset + 52, true);
-  let o = f.payloadOffset + 62 + 9 * m; // the head (shotRecord.ts), then the targets
-  const w = view.getUint8(o + 1);
-  o += 50 + 16 * w; // shooter state: the head (shotRecord.ts) and the per-weapon arrays
-  return o + view.getUint16(f.payloadOffset + 6, true);
+  return readShotInput(createShotInput(), view, f.payloadOffset, f.payloadLength);
 }
 
 describe('audit of a recorded match', () => {

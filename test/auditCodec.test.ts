@@ -14,7 +14,7 @@ import {
 } from '../shared/audit/records';
 import { createShooterState, createVerdict, type Verdict } from '../shared/validate/verdict';
 import { checkSeqChains, SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
-import { TICK_POSE_STRIDE, TickPose } from '../server/room/recorder';
+import { TICK_POSE_STRIDE, TickPose } from '../server/match/recorder';
 
 const SEED = 7117;
 const num = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, 0, Infinity, -Infinity, -1, 2 ** 53));
@@ -38,7 +38,7 @@ describe('shot record', () => {
           kind: fc.integer({ min: 0, max: 2 }), reason: fc.integer({ min: 0, max: 40 }), timeSource: fc.integer({ min: 0, max: 3 }),
           worldHit: fc.boolean(), fired: fc.boolean(),
           payload: fc.option(fc.uint8Array({ maxLength: 256 }), { nil: null }),
-          slots: fc.array(fc.tuple(fc.boolean(), num), { maxLength: 20 }),
+          slots: fc.array(fc.tuple(fc.boolean(), num, num, fc.integer({ min: -1, max: 0x7fff })), { maxLength: 20 }),
           timing: fc.tuple(num, num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
         })),
         (r) => {
@@ -50,7 +50,7 @@ describe('shot record', () => {
           const input: ShotInput = {
             tick: r.tick, shooter: r.shooter, payload: r.payload, nonBytesType: r.payload === null ? 'string' : '',
             timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3], shooterDiedMs: r.timing[4] },
-            targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]) },
+            targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]), leftMs: r.slots.map((s) => s[2]), team: r.slots.map((s) => s[3]) },
             before: { ...createShooterState(r.shooter, []), ...r.before }, targetHealthAfter: r.health, killed: r.killed,
           };
           const buf = new Uint8Array(shotRecordMaxBytes(input, v) + 16);
@@ -120,6 +120,8 @@ describe('tick, event, end and header records', () => {
       poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.STEPS] = s === 4 ? 70000 : -3;
       // The view's time is stored as a float32 offset from the tick's time (NaN: unknown).
       poses[s * stride + TickPose.VIEW_TIME] = s === 4 ? NaN : 1203.125 - 31.25 * s;
+      // Counts the game does not know are NaN (0xffff in the log); the eye height is a float64.
+      if (s === 1) { poses[s * stride + TickPose.INPUTS] = NaN; poses[s * stride + TickPose.STEPS] = NaN; }
     }
     const buf = new Uint8Array(tickRecordMaxBytes(slots));
     const view = new DataView(buf.buffer);
@@ -131,10 +133,12 @@ describe('tick, event, end and header records', () => {
     expect([t.tick, t.timeMs, t.count, Array.from(t.slots.subarray(0, t.count))]).toEqual([77, 1203.125, 4, [0, 1, 3, 4]]);
     const V = TICK_SLOT_VALUES;
     expect(Array.from(t.numbers.subarray(2 * V, 2 * V + 11))).toEqual(Array.from(poses.subarray(3 * stride + 1, 3 * stride + 12)));
-    expect(Array.from(t.numbers.subarray(2 * V + 11, 3 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 3, 0, 1203.125 - 93.75]);
-    expect(Array.from(t.numbers.subarray(3 * V + 11, 4 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 4, 0xffff, NaN]);
-    // Read as a version 5 tick (no view time), the same bytes are the wrong size.
+    expect(Array.from(t.numbers.subarray(V + 11, 2 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), NaN, NaN, 1203.125 - 31.25, 118.25]);
+    expect(Array.from(t.numbers.subarray(2 * V + 11, 3 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 3, 0, 1203.125 - 93.75, 318.25]);
+    expect(Array.from(t.numbers.subarray(3 * V + 11, 4 * V))).toEqual([Math.fround(0.6), Math.fround(-0.48), Math.fround(0.64), 4, 0xfffe, NaN, 418.25]);
+    // Read as a version 5 tick (no view time) or 6 (no eye height), the same bytes are the wrong size.
     expect(readTick(createTickData(1), view, 0, len, 5)).toBe(false);
+    expect(readTick(createTickData(1), view, 0, len, 6)).toBe(false);
 
     // A version 3 tick: the 11 numbers per slot only; the view and inputs read as NaN.
     const v3 = new DataView(new ArrayBuffer(TICK_HEAD_BYTES + 2 * TICK_SLOT_BYTES_V3));
@@ -148,7 +152,7 @@ describe('tick, event, end and header records', () => {
     expect(readTick(t3, v3, 0, v3.byteLength)).toBe(false);
     expect(readTick(t3, v3, 0, v3.byteLength, 3)).toBe(true);
     expect(Array.from(t3.slots.subarray(0, 2))).toEqual([7, 6]);
-    expect(Array.from(t3.numbers.subarray(V, 2 * V))).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, NaN, NaN, NaN, NaN, NaN, NaN]);
+    expect(Array.from(t3.numbers.subarray(V, 2 * V))).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, NaN, NaN, NaN, NaN, NaN, NaN, NaN]);
 
     const ev = new DataView(new ArrayBuffer(64));
     const n = writeEvent(ev, 0, { kind: 'death', slot: 3, timeMs: 5.5, other: 7 });

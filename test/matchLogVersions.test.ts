@@ -1,5 +1,7 @@
 // Match log formats: a synthetic match's log (the current format) carries every player's view and
-// input arrivals per tick and its replay measures them; the same log rewritten in the version 4
+// input arrivals per tick and its replay measures them; the same log rewritten in the version 6
+// layout (no eye heights in its ticks, no teams or leave times in its shot records) replays every
+// verdict and measure the same; in the version 4
 // layout (no shooter death time in its shot records) replays the same, and in the version 3 layout
 // (no view, no inputs either) still replays every verdict bit for bit, with the angle measures
 // taken from the body's heading and no input measure. A version the reader does not know is refused.
@@ -11,7 +13,7 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
 import { Behaviour, synthesizeMatch } from '../server/audit/synthMatch';
 import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/audit/frame';
-import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
 import type { World } from '../shared/world/world';
 
@@ -21,11 +23,13 @@ let cur: Uint8Array;
 let aCur: AuditResult;
 
 /**
- * The log in an older layout: the preamble's version; before 6 every tick slot without its view
- * time (its last 4 bytes); before 5 each shot record without the shooter's death time (8 bytes at
- * 54); before 4 every tick slot cut to its 11 numbers.
+ * The log in an older layout: the preamble's version; before 7 every tick slot without its eye
+ * height (its last 8 bytes) and each shot record's targets without team and leave time (19 -> 9
+ * bytes a slot); before 6 every tick slot without its view time (4 bytes more); before 5 each shot
+ * record without the shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11
+ * numbers.
  */
-function toVersion(bytes: Uint8Array, version: 3 | 4 | 5): Uint8Array {
+function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
   const out = new FrameBuffer(bytes.length);
   const pre = new Uint8Array(PREAMBLE_BYTES);
   writePreamble(pre, 0, version);
@@ -33,6 +37,14 @@ function toVersion(bytes: Uint8Array, version: 3 | 4 | 5): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const f of readFrames(bytes).frames) {
     let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
+    if (f.type === RecordType.SHOT) {
+      const m = view.getUint16(f.payloadOffset + 52, true);
+      const cut = new Uint8Array(payload.length - 10 * m);
+      cut.set(payload.subarray(0, 62));
+      for (let i = 0; i < m; i++) cut.set(payload.subarray(62 + 19 * i, 62 + 19 * i + 9), 62 + 9 * i);
+      cut.set(payload.subarray(62 + 19 * m), 62 + 9 * m);
+      payload = cut;
+    }
     if (f.type === RecordType.SHOT && version < 5) {
       const cut = new Uint8Array(payload.length - 8);
       cut.set(payload.subarray(0, 54));
@@ -41,7 +53,7 @@ function toVersion(bytes: Uint8Array, version: 3 | 4 | 5): Uint8Array {
     }
     if (f.type === RecordType.TICK) {
       const n = view.getUint16(f.payloadOffset + 12, true);
-      const slot = version === 3 ? TICK_SLOT_BYTES_V3 : TICK_SLOT_BYTES_V4;
+      const slot = version === 3 ? TICK_SLOT_BYTES_V3 : version < 6 ? TICK_SLOT_BYTES_V4 : TICK_SLOT_BYTES_V6;
       const cut = new Uint8Array(TICK_HEAD_BYTES + n * slot);
       cut.set(payload.subarray(0, TICK_HEAD_BYTES));
       for (let i = 0; i < n; i++) {
@@ -103,6 +115,17 @@ describe('match log format versions', () => {
     expect(median(1)).toBeGreaterThan(Math.max(...honest));
     expect(Math.min(...honest)).toBeLessThan(1);
     expect(column(aCur, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
+  });
+
+  it('a version 6 log (no eye heights, no teams or leave times) replays every verdict and measure as the current version', async () => {
+    const path = join(dir, 'v6-layout.hrml');
+    writeFileSync(path, toVersion(cur, 6));
+    expect(readFrames(readFileSync(path)).version).toBe(6);
+    const a6 = await auditMatchLog(path, { world, calibration: null });
+    expect(a6.problems).toEqual([]);
+    expect(a6.mismatches).toEqual([]);
+    expect(a6.shots).toBe(aCur.shots);
+    for (let c = 0; c < SHOT_COLUMNS; c++) if (c !== ShotCol.OFFSET) expect(column(a6, c), `column ${c}`).toEqual(column(aCur, c));
   });
 
   it('a version 5 log (no view times) replays every verdict the same; its views are held against the target a fixed lag back', async () => {

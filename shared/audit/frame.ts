@@ -23,8 +23,10 @@ export const LOG_MAGIC = 0x4c4d5248;
  * 4: every tick slot carries the view direction and the input messages that arrived (records.ts).
  * 5: a shot record carries the time a dead shooter was killed (shotRecord.ts).
  * 6: every tick slot carries the time its view was aimed (the input's stamp; records.ts).
+ * 7: every tick slot carries the eye height and marks unknown input counts; a shot record carries
+ *    each target's team and leave time (shotRecord.ts).
  */
-export const LOG_FORMAT_VERSION = 6;
+export const LOG_FORMAT_VERSION = 7;
 /** The oldest version this reader reads (a version 3 tick slot has no view: its measures fall back to the body's heading). */
 export const LOG_FORMAT_MIN_VERSION = 3;
 /**

@@ -4,3 +4,4 @@ export * from './records';
 export * from './shotRecord';
 export * from './replay';
 export { crc32 } from './crc32';
+export * from './verify';

@@ -5,13 +5,14 @@
  * death, respawn). Pure (DataView, TextEncoder) so a browser tool can read logs too.
  *
  * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
- *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; the input's view,
- *   normalised), u16 input messages taken since the previous tick, u16 movement steps the tick
- *   took, f32 the view's time: when the client aimed it (the stamp of the input that carried it,
- *   on the client's estimate of the server clock) minus the tick's time, ms, NaN when unknown) --
- *   the room's TICK_POSE_STRIDE numbers minus "present" (only present slots are written). Version
- *   3 logs lack the last 20 bytes of a slot (TICK_SLOT_BYTES_V3), versions 4 and 5 the last 4
- *   (TICK_SLOT_BYTES_V4).
+ *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; NaN when the game
+ *   does not say), u16 input messages taken since the previous tick, u16 movement steps the tick
+ *   took (both 0xFFFF when unknown, from format 7), f32 the view's time: when the client aimed it
+ *   (the stamp of the input that carried it, on the client's estimate of the server clock) minus
+ *   the tick's time, ms, NaN when unknown, f64 the eye height above the root, metres (NaN: the
+ *   rules' eyeHeightM)) -- the room's TICK_POSE_STRIDE numbers minus "present" (only present slots
+ *   are written). Version 3 logs lack the last 28 bytes of a slot (TICK_SLOT_BYTES_V3), versions 4
+ *   and 5 the last 12 (TICK_SLOT_BYTES_V4), version 6 the last 8 (TICK_SLOT_BYTES_V6).
  * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
  *   (NaN when the event has no such field).
  * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
@@ -22,6 +23,7 @@ import type { MoveConfig } from '../movement/step';
 
 /** The header record: everything a replay needs to rebuild the room's scene and rules. */
 export interface MatchHeader {
+  /** The header's own layout (unchanged since format 2 of the log; the log's version is in its preamble). */
   formatVersion: 2;
   roomId: string;
   /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
@@ -35,7 +37,8 @@ export interface MatchHeader {
   validation: ValidationConfig;
   /** How histories and the rewinder are built: ring capacity in ticks, rewind reach in ms. */
   scene: { maxPlayers: number; capacityTicks: number; windowMs: number };
-  movement: MoveConfig;
+  /** The movement rules of hitreg's own movement step, when the game uses it (absent otherwise). */
+  movement?: MoveConfig;
 }
 
 export const RecordType = {
@@ -65,14 +68,24 @@ export const TICK_SLOT_STEPS_AT = TICK_SLOT_INPUTS_AT + 2;
 /** Bytes of a slot in a version 4 or 5 tick record: no view time. */
 export const TICK_SLOT_BYTES_V4 = TICK_SLOT_STEPS_AT + 2;
 export const TICK_SLOT_VIEW_TIME_AT = TICK_SLOT_BYTES_V4;
-export const TICK_SLOT_BYTES = TICK_SLOT_VIEW_TIME_AT + 4;
+/** Bytes of a slot in a version 6 tick record: no eye height. */
+export const TICK_SLOT_BYTES_V6 = TICK_SLOT_VIEW_TIME_AT + 4;
+export const TICK_SLOT_EYE_AT = TICK_SLOT_BYTES_V6;
+export const TICK_SLOT_BYTES = TICK_SLOT_EYE_AT + 8;
 export const TICK_HEAD_BYTES = 14;
-/** Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps, the view's time (absolute ms). */
-export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 6;
+/**
+ * Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps, the
+ * view's time (absolute ms), the eye height.
+ */
+export const TICK_SLOT_VALUES = TICK_SLOT_NUMBERS + 7;
+/** A tick slot's u16 inputs or steps field when the game did not say (format 7 on). */
+export const TICK_U16_UNKNOWN = 0xffff;
 
 /** Bytes of one tick slot in a log of format `version`. */
 export function tickSlotBytes(version: number): number {
-  return version <= 3 ? TICK_SLOT_BYTES_V3 : version < LOG_VERSION_WITH_VIEW_TIME ? TICK_SLOT_BYTES_V4 : TICK_SLOT_BYTES;
+  if (version <= 3) return TICK_SLOT_BYTES_V3;
+  if (version < LOG_VERSION_WITH_VIEW_TIME) return TICK_SLOT_BYTES_V4;
+  return version < LOG_VERSION_WITH_EYE ? TICK_SLOT_BYTES_V6 : TICK_SLOT_BYTES;
 }
 
 /**
@@ -114,13 +127,14 @@ export function decodeHeader<T = Record<string, unknown>>(bytes: Uint8Array): T 
   }) as T;
 }
 
-const clampU16 = (v: number) => (v >= 0 ? Math.min(0xffff, Math.floor(v)) : 0);
+/** A count as a u16 field: NaN (unknown) as TICK_U16_UNKNOWN, others clamped below it. */
+const countU16 = (v: number) => (v >= 0 ? Math.min(TICK_U16_UNKNOWN - 1, Math.floor(v)) : v === v ? 0 : TICK_U16_UNKNOWN);
 
 /**
- * Writes a tick record from the room's pose array (`stride` numbers per slot: present, the 11
- * numbers, then the view x y z, inputs taken, movement steps and the view's time in server ms, NaN
- * unknown; recorder.ts TickPose). Returns the
- * payload length. Reserve `tickRecordMaxBytes(slots)` first.
+ * Writes a tick record from the match's pose array (`stride` numbers per slot: present, the 11
+ * numbers, then the view x y z, inputs taken, movement steps, the view's time in server ms and the
+ * eye height, NaN unknown; server/match/recorder.ts TickPose). Returns the payload length. Reserve
+ * `tickRecordMaxBytes(slots)` first.
  */
 export function writeTick(view: DataView, at: number, tick: number, timeMs: number, poses: ArrayLike<number>, slots: number, stride: number): number {
   view.setUint32(at, tick >>> 0, true);
@@ -135,10 +149,11 @@ export function writeTick(view: DataView, at: number, tick: number, timeMs: numb
     for (let k = 1; k <= TICK_SLOT_NUMBERS; k++, o += 8) view.setFloat64(o, poses[base + k]!, true);
     const v = base + TICK_SLOT_NUMBERS + 1;
     for (let k = 0; k < 3; k++, o += 4) view.setFloat32(o, poses[v + k]!, true);
-    view.setUint16(o, clampU16(poses[v + 3]!), true);
-    view.setUint16(o + 2, clampU16(poses[v + 4]!), true);
+    view.setUint16(o, countU16(poses[v + 3]!), true);
+    view.setUint16(o + 2, countU16(poses[v + 4]!), true);
     view.setFloat32(o + 4, poses[v + 5]! - timeMs, true);
-    o += 8;
+    view.setFloat64(o + 8, poses[v + 6]!, true);
+    o += 16;
     n++;
   }
   view.setUint16(at + 12, n, true);
@@ -151,7 +166,8 @@ export function tickRecordMaxBytes(slots: number): number {
 
 /**
  * A decoded tick: which slots were present and their numbers (x y z qx qy qz qw clip time alive
- * epoch, view x y z, inputs taken, steps; the last five NaN in a version 3 log).
+ * epoch, view x y z, inputs taken, steps, view time, eye height; NaN where the log's version or the
+ * game does not carry them).
  */
 export interface TickData {
   tick: number;
@@ -170,7 +186,7 @@ export function createTickData(maxSlots: number): TickData {
  * Reads a tick record of a log of format `version` into `out` (grows its arrays if needed).
  * Returns false when the sizes disagree.
  */
-export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_VIEW_TIME): boolean {
+export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_EYE): boolean {
   if (length < TICK_HEAD_BYTES) return false;
   const n = view.getUint16(at + 12, true);
   const slotBytes = tickSlotBytes(version);
@@ -188,17 +204,29 @@ export function readTick(out: TickData, view: DataView, at: number, length: numb
     for (let k = 0; k < TICK_SLOT_NUMBERS; k++) out.numbers[b + k] = view.getFloat64(o + 2 + 8 * k, true);
     const hasView = slotBytes !== TICK_SLOT_BYTES_V3;
     for (let k = 0; k < 3; k++) out.numbers[b + TICK_SLOT_NUMBERS + k] = hasView ? view.getFloat32(o + TICK_SLOT_VIEW_AT + 4 * k, true) : NaN;
-    out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? view.getUint16(o + TICK_SLOT_INPUTS_AT, true) : NaN;
-    out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? view.getUint16(o + TICK_SLOT_STEPS_AT, true) : NaN;
-    out.numbers[b + TICK_SLOT_NUMBERS + 5] = slotBytes === TICK_SLOT_BYTES ? out.timeMs + view.getFloat32(o + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? readCountU16(view, o + TICK_SLOT_INPUTS_AT, version) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? readCountU16(view, o + TICK_SLOT_STEPS_AT, version) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 5] = slotBytes >= TICK_SLOT_BYTES_V6 ? out.timeMs + view.getFloat32(o + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 6] = slotBytes === TICK_SLOT_BYTES ? view.getFloat64(o + TICK_SLOT_EYE_AT, true) : NaN;
   }
   return true;
 }
 
+/** A u16 count of a tick slot: NaN when the log says unknown (format 7 on). */
+export function readCountU16(view: DataView, at: number, version: number): number {
+  const v = view.getUint16(at, true);
+  return v === TICK_U16_UNKNOWN && version >= LOG_VERSION_WITH_EYE ? NaN : v;
+}
+
 /** The first format version whose tick slots carry the view (TICK_SLOT_BYTES_V4). */
 export const LOG_VERSION_WITH_VIEW = 4;
-/** The first format version whose tick slots carry the view's time (TICK_SLOT_BYTES). */
+/** The first format version whose tick slots carry the view's time (TICK_SLOT_BYTES_V6). */
 export const LOG_VERSION_WITH_VIEW_TIME = 6;
+/**
+ * The first format version whose tick slots carry the eye height (TICK_SLOT_BYTES) and mark unknown
+ * counts, and whose shot records carry each target's team and leave time.
+ */
+export const LOG_VERSION_WITH_EYE = 7;
 
 export interface EventData {
   kind: EventName;

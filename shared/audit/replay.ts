@@ -18,7 +18,7 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readCountU16, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
@@ -38,6 +38,8 @@ export interface ReplayHistory {
 
 export interface ReplayPose {
   x: number; y: number; z: number; qx: number; qy: number; qz: number; qw: number; clip: number; time: number; alive: boolean; epoch: number;
+  /** Eye height above the root, metres (NaN: the rules' eyeHeightM; always NaN before format 7). */
+  eyeHeight: number;
 }
 
 export interface ReplayScene extends ShotScene {
@@ -100,7 +102,7 @@ export interface ReplayResult {
 
 // scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
 const scratchPose: ReplayPose & RingPose = {
-  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
+  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
 };
 const scratchShot = createShotMessage();
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
@@ -225,7 +227,9 @@ class Replay {
     const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
     const slotBytes = this.slotBytes;
     const hasView = this.hasView;
-    const hasViewTime = slotBytes === TICK_SLOT_BYTES;
+    const hasViewTime = slotBytes >= TICK_SLOT_BYTES_V6;
+    const hasEye = slotBytes === TICK_SLOT_BYTES;
+    const version = this.version;
     if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
     const tickNo = view.getUint32(at, true);
     const tickMs = view.getFloat64(at + 4, true);
@@ -241,10 +245,11 @@ class Replay {
       p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
       if (hasView) {
         p.vx = view.getFloat32(n + TICK_SLOT_VIEW_AT, true); p.vy = view.getFloat32(n + TICK_SLOT_VIEW_AT + 4, true); p.vz = view.getFloat32(n + TICK_SLOT_VIEW_AT + 8, true);
-        p.inputs = view.getUint16(n + TICK_SLOT_INPUTS_AT, true);
-        p.steps = view.getUint16(n + TICK_SLOT_STEPS_AT, true);
+        p.inputs = readCountU16(view, n + TICK_SLOT_INPUTS_AT, version);
+        p.steps = readCountU16(view, n + TICK_SLOT_STEPS_AT, version);
       }
       p.viewTimeMs = hasViewTime ? tickMs + view.getFloat32(n + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
+      p.eyeHeight = hasEye ? view.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
       measures.putSlot(r, slot, p);

@@ -21,7 +21,8 @@
  *   44 f64  target health after the verdict was applied (-1 when no target)
  *   52 u16  slot count m (ShotTargets as the pipeline saw it)
  *   54 f64  when a dead shooter was killed, server ms (ShotTiming.shooterDiedMs; NaN alive; format 5 on)
- *   62      m x (u8 alive, f64 life start ms)  (at 54 before format 5)
+ *   62      m x (u8 alive, f64 life start ms, i16 team (-1 none), f64 leave time ms (NaN present))
+ *           (at 54 before format 5; without team and leave time before format 7)
  *   ..      shooter state before (SHOOTER_STATE layout below)
  *   ..      n payload bytes
  *   ..      verdict (VERDICT layout below)
@@ -38,9 +39,17 @@ import { LOG_FORMAT_VERSION } from './frame';
 /** The first format version whose shot records carry the shooter's death time. */
 export const LOG_VERSION_WITH_DEATH = 5;
 
+/** The first format version whose shot records carry each target's team and leave time. */
+export const LOG_VERSION_WITH_TEAMS = 7;
+
 /** Bytes of a shot record's fixed head in a log of format `version`. */
 function headBytes(version: number): number {
   return version >= LOG_VERSION_WITH_DEATH ? 62 : 54;
+}
+
+/** Bytes per target slot in a log of format `version`. */
+function targetBytes(version: number): number {
+  return version >= LOG_VERSION_WITH_TEAMS ? 19 : 9;
 }
 
 /**
@@ -72,18 +81,26 @@ export interface ShotInput {
   /** When payload is null: typeof of what arrived. */
   nonBytesType: string;
   timing: ShotTiming;
-  /** Who could be hit, and since when, by slot (ShotTargets). */
-  targets: { alive: boolean[]; lifeStartMs: number[] };
+  /** Who could be hit, since when, until when and on which team, by slot (ShotTargets). */
+  targets: ShotInputTargets;
   before: ShooterState;
   targetHealthAfter: number;
   killed: boolean;
+}
+
+/** ShotTargets as a shot record keeps them (teams -1 and leave times NaN in logs before format 7). */
+export interface ShotInputTargets {
+  alive: boolean[];
+  lifeStartMs: number[];
+  leftMs: number[];
+  team: number[];
 }
 
 export function createShotInput(): ShotInput {
   return {
     tick: 0, shooter: 0, payload: null, nonBytesType: '',
     timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
-    targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []), targetHealthAfter: -1, killed: false,
+    targets: { alive: [], lifeStartMs: [], leftMs: [], team: [] }, before: createShooterState(-1, []), targetHealthAfter: -1, killed: false,
   };
 }
 
@@ -101,7 +118,7 @@ export function verdictBytes(v: Verdict): number {
 /** Upper bound of a shot record's payload, for FrameBuffer.begin. */
 export function shotRecordMaxBytes(input: ShotInput, verdict: Verdict): number {
   const payload = input.payload === null ? 32 : Math.min(input.payload.length, MAX_SHOT_PAYLOAD_BYTES) + 4;
-  return headBytes(LOG_FORMAT_VERSION) + 9 * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + payload + verdictBytes(verdict);
+  return headBytes(LOG_FORMAT_VERSION) + targetBytes(LOG_FORMAT_VERSION) * Math.min(input.targets.alive.length, MAX_SLOTS) + shooterStateBytes(input.before) + payload + verdictBytes(verdict);
 }
 
 function writeShooterState(view: DataView, at: number, s: ShooterState): number {
@@ -196,9 +213,13 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
   view.setUint16(at + 52, m, true);
   view.setFloat64(at + 54, input.timing.shooterDiedMs ?? Number.NaN, true);
   let o = at + headBytes(LOG_FORMAT_VERSION);
-  for (let i = 0; i < m; i++, o += 9) {
+  const { lifeStartMs, leftMs, team } = input.targets;
+  for (let i = 0; i < m; i++, o += 19) {
     view.setUint8(o, alive[i] ? 1 : 0);
-    view.setFloat64(o + 1, input.targets.lifeStartMs[i] ?? 0, true);
+    view.setFloat64(o + 1, lifeStartMs[i] ?? 0, true);
+    const tm = team?.[i] ?? -1;
+    view.setInt16(o + 9, tm >= 0 && tm <= 0x7fff ? tm : -1, true);
+    view.setFloat64(o + 11, leftMs?.[i] ?? Number.NaN, true);
   }
   o = writeShooterState(view, o, input.before);
   if (p === null) for (let i = 0; i < n; i++) view.setUint8(o + i, input.nonBytesType.charCodeAt(i) & 0x7f);
@@ -245,16 +266,21 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   input.targetHealthAfter = view.getFloat64(at + 44, true);
   const m = view.getUint16(at + 52, true);
   t.shooterDiedMs = head > 54 ? view.getFloat64(at + 54, true) : Number.NaN;
-  if (head + 9 * m > length) return -1;
-  const alive = input.targets.alive;
-  const life = input.targets.lifeStartMs;
+  const per = targetBytes(version);
+  if (head + per * m > length) return -1;
+  const { alive, lifeStartMs: life, leftMs: left, team } = input.targets;
   // Only when it changes: setting a JS array's length is a runtime call even when it stays the same.
   if (alive.length !== m) alive.length = m;
   if (life.length !== m) life.length = m;
+  if (left.length !== m) left.length = m;
+  if (team.length !== m) team.length = m;
+  const teams = per === 19;
   let o = at + head;
-  for (let i = 0; i < m; i++, o += 9) {
+  for (let i = 0; i < m; i++, o += per) {
     alive[i] = view.getUint8(o) === 1;
     life[i] = view.getFloat64(o + 1, true);
+    team[i] = teams ? view.getInt16(o + 9, true) : -1;
+    left[i] = teams ? view.getFloat64(o + 11, true) : Number.NaN;
   }
   o = readShooterState(input.before, view, o, end, input.shooter);
   if (o < 0 || o + n > end) return -1;

@@ -7,7 +7,7 @@
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -17,8 +17,8 @@ import {
 } from '../../shared/index';
 import { createShotInput, type ShotInput } from '../../shared/audit/index';
 
-/** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch. */
-export const POSE_STRIDE = 12;
+/** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'). */
+export const POSE_STRIDE = 13;
 
 /** The log's header record (shared/audit/records.ts). */
 export type LogHeader = MatchHeader;
@@ -95,10 +95,11 @@ export class MatchLogView {
           const o = (ti * this.slots + slot) * POSE_STRIDE;
           this.poses[o] = 1;
           for (let k = 0; k < 11; k++) this.poses[o + 1 + k] = v.getFloat64(n + 2 + 8 * k, true);
+          this.poses[o + 12] = slotBytes === TICK_SLOT_BYTES ? v.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
         }
         ti++;
       } else if (f.type === RecordType.SHOT) {
-        const vAt = readShotInput(input, v, at, f.payloadLength);
+        const vAt = readShotInput(input, v, at, f.payloadLength, null, this.frames.version);
         if (vAt < 0) continue;
         const verdict = createVerdict();
         if (readVerdict(verdict, v, vAt, at + f.payloadLength) !== at + f.payloadLength) continue;
@@ -129,7 +130,7 @@ export class MatchLogView {
     const p = this.poses;
     out.x = p[o + 1]!; out.y = p[o + 2]!; out.z = p[o + 3]!;
     out.qx = p[o + 4]!; out.qy = p[o + 5]!; out.qz = p[o + 6]!; out.qw = p[o + 7]!;
-    out.clip = p[o + 8]!; out.time = p[o + 9]!; out.alive = p[o + 10] === 1; out.epoch = p[o + 11]!;
+    out.clip = p[o + 8]!; out.time = p[o + 9]!; out.alive = p[o + 10] === 1; out.epoch = p[o + 11]!; out.eyeHeight = p[o + 12]!;
     return true;
   }
 
@@ -161,7 +162,7 @@ export class MatchLogView {
     for (const j of this.joins) if (j.beforeTick === shot.tickIndex + 1 && j.frame < shot.frame) histories[j.slot]?.clear();
     const input: ShotInput = createShotInput();
     const f = this.frames.frames[shot.frame]!;
-    readShotInput(input, this.view, f.payloadOffset, f.payloadLength);
+    readShotInput(input, this.view, f.payloadOffset, f.payloadLength, null, this.frames.version);
     const verdict = createVerdict();
     validateShot(verdict, scene, this.header.validation, shotPayload(input), input.before, input.timing, input.targets);
     const rewound = new Map<number, PlayerPose>();

@@ -1,0 +1,72 @@
+/**
+ * The integrity audit of one match log in one call: the header read and held against the level
+ * and rig at hand (by content hash), the match's scene rebuilt from it, every verdict replayed from
+ * the log alone and compared bit for bit, and each shooter's chain of seqs and fire clocks checked
+ * across its shots (a removed or reordered shot shows there). What server/audit adds on top (worker
+ * threads, behaviour measures, flags, reports) is not needed to trust a log's verdicts.
+ */
+import type { World } from '../world/world';
+import type { Rig } from '../rig/rig';
+import { createMatchScene } from '../validate/scene';
+import { readFrames } from './frame';
+import { RecordType, decodeHeader, readEvent, type MatchHeader } from './records';
+import { replayMatchLog, type ReplayResult, type ShotMismatch } from './replay';
+import { checkSeqChains } from './seqChains';
+
+export interface LogVerification {
+  /** The log's header, null when it has none that reads. */
+  header: MatchHeader | null;
+  /** What stops the log from being trusted whole: a wrong level or rig, damaged records, a cut. */
+  problems: string[];
+  /** Shot records replayed. */
+  shots: number;
+  /** Verdicts that replayed differently, and seq or fire-clock chains that do not join up. */
+  mismatches: ShotMismatch[];
+  /** The replay itself (rows, frames, end record). */
+  replay: ReplayResult | null;
+}
+
+/** Replays `bytes` (a whole match log) against `world` and `rig`. Never throws on a damaged log. */
+export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVerification {
+  const out: LogVerification = { header: null, problems: [], shots: 0, mismatches: [], replay: null };
+  let frames;
+  try {
+    frames = readFrames(bytes);
+  } catch (e) {
+    out.problems.push(e instanceof Error ? e.message : String(e));
+    return out;
+  }
+  const head = frames.frames.find((f) => f.type === RecordType.HEADER);
+  if (head !== undefined) {
+    try {
+      out.header = decodeHeader<MatchHeader>(bytes.subarray(head.payloadOffset, head.payloadOffset + head.payloadLength));
+    } catch {
+      out.problems.push('the header record is not valid JSON');
+    }
+  }
+  const h = out.header;
+  if (h === null || h.scene === undefined || h.validation === undefined) {
+    out.problems.push('no header to rebuild the match from');
+    return out;
+  }
+  if (h.worldHash !== world.hash) out.problems.push(`the log's level is ${h.worldHash}, the one given is ${world.hash}`);
+  if (h.rigHash !== rig.hash) out.problems.push(`the log's rig is ${h.rigHash}, the one given is ${rig.hash}`);
+  if (out.problems.length > 0) return out;
+  const replay = replayMatchLog(bytes, createMatchScene(world, rig, h.scene), h.validation, world, { verdictsOnly: true }, () => 0, frames);
+  out.replay = replay;
+  out.shots = replay.shots;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const joins: { offset: number; slot: number }[] = [];
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.EVENT) continue;
+    const e = readEvent(view, f.payloadOffset, f.payloadLength);
+    if (e !== null && e.kind === 'join') joins.push({ offset: f.offset, slot: e.slot });
+  }
+  out.mismatches = [...replay.mismatches, ...checkSeqChains(replay.rows, replay.shots, joins)];
+  if (frames.truncated) out.problems.push(`the log is cut at byte ${frames.truncatedAt} (${frames.truncation ?? 'torn tail'})`);
+  for (const c of frames.corrupt) out.problems.push(`a damaged record at byte ${c.offset}`);
+  for (const b of replay.badRecords) out.problems.push(`record at byte ${b.offset} (${b.type}) does not decode: ${b.why}`);
+  for (const g of replay.gaps) out.problems.push(`${g.records} records dropped by the writer before byte ${g.offset}`);
+  if (replay.end === null) out.problems.push('no end record: the match did not close its log');
+  return out;
+}
