@@ -3,13 +3,13 @@
  * - tick time: each arena room's fixed-timestep callback calls the room's `step` method through
  *   `this`, so an own-property wrapper on the room instance times every tick (a bounded ring of the
  *   newest 65,536 durations);
- * - ground truth for races: the room hands every judged shot to its recorder (the match log); a
+ * - ground truth for races: the room's match hands every judged shot to its recorder (the match log); a
  *   wrapper on that recorder instance's `shot` method notes, by room, shooter slot and seq, whether
  *   the shooter was alive (and in which life) and which players could be hit when the shot arrived, then passes the call
  *   on unchanged. A prediction that disagrees because a player died on the server while the shot was
  *   in flight is a race the client could not see, not a validation error; this tells the two apart.
  */
-import type { ShotRecord } from '../server/room/recorder';
+import type { ShotRecord } from '../server/match/index';
 
 const RING = 1 << 16;
 
@@ -47,7 +47,8 @@ export class ServerProbe {
       };
       this.wrapped.push({ obj: r, key: 'step' });
     }
-    const rec = r.recorder;
+    const match = r.match;
+    const rec = match?.recorder;
     if (rec !== null && rec !== undefined && typeof rec.shot === 'function' && !Object.prototype.hasOwnProperty.call(rec, 'shot')) {
       const shot = rec.shot;
       const roomId = String(r.roomId);
@@ -56,7 +57,8 @@ export class ServerProbe {
           const key = `${roomId}:${s.shooterBefore.slot}:${s.verdict.seq}`;
           let list = this.arrivals.get(key);
           if (list === undefined) this.arrivals.set(key, (list = []));
-          const epoch = (r.slots?.[s.shooterBefore.slot]?.epoch ?? -1) & 0xffff;
+          const id = match.idOfSlot(s.shooterBefore.slot);
+          const epoch = (id !== undefined ? match.player(id)?.epoch ?? -1 : -1) & 0xffff;
           list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs) });
         } catch {
           // observing must never break the recorder

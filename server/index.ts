@@ -17,21 +17,13 @@ import { hostname } from 'node:os';
 import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
-import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
-import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../shared/rig/rig';
-import { WEAPONS } from '../shared/weapons';
-import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
-import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
-import { ROOM_NAME } from '../shared/protocol/messages';
-import { arenaRoomFor, type ArenaRoom } from './room/arenaRoom';
-import type { ArenaConfig } from './room/config';
-import { DEFAULT_REJECT_BUDGET } from './room/budget';
-import { DEFAULT_PING_INTERVAL_MS } from './room/roundTrip';
-import { historyCapacity } from './room/scene';
-import { createServerStats, totalRejects } from './room/stats';
-import type { MatchRecorder } from './room/recorder';
-import { MatchLogRecorder } from './audit/matchLogRecorder';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type ValidationConfig } from '../shared/index';
+import { DEFAULT_PING_INTERVAL_MS, MatchLogRecorder, type MatchRecorder } from './match/index';
+import { arenaRoomFor, type ArenaRoom } from './arena/room';
+import type { ArenaConfig } from './arena/config';
+import { DEFAULT_REJECT_BUDGET } from './arena/budget';
+import { createServerStats, totalRejects } from './arena/stats';
 import { HostileLog, colyseusLogger, routeLibraryConsole, createLogger, firstLine } from './ops/log';
 import { installRequestGate, resolveLimits, type RouteHandler } from './ops/limits';
 import { ServerMetrics } from './ops/metrics';
@@ -50,10 +42,10 @@ export { findSpawnPoints, spreadSpawnPoints, autoSpawnPoints } from './level/spa
 /** Where `npm run build` writes the browser client. */
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
-export type { ArenaRoom } from './room/arenaRoom';
-export type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
-export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './room/recorder';
-export type { ServerStats } from './room/stats';
+export type { ArenaRoom } from './arena/room';
+export type { ArenaConfig, HostileEvent, SpawnPoint } from './arena/config';
+export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './match/index';
+export type { ServerStats } from './arena/stats';
 export type { LimitOptions } from './ops/limits';
 export type { TokenVerifier, PlayerIdentity } from './ops/auth';
 export { jwtVerifier, AuthError } from './ops/auth';
@@ -103,25 +95,15 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
   const liveLogs = new Set<MatchLogRecorder>();
-  const closingLogs = new Set<Promise<void>>();
   let closedLogBytes = 0;
   const logRecorder = (roomId: string): MatchRecorder => {
-    const rec = new MatchLogRecorder({ roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin', origin: `${hostname()}-${matchMaker.processId}` });
+    const rec: MatchLogRecorder = new MatchLogRecorder({
+      roomId, dir: options.matchLogDir || undefined, openAt: 'firstJoin', origin: `${hostname()}-${matchMaker.processId}`,
+      onClosed: (s) => {
+        if (liveLogs.delete(rec)) closedLogBytes += s.bytesWritten;
+      },
+    });
     liveLogs.add(rec);
-    const close = rec.close.bind(rec);
-    rec.close = () => {
-      const done = (async () => {
-        try {
-          await close();
-        } finally {
-          if (liveLogs.delete(rec)) closedLogBytes += rec.bytesWritten;
-        }
-      })();
-      // close() waits for these too: a room disposed just before a stop still gets its end record.
-      closingLogs.add(done);
-      void done.finally(() => closingLogs.delete(done)).catch(() => {});
-      return done;
-    };
     return rec;
   };
   const matchLogBytes = (): number => {
@@ -140,9 +122,6 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     respawnDelayMs: options.respawnDelayMs ?? 2000,
     maxHealth: options.maxHealth ?? 100,
     validation,
-    // Histories reach back as far as a message may ask: its action time may precede its arrival by
-    // maxFireLagMs, and its render time may precede the action by the window.
-    scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
     movement,
     recorder: options.recorder ?? (options.matchLogDir === false ? undefined : logRecorder),
     patchRateMs: options.patchRateMs ?? 0,
@@ -157,7 +136,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),
     clock: options.clock ?? (() => performance.now()),
     stats,
-    onCreated: (room) => rooms.set(room.roomId, room),
+    onCreated: (room) => rooms.set(room.roomId, room as ArenaRoom),
     onDisposed: (room) => rooms.delete(room.roomId),
   };
   if (config.spawnPoints.length === 0) throw new Error('spawnPoints is empty: pass at least one point');
@@ -322,7 +301,8 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
         scale?.stop();
         try {
           await server.gracefullyShutdown(false);
-          await Promise.allSettled([...closingLogs]);
+          // Rooms disposed just before the stop still get their logs' end records.
+          await Promise.allSettled([...liveLogs].map((r) => r.finish()));
         } finally {
           metrics?.close();
           unrouteConsole();

@@ -4,16 +4,12 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import type { Server } from '@colyseus/core';
-import type { World } from '../shared/world/world';
-import type { Rig } from '../shared/rig/rig';
-import type { WeaponSpec } from '../shared/weapons';
-import type { ValidationConfig } from '../shared/validate/shot';
-import type { MoveConfig } from '../shared/movement/step';
-import type { ArenaRoom } from './room/arenaRoom';
-import type { ArenaConfig, HostileEvent, SpawnPoint } from './room/config';
-import type { RejectBudgetConfig } from './room/budget';
-import type { ServerStats } from './room/stats';
-import type { MatchRecorder } from './room/recorder';
+import type { MoveConfig, Rig, ValidationConfig, WeaponSpec, World } from '../shared/index';
+import type { MatchRecorder } from './match/index';
+import type { ArenaRoom } from './arena/room';
+import type { ArenaConfig, HostileEvent, SpawnPoint } from './arena/config';
+import type { RejectBudgetConfig } from './arena/budget';
+import type { ServerStats } from './arena/stats';
 import type { HostileLog, Logger } from './ops/log';
 import type { LimitOptions } from './ops/limits';
 import type { ServerMetrics } from './ops/metrics';
@@ -33,7 +29,7 @@ export interface GameServerOptions {
   /** One recorder for every room, or a factory called per room with its id. */
   recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
   /**
-   * Without `recorder`, every room writes its match log (server/audit/matchLogRecorder.ts) into this
+   * Without `recorder`, every room writes its match log (server/matchlog/recorder.ts) into this
    * directory, one file per match; default MATCH_LOG_DIR or ./matches. false = no match log.
    */
   matchLogDir?: string | false;

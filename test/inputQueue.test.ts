@@ -1,5 +1,5 @@
 /**
- * Movement inputs stepped in order, one per tick (server/room/inputQueue.ts): no way of sending
+ * Movement inputs stepped in order, one per tick (server/arena/inputQueue.ts): no way of sending
  * moves anyone faster; stamped commands through latency, jitter and a TCP stall put the player
  * exactly where its client predicted itself (compared with the client's own stepping); unstamped
  * inputs are held keys. And in a real room, a shot fired after a stalled burst is judged from the
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CREDIT_PER_TICK, InputQueue } from '../server/room/inputQueue';
+import { CREDIT_PER_TICK, InputQueue } from '../server/arena/inputQueue';
 import { createInputMessage, type InputMessage } from '../shared/protocol/input';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../shared/movement/step';
 import { reasonName } from '../shared/validate/verdict';

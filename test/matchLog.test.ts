@@ -12,7 +12,7 @@ import { crc32 } from '../shared/audit/crc32';
 import {
   FRAME_OVERHEAD, FrameBuffer, GAP_FRAME_TYPE, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble,
 } from '../shared/audit/frame';
-import { MatchLogWriter } from '../server/audit/matchLogWriter';
+import { MatchLogWriter } from '../server/matchlog/writer';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -195,7 +195,7 @@ describe('MatchLogWriter', () => {
 
   it('after kill -9 mid-stream the file reads up to the last complete record', async () => {
     const path = join(dir, 'killed.hrml');
-    const writerModule = new URL('../server/audit/matchLogWriter.ts', import.meta.url).pathname;
+    const writerModule = new URL('../server/matchlog/writer.ts', import.meta.url).pathname;
     // The child appends numbered records of varying size as fast as a 1 ms timer allows and says
     // how far it got; we SIGKILL it while writes are in flight.
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `

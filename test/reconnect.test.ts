@@ -10,7 +10,7 @@ import { HitZone } from '../shared/rig/rig';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { ShotAction } from '../shared/protocol/shot';
 import { reasonName } from '../shared/validate/verdict';
-import type { MatchEvent, MatchRecorder } from '../server/room/recorder';
+import type { MatchEvent, MatchRecorder } from '../server/match/recorder';
 
 let ts: TestServer;
 const events: MatchEvent[] = [];
@@ -45,7 +45,7 @@ describe('reconnection', () => {
     const health = before.health;
     expect(health).toBeLessThan(100);
     const slot = room.slotOf(session)!;
-    const oldest = room.scene.histories[slot.index]!.oldestTimeMs();
+    const oldest = room.match.scene.histories[slot.index]!.oldestTimeMs();
 
     const token = drop(a);
     await sleep(300);
@@ -53,7 +53,7 @@ describe('reconnection', () => {
     const waiting = room.state.players.get(session)!;
     expect(waiting.connected).toBe(false);
     expect(room.slotOf(session)).toBe(slot);
-    const newest = room.scene.histories[slot.index]!.newestTimeMs();
+    const newest = room.match.scene.histories[slot.index]!.newestTimeMs();
     expect(newest).toBeGreaterThan(room.now() - 100);
     // Still hittable while away.
     expect(reasonName((await shootAtZone(b, ts, 0, 2, HitZone.UPPER_TORSO)).reason)).toBe('OK_HIT');
@@ -67,7 +67,7 @@ describe('reconnection', () => {
     expect(me.health).toBe(health - 25);
     expect(me.weapon).toBe(WeaponId.PISTOL);
     // The history was never cleared: it reaches back across the drop.
-    expect(room.scene.histories[slot.index]!.oldestTimeMs()).toBeLessThanOrEqual(Math.max(oldest, newest - 1000));
+    expect(room.match.scene.histories[slot.index]!.oldestTimeMs()).toBeLessThanOrEqual(Math.max(oldest, newest - 1000));
     // The seq carries on: 1 was used by the switch, 2 is new.
     expect(reasonName((await back.act(ShotAction.RELOAD, WeaponId.PISTOL, 1)).reason)).toBe('SEQ_REPLAYED');
     expect(reasonName((await shootAtZone(back, ts, 1, 2, HitZone.UPPER_TORSO, WeaponId.PISTOL)).reason)).toBe('OK_HIT');

@@ -13,7 +13,7 @@ import { VerdictKind, TimeSource, createVerdict, reasonName } from '../shared/va
 import { validateShot } from '../shared/validate/shot';
 import { createShotMessage, decodeShot, encodeShot, SHOT_BYTES } from '../shared/protocol/shot';
 import { createInputMessage } from '../shared/protocol/input';
-import type { MatchRecorder, ShotRecord } from '../server/room/recorder';
+import type { MatchRecorder, ShotRecord } from '../server/match/recorder';
 
 const LATENCY_MS = 160; // round trip
 /**
@@ -43,7 +43,7 @@ describe('arena room under latency', () => {
     for (const p of [a, b]) await p.until(() => p.clock.measured >= 2 && p.slot >= 0, 8000, 'pings');
     const room = ts.server.rooms.get(a.room.roomId)!;
     // The server measured the simulated round trip.
-    expect(room.slotOf(a.room.sessionId)!.rtt.rttMs).toBeGreaterThan(LATENCY_MS * 0.9);
+    expect(room.match.player(a.room.sessionId)!.rttMs).toBeGreaterThan(LATENCY_MS * 0.9);
     // B runs along +x across A's line of fire (B stands 8 m in front of A).
     const input = createInputMessage();
     input.seq = 1; input.wishX = 1; input.wishZ = 0; input.viewX = 1; input.viewY = 0; input.viewZ = 0;
@@ -56,7 +56,7 @@ describe('arena room under latency', () => {
     await sleep(50);
     const rt = await a.renderNow(INTERP);
     const pose = a.renderPose(1, rt)!;
-    const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, HitZone.UPPER_TORSO);
+    const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, HitZone.UPPER_TORSO);
     const eye = a.snapshots.at(-1)!.poses.get(0)!;
     const sx = eye.x, sy = eye.y + ts.server.rig.eyeHeight, sz = eye.z;
     const dx = cx - sx, dy = cy - sy, dz = cz - sz;
@@ -80,7 +80,7 @@ describe('arena room under latency', () => {
     msg.timeMs = now;
     const unrewound = encodeShot(new Uint8Array(SHOT_BYTES), msg);
     const timingNow = { ...rec.timing, rttMs: 0, interpDelayMs: 0 };
-    const flat = validateShot(createVerdict(), room.scene, ts.server.config.validation, unrewound, rec.shooterBefore, timingNow, rec.targets);
+    const flat = validateShot(createVerdict(), room.match.scene, ts.server.config.validation, unrewound, rec.shooterBefore, timingNow, rec.targets);
     expect(flat.rewindTimeMs).toBeCloseTo(Math.min(now, rec.timing.newestTickMs), 6);
     expect(reasonName(flat.reason)).toBe('OK_MISS');
     // (Bit-for-bit replay from recorded data alone is test/room-recorder.test.ts: here the live

@@ -30,7 +30,7 @@ describe('arena on the default level', () => {
     expect(bs.y).toBeCloseTo(-1.745, 2);
     expect(bs.x).toBeCloseTo(sp[1]!.x, 6);
     // Client options are clamped: the interpolation delay to the server's maximum, the name to 24 characters.
-    expect(room.slotOf(b.room.sessionId)!.interpDelayMs).toBe(ts.server.config.maxInterpDelayMs);
+    expect(room.match.player(b.room.sessionId)!.interpDelayMs).toBe(ts.server.config.maxInterpDelayMs);
     expect(bs.name.length).toBe(24);
     // The pistol (a head shot does not kill): switch and wait out its draw time.
     expect(reasonName((await a.act(ShotAction.SWITCH, WeaponId.PISTOL, 1)).reason)).toBe('OK_SWITCH');
@@ -38,7 +38,7 @@ describe('arena on the default level', () => {
 
     const rt = await a.renderNow(100);
     const pose = a.renderPose(1, rt)!;
-    const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, HitZone.HEAD);
+    const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;
     const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
     const d = [cx - sx, cy - sy, cz - sz];
@@ -49,13 +49,13 @@ describe('arena on the default level', () => {
 
     // Movement: B asks to run with an over-long wish vector; the server moves it at most maxSpeed.
     const x0 = bs.x, z0 = bs.z;
-    const t0 = room.newestTickMs;
+    const t0 = room.match.newestTickMs;
     const inp = createInputMessage();
     inp.seq = 1; inp.wishX = 50; inp.wishZ = 0; inp.viewX = 1; inp.viewY = 0; inp.viewZ = 0;
     b.sendInput(inp);
     await sleep(400);
     const dist = Math.hypot(bs.x - x0, bs.z - z0);
-    const elapsed = (room.newestTickMs - t0) / 1000;
+    const elapsed = (room.match.newestTickMs - t0) / 1000;
     expect(dist).toBeGreaterThan(0.3);
     expect(dist).toBeLessThanOrEqual(ts.server.config.movement.maxSpeed * elapsed + 1e-9);
     expect(Number.isFinite(bs.y)).toBe(true);

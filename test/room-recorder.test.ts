@@ -12,8 +12,8 @@ import { WeaponId } from '../shared/weapons';
 import { createVerdict, reasonName, verdictToRecord } from '../shared/validate/verdict';
 import { validateShot } from '../shared/validate/shot';
 import { createPlayerPose } from '../shared/lagcomp/pose';
-import { createMatchScene } from '../server/room/scene';
-import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchHeader, type MatchRecorder, type MatchEvent, type ShotRecord, type TickRecord } from '../server/room/recorder';
+import { createMatchScene } from '../shared/validate/scene';
+import { TICK_POSE_STRIDE, TickPose, MatchEventKind, type MatchHeader, type MatchRecorder, type MatchEvent, type ShotRecord, type TickRecord } from '../server/match/recorder';
 
 type Entry = { kind: 'tick'; t: TickRecord } | { kind: 'event'; e: MatchEvent } | { kind: 'shot'; s: ShotRecord };
 const logs = new Map<string, { header: MatchHeader | null; entries: Entry[]; closed: boolean }>();
@@ -175,7 +175,7 @@ describe('recorder', () => {
     await sleep(300);
     const rt = await a.renderNow(100);
     const room = ts.server.rooms.get(a.room.roomId)!;
-    const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.UPPER_TORSO);
+    const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.UPPER_TORSO);
     const me = a.snapshots.at(-1)!.poses.get(0)!;
     const sy = me.y + ts.server.rig.eyeHeight;
     const d = [cx - me.x, cy - sy, cz - me.z];

@@ -23,7 +23,7 @@ describe('arena at 128 Hz', () => {
     await sleep(400);
     const room = ts.server.rooms.get(a.room.roomId)!;
     expect(a.state.tickRate).toBe(128);
-    const h = room.scene.histories[1]!;
+    const h = room.match.scene.histories[1]!;
     // Consecutive snapshot times differ by exactly one tick (or a forward re-anchor after a stall).
     const span = h.newestTimeMs() - h.oldestTimeMs();
     expect(span).toBeGreaterThanOrEqual(ts.server.config.validation.rewindWindowMs);
@@ -36,9 +36,9 @@ describe('arena at 128 Hz', () => {
     }
     expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
     // The ring covers the deepest rewind (window + action-time lag) plus half a second.
-    expect(ts.server.config.scene.capacityTicks).toBe(Math.ceil(((250 + 800 + 500) * 128) / 1000) + 2);
+    expect(room.match.scene.options.capacityTicks).toBe(Math.ceil(((250 + 800 + 500) * 128) / 1000) + 2);
     const rt = await a.renderNow(100);
-    const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.HEAD);
+    const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;
     const sy = me.y + ts.server.rig.eyeHeight;
     const d = [cx - me.x, cy - sy, cz - me.z];

@@ -12,8 +12,8 @@ import { VerdictKind, VerdictReason, TimeSource, createVerdict, reasonName } fro
 import { validateShot } from '../shared/validate/shot';
 import { encodeShot, ShotAction, SHOT_BYTES } from '../shared/protocol/shot';
 import { createInputMessage } from '../shared/protocol/input';
-import type { MatchRecorder, ShotRecord } from '../server/room/recorder';
-import type { ArenaRoom } from '../server/room/arenaRoom';
+import type { MatchRecorder, ShotRecord } from '../server/match/recorder';
+import type { ArenaRoom } from '../server/arena/room';
 
 const INTERP = 100;
 /** A weapon with a 2-round magazine and a slow reload, to reach the reload quickly. */
@@ -86,7 +86,7 @@ function aimAt(shooter: TestPlayer, target: number, zone: number, renderTime: nu
   const pose = shooter.renderPose(target, renderTime);
   if (!pose) throw new Error(`no snapshots bracket ${renderTime}`);
   const room = roomOf(shooter);
-  const [cx, cy, cz] = zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone);
+  const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, zone);
   const [sx, sy, sz] = eyeOf(shooter, shooter.slot);
   const dx = cx - sx, dy = cy - sy, dz = cz - sz;
   const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
@@ -279,7 +279,7 @@ describe('arena room: hostile payloads', () => {
     const snapshot = () => {
       const out: unknown[] = [];
       room.state.players.forEach((p) => out.push([p.slot, p.health, p.alive, p.kills, p.deaths, p.epoch]));
-      const shooter = room.slotOf(a!.room.sessionId)!.shooter;
+      const shooter = room.match.player(a!.room.sessionId)!.weapons;
       return JSON.stringify({ out, holes: room.state.holes.length, feed: room.state.killFeed.length, ammo: shooter.ammo, next: shooter.nextFireMs });
     };
     const before = snapshot();
@@ -381,7 +381,7 @@ describe('arena room: death and respawn', () => {
     expect(kill.timeSource).toBe(TimeSource.CLAIMED);
     const epoch0 = room.state.players.get(b!.room.sessionId)!.epoch;
     await a!.until(() => a!.state.players.get(b!.room.sessionId)?.epoch === epoch0 + 1 && a!.hits.length === 1, 3000, 'respawn seen by A');
-    const bSlot = room.slotOf(b!.room.sessionId)!;
+    const bSlot = room.match.player(b!.room.sessionId)!;
     // A claims a time ~200 ms before B's death (250 ms respawn delay + the time to see it, minus
     // LATE + 40), still within the claim tolerance of the server's estimate, when B stood at
     // its first spawn point, alive: aim there.
@@ -397,7 +397,7 @@ describe('arena room: death and respawn', () => {
     const rec = shotLog.filter((s) => s.shooterBefore.slot === 0 && s.verdict.seq === seq && s.timing.receiveTimeMs > 0).at(-1)!;
     expect(rec.verdict.kind).toBe(v.kind);
     const lifted = { alive: rec.targets.alive, lifeStartMs: rec.targets.lifeStartMs.map((t, i) => (i === 1 ? 0 : t)) };
-    const replay = validateShot(createVerdict(), room.scene, ts.server.config.validation, rec.bytes, rec.shooterBefore, rec.timing, lifted);
+    const replay = validateShot(createVerdict(), room.match.scene, ts.server.config.validation, rec.bytes, rec.shooterBefore, rec.timing, lifted);
     expect(reasonName(replay.reason), JSON.stringify({ replay: { ...replay, after: 0 }, timing: rec.timing, lifeStart: bSlot.lifeStartMs, r2, kill })).toBe('OK_HIT');
     expect(replay.target).toBe(1);
     await leaveAll([a!, b!, c!]);

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { publicAddressFor, checkPublicAddress, clearRedisPrefix, probeRedis, RedisUnavailableError } from '../server/ops/scale';
 import { TickTimes } from '../server/ops/tickTimes';
-import { matchLogFileName } from '../server/audit/matchLogRecorder';
+import { matchLogFileName } from '../server/matchlog/recorder';
 import { startTestServer, TestPlayer } from './helpers/server';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -129,7 +129,7 @@ describe('debug verdicts', () => {
     const history = new PlayerHistory(256);
     a.snapshots.forEach((s, i) => { const p = s.poses.get(b.slot); if (p) history.record(i, s.timeMs, p); });
     const pose = createPlayerPose();
-    expect(history.sampleAt(pose, v.rewindTimeMs, room.scene.eyePolicy)).toBeLessThanOrEqual(1);
+    expect(history.sampleAt(pose, v.rewindTimeMs, room.match.scene.eyePolicy)).toBeLessThanOrEqual(1);
     expect([mine.x, mine.y, mine.z, mine.qx, mine.qy, mine.qz, mine.qw, mine.clip, mine.time]).toEqual([pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw, pose.clip, pose.time]);
     expect(v.rewound!.some((p) => p.slot === a.slot)).toBe(false);
     expect(room).toBeDefined();

@@ -13,8 +13,8 @@ import { createInputMessage, InputButton } from '../shared/protocol/input';
 import { validateShot } from '../shared/validate/shot';
 import { createVerdict, reasonName } from '../shared/validate/verdict';
 import { writeVerdict } from '../shared/audit/shotRecord';
-import { createMatchScene } from '../server/room/scene';
-import { TICK_POSE_STRIDE, TickPose, type MatchRecorder, type ShotRecord } from '../server/room/recorder';
+import { createMatchScene, sceneOptionsFor } from '../shared/validate/scene';
+import { TICK_POSE_STRIDE, TickPose, type MatchRecorder, type ShotRecord } from '../server/match/recorder';
 
 interface Patch { tick: number; timeMs: number; poses: Map<number, number[]> }
 
@@ -100,7 +100,7 @@ describe('synced state equals the server history', () => {
 
     // 2. Verdicts: the pipeline on histories rebuilt from the patches, each shot judged with the
     // histories as they stood when the server judged it (patches up to its newest tick).
-    const scene = createMatchScene(ts.server.world, ts.server.rig, ts.server.config.scene);
+    const scene = createMatchScene(ts.server.world, ts.server.rig, sceneOptionsFor(ts.server.config.tickRate, ts.server.config.validation));
     const pose = createPlayerPose();
     let fed = 0;
     const mine = shots.filter((s) => s.shooterBefore.slot === 0);

@@ -1,11 +1,11 @@
 /**
- * Weapon messages waiting for their inputs (server/room/waitingShots.ts): judged in arrival order
+ * Weapon messages waiting for their inputs (server/arena/waitingShots.ts): judged in arrival order
  * once the inputs sent before them are taken; a leaving slot's messages all go at once; bytes are
  * copied on arrival.
  */
 import { describe, expect, it } from 'vitest';
-import { WaitingShots } from '../server/room/waitingShots';
-import type { Slot } from '../server/room/slot';
+import { WaitingShots } from '../server/arena/waitingShots';
+import type { ArenaPlayer as Slot } from '../server/arena/player';
 
 function fakeSlot(name: string): Slot & { name: string } {
   return { name, inputs: { pushed: 0, taken: 0 } } as unknown as Slot & { name: string };

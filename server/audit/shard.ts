@@ -9,7 +9,7 @@ import type { Rig } from '../../shared/rig/rig';
 import { replayMatchLog, type ReplayOptions, type ReplayResult } from '../../shared/audit/replay';
 import type { FrameReadResult } from '../../shared/audit/frame';
 import type { ValidationConfig } from '../../shared/validate/shot';
-import { createMatchScene, type SceneOptions } from '../room/scene';
+import { createMatchScene, type SceneOptions } from '../../shared/validate/scene';
 
 /** The header fields the replay needs (MatchHeader as the room wrote it). */
 export interface ReplayHeader {

@@ -19,11 +19,11 @@ import { copyShooterState, createShooterState, createVerdict, VerdictKind } from
 import { createMoveState, stepMovement } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
 import { createWorldHit, type World } from '../../shared/world/world';
-import { createMatchScene } from '../room/scene';
-import { TICK_POSE_STRIDE, TickPose } from '../room/recorder';
+import { createMatchScene } from '../../shared/validate/scene';
+import { TICK_POSE_STRIDE, TickPose } from '../match/recorder';
 import { findSpawnPoints } from '../level/spawnPoints';
-import { MatchLogRecorder } from './matchLogRecorder';
-import type { MatchLogStats } from './matchLogWriter';
+import { MatchLogRecorder } from '../matchlog/recorder';
+import type { MatchLogStats } from '../matchlog/writer';
 import { mulberry32 } from '../../shared/util/prng';
 import { viewOnBody } from '../../shared/audit/motion';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/shotMeasures';
@@ -92,6 +92,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const world = options.world;
   const rig = MANNEQUIN_RIG;
   const { validation, header } = defaultRules(n, tickRate);
+  const movement = header.movement;
   const scene = createMatchScene(world, rig, header.scene);
   const eye = validation.eyeHeightM;
   const windowMs = validation.rewindWindowMs;
@@ -111,6 +112,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
   const poses = new Float64Array(n * TICK_POSE_STRIDE);
+  // Nobody leaves a synthetic match, and nobody is on a team.
+  const noneLeft: number[] = new Array<number>(n).fill(Number.NaN);
+  const noTeams: number[] = new Array<number>(n).fill(-1);
   const wish = { wishX: 0, wishZ: 0, jump: false };
   const pose = createPlayerPose();
   const sampled = createPlayerPose();
@@ -135,7 +139,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const fire = (pl: Player, receive: number, t: number) => {
     copyShooterState(before, pl.shooter);
     const timing = { receiveTimeMs: receive, rttMs: pl.rttMs, interpDelayMs: pl.interpMs, newestTickMs: t };
-    const targets = { alive: alive.slice(), lifeStartMs: life.slice() };
+    const targets = { alive: alive.slice(), lifeStartMs: life.slice(), leftMs: noneLeft, team: noTeams };
     validateShot(verdict, scene, validation, bytes, before, timing, targets);
     copyShooterState(pl.shooter, verdict.after);
     let healthAfter = -1;
@@ -332,7 +336,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       pl.sentPitch = pl.pitch;
       if (pl.alive) {
         fightWish(pl, t, wish);
-        stepMovement(pl.move, { wishX: wish.wishX, wishZ: wish.wishZ, viewX: Math.sin(heading) * cp, viewY: Math.sin(headingPitch), viewZ: Math.cos(heading) * cp, jump: wish.jump }, world, header.movement, dtMs / 1000);
+        stepMovement(pl.move, { wishX: wish.wishX, wishZ: wish.wishZ, viewX: Math.sin(heading) * cp, viewY: Math.sin(headingPitch), viewZ: Math.cos(heading) * cp, jump: wish.jump }, world, movement, dtMs / 1000);
       }
       const m = pl.move;
       pose.x = m.x; pose.y = m.y; pose.z = m.z; pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
@@ -355,6 +359,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       // When that view was aimed, on the client's clock (the one its shots are stamped on): the
       // previous tick, one way behind the server. The caricatures' snapped view has no stamp.
       poses[o + TickPose.VIEW_TIME] = pl.legacy ? NaN : t - dtMs - pl.baseRttMs / 2 + pl.clockErrMs;
+      poses[o + TickPose.EYE] = NaN; // the rules' eye height
     }
     rec.tick({ tick, timeMs: t, poses });
 

@@ -4,8 +4,8 @@
  */
 import { createMoveState, type MoveState } from '../../shared/movement/step';
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
-import type { SpawnPoint } from '../room/config';
-import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../room/roundTrip';
+import type { SpawnPoint } from '../arena/config';
+import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../match/roundTrip';
 import { createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { Behaviour, DEG, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
 import type { CheatKind } from './synthMatch';

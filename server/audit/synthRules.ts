@@ -9,20 +9,20 @@ import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
 import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
 import { WEAPONS } from '../../shared/weapons';
-import { defaultValidationConfig, rewindReachMs, type ValidationConfig } from '../../shared/validate/shot';
-import { defaultMoveConfig } from '../../shared/movement/step';
-import { historyCapacity } from '../room/scene';
-import type { MatchHeader } from '../room/recorder';
+import { defaultValidationConfig, type ValidationConfig } from '../../shared/validate/shot';
+import { defaultMoveConfig, type MoveConfig } from '../../shared/movement/step';
+import { sceneOptionsFor } from '../../shared/validate/scene';
+import type { MatchHeader } from '../match/recorder';
 
 /** The same rules a default createGameServer builds (see server/index.ts). */
-export function defaultRules(maxPlayers: number, tickRate: number): { validation: ValidationConfig; header: Pick<MatchHeader, 'scene' | 'movement'> } {
+export function defaultRules(maxPlayers: number, tickRate: number): { validation: ValidationConfig; header: Pick<MatchHeader, 'scene'> & { movement: MoveConfig } } {
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
   const validation = defaultValidationConfig(WEAPONS, zoneMultipliers, MANNEQUIN_RIG.eyeHeight, maxPlayers);
   return {
     validation,
     header: {
-      scene: { maxPlayers, capacityTicks: historyCapacity(tickRate, rewindReachMs(validation)), windowMs: rewindReachMs(validation) },
+      scene: sceneOptionsFor(tickRate, validation),
       movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration)),
     },
   };

@@ -3,7 +3,7 @@
  * whose centre is not walkable) the second when the first finds nothing. World queries only.
  */
 import type { World } from '../../shared/world/world';
-import type { SpawnPoint } from '../room/config';
+import type { SpawnPoint } from '../arena/config';
 
 /**
  * Spawn points on the level's floor: a ring of candidates around the level's centre at floor height,

@@ -6,7 +6,7 @@
 import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { extname, resolve } from 'node:path';
-import type { SpawnPoint } from '../room/arenaRoom';
+import type { SpawnPoint } from '../arena/room';
 import type { GameServerOptions } from '../index';
 import type { LimitOptions } from './limits';
 import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';

@@ -7,8 +7,8 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { VerdictReason } from '../../shared/validate/verdict';
-import type { ServerStats } from '../room/stats';
-import type { ArenaRoom } from '../room/arenaRoom';
+import type { ServerStats } from '../arena/stats';
+import type { ArenaRoom } from '../arena/room';
 
 export interface ServerMetricsSources {
   stats: ServerStats;
@@ -75,7 +75,7 @@ export class ServerMetrics {
 
     this.rttTimer = setInterval(() => {
       for (const room of src.rooms.values()) {
-        for (const slot of room.slots) if (slot.client !== null && slot.rtt.samples > 0) this.rttSeconds.observe(slot.rtt.rttMs / 1000);
+        for (const p of room.match.players) if (p.connected && p.rttMs > 0) this.rttSeconds.observe(p.rttMs / 1000);
       }
     }, 1000);
     this.rttTimer.unref();

@@ -19,7 +19,7 @@ import { createInputMessage, encodeInput, INPUT_BYTES } from '../../shared/proto
 import { createShotMessage, encodeShot, SHOT_BYTES, ShotAction } from '../../shared/protocol/shot';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
 import { Msg, ROOM_NAME, type VerdictReply, type WelcomeReply } from '../../shared/protocol/messages';
-import type { SpawnPoint } from '../../server/room/config';
+import type { SpawnPoint } from '../../server/arena/config';
 import { createMoveState, stepMovement, type MoveWorld } from '../../shared/movement/step';
 
 /** A serializer that drops state: the light player never looks at it. */

@@ -329,7 +329,7 @@ export async function shootAtZone(
   const room = ts.server.rooms.get(shooter.room.roomId)!;
   const rt = await shooter.renderNow(100);
   const pose = shooter.renderPose(target, rt);
-  const [cx, cy, cz] = pose ? zoneCenter(room.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
+  const [cx, cy, cz] = pose ? zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, zone) : [0, 1, 8];
   const me = shooter.snapshots.at(-1)!.poses.get(shooter.slot)!;
   const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
   const dx = cx - sx, dy = cy - sy, dz = cz - sz;

@@ -1,33 +1,35 @@
 /**
- * The recorder interface the arena room calls so an audit log can replay every verdict bit for bit
- * (server/audit/matchLogRecorder.ts implements it as the match log; the room works without one). Every call carries plain numbers/records;
- * typed arrays and records passed in are reused by the room after the call returns, so a recorder
- * must copy what it keeps (or serialise at once).
+ * What a match hands its recorder so an audit can replay every verdict bit for bit
+ * (server/matchlog/recorder.ts writes it as the match log; a match works without one). Every call
+ * carries plain numbers and records; typed arrays and records passed in are reused by the match
+ * after the call returns, so a recorder must copy what it keeps (or serialise at once).
  *
  * Calls arrive in the order things happened: header once, then ticks, events and shots interleaved.
- * Replay recipe: build the World from the level (check header.worldHash), the rig (header.rigHash),
- * then createMatchScene(world, rig, header.scene) (server/room/scene.ts); for each tick record call
- * scene.histories[slot].record(tick, timeMs, pose) for every present slot; on a `join` event clear
- * that slot's history; for each shot call
+ * Replay recipe (shared/audit/replay.ts does it): build the World from the level (check
+ * header.worldHash), the rig (header.rigHash), then createMatchScene(world, rig, header.scene); for
+ * each tick record call scene.histories[slot].record(tick, timeMs, pose) for every present slot; on
+ * a `join` event clear that slot's history; for each shot call
  *   validateShot(verdict, scene, header.validation, shot.bytes, shot.shooterBefore, shot.timing, shot.targets)
  * and compare with shot.verdict.
  */
 import type { ShotTiming } from '../../shared/validate/shot';
 import type { ShooterState, Verdict } from '../../shared/validate/verdict';
 import type { MatchHeader } from '../../shared/audit/records';
+import type { ShotInputTargets } from '../../shared/audit/shotRecord';
 
 /**
- * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers):
- * present (1/0), x, y, z, qx, qy, qz, qw, clip, time, alive (1/0), epoch, the view direction the
- * movement step applied (unit x, y, z), the input messages taken since the previous tick, and the
- * movement steps the tick took (1 a tick; several when it caught up inputs TCP held back; 0 while
- * a client's commands are late), and when that view was aimed: the stamp of the input that carried
- * it (the client's estimate of the server clock, ms; NaN for unstamped inputs or none yet).
+ * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers): present (1/0), x, y, z, qx,
+ * qy, qz, qw, clip, time, alive (1/0), epoch -- what shots are judged against -- then what only the
+ * behaviour measures read, each NaN when the game does not say: the view direction (unit x, y, z),
+ * the input messages taken since the previous tick, the movement steps the tick took (1 a tick;
+ * several when it caught up inputs TCP held back; 0 while a client's commands are late), when that
+ * view was aimed (the stamp of the input that carried it, on the client's estimate of the server
+ * clock, ms), and last the eye height above the root (NaN: the rules' eyeHeightM).
  */
-export const TICK_POSE_STRIDE = 18;
+export const TICK_POSE_STRIDE = 19;
 export const TickPose = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11,
-  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, VIEW_TIME: 17,
+  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, VIEW_TIME: 17, EYE: 18,
 } as const;
 
 export type { MatchHeader };
@@ -51,7 +53,8 @@ export interface ShotRecord {
   nonBytesType: string | null;
   shooterBefore: ShooterState;
   timing: ShotTiming;
-  targets: { alive: boolean[]; lifeStartMs: number[] };
+  /** Who could be hit (ShotTargets as the pipeline read them), by slot. */
+  targets: ShotInputTargets;
   verdict: Verdict;
   /** Health of the target after the verdict was applied (-1 when no target). */
   targetHealthAfter: number;

@@ -67,7 +67,7 @@ export class RejectBudget {
   }
 }
 
-/** The slot data the policing reads and writes (server/room/slot.ts Slot). */
+/** The player data the policing reads and writes (player.ts ArenaPlayer). */
 interface PolicedSlot {
   readonly index: number;
   client: { leave(code?: number, data?: string): void } | null;
@@ -92,7 +92,7 @@ export function chargeRefusal(slot: PolicedSlot, reason: string, nowMs: number):
  * (at most one per client per second), and a client over budget for too long is disconnected.
  */
 export function policeBudgets(
-  slots: readonly PolicedSlot[], t: number, roomId: string,
+  slots: readonly (PolicedSlot | null)[], t: number, roomId: string,
   record: (e: { kind: 'throttled'; slot: number; timeMs: number; other: number }) => void,
   onHostile: ((e: HostileEvent) => void) | undefined,
 ): void {
@@ -106,7 +106,7 @@ export function policeBudgets(
     }
   };
   for (const slot of slots) {
-    if (slot.client === null || t - slot.lastReportMs < 1000) continue;
+    if (slot === null || slot.client === null || t - slot.lastReportMs < 1000) continue;
     const b = slot.budget;
     if (b.dropped > 0) {
       record({ kind: 'throttled', slot: slot.index, timeMs: t, other: b.dropped });

@@ -17,8 +17,7 @@
  *
  * The ring is flat (Float64Array, one row per input); nothing is allocated per input or per tick.
  */
-import { stepMovement, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/movement/step';
-import { createInputMessage, InputButton, type InputMessage } from '../../shared/protocol/input';
+import { createInputMessage, InputButton, stepMovement, type InputMessage, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/index';
 
 /** STAMP: the input's stamp, NaN for an unstamped (held-keys) input. */
 const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMP = 7;

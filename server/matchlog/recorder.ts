@@ -1,5 +1,5 @@
 /**
- * The room's MatchRecorder as an append-only match log: every call is encoded at once into the
+ * A match's MatchRecorder as an append-only match log: every call is encoded at once into the
  * writer's in-memory frames (the room reuses its arrays after the call, and nothing here waits on
  * the disk), and MatchLogWriter flushes them in the background. One file per match under
  * `matches/` by default (MATCH_LOG_DIR or the `dir` option to change).
@@ -9,12 +9,12 @@
  * ticks before that join, which hold no player, are not written.
  */
 import { join, resolve } from 'node:path';
-import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } from '../room/recorder';
-import { TICK_POSE_STRIDE } from '../room/recorder';
+import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } from '../match/recorder';
+import { TICK_POSE_STRIDE } from '../match/recorder';
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/audit/records';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/audit/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
-import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './matchLogWriter';
+import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
 
 /** Where logs go when nothing says otherwise (relative to the working directory). */
 export const DEFAULT_MATCH_LOG_DIR = 'matches';
@@ -49,6 +49,8 @@ export interface MatchLogRecorderOptions extends MatchLogWriterOptions {
   origin?: string;
   /** 'start' (default): the file is created at once; 'firstJoin': at the first join event. */
   openAt?: 'start' | 'firstJoin';
+  /** Called once the log is closed (its END record written and flushed, or it never opened), with its counters. */
+  onClosed?: (stats: MatchLogStats) => void;
 }
 
 export class MatchLogRecorder implements MatchRecorder {
@@ -64,16 +66,18 @@ export class MatchLogRecorder implements MatchRecorder {
   private events = 0;
   private headerWritten = false;
   private closing: Promise<MatchLogStats> | null = null;
+  private readonly onClosed: ((stats: MatchLogStats) => void) | undefined;
   // scratch: the shot record's input, refilled per shot (the codec copies everything out at once)
   private readonly input: ShotInput = {
     tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
-    targets: { alive: [], lifeStartMs: [] }, before: createShooterState(-1, []),
+    targets: { alive: [], lifeStartMs: [], leftMs: [], team: [] }, before: createShooterState(-1, []),
     targetHealthAfter: -1, killed: false,
   };
 
   constructor(options: MatchLogRecorderOptions = {}) {
     this.filePath = options.path ?? join(matchLogDir(options.dir), matchLogFileName(options.roomId ?? 'arena', new Date(), options.origin));
     this.writerOptions = options;
+    this.onClosed = options.onClosed;
     if (options.openAt !== 'firstJoin') this.open();
   }
 
@@ -155,17 +159,22 @@ export class MatchLogRecorder implements MatchRecorder {
   /** close(), resolving with the writer's final counters (all zero when the file was never opened). */
   finish(): Promise<MatchLogStats> {
     if (!this.closing) {
-      const writer = this.writerOrNull;
-      if (writer === null) {
-        this.closing = Promise.resolve({
-          records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null, droppedRecords: 0, droppedBytes: 0, closed: true,
-        });
-      } else {
-        const at = writer.begin(RecordType.END, END_BYTES);
-        writer.end(writeEnd(writer.view, at, { ticks: this.ticks, shots: this.shots, events: this.events, lastTickMs: this.lastTickMs }));
-        this.closing = writer.close();
-      }
+      this.closing = this.end();
+      const onClosed = this.onClosed;
+      if (onClosed !== undefined) void this.closing.then(onClosed, () => {});
     }
     return this.closing;
+  }
+
+  private end(): Promise<MatchLogStats> {
+    const writer = this.writerOrNull;
+    if (writer === null) {
+      return Promise.resolve({
+        records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null, droppedRecords: 0, droppedBytes: 0, closed: true,
+      });
+    }
+    const at = writer.begin(RecordType.END, END_BYTES);
+    writer.end(writeEnd(writer.view, at, { ticks: this.ticks, shots: this.shots, events: this.events, lastTickMs: this.lastTickMs }));
+    return writer.close();
   }
 }

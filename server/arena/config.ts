@@ -2,12 +2,8 @@
  * What an arena room is given by the server that defines it: the level, rig, rules, timing and
  * hooks. Fixed per server; client options never reach it.
  */
-import type { World } from '../../shared/world/world';
-import type { Rig } from '../../shared/rig/rig';
-import type { ValidationConfig } from '../../shared/validate/shot';
-import type { MoveConfig } from '../../shared/movement/step';
-import type { SceneOptions } from './scene';
-import type { MatchRecorder } from './recorder';
+import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
+import type { MatchRecorder } from '../match/index';
 import type { ServerStats } from './stats';
 import type { RejectBudgetConfig } from './budget';
 
@@ -29,8 +25,8 @@ export interface ArenaConfig {
   spawnPoints: readonly SpawnPoint[];
   respawnDelayMs: number;
   maxHealth: number;
+  /** The rules the match judges by (weapons, loadout, zone multipliers, tolerances). */
   validation: ValidationConfig;
-  scene: SceneOptions;
   movement: MoveConfig;
   recorder?: MatchRecorder | ((roomId: string) => MatchRecorder);
   patchRateMs: number;
@@ -54,8 +50,13 @@ export interface ArenaConfig {
   clock: () => number;
   stats: ServerStats;
   /** Registry hooks so the server (and tests) can reach room instances. */
-  onCreated?: (room: import('./arenaRoom').ArenaRoom) => void;
-  onDisposed?: (room: import('./arenaRoom').ArenaRoom) => void;
+  onCreated?: (room: ArenaRoomLike) => void;
+  onDisposed?: (room: ArenaRoomLike) => void;
+}
+
+/** What the registry hooks see of a room (room.ts ArenaRoom). */
+export interface ArenaRoomLike {
+  readonly roomId: string;
 }
 
 /** A structured line about a hostile client (rate-limited by the room). */

@@ -1,0 +1,109 @@
+/**
+ * What a judged weapon message does to the arena beyond the match's own bookkeeping (which already
+ * took the target's health and recorded any death): the shooter's verdict reply, its hit
+ * confirmation and the victim's damage direction, the kill feed and the respawn timer, a bullet
+ * hole where the world was hit, and the server's counters.
+ */
+import type { ArraySchema } from '@colyseus/schema';
+import { Msg, reasonName, VerdictKind, type DamagedReply, type HitReply, type RewoundPose, type Verdict } from '../../shared/index';
+import { verdictReply, type HitregMatch, type ShotOutcome } from '../match/index';
+import { BulletHole, KillFeedEntry, type ArenaState } from './schema';
+import type { ArenaConfig } from './config';
+import type { ArenaPlayer } from './player';
+
+/** The room as outcomes see it. */
+export interface OutcomeHost {
+  readonly cfg: ArenaConfig;
+  readonly match: HitregMatch<string>;
+  readonly state: ArenaState;
+  /** Arena players by slot (null: free). */
+  readonly seats: readonly (ArenaPlayer | null)[];
+  syncStatus(p: ArenaPlayer): void;
+}
+
+const direction = new Float64Array(3);
+
+/** Replies to the shooter `p` (when connected) and applies the rest of `out` to the arena. */
+export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome<string>): void {
+  const stats = host.cfg.stats;
+  const v = out.verdict;
+  const client = p.client;
+  if (v.kind === VerdictKind.HIT) {
+    stats.hits++;
+    const target = host.seats[v.target];
+    // healthAfter >= 0: the match applied the hit (the target was alive and in the match).
+    if (target !== null && target !== undefined && out.healthAfter >= 0) {
+      if (out.killed) killed(host, target, p, v);
+      host.syncStatus(target);
+      const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed: out.killed };
+      client?.send(Msg.HIT, hit);
+      damageDirection(direction, host.seats[v.shooter] ?? undefined, target, v);
+      const dmg: DamagedReply = { from: p.index, damage: v.damage, health: out.healthAfter, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
+      if (target.connected) target.client?.send(Msg.DAMAGED, dmg);
+    }
+  } else if (v.kind === VerdictKind.MISS) {
+    stats.misses++;
+  } else if (v.kind === VerdictKind.ACTION) {
+    stats.actions++;
+    host.syncStatus(p);
+  } else {
+    const name = reasonName(v.reason);
+    stats.rejects[name] = (stats.rejects[name] ?? 0) + 1;
+  }
+  if (v.kind === VerdictKind.HIT || v.kind === VerdictKind.MISS) host.syncStatus(p);
+  if (v.worldHit && v.kind !== VerdictKind.HIT) addHole(host, p.index, v);
+
+  const reply = verdictReply(v);
+  if (p.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, p.sessionId, v.rewindTimeMs);
+  client?.send(Msg.VERDICT, reply);
+}
+
+/** Every other player's pose at `timeMs` as the rewind sampled it. */
+function rewoundPoses(host: OutcomeHost, shooter: string, timeMs: number): RewoundPose[] {
+  return host.match.rewoundPoses(shooter, timeMs).map(({ slot, pose: q }) => ({ slot, x: q.x, y: q.y, z: q.z, qx: q.qx, qy: q.qy, qz: q.qz, qw: q.qw, clip: q.clip, time: q.time }));
+}
+
+/** Unit vector from the victim's position toward the shooter's (where the damage came from). */
+function damageDirection(out: Float64Array, shooter: ArenaPlayer | undefined, target: ArenaPlayer, v: Verdict): void {
+  const sx = shooter !== undefined ? shooter.move.x : v.x;
+  const sy = shooter !== undefined ? shooter.move.y : v.y;
+  const sz = shooter !== undefined ? shooter.move.z : v.z;
+  const dx = sx - target.move.x, dy = sy - target.move.y, dz = sz - target.move.z;
+  const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (l > 1e-9) {
+    out[0] = dx / l; out[1] = dy / l; out[2] = dz / l;
+  } else {
+    out[0] = 0; out[1] = 0; out[2] = 0;
+  }
+}
+
+/** The match recorded the death: the victim stops, waits to respawn, and the kill feed shows it. */
+function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: Verdict): void {
+  const t = host.match.player(target.sessionId)?.diedAtMs ?? host.match.now();
+  target.inputs.clear();
+  target.respawnAtMs = Math.max(t + host.cfg.respawnDelayMs, 1e-9);
+  host.syncStatus(killer);
+  const feed = host.state.killFeed;
+  const e = new KillFeedEntry();
+  e.killer = killer.index;
+  e.victim = target.index;
+  e.weapon = v.weapon;
+  e.zone = v.zone;
+  e.timeMs = t;
+  feed.push(e);
+  while (feed.length > host.cfg.killFeedLength) feed.shift();
+  host.cfg.stats.kills++;
+}
+
+function addHole(host: OutcomeHost, shooter: number, v: Verdict): void {
+  const holes = host.state.holes as ArraySchema<BulletHole>;
+  const h = new BulletHole();
+  h.x = v.x; h.y = v.y; h.z = v.z;
+  h.nx = v.nx; h.ny = v.ny; h.nz = v.nz;
+  const s = host.cfg.world.surfaces[v.surface];
+  h.surface = s !== undefined ? `${s.node}/${s.material}` : '';
+  h.shooter = shooter;
+  h.seq = v.seq >>> 0;
+  holes.push(h);
+  while (holes.length > host.cfg.maxBulletHoles) holes.shift();
+}

@@ -1,0 +1,368 @@
+/**
+ * The arena room (Colyseus 0.18), hitreg's own game, built on the public entries only: the match
+ * (hitreg/server) owns the histories, lives, round trips, the shot judge and the log; this room is
+ * the game around it: Colyseus hooks plus a message table, hitreg's movement (shared/movement) fed
+ * by the clients' inputs (inputQueue.ts), its synced state (schema.ts), replies, kill feed and
+ * bullet holes (applyOutcome.ts), and a budget against floods of refused messages (budget.ts).
+ *
+ * Each fixed tick: the match stamps the tick, the room respawns and moves its players, the match
+ * records every pose (read through writePose, rounded as the wire carries it, so what a client
+ * receives is exactly what the server rewinds), then the state is synced and patched.
+ *
+ * Hostile input: every handler catches everything; a refused message changes nothing and gets a
+ * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
+ *
+ * Why not Colyseus's defineInput / Rewind here: the verdict must be replayable from plain logged
+ * numbers, so the round trip is the one this room measured against its own send times, shots and
+ * inputs are fixed-layout binary frames judged by the shared pipeline, and the history is hitreg's
+ * own, rewound with the rig's hitboxes rather than numeric fields (the README says how a room that
+ * uses them plugs their stamps into the match).
+ */
+import { Room, type Client } from '@colyseus/core';
+import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
+import { HitregMatch, type PoseInput } from '../match/index';
+import { ArenaState, PlayerState } from './schema';
+import { ArenaPlayer } from './player';
+import { applyOutcome, type OutcomeHost } from './applyOutcome';
+import { chargeRefusal, policeBudgets } from './budget';
+import { syncPlayerState, syncStatusState, writePose } from './sync';
+import { WaitingShots } from './waitingShots';
+import type { ArenaConfig } from './config';
+
+export type { ArenaConfig, SpawnPoint } from './config';
+export { ArenaPlayer } from './player';
+
+export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHost {
+  /** Set on the subclass each server defines (arenaRoomFor). */
+  static config: ArenaConfig;
+
+  cfg!: ArenaConfig;
+  match!: HitregMatch<string>;
+  /** Arena players by slot (null: free), and by session. */
+  readonly seats: (ArenaPlayer | null)[] = [];
+  private readonly bySession = new Map<string, ArenaPlayer>();
+  private readonly waiting = new WaitingShots();
+  private readonly inputScratch: InputMessage = createInputMessage();
+
+  /** Room ms now (the match's clock: 0 at room creation). */
+  now(): number {
+    return this.match.now();
+  }
+
+  override onCreate(_clientOptions: unknown): void {
+    // Client-supplied creation options are hostile and ignored: the server's config decides.
+    const cfg = (this.constructor as typeof ArenaRoom).config;
+    this.cfg = cfg;
+    this.maxClients = cfg.maxPlayers;
+    this.maxMessagesPerSecond = 2000;
+    const rec = cfg.recorder;
+    const v = cfg.validation;
+    const { weapons, loadout, zoneMultipliers, maxPlayers: _m, weaponRules: _w, friendlyFire: _f, ...rules } = v;
+    this.match = new HitregMatch<string>({
+      world: cfg.world, rig: cfg.rig, tickRate: cfg.tickRate, maxPlayers: cfg.maxPlayers,
+      weapons, loadout, zoneMultipliers: Array.from(zoneMultipliers), rules, maxHealth: cfg.maxHealth,
+      defaultInterpDelayMs: cfg.defaultInterpDelayMs, maxInterpDelayMs: cfg.maxInterpDelayMs,
+      recorder: rec === undefined ? null : typeof rec === 'function' ? rec(this.roomId) : rec,
+      roomId: this.roomId, levelPath: cfg.levelPath, movement: cfg.movement, clock: cfg.clock,
+      poses: (id, out) => this.poseOf(id, out),
+      onProblem: (m, e) => {
+        cfg.stats.recorderErrors++;
+        if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m} (the match goes on):`, e ?? '');
+      },
+    });
+    for (let i = 0; i < cfg.maxPlayers; i++) this.seats.push(null);
+    const state = new ArenaState();
+    state.tickRate = cfg.tickRate;
+    state.serverTimeMs = 0;
+    this.state = state;
+
+    this.onMessageBytes(Msg.SHOT, (client: Client, bytes: unknown) => this.guard(client, Msg.SHOT, () => this.handleShot(client, bytes)));
+    this.onMessageBytes(Msg.INPUT, (client: Client, bytes: unknown) => this.guard(client, Msg.INPUT, () => this.handleInput(client, bytes)));
+    this.onMessageBytes(Msg.PONG, (client: Client, bytes: unknown) => this.guard(client, Msg.PONG, () => this.handlePong(client, bytes)));
+    // Anything else, including our message names sent over the JSON/msgpack channel instead of as
+    // bytes: those go to their handlers (which refuse non-bytes with a reason), the rest is unknown.
+    this.onMessage('*', (client: Client, type: string | number, message: unknown) => this.guard(client, String(type), () => {
+      if (type === Msg.SHOT) this.handleShot(client, message);
+      else if (type === Msg.INPUT) this.handleInput(client, message);
+      else if (type === Msg.PONG) this.handlePong(client, message);
+      else this.reject(client, String(type), 'UNKNOWN_MESSAGE');
+    }));
+
+    this.setFixedTimestep((ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs), cfg.tickRate);
+    // After the timestep, never before: with no simulation interval yet, a null patch rate starts
+    // Colyseus's own clock.tick() interval, and two tickers each take part of the elapsed time
+    // from the fixed step's accumulator (the tick then runs at about half its rate).
+    // 0: no patch timer; step() sends one patch per tick once every pose of that tick is recorded.
+    if (cfg.patchRateMs > 0) this.patchRate = cfg.patchRateMs;
+    else this.patchRate = null;
+    this.clock.setInterval(() => this.sendPings(), cfg.pingIntervalMs);
+    cfg.stats.rooms++;
+    cfg.onCreated?.(this);
+  }
+
+  override onJoin(client: Client, options?: unknown): void {
+    const o = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
+    if (this.match.playerCount >= this.cfg.maxPlayers) throw new Error('arena is full; try another room');
+    const h = this.match.join(client.sessionId, { interpDelayMs: typeof o.interpDelayMs === 'number' ? o.interpDelayMs : undefined });
+    const p = new ArenaPlayer(client, h.slot, this.cfg.tickRate, this.cfg.rejectBudget, this.cfg.debugVerdicts && o.debug === true);
+    this.seats[h.slot] = p;
+    this.bySession.set(client.sessionId, p);
+    const ps = new PlayerState();
+    ps.slot = h.slot;
+    ps.name = typeof o.name === 'string' ? o.name.slice(0, 24) : `player${h.slot}`;
+    ps.connected = true;
+    p.state = ps;
+    this.spawn(p);
+    this.state.players.set(client.sessionId, ps);
+    this.cfg.stats.players++;
+    const welcome: WelcomeReply = {
+      slot: h.slot, tickRate: this.cfg.tickRate, interpDelayMs: h.interpDelayMs,
+      worldHash: this.cfg.world.hash, rigHash: this.cfg.rig.hash,
+      validation: this.match.rules, movement: this.cfg.movement, debug: p.debug,
+    };
+    client.send(Msg.WELCOME, welcome);
+    this.sendPing(p);
+  }
+
+  /**
+   * A lost connection (not a consented leave): the player stays in the match, standing still and
+   * hittable, while the same session may reconnect within reconnectSeconds and carry on with its
+   * slot, health, loadout, seq and history. Otherwise onLeave follows.
+   */
+  override onDrop(client: Client): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p === undefined) return;
+    // Colyseus calls onLeave next when no reconnection is allowed (also for a client we disconnected).
+    if (!(this.cfg.reconnectSeconds > 0) || p.kicked) return;
+    p.connected = false;
+    p.inputs.clear();
+    p.inputs.hold(p.move.viewX, p.move.viewY, p.move.viewZ);
+    if (p.state !== null) p.state.connected = false;
+    this.match.drop(client.sessionId);
+    // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
+    this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => undefined);
+  }
+
+  override onReconnect(client: Client): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p === undefined) return;
+    p.client = client;
+    p.connected = true;
+    if (p.state !== null) p.state.connected = true;
+    this.match.reconnect(client.sessionId);
+    this.sendPing(p);
+  }
+
+  override onLeave(client: Client): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p === undefined) return;
+    // Shots still waiting for their inputs are judged now, as the player stands.
+    this.judgeWaitingShots(p);
+    p.inputs.clear();
+    this.bySession.delete(client.sessionId);
+    this.state.players.delete(client.sessionId);
+    // Messages dropped unjudged since the last count are counted before the player goes.
+    if (p.budget.dropped > 0) {
+      this.match.throttled(client.sessionId, p.budget.dropped);
+      p.budget.dropped = 0;
+    }
+    p.client = null;
+    p.state = null;
+    this.seats[p.index] = null;
+    this.match.leave(client.sessionId);
+    this.cfg.stats.players--;
+  }
+
+  override onDispose(): void | Promise<unknown> {
+    this.cfg.stats.players -= this.bySession.size;
+    this.cfg.stats.rooms--;
+    this.cfg.onDisposed?.(this);
+    return this.match.close();
+  }
+
+  /** The arena player of a session, for tests and tools. */
+  slotOf(sessionId: string): ArenaPlayer | undefined {
+    return this.bySession.get(sessionId);
+  }
+
+  // ---------------------------------------------------------------- ticks
+
+  /** Places `p` at its next spawn point: the first life at spawnPoints[slot], later ones rotate. */
+  private spawn(p: ArenaPlayer): void {
+    const pts = this.cfg.spawnPoints;
+    p.placeAt(pts[(p.index + p.respawns) % pts.length]!, this.cfg.movement.clipIdle);
+    this.syncPlayer(p);
+  }
+
+  private step(tick: number, dt: number, dtMs: number): void {
+    try {
+      const t = this.match.beginTick(tick, dtMs);
+      for (const p of this.seats) {
+        if (p === null) continue;
+        const h = this.match.player(p.sessionId)!;
+        if (!h.alive && t >= p.respawnAtMs && p.respawnAtMs > 0) {
+          p.respawns++;
+          p.respawnAtMs = 0;
+          const pt = this.cfg.spawnPoints[(p.index + p.respawns) % this.cfg.spawnPoints.length]!;
+          this.match.respawn(p.sessionId, pt);
+          this.spawn(p);
+        }
+        if (h.alive) p.stepInputs(this.cfg.world, this.cfg.movement, dt);
+      }
+      policeBudgets(this.seats, t, this.roomId, (e) => this.match.throttled(this.seats[e.slot]!.sessionId, e.other), this.cfg.onHostile);
+      this.match.endTick();
+      for (const p of this.seats) if (p !== null) this.syncPlayer(p);
+      this.state.serverTimeMs = t;
+      this.state.tick = tick >>> 0;
+      if (this.waiting.length > 0) this.judgeWaitingShots(null);
+      if (this.cfg.patchRateMs <= 0) this.broadcastPatch();
+    } catch (e) {
+      this.cfg.stats.internalErrors++;
+      console.error('arena: tick failed:', e);
+    }
+  }
+
+  /** The pose adapter: what the match records of `id` this tick. */
+  private poseOf(id: string, out: PoseInput): void {
+    const p = this.bySession.get(id);
+    if (p !== undefined) writePose(out, p, this.match.player(id)?.alive === true);
+  }
+
+  /** Ticks recorded so far. */
+  get tickCount(): number {
+    return this.match.tickCount;
+  }
+
+  /** Ticks per wall-clock second over the last full second; 0 before the first. */
+  get ticksPerSecond(): number {
+    return this.match.ticksPerSecond;
+  }
+
+  /** Pose and status into the synced state (the pose as the match recorded it). */
+  private syncPlayer(p: ArenaPlayer): void {
+    const h = this.match.player(p.sessionId);
+    if (p.state !== null && h !== undefined) syncPlayerState(p.state, p, h);
+  }
+
+  /** Status only, between ticks. */
+  syncStatus(p: ArenaPlayer): void {
+    const h = this.match.player(p.sessionId);
+    if (p.state !== null && h !== undefined) syncStatusState(p.state, h);
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  /**
+   * Runs a handler so that nothing escapes: an exception is counted, logged and answered. A client
+   * over its budget of refused messages gets nothing judged (budget.ts).
+   */
+  private guard(client: Client, type: string, fn: () => void): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p !== undefined && p.kicked) return; // disconnected by the room: whatever still arrives is ignored
+    if (p !== undefined && !p.budget.admit(this.now())) {
+      this.cfg.stats.throttled++;
+      return;
+    }
+    try {
+      fn();
+    } catch (e) {
+      this.cfg.stats.internalErrors++;
+      console.error(`arena: handler for "${type}" failed:`, e);
+      try {
+        this.reject(client, type, 'INTERNAL_ERROR');
+      } catch {
+        // the client may be gone; nothing else to do
+      }
+    }
+  }
+
+  private reject(client: Client, type: string, reason: string): void {
+    const stats = this.cfg.stats;
+    stats.rejects[reason] = (stats.rejects[reason] ?? 0) + 1;
+    this.refused(client, reason);
+    const reply: RejectReply = { type: type.slice(0, 32), reason };
+    client.send(Msg.REJECT, reply);
+  }
+
+  /** A judged message was refused: it costs the client's budget and feeds its hostile-event line. */
+  private refused(client: Client, reason: string): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p !== undefined) chargeRefusal(p, reason, this.now());
+  }
+
+  private handleInput(client: Client, bytes: unknown): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p === undefined) return;
+    const scratch = this.inputScratch;
+    const status = decodeInput(scratch, bytes);
+    if (status !== InputStatus.OK) {
+      this.reject(client, Msg.INPUT, `INPUT_${inputStatusName(status)}`);
+      return;
+    }
+    if (scratch.seq <= p.lastInputSeq) {
+      this.reject(client, Msg.INPUT, 'INPUT_STALE');
+      return;
+    }
+    p.takeInput(scratch, this.match.player(p.sessionId)?.alive === true);
+  }
+
+  private sendPings(): void {
+    for (const p of this.seats) if (p !== null && p.client !== null && p.connected) this.sendPing(p);
+  }
+
+  private sendPing(p: ArenaPlayer): void {
+    const bytes = this.match.ping(p.sessionId);
+    if (bytes !== null) p.client?.sendBytes(Msg.PING, bytes);
+  }
+
+  private handlePong(client: Client, bytes: unknown): void {
+    if (!this.bySession.has(client.sessionId)) return;
+    const problem = this.match.pong(client.sessionId, bytes);
+    if (problem !== null) this.reject(client, Msg.PONG, problem);
+  }
+
+  /**
+   * A weapon message is judged once the inputs sent before it are stepped, so the shooter's eye path
+   * includes the moves the client made before firing: at once when none wait, otherwise at the end
+   * of the tick that steps the last of them (waitingShots.ts). Its arrival time is kept.
+   */
+  private handleShot(client: Client, bytes: unknown): void {
+    const p = this.bySession.get(client.sessionId);
+    if (p === undefined) return;
+    this.cfg.stats.shots++;
+    const at = this.now();
+    if (p.inputs.length === 0 && !this.waiting.holds(p)) this.judge(p, bytes, at);
+    else this.waiting.push(p, bytes, at);
+  }
+
+  /** Judges a weapon message of `p` (frames only: the arena's wire) and applies the outcome. */
+  private judge(p: ArenaPlayer, bytes: unknown, receiveTimeMs: number): void {
+    const out = this.match.shot(p.sessionId, bytes, { receiveTimeMs, objects: false });
+    applyOutcome(this, p, out);
+    if (out.verdict.kind === VerdictKind.REJECTED && p.client !== null) this.refused(p.client, reasonName(out.verdict.reason));
+  }
+
+  /** Judges the waiting shots whose inputs are stepped (all of `only`'s when given), in arrival order. */
+  private judgeWaitingShots(only: ArenaPlayer | null): void {
+    this.waiting.drain(only, (p, bytes, at) => {
+      try {
+        this.judge(p, bytes, at);
+      } catch (e) {
+        this.cfg.stats.internalErrors++;
+        console.error('arena: judging a waiting shot failed:', e);
+      }
+    });
+  }
+}
+
+function inputStatusName(s: number): string {
+  for (const [k, v] of Object.entries(InputStatus)) if (v === s) return k;
+  return String(s);
+}
+
+/** A room class bound to one server's config (client options never reach the config). */
+export function arenaRoomFor(config: ArenaConfig): typeof ArenaRoom {
+  return class BoundArenaRoom extends ArenaRoom {
+    static override config = config;
+  };
+}

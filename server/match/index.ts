@@ -1,0 +1,19 @@
+/**
+ * hitreg's server entry (package export "hitreg/server"): what a game's own room composes to judge
+ * shots against lag-compensated players and keep an auditable log. Node only (the log writes
+ * files); no Colyseus import, so any room framework can use it. The shared code (World, rigs,
+ * weapons, verdicts, the wire protocol) comes from the browser-safe entry "hitreg".
+ *
+ *   const match = new HitregMatch({ world, rig, tickRate: 30, maxPlayers: 10, poses: (id, out) => {...} });
+ *   onJoin:  match.join(sessionId, { team });           onLeave: match.leave(sessionId);
+ *   tick:    move players; match.tick();                 message: match.shot(sessionId, msg);
+ */
+export { HitregMatch } from './match';
+export type { HitregMatchOptions } from './options';
+export type { HitregPlayer } from './player';
+export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';
+export { verdictReply, type ShotOptions, type ShotOutcome } from './outcome';
+export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchHeader, type MatchRecorder, type ShotRecord, type TickRecord } from './recorder';
+export { RoundTrip, PongResult, RTT_WINDOW, DEFAULT_PING_INTERVAL_MS } from './roundTrip';
+export { MatchLogRecorder, matchLogDir, matchLogFileName, DEFAULT_MATCH_LOG_DIR, MATCH_LOG_EXT, type MatchLogRecorderOptions } from '../matchlog/recorder';
+export type { MatchLogStats } from '../matchlog/writer';

@@ -1,0 +1,498 @@
+/**
+ * HitregMatch: everything a game room needs to judge shots against lag-compensated players, as one
+ * object the room composes (it stays hooks plus a message table). It owns the snapshot histories and
+ * the scene, the players' lives (join, death, respawn, leave), their round trips and weapon rules
+ * state, the shot judge and the match log. Players are keyed by the room's own ids (session ids or
+ * numbers); slots are the match's business. Poses come from the game's state through its adapter
+ * (poses.ts), once per tick; shots come as byte frames or as objects.
+ *
+ * Time is match ms on a monotonic clock, 0 at creation: ticks are stamped exactly dt apart
+ * (tickClock.ts), messages with the clock when they are handed in. Nothing here touches the network.
+ */
+import type { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
+import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
+import { RecordResult, rewindStatusUsable } from '../../shared/lagcomp/history';
+import { createMatchScene, sceneOptionsFor, type MatchScene } from '../../shared/validate/scene';
+import type { ValidationConfig } from '../../shared/validate/rules';
+import { VerdictKind } from '../../shared/validate/verdict';
+import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
+import { FrameStatus } from '../../shared/protocol/shot';
+import { MatchPlayer, type HitregPlayer } from './player';
+import { PongResult } from './roundTrip';
+import { TickClock } from './tickClock';
+import { ShotJudge, type TargetArrays } from './judge';
+import { createPoseInput, poseFromInput, resetPoseInput, type PoseAdapter } from './poses';
+import { matchRules, numberOption, type HitregMatchOptions } from './options';
+import { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchRecorder } from './recorder';
+import { createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
+
+export class HitregMatch<Id extends string | number = string> {
+  readonly world: World;
+  readonly rig: Rig;
+  readonly tickRate: number;
+  readonly maxPlayers: number;
+  readonly maxHealth: number;
+  /** The rules every shot is judged by (written into the log header). */
+  readonly rules: ValidationConfig;
+  /** Histories by slot, the rewinder and the eye policy (read-only for the game: debug views). */
+  readonly scene: MatchScene;
+  readonly defaultInterpDelayMs: number;
+  readonly maxInterpDelayMs: number;
+  /** Match ms of the newest recorded tick, -Infinity before the first. */
+  newestTickMs = Number.NEGATIVE_INFINITY;
+  /** Where the match log goes (as given), null for none. */
+  readonly recorder: MatchRecorder | null;
+  private readonly adapter: PoseAdapter<Id>;
+  private readonly clock: () => number;
+  private readonly t0: number;
+  private readonly onProblem: (message: string, error?: unknown) => void;
+  private readonly byId = new Map<Id, MatchPlayer<Id>>();
+  private readonly bySlot: (MatchPlayer<Id> | null)[] = [];
+  /** Per slot, bumped by every life and teleport of any occupant (never reused within a match). */
+  private readonly epochs: number[] = [];
+  private readonly targets: TargetArrays = { alive: [], lifeStartMs: [], leftMs: [], team: [] };
+  private readonly tickClock = new TickClock();
+  private readonly judge: ShotJudge;
+  private readonly outcome: ShotOutcome<Id> = createShotOutcome<Id>();
+  private readonly poseIn = createPoseInput();
+  private readonly pose: PlayerPose = createPlayerPose();
+  private readonly rows: Float64Array;
+  private readonly pingOut = new Uint8Array(PING_BYTES);
+  private readonly pingIn = createPingMessage();
+  private readonly magazines: number[];
+  private pingCounter = 0;
+  private tickNo = 0;
+  private tickMs = Number.NaN;
+  private closed: Promise<void> | null = null;
+  /** Recorder calls that threw and poses the history refused (the match went on). */
+  problems = 0;
+
+  constructor(options: HitregMatchOptions<Id>) {
+    this.rules = matchRules(options);
+    this.world = options.world;
+    this.rig = options.rig;
+    this.tickRate = options.tickRate;
+    this.maxPlayers = options.maxPlayers;
+    this.maxHealth = numberOption('maxHealth', options.maxHealth, 100, Number.MIN_VALUE, 1e9);
+    this.defaultInterpDelayMs = numberOption('defaultInterpDelayMs', options.defaultInterpDelayMs, 100, 0, 2000);
+    this.maxInterpDelayMs = numberOption('maxInterpDelayMs', options.maxInterpDelayMs, 250, 0, 2000);
+    this.adapter = options.poses;
+    this.recorder = options.recorder ?? null;
+    this.clock = options.clock ?? (() => performance.now());
+    this.t0 = this.clock();
+    this.onProblem = options.onProblem ?? ((m, e) => console.error(`hitreg: ${m}`, e ?? ''));
+    this.scene = createMatchScene(this.world, this.rig, sceneOptionsFor(this.tickRate, this.rules));
+    this.magazines = this.rules.weapons.map((w) => w.magazine);
+    for (let s = 0; s < this.maxPlayers; s++) {
+      this.bySlot.push(null);
+      this.epochs.push(0);
+      this.targets.alive.push(false);
+      this.targets.lifeStartMs.push(0);
+      this.targets.leftMs.push(Number.NaN);
+      this.targets.team.push(-1);
+    }
+    this.rows = new Float64Array(this.maxPlayers * TICK_POSE_STRIDE);
+    this.judge = new ShotJudge(this.scene, this.rules, this.targets);
+    this.safeRecord(() => this.recorder?.header({
+      formatVersion: 2,
+      roomId: options.roomId ?? '',
+      startedAtIso: new Date().toISOString(),
+      tickRate: this.tickRate,
+      maxPlayers: this.maxPlayers,
+      levelPath: options.levelPath ?? '',
+      worldHash: this.world.hash,
+      rigHash: this.rig.hash,
+      validation: this.rules,
+      scene: this.scene.options,
+      ...(options.movement !== undefined ? { movement: options.movement } : {}),
+    }));
+  }
+
+  /** Match ms now. */
+  now(): number {
+    return this.clock() - this.t0;
+  }
+
+  // ------------------------------------------------------------------ players
+
+  /**
+   * A player joins and its first life begins (alive, full health, the loadout's first weapon in
+   * hand): the first free slot, an empty history. Throws when the id is already in or the match is full.
+   */
+  join(id: Id, options: { team?: number; interpDelayMs?: number } = {}): HitregPlayer<Id> {
+    if (this.byId.has(id)) throw new Error(`HitregMatch.join: player ${String(id)} is already in the match`);
+    const slot = this.bySlot.indexOf(null);
+    if (slot < 0) throw new Error(`HitregMatch.join: the match is full (${this.maxPlayers} players)`);
+    const p = new MatchPlayer<Id>(id, slot, this.magazines, this.rules.loadout);
+    p.present = true;
+    p.interpDelayMs = clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs);
+    p.team = teamNumber(options.team);
+    this.bySlot[slot] = p;
+    this.byId.set(id, p);
+    this.scene.histories[slot]!.clear();
+    this.targets.leftMs[slot] = Number.NaN;
+    this.targets.team[slot] = p.team;
+    this.beginLife(p);
+    this.event(MatchEventKind.JOIN, p, this.now());
+    return p;
+  }
+
+  /** The player left for good: not a target from now on (its history stays for shots already in flight). */
+  leave(id: Id): void {
+    const p = this.byId.get(id);
+    if (p === undefined) return;
+    const t = this.now();
+    this.byId.delete(id);
+    this.bySlot[p.slot] = null;
+    p.present = false;
+    p.alive = false;
+    p.connected = true;
+    this.targets.alive[p.slot] = false;
+    this.targets.leftMs[p.slot] = t;
+    this.event(MatchEventKind.LEAVE, p, t);
+  }
+
+  /** The connection is lost but the player stays (standing, hittable) while it may reconnect. */
+  drop(id: Id): void {
+    const p = this.byId.get(id);
+    if (p === undefined || !p.connected) return;
+    p.connected = false;
+    this.event(MatchEventKind.DROP, p, this.now());
+  }
+
+  /** The same player is back after a drop. */
+  reconnect(id: Id): void {
+    const p = this.byId.get(id);
+    if (p === undefined || p.connected) return;
+    p.connected = true;
+    this.event(MatchEventKind.RECONNECT, p, this.now());
+  }
+
+  /**
+   * A new life: alive, full health, full magazines, the loadout's first weapon in hand and drawn, a
+   * new epoch (the history never interpolates across it). `at` is the spawn point, for the log.
+   * Its seq and action clocks carry on. Between beginTick and endTick it happens at the tick's time.
+   */
+  respawn(id: Id, at?: { x: number; y: number; z: number }): void {
+    const p = this.byId.get(id);
+    if (p === undefined) return;
+    this.beginLife(p);
+    this.event(MatchEventKind.RESPAWN, p, this.eventTime(), at?.x, at?.y, at?.z);
+  }
+
+  /** The player was moved discontinuously (a teleporter): no interpolation across it. */
+  teleport(id: Id): void {
+    const p = this.byId.get(id);
+    if (p !== undefined) p.epoch = ++this.epochs[p.slot]!;
+  }
+
+  /** Damage from outside any shot (a fall, the zone): returns the health after; 0 health kills. */
+  damage(id: Id, amount: number, by?: Id): number {
+    const p = this.byId.get(id);
+    if (p === undefined || !p.alive || !(amount >= 0)) return p?.health ?? -1;
+    p.health = Math.max(0, p.health - amount);
+    if (p.health <= 0) this.kill(id, by);
+    return p.health;
+  }
+
+  /** Sets a living player's health (a heal), within 0..maxHealth; 0 kills. */
+  setHealth(id: Id, health: number): void {
+    const p = this.byId.get(id);
+    if (p === undefined || !p.alive || !(health === health)) return;
+    p.health = Math.max(0, Math.min(this.maxHealth, health));
+    if (p.health <= 0) this.kill(id);
+  }
+
+  /** The player dies now (by `by`, or by nothing: the world, a suicide). */
+  kill(id: Id, by?: Id): void {
+    const p = this.byId.get(id);
+    if (p === undefined || !p.alive) return;
+    const killer = by !== undefined ? this.byId.get(by) : undefined;
+    this.die(p, killer ?? p);
+  }
+
+  /** Team number >= 0, or -1 for none (a team change counts from the next shot). */
+  setTeam(id: Id, team: number): void {
+    const p = this.byId.get(id);
+    if (p === undefined) return;
+    p.team = teamNumber(team);
+    this.targets.team[p.slot] = p.team;
+  }
+
+  player(id: Id): HitregPlayer<Id> | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The slot of a player (-1 when not in the match): what the log and the wire call it. */
+  slotOf(id: Id): number {
+    return this.byId.get(id)?.slot ?? -1;
+  }
+
+  /** The player in a slot now (undefined for a free slot). */
+  idOfSlot(slot: number): Id | undefined {
+    return this.bySlot[slot]?.id;
+  }
+
+  get players(): IterableIterator<HitregPlayer<Id>> {
+    return this.byId.values();
+  }
+
+  get playerCount(): number {
+    return this.byId.size;
+  }
+
+  // ------------------------------------------------------------------ round trips
+
+  /** A ping for the player (PING_BYTES, reused: send it at once), or null when it is not connected. */
+  ping(id: Id): Uint8Array | null {
+    const p = this.byId.get(id);
+    if (p === undefined || !p.connected) return null;
+    return p.rtt.ping(this.pingOut, ++this.pingCounter >>> 0, this.now());
+  }
+
+  /** A pong from the player: null when taken (or harmlessly late), else why it was refused. */
+  pong(id: Id, bytes: unknown): string | null {
+    const p = this.byId.get(id);
+    if (p === undefined) return 'PONG_NO_PLAYER';
+    const status = decodePing(this.pingIn, bytes);
+    if (status !== FrameStatus.OK) return `PONG_${frameStatusName(status)}`;
+    return p.rtt.pong(this.pingIn, this.now()) === PongResult.UNKNOWN_ID ? 'PONG_UNKNOWN_ID' : null;
+  }
+
+  /** The game measures round trips itself: this player's, ms (NaN: back to hitreg's pings). */
+  setRoundTrip(id: Id, rttMs: number): void {
+    const p = this.byId.get(id);
+    if (p !== undefined) p.externalRttMs = rttMs >= 0 && rttMs < 60_000 ? rttMs : Number.NaN;
+  }
+
+  // ------------------------------------------------------------------ ticks
+
+  /** Ticks recorded so far, and ticks per wall-clock second over the last full second. */
+  get tickCount(): number {
+    return this.tickClock.count;
+  }
+
+  get ticksPerSecond(): number {
+    return this.tickClock.ticksPerSecond;
+  }
+
+  /**
+   * Starts tick `tick` (default: the next) of `dtMs` (default 1000 / tickRate) and returns its match
+   * time; move the players, then endTick() records them. Ticks are stamped exactly dt apart and
+   * catch up with the clock after a stall.
+   */
+  beginTick(tick: number = this.tickNo, dtMs: number = 1000 / this.tickRate): number {
+    this.tickNo = tick;
+    this.tickMs = this.tickClock.stamp(tick, dtMs, this.now());
+    return this.tickMs;
+  }
+
+  /** Records every player's pose (read through the adapter) at the tick's time and logs the tick. */
+  endTick(): void {
+    const t = this.tickMs;
+    if (!(t === t)) throw new Error('HitregMatch.endTick: call beginTick first');
+    const tick = this.tickNo;
+    const rows = this.rows;
+    rows.fill(0);
+    for (const p of this.bySlot) if (p !== null) this.recordPlayer(p, tick, t, rows);
+    this.newestTickMs = t;
+    this.tickMs = Number.NaN;
+    this.tickNo = tick + 1;
+    this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: rows }));
+  }
+
+  /** beginTick and endTick at once, for games that move their players before it. */
+  tick(tick?: number, dtMs?: number): number {
+    const t = this.beginTick(tick, dtMs);
+    this.endTick();
+    return t;
+  }
+
+  private recordPlayer(p: MatchPlayer<Id>, tick: number, t: number, rows: Float64Array): void {
+    const input = this.poseIn;
+    resetPoseInput(input);
+    try {
+      this.adapter(p.id, input);
+    } catch (e) {
+      this.problem(`the pose adapter threw for player ${String(p.id)}; its pose is not recorded this tick`, e);
+      return;
+    }
+    const pose = poseFromInput(this.pose, input, p.alive, p.epoch);
+    const r = this.scene.histories[p.slot]!.record(tick, t, pose);
+    if (r !== RecordResult.OK) this.problem(`player ${String(p.id)}'s pose was refused (${recordResultName(r)}): x, y, z must be finite, the quaternion unit, the clip an integer 0..255`);
+    if (p.lifePending && p.alive) {
+      p.lifeStartMs = t;
+      p.lifePending = false;
+    }
+    this.targets.alive[p.slot] = p.alive;
+    this.targets.lifeStartMs[p.slot] = p.lifePending ? Number.POSITIVE_INFINITY : p.lifeStartMs;
+    const o = p.slot * TICK_POSE_STRIDE;
+    rows[o + TickPose.PRESENT] = 1;
+    rows[o + TickPose.X] = pose.x; rows[o + TickPose.Y] = pose.y; rows[o + TickPose.Z] = pose.z;
+    rows[o + TickPose.QX] = pose.qx; rows[o + TickPose.QY] = pose.qy; rows[o + TickPose.QZ] = pose.qz; rows[o + TickPose.QW] = pose.qw;
+    rows[o + TickPose.CLIP] = pose.clip; rows[o + TickPose.TIME] = pose.time;
+    rows[o + TickPose.ALIVE] = pose.alive ? 1 : 0; rows[o + TickPose.EPOCH] = pose.epoch;
+    rows[o + TickPose.VIEW_X] = input.viewX; rows[o + TickPose.VIEW_Y] = input.viewY; rows[o + TickPose.VIEW_Z] = input.viewZ;
+    rows[o + TickPose.INPUTS] = input.inputs; rows[o + TickPose.STEPS] = input.steps; rows[o + TickPose.VIEW_TIME] = input.viewTimeMs;
+    rows[o + TickPose.EYE] = pose.eyeHeight;
+  }
+
+  // ------------------------------------------------------------------ shots
+
+  /**
+   * Judges a weapon message of player `id` (a byte frame, or an object when `options.objects` is
+   * not false) and applies it: a hit takes the target's health and may kill it. Returns the
+   * outcome (reused by the next call: read it at once). A message of a player not in the match is
+   * refused (NO_SHOOTER) and not logged.
+   */
+  shot(id: Id, payload: unknown, options: ShotOptions = {}): ShotOutcome<Id> {
+    const out = this.outcome;
+    const p = this.byId.get(id);
+    out.shooter = id;
+    out.target = null;
+    out.damage = 0;
+    out.healthAfter = -1;
+    out.killed = false;
+    const v = this.judge.judge({
+      shooter: p ?? this.outsider(id), payload, receiveTimeMs: options.receiveTimeMs ?? this.now(), newestTickMs: this.newestTickMs,
+      objects: options.objects !== false, renderTimeMs: options.renderTimeMs ?? Number.NaN, slotOf: (t: Id) => this.slotOf(t),
+    });
+    out.verdict = v;
+    out.problem = this.judge.problem;
+    if (p === undefined) return out;
+    const victim = v.target >= 0 ? this.bySlot[v.target] : null;
+    out.target = victim?.id ?? null;
+    if (v.kind === VerdictKind.HIT && victim !== null && victim !== undefined && victim.alive) {
+      victim.health = Math.max(0, victim.health - v.damage);
+      out.damage = v.damage;
+      out.healthAfter = victim.health;
+      if (victim.health <= 0) {
+        out.killed = true;
+        this.die(victim, p);
+      }
+    }
+    const rec = this.judge.record;
+    rec.targetHealthAfter = out.healthAfter;
+    rec.killed = out.killed;
+    this.safeRecord(() => this.recorder?.shot(rec));
+    return out;
+  }
+
+  /**
+   * Every other player's pose at `timeMs` as a rewind samples it (for a debug view of a verdict:
+   * it reveals where everyone is, so never send it to players in a real match).
+   */
+  rewoundPoses(shooter: Id, timeMs: number): { id: Id; slot: number; pose: PlayerPose }[] {
+    const out: { id: Id; slot: number; pose: PlayerPose }[] = [];
+    const self = this.slotOf(shooter);
+    const { histories, eyePolicy } = this.scene;
+    for (let s = 0; s < histories.length; s++) {
+      const occupant = this.bySlot[s];
+      if (s === self || occupant === null || occupant === undefined || histories[s]!.size() === 0) continue;
+      const pose = createPlayerPose();
+      if (!rewindStatusUsable(histories[s]!.sampleAt(pose, timeMs, eyePolicy)) || !pose.alive) continue;
+      out.push({ id: occupant.id, slot: s, pose });
+    }
+    return out;
+  }
+
+  /** Messages of a player that were dropped unjudged (over a budget of the game's), for the log. */
+  throttled(id: Id, count: number): void {
+    const p = this.byId.get(id);
+    if (p !== undefined && count > 0) this.event(MatchEventKind.THROTTLED, p, this.eventTime(), undefined, undefined, undefined, count);
+  }
+
+  /** Ends the match log (flushed, closed). Safe to call more than once. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      try {
+        await this.recorder?.close();
+      } catch (e) {
+        this.problem('the recorder failed to close', e);
+      }
+    })();
+    return this.closed;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private beginLife(p: MatchPlayer<Id>): void {
+    p.alive = true;
+    p.health = this.maxHealth;
+    p.diedAtMs = Number.NaN;
+    p.epoch = ++this.epochs[p.slot]!;
+    p.lifePending = true;
+    p.lives++;
+    const w = p.weapons;
+    const weapons = this.rules.weapons;
+    for (let k = 0; k < weapons.length; k++) {
+      w.ammo[k] = weapons[k]!.magazine;
+      w.reloadEndMs[k] = 0;
+    }
+    w.equipped = this.rules.loadout[0] ?? 0;
+    w.drawEndMs = 0;
+    w.alive = true;
+  }
+
+  private die(p: MatchPlayer<Id>, killer: MatchPlayer<Id>): void {
+    const t = this.eventTime();
+    p.alive = false;
+    p.health = 0;
+    p.diedAtMs = t;
+    p.weapons.alive = false;
+    p.deaths++;
+    this.targets.alive[p.slot] = false;
+    if (killer !== p) killer.kills++;
+    this.event(MatchEventKind.DEATH, p, t, undefined, undefined, undefined, killer.slot);
+  }
+
+  /** Between beginTick and endTick, the tick's time (what the game does there happens at it); else now. */
+  private eventTime(): number {
+    return this.tickMs === this.tickMs ? this.tickMs : this.now();
+  }
+
+  /** A shooter record for an id not in the match (its message is refused: NO_SHOOTER). */
+  private outsider(id: Id): MatchPlayer<Id> {
+    const p = new MatchPlayer<Id>(id, -1, this.magazines, this.rules.loadout);
+    return p;
+  }
+
+  private event(kind: MatchEventKind, p: MatchPlayer<Id>, timeMs: number, x?: number, y?: number, z?: number, other?: number): void {
+    const e: MatchEvent = { kind, slot: p.slot, timeMs };
+    if (x !== undefined) { e.x = x; e.y = y; e.z = z; }
+    if (other !== undefined) e.other = other;
+    this.safeRecord(() => this.recorder?.event(e));
+  }
+
+  private safeRecord(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.problem('the recorder failed (the match goes on)', e);
+    }
+  }
+
+  private problem(message: string, error?: unknown): void {
+    this.problems++;
+    if (this.problems <= 3) this.onProblem(message, error);
+  }
+}
+
+function clampInterp(v: unknown, fallback: number, max: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(0, v)) : fallback;
+}
+
+function teamNumber(team: unknown): number {
+  return typeof team === 'number' && Number.isInteger(team) && team >= 0 && team <= 0x7fff ? team : -1;
+}
+
+function frameStatusName(s: number): string {
+  for (const [k, v] of Object.entries(FrameStatus)) if (v === s) return k;
+  return String(s);
+}
+
+function recordResultName(r: number): string {
+  for (const [k, v] of Object.entries(RecordResult)) if (v === r) return k;
+  return String(r);
+}

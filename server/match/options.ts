@@ -1,0 +1,86 @@
+/**
+ * What a game gives a match (HitregMatchOptions) and the rules it makes of them: the weapon table
+ * and loadout, weapon rules on or off, friendly fire, tolerances, health. Every option is checked
+ * once, at construction, with a message that says what to give instead.
+ */
+import type { World } from '../../shared/world/world';
+import type { Rig } from '../../shared/rig/rig';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
+import { WEAPONS, weaponTableProblem, type WeaponSpec } from '../../shared/weapons';
+import { defaultValidationConfig, FRIENDLY_FIRE_POLICIES, type FriendlyFire, type ValidationConfig } from '../../shared/validate/rules';
+import type { MoveConfig } from '../../shared/movement/step';
+import type { MatchRecorder } from './recorder';
+import type { PoseAdapter } from './poses';
+
+export interface HitregMatchOptions<Id> {
+  /** The level's collision world and the characters' hitbox rig. */
+  world: World;
+  rig: Rig;
+  /** Fixed ticks per second of the game's simulation (snapshots are taken once per tick). */
+  tickRate: number;
+  /** Players at once (history slots). */
+  maxPlayers: number;
+  /** Reads a player's pose from the game's own state, once per tick (poses.ts). */
+  poses: PoseAdapter<Id>;
+  /** The weapon table (ids 0..n-1 in order); hitreg's rifle, pistol and sniper by default. */
+  weapons?: readonly WeaponSpec[];
+  /** Weapon ids every player carries; the first is in hand at each spawn. Default: the whole table. */
+  loadout?: readonly number[];
+  /** false: the game enforces its own weapon rules (fire rate, ammo, reloads, draws); hitreg judges time and geometry. Default true. */
+  weaponRules?: boolean;
+  /** What a shot does to a teammate: 'full' (default), 'noDamage' (hit, no damage) or 'off' (not hittable). */
+  friendlyFire?: FriendlyFire;
+  /** Health of a new life. Default 100. */
+  maxHealth?: number;
+  /** Damage multipliers by hit zone (a weapon's own table wins). Default: the rig's defaults. */
+  zoneMultipliers?: readonly number[];
+  /** Tolerances and windows (shared/validate/rules.ts); the defaults suit most games. */
+  rules?: Partial<Omit<ValidationConfig, 'weapons' | 'loadout' | 'maxPlayers' | 'weaponRules' | 'friendlyFire' | 'zoneMultipliers'>>;
+  /** Interpolation delay of a player that does not say, and the most one may declare, ms. Defaults 100 and 250. */
+  defaultInterpDelayMs?: number;
+  maxInterpDelayMs?: number;
+  /** Where the match log goes (server/matchlog MatchLogRecorder), or none. */
+  recorder?: MatchRecorder | null;
+  /** For the log header: the room's id, the level's path and, when the game uses hitreg's movement, its rules. */
+  roomId?: string;
+  levelPath?: string;
+  movement?: MoveConfig;
+  /** Monotonic ms (performance.now by default); the match counts from its creation. */
+  clock?: () => number;
+  /** A recorder call that throws, or a pose the history refuses: told here (default console.error), the match goes on. */
+  onProblem?: (message: string, error?: unknown) => void;
+}
+
+/** Checks the options and builds the match's rules (what the log header keeps). */
+export function matchRules<Id>(o: HitregMatchOptions<Id>): ValidationConfig {
+  if (o === null || typeof o !== 'object') throw new Error('HitregMatch: options must be an object');
+  if (o.world === undefined || typeof o.world.firstHit !== 'function') throw new Error('HitregMatch: options.world must be a World (World.fromBuffer, World.fromTriangles or loadWorld)');
+  if (o.rig === undefined || !(o.rig.hitboxCount > 0)) throw new Error('HitregMatch: options.rig must be a Rig (rigFromBuffer, or the server\'s rig)');
+  if (!(Number.isInteger(o.tickRate) && o.tickRate >= 1 && o.tickRate <= 256)) throw new Error(`HitregMatch: tickRate ${String(o.tickRate)}: use an integer 1..256`);
+  if (!(Number.isInteger(o.maxPlayers) && o.maxPlayers >= 1 && o.maxPlayers <= 1024)) throw new Error(`HitregMatch: maxPlayers ${String(o.maxPlayers)}: use an integer 1..1024`);
+  if (typeof o.poses !== 'function') throw new Error('HitregMatch: options.poses must be a function (id, out) => void that writes the player\'s pose');
+  const weapons = o.weapons ?? WEAPONS;
+  const problem = weaponTableProblem(weapons);
+  if (problem !== null) throw new Error(`HitregMatch: weapons: ${problem}`);
+  const loadout = o.loadout ?? weapons.map((w) => w.id);
+  for (const w of loadout) if (!(Number.isInteger(w) && w >= 0 && w < weapons.length)) throw new Error(`HitregMatch: loadout names weapon ${String(w)}, not an id of the table (0..${weapons.length - 1})`);
+  if (loadout.length === 0) throw new Error('HitregMatch: loadout is empty: name at least one weapon id');
+  const friendlyFire = o.friendlyFire ?? 'full';
+  if (!FRIENDLY_FIRE_POLICIES.includes(friendlyFire)) throw new Error(`HitregMatch: friendlyFire ${JSON.stringify(friendlyFire)}: use ${FRIENDLY_FIRE_POLICIES.map((p) => `'${p}'`).join(', ')}`);
+  const zones = o.zoneMultipliers ?? Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
+  const rules: ValidationConfig = { ...defaultValidationConfig(weapons, zones, o.rig.eyeHeight, o.maxPlayers, loadout), ...o.rules };
+  if (o.weaponRules === false) rules.weaponRules = false;
+  if (friendlyFire !== 'full') rules.friendlyFire = friendlyFire;
+  for (const k of ['rewindWindowMs', 'claimToleranceMs', 'futureSlackMs', 'maxRttMs', 'oldSlackMs', 'maxFireLagMs', 'originToleranceM', 'eyeHeightM', 'maxCoordinate', 'maxTimeMs'] as const) {
+    const v = rules[k];
+    if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new Error(`HitregMatch: rules.${k} ${String(v)}: use a finite number >= 0`);
+  }
+  return rules;
+}
+
+/** A checked positive number option, or its default. */
+export function numberOption(name: string, v: number | undefined, fallback: number, lo: number, hi: number): number {
+  if (v === undefined) return fallback;
+  if (!(typeof v === 'number' && v >= lo && v <= hi)) throw new Error(`HitregMatch: ${name} ${String(v)}: use a number ${lo}..${hi}`);
+  return v;
+}

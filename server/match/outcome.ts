@@ -1,0 +1,48 @@
+/**
+ * What judging a weapon message did (HitregMatch.shot): the verdict, who was hit, the damage the
+ * match applied and whether it killed; and the verdict as the JSON reply a shooter's client reads
+ * (the shape hitreg's own clients and prediction use).
+ */
+import { createVerdict, reasonName, type Verdict } from '../../shared/validate/verdict';
+import type { VerdictReply } from '../../shared/protocol/messages';
+
+export interface ShotOptions {
+  /** Match ms when the message arrived (default: now). A message held back to be judged later keeps its arrival time. */
+  receiveTimeMs?: number;
+  /**
+   * Render time for an object message without one, server ms: e.g. the stamp Colyseus's own input
+   * stream gives (`this.inputs.get(sessionId).renderTime` on the room's clock; see the README).
+   * Default: the action time less the player's interpolation delay.
+   */
+  renderTimeMs?: number;
+  /** false: only byte frames are weapon messages; an object is MALFORMED like any other non-frame. Default true. */
+  objects?: boolean;
+}
+
+export interface ShotOutcome<Id> {
+  /** The verdict (shared/validate/verdict.ts): kind, reason, target slot, zone, damage, point, ... */
+  verdict: Verdict;
+  shooter: Id;
+  /** The player whose hitbox decided the verdict (a hit, or one behind a wall), null when none. */
+  target: Id | null;
+  /** Damage applied to the target (0 when none: a miss, a teammate, a player already dead). */
+  damage: number;
+  /** The target's health after (-1 when nobody took damage). */
+  healthAfter: number;
+  killed: boolean;
+  /** Why an object message could not be a frame (the verdict is MALFORMED); '' otherwise. */
+  problem: string;
+}
+
+export function createShotOutcome<Id>(): ShotOutcome<Id> {
+  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, problem: '' };
+}
+
+/** The verdict as the JSON reply hitreg's clients read (VerdictReply). */
+export function verdictReply(v: Verdict): VerdictReply {
+  return {
+    seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
+    t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
+    originOffsetM: Number.isFinite(v.originOffsetM) ? v.originOffsetM : -1,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * One player as the match keeps it: the game's id, the slot its history lives in, its team, its
+ * life (alive, health, when the life began and ended), its weapon rules state, and its round trip.
+ * The game reads it through HitregPlayer (read-only); only the match writes it.
+ */
+import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
+import { RoundTrip } from './roundTrip';
+
+/** What the game may read of a player (match.player(id)). */
+export interface HitregPlayer<Id> {
+  readonly id: Id;
+  /** The history ring and log slot of this player (stable while it stays; reused after it leaves). */
+  readonly slot: number;
+  /** Team number (>= 0), or -1 for none. */
+  readonly team: number;
+  readonly alive: boolean;
+  readonly health: number;
+  /** Bumps at every respawn and teleport (a client must not interpolate across it). */
+  readonly epoch: number;
+  /** Lives begun (the first at join counts). */
+  readonly lives: number;
+  readonly kills: number;
+  readonly deaths: number;
+  /** Match ms of the current life's first recorded snapshot (the life counts as a target from then on). */
+  readonly lifeStartMs: number;
+  /** Match ms of the kill that ended the last life (NaN while alive and before the first death). */
+  readonly diedAtMs: number;
+  /** False between a lost connection (drop) and the same session's reconnection. */
+  readonly connected: boolean;
+  /** Interpolation delay the shooter renders others with, ms (as joined, clamped by the match). */
+  readonly interpDelayMs: number;
+  /** The round-trip estimate used for this player, ms (0 before the first sample). */
+  readonly rttMs: number;
+  /** The weapon rules state (equipped, rounds, reloads, fire clock, seq) as of its last message. */
+  readonly weapons: Readonly<ShooterState>;
+}
+
+export class MatchPlayer<Id> implements HitregPlayer<Id> {
+  id: Id;
+  readonly slot: number;
+  team = -1;
+  alive = false;
+  health = 0;
+  epoch = 0;
+  lives = 0;
+  kills = 0;
+  deaths = 0;
+  diedAtMs = Number.NaN;
+  connected = true;
+  interpDelayMs = 100;
+  /** Match ms of the first snapshot of the current life (its time becomes lifeStartMs); pending until then. */
+  lifeStartMs = 0;
+  lifePending = true;
+  /** Whether this slot holds a player now (false once it left). */
+  present = false;
+  /** The round trip the game measured itself (NaN: hitreg's ping measures it). */
+  externalRttMs = Number.NaN;
+  readonly rtt = new RoundTrip();
+  weapons: ShooterState;
+
+  constructor(id: Id, slot: number, magazines: readonly number[], loadout: readonly number[]) {
+    this.id = id;
+    this.slot = slot;
+    this.weapons = createShooterState(slot, magazines, loadout);
+  }
+
+  get rttMs(): number {
+    return this.externalRttMs === this.externalRttMs ? this.externalRttMs : this.rtt.rttMs;
+  }
+
+  /** The largest round trip the client was told lately (the game's own estimate when it measures it). */
+  toldRttMs(): number {
+    return this.externalRttMs === this.externalRttMs ? this.externalRttMs : this.rtt.toldMaxMs();
+  }
+}

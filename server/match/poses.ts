@@ -1,0 +1,77 @@
+/**
+ * The pose adapter: how a match reads each player's pose from the game's own state once per tick,
+ * whatever the game's schema calls its fields. The game writes what it has into `out`; what it
+ * leaves alone keeps its default. Shots are judged against the root, the orientation, the
+ * animation and the eye height; the view and input fields feed only the audit's behaviour measures.
+ *
+ * Give each value exactly as the game's clients receive it (Math.fround a float32 field): a client
+ * that records what it received then rewinds exactly what the server rewinds.
+ */
+import { setYawFromDirection, type PlayerPose } from '../../shared/lagcomp/pose';
+
+/** One player's pose as the adapter writes it. */
+export interface PoseInput {
+  /** Root (the feet), world space, metres. Required. */
+  x: number;
+  y: number;
+  z: number;
+  /**
+   * Body orientation as a unit quaternion. Leave qw NaN to have the yaw taken from the view
+   * direction's horizontal part (no trigonometry needed of the caller).
+   */
+  qx: number;
+  qy: number;
+  qz: number;
+  qw: number;
+  /** Aim direction (need not be unit), or NaN when the game does not say (behaviour measures only). */
+  viewX: number;
+  viewY: number;
+  viewZ: number;
+  /** Eye above the root, metres (crouching lowers it); NaN: the rig's eye height. */
+  eyeHeight: number;
+  /** Animation clip index of the rig and its time in seconds; default clip 0 at 0 s (a fixed pose). */
+  clip: number;
+  time: number;
+  /** Behaviour only, NaN when unknown: input messages since the last tick, movement steps this tick, and when the view was aimed (server ms, the input's stamp). */
+  inputs: number;
+  steps: number;
+  viewTimeMs: number;
+}
+
+/** The game's pose reader: fill `out` for player `id` (called once per tick for each player present). */
+export type PoseAdapter<Id> = (id: Id, out: PoseInput) => void;
+
+export function createPoseInput(): PoseInput {
+  const p = {} as PoseInput;
+  resetPoseInput(p);
+  return p;
+}
+
+/** Defaults before the adapter runs: nothing known but the fixed pose. */
+export function resetPoseInput(p: PoseInput): void {
+  p.x = Number.NaN; p.y = Number.NaN; p.z = Number.NaN;
+  p.qx = 0; p.qy = 0; p.qz = 0; p.qw = Number.NaN;
+  p.viewX = Number.NaN; p.viewY = Number.NaN; p.viewZ = Number.NaN;
+  p.eyeHeight = Number.NaN;
+  p.clip = 0; p.time = 0;
+  p.inputs = Number.NaN; p.steps = Number.NaN; p.viewTimeMs = Number.NaN;
+}
+
+/**
+ * The adapter's output as a history pose (alive and epoch are the match's): the orientation from
+ * the quaternion, or from the view's yaw when qw was left NaN, or upright facing +Z.
+ */
+export function poseFromInput(out: PlayerPose, p: PoseInput, alive: boolean, epoch: number): PlayerPose {
+  out.x = p.x; out.y = p.y; out.z = p.z;
+  if (p.qw === p.qw) {
+    out.qx = p.qx; out.qy = p.qy; out.qz = p.qz; out.qw = p.qw;
+  } else if (!setYawFromDirection(out, p.viewX, p.viewZ)) {
+    out.qx = 0; out.qy = 0; out.qz = 0; out.qw = 1;
+  }
+  out.clip = p.clip;
+  out.time = p.time;
+  out.alive = alive;
+  out.epoch = epoch;
+  out.eyeHeight = p.eyeHeight;
+  return out;
+}
