@@ -3,8 +3,8 @@
  * parts, one job each: connection.ts (socket and link glue), clock.ts (server clock, round trip,
  * observed tick rate), view.ts (what the bot rendered: one history ring per player),
  * ownMovement.ts (own-movement prediction and reconciliation), steering.ts (where it wants to go),
- * aim.ts (the human aim model and target picking), camera.ts, weaponState.ts (the rules state
- * mirrored with the server's own rules), shots.ts (prediction and the log of every weapon
+ * aim.ts (the human aim model and target picking), camera.ts, shared/client/weaponState.ts (the rules
+ * state mirrored with the server's own rules), shots.ts (prediction and the log of every weapon
  * message), honest.ts (how an honest player fights). A cheat profile (cheats/) may take over the
  * trigger, the inputs or the pongs; without one the bot plays honestly.
  *
@@ -30,8 +30,9 @@ import { OwnMovement } from './ownMovement';
 import { Steering } from './steering';
 import { Aim } from './aim';
 import { Camera } from './camera';
-import { WeaponState } from './weaponState';
-import { fillAction, fillFire, Intent, Predictor, ShotBook, type ShotLog } from './shots';
+import { WeaponState } from '../shared/client/weaponState';
+import { fillAction, fillFire, Intent, ShotBook, type ShotLog } from './shots';
+import { ShotPredictor } from '../shared/client/predictor';
 import { HonestPlay } from './honest';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
@@ -94,7 +95,7 @@ export class Bot {
   readonly aim: Aim;
   readonly camera: Camera;
   readonly honest: HonestPlay;
-  private readonly predictor: Predictor;
+  private readonly predictor: ShotPredictor;
   slot = -1;
   profile: Profile | null = null;
   /** Last seq used (every weapon message takes the next one). */
@@ -143,7 +144,7 @@ export class Bot {
     this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
     this.inputs = new InputSender(this.conn, this.steer, this.aim, this.move);
     this.camera = new Camera(opts.world);
-    this.predictor = new Predictor(this.view, v, this.view.targets);
+    this.predictor = new ShotPredictor(this.view, v, this.view.targets);
     this.honest = new HonestPlay(this, this.rng.fork(4));
   }
 

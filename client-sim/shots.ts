@@ -1,7 +1,7 @@
 /**
  * Shot logging and prediction: every weapon message a bot sends (fire, switch, reload) is first
- * predicted with the shared validateShot against the bot's own view (view.ts) and its own rules
- * state (weaponState.ts), then logged with its prediction and kept by sequence number until the
+ * predicted with the shared validateShot against the bot's own view and its own rules state
+ * (shared/client: ShotPredictor, WeaponState), then logged with its prediction and kept by sequence number until the
  * server's verdict for the same number comes back. The logs are the simulator's ground truth for
  * the report (report.ts): what each message was meant to be (Intent, and for a rule-breaking cheat
  * the reason the server should give), what the bot predicted, what the server said.
@@ -9,8 +9,6 @@
 import type { VerdictReply } from '../shared/protocol/messages';
 import { ShotAction, type ShotMessage } from '../shared/protocol/shot';
 import { createWorldHit, type World } from '../shared/world/world';
-import { validateShot, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from '../shared/validate/shot';
-import { createVerdict, type ShooterState, type Verdict } from '../shared/validate/verdict';
 
 /** What a message was meant to be, for the report. */
 export const Intent = {
@@ -116,27 +114,6 @@ export function fillAction(m: ShotMessage, action: number, weapon: number, timeM
   m.renderTimeMs = 0;
   m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
   return m;
-}
-
-/** Predicts one message with the shared pipeline against the bot's view. The verdict is scratch, valid until the next call. */
-export class Predictor {
-  readonly verdict: Verdict = createVerdict();
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
-
-  constructor(private readonly scene: ShotScene, private readonly validation: ValidationConfig, private readonly targets: ShotTargets) {}
-
-  /**
-   * `serverNow`: the bot's server clock; the message is expected half a round trip later. The
-   * server's newest tick then is about its arrival, where the bot's own predicted ring reaches.
-   */
-  predict(bytes: Uint8Array, shooter: ShooterState, serverNow: number, rttMs: number, interpDelayMs: number, newestTickMs: number): Verdict {
-    const t = this.timing;
-    t.rttMs = rttMs;
-    t.receiveTimeMs = serverNow + rttMs / 2;
-    t.interpDelayMs = interpDelayMs;
-    t.newestTickMs = newestTickMs;
-    return validateShot(this.verdict, this.scene, this.validation, bytes, shooter, t, this.targets);
-  }
 }
 
 /** Logs by seq until their verdicts arrive (a replayed seq may have several, in send order). */

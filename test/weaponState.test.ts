@@ -9,7 +9,7 @@
  * the server's differing where the bot's own-movement prediction was off).
  */
 import { describe, expect, it } from 'vitest';
-import { WeaponState, verdictFired } from '../client-sim/weaponState';
+import { WeaponState, verdictFired } from '../shared/client/weaponState';
 import { Rng } from '../client-sim/rng';
 import { WEAPONS } from '../shared/weapons';
 import { ShotAction } from '../shared/protocol/shot';

@@ -71,7 +71,7 @@ describe('web client in Chromium', () => {
     const after = await page.evaluate(`[window.hitreg.game.me.x, window.hitreg.game.me.z]`) as number[];
     expect(Math.hypot(after[0]! - before[0]!, after[1]! - before[1]!)).toBeGreaterThan(0.5);
     const room = ts.server.rooms.values().next().value!;
-    const server = room.slots[1]!.move;
+    const server = room.seats[1]!.move;
     expect(Math.hypot(server.x - after[0]!, server.z - after[1]!)).toBeLessThan(0.05);
 
     // Aim at the target's upper torso as drawn, fire with F.
@@ -97,8 +97,8 @@ describe('web client in Chromium', () => {
     const second = ts.server.config.validation.loadout[1]!;
     await page.keyboard.press('Digit2');
     await page.waitForFunction(`window.hitreg.game.equipped === ${second}`, undefined, { timeout: 3000 });
-    for (let i = 0; i < 60 && room.slots[1]!.shooter.equipped !== second; i++) await page.waitForTimeout(50);
-    expect(room.slots[1]!.shooter.equipped).toBe(second);
+    for (let i = 0; i < 60 && room.match.player(room.seats[1]!.sessionId)!.weapons.equipped !== second; i++) await page.waitForTimeout(50);
+    expect(room.match.player(room.seats[1]!.sessionId)!.weapons.equipped).toBe(second);
     await page.waitForFunction(`/pistol (drawing|\\d+)/.test(document.getElementById('health').textContent)`, undefined, { timeout: 3000 });
     const shotsBefore = await page.evaluate(`window.hitreg.game.shots.length`) as number;
     await page.waitForFunction(`window.hitreg.net.clock.serverNow(performance.now()) > window.hitreg.game.drawEndMs && window.hitreg.game.ammo > 0`, undefined, { timeout: 3000 });
@@ -109,7 +109,7 @@ describe('web client in Chromium', () => {
     expect(reason).toMatch(/^OK_/);
     // The round came out of the second weapon's magazine.
     const magazine = ts.server.config.validation.weapons.find((w) => w.id === second)!.magazine;
-    expect(room.slots[1]!.shooter.ammo[second]).toBe(magazine - 1);
+    expect(room.match.player(room.seats[1]!.sessionId)!.weapons.ammo[second]).toBe(magazine - 1);
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(SHOTS, 'web-debug.png') });
     await page.close();

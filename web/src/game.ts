@@ -3,15 +3,15 @@
  * movement step at the server's tick rate and reconciled against the server's acknowledged input,
  * others drawn interpolated at the render time (server clock - interpolation delay) from the
  * same snapshot rings the server rewinds (shared/client/view.ts), and every shot predicted with
- * the server's own validateShot against exactly what was drawn: an instant hit marker, bullet hole
- * and predicted damage, then confirmed or corrected by the server's verdict.
+ * the server's own validateShot against exactly what was drawn, with the weapon rules state
+ * mirrored by the shared PredictingShooter: an instant hit marker, bullet hole and predicted
+ * damage, then confirmed or corrected by the server's verdict.
  */
 import * as THREE from 'three';
 import {
-  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, Snap, SnapshotPool, ShotAction, VerdictKind, createInputMessage, createMoveState,
-  createPlayerPose, createShooterState, createShotMessage, createVerdict, createWorldHit, encodeInput, encodeShot, reasonName,
-  rewindReachMs, setView, stepMovement, validateShot, weaponById, INPUT_BYTES, SHOT_BYTES,
-  type DamagedReply, type HitReply, type MoveState, type ShotTiming, type VerdictReply, type RewoundPose,
+  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
+  createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES,
+  type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
 import type { Joined } from './net';
 import { HitboxFigure, bulletHole, hitboxGeometries, levelMesh, segmentLine } from './scene';
@@ -51,16 +51,11 @@ export class Game {
   pitch = 0;
   slot: number;
   health = 100;
-  /** Rounds in the magazine as this client counts them: the server's count less the shots it has not judged yet. */
-  ammo = 0;
-  /** Server ms (action time) when the reload under way ends; 0 when none. */
-  reloadEndMs = 0;
-  /** The weapon in hand (id), and the action time from which it is drawn: the server's, or this client's switch on its way. */
-  equipped = -1;
-  drawEndMs = 0;
-  /** Seq of a switch the server has not answered yet (-1: none): until then the synced weapon is the old one. */
-  private switchSeq = -1;
-  private syncedAmmo = 0;
+  /**
+   * The weapon messages: seq, frames, predictions, and the rules state (weapon in hand, rounds,
+   * reloads, draws) after every message sent, rebuilt from the server's verdicts.
+   */
+  readonly shooter: PredictingShooter;
   /** Own movement, predicted. */
   readonly me: MoveState = createMoveState(0, 0, 0);
   /** Smoothing offset left by a reconciliation, fading out over a few frames (metres). */
@@ -72,18 +67,15 @@ export class Game {
   private accumulator = 0;
   private lastFrame = -1;
   private nextFireAt = 0;
-  private shotSeq = 0;
+  private lastEpoch = -1;
   private readonly figures: (HitboxFigure | null)[] = [];
   private readonly geometries: THREE.BufferGeometry[];
   private readonly bones: Float64Array;
   private readonly pose = createPlayerPose();
   private readonly hit = createWorldHit();
-  private readonly shotBuf = new Uint8Array(SHOT_BYTES);
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
-  private readonly predictedVerdict = createVerdict();
-  private readonly shooter;
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
   private readonly decals = new THREE.Group();
   private readonly debugGroup = new THREE.Group();
   /** Per-second counters for the net graph. */
@@ -98,7 +90,8 @@ export class Game {
     this.slot = welcome.slot;
     this.view = new MatchView(world, rig, welcome.validation.maxPlayers, rewindReachMs(welcome.validation), welcome.tickRate);
     const snapshots = new SnapshotPool(welcome.validation.maxPlayers, 2);
-    this.shooter = createShooterState(welcome.slot, welcome.validation.weapons.map(() => 1 << 20));
+    this.shooter = new PredictingShooter(this.view, welcome.validation);
+    this.shooter.slot = welcome.slot;
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.geometries = hitboxGeometries(rig);
     this.debug = welcome.debug;
@@ -156,6 +149,12 @@ export class Game {
    * current prediction (the later inputs' effect stays), and shown smoothed unless it is a teleport.
    */
   private reconcile(me: any): void {
+    this.shooter.alive = me.alive;
+    if (me.alive && me.epoch !== this.lastEpoch) {
+      // A new life on the server: full magazines, the loadout's first weapon in hand.
+      if (this.lastEpoch >= 0) this.shooter.respawn();
+      this.lastEpoch = me.epoch;
+    }
     if (!this.predictedReady || !me.alive) {
       this.me.x = me.x; this.me.y = me.y; this.me.z = me.z;
       this.me.vx = 0; this.me.vy = 0; this.me.vz = 0;
@@ -168,15 +167,7 @@ export class Game {
       return;
     }
     this.health = me.health;
-    if (this.switchSeq < 0) {
-      this.equipped = me.weapon;
-      this.drawEndMs = me.drawEndMs;
-      this.syncedAmmo = me.ammo;
-      this.reloadEndMs = me.reloadEndMs;
-    }
-    let inFlight = 0;
-    for (const s of this.shots) if (s.verdict === null) inFlight++;
-    this.ammo = Math.max(0, this.syncedAmmo - inFlight);
+    this.shooter.weapons.check(me.weapon, me.ammo, me.reloadEndMs, me.drawEndMs);
     const seq = me.inputSeq >>> 0;
     if (seq === 0 || seq > this.inputSeq || this.inputSeq - seq >= 256) return;
     const o = (seq & 255) * 4;
@@ -223,15 +214,43 @@ export class Game {
     this.predictedAt[o] = this.me.x; this.predictedAt[o + 1] = this.me.y; this.predictedAt[o + 2] = this.me.z; this.predictedAt[o + 3] = inp.seq;
   }
 
+  /** The weapon in hand, as of every message this client sent. */
+  get equipped(): number {
+    return this.shooter.weapons.head.equipped;
+  }
+
+  /** Action time from which the weapon in hand is drawn, server ms. */
+  get drawEndMs(): number {
+    return this.shooter.weapons.head.drawEndMs;
+  }
+
+  /** Action time at which the reload of the weapon in hand ends, server ms (0: none). */
+  get reloadEndMs(): number {
+    return this.shooter.weapons.head.reloadEndMs[this.equipped] ?? 0;
+  }
+
+  /** Rounds in the weapon in hand now (a reload that has ended counts as done). */
+  get ammo(): number {
+    return this.shooter.weapons.ammoAt(this.equipped, this.net.clock.serverNow(performance.now()));
+  }
+
+  /** The clock a message stamped at local `now` carries (scratch). */
+  private clockAt(now: number): ClientClock {
+    const c = this.clockNow;
+    c.serverNowMs = this.net.clock.stamp(now);
+    c.rttMs = this.net.rtt.ms;
+    c.interpDelayMs = this.net.welcome.interpDelayMs;
+    c.newestTickMs = this.view.newestTimeMs;
+    return c;
+  }
+
   /** Fires along the view: predicts with validateShot against what is drawn, sends, shows the prediction. */
   fire(now: number): ShotView | null {
     const v = this.net.welcome.validation;
-    const weapon = weaponById(v.weapons, this.weaponInHand)!;
+    const weapon = weaponById(v.weapons, this.equipped)!;
     if (now < this.nextFireAt || this.health <= 0 || !this.predictedReady) return null;
-    // The server starts the reload itself at the last round; a shot before it ends is refused, as
-    // is one before the weapon is drawn.
-    const serverNow = this.net.clock.serverNow(now);
-    if (this.ammo <= 0 || serverNow < this.reloadEndMs || serverNow < this.drawEndMs) return null;
+    // The rules as the server will judge them: drawn, loaded, not reloading, the fire clock.
+    if (this.shooter.weapons.fireCheck(this.net.clock.serverNow(now)) !== RULES_OK) return null;
     const t = this.renderTime(now);
     if (t > this.view.newestTimeMs) return null; // nothing buffered to draw at that time yet
     this.nextFireAt = now + weapon.fireIntervalMs + 10;
@@ -239,37 +258,20 @@ export class Game {
     const [dx, dy, dz] = this.viewDir;
     let len = weapon.rangeM * 0.999;
     if (this.net.world.firstHit(this.hit, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len)) len = Math.min(len, this.hit.t * len + 0.05);
-    const shot = createShotMessage();
-    shot.action = ShotAction.FIRE;
-    shot.weapon = weapon.id;
-    shot.seq = ++this.shotSeq;
-    shot.timeMs = this.net.clock.stamp(now);
-    shot.renderTimeMs = t;
-    shot.sx = sx; shot.sy = sy; shot.sz = sz;
-    shot.ex = sx + dx * len; shot.ey = sy + dy * len; shot.ez = sz + dz * len;
-    const bytes = encodeShot(this.shotBuf, shot).slice();
     // Prediction: the server's pipeline against this client's rings, arrival half a round trip away.
-    const tm = this.timing;
-    tm.rttMs = this.net.rtt.ms;
-    tm.receiveTimeMs = this.net.clock.serverNow(now) + this.net.rtt.ms / 2;
-    tm.interpDelayMs = this.net.welcome.interpDelayMs;
-    tm.newestTickMs = this.view.newestTimeMs;
-    const st = this.shooter;
-    st.slot = this.slot; st.alive = true; st.lastSeq = -1; st.lastActionMs = Number.NEGATIVE_INFINITY;
-    st.nextFireMs = Number.NEGATIVE_INFINITY; st.equipped = weapon.id; st.drawEndMs = Number.NEGATIVE_INFINITY;
-    const p = validateShot(this.predictedVerdict, this.view, v, bytes, st, tm, this.view.targets);
+    const pr = this.shooter.fire(this.clockAt(now), t, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len);
+    const p = pr.verdict;
     const seen = new Map<number, Float64Array>();
     for (let s = 0; s < this.view.maxPlayers; s++) {
       if (s === this.slot || !this.view.renderPose(this.pose, s, p.rewindTimeMs === p.rewindTimeMs ? p.rewindTimeMs : t) || !this.pose.alive) continue;
       seen.set(s, this.view.rewinder.poseBones(new Float64Array(this.bones.length), this.pose).slice());
     }
     const view: ShotView = {
-      seq: shot.seq, sentAt: now, renderTimeMs: t, segment: [shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez],
+      seq: pr.seq, sentAt: now, renderTimeMs: t, segment: [sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len],
       predicted: { kind: p.kind, reason: reasonName(p.reason), target: p.target, zone: p.zone, hitbox: p.hitbox, damage: p.damage },
       seen, verdict: null, agreed: null,
     };
-    this.net.room.sendBytes(Msg.SHOT, bytes);
-    this.ammo--;
+    this.net.room.sendBytes(Msg.SHOT, pr.bytes);
     this.shots.push(view);
     if (this.shots.length > 200) this.shots.shift();
     if (p.kind === VerdictKind.MISS && p.worldHit) this.decals.add(bulletHole(p.x, p.y, p.z, p.nx, p.ny, p.nz));
@@ -278,55 +280,27 @@ export class Game {
     return view;
   }
 
-  /** The weapon in hand: the server's, the loadout's first before the first patch. */
-  get weaponInHand(): number {
-    return this.equipped >= 0 ? this.equipped : this.net.welcome.validation.loadout[0]!;
-  }
-
   /**
    * Takes the loadout's `index`-th weapon (keys 1, 2, 3): a SWITCH stamped now. It is drawn
    * `drawMs` later (the server judges shots before that as WEAPON_DRAWING, so fire() waits); a
    * reload under way is cancelled. Returns false when there is nothing to switch to.
    */
   switchTo(index: number, now: number): boolean {
-    const v = this.net.welcome.validation;
-    const id = v.loadout[index];
-    if (id === undefined || id === this.weaponInHand || this.health <= 0 || !this.predictedReady) return false;
-    const weapon = weaponById(v.weapons, id)!;
-    const msg = createShotMessage();
-    msg.action = ShotAction.SWITCH;
-    msg.weapon = id;
-    msg.seq = ++this.shotSeq;
-    msg.timeMs = this.net.clock.stamp(now);
-    msg.renderTimeMs = msg.timeMs;
-    this.net.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, msg).slice());
-    this.switchSeq = msg.seq;
-    this.equipped = id;
-    this.drawEndMs = msg.timeMs + weapon.drawMs;
-    this.reloadEndMs = 0;
-    // The magazine count arrives with the server's next patch after the switch.
-    this.syncedAmmo = 0;
-    this.ammo = 0;
+    const id = this.net.welcome.validation.loadout[index];
+    if (id === undefined || id === this.equipped || this.health <= 0 || !this.predictedReady) return false;
+    const pr = this.shooter.switchTo(this.clockAt(now), id);
+    this.net.room.sendBytes(Msg.SHOT, pr.bytes);
     return true;
   }
 
-  /** Asks for a reload of the weapon in hand (R). */
+  /** Asks for a reload of the weapon in hand (R), when the rules allow one. */
   reload(now: number): void {
-    const v = this.net.welcome.validation;
-    const weapon = weaponById(v.weapons, this.weaponInHand)!;
-    if (this.ammo >= weapon.magazine || this.net.clock.serverNow(now) < this.reloadEndMs) return;
-    const msg = createShotMessage();
-    msg.action = ShotAction.RELOAD;
-    msg.weapon = weapon.id;
-    msg.seq = ++this.shotSeq;
-    msg.timeMs = this.net.clock.stamp(now);
-    msg.renderTimeMs = msg.timeMs;
-    this.net.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, msg).slice());
+    if (this.shooter.weapons.reloadCheck(this.net.clock.serverNow(now)) !== RULES_OK) return;
+    this.net.room.sendBytes(Msg.SHOT, this.shooter.reload(this.clockAt(now)).bytes);
   }
 
   private verdict(v: VerdictReply): void {
-    // The switch is judged: the next patch carries the server's weapon state again.
-    if (v.seq === this.switchSeq) this.switchSeq = -1;
+    this.shooter.settle(v.seq, v);
     const s = this.shots.find((x) => x.seq === v.seq && x.verdict === null);
     if (s === undefined) return;
     s.verdict = v;

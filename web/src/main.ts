@@ -88,7 +88,7 @@ async function play(): Promise<void> {
     game.draw(now);
     graph.update(now);
     const serverNow = game.net.clock.serverNow(now);
-    const weapon = game.net.welcome.validation.weapons.find((w) => w.id === game.weaponInHand);
+    const weapon = game.net.welcome.validation.weapons.find((w) => w.id === game.equipped);
     const state = serverNow < game.drawEndMs ? 'drawing' : serverNow < game.reloadEndMs ? 'reloading' : String(game.ammo);
     $('health').textContent = `health ${game.health.toFixed(0)}  ${weapon?.name ?? 'weapon'} ${state}`;
     requestAnimationFrame(loop);

@@ -1,8 +1,8 @@
 /**
- * The bot's mirror of its weapon rules state (shared/validate/verdict.ts ShooterState), kept with
+ * A predicting client's mirror of its weapon rules state (shared/validate/verdict.ts ShooterState), kept with
  * the server's own rules (shared/validate/weaponRules.ts), not a re-implementation:
  *
- * - `head`: the state after every action the bot has sent, in order. Each action is predicted with
+ * - `head`: the state after every action the client has sent, in order. Each action is predicted with
  *   validateShot against `head`, and the prediction's `after` becomes the new head: the pipeline is
  *   deterministic, so when the server receives the same messages in the same order its chain of
  *   states equals this one.
@@ -14,12 +14,11 @@
  * The synced PlayerState (weapon, ammo, reloadEndMs, drawEndMs) is compared with `confirmed` when
  * nothing is in flight: `mismatches` counts where they differ.
  */
-import { ShotAction } from '../shared/protocol/shot';
-import type { VerdictReply } from '../shared/protocol/messages';
-import { copyShooterState, createShooterState, VerdictKind, VerdictReason, type ShooterState } from '../shared/validate/verdict';
-import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from '../shared/validate/weaponRules';
-import { weaponById, type WeaponSpec } from '../shared/weapons';
-import type { ValidationConfig } from '../shared/validate/shot';
+import { ShotAction } from '../protocol/shot';
+import { copyShooterState, createShooterState, VerdictKind, VerdictReason, type ShooterState } from '../validate/verdict';
+import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from '../validate/weaponRules';
+import { weaponById, type WeaponSpec } from '../weapons';
+import type { ValidationConfig } from '../validate/rules';
 
 interface Pending {
   seq: number;
@@ -114,7 +113,7 @@ export class WeaponState {
   }
 
   /** The server's verdict for `seq` (null: the message was lost and never arrives). */
-  settle(seq: number, v: VerdictReply | null): void {
+  settle(seq: number, v: { kind: number; reason: number } | null): void {
     const i = this.pending.findIndex((p) => p.seq === seq);
     if (i < 0) return;
     const p = this.pending[i]!;
