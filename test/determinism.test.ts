@@ -2,7 +2,7 @@
  * Verdict math is bit-identical across JavaScript engines: the golden batch (test/golden/batch.ts:
  * seeded world queries, rewinds over the mannequin rig and validateShot calls) gives the committed
  * GOLDEN_HASH in Node from the sources, and in Chromium (Debian's, through playwright-core) and in
- * SpiderMonkey (Debian's gjs, when installed) from the built browser entry dist/shared/index.js.
+ * SpiderMonkey (Debian's gjs, when installed) from the built browser entry dist/lib/index.js.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -17,7 +17,7 @@ import { goldenBatch, GOLDEN_HASH, type GoldenResult } from './golden/batch';
 import { launchChromium } from './helpers/chromium';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = join(ROOT, 'dist', 'shared');
+const DIST = join(ROOT, 'dist', 'lib');
 
 /** The batch as an ES module with no shared code in it (the page passes it the built entry). */
 async function batchModule(): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * The package's browser entry: it bundles for the browser from shared/ alone (no Node built-in, no
  * npm package, no server code), its minified gzip size stays within the budget, the built
- * dist/shared/ holds what package.json's exports name, and the binary assets load. Prints the
+ * dist/lib/ holds what package.json's exports name, and the binary assets load. Prints the
  * measured sizes (raw, minified, gzip) as one JSON line.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,9 +22,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * Gzip budget of the "." entry (with its chunks), minified, bytes; raise it only on purpose. Measured
  * 33,433 B, then 36,864 B with the BVH build's WebAssembly kernel (2.2 KB of module bytes and its
- * loader); 38 KiB leaves the kernel's growth and a little more.
+ * loader), then 41,379 B with a predicting client for any schema (snapshot readers, the weapon state,
+ * the shot predictor), the shot object codec and the match scene; 42 KiB leaves a little more.
  */
-export const SHARED_GZIP_BUDGET = 38 * 1024;
+export const SHARED_GZIP_BUDGET = 42 * 1024;
 
 async function bundle(minify: boolean): Promise<{ files: Map<string, Uint8Array>; meta: Metafile }> {
   const r = await build({ ...sharedBundleOptions(minify), outdir: join(ROOT, 'dist', '.bundle-test'), write: false, metafile: true });
@@ -79,20 +80,20 @@ describe('shared browser entry', () => {
     await expect(r).rejects.toThrow(/node:fs/);
   });
 
-  it('dist/shared holds every path package.json exports, and the assets load with their hashes', async () => {
+  it('dist/lib holds every path package.json exports, and the assets load with their hashes', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
     for (const [key, target] of Object.entries(pkg.exports)) {
       for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
         expect(existsSync(join(ROOT, file)), `${key} -> ${file}`).toBe(true);
       }
     }
-    const rig = rigFromBuffer(readFileSync(join(ROOT, 'dist', 'shared', 'assets', 'mannequin.hrrg')), MANNEQUIN_RIG.hash);
+    const rig = rigFromBuffer(readFileSync(join(ROOT, 'dist', 'lib', 'assets', 'mannequin.hrrg')), MANNEQUIN_RIG.hash);
     expect(rig.hash).toBe(MANNEQUIN_RIG.hash);
     expect(rig.triangles).toEqual(MANNEQUIN_RIG.triangles);
     expect(rig.frames).toEqual(MANNEQUIN_RIG.frames);
-    const world = World.fromBuffer(readFileSync(join(ROOT, 'dist', 'shared', 'assets', 'collision-world.hrwb')));
+    const world = World.fromBuffer(readFileSync(join(ROOT, 'dist', 'lib', 'assets', 'collision-world.hrwb')));
     expect(world.hash).toBe((await loadWorld()).hash);
-    const api = await import(join(ROOT, 'dist', 'shared', 'index.js'));
+    const api = await import(join(ROOT, 'dist', 'lib', 'index.js'));
     expect(typeof api.validateShot).toBe('function');
     expect(api.MANNEQUIN_RIG).toBeUndefined();
   });

@@ -1,12 +1,14 @@
 /**
  * `npm run build`: three outputs, each rebuilt only when its sources changed with --if-stale.
  *
- * - dist/server/main.js: the server (server/main.ts and everything it imports from server/ and
- *   shared/) bundled with esbuild, npm packages left as imports. Plain `node dist/server/main.js`
- *   runs it: the source's extensionless imports are resolved here, once.
- * - dist/shared/: the package's browser entry (exports "." and "./audit" in package.json): ESM for
- *   browsers with source maps, .d.ts from shared/tsconfig.json, and the binary assets
- *   (assets/mannequin.hrrg, assets/collision-world.hrwb; server/build/sharedAssets.ts).
+ * - dist/server/main.js: the arena server (server/main.ts and everything it imports from server/
+ *   and shared/) bundled with esbuild, npm packages left as imports, and dist/server/package.json
+ *   naming exactly those packages at the versions installed here (a production host installs them
+ *   with `npm --prefix dist/server install --omit=dev`). Plain `node dist/server/main.js` runs it.
+ * - dist/lib/: the package (exports ".", "./audit" and "./server" in package.json): ES modules with
+ *   source maps and shared chunks (one World class for every entry), .d.ts of all three from
+ *   server/build/tsconfig.package.json, and the binary assets (assets/mannequin.hrrg,
+ *   assets/collision-world.hrwb with their licence lines; server/build/sharedAssets.ts).
  * - dist/web/: the browser client (web/, Vite), which the server serves at `/`.
  *
  * `import.meta.url` inside a bundled module is rewritten to that module's own source URL (relative
@@ -18,7 +20,7 @@
  * Without esbuild (a production install, `npm ci --omit=dev`) it builds nothing and says so: the
  * dist/ built before (by `npm ci` with dev dependencies or `npm run build`) is what `npm start` runs.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -26,7 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outfile = join(root, 'dist', 'server', 'main.js');
-const sharedOut = join(root, 'dist', 'shared');
+const libOut = join(root, 'dist', 'lib');
 const webOut = join(root, 'dist', 'web');
 
 /** Newest mtime of the files under `dirs` whose names match `pattern` (and of package.json). */
@@ -67,10 +69,10 @@ async function main() {
   const ifStale = process.argv.includes('--if-stale');
   const work = {
     server: !ifStale || stale(outfile, ['server', 'shared']),
-    shared: !ifStale || stale(join(sharedOut, 'index.js'), ['shared', 'tools']),
+    lib: !ifStale || stale(join(libOut, 'server.js'), ['shared', 'server/match', 'server/matchlog']),
     web: !ifStale || stale(join(webOut, 'index.html'), ['web', 'shared'], /\.(ts|html|css)$/),
   };
-  if (!work.server && !work.shared && !work.web) return 0;
+  if (!work.server && !work.lib && !work.web) return 0;
   let esbuild;
   try {
     esbuild = await import('esbuild');
@@ -81,14 +83,14 @@ async function main() {
   }
   const say = (line) => { if (!ifStale || process.stdout.isTTY) console.log(line); };
   if (work.server) await buildServer(esbuild, say);
-  if (work.shared) await buildShared(esbuild, say);
+  if (work.lib) await buildLib(esbuild, say);
   if (work.web) await buildWeb(say);
   return 0;
 }
 
 async function buildServer(esbuild, say) {
   const t0 = performance.now();
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [join(root, 'server', 'main.ts')],
     outfile,
     bundle: true,
@@ -100,12 +102,39 @@ async function buildServer(esbuild, say) {
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warning',
     plugins: [sourceUrlPlugin],
+    metafile: true,
   });
+  writeDeployManifest(result.metafile);
   say(`build: ${relative(root, outfile)} in ${Math.round(performance.now() - t0)} ms`);
+}
+
+/**
+ * dist/server/package.json: the npm packages the server bundle imports, at the versions installed
+ * here, so a production host needs only those (`npm --prefix dist/server install --omit=dev`).
+ */
+function writeDeployManifest(metafile) {
+  const names = new Set();
+  for (const out of Object.values(metafile.outputs)) {
+    for (const imp of out.imports) {
+      if (!imp.external || imp.path.startsWith('node:') || imp.path.startsWith('.')) continue;
+      const parts = imp.path.split('/');
+      names.add(imp.path.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]);
+    }
+  }
+  const dependencies = {};
+  for (const name of [...names].sort()) {
+    const manifest = join(root, 'node_modules', ...name.split('/'), 'package.json');
+    if (!existsSync(manifest)) continue; // a Node built-in without the node: prefix
+    dependencies[name] = JSON.parse(readFileSync(manifest, 'utf8')).version;
+  }
+  const pkg = { name: 'hitreg-arena-server', private: true, type: 'module', description: 'The arena server bundle (npm run build); its runtime packages.', engines: { node: '>=22' }, dependencies };
+  writeFileSync(join(dirname(outfile), 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 }
 
 /** Options of the browser bundle of shared/ (also used by test/sharedBundle.test.ts for the size budget). */
 export const SHARED_ENTRIES = { index: 'shared/index.ts', audit: 'shared/audit/index.ts' };
+/** The package's entries: the browser ones and the server one (Node: it writes match logs). */
+export const LIB_ENTRIES = { ...SHARED_ENTRIES, server: 'server/match/index.ts' };
 export function sharedBundleOptions(minify) {
   return {
     entryPoints: Object.fromEntries(Object.entries(SHARED_ENTRIES).map(([k, v]) => [k, join(root, v)])),
@@ -120,19 +149,33 @@ export function sharedBundleOptions(minify) {
   };
 }
 
-async function buildShared(esbuild, say) {
+/**
+ * The package: its three entries in one build, so the server entry and the browser ones share their
+ * chunks (one World, one Rig, one Verdict class at run time, as in their declarations). Neutral
+ * platform: the browser entries import nothing, the server entry imports Node built-ins only.
+ */
+async function buildLib(esbuild, say) {
   const t0 = performance.now();
-  rmSync(sharedOut, { recursive: true, force: true });
-  await esbuild.build({ ...sharedBundleOptions(false), outdir: sharedOut, sourcemap: true });
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'shared', 'tsconfig.json')], { stdio: 'inherit' });
-  if (tsc.status !== 0) throw new Error('declarations (tsc -p shared/tsconfig.json) failed');
+  rmSync(libOut, { recursive: true, force: true });
+  rmSync(join(root, 'dist', 'shared'), { recursive: true, force: true }); // the layout before dist/lib
+  await esbuild.build({
+    ...sharedBundleOptions(false),
+    entryPoints: Object.fromEntries(Object.entries(LIB_ENTRIES).map(([k, v]) => [k, join(root, v)])),
+    platform: 'neutral',
+    external: ['node:*'],
+    tsconfig: join(root, 'tsconfig.json'),
+    outdir: libOut,
+    sourcemap: true,
+  });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'server', 'build', 'tsconfig.package.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) throw new Error('declarations (tsc -p server/build/tsconfig.package.json) failed');
   // The assets script needs the server's glTF loader: bundled for Node and run from a scratch file.
   const scratch = join(root, 'dist', '.assets-build.mjs');
   await esbuild.build({ entryPoints: [join(root, 'server', 'build', 'sharedAssets.ts')], outfile: scratch, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning', plugins: [sourceUrlPluginFor(scratch)] });
   try {
     const { writeSharedAssets } = await import(pathToFileURL(scratch).href);
-    const assets = await writeSharedAssets(join(sharedOut, 'assets'));
-    say(`build: dist/shared (rig ${assets.rig.hash} ${assets.rig.bytes} B, world ${assets.world.hash} ${assets.world.bytes} B) in ${Math.round(performance.now() - t0)} ms`);
+    const assets = await writeSharedAssets(join(libOut, 'assets'));
+    say(`build: dist/lib (rig ${assets.rig.hash} ${assets.rig.bytes} B, world ${assets.world.hash} ${assets.world.bytes} B) in ${Math.round(performance.now() - t0)} ms`);
   } finally {
     rmSync(scratch, { force: true });
   }

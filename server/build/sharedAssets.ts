@@ -1,8 +1,8 @@
 /**
  * The package's binary assets, written by `npm run build` (server/build/build.mjs bundles and runs this):
- * dist/shared/assets/mannequin.hrrg (the shipped rig, rigDataToBuffer) and
- * dist/shared/assets/collision-world.hrwb (the default level's World bytes). Prints one JSON line
- * with their content hashes and sizes.
+ * dist/lib/assets/mannequin.hrrg (the shipped rig, rigDataToBuffer) and
+ * dist/lib/assets/collision-world.hrwb (the default level's World bytes), with a README of their
+ * sources and licences. Returns their content hashes and sizes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,5 +17,15 @@ export async function writeSharedAssets(outDir: string): Promise<{ rig: { hash: 
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const wb = new Uint8Array(world.toBuffer());
   writeFileSync(join(outDir, 'collision-world.hrwb'), wb);
+  writeFileSync(join(outDir, 'README.md'), LICENCES);
   return { rig: { hash: MANNEQUIN_RIG_DATA.hash, bytes: rig.length }, world: { hash: world.hash, bytes: wb.length } };
 }
+
+/** Where the assets come from (server/assets/README.md has the full table). */
+const LICENCES = `# hitreg's assets
+
+- \`mannequin.hrrg\`: the hitbox rig built from \`mannequiny-0.3.0.glb\`, "mannequiny" by GDQuest and
+  contributors (godot-3d-mannequin), CC BY 4.0.
+- \`collision-world.hrwb\`: the collision world of the three.js \`games_fps\` example level
+  (three.js PR #20836), MIT, three.js authors.
+`;

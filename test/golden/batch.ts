@@ -2,7 +2,7 @@
  * The determinism golden batch: a seeded mix of world queries (build, bytes round trip, first hit,
  * any hit, ground height, swept sphere), rewinds over the mannequin rig and validateShot calls,
  * every answer folded into one FNV-1a 64 hash. It takes the shared API as an argument, so the same
- * code runs against the sources in Node and against the built browser entry (dist/shared/index.js)
+ * code runs against the sources in Node and against the built browser entry (dist/lib/index.js)
  * in Chromium and SpiderMonkey (gjs); test/determinism.test.ts compares each with GOLDEN_HASH.
  *
  * Only + - * / and Math.sqrt here too: the batch itself must be engine-independent.
