@@ -169,6 +169,7 @@ async function buildLib(esbuild, say) {
   });
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'server', 'build', 'tsconfig.package.json')], { stdio: 'inherit' });
   if (tsc.status !== 0) throw new Error('declarations (tsc -p server/build/tsconfig.package.json) failed');
+  addDeclarationExtensions(join(libOut, 'types'));
   // The assets script needs the server's glTF loader: bundled for Node and run from a scratch file.
   const scratch = join(root, 'dist', '.assets-build.mjs');
   await esbuild.build({ entryPoints: [join(root, 'server', 'build', 'sharedAssets.ts')], outfile: scratch, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning', plugins: [sourceUrlPluginFor(scratch)] });
@@ -179,6 +180,34 @@ async function buildLib(esbuild, say) {
   } finally {
     rmSync(scratch, { force: true });
   }
+}
+
+/**
+ * Gives every relative import of the emitted declarations its file (`./match` -> `./match.js`,
+ * `./kernels` -> `./kernels/index.js`): a TypeScript project with moduleResolution node16 or
+ * nodenext reads ES module declarations only with explicit extensions; bundler resolution reads
+ * them either way.
+ */
+function addDeclarationExtensions(dir) {
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.d.ts')) rewrite(p);
+    }
+  };
+  const rewrite = (file) => {
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(/(from\s+|import\(\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (all, lead, quote, spec) => {
+      if (spec.endsWith('.js')) return all;
+      const base = join(dirname(file), spec);
+      if (existsSync(`${base}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
+      if (existsSync(join(base, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`;
+      throw new Error(`declarations: ${relative(root, file)} imports ${spec}, which names no emitted declaration`);
+    });
+    if (fixed !== text) writeFileSync(file, fixed);
+  };
+  walk(dir);
 }
 
 async function buildWeb(say) {

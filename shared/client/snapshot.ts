@@ -63,9 +63,12 @@ export interface SnapshotReader<S = any> {
   /** The tick number and server ms of the state's newest snapshot (what poses are interpolated by). */
   tick(state: S): number;
   timeMs(state: S): number;
-  /** Calls `visit` for each player object of the state (undefined: no players yet). */
-  players(state: S, visit: (player: any) => void): boolean;
-  /** Fills `out` from a player object of the state. */
+  /**
+   * Calls `visit(player, id)` for each player object of the state with its id (a MapSchema's
+   * forEach does: value, key); false when the state has no players yet.
+   */
+  players(state: S, visit: (player: any, id: string | number) => void): boolean;
+  /** Fills `out` from a player object of the state (out.id is already the id players() gave). */
   read(player: any, out: SnapPlayer): void;
   /** Calls `visit(victimSlot, timeMs)` for each death the state lists (a kill feed), if it has one. */
   deaths?(state: S, visit: (victimSlot: number, timeMs: number) => void): void;
@@ -116,7 +119,7 @@ export class SnapshotPool {
   private readonly slots = new Map<string | number, number>();
   private readonly seen: boolean[] = [];
   private current: StateSnapshot | null = null;
-  private readonly visitPlayer = (p: unknown): void => this.copyPlayer(p);
+  private readonly visitPlayer = (p: unknown, id: string | number): void => this.copyPlayer(p, id);
   private readonly visitDeath = (victim: number, timeMs: number): void => this.copyDeath(victim, timeMs);
 
   constructor(private readonly maxPlayers: number, size = 128, private readonly reader: SnapshotReader = ARENA_READER) {
@@ -167,9 +170,10 @@ export class SnapshotPool {
     return snap;
   }
 
-  private copyPlayer(p: unknown): void {
+  private copyPlayer(p: unknown, id: string | number): void {
     const o = this.scratch;
     resetSnapPlayer(o);
+    if (typeof id === 'string' || typeof id === 'number') o.id = id;
     this.reader.read(p, o);
     const s = this.slotFor(o.id, o.slot);
     if (s < 0) return;

@@ -6,7 +6,7 @@
  * form a ShotScene, so the client predicts a shot with the server's own validateShot against
  * exactly what it rendered. Used by the browser client (web/) and the headless bots (client-sim/).
  */
-import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../lagcomp/history';
+import { PlayerHistory, RecordResult, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../lagcomp/history';
 import { Rewinder } from '../lagcomp/rewind';
 import { createPlayerPose, type PlayerPose } from '../lagcomp/pose';
 import type { World } from '../world/world';
@@ -27,6 +27,12 @@ export class MatchView implements ShotScene {
   latestTick = -1;
   newestTimeMs = Number.NEGATIVE_INFINITY;
   snapshots = 0;
+  /**
+   * Player poses the rings refused (a number that is not finite, a rotation that is not one, a clip
+   * that is not an index): a reader that leaves a field unset shows here, and that player cannot be
+   * drawn or predicted.
+   */
+  refusedPoses = 0;
   /** Per slot: epoch of the life seen and the server time of its first snapshot (life start). */
   readonly epoch: Int32Array;
   readonly lifeStartMs: Float64Array;
@@ -97,7 +103,7 @@ export class MatchView implements ShotScene {
       pose.x = p[o + Snap.X]!; pose.y = p[o + Snap.Y]!; pose.z = p[o + Snap.Z]!;
       pose.qx = p[o + Snap.QX]!; pose.qy = p[o + Snap.QY]!; pose.qz = p[o + Snap.QZ]!; pose.qw = p[o + Snap.QW]!;
       pose.clip = p[o + Snap.CLIP]!; pose.time = p[o + Snap.TIME]!; pose.alive = alive; pose.epoch = epoch; pose.eyeHeight = p[o + Snap.EYE]!;
-      this.histories[s]!.record(snap.tick, snap.timeMs, pose);
+      if (this.histories[s]!.record(snap.tick, snap.timeMs, pose) !== RecordResult.OK) this.refusedPoses++;
     }
     this.latest.set(p);
     this.latestTick = snap.tick;
