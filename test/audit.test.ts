@@ -70,6 +70,8 @@ describe('audit of a recorded match', () => {
     const one = await auditMatchLog(match.path, { world, workers: 1 });
     expect(one.problems).toEqual([]);
     expect(one.mismatches).toEqual([]);
+    // The synthetic room logs every player's view and inputs: every behaviour measure can be computed.
+    expect(one.players.flatMap((p) => p.unavailable)).toEqual([]);
     expect(one.shots).toBe(match.shots);
     expect(one.failed).toBe(false);
     const flagged = one.flagged.map((f) => f.player).sort((a, b) => a - b);

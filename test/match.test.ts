@@ -19,11 +19,17 @@ import { reasonName, VerdictKind } from '../shared/validate/verdict';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { verifyMatchLog } from '../shared/audit/verify';
 import { HitregMatch, MatchLogRecorder, MatchEventKind, type MatchEvent, type MatchRecorder, type PoseInput, type ShotRecord } from '../server/match/index';
+import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { summaryLines } from '../server/audit/cli';
+import { MEASURES } from '../server/audit/behaviour';
 
 const world = buildTestWorld();
 const rig = MANNEQUIN_RIG;
 const dir = mkdtempSync(join(tmpdir(), 'match-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 interface Body { x: number; z: number; faceZ: number; crouched: boolean }
 
@@ -248,5 +254,38 @@ describe('HitregMatch: the match log', () => {
     // The same log against another rig is refused before any replay.
     const other = verifyMatchLog(new Uint8Array(readFileSync(path)), world, { ...rig, hash: '0000' });
     expect(other.problems[0]).toMatch(/rig/);
+  });
+});
+
+describe('HitregMatch: what the audit can measure', () => {
+  it('a log without views or input counts: the audit names the behaviour measures it cannot give, per player', async () => {
+    const path = join(dir, 'fields.hrml');
+    const clock = { ms: 0 };
+    const match = new HitregMatch<string>({
+      world, rig, tickRate: 64, maxPlayers: 2, clock: () => clock.ms, recorder: new MatchLogRecorder({ path }),
+      poses: (id, out) => {
+        out.x = 0; out.y = 0; out.z = id === 'seer' ? 0 : 8;
+        // Only the seer's adapter says where it looks; nobody's says how its inputs came.
+        if (id === 'seer') { out.viewX = 0; out.viewY = 0; out.viewZ = 1; } else out.qw = 1;
+      },
+    });
+    match.join('seer');
+    match.join('blind');
+    for (let i = 0; i < 40; i++) { clock.ms += 1000 / 64; match.tick(); }
+    const m = { ...createShotMessage(), seq: 1, timeMs: clock.ms - 25, renderTimeMs: clock.ms - 125, sx: 0, sy: rig.eyeHeight, sz: 0, ex: 0, ey: 1.2, ez: 30 };
+    match.shot('seer', frame(m));
+    match.shot('blind', frame({ ...m, sz: 8, ez: -30 }));
+    await match.close();
+    const a = await auditMatchLog(path, { world, workers: 1 });
+    expect(a.mismatches).toEqual([]);
+    const by = new Map(a.players.map((p) => [p.player, p.unavailable]));
+    const needing = (k: 'view' | 'inputs') => MEASURES.filter((x) => x.needs === k).map((x) => x.name);
+    expect(by.get(0)!.map((u) => u.measure)).toEqual(needing('inputs'));
+    expect(by.get(1)!.map((u) => u.measure).sort()).toEqual([...needing('view'), ...needing('inputs')].sort());
+    const lines = summaryLines(a).filter((l) => l.startsWith('not measured'));
+    expect(lines).toEqual([
+      `not measured (the log has no view for player 1): ${needing('view').join(', ')}`,
+      `not measured (the log has no input counts for players 0 1): ${needing('inputs').join(', ')}`,
+    ]);
   });
 });

@@ -7,7 +7,18 @@
  * `disconnectAfterMs` of first running dry is disconnected with CLOSE_OVER_BUDGET.
  */
 
-import type { HostileEvent } from './config';
+
+/** A structured line about a hostile client (rate-limited by the room). */
+export interface HostileEvent {
+  event: 'refused' | 'throttled' | 'disconnected';
+  roomId: string;
+  sessionId: string;
+  slot: number;
+  /** Refused (or dropped) messages since the last event of this client. */
+  count: number;
+  /** The last reason a message was refused for. */
+  reason: string;
+}
 
 export interface RejectBudgetConfig {
   /** Refused messages a client may send per second, sustained. */

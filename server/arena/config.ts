@@ -5,7 +5,9 @@
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
 import type { MatchRecorder } from '../match/index';
 import type { ServerStats } from './stats';
-import type { RejectBudgetConfig } from './budget';
+import type { HostileEvent, RejectBudgetConfig } from './budget';
+
+export type { HostileEvent } from './budget';
 
 export interface SpawnPoint {
   x: number;
@@ -57,16 +59,4 @@ export interface ArenaConfig {
 /** What the registry hooks see of a room (room.ts ArenaRoom). */
 export interface ArenaRoomLike {
   readonly roomId: string;
-}
-
-/** A structured line about a hostile client (rate-limited by the room). */
-export interface HostileEvent {
-  event: 'refused' | 'throttled' | 'disconnected';
-  roomId: string;
-  sessionId: string;
-  slot: number;
-  /** Refused (or dropped) messages since the last event of this client. */
-  count: number;
-  /** The last reason a message was refused for. */
-  reason: string;
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/audit/frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, readEvent } from '../../shared/audit/records';
+import { RecordType, RECORD_TYPE_NAMES, countTickFields, decodeHeader, readEnd, readEvent, type TickFields } from '../../shared/audit/records';
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ShotMismatch,
 } from '../../shared/audit/replay';
@@ -19,7 +19,7 @@ import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
 import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
-import type { Calibration } from './behaviour';
+import { MEASURES, type Calibration } from './behaviour';
 import { eventsFromRows } from './behaviourEvents';
 import { DEFAULT_CALIBRATION } from './calibration';
 import { headerProblem, runShard, type ReplayHeader } from './shard';
@@ -108,6 +108,15 @@ export interface AuditResult {
 }
 
 /** Join and death events in log order (a join restarts a slot's shooter state; deaths explain races). */
+/** Each player's behaviour measures that need a view or input counts its log never carried. */
+function markUnavailable(players: PlayerReport[], fields: TickFields): void {
+  for (const p of players) {
+    const noView = !(fields.viewTicks[p.player]! > 0);
+    const noInputs = !(fields.inputTicks[p.player]! > 0);
+    p.unavailable = MEASURES.filter((m) => (m.needs === 'view' && noView) || (m.needs === 'inputs' && noInputs)).map((m) => ({ measure: m.name, needs: m.needs! }));
+  }
+}
+
 function slotEvents(bytes: Uint8Array, frames: FrameReadResult, kind: 'join' | 'death'): { offset: number; slot: number; timeMs: number }[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: { offset: number; slot: number; timeMs: number }[] = [];
@@ -378,6 +387,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
     });
   }
   const players = flagPlayers(facts, windowMs, options.thresholds);
+  markUnavailable(players, countTickFields(bytes, frames.frames, frames.version, h.maxPlayers));
   if (options.replay?.verdictsOnly !== true && options.calibration !== null) flagBehaviour(players, eventsFromRows(rows, shots), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const failed = mismatches.length > 0 || problems.some((p) => p.kind === ProblemKind.CORRUPT || p.kind === ProblemKind.WORLD_HASH || p.kind === ProblemKind.RIG_HASH || p.kind === ProblemKind.BAD_RECORD);

@@ -46,6 +46,8 @@ export interface MeasureSpec {
   shots: 'first' | 'later' | 'bursts' | 'all';
   /** 'event': binomial count of extreme events; 'player': the player's median (or mean) against honest players'. */
   level: 'event' | 'player';
+  /** What the log must carry for it: the players' views, their input counts, or nothing beyond poses and shots. */
+  needs: 'view' | 'inputs' | null;
   /** For player measures: the statistic of the player's values. */
   stat?: 'median' | 'mean';
   /**
@@ -64,28 +66,28 @@ export function testCount(): number {
 }
 
 export const MEASURES: readonly MeasureSpec[] = [
-  { name: 'reaction', what: 'target in sight to the first shot at it', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
-  { name: 'turnSpeed', what: 'fastest view turn from the sighting to the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
-  { name: 'onTarget', what: 'view ray on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event' },
-  { name: 'sweep', what: 'view moving across the target in the tick before the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event' },
-  { name: 'preAim', what: 'view to target before it came into sight', unit: 'deg', tail: 'low', shots: 'first', level: 'event' },
-  { name: 'hiddenFollow', what: 'view turning with the target while it was hidden (regression gain)', unit: '', tail: 'high', shots: 'first', level: 'event' },
-  { name: 'viewOffset', what: 'shot direction off the view', unit: 'deg', tail: 'high', shots: 'bursts', level: 'event' },
+  { name: 'reaction', what: 'target in sight to the first shot at it', unit: 'ms', tail: 'low', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'turnSpeed', what: 'fastest view turn from the sighting to the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'onTarget', what: 'view ray on the body before the first shot', unit: 'ms', tail: 'low', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'sweep', what: 'view moving across the target in the tick before the first shot', unit: 'deg/s', tail: 'high', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'preAim', what: 'view to target before it came into sight', unit: 'deg', tail: 'low', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'hiddenFollow', what: 'view turning with the target while it was hidden (regression gain)', unit: '', tail: 'high', shots: 'first', level: 'event', needs: 'view' },
+  { name: 'viewOffset', what: 'shot direction off the view', unit: 'deg', tail: 'high', shots: 'bursts', level: 'event', needs: 'view' },
   // Angular aim errors shrink with distance (part of the error is the aim point's offset from the
   // recorded root): compared within distance bands, so a long-range player is not "too precise".
-  { name: 'shotErrorNear', what: 'shot direction off the target, under 10 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
-  { name: 'shotErrorMid', what: 'shot direction off the target, 10-25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
-  { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event' },
-  { name: 'trackJitter', what: 'wobble of the view around the target while firing on it (beyond what the target\'s motion explains)', unit: 'deg', tail: 'low', shots: 'later', level: 'event' },
-  { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event' },
+  { name: 'shotErrorNear', what: 'shot direction off the target, under 10 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event', needs: null },
+  { name: 'shotErrorMid', what: 'shot direction off the target, 10-25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event', needs: null },
+  { name: 'shotErrorFar', what: 'shot direction off the target, over 25 m', unit: 'deg', tail: 'low', shots: 'bursts', level: 'event', needs: null },
+  { name: 'trackJitter', what: 'wobble of the view around the target while firing on it (beyond what the target\'s motion explains)', unit: 'deg', tail: 'low', shots: 'later', level: 'event', needs: 'view' },
+  { name: 'trackLag', what: 'how far the view trails the target while firing on it', unit: 'ms', tail: 'low', shots: 'later', level: 'event', needs: 'view' },
   // Network measures read the player against its own connection (its declared delay), never against
   // other players': a distant or slow-rendering honest player is no cheat. How late shots arrive
   // after their claimed time is not one: it is the link's one-way delay and stalls, and the client's
   // clock error, all of which vary between honest players far more than a backdated claim needs
   // (shots claimed before inputs already stepped are a rule of flags.ts instead).
-  { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median' },
-  { name: 'shortHolds', what: 'holds of the input stream too short for a retransmission and too long for the frame rate, released in a bunch, per second (mean)', unit: '/s', tail: 'high', shots: 'all', level: 'player', stat: 'mean', logFloor: 0.05 },
-  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05 },
+  { name: 'depthExcess', what: 'rewind depth beyond the declared interpolation delay (median)', unit: 'ms', tail: 'high', shots: 'all', level: 'player', stat: 'median', needs: null },
+  { name: 'shortHolds', what: 'holds of the input stream too short for a retransmission and too long for the frame rate, released in a bunch, per second (mean)', unit: '/s', tail: 'high', shots: 'all', level: 'player', stat: 'mean', logFloor: 0.05, needs: 'inputs' },
+  { name: 'inputBunching', what: 'inputs per tick, variance over mean, in the 2 s before a shot (median)', unit: '', tail: 'high', shots: 'all', level: 'player', stat: 'median', logFloor: 0.05, needs: 'inputs' },
 ];
 
 /** Player measures need at least this many values. */

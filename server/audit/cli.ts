@@ -158,7 +158,20 @@ export function summaryLines(r: AuditResult): string[] {
     lines.push(`${String(p.player).padStart(6)} ${String(p.shots).padStart(6)} ${String(p.hits).padStart(5)} ${String(p.misses).padStart(5)} ${String(p.rejected).padStart(4)} ${(p.hits ? (100 * p.headshots) / p.hits : 0).toFixed(0).padStart(6)} ${Number.isFinite(p.medianReactionMs) ? p.medianReactionMs.toFixed(0).padStart(10) : '         -'}  ${p.flags.map((f) => f.rule).join(',') || '-'}${rejections ? `  (${rejections})` : ''}`);
   }
   for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
+  lines.push(...unavailableLines(r));
   return lines;
+}
+
+/** Which behaviour measures the log could not give, by what it lacks, and for which players. */
+export function unavailableLines(r: AuditResult): string[] {
+  const out: string[] = [];
+  for (const needs of ['view', 'inputs'] as const) {
+    const players = r.players.filter((p) => p.unavailable.some((u) => u.needs === needs)).map((p) => p.player);
+    if (players.length === 0) continue;
+    const measures = [...new Set(r.players.flatMap((p) => p.unavailable.filter((u) => u.needs === needs).map((u) => u.measure)))];
+    out.push(`not measured (the log has no ${needs === 'view' ? 'view' : 'input counts'} for player${players.length > 1 ? 's' : ''} ${players.join(' ')}): ${measures.join(', ')}`);
+  }
+  return out;
 }
 
 /** The --json line's object. */
@@ -176,6 +189,7 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
     problems: r.problems,
     mismatchList: r.mismatches.slice(0, 100),
+    unavailable: Object.fromEntries(r.players.filter((p) => p.unavailable.length > 0).map((p) => [p.player, p.unavailable.map((u) => u.measure)])),
     failed: r.failed,
   };
 }

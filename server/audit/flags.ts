@@ -176,6 +176,12 @@ export interface PlayerReport {
   flags: Flag[];
   /** The behaviour measures and score (set by the audit; null when not scored). */
   behaviour: BehaviourResult | null;
+  /**
+   * Behaviour measures this player's log cannot give: the game's pose adapter left the view or the
+   * input counts unknown (or the log's format predates them), so those measures were not computed
+   * rather than read from placeholders. Set by the audit.
+   */
+  unavailable: { measure: string; needs: 'view' | 'inputs' }[];
 }
 
 function median(values: number[]): number {
@@ -196,7 +202,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     if (!p) {
       p = {
         player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
-        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, reactions: [], reasonsAfterStall: {},
+        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, unavailable: [], reactions: [], reasonsAfterStall: {},
       };
       players.set(s.shooter, p);
     }

@@ -21,10 +21,11 @@ import { FrameStatus } from '../../shared/protocol/shot';
 import { MatchPlayer, type HitregPlayer } from './player';
 import { PongResult } from './roundTrip';
 import { TickClock } from './tickClock';
-import { ShotJudge, type TargetArrays } from './judge';
-import { createPoseInput, poseFromInput, resetPoseInput, type PoseAdapter } from './poses';
+import { ShotJudge } from './judge';
+import { Roster } from './roster';
+import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type PoseAdapter } from './poses';
 import { matchRules, numberOption, type HitregMatchOptions } from './options';
-import { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchRecorder } from './recorder';
+import { MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
 import { createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
 
 export class HitregMatch<Id extends string | number = string> {
@@ -47,11 +48,9 @@ export class HitregMatch<Id extends string | number = string> {
   private readonly clock: () => number;
   private readonly t0: number;
   private readonly onProblem: (message: string, error?: unknown) => void;
-  private readonly byId = new Map<Id, MatchPlayer<Id>>();
-  private readonly bySlot: (MatchPlayer<Id> | null)[] = [];
-  /** Per slot, bumped by every life and teleport of any occupant (never reused within a match). */
-  private readonly epochs: number[] = [];
-  private readonly targets: TargetArrays = { alive: [], lifeStartMs: [], leftMs: [], team: [] };
+  private readonly roster: Roster<Id>;
+  private readonly byId: Map<Id, MatchPlayer<Id>>;
+  private readonly bySlot: (MatchPlayer<Id> | null)[];
   private readonly tickClock = new TickClock();
   private readonly judge: ShotJudge;
   private readonly outcome: ShotOutcome<Id> = createShotOutcome<Id>();
@@ -60,7 +59,6 @@ export class HitregMatch<Id extends string | number = string> {
   private readonly rows: Float64Array;
   private readonly pingOut = new Uint8Array(PING_BYTES);
   private readonly pingIn = createPingMessage();
-  private readonly magazines: number[];
   private pingCounter = 0;
   private tickNo = 0;
   private tickMs = Number.NaN;
@@ -83,17 +81,11 @@ export class HitregMatch<Id extends string | number = string> {
     this.t0 = this.clock();
     this.onProblem = options.onProblem ?? ((m, e) => console.error(`hitreg: ${m}`, e ?? ''));
     this.scene = createMatchScene(this.world, this.rig, sceneOptionsFor(this.tickRate, this.rules));
-    this.magazines = this.rules.weapons.map((w) => w.magazine);
-    for (let s = 0; s < this.maxPlayers; s++) {
-      this.bySlot.push(null);
-      this.epochs.push(0);
-      this.targets.alive.push(false);
-      this.targets.lifeStartMs.push(0);
-      this.targets.leftMs.push(Number.NaN);
-      this.targets.team.push(-1);
-    }
+    this.roster = new Roster<Id>(this.maxPlayers, this.rules, this.maxHealth);
+    this.byId = this.roster.byId;
+    this.bySlot = this.roster.bySlot;
     this.rows = new Float64Array(this.maxPlayers * TICK_POSE_STRIDE);
-    this.judge = new ShotJudge(this.scene, this.rules, this.targets);
+    this.judge = new ShotJudge(this.scene, this.rules, this.roster.targets);
     this.safeRecord(() => this.recorder?.header({
       formatVersion: 2,
       roomId: options.roomId ?? '',
@@ -121,19 +113,8 @@ export class HitregMatch<Id extends string | number = string> {
    * hand): the first free slot, an empty history. Throws when the id is already in or the match is full.
    */
   join(id: Id, options: { team?: number; interpDelayMs?: number } = {}): HitregPlayer<Id> {
-    if (this.byId.has(id)) throw new Error(`HitregMatch.join: player ${String(id)} is already in the match`);
-    const slot = this.bySlot.indexOf(null);
-    if (slot < 0) throw new Error(`HitregMatch.join: the match is full (${this.maxPlayers} players)`);
-    const p = new MatchPlayer<Id>(id, slot, this.magazines, this.rules.loadout);
-    p.present = true;
-    p.interpDelayMs = clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs);
-    p.team = teamNumber(options.team);
-    this.bySlot[slot] = p;
-    this.byId.set(id, p);
-    this.scene.histories[slot]!.clear();
-    this.targets.leftMs[slot] = Number.NaN;
-    this.targets.team[slot] = p.team;
-    this.beginLife(p);
+    const p = this.roster.seat(id, teamNumber(options.team), clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs));
+    this.scene.histories[p.slot]!.clear();
     this.event(MatchEventKind.JOIN, p, this.now());
     return p;
   }
@@ -143,13 +124,7 @@ export class HitregMatch<Id extends string | number = string> {
     const p = this.byId.get(id);
     if (p === undefined) return;
     const t = this.now();
-    this.byId.delete(id);
-    this.bySlot[p.slot] = null;
-    p.present = false;
-    p.alive = false;
-    p.connected = true;
-    this.targets.alive[p.slot] = false;
-    this.targets.leftMs[p.slot] = t;
+    this.roster.unseat(p, t);
     this.event(MatchEventKind.LEAVE, p, t);
   }
 
@@ -177,14 +152,14 @@ export class HitregMatch<Id extends string | number = string> {
   respawn(id: Id, at?: { x: number; y: number; z: number }): void {
     const p = this.byId.get(id);
     if (p === undefined) return;
-    this.beginLife(p);
+    this.roster.beginLife(p);
     this.event(MatchEventKind.RESPAWN, p, this.eventTime(), at?.x, at?.y, at?.z);
   }
 
   /** The player was moved discontinuously (a teleporter): no interpolation across it. */
   teleport(id: Id): void {
     const p = this.byId.get(id);
-    if (p !== undefined) p.epoch = ++this.epochs[p.slot]!;
+    if (p !== undefined) this.roster.teleport(p);
   }
 
   /** Damage from outside any shot (a fall, the zone): returns the health after; 0 health kills. */
@@ -216,8 +191,7 @@ export class HitregMatch<Id extends string | number = string> {
   setTeam(id: Id, team: number): void {
     const p = this.byId.get(id);
     if (p === undefined) return;
-    p.team = teamNumber(team);
-    this.targets.team[p.slot] = p.team;
+    this.roster.setTeam(p, teamNumber(team));
   }
 
   player(id: Id): HitregPlayer<Id> | undefined {
@@ -321,21 +295,8 @@ export class HitregMatch<Id extends string | number = string> {
     const pose = poseFromInput(this.pose, input, p.alive, p.epoch);
     const r = this.scene.histories[p.slot]!.record(tick, t, pose);
     if (r !== RecordResult.OK) this.problem(`player ${String(p.id)}'s pose was refused (${recordResultName(r)}): x, y, z must be finite, the quaternion unit, the clip an integer 0..255`);
-    if (p.lifePending && p.alive) {
-      p.lifeStartMs = t;
-      p.lifePending = false;
-    }
-    this.targets.alive[p.slot] = p.alive;
-    this.targets.lifeStartMs[p.slot] = p.lifePending ? Number.POSITIVE_INFINITY : p.lifeStartMs;
-    const o = p.slot * TICK_POSE_STRIDE;
-    rows[o + TickPose.PRESENT] = 1;
-    rows[o + TickPose.X] = pose.x; rows[o + TickPose.Y] = pose.y; rows[o + TickPose.Z] = pose.z;
-    rows[o + TickPose.QX] = pose.qx; rows[o + TickPose.QY] = pose.qy; rows[o + TickPose.QZ] = pose.qz; rows[o + TickPose.QW] = pose.qw;
-    rows[o + TickPose.CLIP] = pose.clip; rows[o + TickPose.TIME] = pose.time;
-    rows[o + TickPose.ALIVE] = pose.alive ? 1 : 0; rows[o + TickPose.EPOCH] = pose.epoch;
-    rows[o + TickPose.VIEW_X] = input.viewX; rows[o + TickPose.VIEW_Y] = input.viewY; rows[o + TickPose.VIEW_Z] = input.viewZ;
-    rows[o + TickPose.INPUTS] = input.inputs; rows[o + TickPose.STEPS] = input.steps; rows[o + TickPose.VIEW_TIME] = input.viewTimeMs;
-    rows[o + TickPose.EYE] = pose.eyeHeight;
+    this.roster.recorded(p, t);
+    writeTickRow(rows, p.slot, pose, input);
   }
 
   // ------------------------------------------------------------------ shots
@@ -417,33 +378,9 @@ export class HitregMatch<Id extends string | number = string> {
 
   // ------------------------------------------------------------------ internals
 
-  private beginLife(p: MatchPlayer<Id>): void {
-    p.alive = true;
-    p.health = this.maxHealth;
-    p.diedAtMs = Number.NaN;
-    p.epoch = ++this.epochs[p.slot]!;
-    p.lifePending = true;
-    p.lives++;
-    const w = p.weapons;
-    const weapons = this.rules.weapons;
-    for (let k = 0; k < weapons.length; k++) {
-      w.ammo[k] = weapons[k]!.magazine;
-      w.reloadEndMs[k] = 0;
-    }
-    w.equipped = this.rules.loadout[0] ?? 0;
-    w.drawEndMs = 0;
-    w.alive = true;
-  }
-
   private die(p: MatchPlayer<Id>, killer: MatchPlayer<Id>): void {
     const t = this.eventTime();
-    p.alive = false;
-    p.health = 0;
-    p.diedAtMs = t;
-    p.weapons.alive = false;
-    p.deaths++;
-    this.targets.alive[p.slot] = false;
-    if (killer !== p) killer.kills++;
+    this.roster.die(p, killer, t);
     this.event(MatchEventKind.DEATH, p, t, undefined, undefined, undefined, killer.slot);
   }
 
@@ -454,8 +391,7 @@ export class HitregMatch<Id extends string | number = string> {
 
   /** A shooter record for an id not in the match (its message is refused: NO_SHOOTER). */
   private outsider(id: Id): MatchPlayer<Id> {
-    const p = new MatchPlayer<Id>(id, -1, this.magazines, this.rules.loadout);
-    return p;
+    return new MatchPlayer<Id>(id, -1, [], this.rules.loadout);
   }
 
   private event(kind: MatchEventKind, p: MatchPlayer<Id>, timeMs: number, x?: number, y?: number, z?: number, other?: number): void {

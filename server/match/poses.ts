@@ -8,6 +8,7 @@
  * that records what it received then rewinds exactly what the server rewinds.
  */
 import { setYawFromDirection, type PlayerPose } from '../../shared/lagcomp/pose';
+import { TICK_POSE_STRIDE, TickPose } from './recorder';
 
 /** One player's pose as the adapter writes it. */
 export interface PoseInput {
@@ -74,4 +75,17 @@ export function poseFromInput(out: PlayerPose, p: PoseInput, alive: boolean, epo
   out.epoch = epoch;
   out.eyeHeight = p.eyeHeight;
   return out;
+}
+
+/** One present slot's row of a tick record (recorder.ts TickPose): the pose as recorded, then what the adapter said for the audit. */
+export function writeTickRow(rows: Float64Array, slot: number, pose: PlayerPose, input: PoseInput): void {
+  const o = slot * TICK_POSE_STRIDE;
+  rows[o + TickPose.PRESENT] = 1;
+  rows[o + TickPose.X] = pose.x; rows[o + TickPose.Y] = pose.y; rows[o + TickPose.Z] = pose.z;
+  rows[o + TickPose.QX] = pose.qx; rows[o + TickPose.QY] = pose.qy; rows[o + TickPose.QZ] = pose.qz; rows[o + TickPose.QW] = pose.qw;
+  rows[o + TickPose.CLIP] = pose.clip; rows[o + TickPose.TIME] = pose.time;
+  rows[o + TickPose.ALIVE] = pose.alive ? 1 : 0; rows[o + TickPose.EPOCH] = pose.epoch;
+  rows[o + TickPose.VIEW_X] = input.viewX; rows[o + TickPose.VIEW_Y] = input.viewY; rows[o + TickPose.VIEW_Z] = input.viewZ;
+  rows[o + TickPose.INPUTS] = input.inputs; rows[o + TickPose.STEPS] = input.steps; rows[o + TickPose.VIEW_TIME] = input.viewTimeMs;
+  rows[o + TickPose.EYE] = pose.eyeHeight;
 }

@@ -111,6 +111,10 @@ export class BehaviourRing {
     if (!this.flat && l2 > 0.5 && l2 < 2) {
       const inv = 1 / Math.sqrt(l2);
       ring[o + R_VX] = p.vx * inv; ring[o + R_VY] = p.vy * inv; ring[o + R_VZ] = p.vz * inv;
+    } else if (!this.flat && !(l2 === l2)) {
+      // A game that does not say where its players look (format 7): no view, and no measure that
+      // reads one, rather than the body's heading standing in for it.
+      ring[o + R_VX] = NaN; ring[o + R_VY] = NaN; ring[o + R_VZ] = NaN;
     } else {
       // The heading: +Z turned by the yaw quaternion (0, qy, 0, qw): (2 qy qw, 1 - 2 qy^2) in x, z.
       ring[o + R_VX] = 2 * p.qy * p.qw; ring[o + R_VY] = 0; ring[o + R_VZ] = 1 - 2 * p.qy * p.qy;

@@ -218,6 +218,40 @@ export function readCountU16(view: DataView, at: number, version: number): numbe
   return v === TICK_U16_UNKNOWN && version >= LOG_VERSION_WITH_EYE ? NaN : v;
 }
 
+/** Ticks each slot was present in, and of those the ticks that carried a view and input counts. */
+export interface TickFields {
+  ticks: Float64Array;
+  viewTicks: Float64Array;
+  inputTicks: Float64Array;
+}
+
+/**
+ * Counts, per slot, the tick records a player was in and how many carried its view and its input
+ * counts: a game that does not give them (its pose adapter leaves them unknown) gets no measure that
+ * needs them. `frames` are the log's (readFrames), `version` its format.
+ */
+export function countTickFields(bytes: Uint8Array, frames: readonly { type: number; payloadOffset: number; payloadLength: number }[], version: number, slots: number): TickFields {
+  const out: TickFields = { ticks: new Float64Array(slots), viewTicks: new Float64Array(slots), inputTicks: new Float64Array(slots) };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const slotBytes = tickSlotBytes(version);
+  const hasView = version >= LOG_VERSION_WITH_VIEW;
+  for (const f of frames) {
+    if (f.type !== RecordType.TICK || f.payloadLength < TICK_HEAD_BYTES) continue;
+    const n = view.getUint16(f.payloadOffset + 12, true);
+    if (f.payloadLength !== TICK_HEAD_BYTES + n * slotBytes) continue;
+    for (let i = 0, o = f.payloadOffset + TICK_HEAD_BYTES; i < n; i++, o += slotBytes) {
+      const s = view.getUint16(o, true);
+      if (s >= slots) continue;
+      out.ticks[s]!++;
+      if (!hasView) continue;
+      const vx = view.getFloat32(o + TICK_SLOT_VIEW_AT, true);
+      if (vx === vx) out.viewTicks[s]!++;
+      if (readCountU16(view, o + TICK_SLOT_INPUTS_AT, version) === readCountU16(view, o + TICK_SLOT_INPUTS_AT, version)) out.inputTicks[s]!++;
+    }
+  }
+  return out;
+}
+
 /** The first format version whose tick slots carry the view (TICK_SLOT_BYTES_V4). */
 export const LOG_VERSION_WITH_VIEW = 4;
 /** The first format version whose tick slots carry the view's time (TICK_SLOT_BYTES_V6). */
