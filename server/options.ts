@@ -56,7 +56,7 @@ export interface GameServerOptions {
   maxBulletHoles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot (default 10; 0 = never). */
   reconnectSeconds?: number;
-  /** Budget of refused messages per client (server/room/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
+  /** Budget of refused messages per client (server/arena/budget.ts; default 20/s, burst 60, disconnect after 3 s over). */
   rejectBudget?: Partial<RejectBudgetConfig>;
   /** Structured lines about hostile clients (default: the server's hostile log, kind client_<event>; the room rate-limits them per client). */
   onHostile?: (e: HostileEvent) => void;

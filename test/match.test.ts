@@ -167,6 +167,22 @@ describe('HitregMatch: shots', () => {
     expect(recs[1]!.shots.length).toBe(n);
   });
 
+  it('an object without a render time takes the room\'s own stamp (e.g. Colyseus\'s input stamping), else the action time less the delay', () => {
+    const g = game({ weaponRules: false }); // three shots a millisecond apart: no fire clock in the way
+    g.put('alice', 0, 0, 1);
+    g.put('bob', 0, 8, -1);
+    g.run(30);
+    const m = g.aim('alice', 'bob', HitZone.UPPER_TORSO);
+    const obj = (seq: number) => ({ seq, weapon: 0, timeMs: m.timeMs + seq, start: [m.sx, m.sy, m.sz], end: [m.ex, m.ey, m.ez] });
+    const stamped = g.match.shot('alice', obj(1), { renderTimeMs: m.timeMs - 70 });
+    expect([reasonName(stamped.verdict.reason), stamped.verdict.timeSource, stamped.verdict.rewindTimeMs]).toEqual(['OK_HIT', 1 /* CLAIMED */, m.timeMs - 70]);
+    const unstamped = g.match.shot('alice', obj(2));
+    expect([unstamped.verdict.timeSource, unstamped.verdict.rewindTimeMs]).toEqual([1, m.timeMs + 2 - 100]);
+    // A stamp on some other clock is no claim the pipeline believes: the server's estimate rules.
+    const elsewhere = g.match.shot('alice', obj(3), { renderTimeMs: m.timeMs + 5000 });
+    expect(reasonName(elsewhere.verdict.reason)).toBe('TIME_FUTURE');
+  });
+
   it('hostile payloads of any shape never throw and never change health', () => {
     const g = game();
     g.put('alice', 0, 0, 1);

@@ -1,5 +1,5 @@
 /**
- * The simulator's mirrored rules state (client-sim/weaponState.ts) against the server's own chain:
+ * A predicting client's mirrored rules state (shared/client/weaponState.ts) against the server's own chain:
  * seeded random streams of fire, switch and reload messages at random claimed times are applied to
  * a "server" ShooterState with the shared weapon rules, while the mirror predicts each (head),
  * receives the verdicts later and in order (confirmed), including verdicts where the server did not

@@ -10,7 +10,7 @@
  *   behind a lost segment is caught up over the next ticks.
  * - Unstamped (time 0): held keys. The newest input counts and is stepped every tick until the next
  *   one arrives (its jump once); a client may send only when its keys change.
- * Either way the server takes about one step per tick (server/room/inputQueue.ts).
+ * Either way the server takes about one step per tick (server/arena/inputQueue.ts).
  *
  * Layout (version 2, 36 bytes, little-endian):
  *
