@@ -113,7 +113,8 @@ async function buildServer(esbuild, say) {
  * here, so a production host needs only those (`npm --prefix dist/server install --omit=dev`).
  */
 function writeDeployManifest(metafile) {
-  const names = new Set();
+  // Loaded by a computed URL (server/rig/buildRig.ts), so not among the bundle's imports.
+  const names = new Set(['quickhull3d']);
   for (const out of Object.values(metafile.outputs)) {
     for (const imp of out.imports) {
       if (!imp.external || imp.path.startsWith('node:') || imp.path.startsWith('.')) continue;

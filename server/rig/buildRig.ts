@@ -26,8 +26,9 @@ import { HITBOX_ORDER, hitboxZoneSide, mapSkeleton, type BoneOverrides } from '.
 
 // quickhull3d's dist/index.js imports its own files without extensions, which Node's ESM loader
 // rejects (tsx tolerates it, vitest does not); its self-contained bundle next to it loads everywhere.
+// Found from wherever the package is installed (the repository, or a production host's dist/server).
 const quickhull: typeof QuickHull = (
-  await import(new URL('../../node_modules/quickhull3d/dist/quickhull3d.js', import.meta.url).href)
+  await import(new URL('quickhull3d.js', import.meta.resolve('quickhull3d')).href)
 ).default;
 
 export const MANNEQUIN_PATH = fileURLToPath(new URL('../assets/mannequiny-0.3.0.glb', import.meta.url));
