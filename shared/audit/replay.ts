@@ -18,7 +18,7 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readCountU16, readEnd, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
@@ -229,7 +229,7 @@ class Replay {
     const hasView = this.hasView;
     const hasViewTime = slotBytes >= TICK_SLOT_BYTES_V6;
     const hasEye = slotBytes === TICK_SLOT_BYTES;
-    const version = this.version;
+    const unknownMarked = hasEye;
     if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
     const tickNo = view.getUint32(at, true);
     const tickMs = view.getFloat64(at + 4, true);
@@ -245,8 +245,10 @@ class Replay {
       p.clip = view.getFloat64(n + 58, true); p.time = view.getFloat64(n + 66, true); p.alive = view.getFloat64(n + 74, true) === 1; p.epoch = view.getFloat64(n + 82, true);
       if (hasView) {
         p.vx = view.getFloat32(n + TICK_SLOT_VIEW_AT, true); p.vy = view.getFloat32(n + TICK_SLOT_VIEW_AT + 4, true); p.vz = view.getFloat32(n + TICK_SLOT_VIEW_AT + 8, true);
-        p.inputs = readCountU16(view, n + TICK_SLOT_INPUTS_AT, version);
-        p.steps = readCountU16(view, n + TICK_SLOT_STEPS_AT, version);
+        const inputs = view.getUint16(n + TICK_SLOT_INPUTS_AT, true), steps = view.getUint16(n + TICK_SLOT_STEPS_AT, true);
+        // Format 7 marks counts the game did not give (readCountU16, spelled out in this hot loop).
+        p.inputs = unknownMarked && inputs === TICK_U16_UNKNOWN ? NaN : inputs;
+        p.steps = unknownMarked && steps === TICK_U16_UNKNOWN ? NaN : steps;
       }
       p.viewTimeMs = hasViewTime ? tickMs + view.getFloat32(n + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
       p.eyeHeight = hasEye ? view.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
