@@ -39,7 +39,7 @@ describe('shot record', () => {
           worldHit: fc.boolean(), fired: fc.boolean(),
           payload: fc.option(fc.uint8Array({ maxLength: 256 }), { nil: null }),
           slots: fc.array(fc.tuple(fc.boolean(), num, num, fc.integer({ min: -1, max: 0x7fff })), { maxLength: 20 }),
-          timing: fc.tuple(num, num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
+          timing: fc.tuple(num, num, num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
         })),
         (r) => {
           const v = createVerdict();
@@ -49,7 +49,7 @@ describe('shot record', () => {
           Object.assign(v.after, r.after);
           const input: ShotInput = {
             tick: r.tick, shooter: r.shooter, payload: r.payload, nonBytesType: r.payload === null ? 'string' : '',
-            timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3], shooterDiedMs: r.timing[4] },
+            timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3], shooterDiedMs: r.timing[4], streamFloorMs: r.timing[5] },
             targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]), leftMs: r.slots.map((s) => s[2]), team: r.slots.map((s) => s[3]) },
             before: { ...createShooterState(r.shooter, []), ...r.before }, targetHealthAfter: r.health, killed: r.killed,
           };
@@ -119,7 +119,7 @@ describe('tick, event, end and header records', () => {
       poses[s * stride + TickPose.VIEW_X] = 0.6; poses[s * stride + TickPose.VIEW_Y] = -0.48; poses[s * stride + TickPose.VIEW_Z] = 0.64;
       poses[s * stride + TickPose.INPUTS] = s; poses[s * stride + TickPose.STEPS] = s === 4 ? 70000 : -3;
       // The view's time is stored as a float32 offset from the tick's time (NaN: unknown).
-      poses[s * stride + TickPose.VIEW_TIME] = s === 4 ? NaN : 1203.125 - 31.25 * s;
+      poses[s * stride + TickPose.STAMP] = s === 4 ? NaN : 1203.125 - 31.25 * s;
       // Counts the game does not know are NaN (0xffff in the log); the eye height is a float64.
       if (s === 1) { poses[s * stride + TickPose.INPUTS] = NaN; poses[s * stride + TickPose.STEPS] = NaN; }
     }

@@ -1,10 +1,11 @@
 // Match log formats: a synthetic match's log (the current format) carries every player's view and
-// input arrivals per tick and its replay measures them; the same log rewritten in the version 6
-// layout (no eye heights in its ticks, no teams or leave times in its shot records) replays every
-// verdict and measure the same; in the version 4
-// layout (no shooter death time in its shot records) replays the same, and in the version 3 layout
-// (no view, no inputs either) still replays every verdict bit for bit, with the angle measures
-// taken from the body's heading and no input measure. A version the reader does not know is refused.
+// input arrivals per tick and its replay measures them. A match judged by the rules before the
+// stream floor and the stamped eye path end (what an older log holds), rewritten in the version 6
+// layout (float32 stamp offsets, no eye heights in its ticks, no stream floor, teams or leave times
+// in its shot records), replays every verdict and measure as its current-format log does; in the
+// version 4 layout (no shooter death time in its shot records) the same, and in the version 3 layout
+// (no view, no inputs either) still every verdict bit for bit, with the angle measures taken from
+// the body's heading and no input measure. A version the reader does not know is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
 import { Behaviour, synthesizeMatch } from '../server/audit/synthMatch';
 import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/audit/frame';
-import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
 import type { World } from '../shared/world/world';
 
@@ -21,13 +22,17 @@ const dir = mkdtempSync(join(tmpdir(), 'log-versions-'));
 let world: World;
 let cur: Uint8Array;
 let aCur: AuditResult;
+// The same match judged by the rules before the stream floor and the stamped eye path end: what a
+// log written before version 7 holds.
+let pre: Uint8Array;
+let aPre: AuditResult;
 
 /**
- * The log in an older layout: the preamble's version; before 7 every tick slot without its eye
- * height (its last 8 bytes) and each shot record's targets without team and leave time (19 -> 9
- * bytes a slot); before 6 every tick slot without its view time (4 bytes more); before 5 each shot
- * record without the shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11
- * numbers.
+ * The log in an older layout: the preamble's version; before 7 every tick slot with the newest
+ * input's stamp as a float32 offset from its tick (4 bytes, not 8) and no eye height, and each shot
+ * record without the stream floor (8 bytes at 62) and with targets of alive and life start only
+ * (9 bytes a slot, not 19); before 6 no stamp at all; before 5 each shot record without the
+ * shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11 numbers.
  */
 function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
   const out = new FrameBuffer(bytes.length);
@@ -39,26 +44,25 @@ function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
     let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
     if (f.type === RecordType.SHOT) {
       const m = view.getUint16(f.payloadOffset + 52, true);
-      const cut = new Uint8Array(payload.length - 10 * m);
-      cut.set(payload.subarray(0, 62));
-      for (let i = 0; i < m; i++) cut.set(payload.subarray(62 + 19 * i, 62 + 19 * i + 9), 62 + 9 * i);
-      cut.set(payload.subarray(62 + 19 * m), 62 + 9 * m);
-      payload = cut;
-    }
-    if (f.type === RecordType.SHOT && version < 5) {
-      const cut = new Uint8Array(payload.length - 8);
-      cut.set(payload.subarray(0, 54));
-      cut.set(payload.subarray(62), 54);
+      const head = version < 5 ? 54 : 62;
+      const cut = new Uint8Array(payload.length - (70 - head) - 10 * m);
+      cut.set(payload.subarray(0, head));
+      for (let i = 0; i < m; i++) cut.set(payload.subarray(70 + 19 * i, 70 + 19 * i + 9), head + 9 * i);
+      cut.set(payload.subarray(70 + 19 * m), head + 9 * m);
       payload = cut;
     }
     if (f.type === RecordType.TICK) {
       const n = view.getUint16(f.payloadOffset + 12, true);
+      const tickMs = view.getFloat64(f.payloadOffset + 4, true);
       const slot = version === 3 ? TICK_SLOT_BYTES_V3 : version < 6 ? TICK_SLOT_BYTES_V4 : TICK_SLOT_BYTES_V6;
       const cut = new Uint8Array(TICK_HEAD_BYTES + n * slot);
+      const cv = new DataView(cut.buffer);
       cut.set(payload.subarray(0, TICK_HEAD_BYTES));
       for (let i = 0; i < n; i++) {
         const from = TICK_HEAD_BYTES + i * TICK_SLOT_BYTES;
-        cut.set(payload.subarray(from, from + slot), TICK_HEAD_BYTES + i * slot);
+        const to = TICK_HEAD_BYTES + i * slot;
+        cut.set(payload.subarray(from, from + Math.min(slot, TICK_SLOT_BYTES_V4)), to);
+        if (version === 6) cv.setFloat32(to + TICK_SLOT_BYTES_V4, view.getFloat64(f.payloadOffset + from + TICK_SLOT_STAMP_AT, true) - tickMs, true);
       }
       payload = cut;
     }
@@ -73,6 +77,12 @@ beforeAll(async () => {
   await synthesizeMatch({ world, levelPath: DEFAULT_LEVEL_PATH, path, seed: 9, players: 8, durationS: 20, cheats: { 1: Behaviour.FAKE_LAG, 2: Behaviour.TRIGGERBOT }, strength: 1 });
   cur = new Uint8Array(readFileSync(path));
   aCur = await auditMatchLog(path, { world, calibration: null });
+  const prePath = join(dir, 'pre-rule.hrml');
+  const rules = { streamSlackMs: undefined, eyeStampSlackMs: undefined };
+  await synthesizeMatch({ world, levelPath: DEFAULT_LEVEL_PATH, path: prePath, seed: 9, players: 8, durationS: 20, cheats: { 1: Behaviour.FAKE_LAG, 2: Behaviour.TRIGGERBOT }, strength: 1, rules });
+  pre = new Uint8Array(readFileSync(prePath));
+  aPre = await auditMatchLog(prePath, { world, calibration: null });
+  expect(aPre.mismatches).toEqual([]);
 });
 afterAll(async () => {
   await closeAuditWorkers();
@@ -119,43 +129,52 @@ describe('match log format versions', () => {
 
   it('a version 6 log (no eye heights, no teams or leave times) replays every verdict and measure as the current version', async () => {
     const path = join(dir, 'v6-layout.hrml');
-    writeFileSync(path, toVersion(cur, 6));
+    writeFileSync(path, toVersion(pre, 6));
     expect(readFrames(readFileSync(path)).version).toBe(6);
     const a6 = await auditMatchLog(path, { world, calibration: null });
     expect(a6.problems).toEqual([]);
     expect(a6.mismatches).toEqual([]);
-    expect(a6.shots).toBe(aCur.shots);
-    for (let c = 0; c < SHOT_COLUMNS; c++) if (c !== ShotCol.OFFSET) expect(column(a6, c), `column ${c}`).toEqual(column(aCur, c));
+    expect(a6.shots).toBe(aPre.shots);
+    // Its stamps are float32 offsets from their ticks: the measures that hold a view against the
+    // target as it was aimed, and the stamp's lead over the claim, read a few nanoseconds off, and agree to 1e-6 of their scale.
+    const byTime = new Set<number>([ShotCol.ON_TARGET_MS, ShotCol.TRACK_ERROR, ShotCol.TRACK_LAG_MS, ShotCol.SWEEP, ShotCol.HIDDEN_FOLLOW, ShotCol.INPUT_AHEAD_MS]);
+    for (let c = 0; c < SHOT_COLUMNS; c++) {
+      if (c === ShotCol.OFFSET) continue;
+      const got = column(a6, c), want = column(aPre, c);
+      if (!byTime.has(c)) { expect(got, `column ${c}`).toEqual(want); continue; }
+      const worst = Math.max(...got.map((x, i) => (x === x || want[i] === want[i] ? Math.abs(x - want[i]!) / Math.max(1, Math.abs(want[i]!)) : 0)));
+      expect(worst, `column ${c}`).toBeLessThan(1e-6);
+    }
   });
 
   it('a version 5 log (no view times) replays every verdict the same; its views are held against the target a fixed lag back', async () => {
     const path = join(dir, 'v5-layout.hrml');
-    writeFileSync(path, toVersion(cur, 5));
+    writeFileSync(path, toVersion(pre, 5));
     const a5 = await auditMatchLog(path, { world, calibration: null });
     expect(a5.mismatches).toEqual([]);
-    expect(a5.shots).toBe(aCur.shots);
+    expect(a5.shots).toBe(aPre.shots);
     // Only the measures that hold a view against the target as it was aimed may differ
     const byTime = new Set<number>([ShotCol.ON_TARGET_MS, ShotCol.TRACK_ERROR, ShotCol.TRACK_LAG_MS, ShotCol.SWEEP]);
     // (and each record's offset in the file: the tick slots before it are 4 bytes shorter).
     // Without stamps a shot's claim cannot be held against the inputs stepped before it.
     expect(column(a5, ShotCol.INPUT_AHEAD_MS).every((x) => Number.isNaN(x))).toBe(true);
-    expect(column(aCur, ShotCol.INPUT_AHEAD_MS).filter((x) => x === x).length).toBeGreaterThan(aCur.shots / 2);
+    expect(column(aPre, ShotCol.INPUT_AHEAD_MS).filter((x) => x === x).length).toBeGreaterThan(aPre.shots / 2);
     for (let c = 0; c < SHOT_COLUMNS; c++) {
-      if (!byTime.has(c) && c !== ShotCol.OFFSET && c !== ShotCol.INPUT_AHEAD_MS) expect(column(a5, c), `column ${c}`).toEqual(column(aCur, c));
+      if (!byTime.has(c) && c !== ShotCol.OFFSET && c !== ShotCol.INPUT_AHEAD_MS) expect(column(a5, c), `column ${c}`).toEqual(column(aPre, c));
     }
     // The synthetic room applies each view a tick after it was aimed, the fixed lag's assumption:
     // the two readings differ by the clients' clock errors and the ticks' rounding only.
     const median = (v: number[]) => { const f = v.filter((x) => x === x).sort((x, y) => x - y); return f[f.length >> 1]!; };
     for (const c of byTime) {
-      const m5 = median(column(a5, c)), m6 = median(column(aCur, c));
+      const m5 = median(column(a5, c)), m6 = median(column(aPre, c));
       expect(Math.abs(m5 - m6), `column ${c}: ${m5} vs ${m6}`).toBeLessThanOrEqual(0.25 * Math.abs(m6));
     }
   });
 
   it('a version 4 log (no death time in shot records) replays every verdict and measure as version 5 does', async () => {
     const p5 = join(dir, 'v5.hrml'), p4 = join(dir, 'v4-layout.hrml');
-    writeFileSync(p5, toVersion(cur, 5));
-    writeFileSync(p4, toVersion(cur, 4));
+    writeFileSync(p5, toVersion(pre, 5));
+    writeFileSync(p4, toVersion(pre, 4));
     expect(readFrames(readFileSync(p4)).version).toBe(4);
     const a5 = await auditMatchLog(p5, { world, calibration: null });
     const a = await auditMatchLog(p4, { world, calibration: null });
@@ -169,18 +188,18 @@ describe('match log format versions', () => {
   });
 
   it('a version 3 log (no view, no inputs) replays every verdict the same, its angles from the heading', async () => {
-    const v3 = toVersion(cur, 3);
+    const v3 = toVersion(pre, 3);
     expect(readFrames(v3).version).toBe(3);
     const path = join(dir, 'v3.hrml');
     writeFileSync(path, v3);
     const a3 = await auditMatchLog(path, { world, calibration: null });
     expect(a3.problems).toEqual([]);
     expect(a3.mismatches).toEqual([]);
-    expect(a3.shots).toBe(aCur.shots);
-    for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(aCur, c));
+    expect(a3.shots).toBe(aPre.shots);
+    for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(aPre, c));
     expect(column(a3, ShotCol.INPUT_SPREAD).every((x) => Number.isNaN(x))).toBe(true);
     // The heading gives the same targets for most shots; reaction and time on target are still measured.
-    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aCur, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
+    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aPre, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
     expect(column(a3, ShotCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
   });
 

@@ -14,7 +14,7 @@ import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import { BONE_STRIDE, HitZone } from '../../shared/rig/rig';
 import { rewindStatusUsable } from '../../shared/lagcomp/history';
 import { WeaponId } from '../../shared/weapons';
-import { validateShot } from '../../shared/validate/shot';
+import { validateShot, type ValidationConfig } from '../../shared/validate/shot';
 import { copyShooterState, createShooterState, createVerdict, VerdictKind } from '../../shared/validate/verdict';
 import { createMoveState, stepMovement } from '../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
@@ -64,6 +64,8 @@ export interface SynthMatchOptions {
    * dense firefight for throughput benchmarks.
    */
   trigger?: 'aimed' | 'spray';
+  /** Rules that differ from the defaults (a key set to undefined: a rule the match does not have). */
+  rules?: Partial<ValidationConfig>;
 }
 
 export interface SynthMatchResult {
@@ -91,7 +93,9 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const ticks = Math.round((options.durationS ?? 60) * tickRate);
   const world = options.world;
   const rig = MANNEQUIN_RIG;
-  const { validation, header } = defaultRules(n, tickRate);
+  const defaults = defaultRules(n, tickRate);
+  const header = defaults.header;
+  const validation: ValidationConfig = { ...defaults.validation, ...options.rules };
   const movement = header.movement;
   const scene = createMatchScene(world, rig, header.scene);
   const eye = validation.eyeHeightM;
@@ -341,6 +345,10 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       const m = pl.move;
       pose.x = m.x; pose.y = m.y; pose.z = m.z; pose.qx = m.qx; pose.qy = m.qy; pose.qz = m.qz; pose.qw = m.qw;
       pose.clip = m.clip; pose.time = m.animTime; pose.alive = pl.alive; pose.epoch = pl.epoch;
+      // When the view this tick applies was aimed, on the client's clock (the one its shots are
+      // stamped on): the previous tick, one way behind the server. The caricatures' snapped view
+      // has no stamp.
+      pose.stampMs = pl.legacy ? NaN : t - dtMs - pl.baseRttMs / 2 + pl.clockErrMs;
       scene.histories[pl.slot]!.record(tick, t, pose);
       if (pl.lifePending && pl.alive) { pl.lifeStartMs = t; pl.lifePending = false; }
       alive[pl.slot] = pl.alive;
@@ -355,10 +363,8 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       poses[o + TickPose.VIEW_X] = m.viewX; poses[o + TickPose.VIEW_Y] = m.viewY; poses[o + TickPose.VIEW_Z] = m.viewZ;
       const inputs = pl.inputs.take(t);
       poses[o + TickPose.INPUTS] = inputs; poses[o + TickPose.STEPS] = 1;
+      poses[o + TickPose.STAMP] = pose.stampMs;
       if (t >= pl.nextRttMs) sampleRoundTrip(pl, t);
-      // When that view was aimed, on the client's clock (the one its shots are stamped on): the
-      // previous tick, one way behind the server. The caricatures' snapped view has no stamp.
-      poses[o + TickPose.VIEW_TIME] = pl.legacy ? NaN : t - dtMs - pl.baseRttMs / 2 + pl.clockErrMs;
       poses[o + TickPose.EYE] = NaN; // the rules' eye height
     }
     rec.tick({ tick, timeMs: t, poses });

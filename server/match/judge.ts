@@ -34,6 +34,8 @@ export interface JudgeRequest<Id> {
   objects: boolean;
   /** Render time for an object without one (NaN: action time - interpolation delay). */
   renderTimeMs: number;
+  /** The shooter's stream floor when the message arrived. */
+  streamFloorMs: number;
   slotOf(id: Id): number;
 }
 
@@ -42,7 +44,7 @@ export class ShotJudge {
   /** Why an object could not be a frame ('' when it could, or was bytes). */
   problem = '';
   private readonly before: ShooterState = createShooterState(-1, []);
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN };
+  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN, streamFloorMs: Number.NaN };
   private readonly frame = new Uint8Array(SHOT_BYTES);
   private readonly seen: ShotInputTargets = { alive: [], lifeStartMs: [], leftMs: [], team: [] };
   private readonly ctx: ShotObjectContext<unknown> = { renderTimeMs: Number.NaN, interpDelayMs: 0, slotOf: () => -1 };
@@ -78,6 +80,7 @@ export class ShotJudge {
     timing.interpDelayMs = p.interpDelayMs;
     timing.newestTickMs = req.newestTickMs === Number.NEGATIVE_INFINITY ? req.receiveTimeMs : req.newestTickMs;
     timing.shooterDiedMs = p.diedAtMs; // NaN while alive
+    timing.streamFloorMs = req.streamFloorMs;
     p.weapons.alive = p.alive;
     p.weapons.slot = p.slot;
     copyShooterState(this.before, p.weapons);
@@ -90,6 +93,8 @@ export class ShotJudge {
     const v = this.verdict;
     validateShot(v, this.scene, this.rules, payload, p.weapons, timing, t);
     copyShooterState(p.weapons, v.after);
+    // An action carried out states its time: later messages of this stream cannot claim earlier.
+    if (v.fired) p.raiseFloor(v.after.lastActionMs);
     const r = this.record;
     const isBytes = payload instanceof Uint8Array;
     // Oversized payloads are kept too (the socket caps them): the replay needs the length.

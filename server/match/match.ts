@@ -231,7 +231,35 @@ export class HitregMatch<Id extends string | number = string> {
     if (p === undefined) return 'PONG_NO_PLAYER';
     const status = decodePing(this.pingIn, bytes);
     if (status !== FrameStatus.OK) return `PONG_${frameStatusName(status)}`;
-    return p.rtt.pong(this.pingIn, this.now()) === PongResult.UNKNOWN_ID ? 'PONG_UNKNOWN_ID' : null;
+    const r = p.rtt.pong(this.pingIn, this.now());
+    if (r === PongResult.UNKNOWN_ID) return 'PONG_UNKNOWN_ID';
+    // The client answered a ping we sent then: what it sends after cannot have been sent before.
+    p.raiseFloor(p.rtt.answeredSentMs);
+    return null;
+  }
+
+  /**
+   * A stamped message of the game's own (a movement input) arrived: its stamp, the client's
+   * estimate of the server clock, ms. Null when it stands, else why it cannot: NON_FINITE,
+   * TIME_FUTURE (beyond futureSlackMs and half the largest round trip told to the client: its clock
+   * runs ahead by up to half of it, uncapped by maxRttMs, since a stamp ahead of the claims it
+   * precedes buys nothing), or BACKDATED (earlier than what this player's stream already stated,
+   * beyond streamSlackMs). A stamp that stands raises the stream floor that later actions are held to.
+   */
+  stamp(id: Id, stampMs: number): string | null {
+    const p = this.byId.get(id);
+    if (p === undefined) return 'NO_PLAYER';
+    if (!(typeof stampMs === 'number' && stampMs - stampMs === 0)) return 'NON_FINITE';
+    const rules = this.rules;
+    if (stampMs > this.now() + rules.futureSlackMs + p.toldRttMs() / 2) return 'TIME_FUTURE';
+    if (rules.streamSlackMs !== undefined && stampMs < p.streamFloorMs - rules.streamSlackMs) return 'BACKDATED';
+    p.raiseFloor(stampMs);
+    return null;
+  }
+
+  /** The newest time a player's stream has stated, match ms (NaN: nothing yet, or not in the match). */
+  streamFloor(id: Id): number {
+    return this.byId.get(id)?.streamFloorMs ?? Number.NaN;
   }
 
   /** The game measures round trips itself: this player's, ms (NaN: back to hitreg's pings). */
@@ -318,6 +346,7 @@ export class HitregMatch<Id extends string | number = string> {
     const v = this.judge.judge({
       shooter: p ?? this.outsider(id), payload, receiveTimeMs: options.receiveTimeMs ?? this.now(), newestTickMs: this.newestTickMs,
       objects: options.objects !== false, renderTimeMs: options.renderTimeMs ?? Number.NaN, slotOf: (t: Id) => this.slotOf(t),
+      streamFloorMs: options.streamFloorMs ?? p?.streamFloorMs ?? Number.NaN,
     });
     out.verdict = v;
     out.problem = this.judge.problem;

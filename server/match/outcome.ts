@@ -17,6 +17,11 @@ export interface ShotOptions {
   renderTimeMs?: number;
   /** false: only byte frames are weapon messages; an object is MALFORMED like any other non-frame. Default true. */
   objects?: boolean;
+  /**
+   * The player's stream floor when the message arrived (match.streamFloor(id) then), for a message
+   * held back and judged later: what arrives after it must not count against it. Default: now.
+   */
+  streamFloorMs?: number;
 }
 
 export interface ShotOutcome<Id> {

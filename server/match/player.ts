@@ -55,6 +55,12 @@ export class MatchPlayer<Id> implements HitregPlayer<Id> {
   present = false;
   /** The round trip the game measured itself (NaN: hitreg's ping measures it). */
   externalRttMs = Number.NaN;
+  /**
+   * The newest time this player's stream has stated, match ms (NaN: nothing yet): its inputs'
+   * stamps (HitregMatch.stamp), the send times of the pings it answered, its actions' claims. Over
+   * one ordered stream nothing it sends later can honestly claim an earlier time.
+   */
+  streamFloorMs = Number.NaN;
   readonly rtt = new RoundTrip();
   weapons: ShooterState;
 
@@ -62,6 +68,11 @@ export class MatchPlayer<Id> implements HitregPlayer<Id> {
     this.id = id;
     this.slot = slot;
     this.weapons = createShooterState(slot, magazines, loadout);
+  }
+
+  /** The stream stated time `t` (ignored unless later than what it stated before). */
+  raiseFloor(t: number): void {
+    if (!(this.streamFloorMs >= t)) this.streamFloorMs = t;
   }
 
   get rttMs(): number {

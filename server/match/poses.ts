@@ -33,10 +33,16 @@ export interface PoseInput {
   /** Animation clip index of the rig and its time in seconds; default clip 0 at 0 s (a fixed pose). */
   clip: number;
   time: number;
-  /** Behaviour only, NaN when unknown: input messages since the last tick, movement steps this tick, and when the view was aimed (server ms, the input's stamp). */
+  /**
+   * The stamp (the client's estimate of the server clock, ms) of the newest input this pose has
+   * stepped, NaN when the game does not stamp its inputs: a shot claimed at time t is judged from
+   * the eye this player had after its inputs stamped up to t, never from where it went after; the
+   * audit also reads it as when the view was aimed.
+   */
+  inputStampMs: number;
+  /** Behaviour only, NaN when unknown: input messages since the last tick and movement steps this tick. */
   inputs: number;
   steps: number;
-  viewTimeMs: number;
 }
 
 /** The game's pose reader: fill `out` for player `id` (called once per tick for each player present). */
@@ -55,7 +61,7 @@ export function resetPoseInput(p: PoseInput): void {
   p.viewX = Number.NaN; p.viewY = Number.NaN; p.viewZ = Number.NaN;
   p.eyeHeight = Number.NaN;
   p.clip = 0; p.time = 0;
-  p.inputs = Number.NaN; p.steps = Number.NaN; p.viewTimeMs = Number.NaN;
+  p.inputs = Number.NaN; p.steps = Number.NaN; p.inputStampMs = Number.NaN;
 }
 
 /**
@@ -74,6 +80,7 @@ export function poseFromInput(out: PlayerPose, p: PoseInput, alive: boolean, epo
   out.alive = alive;
   out.epoch = epoch;
   out.eyeHeight = p.eyeHeight;
+  out.stampMs = p.inputStampMs;
   return out;
 }
 
@@ -86,6 +93,6 @@ export function writeTickRow(rows: Float64Array, slot: number, pose: PlayerPose,
   rows[o + TickPose.CLIP] = pose.clip; rows[o + TickPose.TIME] = pose.time;
   rows[o + TickPose.ALIVE] = pose.alive ? 1 : 0; rows[o + TickPose.EPOCH] = pose.epoch;
   rows[o + TickPose.VIEW_X] = input.viewX; rows[o + TickPose.VIEW_Y] = input.viewY; rows[o + TickPose.VIEW_Z] = input.viewZ;
-  rows[o + TickPose.INPUTS] = input.inputs; rows[o + TickPose.STEPS] = input.steps; rows[o + TickPose.VIEW_TIME] = input.viewTimeMs;
+  rows[o + TickPose.INPUTS] = input.inputs; rows[o + TickPose.STEPS] = input.steps; rows[o + TickPose.STAMP] = input.inputStampMs;
   rows[o + TickPose.EYE] = pose.eyeHeight;
 }

@@ -19,17 +19,18 @@ import type { ShotInputTargets } from '../../shared/audit/shotRecord';
 
 /**
  * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers): present (1/0), x, y, z, qx,
- * qy, qz, qw, clip, time, alive (1/0), epoch -- what shots are judged against -- then what only the
- * behaviour measures read, each NaN when the game does not say: the view direction (unit x, y, z),
- * the input messages taken since the previous tick, the movement steps the tick took (1 a tick;
- * several when it caught up inputs TCP held back; 0 while a client's commands are late), when that
- * view was aimed (the stamp of the input that carried it, on the client's estimate of the server
- * clock, ms), and last the eye height above the root (NaN: the rules' eyeHeightM).
+ * qy, qz, qw, clip, time, alive (1/0), epoch -- what shots are judged against -- then, each NaN
+ * when the game does not say, the view direction (unit x, y, z), the input messages taken since the
+ * previous tick, the movement steps the tick took (1 a tick; several when it caught up inputs TCP
+ * held back; 0 while a client's commands are late) -- read by the behaviour measures only -- the
+ * stamp of the newest input stepped (on the client's estimate of the server clock, ms: where a
+ * shot's eye path ends, and when the view was aimed), and last the eye height above the root (NaN:
+ * the rules' eyeHeightM).
  */
 export const TICK_POSE_STRIDE = 19;
 export const TickPose = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11,
-  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, VIEW_TIME: 17, EYE: 18,
+  VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, STAMP: 17, EYE: 18,
 } as const;
 
 export type { MatchHeader };

@@ -26,6 +26,8 @@ export class RoundTrip {
   /** Round trips this room told the client in its last pings (ServerClockEstimate reads them). */
   private readonly told = new Float64Array(IN_FLIGHT);
   samples = 0;
+  /** When the ping the last taken pong answered was sent, room ms (NaN before one): the client acted after it. */
+  answeredSentMs = Number.NaN;
   private readonly buf = new Float64Array(RTT_WINDOW);
   private readonly sort = new Float64Array(RTT_WINDOW);
   private readonly ids = new Uint32Array(IN_FLIGHT);
@@ -35,6 +37,7 @@ export class RoundTrip {
   reset(): void {
     this.rttMs = 0;
     this.samples = 0;
+    this.answeredSentMs = Number.NaN;
     this.sent.fill(-1);
     this.told.fill(0);
   }
@@ -65,6 +68,7 @@ export class RoundTrip {
     for (let k = 0; k < IN_FLIGHT; k++) {
       if (this.ids[k] === p.id && this.sent[k]! >= 0) {
         const sample = nowMs - this.sent[k]!;
+        this.answeredSentMs = this.sent[k]!;
         this.sent[k] = -1; // each ping counts once
         if (!(sample >= 0 && sample < MAX_SAMPLE_MS)) return PongResult.IGNORED;
         this.buf[this.samples % RTT_WINDOW] = sample;

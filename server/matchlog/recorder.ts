@@ -69,7 +69,7 @@ export class MatchLogRecorder implements MatchRecorder {
   private readonly onClosed: ((stats: MatchLogStats) => void) | undefined;
   // scratch: the shot record's input, refilled per shot (the codec copies everything out at once)
   private readonly input: ShotInput = {
-    tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
+    tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN, streamFloorMs: Number.NaN },
     targets: { alive: [], lifeStartMs: [], leftMs: [], team: [] }, before: createShooterState(-1, []),
     targetHealthAfter: -1, killed: false,
   };

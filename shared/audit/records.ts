@@ -7,12 +7,13 @@
  * TICK layout: u32 tick, f64 time ms, u16 count n, then n x (u16 slot, 11 x f64: x y z qx qy qz qw
  *   clip time alive epoch, 3 x f32: the view direction the room applied (unit; NaN when the game
  *   does not say), u16 input messages taken since the previous tick, u16 movement steps the tick
- *   took (both 0xFFFF when unknown, from format 7), f32 the view's time: when the client aimed it
- *   (the stamp of the input that carried it, on the client's estimate of the server clock) minus
- *   the tick's time, ms, NaN when unknown, f64 the eye height above the root, metres (NaN: the
- *   rules' eyeHeightM)) -- the room's TICK_POSE_STRIDE numbers minus "present" (only present slots
- *   are written). Version 3 logs lack the last 28 bytes of a slot (TICK_SLOT_BYTES_V3), versions 4
- *   and 5 the last 12 (TICK_SLOT_BYTES_V4), version 6 the last 8 (TICK_SLOT_BYTES_V6).
+ *   took (both 0xFFFF when unknown, from format 7), f64 the stamp of the newest input stepped (the
+ *   client's estimate of the server clock, ms: where a shot's eye path ends, and when the view was
+ *   aimed; NaN when unknown), f64 the eye height above the root, metres (NaN: the rules'
+ *   eyeHeightM)) -- the match's TICK_POSE_STRIDE numbers minus "present" (only present slots are
+ *   written). Version 3 logs lack the last 32 bytes of a slot (TICK_SLOT_BYTES_V3), versions 4 and 5
+ *   the last 16 (TICK_SLOT_BYTES_V4); version 6 logs have a f32 in their place: the stamp less the
+ *   tick's time (TICK_SLOT_BYTES_V6), and no eye height.
  * EVENT layout: u8 kind, u8 reserved, u16 slot, f64 time ms, f64 x, f64 y, f64 z, f64 other
  *   (NaN when the event has no such field).
  * END layout: u32 ticks, u32 shots, u32 events, f64 time ms of the last tick (a log without END was
@@ -68,9 +69,11 @@ export const TICK_SLOT_STEPS_AT = TICK_SLOT_INPUTS_AT + 2;
 /** Bytes of a slot in a version 4 or 5 tick record: no view time. */
 export const TICK_SLOT_BYTES_V4 = TICK_SLOT_STEPS_AT + 2;
 export const TICK_SLOT_VIEW_TIME_AT = TICK_SLOT_BYTES_V4;
-/** Bytes of a slot in a version 6 tick record: no eye height. */
+/** Bytes of a slot in a version 6 tick record: the stamp as a f32 offset from the tick, no eye height. */
 export const TICK_SLOT_BYTES_V6 = TICK_SLOT_VIEW_TIME_AT + 4;
-export const TICK_SLOT_EYE_AT = TICK_SLOT_BYTES_V6;
+/** Format 7 on: the newest input's stamp (f64, absolute) where version 6 has its offset, then the eye height. */
+export const TICK_SLOT_STAMP_AT = TICK_SLOT_BYTES_V4;
+export const TICK_SLOT_EYE_AT = TICK_SLOT_STAMP_AT + 8;
 export const TICK_SLOT_BYTES = TICK_SLOT_EYE_AT + 8;
 export const TICK_HEAD_BYTES = 14;
 /**
@@ -151,9 +154,9 @@ export function writeTick(view: DataView, at: number, tick: number, timeMs: numb
     for (let k = 0; k < 3; k++, o += 4) view.setFloat32(o, poses[v + k]!, true);
     view.setUint16(o, countU16(poses[v + 3]!), true);
     view.setUint16(o + 2, countU16(poses[v + 4]!), true);
-    view.setFloat32(o + 4, poses[v + 5]! - timeMs, true);
-    view.setFloat64(o + 8, poses[v + 6]!, true);
-    o += 16;
+    view.setFloat64(o + 4, poses[v + 5]!, true);
+    view.setFloat64(o + 12, poses[v + 6]!, true);
+    o += 20;
     n++;
   }
   view.setUint16(at + 12, n, true);
@@ -206,7 +209,8 @@ export function readTick(out: TickData, view: DataView, at: number, length: numb
     for (let k = 0; k < 3; k++) out.numbers[b + TICK_SLOT_NUMBERS + k] = hasView ? view.getFloat32(o + TICK_SLOT_VIEW_AT + 4 * k, true) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 3] = hasView ? readCountU16(view, o + TICK_SLOT_INPUTS_AT, version) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 4] = hasView ? readCountU16(view, o + TICK_SLOT_STEPS_AT, version) : NaN;
-    out.numbers[b + TICK_SLOT_NUMBERS + 5] = slotBytes >= TICK_SLOT_BYTES_V6 ? out.timeMs + view.getFloat32(o + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
+    out.numbers[b + TICK_SLOT_NUMBERS + 5] = slotBytes === TICK_SLOT_BYTES ? view.getFloat64(o + TICK_SLOT_STAMP_AT, true)
+      : slotBytes === TICK_SLOT_BYTES_V6 ? out.timeMs + view.getFloat32(o + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
     out.numbers[b + TICK_SLOT_NUMBERS + 6] = slotBytes === TICK_SLOT_BYTES ? view.getFloat64(o + TICK_SLOT_EYE_AT, true) : NaN;
   }
   return true;
@@ -257,8 +261,9 @@ export const LOG_VERSION_WITH_VIEW = 4;
 /** The first format version whose tick slots carry the view's time (TICK_SLOT_BYTES_V6). */
 export const LOG_VERSION_WITH_VIEW_TIME = 6;
 /**
- * The first format version whose tick slots carry the eye height (TICK_SLOT_BYTES) and mark unknown
- * counts, and whose shot records carry each target's team and leave time.
+ * The first format version whose tick slots carry the newest input's exact stamp and the eye height
+ * (TICK_SLOT_BYTES) and mark unknown counts, and whose shot records carry the shooter's stream floor
+ * and each target's team and leave time.
  */
 export const LOG_VERSION_WITH_EYE = 7;
 

@@ -18,7 +18,7 @@
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
@@ -40,6 +40,8 @@ export interface ReplayPose {
   x: number; y: number; z: number; qx: number; qy: number; qz: number; qw: number; clip: number; time: number; alive: boolean; epoch: number;
   /** Eye height above the root, metres (NaN: the rules' eyeHeightM; always NaN before format 7). */
   eyeHeight: number;
+  /** The newest input's stamp, ms (NaN unknown; always NaN before format 7, whose rules do not read it). */
+  stampMs: number;
 }
 
 export interface ReplayScene extends ShotScene {
@@ -102,7 +104,7 @@ export interface ReplayResult {
 
 // scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
 const scratchPose: ReplayPose & RingPose = {
-  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
+  x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, stampMs: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
 };
 const scratchShot = createShotMessage();
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
@@ -227,7 +229,7 @@ class Replay {
     const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
     const slotBytes = this.slotBytes;
     const hasView = this.hasView;
-    const hasViewTime = slotBytes >= TICK_SLOT_BYTES_V6;
+    const hasViewTime = slotBytes === TICK_SLOT_BYTES_V6;
     const hasEye = slotBytes === TICK_SLOT_BYTES;
     const unknownMarked = hasEye;
     if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
@@ -250,7 +252,9 @@ class Replay {
         p.inputs = unknownMarked && inputs === TICK_U16_UNKNOWN ? NaN : inputs;
         p.steps = unknownMarked && steps === TICK_U16_UNKNOWN ? NaN : steps;
       }
-      p.viewTimeMs = hasViewTime ? tickMs + view.getFloat32(n + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
+      // Format 7 on the exact stamp (the eye path ends by it); format 6 its offset as a float32.
+      p.stampMs = hasEye ? view.getFloat64(n + TICK_SLOT_STAMP_AT, true) : NaN;
+      p.viewTimeMs = hasEye ? p.stampMs : hasViewTime ? tickMs + view.getFloat32(n + TICK_SLOT_VIEW_TIME_AT, true) : NaN;
       p.eyeHeight = hasEye ? view.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);

@@ -21,8 +21,9 @@
  *   44 f64  target health after the verdict was applied (-1 when no target)
  *   52 u16  slot count m (ShotTargets as the pipeline saw it)
  *   54 f64  when a dead shooter was killed, server ms (ShotTiming.shooterDiedMs; NaN alive; format 5 on)
- *   62      m x (u8 alive, f64 life start ms, i16 team (-1 none), f64 leave time ms (NaN present))
- *           (at 54 before format 5; without team and leave time before format 7)
+ *   62 f64  the shooter's stream floor, server ms (ShotTiming.streamFloorMs; NaN none; format 7 on)
+ *   70      m x (u8 alive, f64 life start ms, i16 team (-1 none), f64 leave time ms (NaN present))
+ *           (at 54 before format 5, at 62 before format 7; without team and leave time before format 7)
  *   ..      shooter state before (SHOOTER_STATE layout below)
  *   ..      n payload bytes
  *   ..      verdict (VERDICT layout below)
@@ -44,7 +45,7 @@ export const LOG_VERSION_WITH_TEAMS = 7;
 
 /** Bytes of a shot record's fixed head in a log of format `version`. */
 function headBytes(version: number): number {
-  return version >= LOG_VERSION_WITH_DEATH ? 62 : 54;
+  return version >= LOG_VERSION_WITH_TEAMS ? 70 : version >= LOG_VERSION_WITH_DEATH ? 62 : 54;
 }
 
 /** Bytes per target slot in a log of format `version`. */
@@ -99,7 +100,7 @@ export interface ShotInputTargets {
 export function createShotInput(): ShotInput {
   return {
     tick: 0, shooter: 0, payload: null, nonBytesType: '',
-    timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN },
+    timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN, streamFloorMs: Number.NaN },
     targets: { alive: [], lifeStartMs: [], leftMs: [], team: [] }, before: createShooterState(-1, []), targetHealthAfter: -1, killed: false,
   };
 }
@@ -212,6 +213,7 @@ export function writeShotRecord(view: DataView, at: number, input: ShotInput, ve
   const m = Math.min(alive.length, MAX_SLOTS);
   view.setUint16(at + 52, m, true);
   view.setFloat64(at + 54, input.timing.shooterDiedMs ?? Number.NaN, true);
+  view.setFloat64(at + 62, input.timing.streamFloorMs ?? Number.NaN, true);
   let o = at + headBytes(LOG_FORMAT_VERSION);
   const { lifeStartMs, leftMs, team } = input.targets;
   for (let i = 0; i < m; i++, o += 19) {
@@ -266,6 +268,7 @@ export function readShotInput(input: ShotInput, view: DataView, at: number, leng
   input.targetHealthAfter = view.getFloat64(at + 44, true);
   const m = view.getUint16(at + 52, true);
   t.shooterDiedMs = head > 54 ? view.getFloat64(at + 54, true) : Number.NaN;
+  t.streamFloorMs = head > 62 ? view.getFloat64(at + 62, true) : Number.NaN;
   const per = targetBytes(version);
   if (head + per * m > length) return -1;
   const { alive, lifeStartMs: life, leftMs: left, team } = input.targets;

@@ -3,7 +3,8 @@
  * flat typed arrays, and rewinding it to any server time inside the rewind window.
  *
  * Memory layout (per snapshot slot): `num` holds NUM_STRIDE doubles (timeMs, tick, x, y, z, qx, qy,
- * qz, qw, anim time, eye height), `clip` one byte, `alive` one byte, `epoch` one uint32: 94 bytes. Capacity is
+ * qz, qw, anim time, eye height, input stamp), `clip` one byte, `alive` one byte, `epoch` one uint32:
+ * 102 bytes. Capacity is
  * fixed at construction (size it with capacityFor(tickHz, windowMs)); recording into a full ring
  * overwrites the oldest slot. record() also refreshes a swept bound of the stored roots (one pass
  * over the ring, O(capacity)) that broadphases read as sweepX/Y/Z/R.
@@ -66,8 +67,8 @@ export function createRewindPolicy(windowMs: number = DEFAULT_REWIND_WINDOW_MS, 
 }
 
 /** Doubles per slot in PlayerHistory's `num` array, and their offsets. */
-export const NUM_STRIDE = 11;
-const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9, EYE = 10;
+export const NUM_STRIDE = 12;
+const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9, EYE = 10, STAMP = 11;
 
 /** Why record() refused a snapshot (RecordResult.OK when it was stored). */
 export const RecordResult = { OK: 0, NOT_FINITE: 1, NOT_INCREASING: 2, BAD_ROTATION: 3, BAD_CLIP: 4 } as const;
@@ -135,7 +136,7 @@ export class PlayerHistory {
 
   /**
    * Stores one snapshot and returns why when it refuses. Refuses (and changes nothing) when a number
-   * is not finite (the eye height may be NaN: unknown, the rules' own), the tick or time
+   * is not finite (the eye height and the input stamp may be NaN: unknown), the tick or time
    * does not increase over the newest snapshot, the rotation is not close to unit length (it is
    * renormalised when it is), or the clip is not an integer 0..255. Returns why.
    */
@@ -143,7 +144,8 @@ export class PlayerHistory {
     const { x, y, z, qx, qy, qz, qw, time, clip } = pose;
     if (!(Number.isFinite(tick) && Number.isFinite(timeMs) && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
       && Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz) && Number.isFinite(qw) && Number.isFinite(time)
-      && Number.isFinite(pose.epoch) && !(pose.eyeHeight === Infinity || pose.eyeHeight === -Infinity))) {
+      && Number.isFinite(pose.epoch) && !(pose.eyeHeight === Infinity || pose.eyeHeight === -Infinity)
+      && !(pose.stampMs === Infinity || pose.stampMs === -Infinity))) {
       return RecordResult.NOT_FINITE;
     }
     if (!(Number.isInteger(clip) && clip >= 0 && clip <= 255)) return RecordResult.BAD_CLIP;
@@ -161,6 +163,7 @@ export class PlayerHistory {
     a[o + QX] = qx * inv; a[o + QY] = qy * inv; a[o + QZ] = qz * inv; a[o + QW] = qw * inv;
     a[o + ANIM] = time;
     a[o + EYE] = pose.eyeHeight;
+    a[o + STAMP] = pose.stampMs;
     this.clip[this.head] = clip;
     this.alive[this.head] = pose.alive ? 1 : 0;
     this.epoch[this.head] = pose.epoch >>> 0;
@@ -223,6 +226,7 @@ export class PlayerHistory {
     out.qx = a[o + QX]; out.qy = a[o + QY]; out.qz = a[o + QZ]; out.qw = a[o + QW];
     out.time = a[o + ANIM];
     out.eyeHeight = a[o + EYE];
+    out.stampMs = a[o + STAMP];
     out.clip = this.clip[s];
     out.alive = this.alive[s] === 1;
     out.epoch = this.epoch[s];
@@ -339,7 +343,27 @@ export class PlayerHistory {
       out.time = a[near * NUM_STRIDE + ANIM];
     }
     out.alive = this.alive[near] === 1;
+    // The input stamp is a fact of one snapshot, not a quantity to blend: the nearer one's.
+    out.stampMs = a[near * NUM_STRIDE + STAMP];
     return status;
+  }
+
+  /**
+   * Server time of the newest snapshot whose input stamp is at most `limitMs`: walking back from
+   * the newest, the first with a stamp at or below it. NaN when the walk meets a snapshot without a
+   * stamp first (the game does not stamp its inputs, or not then) or the history is empty;
+   * -Infinity when every stored snapshot is stamped later than the limit.
+   */
+  stampedAtOrBefore(limitMs: number): number {
+    const a = this.num;
+    const cap = this.capacity;
+    for (let k = 0, s = this.head - 1; k < this.count; k++, s--) {
+      if (s < 0) s += cap;
+      const stamp = a[s * NUM_STRIDE + STAMP];
+      if (!(stamp === stamp)) return NaN;
+      if (stamp <= limitMs) return a[s * NUM_STRIDE + T_MS];
+    }
+    return this.count > 0 ? -Infinity : NaN;
   }
 
   /**

@@ -26,17 +26,22 @@ export interface PlayerPose {
   epoch: number;
   /** Eye above the root, metres; NaN: the rules' eye height. */
   eyeHeight: number;
+  /**
+   * The client's stamp (its estimate of the server clock, ms) of the newest input this pose has
+   * stepped; NaN when the game does not stamp its inputs. Where the shooter's eye path ends.
+   */
+  stampMs: number;
 }
 
 export function createPlayerPose(): PlayerPose {
-  return { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: Number.NaN };
+  return { x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: Number.NaN, stampMs: Number.NaN };
 }
 
 /** Copies every field of src into out and returns out. */
 export function copyPlayerPose(out: PlayerPose, src: PlayerPose): PlayerPose {
   out.x = src.x; out.y = src.y; out.z = src.z;
   out.qx = src.qx; out.qy = src.qy; out.qz = src.qz; out.qw = src.qw;
-  out.clip = src.clip; out.time = src.time; out.alive = src.alive; out.epoch = src.epoch; out.eyeHeight = src.eyeHeight;
+  out.clip = src.clip; out.time = src.time; out.alive = src.alive; out.epoch = src.epoch; out.eyeHeight = src.eyeHeight; out.stampMs = src.stampMs;
   return out;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Step 5 of the weapon-message pipeline (shot.ts): where the shooter's eye was. The eye path runs
- * from the eye at the rewound time (A) to the eye at the newest tick (B): the shooter's own client
- * predicts itself ahead of the rewound time, so both ends are legitimate. Each eye is the rewound
+ * from the eye at the rewound time (A) to the eye where the shooter's moves up to its claimed
+ * action time took it (B, shot.ts eyeEnd): the shooter's own client predicts itself ahead of the
+ * rewound time, so both ends are legitimate, and nothing after the claim is. Each eye is the rewound
  * root plus that snapshot's eye height (crouching lowers it), or the rules' eye height when the
  * snapshot carries none. The claimed start must lie within originToleranceM of the path, with no
  * world geometry between the nearest path point (C) and the start.
@@ -39,14 +40,13 @@ export function eyeHeightOf(pose: PlayerPose, config: Pick<ValidationConfig, 'ey
  */
 export function judgeOrigin(
   eye: EyePath, out: Verdict, scene: ShotScene, config: ValidationConfig, history: PlayerHistory,
-  when: number, newestTickMs: number, sx: number, sy: number, sz: number,
+  when: number, endMs: number, sx: number, sy: number, sz: number,
 ): number {
   const p = scratchPose;
   if (!rewindStatusUsable(history.sampleAt(p, when, scene.eyePolicy))) return VerdictReason.NO_SHOOTER;
   let ax = p.x, ay = p.y + eyeHeightOf(p, config), az = p.z;
   const epochA = p.epoch;
-  const newestEye = Math.max(when, newestTickMs);
-  if (!rewindStatusUsable(history.sampleAt(p, newestEye, scene.eyePolicy))) return VerdictReason.NO_SHOOTER;
+  if (!rewindStatusUsable(history.sampleAt(p, endMs, scene.eyePolicy))) return VerdictReason.NO_SHOOTER;
   const bx = p.x, by = p.y + eyeHeightOf(p, config), bz = p.z;
   // A respawn or teleport in between: the straight line from the old eye to the new one is no path
   // the shooter ever took (it can cross the whole level), so only the current life's eye counts.

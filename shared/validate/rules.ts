@@ -59,6 +59,21 @@ export interface ValidationConfig {
    * (hit, stops the bullet, no damage: OK_FRIENDLY), or 'off' (not hittable: the bullet passes).
    */
   friendlyFire?: FriendlyFire;
+  /**
+   * How much earlier than the newest time its own stream had already stated (an input's stamp, a
+   * ping it answered, an action it took) an action may claim to have happened, ms. Over one TCP
+   * stream messages arrive in the order they were sent, so an honest claim is never earlier than
+   * that but for its clock's wobble: BACKDATED otherwise. Absent in logs before the rule.
+   */
+  streamSlackMs?: number;
+  /**
+   * The shooter's eye path ends at its newest snapshot whose input stamp is at most the action
+   * time plus this, ms: never at a position its client reached after the claim. A shooter whose
+   * snapshots carry no stamps ends it at the action time plus half its round trip plus
+   * futureSlackMs (the one-way delay its moves take to reach the server). Absent in logs before
+   * the rule: the eye path then runs to the newest tick.
+   */
+  eyeStampSlackMs?: number;
   /** Distance the segment start may lie from the shooter's eye path, metres. */
   originToleranceM: number;
   /** Eye height above the pose origin (the feet), metres, for poses that do not carry their own. */
@@ -85,6 +100,8 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
     oldSlackMs: 100,
     maxFireLagMs: 800,
     honourShotsInFlight: true,
+    streamSlackMs: STREAM_SLACK_MS,
+    eyeStampSlackMs: EYE_STAMP_SLACK_MS,
     originToleranceM: ORIGIN_TOLERANCE_M,
     maxCoordinate: 1e5,
     maxTimeMs: 1e12,
@@ -101,6 +118,11 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
  * only where the server's eye sees it, and nothing may lie between the eye and the start.
  */
 export const ORIGIN_TOLERANCE_M = 1.5;
+
+/** Default streamSlackMs (see ValidationConfig). */
+export const STREAM_SLACK_MS = 100;
+/** Default eyeStampSlackMs (see ValidationConfig). */
+export const EYE_STAMP_SLACK_MS = 50;
 
 /** How far back every history must reach behind its newest snapshot, ms: the deepest rewind a message can ask for. */
 export function rewindReachMs(config: Pick<ValidationConfig, 'rewindWindowMs' | 'maxFireLagMs'>): number {
@@ -129,6 +151,12 @@ export interface ShotTiming {
   newestTickMs: number;
   /** Server ms at which a dead shooter was killed (NaN or absent while alive, or when unknown). */
   shooterDiedMs?: number;
+  /**
+   * The newest time the shooter's own stream had stated before this message arrived: the latest
+   * of its inputs' stamps, the send times of the pings it answered and its actions' claims, server
+   * ms (NaN or absent: nothing yet, or not tracked).
+   */
+  streamFloorMs?: number;
 }
 
 /** The players as they are now (indexed by slot): who can be hit, and since when. */

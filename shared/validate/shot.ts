@@ -44,13 +44,14 @@ import { weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
 import { createHitboxHit } from '../lagcomp/rewind';
+import type { PlayerHistory } from '../lagcomp/history';
 import { createWorldHit } from '../world/world';
 import { visibleFromEye } from './sight';
 import { createEyePath, judgeOrigin } from './eyePath';
 import { hitDamage, maskTargets, releaseTargets, teammates } from './targets';
 import type { ShotScene, ShotTargets, ShotTiming, ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
-export { defaultValidationConfig, FRIENDLY_FIRE_POLICIES, ORIGIN_TOLERANCE_M, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
+export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
@@ -135,8 +136,10 @@ export function validateShot(
   const rtt = Math.min(timing.rttMs, config.maxRttMs);
   if (at > now + config.futureSlackMs + rtt / 2) return reject(out, VerdictReason.TIME_FUTURE);
   if (at < now - config.maxFireLagMs) return reject(out, VerdictReason.TIME_TOO_OLD);
-  if (!shooter.alive && !firedAlive(at, now, rtt, timing.shooterDiedMs, config)) return reject(out, VerdictReason.SHOOTER_DEAD);
+  if (!shooter.alive && !firedAlive(at, now, rtt, timing.shooterDiedMs, timing.streamFloorMs, config)) return reject(out, VerdictReason.SHOOTER_DEAD);
   if (at < shooter.lastActionMs) return reject(out, VerdictReason.ACTION_ORDER);
+  const floor = timing.streamFloorMs;
+  if (config.streamSlackMs !== undefined && floor !== undefined && at < floor - config.streamSlackMs) return reject(out, VerdictReason.BACKDATED);
 
   // 3. Shooter rules, on the state after (restored by `refuse` when the message is refused)
   const after = out.after;
@@ -169,7 +172,7 @@ export function validateShot(
   const len2 = dx * dx + dy * dy + dz * dz;
   if (!(len2 > 1e-12)) return refuse(out, shooter, VerdictReason.DEGENERATE);
   if (len2 > weapon.rangeM * weapon.rangeM) return refuse(out, shooter, VerdictReason.OUT_OF_RANGE);
-  const origin = judgeOrigin(eye, out, scene, config, history, when, timing.newestTickMs, shot.sx, shot.sy, shot.sz);
+  const origin = judgeOrigin(eye, out, scene, config, history, when, eyeEnd(history, config, timing, when, at, rtt), shot.sx, shot.sy, shot.sz);
   if (origin !== RULES_OK) return refuse(out, shooter, origin);
 
   // The shot is fired: use a round and a fire interval (the game's own rules count them when ours are off).
@@ -296,11 +299,33 @@ function resolveRenderTime(out: Verdict, config: ValidationConfig, timing: ShotT
 }
 
 /**
- * A dead shooter's message was sent before the death reached it: its action time is no later than
- * the kill, and it arrived no later after that time than the clock estimate's error plus a one-way
- * trip allow (futureSlackMs + a round trip). A client that backdates its action gains at most a
- * round trip of shots it could have fired alive.
+ * Where the shooter's eye path ends, server ms: its newest snapshot whose input stamp is at most
+ * the action time plus eyeStampSlackMs (the position after the moves its client made before it
+ * fired, however late they arrived), or without stamps the action time plus half the round trip
+ * plus futureSlackMs; never later than the newest tick, never before the rewound time. Before the
+ * rule (eyeStampSlackMs absent) the newest tick.
  */
-function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, config: ValidationConfig): boolean {
-  return diedMs !== undefined && at <= diedMs && now - at <= config.futureSlackMs + rtt;
+function eyeEnd(history: PlayerHistory, config: ValidationConfig, timing: ShotTiming, when: number, at: number, rtt: number): number {
+  const newest = timing.newestTickMs;
+  const slack = config.eyeStampSlackMs;
+  if (slack === undefined) return Math.max(when, newest);
+  let end = history.stampedAtOrBefore(at + slack);
+  if (!(end === end)) end = at + rtt / 2 + config.futureSlackMs;
+  return Math.max(when, Math.min(end, newest));
+}
+
+/**
+ * A dead shooter's message was sent before the death reached it: its action time is no later than
+ * the kill, and either it arrived no later after that time than the clock estimate's error plus a
+ * one-way trip allow (futureSlackMs + a round trip), or (with the stream rule, streamSlackMs) the
+ * stream held it back: nothing its client stated later than the kill (plus futureSlackMs, the clock
+ * estimate's error) arrived before it, so nothing was sent after the client could have learnt of
+ * it. A client that backdates its action gains at most a round trip of shots it could have fired
+ * alive, or, by falling silent from its death on, one claimed before the death and sent within
+ * maxFireLagMs of it.
+ */
+function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, floorMs: number | undefined, config: ValidationConfig): boolean {
+  if (diedMs === undefined || !(at <= diedMs)) return false;
+  if (now - at <= config.futureSlackMs + rtt) return true;
+  return config.streamSlackMs !== undefined && floorMs !== undefined && floorMs <= diedMs + config.futureSlackMs;
 }

@@ -76,6 +76,8 @@ export const VerdictReason = {
   OK_FRIENDLY: 31,
   /** A switch or reload sent to a match whose weapon rules are the game's (ValidationConfig.weaponRules false). */
   RULES_OFF: 32,
+  /** An action claimed earlier than what its own stream had already stated (an input, a ping reply, an action), beyond streamSlackMs. */
+  BACKDATED: 33,
 } as const;
 export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
 

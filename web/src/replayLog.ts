@@ -7,7 +7,7 @@
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -17,8 +17,8 @@ import {
 } from '../../shared/index';
 import { createShotInput, type ShotInput } from '../../shared/audit/index';
 
-/** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'). */
-export const POSE_STRIDE = 13;
+/** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'), input stamp (NaN unknown). */
+export const POSE_STRIDE = 14;
 
 /** The log's header record (shared/audit/records.ts). */
 export type LogHeader = MatchHeader;
@@ -96,6 +96,7 @@ export class MatchLogView {
           this.poses[o] = 1;
           for (let k = 0; k < 11; k++) this.poses[o + 1 + k] = v.getFloat64(n + 2 + 8 * k, true);
           this.poses[o + 12] = slotBytes === TICK_SLOT_BYTES ? v.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
+          this.poses[o + 13] = slotBytes === TICK_SLOT_BYTES ? v.getFloat64(n + TICK_SLOT_STAMP_AT, true) : NaN;
         }
         ti++;
       } else if (f.type === RecordType.SHOT) {
@@ -130,7 +131,7 @@ export class MatchLogView {
     const p = this.poses;
     out.x = p[o + 1]!; out.y = p[o + 2]!; out.z = p[o + 3]!;
     out.qx = p[o + 4]!; out.qy = p[o + 5]!; out.qz = p[o + 6]!; out.qw = p[o + 7]!;
-    out.clip = p[o + 8]!; out.time = p[o + 9]!; out.alive = p[o + 10] === 1; out.epoch = p[o + 11]!; out.eyeHeight = p[o + 12]!;
+    out.clip = p[o + 8]!; out.time = p[o + 9]!; out.alive = p[o + 10] === 1; out.epoch = p[o + 11]!; out.eyeHeight = p[o + 12]!; out.stampMs = p[o + 13]!;
     return true;
   }
 
