@@ -101,6 +101,29 @@ describe('InputQueue', () => {
     expect(maxBatch).toBe(q.maxPerTick);
   });
 
+  it('stamped, across a respawn: the new life banks credit while its first commands are held back, and catches the stall up', () => {
+    const q = new InputQueue(RATE);
+    const m = standing();
+    let seq = 0;
+    // A commanding client plays a second, dies (the queue cleared, the spawn held), and its next
+    // 40 commands, stamped after the spawn, come in one bunch 600 ms later.
+    for (let t = 1; t <= 64; t++) { q.push(input(++seq, 1, 0, t * DT_MS)); q.tick(m, world, cfg, DT); }
+    q.clear();
+    q.hold(0, 0, 1);
+    const spawnMs = 65 * DT_MS;
+    const from = standing();
+    Object.assign(m, from);
+    for (let t = 0; t < 39; t++) expect(q.tick(m, world, cfg, DT)).toBe(-1);
+    expect([m.x, m.z]).toEqual([0, 0]); // standing: no held steps spent while the commands are on their way
+    const bunch = Array.from({ length: 40 }, (_, i) => input(++seq, 1, 0, spawnMs + (i + 1) * DT_MS));
+    for (const i of bunch) q.push(i);
+    let ticks = 0;
+    while (q.length > 0) { q.tick(m, world, cfg, DT); ticks++; }
+    expect(ticks).toBeLessThanOrEqual(Math.ceil(40 / q.maxPerTick) + 1);
+    const c = clientPath(bunch);
+    expect([m.x, m.y, m.z]).toEqual([c.x, c.y, c.z]);
+  });
+
   it('unstamped: held keys walk on at full speed, the newest input counts, a jump happens once', () => {
     const q = new InputQueue(RATE);
     const m = standing();
@@ -152,21 +175,22 @@ describe('a stalled burst of inputs in a real room', () => {
     await sleep(900); // standing still on the floor, no input sent
     const slot = room.slotOf(b.room.sessionId)!;
     const cfgS = ts.server.config;
-    // The client stepped 48 inputs over the last 48 ticks (24 east, then 24 north), all held back by
-    // a stall: it predicts itself from where it stood then.
+    // The client steps 48 inputs over 48 ticks (24 east, then 24 north), all held back by a stall
+    // (its pongs too, in the order sent): it predicts itself from where they took it.
     const m = slot.move;
     const me = createMoveState(m.x, m.y, m.z);
     me.onGround = m.onGround;
     const x0 = m.x, z0 = m.z;
-    const now = b.serverNow();
     const burst: InputMessage[] = [];
     for (let i = 0; i < 48; i++) {
-      const inp = input(i + 1, i < 24 ? 1 : 0, i < 24 ? 0 : 1, now - (48 - i) * (1000 / cfgS.tickRate));
+      const inp = input(i + 1, i < 24 ? 1 : 0, i < 24 ? 0 : 1, 0);
       burst.push(inp);
       stepMovement(me, { wishX: inp.wishX, wishZ: inp.wishZ, viewX: 0, viewY: 0, viewZ: 1, jump: false }, cfgS.world, cfgS.movement, 1 / cfgS.tickRate);
     }
     expect(Math.hypot(me.x - x0, me.z - z0)).toBeGreaterThan(2.5);
-    for (const inp of burst) b.sendInput(inp);
+    b.stall();
+    await b.sendPaced(burst, cfgS.tickRate);
+    b.release();
     const eyeY = me.y + ts.server.rig.eyeHeight;
     const v = await b.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: b.serverNow() - 100, sx: me.x, sy: eyeY, sz: me.z, ex: me.x + 0.01, ey: eyeY + 20, ez: me.z });
     expect(reasonName(v.reason)).toBe('OK_MISS');

@@ -12,12 +12,15 @@
  *   A client that sends only when its keys change walks on.
  * Credit keeps either kind to the clock: each tick earns one step and a 1024th (CREDIT_PER_TICK: a
  * client whose clock runs up to 0.1% fast never builds a backlog), banked up to one second of ticks;
- * every step, held or commanded, spends one. No way of sending moves anyone faster. A queue holds
- * two seconds; past that its oldest input is dropped.
+ * every step, held or commanded, spends one. A stamped command moves the player only when its stamp
+ * is at least half a tick after the last command's that did: commands stamped together (a burst
+ * claimed at one instant, not a stall's backlog, whose stamps keep their spacing) are one step, the
+ * newest view and keys winning. No way of sending moves anyone faster. A queue holds two seconds;
+ * past that its oldest input is dropped.
  *
  * The ring is flat (Float64Array, one row per input); nothing is allocated per input or per tick.
  */
-import { createInputMessage, InputButton, stepMovement, type InputMessage, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/index';
+import { createInputMessage, InputButton, setView, stepMovement, type InputMessage, type MoveConfig, type MoveInputLike, type MoveState, type MoveWorld } from '../../shared/index';
 
 /** STAMP: the input's stamp, NaN for an unstamped (held-keys) input. */
 const SEQ = 0, BUTTONS = 1, WX = 2, WZ = 3, VX = 4, VY = 5, VZ = 6, STAMP = 7;
@@ -46,13 +49,23 @@ export class InputQueue {
   /**
    * When the view last stepped was aimed: its input's stamp (the client's server clock, ms); NaN
    * for an unstamped input or a view set by hold(). A held step keeps it: the view is that old.
-   * Whether the last input was stamped is whether this is a number.
    */
   viewTimeMs = NaN;
+  /**
+   * The client sends commands: the newest input taken was stamped. A spawn (hold()) keeps it: a
+   * commanding client's new life waits for its commands, banking credit, rather than spending it on
+   * held steps while the first of them are on their way (a stall then could never be caught up).
+   */
+  private commands = false;
+  /** Stamp of the newest command that moved the player (commands stamped within half a tick of it do not). */
+  private movedStampMs = Number.NEGATIVE_INFINITY;
+  /** Half a tick, ms. */
+  private readonly halfTickMs: number;
   private readonly stepInput: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
 
   constructor(tickRate: number, readonly maxPerTick = 8) {
     this.maxCredit = Math.max(1, Math.round(tickRate));
+    this.halfTickMs = 500 / tickRate;
     this.capacity = 2 * this.maxCredit;
     this.ring = new Float64Array(this.capacity * STRIDE);
   }
@@ -112,11 +125,14 @@ export class InputQueue {
   tick(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
     this.credit = Math.min(this.credit + CREDIT_PER_TICK, this.maxCredit);
     let newest = -1, steps = 0;
-    for (; steps < this.maxPerTick && this.size > 0 && this.credit >= 1; steps++) {
-      newest = this.stepNext(move, world, cfg, dt);
+    while (steps < this.maxPerTick && this.size > 0 && this.credit >= 1) {
+      const moved = this.stepNext(move, world, cfg, dt);
+      newest = this.last.seq;
+      if (!moved) continue; // stamped with the command before it: no step of its own
       this.credit -= 1;
+      steps++;
     }
-    if (newest < 0 && this.credit >= 1 && (Number.isNaN(this.viewTimeMs) || this.credit >= this.maxCredit)) {
+    if (newest < 0 && this.credit >= 1 && (!this.commands || this.credit >= this.maxCredit)) {
       this.step(move, world, cfg, dt, false);
       this.credit -= 1;
       steps = 1;
@@ -125,19 +141,29 @@ export class InputQueue {
     return newest;
   }
 
-  private stepNext(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
+  /** Takes the next queued input; returns whether it moved the player (false: merged into the last step). */
+  private stepNext(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): boolean {
     const o = this.head * STRIDE;
     const r = this.ring;
     const l = this.last;
     l.seq = r[o + SEQ]!; l.buttons = r[o + BUTTONS]!;
     l.wishX = r[o + WX]!; l.wishZ = r[o + WZ]!;
     l.viewX = r[o + VX]!; l.viewY = r[o + VY]!; l.viewZ = r[o + VZ]!;
-    this.viewTimeMs = r[o + STAMP]!;
+    const stamp = r[o + STAMP]!;
+    this.viewTimeMs = stamp;
+    this.commands = stamp === stamp;
     this.head = (this.head + 1) % this.capacity;
     this.size--;
     this.taken++;
+    if (stamp === stamp) {
+      if (stamp < this.movedStampMs + this.halfTickMs) {
+        setView(move, l.viewX, l.viewY, l.viewZ); // the newer view, no step
+        return false;
+      }
+      this.movedStampMs = stamp;
+    }
     this.step(move, world, cfg, dt, (l.buttons & InputButton.JUMP) !== 0);
-    return l.seq;
+    return true;
   }
 
   private step(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number, jump: boolean): void {

@@ -26,6 +26,8 @@ export class ArenaPlayer {
   inputsSinceTick = 0;
   /** Room ms at which the next life begins after a death (0: none pending). */
   respawnAtMs = 0;
+  /** Room ms at which the current life began: inputs stamped before it were sent for the last one. */
+  lifeFromMs = Number.NEGATIVE_INFINITY;
   /** Lives begun after the first (spawn points rotate with them). */
   respawns = 0;
   /** This client asked for debug verdicts and the room allows them. */
@@ -51,10 +53,11 @@ export class ArenaPlayer {
 
   /**
    * A newer input (checked by the room): queued for the ticks to step in order. Inputs sent while
-   * dead are not queued (the next life starts from the spawn).
+   * dead are not queued (the next life starts from the spawn), nor those stamped before this life
+   * began that a stall held back until after it.
    */
   takeInput(inp: InputMessage, alive: boolean): void {
-    if (alive) this.inputs.push(inp);
+    if (alive && !(inp.timeMs > 0 && inp.timeMs < this.lifeFromMs)) this.inputs.push(inp);
     this.lastInputSeq = inp.seq;
     this.inputsSinceTick++;
   }
@@ -65,8 +68,9 @@ export class ArenaPlayer {
     if (seq >= 0) this.appliedInputSeq = seq;
   }
 
-  /** Standing at `p`, facing its direction, idle, nothing queued. */
-  placeAt(p: SpawnPoint, idleClip: number): void {
+  /** Standing at `p`, facing its direction, idle, nothing queued, from room ms `atMs`. */
+  placeAt(p: SpawnPoint, idleClip: number, atMs: number): void {
+    this.lifeFromMs = atMs;
     this.move = createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ);
     this.move.clip = idleClip;
     this.move.onGround = true;

@@ -190,7 +190,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   /** Places `p` at its next spawn point: the first life at spawnPoints[slot], later ones rotate. */
   private spawn(p: ArenaPlayer): void {
     const pts = this.cfg.spawnPoints;
-    p.placeAt(pts[(p.index + p.respawns) % pts.length]!, this.cfg.movement.clipIdle);
+    p.placeAt(pts[(p.index + p.respawns) % pts.length]!, this.cfg.movement.clipIdle, this.now());
     this.syncPlayer(p);
   }
 
@@ -303,6 +303,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       this.reject(client, Msg.INPUT, 'INPUT_STALE');
       return;
     }
+    // A stamped input states a time on the client's stream: not before what it already stated.
+    const why = scratch.timeMs > 0 ? this.match.stamp(p.sessionId, scratch.timeMs) : null;
+    if (why !== null) {
+      this.reject(client, Msg.INPUT, `INPUT_${why}`);
+      return;
+    }
     p.takeInput(scratch, this.match.player(p.sessionId)?.alive === true);
   }
 
@@ -331,22 +337,23 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p === undefined) return;
     this.cfg.stats.shots++;
     const at = this.now();
-    if (p.inputs.length === 0 && !this.waiting.holds(p)) this.judge(p, bytes, at);
-    else this.waiting.push(p, bytes, at);
+    const floor = this.match.streamFloor(p.sessionId);
+    if (p.inputs.length === 0 && !this.waiting.holds(p)) this.judge(p, bytes, at, floor);
+    else this.waiting.push(p, bytes, at, floor);
   }
 
   /** Judges a weapon message of `p` (frames only: the arena's wire) and applies the outcome. */
-  private judge(p: ArenaPlayer, bytes: unknown, receiveTimeMs: number): void {
-    const out = this.match.shot(p.sessionId, bytes, { receiveTimeMs, objects: false });
+  private judge(p: ArenaPlayer, bytes: unknown, receiveTimeMs: number, streamFloorMs: number): void {
+    const out = this.match.shot(p.sessionId, bytes, { receiveTimeMs, streamFloorMs, objects: false });
     applyOutcome(this, p, out);
     if (out.verdict.kind === VerdictKind.REJECTED && p.client !== null) this.refused(p.client, reasonName(out.verdict.reason));
   }
 
   /** Judges the waiting shots whose inputs are stepped (all of `only`'s when given), in arrival order. */
   private judgeWaitingShots(only: ArenaPlayer | null): void {
-    this.waiting.drain(only, (p, bytes, at) => {
+    this.waiting.drain(only, (p, bytes, at, floor) => {
       try {
-        this.judge(p, bytes, at);
+        this.judge(p, bytes, at, floor);
       } catch (e) {
         this.cfg.stats.internalErrors++;
         console.error('arena: judging a waiting shot failed:', e);

@@ -13,7 +13,7 @@ const f32 = Math.fround;
  * The pose adapter's answer for an arena player (the match records it): position float64, rotation
  * and clip time float32 as the schema carries them, and what the audit's behaviour measures read:
  * the view the movement step applied, the inputs taken since the previous tick (reset here), the
- * movement steps this tick took and when the view was aimed.
+ * movement steps this tick took, and the stamp of the newest input stepped.
  */
 export function writePose(out: PoseInput, p: ArenaPlayer, alive: boolean): void {
   const m = p.move;
@@ -24,7 +24,7 @@ export function writePose(out: PoseInput, p: ArenaPlayer, alive: boolean): void 
   out.inputs = p.inputsSinceTick;
   p.inputsSinceTick = 0;
   out.steps = alive ? p.inputs.lastSteps : 0;
-  out.viewTimeMs = p.inputs.viewTimeMs;
+  out.inputStampMs = p.inputs.viewTimeMs;
 }
 
 /** Pose and status into the synced state, at a tick and at a spawn (the pose as writePose rounds it). */

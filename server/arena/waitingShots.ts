@@ -2,7 +2,7 @@
  * Weapon messages waiting for the movement inputs their client sent before them. A message's place
  * in its client's stream is the count of inputs queued so far (InputQueue.pushed); it is ready once
  * the player has taken that many out (stepped, or dropped by a death or a leave). Ready messages are
- * judged in arrival order across the room; each keeps its arrival time.
+ * judged in arrival order across the room; each keeps its arrival time and its stream floor then.
  */
 import type { ArenaPlayer } from './player';
 
@@ -10,6 +10,8 @@ interface Waiting {
   player: ArenaPlayer;
   bytes: unknown;
   receiveTimeMs: number;
+  /** The player's stream floor when it arrived (match.streamFloor). */
+  floorMs: number;
   /** InputQueue.pushed of the player when the message arrived. */
   after: number;
 }
@@ -28,8 +30,8 @@ export class WaitingShots {
   }
 
   /** Keeps a message (a copy of its bytes: the socket's buffer is reused). */
-  push(player: ArenaPlayer, bytes: unknown, receiveTimeMs: number): void {
-    this.list.push({ player, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, receiveTimeMs, after: player.inputs.pushed });
+  push(player: ArenaPlayer, bytes: unknown, receiveTimeMs: number, floorMs: number): void {
+    this.list.push({ player, bytes: bytes instanceof Uint8Array ? bytes.slice() : bytes, receiveTimeMs, floorMs, after: player.inputs.pushed });
   }
 
   /**
@@ -37,7 +39,7 @@ export class WaitingShots {
    * message of that player, ready or not (it is leaving). One client's messages stay in the order
    * sent: a later one waits for at least the inputs an earlier one waits for.
    */
-  drain(only: ArenaPlayer | null, judge: (player: ArenaPlayer, bytes: unknown, receiveTimeMs: number) => void): void {
+  drain(only: ArenaPlayer | null, judge: (player: ArenaPlayer, bytes: unknown, receiveTimeMs: number, floorMs: number) => void): void {
     const ready = this.ready;
     const keep = this.keep;
     for (const w of this.list) {
@@ -48,7 +50,7 @@ export class WaitingShots {
     this.keep.length = 0;
     this.list = keep;
     try {
-      for (const w of ready) judge(w.player, w.bytes, w.receiveTimeMs);
+      for (const w of ready) judge(w.player, w.bytes, w.receiveTimeMs, w.floorMs);
     } finally {
       ready.length = 0;
     }

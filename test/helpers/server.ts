@@ -17,6 +17,7 @@ import type { Rewinder } from '../../shared/lagcomp/rewind';
 import { BONE_STRIDE, type Rig } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
 import { WeaponId } from '../../shared/weapons';
+import { InputStamper } from '../../shared/client/stamps';
 
 export interface TestServer {
   url: string;
@@ -96,7 +97,11 @@ export class TestPlayer {
       if (decodePing(this.ping, bytes) === 0) {
         this.clock.onPing(this.ping, performance.now());
         this.pings++;
-        room.sendBytes(Msg.PONG, new Uint8Array(bytes));
+        if (!this.mute) {
+          this.send(Msg.PONG, new Uint8Array(bytes));
+          this.stated(this.ping.serverTimeMs);
+          this.stamper?.answered(this.ping.serverTimeMs);
+        }
       }
       this.wake();
     });
@@ -207,7 +212,48 @@ export class TestPlayer {
   }
 
   sendShot(shot: ShotMessage): void {
-    this.room.sendBytes(Msg.SHOT, encodeShot(this.shotBuf, shot));
+    this.send(Msg.SHOT, encodeShot(this.shotBuf, shot).slice());
+  }
+
+  /**
+   * A TCP stall from now on: everything this client sends (pongs, inputs, weapon messages) waits,
+   * in the order sent, until release() delivers it all at once, as TCP does once a lost segment's
+   * retransmission arrives.
+   */
+  stall(): void {
+    this.stalled ??= [];
+  }
+
+  release(): void {
+    const held = this.stalled ?? [];
+    this.stalled = null;
+    for (const [type, bytes] of held) this.room.sendBytes(type, bytes);
+  }
+
+  private stalled: [string, Uint8Array][] | null = null;
+
+  /** While true, pings are not answered (a client that falls silent; a stall() answers them late). */
+  mute = false;
+
+  private send(type: string, bytes: Uint8Array): void {
+    if (this.stalled !== null) this.stalled.push([type, bytes]);
+    else this.room.sendBytes(type, bytes);
+  }
+
+  /**
+   * The newest time this client's messages stated (input stamps, pings answered), server ms: the
+   * server holds its later actions to it.
+   */
+  sentFloorMs = Number.NaN;
+  private stated(t: number): void {
+    if (t > 0 && !(this.sentFloorMs >= t)) this.sentFloorMs = t;
+  }
+
+  /** Input stamps as a predicting client keeps them (shared/client/stamps.ts). */
+  private stamper: InputStamper | null = null;
+  private stamperFor(tickRate: number): InputStamper {
+    this.stamper ??= new InputStamper(tickRate);
+    return this.stamper;
   }
 
   async shoot(fields: Partial<ShotMessage>): Promise<VerdictReply> {
@@ -218,13 +264,15 @@ export class TestPlayer {
 
   sendInput(input: InputMessage): void {
     if (input.seq > this.inputSeq) this.inputSeq = input.seq;
-    this.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, input));
+    this.send(Msg.INPUT, encodeInput(this.inputBuf, input).slice());
+    this.stated(input.timeMs);
   }
 
   /**
    * Sends `input` as a client predicting itself does: one per tick at `tickRate`, each with the next
-   * seq and stamped with this client's server clock, paced on the wall clock, until stopInputs() or
-   * leave().
+   * seq and stamped with its tick's time on this client's server clock (InputStamper: ticks a busy
+   * timer runs late keep their spacing, not far before a ping answered since), paced on the wall clock,
+   * until stopInputs() or leave().
    */
   holdInput(input: InputMessage, tickRate = 64): void {
     this.stopInputs();
@@ -235,12 +283,31 @@ export class TestPlayer {
       const want = Math.floor(((performance.now() - t0) * tickRate) / 1000) + 1;
       for (; sent < want; sent++) {
         held.seq = this.inputSeq + 1;
-        held.timeMs = this.clock.stamp(performance.now());
+        held.timeMs = this.stamperFor(tickRate).stamp(this.clock.serverNow(t0 + (sent * 1000) / tickRate));
         this.sendInput(held);
       }
     };
     due();
     this.inputTimer = setInterval(due, 4);
+  }
+
+  /**
+   * Sends `inputs` one per tick at `tickRate`, paced on the wall clock, each with the next seq and
+   * stamped with its tick's time (InputStamper: spaced, not far before a ping answered); resolves with
+   * the stamps after the last. Through a stall() they wait with everything else.
+   */
+  async sendPaced(inputs: InputMessage[], tickRate = 64): Promise<number[]> {
+    const t0 = performance.now();
+    const stamps: number[] = [];
+    for (let i = 0; i < inputs.length; i++) {
+      const at = t0 + (i * 1000) / tickRate;
+      const wait = at - performance.now();
+      if (wait > 0) await sleep(wait);
+      const stamp = this.stamperFor(tickRate).stamp(this.clock.serverNow(at));
+      stamps.push(stamp);
+      this.sendInput({ ...inputs[i]!, seq: this.inputSeq + 1, timeMs: stamp });
+    }
+    return stamps;
   }
 
   stopInputs(): void {
