@@ -11,9 +11,11 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../shared/protocol/messages';
 import { INPUT_BYTES } from '../shared/protocol/input';
-import { SHOT_BYTES } from '../shared/protocol/shot';
+import { SHOT_BYTES, viewOf } from '../shared/protocol/shot';
+import { PING_BYTES } from '../shared/protocol/ping';
 import type { Link } from './net';
 import { SnapshotPool, type StateSnapshot } from './view';
+import { InputStamper } from '../shared/client/stamps';
 
 export interface Handlers {
   /** A ping's bytes, delivered; return true to answer it (a fake-lag cheat may hold it). */
@@ -64,12 +66,19 @@ class SendRing {
 
 export class Connection {
   room: Room | null = null;
+  /**
+   * The bot's input stamps (shared/client/stamps.ts), told of every pong handed to the link: its
+   * `floor` is the newest time the inputs and pongs sent stated, which the server holds a weapon
+   * message sent after them to (the link keeps their order).
+   */
+  readonly stamper: InputStamper;
   private closed = false;
   private readonly inputs: SendRing;
   private readonly pongs: SendRing;
   private readonly pool: SnapshotPool;
 
-  constructor(readonly link: Link, maxPlayers: number) {
+  constructor(readonly link: Link, maxPlayers: number, tickRate: number) {
+    this.stamper = new InputStamper(tickRate);
     this.inputs = new SendRing(this, Msg.INPUT, INPUT_BYTES, 512);
     this.pongs = new SendRing(this, Msg.PONG, 24, 32);
     this.pool = new SnapshotPool(maxPlayers);
@@ -84,7 +93,7 @@ export class Connection {
     room.onMessage(Msg.PING, (bytes: Uint8Array) => {
       const copy = new Uint8Array(bytes);
       link.receive(() => {
-        if (h.ping(copy)) this.pongs.send(link, copy);
+        if (h.ping(copy)) this.sendPong(copy);
       });
     });
     // The rules, world and rig come from the simulator's own copies (in-process or the same files).
@@ -123,8 +132,9 @@ export class Connection {
     return this.inputs.send(this.link, bytes);
   }
 
-  /** A held pong, sent later by the fake-lag cheat. */
+  /** A pong (at once, or held and sent later by the fake-lag cheat). */
   sendPong(bytes: Uint8Array): boolean {
+    if (bytes.length === PING_BYTES) this.stamper.answered(viewOf(bytes).getFloat64(8, true));
     return this.pongs.send(this.link, bytes);
   }
 

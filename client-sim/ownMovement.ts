@@ -55,7 +55,12 @@ export class OwnMovement {
    * behind its nominal rate under load moves its players less per wall-clock second, and a client
    * stepping on the wall clock would run ahead of it.
    */
-  constructor(private readonly world: MoveWorld, private readonly cfg: MoveConfig, private readonly tickRate: number, private readonly history: () => PlayerHistory | undefined, private readonly observedRate: () => number = () => 0) {
+  /**
+   * `stampOf(localMs)`: the stamp the input of the step at that local time carries (NaN: none), so
+   * the own predicted ring ends a shot's eye path where the server's does (asked right after the
+   * step's input was emitted).
+   */
+  constructor(private readonly world: MoveWorld, private readonly cfg: MoveConfig, private readonly tickRate: number, private readonly history: () => PlayerHistory | undefined, private readonly observedRate: () => number = () => 0, private readonly stampOf: (localMs: number) => number = () => Number.NaN) {
     this.dtMs = 1000 / tickRate;
   }
 
@@ -96,7 +101,7 @@ export class OwnMovement {
       }
       const at = serverAt(now - this.accMs);
       this.store(jump, at);
-      this.record(at);
+      this.record(at, this.stampOf(now - this.accMs));
     }
   }
 
@@ -116,14 +121,14 @@ export class OwnMovement {
     r[o + F.VELX] = s.vx; r[o + F.VELY] = s.vy; r[o + F.VELZ] = s.vz; r[o + F.GROUND] = s.onGround ? 1 : 0;
   }
 
-  private record(serverMs: number): void {
+  private record(serverMs: number, stampMs: number): void {
     const h = this.history();
     if (h === undefined) return;
     const t = serverMs > this.lastRecordMs ? serverMs : this.lastRecordMs + 1e-3;
     const p = this.pose, s = this.state;
     p.x = s.x; p.y = s.y; p.z = s.z;
     p.qx = f32(s.qx); p.qy = f32(s.qy); p.qz = f32(s.qz); p.qw = f32(s.qw);
-    p.clip = s.clip; p.time = f32(s.animTime); p.alive = this.alive; p.epoch = this.epoch;
+    p.clip = s.clip; p.time = f32(s.animTime); p.alive = this.alive; p.epoch = this.epoch; p.stampMs = stampMs;
     if (h.record(++this.tick, t, p) === 0) this.lastRecordMs = t;
   }
 

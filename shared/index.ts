@@ -25,5 +25,6 @@ export * from './client/view';
 export * from './client/weaponState';
 export * from './client/predictor';
 export * from './client/client';
+export * from './client/stamps';
 export { fnv1a64 } from './util/hash';
 export { mulberry32, uniform, type Rng } from './util/prng';

@@ -14,6 +14,7 @@ import { FrameStatus } from '../protocol/shot';
 import { MatchView } from './view';
 import { ARENA_READER, SnapshotPool, type SnapshotReader } from './snapshot';
 import { PredictingShooter, type ClientClock, type Prediction } from './predictor';
+import { InputStamper } from './stamps';
 
 export interface PredictingClientOptions {
   world: World;
@@ -39,7 +40,9 @@ export class PredictingClient {
   /** The round trip the server measured and told in its pings, ms (0 before the first). */
   rttMs = 0;
   private readonly ping = createPingMessage();
-  private readonly at: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly at: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
+  /** This client's input stamps and ping answers: what the server holds its actions to. */
+  readonly stamper: InputStamper;
   private lastEpoch = -1;
 
   constructor(o: PredictingClientOptions) {
@@ -48,6 +51,7 @@ export class PredictingClient {
     this.shooter = new PredictingShooter(this.view, o.rules);
     this.interpDelayMs = o.interpDelayMs;
     this.selfId = o.selfId;
+    this.stamper = new InputStamper(o.tickRate);
   }
 
   /** This client's slot in its view (-1 until a state with it arrived). */
@@ -78,7 +82,17 @@ export class PredictingClient {
     if (decodePing(this.ping, bytes) !== FrameStatus.OK) return false;
     this.clock.onPing(this.ping, nowMs);
     if (this.ping.rttMs > 0) this.rttMs = this.ping.rttMs;
+    this.stamper.answered(this.ping.serverTimeMs); // answered at once: later messages come after it
     return true;
+  }
+
+  /**
+   * The stamp for a movement input of the tick at local ms `tickMs` (the game sends it with the
+   * input): the tick's time on the server clock, kept apart from the last and not far before a
+   * ping answered (stamps.ts). 0 before the clock is synced: send the input unstamped.
+   */
+  inputStamp(tickMs: number): number {
+    return this.clock.synced ? this.stamper.stamp(this.clock.serverNow(tickMs)) : 0;
   }
 
   /** The server time this client draws the others at, local ms `nowMs`. */
@@ -93,6 +107,7 @@ export class PredictingClient {
     c.rttMs = this.rttMs;
     c.interpDelayMs = this.interpDelayMs;
     c.newestTickMs = this.view.newestTimeMs;
+    c.streamFloorMs = this.stamper.floor;
     return c;
   }
 

@@ -14,16 +14,18 @@ import { WeaponState } from './weaponState';
 /** Predicts one message with the shared pipeline against a client's view. The verdict is scratch, valid until the next call. */
 export class ShotPredictor {
   readonly verdict: Verdict = createVerdict();
-  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
 
   constructor(private readonly scene: ShotScene, private readonly validation: ValidationConfig, private readonly targets: ShotTargets) {}
 
   /**
    * `serverNow`: the client's server clock; the message is expected half a round trip later. The
    * server's newest tick then is about its arrival, where the client's own predicted ring reaches.
+   * `streamFloorMs`: the newest time the messages it sent before this one stated (NaN: none).
    */
-  predict(bytes: Uint8Array, shooter: ShooterState, serverNow: number, rttMs: number, interpDelayMs: number, newestTickMs: number): Verdict {
+  predict(bytes: Uint8Array, shooter: ShooterState, serverNow: number, rttMs: number, interpDelayMs: number, newestTickMs: number, streamFloorMs = Number.NaN): Verdict {
     const t = this.timing;
+    t.streamFloorMs = streamFloorMs;
     t.rttMs = rttMs;
     t.receiveTimeMs = serverNow + rttMs / 2;
     t.interpDelayMs = interpDelayMs;
@@ -42,6 +44,11 @@ export interface ClientClock {
   interpDelayMs: number;
   /** The newest server time it holds a pose for (its view's newest snapshot, or its own predicted ring). */
   newestTickMs: number;
+  /**
+   * The newest time its other messages stated before this one: its inputs' stamps and the send
+   * times (ping.serverTimeMs) of the pings it answered (NaN: none). Its own actions are added here.
+   */
+  streamFloorMs: number;
 }
 
 /** A weapon message ready to send and what the server is expected to say. */
@@ -60,6 +67,8 @@ export class PredictingShooter {
   readonly predictor: ShotPredictor;
   /** The last seq used (each message takes the next). */
   seq = 0;
+  /** The newest claimed time of an action the prediction carried out. */
+  private actionFloorMs = Number.NaN;
   private readonly msg: ShotMessage = createShotMessage();
   private readonly frame = new Uint8Array(SHOT_BYTES);
 
@@ -126,8 +135,15 @@ export class PredictingShooter {
     this.seq = m.seq;
     const bytes = encodeShot(this.frame, m);
     const st = this.weapons.head;
-    const p = this.predictor.predict(bytes, st, clock.serverNowMs, clock.rttMs, clock.interpDelayMs, clock.newestTickMs);
+    const floor = later(this.actionFloorMs, clock.streamFloorMs);
+    const p = this.predictor.predict(bytes, st, clock.serverNowMs, clock.rttMs, clock.interpDelayMs, clock.newestTickMs, floor);
     this.weapons.sent(m.seq, m.action, m.weapon, m.timeMs, p.fired, p.after);
+    if (p.fired) this.actionFloorMs = later(this.actionFloorMs, m.timeMs);
     return { bytes: bytes.slice(), seq: m.seq, message: m, verdict: p };
   }
+}
+
+/** The later of two times, NaN counting as none. */
+function later(a: number, b: number): number {
+  return a >= b || !(b === b) ? a : b;
 }

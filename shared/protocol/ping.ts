@@ -51,13 +51,15 @@ export function decodePing(out: PingMessage, bytes: unknown): FrameStatus {
  * (shared/ reads no clock). serverNow(local) = local + offsetMs.
  *
  * Each ping gives d = serverTime - localArrival, the true offset minus that ping's one-way delay.
- * The estimate is the mean d of the last CLOCK_WINDOW pings plus half the smallest round trip the
+ * The estimate is the median d of the last CLOCK_WINDOW pings plus half the smallest round trip the
  * server reported in them. A round trip measured while the connection was young or the server busy
  * is too large and would put the clock ahead of the server's (its shots would claim future times);
- * the minimum forgets it as soon as a normal sample arrives. A delayed ping (a TCP retransmission)
- * lowers the mean d, which puts the clock behind, the safe side. Pings sent before the server had
- * measured a round trip (rttMs = 0) are used only until the first ping with a measured round trip
- * arrives.
+ * the minimum forgets it as soon as a normal sample arrives. Pings a TCP stall held back (their d
+ * low by the stall) do not move the median while they are under half the window, so the clock
+ * does not fall behind after a stall either: a server that holds claims to what the client's own
+ * stream already said (an answered ping, an input stamp) refuses claims that fall behind it. Pings
+ * sent before the server had measured a round trip (rttMs = 0) are used only until the first ping
+ * with a measured round trip arrives.
  */
 export const CLOCK_WINDOW = 16;
 
@@ -68,6 +70,7 @@ export class ServerClockEstimate {
   measured = 0;
   private readonly d = new Float64Array(CLOCK_WINDOW);
   private readonly rtt = new Float64Array(CLOCK_WINDOW);
+  private readonly sorted = new Float64Array(CLOCK_WINDOW);
 
   onPing(ping: PingMessage, localNowMs: number): void {
     const known = ping.rttMs > 0;
@@ -82,12 +85,18 @@ export class ServerClockEstimate {
     this.rtt[k] = ping.rttMs;
     this.measured++;
     const n = Math.min(this.measured, CLOCK_WINDOW);
-    let dSum = 0, rMin = Number.POSITIVE_INFINITY;
+    let rMin = Number.POSITIVE_INFINITY;
+    const sorted = this.sorted;
     for (let i = 0; i < n; i++) {
-      dSum += this.d[i]!;
+      // Insertion into the sorted prefix (n <= CLOCK_WINDOW: a handful of moves, no allocation).
+      const v = this.d[i]!;
+      let j = i - 1;
+      while (j >= 0 && sorted[j]! > v) { sorted[j + 1] = sorted[j]!; j--; }
+      sorted[j + 1] = v;
       if (this.rtt[i]! < rMin) rMin = this.rtt[i]!;
     }
-    this.offsetMs = dSum / n + rMin / 2;
+    const median = (n & 1) === 1 ? sorted[n >> 1]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+    this.offsetMs = median + rMin / 2;
   }
 
   /** True once the offset rests on a measured round trip. */

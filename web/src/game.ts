@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import {
-  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
+  BONE_STRIDE, HIT_ZONE_NAMES, InputStamper, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
   createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
@@ -75,7 +75,9 @@ export class Game {
   private readonly hit = createWorldHit();
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
-  private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0 };
+  private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
+  /** This page's input stamps (kept apart, not far before a ping it answered). */
+  private readonly stamper: InputStamper;
   private readonly decals = new THREE.Group();
   private readonly debugGroup = new THREE.Group();
   /** Per-second counters for the net graph. */
@@ -91,6 +93,7 @@ export class Game {
     this.view = new MatchView(world, rig, welcome.validation.maxPlayers, rewindReachMs(welcome.validation), welcome.tickRate);
     const snapshots = new SnapshotPool(welcome.validation.maxPlayers, 2);
     this.shooter = new PredictingShooter(this.view, welcome.validation);
+    this.stamper = new InputStamper(welcome.tickRate);
     this.shooter.slot = welcome.slot;
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.geometries = hitboxGeometries(rig);
@@ -188,8 +191,11 @@ export class Game {
     if (err < 2) { this.smooth[0] -= dx; this.smooth[1] -= dy; this.smooth[2] -= dz; }
   }
 
-  /** One fixed tick of own movement: send the input, step the same movement the server steps. */
-  private tick(dt: number): void {
+  /**
+   * One fixed tick of own movement, due at local ms `at` (a late timer runs several at once, each
+   * stamped with its own time): send the input, step the same movement the server steps.
+   */
+  private tick(dt: number, at: number): void {
     const [vx, vy, vz] = this.viewDir;
     let wx = 0, wz = 0;
     const c = this.controls;
@@ -204,7 +210,8 @@ export class Game {
     inp.seq = ++this.inputSeq;
     inp.buttons = c.jump ? 1 : 0;
     inp.wishX = wx; inp.wishZ = wz; inp.viewX = vx; inp.viewY = vy; inp.viewZ = vz;
-    inp.timeMs = this.net.clock.measured > 0 ? this.net.clock.serverNow(performance.now()) : 0;
+    this.stamper.answered(this.net.answered.ms);
+    inp.timeMs = this.net.clock.measured > 0 ? this.stamper.stamp(this.net.clock.serverNow(at)) : 0;
     this.net.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, inp).slice());
     if (this.predictedReady && this.health > 0) {
       setView(this.me, vx, vy, vz);
@@ -241,6 +248,8 @@ export class Game {
     c.rttMs = this.net.rtt.ms;
     c.interpDelayMs = this.net.welcome.interpDelayMs;
     c.newestTickMs = this.view.newestTimeMs;
+    this.stamper.answered(this.net.answered.ms);
+    c.streamFloorMs = this.stamper.floor;
     return c;
   }
 
@@ -341,7 +350,7 @@ export class Game {
     this.accumulator += dtMs;
     while (this.accumulator >= tickMs) {
       this.accumulator -= tickMs;
-      this.tick(tickMs / 1000);
+      this.tick(tickMs / 1000, now - this.accumulator);
     }
     const fade = Math.min(1, dtMs / 100);
     for (let k = 0; k < 3; k++) this.smooth[k] -= this.smooth[k]! * fade;

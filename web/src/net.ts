@@ -17,6 +17,8 @@ export interface Joined {
   clock: ServerClockEstimate;
   /** The server's round-trip estimate for this client (carried by its pings), ms. */
   rtt: { ms: number };
+  /** The send time of the newest ping this page answered (what its later messages cannot claim before), server ms. */
+  answered: { ms: number };
 }
 
 /** Fetches an asset by path on the server's HTTP origin. */
@@ -38,12 +40,14 @@ export async function join(origin: string, options: { name: string; interpDelayM
   const room = await client.joinOrCreate(ROOM_NAME, options);
   const clock = new ServerClockEstimate();
   const rtt = { ms: 0 };
+  const answered = { ms: Number.NaN };
   const ping = createPingMessage();
   room.onMessage(Msg.PING, (bytes: Uint8Array) => {
     if (decodePing(ping, bytes) !== 0) return;
     clock.onPing(ping, performance.now());
     if (ping.rttMs > 0) rtt.ms = ping.rttMs;
     room.sendBytes(Msg.PONG, new Uint8Array(bytes));
+    answered.ms = ping.serverTimeMs;
   });
   const welcome = await new Promise<WelcomeReply>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no welcome from the server within 5 s')), 5000);
@@ -58,5 +62,5 @@ export async function join(origin: string, options: { name: string; interpDelayM
   ]);
   const world = acceptWorld(worldBytes, welcome.worldHash);
   const rig = rigFromBuffer(rigBytes, welcome.rigHash);
-  return { room, welcome, world, rig, clock, rtt };
+  return { room, welcome, world, rig, clock, rtt, answered };
 }
