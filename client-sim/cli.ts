@@ -13,10 +13,11 @@ import { formatReport } from './report';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
+                      [--seed N] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
                       [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
   --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
+  --stall 600:3000 holds each bot's streams for 600 ms every 3 s (a lost segment and its retransmissions), then delivers everything at once;
   --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
   --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
@@ -34,7 +35,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       allowPositionals: false,
       options: {
         bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
-        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, seed: { type: 'string' },
+        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, stall: { type: 'string' }, seed: { type: 'string' },
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -67,6 +68,11 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
   set('burst', num('burst', v.burst));
   const kbit = num('bandwidth', v.bandwidth);
   if (kbit !== undefined) opts.bandwidthBytesPerS = (kbit * 1000) / 8;
+  if (v.stall !== undefined) {
+    const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(v.stall);
+    if (m === null || !(Number(m[2]) > Number(m[1]))) fail(`--stall needs MS:EVERY_MS with EVERY_MS > MS (got ${JSON.stringify(v.stall)})`);
+    opts.stalls = { forMs: Number(m![1]), everyMs: Number(m![2]) };
+  }
   set('seed', num('seed', v.seed));
   set('interpDelayMs', num('interp', v.interp));
   if (v.url !== undefined) {

@@ -45,6 +45,12 @@ export interface NetConditions {
   bandwidthBytesPerS?: number;
   /** Floor of the retransmission timeout, ms (default 200). */
   minRtoMs?: number;
+  /**
+   * Scripted stalls: from `phaseMs` on, every `everyMs` the first message sent is lost until
+   * `forMs` have passed (its retransmissions go out at the RTO's doubling steps: 200 ms, then 600,
+   * 1400), so everything sent behind it is held back and arrives at once when it does.
+   */
+  stalls?: { everyMs: number; forMs: number; phaseMs?: number };
 }
 
 /** Bytes of framing added to each message on the wire: IPv4 20 + TCP 20 + options 12 + WebSocket 6. */
@@ -160,12 +166,22 @@ export class TcpStream {
   lost = 0;
   retransmitted = 0;
   maxRetransmitDelayMs = 0;
+  /** Scripted stalls so far, and the segment holding the current one (held until stallUntil). */
+  stalls = 0;
+  private nextStallAt = Infinity;
+  private stalled: Segment | null = null;
+  private stallUntil = -Infinity;
 
   constructor(readonly conditions: NetConditions, private readonly jitterRng: RandomSource, readonly chain: GilbertElliott) {
     const c = conditions;
     this.rtoMs = Math.max(c.minRtoMs ?? 200, c.rttMs + 4 * c.jitterMs);
     const bw = c.bandwidthBytesPerS ?? 0;
     this.bytesPerMs = bw > 0 ? bw / 1000 : Infinity;
+    const st = c.stalls;
+    if (st !== undefined) {
+      if (!(st.everyMs > 0 && st.forMs >= 0 && st.forMs < st.everyMs && (st.phaseMs ?? 0) >= 0)) throw new RangeError('stalls: everyMs > forMs >= 0 and phaseMs >= 0');
+      this.nextStallAt = st.phaseMs ?? 0;
+    }
   }
 
   /** Hands over a message of `bytes` payload bytes at `nowMs`; its Delivery fills in as advance() settles it. */
@@ -194,7 +210,15 @@ export class TcpStream {
     while (w.length > 0 && w[0]!.nextAt <= nowMs) {
       const s = w.shift()!;
       s.d.attempts++;
-      if (this.chain.lose()) {
+      const lose = this.chain.lose();
+      if (s.d.attempts === 1 && s.nextAt >= this.nextStallAt) {
+        const st = this.conditions.stalls!;
+        this.stalled = s;
+        this.stallUntil = s.nextAt + st.forMs;
+        this.stalls++;
+        while (this.nextStallAt <= s.nextAt) this.nextStallAt += st.everyMs;
+      }
+      if (lose || (s === this.stalled && s.nextAt < this.stallUntil)) {
         this.lost++;
         s.nextAt += s.rto;
         s.rto = Math.min(2 * s.rto, MAX_RTO_MS);

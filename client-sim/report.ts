@@ -58,7 +58,7 @@ export interface SimReport {
   config: {
     bots: number; cheaters: number; seconds: number; rttMs: number; rttSpreadMs: number; jitterMs: number; loss: number;
     /** Mean loss burst in transmissions (null: independent losses); bandwidth cap per direction, bytes/s (0: none). */
-    burst: number | null; bandwidthBytesPerS: number; seed: number;
+    burst: number | null; bandwidthBytesPerS: number; stalls: { everyMs: number; forMs: number } | null; seed: number;
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
@@ -100,6 +100,12 @@ export interface SimReport {
   honestRejections: { bot: number; seq: number; reason: string; start: [number, number, number]; originOffsetM: number; predictedOriginOffsetM: number }[];
   /** Distance of honest accepted shots' starts from the server's eye path, metres. */
   originOffsetM: Distribution;
+  /**
+   * In-process: how far the newest time an honest message's stream had stated when it arrived (an
+   * input stamp, a ping answered, an action) lay ahead of its claimed time, ms, over judged honest
+   * messages: what streamSlackMs must cover (negative: the claim was the newest).
+   */
+  floorLeadMs: Distribution;
   /** Rule-breaking cheat messages, judged, and those the server accepted (races aside). */
   ruleCheatShots: number;
   ruleCheatJudged: number;
@@ -192,6 +198,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
   let honestRejected = 0, honestDiedInFlight = 0;
   const honestRejectedByReason: Record<string, number> = {};
   const offsets: number[] = [];
+  const floorLeads: number[] = [];
   const honestRejections: ShotPart['honestRejections'] = [];
   const acceptedList: ShotPart['ruleCheatAcceptedList'] = [];
   let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatAcceptedHits = 0, cheatRaces = 0, cheatUnexpected = 0, inhumanShots = 0, inhumanHits = 0;
@@ -252,6 +259,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
           }
         }
       } else if (s.action === 0 && v.originOffsetM >= 0) offsets.push(v.originOffsetM);
+      if (s.floorLeadMs === s.floorLeadMs) floorLeads.push(s.floorLeadMs);
     } else if (s.intent === Intent.INVALID) {
       cheatShots++;
       pr!.cheatShots++;
@@ -299,6 +307,7 @@ export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly
     disagreements: { predictedHitServerMiss: phsm, predictedMissServerHit: pmsh, otherTarget: other, rejectedNotPredicted: rejNot, otherKind, deathRaces: races },
     honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight, honestRejections,
     originOffsetM: distribution(offsets),
+    floorLeadMs: distribution(floorLeads),
     ruleCheatShots: cheatShots, ruleCheatJudged: cheatJudged, ruleCheatAccepted: cheatAccepted, ruleCheatAcceptedHits: cheatAcceptedHits, ruleCheatAcceptedList: acceptedList,
     ruleCheatRejectedByReason: cheatRejectedByReason, ruleCheatUnexpectedReason: cheatUnexpected, ruleCheatAcceptedRaces: cheatRaces,
     inhumanShots, inhumanHits, byProfile,
@@ -327,7 +336,7 @@ function reasons(r: Record<string, number>): string {
 export function formatReport(r: SimReport): string {
   const c = r.config;
   const L: string[] = [];
-  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%${c.burst !== null ? ` in bursts of ${c.burst}` : ''}${c.bandwidthBytesPerS > 0 ? `, ${(c.bandwidthBytesPerS * 8 / 1000).toFixed(0)} kbit/s cap` : ''}, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
+  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%${c.burst !== null ? ` in bursts of ${c.burst}` : ''}${c.bandwidthBytesPerS > 0 ? `, ${(c.bandwidthBytesPerS * 8 / 1000).toFixed(0)} kbit/s cap` : ''}${c.stalls !== null ? `, ${c.stalls.forMs} ms stalls every ${c.stalls.everyMs} ms` : ''}, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
   L.push(`messages              ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
   L.push(`network (TCP)         ${r.network.lostTransmissions} transmissions lost, ${r.network.retransmittedMessages} messages retransmitted, longest retransmission wait ${r.network.maxRetransmitDelayMs.toFixed(0)} ms`);
   L.push(`honest                ${r.honestShots} messages (judged ${r.honestJudged}): ${r.honestFireShots} shots (${r.honestFullRateShots} exactly one fire interval after the last), ${r.honestSwitches} switches, ${r.honestReloads} reloads`);
@@ -339,6 +348,8 @@ export function formatReport(r: SimReport): string {
   for (const h of r.honestRejections) L.push(`  bot ${h.bot} seq ${h.seq} ${h.reason}: start (${h.start.map((x) => x.toFixed(3)).join(', ')}), origin offset ${m(h.originOffsetM)} (predicted ${m(h.predictedOriginOffsetM)})`);
   const o = r.originOffsetM;
   L.push(`origin offset         honest accepted shots: p50 ${m(o.p50)}, p99 ${m(o.p99)}, p99.9 ${m(o.p999)}, max ${m(o.max)} over ${o.n}`);
+  const fl = r.floorLeadMs;
+  if (fl.n > 0) L.push(`stream floor lead     honest claims behind what their stream had said: p50 ${fl.p50.toFixed(1)} ms, p99 ${fl.p99.toFixed(1)} ms, max ${fl.max.toFixed(1)} ms over ${fl.n}`);
   L.push(`rule cheats           ${r.ruleCheatShots} (judged ${r.ruleCheatJudged}), accepted ${r.ruleCheatAccepted} (hits ${r.ruleCheatAcceptedHits}; races not counted ${r.ruleCheatAcceptedRaces}); refused for another reason ${r.ruleCheatUnexpectedReason}: ${reasons(r.ruleCheatRejectedByReason)}`);
  for (const a of r.ruleCheatAcceptedList) L.push(`  accepted: ${a.profile} bot ${a.bot} seq ${a.seq}, expected ${a.expected}, got ${a.verdict}; origin offset ${m(a.originOffsetM)} (the cheater predicted ${m(a.predictedOriginOffsetM)})`);
   L.push(`inhuman shots         ${r.inhumanShots} (hits ${r.inhumanHits}; valid by the rules, left to the audit)`);

@@ -20,6 +20,8 @@ export interface ArrivalFacts {
   shooterEpoch: number;
   targetsAlive: boolean[];
   lifeStartMs: number[];
+  /** The newest time the shooter's stream had stated when the message arrived (NaN: nothing yet). */
+  streamFloorMs: number;
 }
 
 export class ServerProbe {
@@ -59,7 +61,7 @@ export class ServerProbe {
           if (list === undefined) this.arrivals.set(key, (list = []));
           const id = match.idOfSlot(s.shooterBefore.slot);
           const epoch = (id !== undefined ? match.player(id)?.epoch ?? -1 : -1) & 0xffff;
-          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs) });
+          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs), streamFloorMs: s.timing.streamFloorMs ?? Number.NaN });
         } catch {
           // observing must never break the recorder
         }

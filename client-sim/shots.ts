@@ -74,6 +74,8 @@ export interface ShotLog {
   diedInFlight: boolean;
   targetDiedInFlight: boolean;
   respawnedInFlight: boolean;
+  /** In-process: how far its stream's floor at arrival lay ahead of its claimed time, ms (NaN: unknown). */
+  floorLeadMs: number;
 }
 
 const fillHit = createWorldHit();

@@ -41,6 +41,11 @@ export interface SimOptions {
   burst?: number;
   /** Bandwidth cap per direction per bot, bytes/s (default none). */
   bandwidthBytesPerS?: number;
+  /**
+   * Scripted stalls of every bot's streams (net.ts NetConditions.stalls): every `everyMs` each
+   * direction holds everything for `forMs`, then delivers it at once; each bot on its own phase.
+   */
+  stalls?: { everyMs: number; forMs: number };
   seed?: number;
   /** A running server (ws://host:port); default: start one in this process. */
   url?: string;
@@ -122,6 +127,7 @@ function classifyRaces(logs: readonly ShotLog[], probe: ServerProbe | null, deat
       // Died (or died and respawned) on the server while the message was on its way.
       l.diedInFlight = !l.deadKnown && (!facts.shooterAlive || facts.shooterEpoch !== l.epochAtSend);
       l.respawnedInFlight = facts.shooterAlive && l.deadKnown;
+      l.floorLeadMs = facts.streamFloorMs - l.timeMs;
       const t = l.predictedTarget;
       if (t >= 0) {
         const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);
@@ -154,6 +160,8 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   if (!(rttMs >= 0 && jitterMs >= 0 && loss >= 0 && loss < 1 && seconds > 0)) throw new Error('rtt and jitter must be >= 0 ms, loss in [0, 1), seconds > 0');
   if (burst !== undefined && !(burst >= 1 && burst >= loss / (1 - loss))) throw new Error(`burst must be >= 1 and >= loss / (1 - loss), got ${burst}`);
   if (!(bandwidthBytesPerS >= 0)) throw new Error('bandwidth must be >= 0 bytes/s');
+  const stalls = options.stalls;
+  if (stalls !== undefined && !(stalls.everyMs > stalls.forMs && stalls.forMs >= 0)) throw new Error('stalls: every must be longer than the stall, the stall >= 0 ms');
 
   const started = performance.now();
   let gs: GameServer | null = null;
@@ -211,8 +219,10 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     const isCheater = nCheaters > 0 && Math.floor(((i + 1) * nCheaters) / total) > Math.floor((i * nCheaters) / total);
     const seedI = (rng.next() * 4294967296) >>> 0;
     const rttI = rttSpreadMs > 0 ? rttMs + (rng.next() * 2 - 1) * rttSpreadMs : rttMs;
+    // Each bot stalls on its own phase: spread over the period by an integer hash of its index.
+    const botStalls = stalls === undefined ? undefined : { ...stalls, phaseMs: ((i * 2654435761) >>> 0) % Math.round(stalls.everyMs) };
     const bot = new Bot({
-      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS }, seed: seedI,
+      index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS, stalls: botStalls }, seed: seedI,
       world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath,
       onShot: (l) => {
         logs.push(l);
@@ -326,7 +336,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   }
   prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
     ...shots,
     detection,
     tickRate,

@@ -126,6 +126,27 @@ describe('TCP stream model', () => {
     expect(() => GilbertElliott.fromLossAndBurst(1, 2, new Rng(1))).toThrow(/loss/);
   });
 
+  it('scripted stalls: every period the first message sent waits 200 or 600 ms (the RTO and its doubling), and what queued behind it arrives at once', () => {
+    for (const forMs of [200, 600]) {
+      const s = new TcpStream({ rttMs: 60, jitterMs: 0, loss: 0, stalls: { everyMs: 1000, forMs, phaseMs: 95 } }, fixed(0.5), scriptedLoss([]));
+      const d: Delivery[] = [];
+      for (let i = 0; i < 300; i++) d.push(s.push(i * 10));
+      s.advance(Infinity);
+      expect(s.stalls).toBe(3);
+      for (const k of [0, 1, 2]) {
+        const first = d.findIndex((x) => x.sentAt >= 95 + 1000 * k);
+        const held = d[first]!;
+        expect(held.deliveredAt).toBe(held.sentAt + forMs + 30);
+        // Everything sent during the stall is delivered with it; the one before it was not held.
+        const behind = d.filter((x) => x.sentAt >= held.sentAt && x.sentAt + 30 <= held.deliveredAt);
+        expect(behind.length).toBe(forMs / 10 + 1);
+        for (const x of behind) expect(x.deliveredAt).toBe(held.deliveredAt);
+        expect(d[first - 1]!.deliveredAt).toBe(d[first - 1]!.sentAt + 30);
+      }
+    }
+    expect(() => new TcpStream({ rttMs: 60, jitterMs: 0, loss: 0, stalls: { everyMs: 100, forMs: 100 } }, fixed(0.5), scriptedLoss([]))).toThrow(RangeError);
+  });
+
   it('a bandwidth cap puts messages on the wire one after another, each for its size over the rate', () => {
     const bw = 16_000; // bytes/s: 16 bytes per ms
     const s = new TcpStream({ rttMs: 40, jitterMs: 0, loss: 0, bandwidthBytesPerS: bw }, fixed(0.5), scriptedLoss([]));

@@ -1,38 +1,32 @@
 /**
- * Backdating: every shot claims an action time (300 + 400 strength) ms before the bot fires it --
- * inside the allowance the server keeps for shots a TCP stall held back -- and a render time its
- * interpolation delay before that, aimed at where the target was then: a backtrack through the
- * action clock, each claim within the rules. Its inputs keep their true stamps. Between reloads it
- * fires only backdated shots (an honest one in between would make the next claim out of order).
- * The audit must see shots claimed well before inputs the room had already stepped.
+ * Backdating: every shot claims an action time streamSlackMs + (25 + 575 strength) ms before the
+ * bot fires it -- inside the allowance for shots a TCP stall held back (maxFireLagMs), but earlier
+ * than the stamps of the inputs it sent before it -- and a render time its interpolation delay before
+ * that, aimed at where the target was then: a backtrack through the action clock. Its inputs keep
+ * their true stamps. Expected: BACKDATED. A claim is never earlier than the bot's own last action
+ * carried out (that would be ACTION_ORDER), so the bot waits when its routine has just acted.
  */
 import { HitZone } from '../../shared/rig/rig';
-import { RULES_OK } from '../../shared/validate/weaponRules';
+import { STREAM_SLACK_MS } from '../../shared/validate/rules';
 import { Intent, type Bot, type Profile } from '../bot';
 import { Acquired, Cadence, checkStrength } from './common';
 
 export function backdateProfile(strength = 0.5): Profile {
   const s = checkStrength('backdate', strength);
-  const backMs = 300 + 400 * s;
   const cadence = new Cadence(250);
   const a = new Acquired();
   const p = new Float64Array(3);
-  // After the bot's own routine ran (a reload, stamped now), claims must wait until they are later.
-  let pauseUntil = 0;
   return {
     name: 'backdate', strength: s,
     frame(bot: Bot, now: number): boolean {
-      if (now < pauseUntil || !bot.aliveKnown()) return true;
+      if (!bot.aliveKnown()) return true;
+      const backMs = (bot.opts.validation.streamSlackMs ?? STREAM_SLACK_MS) + 25 + 575 * s;
       const at = bot.serverNow(now) - backMs;
-      const w = bot.weapons;
-      if (w.ammoAt(w.equipped.id, at) <= 0 && !w.reloadingAt(w.equipped.id, at)) {
-        pauseUntil = now + backMs + 50;
-        return false;
-      }
-      if (!cadence.due(now) || w.fireCheck(at) !== RULES_OK || !a.find(bot, now, true)) return true;
+      if (at < bot.weapons.head.lastActionMs) return true;
+      if (!cadence.due(now) || !a.find(bot, now, true)) return true;
       const render = at - bot.interpDelayMs;
       if (!bot.zonePoint(p, a.target, render, HitZone.UPPER_TORSO)) return true;
-      bot.send(bot.fireMessage(bot.eyeNow, p[0]!, p[1]!, p[2]!, bot.shotLength(), render, at, a.target), Intent.INHUMAN);
+      bot.send(bot.fireMessage(bot.eyeNow, p[0]!, p[1]!, p[2]!, bot.shotLength(), render, at, a.target), Intent.INVALID, 'BACKDATED');
       cadence.done(now);
       return true;
     },

@@ -1,13 +1,12 @@
 /**
- * Fire-rate hack at the edge: after a shot the server has confirmed (its verdict is back, so the
- * server's fire clock is known, not predicted), a shot claimed (0.05 + 0.45 strength) of a fire
- * interval too early: a fire rate 1.05x (at strength 0) to 2x the weapon's. Claimed times may lie
- * in the past (up to maxFireLagMs), so the cheat can wait for the verdict. Expected: FIRE_RATE. It
- * alternates with ordinary taps (what it cheats against), one message in flight at a time.
+ * Fire-rate hack at the edge: right behind an ordinary tap, a second shot claimed (0.05 + 0.45
+ * strength) of a fire interval before the weapon may fire again (a fire rate 1.05x to 2x the
+ * weapon's), sent the moment the bot's clock reaches that claim, so it is neither in the future nor
+ * earlier than what its own stream has said. The fire clock is the bot's prediction of the tap
+ * (weaponState.ts head). Expected: FIRE_RATE. One pair in flight at a time.
  */
 import { VerdictReason } from '../../shared/validate/verdict';
 import { HitZone } from '../../shared/rig/rig';
-import { ShotAction } from '../../shared/protocol/shot';
 import { Intent, type Bot, type Profile } from '../bot';
 import { Acquired, Cadence, checkStrength, fireTime } from './common';
 
@@ -15,32 +14,35 @@ export function fireRateProfile(strength = 0.5): Profile {
   const s = checkStrength('fireRate', strength);
   const cadence = new Cadence(300);
   const a = new Acquired();
-  let cheatedAfter = -1;
+  // The claim of the cheat that follows the tap just sent (NaN: none pending), and the tap's weapon.
+  let cheatAt = Number.NaN;
+  let weapon = -1;
   return {
     name: 'fireRate', strength: s,
     frame(bot: Bot, now: number): boolean {
       const ws = bot.weapons;
-      const c = ws.confirmed;
       if (!bot.aliveKnown() || !a.find(bot, now, true)) return false;
-      // One message at a time: a tap, its verdict, the cheat against it, its verdict, a tap...
-      if (ws.inFlight > 0 || !cadence.due(now)) return true;
-      const last = bot.shots[bot.shots.length - 1];
-      const confirmedShot = last !== undefined && last.action === ShotAction.FIRE && last.verdict !== null && last.timeMs === c.lastActionMs && last.weapon === c.equipped;
-      const w = bot.weapon;
-      const at = c.nextFireMs - w.fireIntervalMs * (0.05 + 0.45 * s);
-      // Recent enough that the claim is far from too old (maxFireLagMs), and rendered as it was then.
-      if (confirmedShot && c.lastSeq !== cheatedAfter && bot.serverNow(now) - at <= bot.opts.validation.maxFireLagMs / 2 && at >= c.lastActionMs && ws.fireCheck(at) === VerdictReason.FIRE_RATE) {
+      if (cheatAt === cheatAt) {
+        if (bot.clock.stamp(now) < cheatAt) return true;
+        const at = cheatAt;
+        cheatAt = Number.NaN;
+        if (bot.weapon.id !== weapon || ws.fireCheck(at) !== VerdictReason.FIRE_RATE) return true;
         const t = at - bot.opts.interpDelayMs;
-        if (bot.zonePoint(a.point, a.target, t, HitZone.UPPER_TORSO)) {
-          cheatedAfter = c.lastSeq;
-          bot.send(bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), t, at, a.target), Intent.INVALID, 'FIRE_RATE');
-          return true;
-        }
+        if (!bot.zonePoint(a.point, a.target, t, HitZone.UPPER_TORSO)) return true;
+        const m = bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), t, at, a.target);
+        // A frame that came too late for the claim (its stream has moved on): no cheat this time.
+        if (bot.predict(m, now).reason !== VerdictReason.FIRE_RATE) return true;
+        bot.send(m, Intent.INVALID, 'FIRE_RATE');
+        return true;
       }
-      // The tap the next cheat is measured against.
+      if (ws.inFlight > 0 || !cadence.due(now)) return true;
+      // The tap the cheat is measured against.
       const tap = fireTime(bot, now);
       if (tap === tap) {
         bot.send(bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, tap, a.target), Intent.VALID);
+        const w = bot.weapon;
+        weapon = w.id;
+        cheatAt = ws.head.nextFireMs - w.fireIntervalMs * (0.05 + 0.45 * s);
         cadence.done(now);
       }
       return true;

@@ -41,6 +41,7 @@ export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   wallGraze: wallGrazeProfile,
   cornerPeek: cornerPeekProfile,
   deadShooter: deadShooterProfile,
+  backdate: backdateProfile,
 };
 
 /** Profiles that stay inside the rules but play as no person can: the audit must flag them. */
@@ -51,7 +52,6 @@ export const INHUMAN_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   backtrackMax: backtrackMaxProfile,
   fakeLag: fakeLagProfile,
   prefire: prefireProfile,
-  backdate: backdateProfile,
 };
 
 export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_PROFILES };

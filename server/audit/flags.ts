@@ -127,7 +127,7 @@ const TIMING_REASONS: ReadonlySet<number> = new Set([VerdictReason.TIME_TOO_OLD,
 const CHEAT_REASONS: ReadonlySet<string> = new Set([
   'MALFORMED', 'NON_FINITE', 'OUT_OF_BOUNDS', 'UNKNOWN_WEAPON', 'BAD_TARGET', 'SEQ_REPLAYED', 'SELF_TARGET',
   'FIRE_RATE', 'NO_AMMO', 'TIME_FUTURE', 'TIME_TOO_OLD', 'OUT_OF_RANGE', 'ORIGIN_MISMATCH', 'START_BLOCKED',
-  'OCCLUDED', 'OVERSIZED',
+  'OCCLUDED', 'OVERSIZED', 'BACKDATED',
 ]);
 
 export const FlagRule = {
