@@ -140,7 +140,7 @@ export class Bot {
     this.doomed = new Float64Array(v.maxPlayers);
     this.weapons = new WeaponState(v);
     this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond,
-      () => this.emittedStampMs);
+      () => this.conn.stamper.newest);
     this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
     this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
     this.inputs = new InputSender(this.conn, this.steer, this.aim, this.move);
@@ -321,12 +321,8 @@ export class Bot {
     const st = this.weapons.head;
     st.slot = this.slot;
     st.alive = this.aliveKnown();
-    const sent = this.conn.stamper.floor;
-    const floor = this.actionFloorMs >= sent || !(sent === sent) ? this.actionFloorMs : sent;
-    return this.predictor.predict(bytes, st, this.clock.serverNow(now), this.clock.rttMs, this.interpDelayMs, this.newestForPrediction(), floor);
+    return this.predictor.predict(bytes, st, this.clock.serverNow(now), this.clock.rttMs, this.interpDelayMs, this.newestForPrediction(), this.conn.stamper.floor);
   }
-  /** The newest claimed time of an action this bot sent that the prediction carried out. */
-  private actionFloorMs = Number.NaN;
 
   /**
    * Predicts, logs and sends a weapon message through the link. `msg.seq` 0 takes the next seq;
@@ -355,7 +351,7 @@ export class Bot {
       verdict: null, verdictAt: -1, diedInFlight: false, targetDiedInFlight: false, respawnedInFlight: false, floorLeadMs: Number.NaN,
     };
     const moves = seq > headSeq && p.seq === seq;
-    if (p.fired && !(this.actionFloorMs >= log.timeMs)) this.actionFloorMs = log.timeMs;
+    if (p.fired) this.conn.stamper.acted(log.timeMs);
     if (moves) {
       this.weapons.sent(seq, log.action, log.weapon, log.timeMs, p.fired, p.after);
       this.tracked.add(log);
@@ -425,21 +421,9 @@ export class Bot {
   private readonly emitInput = (localMs: number): void => {
     this.aim.turn(1000 / this.opts.tickRate);
     const hold = this.profile?.input !== undefined && !this.profile.input(this, this.now);
-    const stamp = this.stampOf(localMs);
-    this.emittedStampMs = stamp > 0 ? stamp : Number.NaN;
-    this.inputs.step(stamp, hold);
+    // Stamped with the step's time on the bot's server clock (InputStamper), 0 before it is synced.
+    this.inputs.step(this.clock.synced ? this.conn.stamper.stamp(this.clock.serverNow(localMs)) : 0, hold);
   };
-  /** The stamp of the step just emitted (NaN unstamped): the own predicted ring records it with the step. */
-  private emittedStampMs = Number.NaN;
-
-  /**
-   * The stamp of the movement step at local time `localMs` (0 before the clock is synced): its time
-   * on the bot's server clock, kept apart from the one before and not far before a ping the bot
-   * answered since (InputStamper).
-   */
-  private stampOf(localMs: number): number {
-    return this.clock.synced ? this.conn.stamper.stamp(this.clock.serverNow(localMs)) : 0;
-  }
 
   get shots(): readonly ShotLog[] {
     return this.book.logs;

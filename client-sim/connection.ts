@@ -11,8 +11,8 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../shared/protocol/messages';
 import { INPUT_BYTES } from '../shared/protocol/input';
-import { SHOT_BYTES, viewOf } from '../shared/protocol/shot';
-import { PING_BYTES } from '../shared/protocol/ping';
+import { FrameStatus, SHOT_BYTES } from '../shared/protocol/shot';
+import { createPingMessage, decodePing } from '../shared/protocol/ping';
 import type { Link } from './net';
 import { SnapshotPool, type StateSnapshot } from './view';
 import { InputStamper } from '../shared/client/stamps';
@@ -72,6 +72,7 @@ export class Connection {
    * message sent after them to (the link keeps their order).
    */
   readonly stamper: InputStamper;
+  private readonly pong = createPingMessage();
   private closed = false;
   private readonly inputs: SendRing;
   private readonly pongs: SendRing;
@@ -134,7 +135,7 @@ export class Connection {
 
   /** A pong (at once, or held and sent later by the fake-lag cheat). */
   sendPong(bytes: Uint8Array): boolean {
-    if (bytes.length === PING_BYTES) this.stamper.answered(viewOf(bytes).getFloat64(8, true));
+    if (decodePing(this.pong, bytes) === FrameStatus.OK) this.stamper.answered(this.pong.serverTimeMs);
     return this.pongs.send(this.link, bytes);
   }
 

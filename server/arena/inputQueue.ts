@@ -47,10 +47,11 @@ export class InputQueue {
   /** Movement steps the last tick took (commanded and held). */
   lastSteps = 0;
   /**
-   * When the view last stepped was aimed: its input's stamp (the client's server clock, ms); NaN
-   * for an unstamped input or a view set by hold(). A held step keeps it: the view is that old.
+   * The stamp of the newest input taken (the client's server clock, ms): where a shot's eye path
+   * ends, and when the view was aimed. NaN for an unstamped input or a view set by hold(); a held
+   * step keeps it (the view is that old).
    */
-  viewTimeMs = NaN;
+  stampMs = NaN;
   /**
    * The client sends commands: the newest input taken was stamped. A spawn (hold()) keeps it: a
    * commanding client's new life waits for its commands, banking credit, rather than spending it on
@@ -114,7 +115,7 @@ export class InputQueue {
     const l = this.last;
     l.buttons = 0; l.wishX = 0; l.wishZ = 0;
     l.viewX = viewX; l.viewY = viewY; l.viewZ = viewZ;
-    this.viewTimeMs = NaN;
+    this.stampMs = NaN;
   }
 
   /**
@@ -150,7 +151,7 @@ export class InputQueue {
     l.wishX = r[o + WX]!; l.wishZ = r[o + WZ]!;
     l.viewX = r[o + VX]!; l.viewY = r[o + VY]!; l.viewZ = r[o + VZ]!;
     const stamp = r[o + STAMP]!;
-    this.viewTimeMs = stamp;
+    this.stampMs = stamp;
     this.commands = stamp === stamp;
     this.head = (this.head + 1) % this.capacity;
     this.size--;

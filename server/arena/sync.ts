@@ -24,7 +24,7 @@ export function writePose(out: PoseInput, p: ArenaPlayer, alive: boolean): void 
   out.inputs = p.inputsSinceTick;
   p.inputsSinceTick = 0;
   out.steps = alive ? p.inputs.lastSteps : 0;
-  out.inputStampMs = p.inputs.viewTimeMs;
+  out.inputStampMs = p.inputs.stampMs;
 }
 
 /** Pose and status into the synced state, at a tick and at a spawn (the pose as writePose rounds it). */

@@ -28,17 +28,13 @@ import { mulberry32 } from '../../shared/util/prng';
 import { viewOnBody } from '../../shared/audit/motion';
 import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/shotMeasures';
 import {
-  Behaviour, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
+  Behaviour, CheatKind, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
 } from './synthPlayers';
 import { defaultRules, hitboxCentre } from './synthRules';
 import { createPlayer, fightWish, sampleRoundTrip, type Player } from './synthPlayer';
 
 export { defaultRules } from './synthRules';
-export { Behaviour, INHUMAN_PROFILES } from './synthPlayers';
-
-/** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
-export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
-export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
+export { Behaviour, CheatKind, INHUMAN_PROFILES } from './synthPlayers';
 const LEGACY: ReadonlySet<string> = new Set([CheatKind.AIMBOT, CheatKind.WALLHACK, CheatKind.BACKTRACK]);
 
 export interface SynthMatchOptions {

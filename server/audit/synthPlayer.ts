@@ -7,8 +7,7 @@ import { createShooterState, type ShooterState } from '../../shared/validate/ver
 import type { SpawnPoint } from '../arena/config';
 import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../match/roundTrip';
 import { createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
-import { Behaviour, DEG, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
-import type { CheatKind } from './synthMatch';
+import { Behaviour, DEG, type CheatKind, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
 
 export interface Player extends ViewState {
   slot: number;

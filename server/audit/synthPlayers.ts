@@ -67,6 +67,10 @@ export const Behaviour = {
 } as const;
 export type Behaviour = (typeof Behaviour)[keyof typeof Behaviour];
 
+/** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
+export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
+export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
+
 /** The rule-abiding inhuman profiles, in report order. */
 export const INHUMAN_PROFILES: readonly Behaviour[] = [
   Behaviour.SILENT_AIM, Behaviour.FLICK, Behaviour.TRIGGERBOT, Behaviour.AIM_LOCK, Behaviour.EDGE_BACKTRACK, Behaviour.FAKE_LAG, Behaviour.PREFIRE,

@@ -19,7 +19,6 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
 import { MatchPlayer, type HitregPlayer } from './player';
-import { PongResult } from './roundTrip';
 import { TickClock } from './tickClock';
 import { ShotJudge } from './judge';
 import { Roster } from './roster';
@@ -231,30 +230,18 @@ export class HitregMatch<Id extends string | number = string> {
     if (p === undefined) return 'PONG_NO_PLAYER';
     const status = decodePing(this.pingIn, bytes);
     if (status !== FrameStatus.OK) return `PONG_${frameStatusName(status)}`;
-    const r = p.rtt.pong(this.pingIn, this.now());
-    if (r === PongResult.UNKNOWN_ID) return 'PONG_UNKNOWN_ID';
-    // The client answered a ping we sent then: what it sends after cannot have been sent before.
-    p.raiseFloor(p.rtt.answeredSentMs);
-    return null;
+    return p.takePong(this.pingIn, this.now()) ? null : 'PONG_UNKNOWN_ID';
   }
 
   /**
    * A stamped message of the game's own (a movement input) arrived: its stamp, the client's
-   * estimate of the server clock, ms. Null when it stands, else why it cannot: NON_FINITE,
-   * TIME_FUTURE (beyond futureSlackMs and half the largest round trip told to the client: its clock
-   * runs ahead by up to half of it, uncapped by maxRttMs, since a stamp ahead of the claims it
-   * precedes buys nothing), or BACKDATED (earlier than what this player's stream already stated,
-   * beyond streamSlackMs). A stamp that stands raises the stream floor that later actions are held to.
+   * estimate of the server clock, ms. Null when it stands (it raises the stream floor that later
+   * actions are held to), else why not: NO_PLAYER, NON_FINITE, TIME_FUTURE or BACKDATED
+   * (MatchPlayer.takeStamp).
    */
   stamp(id: Id, stampMs: number): string | null {
     const p = this.byId.get(id);
-    if (p === undefined) return 'NO_PLAYER';
-    if (!(typeof stampMs === 'number' && stampMs - stampMs === 0)) return 'NON_FINITE';
-    const rules = this.rules;
-    if (stampMs > this.now() + rules.futureSlackMs + p.toldRttMs() / 2) return 'TIME_FUTURE';
-    if (rules.streamSlackMs !== undefined && stampMs < p.streamFloorMs - rules.streamSlackMs) return 'BACKDATED';
-    p.raiseFloor(stampMs);
-    return null;
+    return p === undefined ? 'NO_PLAYER' : p.takeStamp(stampMs, this.now(), this.rules);
   }
 
   /** The newest time a player's stream has stated, match ms (NaN: nothing yet, or not in the match). */

@@ -4,7 +4,9 @@
  * The game reads it through HitregPlayer (read-only); only the match writes it.
  */
 import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
-import { RoundTrip } from './roundTrip';
+import type { ValidationConfig } from '../../shared/validate/rules';
+import type { PingMessage } from '../../shared/protocol/ping';
+import { PongResult, RoundTrip } from './roundTrip';
 
 /** What the game may read of a player (match.player(id)). */
 export interface HitregPlayer<Id> {
@@ -73,6 +75,31 @@ export class MatchPlayer<Id> implements HitregPlayer<Id> {
   /** The stream stated time `t` (ignored unless later than what it stated before). */
   raiseFloor(t: number): void {
     if (!(this.streamFloorMs >= t)) this.streamFloorMs = t;
+  }
+
+  /**
+   * A pong arrived at `nowMs`: counted, and the floor raised to its ping's send time (what the
+   * client sends after cannot have been sent before it). False: it answers no ping in flight.
+   */
+  takePong(pong: PingMessage, nowMs: number): boolean {
+    if (this.rtt.pong(pong, nowMs) === PongResult.UNKNOWN_ID) return false;
+    this.raiseFloor(this.rtt.answeredSentMs);
+    return true;
+  }
+
+  /**
+   * A stamp of the game's own arrived at `nowMs` (HitregMatch.stamp): null when it stands (the
+   * floor raised to it), else why not: NON_FINITE, TIME_FUTURE (beyond futureSlackMs and half the
+   * largest round trip told to the client: its clock runs ahead by up to half of it, uncapped by
+   * maxRttMs, since a stamp ahead of the claims it precedes buys nothing), or BACKDATED (earlier
+   * than the floor, beyond streamSlackMs).
+   */
+  takeStamp(stampMs: number, nowMs: number, rules: Pick<ValidationConfig, 'futureSlackMs' | 'streamSlackMs'>): string | null {
+    if (!(typeof stampMs === 'number' && stampMs - stampMs === 0)) return 'NON_FINITE';
+    if (stampMs > nowMs + rules.futureSlackMs + this.toldRttMs() / 2) return 'TIME_FUTURE';
+    if (rules.streamSlackMs !== undefined && stampMs < this.streamFloorMs - rules.streamSlackMs) return 'BACKDATED';
+    this.raiseFloor(stampMs);
+    return null;
   }
 
   get rttMs(): number {

@@ -7,7 +7,8 @@
  * client that runs its ticks late (a busy event loop, a throttled tab) would stamp them before pings
  * it has answered since. InputStamper keeps the stamps honest under both: each the tick's own time,
  * but at least 0.6 ticks after the one before and never more than PING_MARGIN_MS before the newest
- * ping answered.
+ * ping answered. It also keeps the client's stream floor: what its inputs, its ping answers and
+ * the actions it reports with acted() have stated.
  */
 
 /** How far before the send time of the newest ping it answered a client still stamps an input, ms. */
@@ -20,6 +21,8 @@ export class InputStamper {
   newest = Number.NaN;
   /** The send time (server ms) of the newest ping the client answered, NaN before one. */
   answeredMs = Number.NaN;
+  /** The newest claimed time of an action reported with acted(), NaN before one. */
+  actedMs = Number.NaN;
   private readonly spacingMs: number;
 
   constructor(tickRate: number) {
@@ -29,6 +32,11 @@ export class InputStamper {
   /** The client answered a ping the server sent at server ms `sentMs` (the ping's serverTimeMs). */
   answered(sentMs: number): void {
     if (!(this.answeredMs >= sentMs)) this.answeredMs = sentMs;
+  }
+
+  /** An action claimed at `t` was sent, and the prediction carried it out. */
+  acted(t: number): void {
+    if (!(this.actedMs >= t)) this.actedMs = t;
   }
 
   /** The stamp for an input of the tick at server ms `t` (the client's clock at that tick). */
@@ -42,9 +50,11 @@ export class InputStamper {
     return s;
   }
 
-  /** The newest time this client's inputs and ping answers stated (NaN: none): the server's floor for its actions. */
+  /** The newest time this client's inputs, ping answers and acted() actions stated (NaN: none): the server's floor for its actions. */
   get floor(): number {
-    const a = this.answeredMs, n = this.newest;
-    return n >= a || !(a === a) ? n : a;
+    let f = this.newest;
+    if (!(f >= this.answeredMs)) f = this.answeredMs;
+    if (!(f >= this.actedMs)) f = this.actedMs;
+    return f;
   }
 }

@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import {
-  BONE_STRIDE, HIT_ZONE_NAMES, InputStamper, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
+  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
   createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
@@ -76,8 +76,6 @@ export class Game {
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
   private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
-  /** This page's input stamps (kept apart, not far before a ping it answered). */
-  private readonly stamper: InputStamper;
   private readonly decals = new THREE.Group();
   private readonly debugGroup = new THREE.Group();
   /** Per-second counters for the net graph. */
@@ -93,7 +91,6 @@ export class Game {
     this.view = new MatchView(world, rig, welcome.validation.maxPlayers, rewindReachMs(welcome.validation), welcome.tickRate);
     const snapshots = new SnapshotPool(welcome.validation.maxPlayers, 2);
     this.shooter = new PredictingShooter(this.view, welcome.validation);
-    this.stamper = new InputStamper(welcome.tickRate);
     this.shooter.slot = welcome.slot;
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.geometries = hitboxGeometries(rig);
@@ -210,8 +207,7 @@ export class Game {
     inp.seq = ++this.inputSeq;
     inp.buttons = c.jump ? 1 : 0;
     inp.wishX = wx; inp.wishZ = wz; inp.viewX = vx; inp.viewY = vy; inp.viewZ = vz;
-    this.stamper.answered(this.net.answered.ms);
-    inp.timeMs = this.net.clock.measured > 0 ? this.stamper.stamp(this.net.clock.serverNow(at)) : 0;
+    inp.timeMs = this.net.clock.measured > 0 ? this.net.stamper.stamp(this.net.clock.serverNow(at)) : 0;
     this.net.room.sendBytes(Msg.INPUT, encodeInput(this.inputBuf, inp).slice());
     if (this.predictedReady && this.health > 0) {
       setView(this.me, vx, vy, vz);
@@ -248,8 +244,7 @@ export class Game {
     c.rttMs = this.net.rtt.ms;
     c.interpDelayMs = this.net.welcome.interpDelayMs;
     c.newestTickMs = this.view.newestTimeMs;
-    this.stamper.answered(this.net.answered.ms);
-    c.streamFloorMs = this.stamper.floor;
+    c.streamFloorMs = this.net.stamper.floor;
     return c;
   }
 

@@ -6,7 +6,7 @@
 import { Client, type Room } from '@colyseus/sdk';
 import {
   Msg, ROOM_NAME, World, createPingMessage, decodePing, rigAssetPath, rigFromBuffer, worldAssetPath,
-  ServerClockEstimate, type Rig, type WelcomeReply,
+  InputStamper, ServerClockEstimate, type Rig, type WelcomeReply,
 } from '../../shared/index';
 
 export interface Joined {
@@ -17,8 +17,8 @@ export interface Joined {
   clock: ServerClockEstimate;
   /** The server's round-trip estimate for this client (carried by its pings), ms. */
   rtt: { ms: number };
-  /** The send time of the newest ping this page answered (what its later messages cannot claim before), server ms. */
-  answered: { ms: number };
+  /** This page's input stamps and stream floor; it hears of every ping answered. */
+  stamper: InputStamper;
 }
 
 /** Fetches an asset by path on the server's HTTP origin. */
@@ -40,14 +40,16 @@ export async function join(origin: string, options: { name: string; interpDelayM
   const room = await client.joinOrCreate(ROOM_NAME, options);
   const clock = new ServerClockEstimate();
   const rtt = { ms: 0 };
-  const answered = { ms: Number.NaN };
+  let stamper: InputStamper | null = null;
+  let answeredMs = Number.NaN;
   const ping = createPingMessage();
   room.onMessage(Msg.PING, (bytes: Uint8Array) => {
     if (decodePing(ping, bytes) !== 0) return;
     clock.onPing(ping, performance.now());
     if (ping.rttMs > 0) rtt.ms = ping.rttMs;
     room.sendBytes(Msg.PONG, new Uint8Array(bytes));
-    answered.ms = ping.serverTimeMs;
+    answeredMs = ping.serverTimeMs;
+    stamper?.answered(answeredMs);
   });
   const welcome = await new Promise<WelcomeReply>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no welcome from the server within 5 s')), 5000);
@@ -56,11 +58,13 @@ export async function join(origin: string, options: { name: string; interpDelayM
       resolve(w);
     });
   });
+  stamper = new InputStamper(welcome.tickRate);
+  stamper.answered(answeredMs);
   const [worldBytes, rigBytes] = await Promise.all([
     fetchBytes(origin, worldAssetPath(welcome.worldHash)),
     fetchBytes(origin, rigAssetPath(welcome.rigHash)),
   ]);
   const world = acceptWorld(worldBytes, welcome.worldHash);
   const rig = rigFromBuffer(rigBytes, welcome.rigHash);
-  return { room, welcome, world, rig, clock, rtt, answered };
+  return { room, welcome, world, rig, clock, rtt, stamper };
 }
