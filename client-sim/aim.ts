@@ -211,9 +211,10 @@ export class Aim {
   /**
    * Nearest other player (not `self`) rendered alive at time t whose chest is (visible = true) or is
    * not (visible = false) in line of sight from `eye`, within maxDist. `doomed` (health minus
-   * damage on its way, by slot) skips players already as good as dead; -1 when none.
+   * damage on its way, by slot) skips players already as good as dead; `accept` (when given) must
+   * say yes to a slot too; -1 when none.
    */
-  findTarget(self: number, eye: Float64Array, t: number, visible: boolean, maxDist: number, doomed: Float64Array | null): number {
+  findTarget(self: number, eye: Float64Array, t: number, visible: boolean, maxDist: number, doomed: Float64Array | null, accept?: (slot: number) => boolean): number {
     let best = -1;
     let bestD = maxDist * maxDist;
     const p = this.pt;
@@ -224,7 +225,7 @@ export class Aim {
       if (!this.zonePoint(p, s, t, HitZone.UPPER_TORSO)) continue;
       const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= bestD) continue;
+      if (d2 >= bestD || (accept !== undefined && !accept(s))) continue;
       const blocked = this.world.anyHit(eye[0]!, eye[1]!, eye[2]!, p[0]!, p[1]!, p[2]!);
       if (blocked === visible) continue;
       best = s;

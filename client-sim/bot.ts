@@ -285,8 +285,8 @@ export class Bot {
     return this.aim.zonePoint(out, slot, t, zone);
   }
 
-  findTarget(eye: Float64Array, t: number, visible: boolean, maxDist: number, skipDoomed = true): number {
-    return this.aim.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null);
+  findTarget(eye: Float64Array, t: number, visible: boolean, maxDist: number, skipDoomed = true, accept?: (slot: number) => boolean): number {
+    return this.aim.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null, accept);
   }
 
   // ------------------------------------------------------------------ weapon messages
