@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import type { World } from '../shared/world/world';
-import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/audit/synthMatch';
+import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/behaviour/synth/synthMatch';
 import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
-import { htmlFor, jsonSummary, parseArgs } from '../server/audit/cli';
-import { crc32 } from '../shared/audit/crc32';
-import { readFrames, type FrameRef } from '../shared/audit/frame';
-import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, decodeHeader, encodeHeader } from '../shared/audit/records';
-import { createShotInput, readShotInput, readShotRecord } from '../shared/audit/shotRecord';
+import { htmlFor, jsonSummary, parseArgs } from '../server/behaviour/cli';
+import { crc32 } from '../shared/matchlog/crc32';
+import { readFrames, type FrameRef } from '../shared/matchlog/frame';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, decodeHeader, encodeHeader } from '../shared/matchlog/records';
+import { createShotInput, readShotInput, readShotRecord } from '../shared/matchlog/shotRecord';
 import { createVerdict, VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 
@@ -228,7 +228,7 @@ describe('audit of a recorded match', () => {
   });
 
   it('the CLI prints the summary and ends with one JSON line; exit code 1 on tampering, 2 on a non-log', () => {
-    const cli = new URL('../server/audit/cli.ts', import.meta.url).pathname;
+    const cli = new URL('../server/behaviour/cli.ts', import.meta.url).pathname;
     const html = join(dir, 'report.html');
     const ok = spawnSync(process.execPath, ['--import', 'tsx', cli, match.path, '--json', '--workers', '2', '--html', html], { encoding: 'utf8' });
     expect(ok.status, ok.stderr + ok.stdout.slice(0, 2000)).toBe(0);

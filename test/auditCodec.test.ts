@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import {
   VERDICT_NUMBER_FIELDS, VERDICT_OTHER_FIELDS, compareVerdicts, createShotInput, readShotRecord, shotRecordMaxBytes, writeShotRecord,
   type ShotInput,
-} from '../shared/audit/shotRecord';
+} from '../shared/matchlog/shotRecord';
 import {
   createTickData, decodeHeader, encodeHeader, readEnd, readEvent, readTick, tickRecordMaxBytes, writeEnd, writeEvent, writeTick,
   TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_VALUES,
-} from '../shared/audit/records';
+} from '../shared/matchlog/records';
 import { createShooterState, createVerdict, type Verdict } from '../shared/validate/verdict';
 import { checkSeqChains, SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 import { TICK_POSE_STRIDE, TickPose } from '../server/match/recorder';

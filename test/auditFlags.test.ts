@@ -2,7 +2,7 @@
 // on the wire when it died are races (not counted as rejections); the ones it sent knowing it was
 // dead are. Shots claimed well before inputs the room had already stepped are backdated.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THRESHOLDS, FlagRule, flagPlayers, type ShotFacts } from '../server/audit/flags';
+import { DEFAULT_THRESHOLDS, FlagRule, flagPlayers, type ShotFacts } from '../server/behaviour/flags';
 import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import { HitZone } from '../shared/rig/rig';
 

@@ -9,16 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
-import { synthesizeMatch, CheatKind } from '../server/audit/synthMatch';
+import { synthesizeMatch, CheatKind } from '../server/behaviour/synth/synthMatch';
 import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
-import { auditMatchLogs, findMatchLogs } from '../server/audit/many';
-import { readFrames } from '../shared/audit/frame';
-import { RecordType } from '../shared/audit/records';
+import { auditMatchLogs, findMatchLogs } from '../server/behaviour/many';
+import { readFrames } from '../shared/matchlog/frame';
+import { RecordType } from '../shared/matchlog/records';
 
 const root = mkdtempSync(join(tmpdir(), 'audit-many-'));
 const clean = join(root, 'clean');
 const mixed = join(root, 'mixed');
-const cli = new URL('../server/audit/cli.ts', import.meta.url).pathname;
+const cli = new URL('../server/behaviour/cli.ts', import.meta.url).pathname;
 
 beforeAll(async () => {
   const world = await loadWorld();

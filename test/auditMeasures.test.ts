@@ -1,12 +1,12 @@
-// The audit's behaviour measures (shared/audit/measures.ts, motion.ts) on scripted tick traces:
+// The audit's behaviour measures (server/behaviour/measures.ts, motion.ts) on scripted tick traces:
 // a human flick that settles before firing against a triggerbot that fires the tick its sweep
 // meets the body; pursuit with a lag against a view locked onto the target; a view that ignores a
 // hidden player against one that follows it behind cover; inputs that arrive every tick against
 // inputs held and released in bunches, and holds shorter than a retransmission; a tick that caught up several inputs read per step; and the
 // same view in height (a shot over the head is off the body); the body those read against.
 import { describe, expect, it } from 'vitest';
-import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../shared/audit/measures';
-import { HEAD_TOP_M, viewOnBody } from '../shared/audit/motion';
+import { BehaviourRing, createShotMeasures, DEFAULT_MEASURE_WINDOWS, VIEW_INPUT_TICKS, type ReplayWorld, type RingPose } from '../server/behaviour/measures';
+import { HEAD_TOP_M, viewOnBody } from '../server/behaviour/motion';
 
 const DT = 1000 / 64;
 const EYE = 1.6;

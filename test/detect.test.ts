@@ -1,6 +1,6 @@
 // Behaviour detection end to end on a small seeded evaluation: synthetic matches with honest
 // players and every rule-abiding inhuman profile at strength 1, audited with the shipped
-// calibration (server/audit/calibration.ts, from honest players only). Every cheating player is
+// calibration (server/behaviour/calibration.ts, from honest players only). Every cheating player is
 // flagged, at most one honest one is, and the HTML report links each offending shot to the map and the
 // timeline; at strength 0.5 over five-minute matches nearly every cheater is flagged and no honest
 // player; no measure reads the round trip. Also the scoring's pieces against direct computation.
@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
-import { eventsFromRows } from '../server/audit/behaviourEvents';
-import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/audit/behaviour';
-import { DEFAULT_CALIBRATION } from '../server/audit/calibration';
-import { htmlFor } from '../server/audit/cli';
+import { eventsFromRows } from '../server/behaviour/events';
+import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/behaviour/score';
+import { DEFAULT_CALIBRATION } from '../server/behaviour/calibration';
+import { htmlFor } from '../server/behaviour/cli';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
-import { runDetection, type DetectionResult } from '../server/audit/detect';
-import { INHUMAN_PROFILES } from '../server/audit/synthMatch';
+import { runDetection, type DetectionResult } from '../server/behaviour/synth/detect';
+import { INHUMAN_PROFILES } from '../server/behaviour/synth/synthMatch';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 
 const dir = mkdtempSync(join(tmpdir(), 'detect-'));

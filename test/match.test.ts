@@ -20,8 +20,8 @@ import { WEAPONS, WeaponId } from '../shared/weapons';
 import { verifyMatchLog } from '../shared/audit/verify';
 import { HitregMatch, MatchLogRecorder, MatchEventKind, type MatchEvent, type MatchRecorder, type PoseInput, type ShotRecord } from '../server/match/index';
 import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
-import { summaryLines } from '../server/audit/cli';
-import { MEASURES } from '../server/audit/behaviour';
+import { summaryLines } from '../server/behaviour/cli';
+import { MEASURES } from '../server/behaviour/score';
 
 const world = buildTestWorld();
 const rig = MANNEQUIN_RIG;

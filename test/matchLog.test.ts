@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crc32 } from '../shared/audit/crc32';
+import { crc32 } from '../shared/matchlog/crc32';
 import {
   FRAME_OVERHEAD, FrameBuffer, GAP_FRAME_TYPE, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble,
-} from '../shared/audit/frame';
+} from '../shared/matchlog/frame';
 import { MatchLogWriter } from '../server/matchlog/writer';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-'));

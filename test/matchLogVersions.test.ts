@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
-import { Behaviour, synthesizeMatch } from '../server/audit/synthMatch';
-import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/audit/frame';
-import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_AT } from '../shared/audit/records';
+import { Behaviour, synthesizeMatch } from '../server/behaviour/synth/synthMatch';
+import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/matchlog/frame';
+import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_AT } from '../shared/matchlog/records';
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
 import type { World } from '../shared/world/world';
 

@@ -14,8 +14,8 @@ import { reasonName } from '../shared/validate/verdict';
 import { CLOSE_OVER_BUDGET } from '../server/arena/budget';
 import type { HostileEvent } from '../server/arena/config';
 import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
-import { readFrames } from '../shared/audit/frame';
-import { readEvent, RecordType } from '../shared/audit/records';
+import { readFrames } from '../shared/matchlog/frame';
+import { readEvent, RecordType } from '../shared/matchlog/records';
 import { readFileSync } from 'node:fs';
 
 const dir = mkdtempSync(join(tmpdir(), 'budget-'));

@@ -22,7 +22,7 @@ import { VerdictKind, reasonName } from '../shared/validate/verdict';
 import { MatchLogView } from '../web/src/replayLog';
 import { launchChromium } from './helpers/chromium';
 import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
-import { htmlFor } from '../server/audit/cli';
+import { htmlFor } from '../server/behaviour/cli';
 import { joinPair, shootAtZone, sleep, startTestServer, type TestServer } from './helpers/server';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { killAll, nodeServer, npmStart, Proc } from './helpers/process';
 import { TestPlayer } from './helpers/server';
-import { readFrames } from '../shared/audit/frame';
-import { RecordType } from '../shared/audit/records';
+import { readFrames } from '../shared/matchlog/frame';
+import { RecordType } from '../shared/matchlog/records';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hitreg-proc-'));
 afterEach(() => killAll());

@@ -12,7 +12,7 @@ import { createPlayerPose } from '../shared/lagcomp/pose';
 import { createInputMessage, InputButton } from '../shared/protocol/input';
 import { validateShot } from '../shared/validate/shot';
 import { createVerdict, reasonName } from '../shared/validate/verdict';
-import { writeVerdict } from '../shared/audit/shotRecord';
+import { writeVerdict } from '../shared/matchlog/shotRecord';
 import { createMatchScene, sceneOptionsFor } from '../shared/validate/scene';
 import { TICK_POSE_STRIDE, TickPose, type MatchRecorder, type ShotRecord } from '../server/match/recorder';
 

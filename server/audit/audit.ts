@@ -6,8 +6,8 @@
  * tests and the benchmark call.
  */
 import { existsSync } from 'node:fs';
-import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/audit/frame';
-import { RecordType, RECORD_TYPE_NAMES, countTickFields, decodeHeader, readEnd, readEvent, type TickFields } from '../../shared/audit/records';
+import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/matchlog/frame';
+import { RecordType, RECORD_TYPE_NAMES, countTickFields, decodeHeader, readEnd, readEvent, type TickFields } from '../../shared/matchlog/records';
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ShotMismatch,
 } from '../../shared/audit/replay';
@@ -17,11 +17,11 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
-import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
-import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
-import { MEASURES, type Calibration } from './behaviour';
-import { eventsFromRows } from './behaviourEvents';
-import { DEFAULT_CALIBRATION } from './calibration';
+import { DEFAULT_MEASURE_WINDOWS } from '../behaviour/measures';
+import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from '../behaviour/flags';
+import { MEASURES, type Calibration } from '../behaviour/score';
+import { eventsFromRows } from '../behaviour/events';
+import { DEFAULT_CALIBRATION } from '../behaviour/calibration';
 import { headerProblem, runShard, type ReplayHeader } from './shard';
 import { closeAuditWorkers, copyToShared, readShared, workerPool, type ShardResult } from './workerPool';
 

@@ -7,7 +7,7 @@ import { World } from '../../shared/world/world';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { replayMatchLog, type ReplayOptions, type ReplayResult } from '../../shared/audit/replay';
-import type { FrameReadResult } from '../../shared/audit/frame';
+import type { FrameReadResult } from '../../shared/matchlog/frame';
 import type { ValidationConfig } from '../../shared/validate/shot';
 import { createMatchScene, type SceneOptions } from '../../shared/validate/scene';
 

@@ -10,7 +10,7 @@ import type { Rig } from '../../shared/rig/rig';
 import { runShard, type ReplayHeader } from './shard';
 import type { ReplayOptions } from '../../shared/audit/replay';
 import type { Shard } from './audit';
-import type { FrameReadResult, FrameRef } from '../../shared/audit/frame';
+import type { FrameReadResult, FrameRef } from '../../shared/matchlog/frame';
 
 export interface WorkerJob {
   id: number;

@@ -10,7 +10,7 @@ import { copyShooterState, createShooterState, createVerdict, type ShooterState,
 import { encodeShotObject, type ShotObjectContext } from '../../shared/protocol/shotObject';
 import { SHOT_BYTES } from '../../shared/protocol/shot';
 import type { MatchScene } from '../../shared/validate/scene';
-import type { ShotInputTargets } from '../../shared/audit/shotRecord';
+import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 import type { MatchPlayer } from './player';
 import type { ShotRecord } from './recorder';
 

@@ -14,8 +14,8 @@
  */
 import type { ShotTiming } from '../../shared/validate/shot';
 import type { ShooterState, Verdict } from '../../shared/validate/verdict';
-import type { MatchHeader } from '../../shared/audit/records';
-import type { ShotInputTargets } from '../../shared/audit/shotRecord';
+import type { MatchHeader } from '../../shared/matchlog/records';
+import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 
 /**
  * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers): present (1/0), x, y, z, qx,

@@ -11,8 +11,8 @@
 import { join, resolve } from 'node:path';
 import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } from '../match/recorder';
 import { TICK_POSE_STRIDE } from '../match/recorder';
-import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/audit/records';
-import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/audit/shotRecord';
+import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
+import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
 

@@ -21,7 +21,7 @@
  */
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { FrameBuffer, GAP_FRAME_TYPE, GAP_PAYLOAD_BYTES, PREAMBLE_BYTES, writePreamble } from '../../shared/audit/frame';
+import { FrameBuffer, GAP_FRAME_TYPE, GAP_PAYLOAD_BYTES, PREAMBLE_BYTES, writePreamble } from '../../shared/matchlog/frame';
 
 export interface MatchLogWriterOptions {
   /** How often finished records are handed to the OS. Default 50 ms. */

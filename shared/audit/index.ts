@@ -1,7 +1,7 @@
 /** Match logs in the browser (package export "hitreg/audit"): frames, records, shot records and the replay. */
-export * from './frame';
-export * from './records';
-export * from './shotRecord';
+export * from '../matchlog/frame';
+export * from '../matchlog/records';
+export * from '../matchlog/shotRecord';
 export * from './replay';
-export { crc32 } from './crc32';
+export { crc32 } from '../matchlog/crc32';
 export * from './verify';

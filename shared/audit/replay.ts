@@ -17,14 +17,14 @@
  * order, not in the shards.
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
-import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from './frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from './records';
-import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from './shotRecord';
+import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from '../matchlog/frame';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from '../matchlog/records';
+import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from '../matchlog/shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 import { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
-import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld, type RingPose } from './measures';
+import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld, type RingPose } from '../../server/behaviour/measures';
 
 export { REPLAY_RING_TICKS, type ReplayWorld };
 export { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';

@@ -3,7 +3,7 @@
  * what the verdict and the behaviour measures said, read by the flags, the report and the seq-chain
  * check; and a shot whose replay differs from its record.
  */
-import type { FieldMismatch } from './shotRecord';
+import type { FieldMismatch } from '../matchlog/shotRecord';
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
 export const ShotCol = {

@@ -8,8 +8,8 @@
 import type { World } from '../world/world';
 import type { Rig } from '../rig/rig';
 import { createMatchScene } from '../validate/scene';
-import { readFrames } from './frame';
-import { RecordType, decodeHeader, readEvent, type MatchHeader } from './records';
+import { readFrames } from '../matchlog/frame';
+import { RecordType, decodeHeader, readEvent, type MatchHeader } from '../matchlog/records';
 import { replayMatchLog, type ReplayResult, type ShotMismatch } from './replay';
 import { checkSeqChains } from './seqChains';
 

@@ -12,11 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
 import { Intent, type ShotLog } from '../../client-sim/bot';
 import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
-import { DEFAULT_THRESHOLDS } from '../../server/audit/flags';
-import { DEFAULT_CALIBRATION } from '../../server/audit/calibration';
-import { readFrames } from '../../shared/audit/frame';
-import { RecordType } from '../../shared/audit/records';
-import { createShotInput, readShotRecord } from '../../shared/audit/shotRecord';
+import { DEFAULT_THRESHOLDS } from '../../server/behaviour/flags';
+import { DEFAULT_CALIBRATION } from '../../server/behaviour/calibration';
+import { readFrames } from '../../shared/matchlog/frame';
+import { RecordType } from '../../shared/matchlog/records';
+import { createShotInput, readShotRecord } from '../../shared/matchlog/shotRecord';
 import { createVerdict } from '../../shared/validate/verdict';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-sim-'));
@@ -71,7 +71,7 @@ describe('audit of a simulated match (real room, real sockets)', () => {
 
     for (const workers of [1, 2]) {
       // The rule flags only: the behaviour score's thresholds describe human players (calibrated on
-      // the synthetic humans of server/audit/synthPlayers.ts), and the simulator's bots are not
+      // the synthetic humans of server/behaviour/synth/synthPlayers.ts), and the simulator's bots are not
       // human-like (a constant 170 degrees/s turn, a trigger on a 3-degree tolerance while still
       // turning), so they are out of its population.
       const r = await auditMatchLog(path, { workers, calibration: null });

@@ -3,16 +3,16 @@
  * createGameServer builds, and where a posed player's hitbox centre lies (what a synthetic player
  * aims at).
  */
-import type { PlayerPose } from '../../shared/lagcomp/pose';
-import type { Rewinder } from '../../shared/lagcomp/rewind';
-import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
-import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
-import { transformPoint } from '../../shared/rig/posing';
-import { WEAPONS } from '../../shared/weapons';
-import { defaultValidationConfig, type ValidationConfig } from '../../shared/validate/shot';
-import { defaultMoveConfig, type MoveConfig } from '../../shared/movement/step';
-import { sceneOptionsFor } from '../../shared/validate/scene';
-import type { MatchHeader } from '../match/recorder';
+import type { PlayerPose } from '../../../shared/lagcomp/pose';
+import type { Rewinder } from '../../../shared/lagcomp/rewind';
+import { MANNEQUIN_RIG, Clip } from '../../../shared/rig/mannequin';
+import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../../shared/rig/rig';
+import { transformPoint } from '../../../shared/rig/posing';
+import { WEAPONS } from '../../../shared/weapons';
+import { defaultValidationConfig, type ValidationConfig } from '../../../shared/validate/shot';
+import { defaultMoveConfig, type MoveConfig } from '../../../shared/movement/step';
+import { sceneOptionsFor } from '../../../shared/validate/scene';
+import type { MatchHeader } from '../../match/recorder';
 
 /** The same rules a default createGameServer builds (see server/index.ts). */
 export function defaultRules(maxPlayers: number, tickRate: number): { validation: ValidationConfig; header: Pick<MatchHeader, 'scene'> & { movement: MoveConfig } } {

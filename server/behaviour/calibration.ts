@@ -2,7 +2,7 @@
  * The behaviour thresholds the audit uses by default, calibrated on honest synthetic players only
  * (written by `npm run detect -- --write-calibration`; see behaviour.ts for what they mean).
  */
-import type { Calibration } from './behaviour';
+import type { Calibration } from './score';
 
 export const DEFAULT_CALIBRATION: Calibration = {
   "source": "340 honest players in 40 synthetic matches of 16 players x 90 s (three in four with 10 cheaters), seed 1",

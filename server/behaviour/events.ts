@@ -5,8 +5,8 @@
  * shot error in its distance band; later shots at a target give one tracking event per window.
  */
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
-import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/measures';
-import { MEASURES, type BehaviourEvent } from './behaviour';
+import { DEFAULT_MEASURE_WINDOWS } from './measures';
+import { MEASURES, type BehaviourEvent } from './score';
 
 /** Later shots at a target give one tracking event per this window (DEFAULT_MEASURE_WINDOWS.trackMs), ms. */
 const TRACK_WINDOW_MS = DEFAULT_MEASURE_WINDOWS.trackMs;

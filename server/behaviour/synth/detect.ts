@@ -11,12 +11,12 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { World } from '../../shared/world/world';
-import { auditMatchLog, type AuditResult } from './audit';
-import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from './behaviour';
-import { eventsFromRows } from './behaviourEvents';
+import type { World } from '../../../shared/world/world';
+import { auditMatchLog, type AuditResult } from '../../audit/audit';
+import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from '../score';
+import { eventsFromRows } from '../events';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
-import { mulberry32 } from '../../shared/util/prng';
+import { mulberry32 } from '../../../shared/util/prng';
 
 export interface DetectOptions {
   world: World;

@@ -1,5 +1,5 @@
 /**
- * Behaviour detection: turns each player's per-shot measures (shared/audit/measures.ts) into one
+ * Behaviour detection: turns each player's per-shot measures (server/behaviour/measures.ts) into one
  * score against what honest players do, and names the shots behind it.
  *
  * Event measures give one number per event (a shot, or the first shot of a sighting), read in the

@@ -10,7 +10,7 @@
 import { VerdictKind, reasonName } from '../../shared/validate/verdict';
 import { HIT_ZONE_NAMES } from '../../shared/rig/rig';
 import type { PlayerReport } from './flags';
-import { detectionSection, type DetectionSummary } from './detectReport';
+import { detectionSection, type DetectionSummary } from './synth/detectReport';
 
 /** One shot as the report draws it. */
 export interface ReportShot {

@@ -11,16 +11,16 @@
  * whether each profile meets the target at the default strength (and by how much it misses), and
  * ends with one JSON line. --html writes the audit report of one evaluation match at the default
  * strength with the detection plot on top; --write-calibration stores the thresholds as the audit's
- * defaults (server/audit/calibration.ts).
+ * defaults (server/behaviour/calibration.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
-import { closeAuditWorkers, type AuditResult } from './audit';
-import { htmlFor } from './cli';
+import { DEFAULT_LEVEL_PATH, loadWorld } from '../../level/gltf';
+import { closeAuditWorkers, type AuditResult } from '../../audit/audit';
+import { htmlFor } from '../cli';
 import { runDetection, type DetectOptions } from './detect';
-import { DEFAULT_CALIBRATION } from './calibration';
+import { DEFAULT_CALIBRATION } from '../calibration';
 
 const USAGE = 'usage: npm run detect -- [--seed N] [--seconds S] [--eval-seconds S] [--players N] [--calibration-matches N] [--matches N] [--honest N] [--strengths 1,0.75,0.5,0.25] [--default-strength S] [--html file] [--write-calibration | --shipped-calibration]';
 
@@ -74,15 +74,15 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(`elapsed ${(r.elapsedMs / 1000).toFixed(1)} s`);
   if (write) {
-    writeFileSync(new URL('./calibration.ts', import.meta.url), `/**
+    writeFileSync(new URL('../calibration.ts', import.meta.url), `/**
  * The behaviour thresholds the audit uses by default, calibrated on honest synthetic players only
  * (written by \`npm run detect -- --write-calibration\`; see behaviour.ts for what they mean).
  */
-import type { Calibration } from './behaviour';
+import type { Calibration } from '../score';
 
 export const DEFAULT_CALIBRATION: Calibration = ${calibrationSource(r.calibration)};
 `);
-    console.log('calibration written to server/audit/calibration.ts');
+    console.log('calibration written to server/behaviour/calibration.ts');
   }
   if (html !== null && example !== null) {
     writeFileSync(html, htmlFor(example, r));

@@ -9,24 +9,24 @@
  * for the tamper and throughput tests: `aimbot` (instant head shots with a view snap), `wallhack`
  * (shoots at players behind walls) and `backtrack` (claims render times past the claim tolerance).
  */
-import { createPlayerPose } from '../../shared/lagcomp/pose';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
-import { BONE_STRIDE, HitZone } from '../../shared/rig/rig';
-import { rewindStatusUsable } from '../../shared/lagcomp/history';
-import { WeaponId } from '../../shared/weapons';
-import { validateShot, type ValidationConfig } from '../../shared/validate/shot';
-import { copyShooterState, createShooterState, createVerdict, VerdictKind } from '../../shared/validate/verdict';
-import { createMoveState, stepMovement } from '../../shared/movement/step';
-import { encodeShot, createShotMessage, SHOT_BYTES } from '../../shared/protocol/shot';
-import { createWorldHit, type World } from '../../shared/world/world';
-import { createMatchScene } from '../../shared/validate/scene';
-import { TICK_POSE_STRIDE, TickPose } from '../match/recorder';
-import { findSpawnPoints } from '../level/spawnPoints';
-import { MatchLogRecorder } from '../matchlog/recorder';
-import type { MatchLogStats } from '../matchlog/writer';
-import { mulberry32 } from '../../shared/util/prng';
-import { viewOnBody } from '../../shared/audit/motion';
-import { DEFAULT_MEASURE_WINDOWS } from '../../shared/audit/shotMeasures';
+import { createPlayerPose } from '../../../shared/lagcomp/pose';
+import { MANNEQUIN_RIG } from '../../../shared/rig/mannequin';
+import { BONE_STRIDE, HitZone } from '../../../shared/rig/rig';
+import { rewindStatusUsable } from '../../../shared/lagcomp/history';
+import { WeaponId } from '../../../shared/weapons';
+import { validateShot, type ValidationConfig } from '../../../shared/validate/shot';
+import { copyShooterState, createShooterState, createVerdict, VerdictKind } from '../../../shared/validate/verdict';
+import { createMoveState, stepMovement } from '../../../shared/movement/step';
+import { encodeShot, createShotMessage, SHOT_BYTES } from '../../../shared/protocol/shot';
+import { createWorldHit, type World } from '../../../shared/world/world';
+import { createMatchScene } from '../../../shared/validate/scene';
+import { TICK_POSE_STRIDE, TickPose } from '../../match/recorder';
+import { findSpawnPoints } from '../../level/spawnPoints';
+import { MatchLogRecorder } from '../../matchlog/recorder';
+import type { MatchLogStats } from '../../matchlog/writer';
+import { mulberry32 } from '../../../shared/util/prng';
+import { viewOnBody } from '../motion';
+import { DEFAULT_MEASURE_WINDOWS } from '../shotMeasures';
 import {
   Behaviour, CheatKind, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
 } from './synthPlayers';

@@ -2,11 +2,11 @@
  * One player of a synthetic match (./synthMatch.ts): its state as the match steps it, how it is
  * drawn at the start, how it moves in a fight, and the room's round-trip estimate of it.
  */
-import { createMoveState, type MoveState } from '../../shared/movement/step';
-import { createShooterState, type ShooterState } from '../../shared/validate/verdict';
-import type { SpawnPoint } from '../arena/config';
-import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../match/roundTrip';
-import { createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
+import { createMoveState, type MoveState } from '../../../shared/movement/step';
+import { createShooterState, type ShooterState } from '../../../shared/validate/verdict';
+import type { SpawnPoint } from '../../arena/config';
+import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../../match/roundTrip';
+import { createPingMessage, PING_BYTES } from '../../../shared/protocol/ping';
 import { Behaviour, DEG, type CheatKind, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
 
 export interface Player extends ViewState {

@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { World } from '../../shared/world/world';
 import { loadWorld } from '../level/gltf';
-import { auditMatchLog, ProblemKind, type AuditOptions, type AuditResult } from './audit';
+import { auditMatchLog, ProblemKind, type AuditOptions, type AuditResult } from '../audit/audit';
 
 export interface LogOutcome {
   path: string;

@@ -13,21 +13,21 @@
  * 2: not usable (bad arguments, not a match log, a report path that cannot be written).
  *
  * A directory (the logs of many processes or machines, sub-directories included) is audited log by
- * log over the worker threads (server/audit/many.ts, default one per core): one line per log, then
+ * log over the worker threads (server/behaviour/many.ts, default one per core): one line per log, then
  * one summary; exit 1 when any log fails or cannot be audited, 2 when the directory holds no log.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs as parseArgv } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import { LogFormatError } from '../../shared/audit/frame';
+import { LogFormatError } from '../../shared/matchlog/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
-import { auditMatchLog, ProblemKind, type AuditResult } from './audit';
+import { auditMatchLog, ProblemKind, type AuditResult } from '../audit/audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { auditMatchLogs, findMatchLogs, type LogOutcome, type ManyAuditSummary } from './many';
 import { renderHtmlReport, type ReportShot } from './report';
-import type { DetectionSummary } from './detectReport';
+import type { DetectionSummary } from './synth/detectReport';
 import { rigFromEnv } from '../rig/rigFile';
 
 export interface CliArgs {

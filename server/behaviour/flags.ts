@@ -6,7 +6,7 @@
 import { HitZone } from '../../shared/rig/rig';
 import { TimeSource, VerdictKind, VerdictReason, reasonName } from '../../shared/validate/verdict';
 import { betaBinomialTailLog10 } from './tails';
-import { MEASURES, scorePlayer, type BehaviourEvent, type BehaviourResult, type Calibration } from './behaviour';
+import { MEASURES, scorePlayer, type BehaviourEvent, type BehaviourResult, type Calibration } from './score';
 
 /** What the audit knows about one replayed shot (a row of the replay's results). */
 export interface ShotFacts {

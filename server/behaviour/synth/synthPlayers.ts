@@ -12,7 +12,7 @@
  *   overshooting by N(7%, 5%) of the angle, then pursues it with a first-order lag (time constant
  *   80-130 ms per player) plus hand noise (an Ornstein-Uhlenbeck wobble of 0.8-1.5 degrees, 120 ms).
  * - Pulls the trigger once its view has been on the target's body (its silhouette, as the audit
- *   reads it: 0.3 m either side of the root, feet to head top; shared/audit/motion.ts viewOnBody)
+ *   reads it: 0.3 m either side of the root, feet to head top; server/behaviour/motion.ts viewOnBody)
  *   for a confirmation delay (60 + lognormal, median 130 ms); leaving the body starts the
  *   confirmation again. Then it taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
  *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
@@ -37,7 +37,7 @@
  *   ms spike 3% of the time, plus what the pong waited behind a retransmission; its heading reaches
  *   the log one tick after its view (the room applies the input that arrived before the tick).
  *
- * Profiles (what the audit sees of each is in server/audit/README.md):
+ * Profiles (what the audit sees of each is in docs/audit.md):
  * - silentAim: the shot's direction is pulled from the view toward the aim point by s, and it
  *   fires once that pulled direction is on target; reaction x (1 - 0.6 s).
  * - flick: reaction toward 35 ms, flick time toward one tick, no overshoot, no confirmation delay.
@@ -53,7 +53,7 @@
  *   pitch) turns toward the nearest hidden one (by s), and it fires as soon as that player comes
  *   into sight (reaction and confirmation x (1 - s)).
  */
-import { mulberry32 } from '../../shared/util/prng';
+import { mulberry32 } from '../../../shared/util/prng';
 
 export const Behaviour = {
   HONEST: 'honest',
