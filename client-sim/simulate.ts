@@ -11,7 +11,7 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
-import { auditMatchLog } from '../server/audit/audit';
+import { auditMatchLog } from '../server/behaviour/audit';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
 import { WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';

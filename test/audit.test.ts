@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import type { World } from '../shared/world/world';
 import { synthesizeMatch, CheatKind, type SynthMatchResult } from '../server/behaviour/synth/synthMatch';
-import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/behaviour/audit';
 import { htmlFor, jsonSummary, parseArgs } from '../server/behaviour/cli';
 import { crc32 } from '../shared/matchlog/crc32';
 import { readFrames, type FrameRef } from '../shared/matchlog/frame';

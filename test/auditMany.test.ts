@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { synthesizeMatch, CheatKind } from '../server/behaviour/synth/synthMatch';
-import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../server/behaviour/audit';
 import { auditMatchLogs, findMatchLogs } from '../server/behaviour/many';
 import { readFrames } from '../shared/matchlog/frame';
 import { RecordType } from '../shared/matchlog/records';

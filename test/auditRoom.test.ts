@@ -10,7 +10,7 @@ import { buildTestWorld, startTestServer, TEST_SPAWNS, sleep, type TestServer, j
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-room-'));

@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAuditWorkers, type AuditResult } from '../server/audit/audit';
+import { closeAuditWorkers, type AuditResult } from '../server/behaviour/audit';
 import { eventsFromRows } from '../server/behaviour/events';
 import { betaBinomialTailLog10, calibrate, chiSquareTailLog10, honestRank, MEASURES, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, scorePlayer, type BehaviourEvent } from '../server/behaviour/score';
 import { DEFAULT_CALIBRATION } from '../server/behaviour/calibration';
 import { htmlFor } from '../server/behaviour/cli';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
+import { MeasureCol } from '../server/behaviour/observer';
 import { runDetection, type DetectionResult } from '../server/behaviour/synth/detect';
 import { INHUMAN_PROFILES } from '../server/behaviour/synth/synthMatch';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
@@ -208,7 +209,7 @@ describe('scoring pieces', () => {
         r[o + ShotCol.RTT_MS] = rttMs + 6 * (rand() - 0.5);
         r[o + ShotCol.INTERP_MS] = interpMs;
         r[o + ShotCol.REWIND_DEPTH_MS] = interpMs + 3 * (rand() - 0.5);
-        r[o + ShotCol.INPUT_SPREAD] = 0.1;
+        r[o + MeasureCol.INPUT_SPREAD] = 0.1;
       }
       return eventsFromRows(r, n).get(0)!;
     };

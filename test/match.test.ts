@@ -19,7 +19,7 @@ import { reasonName, VerdictKind } from '../shared/validate/verdict';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { verifyMatchLog } from '../shared/audit/verify';
 import { HitregMatch, MatchLogRecorder, MatchEventKind, type MatchEvent, type MatchRecorder, type PoseInput, type ShotRecord } from '../server/match/index';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { summaryLines } from '../server/behaviour/cli';
 import { MEASURES } from '../server/behaviour/score';
 

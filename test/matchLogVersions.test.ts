@@ -11,11 +11,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
-import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/behaviour/audit';
 import { Behaviour, synthesizeMatch } from '../server/behaviour/synth/synthMatch';
 import { FrameBuffer, LOG_FORMAT_VERSION, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble } from '../shared/matchlog/frame';
 import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_BYTES_V4, TICK_SLOT_BYTES_V6, TICK_SLOT_INPUTS_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_AT } from '../shared/matchlog/records';
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
+import { MeasureCol } from '../server/behaviour/observer';
 import type { World } from '../shared/world/world';
 
 const dir = mkdtempSync(join(tmpdir(), 'log-versions-'));
@@ -114,7 +115,7 @@ describe('match log format versions', () => {
     expect(pitched / slots).toBeGreaterThan(0.5);
     expect(inputs / slots).toBeGreaterThan(0.7);
     expect(aCur.mismatches).toEqual([]);
-    const spread = column(aCur, ShotCol.INPUT_SPREAD);
+    const spread = column(aCur, MeasureCol.INPUT_SPREAD);
     const shooter = column(aCur, ShotCol.SHOOTER);
     const median = (p: number) => { const v = spread.filter((x, i) => shooter[i] === p && x === x).sort((x, y) => x - y); return v[v.length >> 1]!; };
     // The fake lagger's inputs arrive in bunches, more than any honest player's, whose lossy links
@@ -124,7 +125,7 @@ describe('match log format versions', () => {
     expect(median(1)).toBeGreaterThan(5);
     expect(median(1)).toBeGreaterThan(Math.max(...honest));
     expect(Math.min(...honest)).toBeLessThan(1);
-    expect(column(aCur, ShotCol.SWEEP).some((x) => x > 0)).toBe(true);
+    expect(column(aCur, MeasureCol.SWEEP).some((x) => x > 0)).toBe(true);
   });
 
   it('a version 6 log (no eye heights, no teams or leave times) replays every verdict and measure as the current version', async () => {
@@ -137,7 +138,7 @@ describe('match log format versions', () => {
     expect(a6.shots).toBe(aPre.shots);
     // Its stamps are float32 offsets from their ticks: the measures that hold a view against the
     // target as it was aimed, and the stamp's lead over the claim, read a few nanoseconds off, and agree to 1e-6 of their scale.
-    const byTime = new Set<number>([ShotCol.ON_TARGET_MS, ShotCol.TRACK_ERROR, ShotCol.TRACK_LAG_MS, ShotCol.SWEEP, ShotCol.HIDDEN_FOLLOW, ShotCol.INPUT_AHEAD_MS]);
+    const byTime = new Set<number>([MeasureCol.ON_TARGET_MS, MeasureCol.TRACK_ERROR, MeasureCol.TRACK_LAG_MS, MeasureCol.SWEEP, MeasureCol.HIDDEN_FOLLOW, MeasureCol.INPUT_AHEAD_MS]);
     for (let c = 0; c < SHOT_COLUMNS; c++) {
       if (c === ShotCol.OFFSET) continue;
       const got = column(a6, c), want = column(aPre, c);
@@ -154,13 +155,13 @@ describe('match log format versions', () => {
     expect(a5.mismatches).toEqual([]);
     expect(a5.shots).toBe(aPre.shots);
     // Only the measures that hold a view against the target as it was aimed may differ
-    const byTime = new Set<number>([ShotCol.ON_TARGET_MS, ShotCol.TRACK_ERROR, ShotCol.TRACK_LAG_MS, ShotCol.SWEEP]);
+    const byTime = new Set<number>([MeasureCol.ON_TARGET_MS, MeasureCol.TRACK_ERROR, MeasureCol.TRACK_LAG_MS, MeasureCol.SWEEP]);
     // (and each record's offset in the file: the tick slots before it are 4 bytes shorter).
     // Without stamps a shot's claim cannot be held against the inputs stepped before it.
-    expect(column(a5, ShotCol.INPUT_AHEAD_MS).every((x) => Number.isNaN(x))).toBe(true);
-    expect(column(aPre, ShotCol.INPUT_AHEAD_MS).filter((x) => x === x).length).toBeGreaterThan(aPre.shots / 2);
+    expect(column(a5, MeasureCol.INPUT_AHEAD_MS).every((x) => Number.isNaN(x))).toBe(true);
+    expect(column(aPre, MeasureCol.INPUT_AHEAD_MS).filter((x) => x === x).length).toBeGreaterThan(aPre.shots / 2);
     for (let c = 0; c < SHOT_COLUMNS; c++) {
-      if (!byTime.has(c) && c !== ShotCol.OFFSET && c !== ShotCol.INPUT_AHEAD_MS) expect(column(a5, c), `column ${c}`).toEqual(column(aPre, c));
+      if (!byTime.has(c) && c !== ShotCol.OFFSET && c !== MeasureCol.INPUT_AHEAD_MS) expect(column(a5, c), `column ${c}`).toEqual(column(aPre, c));
     }
     // The synthetic room applies each view a tick after it was aimed, the fixed lag's assumption:
     // the two readings differ by the clients' clock errors and the ticks' rounding only.
@@ -197,10 +198,10 @@ describe('match log format versions', () => {
     expect(a3.mismatches).toEqual([]);
     expect(a3.shots).toBe(aPre.shots);
     for (const c of [ShotCol.KIND, ShotCol.REASON, ShotCol.TARGET, ShotCol.DAMAGE, ShotCol.REWIND_TIME_MS]) expect(column(a3, c)).toEqual(column(aPre, c));
-    expect(column(a3, ShotCol.INPUT_SPREAD).every((x) => Number.isNaN(x))).toBe(true);
+    expect(column(a3, MeasureCol.INPUT_SPREAD).every((x) => Number.isNaN(x))).toBe(true);
     // The heading gives the same targets for most shots; reaction and time on target are still measured.
-    expect(column(a3, ShotCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aPre, ShotCol.AIM_TARGET).filter((t) => t >= 0).length);
-    expect(column(a3, ShotCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
+    expect(column(a3, MeasureCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aPre, MeasureCol.AIM_TARGET).filter((t) => t >= 0).length);
+    expect(column(a3, MeasureCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
   });
 
   it('refuses a version it does not read, naming the versions it does', () => {

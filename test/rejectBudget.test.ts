@@ -13,7 +13,7 @@ import { HitZone } from '../shared/rig/rig';
 import { reasonName } from '../shared/validate/verdict';
 import { CLOSE_OVER_BUDGET } from '../server/arena/budget';
 import type { HostileEvent } from '../server/arena/config';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { readFrames } from '../shared/matchlog/frame';
 import { readEvent, RecordType } from '../shared/matchlog/records';
 import { readFileSync } from 'node:fs';

@@ -21,7 +21,7 @@ import { WeaponId } from '../shared/weapons';
 import { VerdictKind, reasonName } from '../shared/validate/verdict';
 import { MatchLogView } from '../web/src/replayLog';
 import { launchChromium } from './helpers/chromium';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { htmlFor } from '../server/behaviour/cli';
 import { joinPair, shootAtZone, sleep, startTestServer, type TestServer } from './helpers/server';
 

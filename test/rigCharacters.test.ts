@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { auditMatchLog, closeAuditWorkers } from '../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { buildRig, DEFAULT_BUILD_OPTIONS, HITBOX_ORDER } from '../server/rig/buildRig';
 import { loadSkinnedCharacter } from '../server/rig/character';
 import { gltfIO } from '../server/level/gltfIO';

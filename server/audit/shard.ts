@@ -1,27 +1,19 @@
 /**
  * One replay shard: rebuilds the match's scene from the log header and replays the log for a set
- * of shooters. Runs in the main thread (one worker) or inside each worker thread (./worker.ts):
- * the same function either way, so a parallel audit cannot drift from a serial one.
+ * of shooters, with the observer plugin's observer when one is given. Runs in the main thread (one
+ * worker) or inside each worker thread (./worker.ts): the same function either way, so a parallel
+ * audit cannot drift from a serial one.
  */
-import { World } from '../../shared/world/world';
+import type { World } from '../../shared/world/world';
 import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { replayMatchLog, type ReplayOptions, type ReplayResult } from '../../shared/audit/replay';
 import type { FrameReadResult } from '../../shared/matchlog/frame';
-import type { ValidationConfig } from '../../shared/validate/shot';
-import { createMatchScene, type SceneOptions } from '../../shared/validate/scene';
+import { createMatchScene } from '../../shared/validate/scene';
+import type { ReplayHeader } from './jobs';
+import { createObserver, type ObserverPlugin } from './plugin';
 
-/** The header fields the replay needs (MatchHeader as the room wrote it). */
-export interface ReplayHeader {
-  maxPlayers: number;
-  tickRate: number;
-  levelPath: string;
-  worldHash: string;
-  rigHash: string;
-  validation: ValidationConfig;
-  scene: SceneOptions;
-  [key: string]: unknown;
-}
+export type { ReplayHeader } from './jobs';
 
 /** Checks that the header has what the replay reads; returns what is missing, or null. */
 export function headerProblem(h: Record<string, unknown> | null): string | null {
@@ -32,15 +24,16 @@ export function headerProblem(h: Record<string, unknown> | null): string | null 
   return null;
 }
 
-export function runShard(
+export async function runShard(
   bytes: Uint8Array,
   world: World,
   header: ReplayHeader,
-  options: Partial<ReplayOptions>,
-  frames?: FrameReadResult,
+  options: Partial<Omit<ReplayOptions, 'observer'>>,
+  frames: FrameReadResult,
   rig: Rig = MANNEQUIN_RIG,
-): ReplayResult {
+  plugin: ObserverPlugin | null = null,
+): Promise<ReplayResult> {
   const scene = createMatchScene(world, rig, header.scene);
-  const config: ValidationConfig = header.validation;
-  return replayMatchLog(bytes, scene, config, world, options, () => performance.now(), frames);
+  const observer = plugin === null ? null : await createObserver(plugin, { slots: scene.histories.length, world, config: header.validation, version: frames.version });
+  return replayMatchLog(bytes, scene, header.validation, { ...options, observer }, () => performance.now(), frames);
 }

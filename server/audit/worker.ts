@@ -6,34 +6,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { World } from '../../shared/world/world';
-import type { Rig } from '../../shared/rig/rig';
-import { runShard, type ReplayHeader } from './shard';
-import type { ReplayOptions } from '../../shared/audit/replay';
-import type { Shard } from './audit';
 import type { FrameReadResult, FrameRef } from '../../shared/matchlog/frame';
-
-export interface WorkerJob {
-  id: number;
-  log: SharedArrayBuffer;
-  logLength: number;
-  world: ArrayBuffer;
-  worldHash: string;
-  /** The match's rig (structured-cloned: plain fields and typed arrays). */
-  rig: Rig;
-  header: ReplayHeader;
-  shard: Shard;
-  /** The main thread's framing, 4 numbers per frame (type, offset, payloadOffset, payloadLength): no second CRC pass. */
-  frames: SharedArrayBuffer;
-  frameCount: number;
-  /** The log's format version (the tick layout depends on it). */
-  version: number;
-  replay: Omit<Partial<ReplayOptions>, 'shooters' | 'onProgress'>;
-}
+import { runShard } from './shard';
+import type { WorkerJob } from './jobs';
 
 // The last world built, by hash: consecutive audits of one level skip rebuilding it.
 let cached: { hash: string; world: World } | null = null;
 
-parentPort!.on('message', (job: WorkerJob) => {
+parentPort!.on('message', async (job: WorkerJob) => {
   try {
     if (cached === null || cached.hash !== job.worldHash) cached = { hash: job.worldHash, world: World.fromBuffer(job.world, { expectedHash: job.worldHash }) };
     const bytes = new Uint8Array(job.log, 0, job.logLength);
@@ -43,12 +23,11 @@ parentPort!.on('message', (job: WorkerJob) => {
       list.push({ type: flat[i * 4]!, offset: flat[i * 4 + 1]!, payloadOffset: flat[i * 4 + 2]!, payloadLength: flat[i * 4 + 3]! });
     }
     const frames: FrameReadResult = { version: job.version, frames: list, truncated: false, truncatedAt: job.logLength, truncation: null, corrupt: [] };
-    const result = runShard(bytes, cached.world, job.header, {
-      ...job.replay,
+    const result = await runShard(bytes, cached.world, job.header, {
       ...job.shard,
       shooters: job.shard.shooters === null ? null : new Set(job.shard.shooters),
       onProgress: (shots) => parentPort!.postMessage({ id: job.id, type: 'progress', shots }),
-    }, frames, job.rig);
+    }, frames, job.rig, job.observer);
     const rows = result.rows.slice();
     // frames are large and identical across shards: the main thread reads its own copy.
     parentPort!.postMessage({ id: job.id, type: 'done', result: { ...result, frames: null, rows } }, [rows.buffer]);

@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { ReplayResult } from '../../shared/audit/replay';
-import type { WorkerJob } from './worker';
+import type { WorkerJob } from './jobs';
 
 /**
  * Workers start from this snippet: it registers tsx's loader inside the worker (loader hooks of the

@@ -21,7 +21,7 @@ import { parseArgs as parseArgv } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/matchlog/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
-import { auditMatchLog, ProblemKind, type AuditResult } from '../audit/audit';
+import { auditMatchLog, ProblemKind, type AuditResult } from './audit';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -227,7 +227,7 @@ async function mainDirectory(args: CliArgs): Promise<number> {
   }
   const workers = args.workersGiven ? args.workers : Math.min(availableParallelism(), logs.length);
   const m = await auditMatchLogs(logs, {
-    workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
+    workers, levelPath: args.level, thresholds: args.thresholds, measures: args.verdictsOnly ? false : undefined,
     onLog: (o) => console.log(logLine(o)),
   });
   for (const line of manySummaryLines(args.log, m)) console.log(line);
@@ -262,7 +262,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     result = await auditMatchLog(args.log, {
       ...(args.rig ? { rig: await rigFromEnv({ RIG: args.rig }) } : {}),
-      workers: args.workers, levelPath: args.level, thresholds: args.thresholds, replay: { verdictsOnly: args.verdictsOnly },
+      workers: args.workers, levelPath: args.level, thresholds: args.thresholds, measures: args.verdictsOnly ? false : undefined,
       // With a progress bar, even one shard replays in a worker thread so this thread can draw it.
       inWorkers: bar !== null,
       onProgress: (done, total) => {

@@ -5,6 +5,7 @@
  * shot error in its distance band; later shots at a target give one tracking event per window.
  */
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
+import { MeasureCol } from './observer';
 import { DEFAULT_MEASURE_WINDOWS } from './measures';
 import { MEASURES, type BehaviourEvent } from './score';
 
@@ -44,34 +45,34 @@ export function eventsFromRows(rows: Float64Array, count: number): Map<number, B
     lastShot.set(s, timeMs);
     const push = (name: string, value: number) => { if (Number.isFinite(value)) list!.push({ measure: idx.get(name)!, value, shot, timeMs }); };
     push('depthExcess', rows[o + ShotCol.REWIND_DEPTH_MS]! - rows[o + ShotCol.INTERP_MS]!);
-    push('inputBunching', rows[o + ShotCol.INPUT_SPREAD]!);
-    push('shortHolds', rows[o + ShotCol.SHORT_HOLDS]!);
-    const target = rows[o + ShotCol.AIM_TARGET]!;
+    push('inputBunching', rows[o + MeasureCol.INPUT_SPREAD]!);
+    push('shortHolds', rows[o + MeasureCol.SHORT_HOLDS]!);
+    const target = rows[o + MeasureCol.AIM_TARGET]!;
     if (!(target >= 0)) continue;
-    const start = rows[o + ShotCol.SIGHT_START_MS]!;
+    const start = rows[o + MeasureCol.SIGHT_START_MS]!;
     const key = `${s}:${target}:${start}`;
     const pair = `${s}:${target}`;
     const first = start === start && !sightings.has(key) && !(timeMs - (lastAt.get(pair) ?? -Infinity) < ENGAGE_GAP_MS);
     lastAt.set(pair, timeMs);
-    const dist = rows[o + ShotCol.TARGET_DIST_M]!;
+    const dist = rows[o + MeasureCol.TARGET_DIST_M]!;
     const band = dist < 10 ? 'Near' : dist < 25 ? 'Mid' : 'Far';
     if (first || burstStart) {
-      push('viewOffset', CHORD_TO_DEG(rows[o + ShotCol.VIEW_OFFSET]!));
-      push(`shotError${band}`, CHORD_TO_DEG(rows[o + ShotCol.SHOT_ERROR]!));
+      push('viewOffset', CHORD_TO_DEG(rows[o + MeasureCol.VIEW_OFFSET]!));
+      push(`shotError${band}`, CHORD_TO_DEG(rows[o + MeasureCol.SHOT_ERROR]!));
     }
     if (first) {
       sightings.add(key);
-      push('reaction', rows[o + ShotCol.REACTION_MS]!);
-      push('turnSpeed', (rows[o + ShotCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
-      push('onTarget', rows[o + ShotCol.ON_TARGET_MS]!);
-      push('sweep', (rows[o + ShotCol.SWEEP]! * 1000 * 180) / Math.PI);
-      push('preAim', CHORD_TO_DEG(rows[o + ShotCol.PRE_AIM]!));
-      push('hiddenFollow', rows[o + ShotCol.HIDDEN_FOLLOW]!);
+      push('reaction', rows[o + MeasureCol.REACTION_MS]!);
+      push('turnSpeed', (rows[o + MeasureCol.PEAK_TURN]! * 1000 * 180) / Math.PI);
+      push('onTarget', rows[o + MeasureCol.ON_TARGET_MS]!);
+      push('sweep', (rows[o + MeasureCol.SWEEP]! * 1000 * 180) / Math.PI);
+      push('preAim', CHORD_TO_DEG(rows[o + MeasureCol.PRE_AIM]!));
+      push('hiddenFollow', rows[o + MeasureCol.HIDDEN_FOLLOW]!);
     } else if (!(timeMs - (lastTrack.get(s) ?? -Infinity) < TRACK_WINDOW_MS)) {
       // One tracking event per track window: later shots in the same window read the same ticks.
       lastTrack.set(s, timeMs);
-      push('trackJitter', (rows[o + ShotCol.TRACK_ERROR]! * 180) / Math.PI);
-      push('trackLag', rows[o + ShotCol.TRACK_LAG_MS]!);
+      push('trackJitter', (rows[o + MeasureCol.TRACK_ERROR]! * 180) / Math.PI);
+      push('trackLag', rows[o + MeasureCol.TRACK_LAG_MS]!);
     }
   }
   return out;

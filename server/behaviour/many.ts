@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { World } from '../../shared/world/world';
 import { loadWorld } from '../level/gltf';
-import { auditMatchLog, ProblemKind, type AuditOptions, type AuditResult } from '../audit/audit';
+import { auditMatchLog, ProblemKind, type AuditOptions, type AuditResult } from './audit';
 
 export interface LogOutcome {
   path: string;

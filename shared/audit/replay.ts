@@ -2,32 +2,31 @@
  * The audit replay: walks a match log's records in order, rebuilds every player's snapshot history
  * from the tick records exactly as the room did (same record() calls, same order), runs the same
  * validateShot on every shot record (of the chosen shooters) with the inputs the log carries, and
- * compares the result with the recorded verdict bit for bit. Each shot's row carries what the
- * per-player flags need: rewind depth and, for hits, the behaviour measures of measures.ts
- * (reaction time, aim snap), taken from a ring of recent ticks the replay feeds as it goes. Pure:
- * the caller builds the scene (world, rig, histories) and hands in the bytes.
+ * compares the result with the recorded verdict bit for bit. Each shot's row carries the verdict,
+ * the segment and the rules state (ShotCol). An observer (ReplayObserver) sees every tick slot and
+ * every shot as the replay goes and fills the row's observed columns: the behaviour measures of
+ * server/behaviour are one, and the integrity replay knows nothing of them. Pure: the caller builds
+ * the scene (world, rig, histories) and hands in the bytes.
  *
  * Partitioning: a shot reads the shooter's rules state and the targets' alive/life-start state
  * from its own record, and the rewound poses from the histories, which hold only the last
  * `capacityTicks` snapshots. So a shard can validate any contiguous range of shots after applying
- * just the tick records from a little before the range (`applyFrom`: the history capacity plus the
- * reaction lookback, in ticks), and rebuild exactly the histories a serial replay has there. The
+ * just the tick records from a little before the range (`applyFrom`: the history capacity plus
+ * what the observer looks back over), and rebuild exactly the histories a serial replay has there. The
  * chains that run through a shooter's earlier shots (before.lastSeq and before.nextFireMs of shot k
  * = the after values of shot k-1) are checked over the merged rows by `checkSeqChains`, in log
  * order, not in the shards.
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from '../matchlog/frame';
-import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, type EndData } from '../matchlog/records';
+import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, TICK_TIME_AT, TICK_COUNT_AT, type EndData } from '../matchlog/records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from '../matchlog/shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind } from '../validate/verdict';
 import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
-import { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
-import { BehaviourRing, clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, REPLAY_RING_TICKS, type MeasureWindows, type ReplayWorld, type RingPose } from '../../server/behaviour/measures';
+import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 
-export { REPLAY_RING_TICKS, type ReplayWorld };
-export { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
+export { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 export { checkSeqChains } from './seqChains';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
@@ -42,6 +41,49 @@ export interface ReplayPose {
   eyeHeight: number;
   /** The newest input's stamp, ms (NaN unknown; always NaN before format 7, whose rules do not read it). */
   stampMs: number;
+}
+
+/**
+ * A tick record's slot as the replay decoded it: the pose recorded into the history, and what the
+ * log says of the player's view and input stream that tick.
+ */
+export interface TickSlotPose extends ReplayPose {
+  /** The view direction the movement step applied (unit; NaN before format 4). */
+  vx: number; vy: number; vz: number;
+  /** Input messages taken and movement steps taken that tick (NaN unknown). */
+  inputs: number; steps: number;
+  /** When the view was aimed, on the client's clock, ms (NaN unknown: before format 6, or unstamped inputs). */
+  viewTimeMs: number;
+}
+
+/** A weapon message as an observer sees it, once judged (one scratch object, valid during the call). */
+export interface ObservedShot {
+  shooter: number;
+  /** A fire whose segment decoded (switches, reloads and malformed messages are not). */
+  fired: boolean;
+  /** The player the verdict hit, -1 none. */
+  hitTarget: number;
+  /** The player the message claims (-1 none or undecodable). */
+  claimedTarget: number;
+  receivedMs: number;
+  /** The action time the message claims (NaN when it did not decode). */
+  actionTimeMs: number;
+  /** The time the targets were rewound to (NaN when rejected before the time step). */
+  rewindTimeMs: number;
+  /** The segment (NaN unless fired). */
+  sx: number; sy: number; sz: number; ex: number; ey: number; ez: number;
+}
+
+/**
+ * Sees the replay as it goes, in log order: each tick's slots (after the history recorded them) and
+ * each shot after its row is written, to fill the row's observed columns
+ * [o + ShotCol.OBSERVED, o + ShotCol.OBSERVED + OBSERVED_COLUMNS). Without one those are NaN.
+ */
+export interface ReplayObserver {
+  beginTick(tickMs: number): void;
+  slot(slot: number, pose: Readonly<TickSlotPose>): void;
+  endTick(tickMs: number): void;
+  shot(rows: Float64Array, o: number, shot: Readonly<ObservedShot>): void;
 }
 
 export interface ReplayScene extends ShotScene {
@@ -60,26 +102,15 @@ export interface ReplayOptions {
   shotsTo: number;
   /** Ordinal of the first shot record at or after applyFrom among all shot records of the log. */
   shotIndexBase: number;
-  /** How far back reaction time looks for the target coming into sight, ms (a longer sighting gives no reaction). */
-  reactionLookbackMs: number;
-  /** Window before a sighting over which pre-aim is averaged, ms (measures.ts). */
-  preAimMs: number;
-  /**
-   * The view-change window before a shot that aim snaps measure, ms. Short on purpose: a human who
-   * flicks onto a target still takes a reaction time before firing, so the flick falls outside;
-   * an aim snap turns and fires in the same instant (the last step, from the facing at the last
-   * tick to the shot's own direction, is always included).
-   */
-  snapWindowMs: number;
-  /** Skip reaction and snap measures (pure verdict replay). */
-  verdictsOnly: boolean;
+  /** Sees every tick slot and shot and fills the rows' observed columns (null: they stay NaN). */
+  observer: ReplayObserver | null;
   /** Called with the number of shots validated so far, every `progressEvery` shots. */
   onProgress: ((shots: number) => void) | null;
   progressEvery: number;
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, reactionLookbackMs: DEFAULT_MEASURE_WINDOWS.lookbackMs, preAimMs: DEFAULT_MEASURE_WINDOWS.preAimMs, snapWindowMs: DEFAULT_MEASURE_WINDOWS.snapWindowMs, verdictsOnly: false, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, observer: null, onProgress: null, progressEvery: 4096,
 });
 
 export interface ReplayResult {
@@ -103,10 +134,13 @@ export interface ReplayResult {
 }
 
 // scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
-const scratchPose: ReplayPose & RingPose = {
+const scratchPose: TickSlotPose = {
   x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, stampMs: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
 };
 const scratchShot = createShotMessage();
+const observed: ObservedShot = {
+  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN,
+};
 // scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
 const scratchPayload = new Uint8Array(SHOT_BYTES);
 // scratch: the replayed verdict encoded for the byte comparison (a verdict is at most ~4.3 KB)
@@ -129,14 +163,14 @@ function shotPayload(payload: Uint8Array | null, nonBytesType: string): Uint8Arr
 
 /**
  * Replays `bytes` (a whole match log). `scene` must be freshly built from the log's header (see
- * server/audit/shard.ts: createMatchScene(world, rig, header.scene)); `config` is the header's validation config; `now` is a clock for
- * elapsedMs only (pass () => 0 when none). Never throws on a damaged log: damage is reported.
+ * server/audit/shard.ts: createMatchScene(world, rig, header.scene)); `config` is the header's
+ * validation config; `now` is a clock for elapsedMs only (pass () => 0 when none). Never throws on
+ * a damaged log: damage is reported.
  */
 export function replayMatchLog(
   bytes: Uint8Array,
   scene: ReplayScene,
   config: ValidationConfig,
-  world: ReplayWorld,
   options: Partial<ReplayOptions> = {},
   now: () => number = () => 0,
   frames: FrameReadResult = readFrames(bytes),
@@ -148,7 +182,7 @@ export function replayMatchLog(
   // Rows sized once: at most one per shot record in range (no growth branch in the loop).
   let shotFrames = 0;
   for (let fi = Math.max(first, opt.shotsFrom); fi < lastFrame; fi++) if (list[fi]!.type === RecordType.SHOT) shotFrames++;
-  const st = new Replay(bytes, scene, config, world, opt, frames, shotFrames);
+  const st = new Replay(bytes, scene, config, opt, frames, shotFrames);
   const result = st.result;
   const t0 = now();
 
@@ -179,10 +213,7 @@ class Replay {
   readonly recorded = createVerdict();
   readonly replayed = createVerdict();
   readonly scratchFields: FieldMismatch[] = [];
-  /** Recent ticks for the behaviour measures. */
-  readonly measures: BehaviourRing;
-  readonly shotMeasures = createShotMeasures();
-  readonly windows: MeasureWindows;
+  readonly observer: ReplayObserver | null;
   readonly rows: Float64Array;
   readonly result: ReplayResult;
   /** Bytes of a tick slot, and whether it carries the view and inputs (format 4 on). */
@@ -195,7 +226,6 @@ class Replay {
     readonly bytes: Uint8Array,
     readonly scene: ReplayScene,
     readonly config: ValidationConfig,
-    readonly world: ReplayWorld,
     readonly opt: ReplayOptions,
     frames: FrameReadResult,
     maxShots: number,
@@ -205,8 +235,7 @@ class Replay {
     this.slotBytes = tickSlotBytes(frames.version);
     this.hasView = frames.version >= LOG_VERSION_WITH_VIEW;
     this.version = frames.version;
-    this.measures = new BehaviourRing(this.slots, world, config.eyeHeightM, !this.hasView);
-    this.windows = { ...DEFAULT_MEASURE_WINDOWS, lookbackMs: opt.reactionLookbackMs, preAimMs: opt.preAimMs, snapWindowMs: opt.snapWindowMs };
+    this.observer = opt.observer;
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
     this.result = {
       frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows: this.rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
@@ -218,15 +247,15 @@ class Replay {
   }
 
   /**
-   * A tick record: every present slot's pose into its history (the room's record() call) and into
-   * the measures' ring. Decoded straight from the log into the pose handed to record() (readTick's
+   * A tick record: every present slot's pose into its history (the room's record() call) and to
+   * the observer. Decoded straight from the log into the pose handed to record() (readTick's
    * layout and size check, without its intermediate arrays).
    */
   applyTick(f: FrameRef): void {
     const view = this.view;
     const at = f.payloadOffset;
     const len = f.payloadLength;
-    const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + 12, true) : -1;
+    const count = len >= TICK_HEAD_BYTES ? view.getUint16(at + TICK_COUNT_AT, true) : -1;
     const slotBytes = this.slotBytes;
     const hasView = this.hasView;
     const hasViewTime = slotBytes === TICK_SLOT_BYTES_V6;
@@ -234,11 +263,11 @@ class Replay {
     const unknownMarked = hasEye;
     if (count < 0 || len !== TICK_HEAD_BYTES + count * slotBytes) { this.bad(f.offset, f.type, 'tick record sizes do not add up'); return; }
     const tickNo = view.getUint32(at, true);
-    const tickMs = view.getFloat64(at + 4, true);
+    const tickMs = view.getFloat64(at + TICK_TIME_AT, true);
     const slots = this.slots;
-    const measures = this.measures;
+    const observer = this.observer;
     const histories = this.scene.histories;
-    const r = measures.beginTick();
+    if (observer !== null) observer.beginTick(tickMs);
     for (let i = 0, n = at + TICK_HEAD_BYTES; i < count; i++, n += slotBytes) {
       const slot = view.getUint16(n, true);
       const p = scratchPose;
@@ -258,9 +287,9 @@ class Replay {
       p.eyeHeight = hasEye ? view.getFloat64(n + TICK_SLOT_EYE_AT, true) : NaN;
       if (slot >= slots) { this.bad(f.offset, f.type, `slot ${slot} beyond the header's ${slots} players`); continue; }
       histories[slot]!.record(tickNo, tickMs, p);
-      measures.putSlot(r, slot, p);
+      if (observer !== null) observer.slot(slot, p);
     }
-    measures.endTick(tickMs);
+    if (observer !== null) observer.endTick(tickMs);
     this.result.ticks++;
   }
 
@@ -309,7 +338,7 @@ class Replay {
     return true;
   }
 
-  /** A shot record: validate, compare bit for bit, write its row (with the measures for hits). */
+  /** A shot record: validate, compare bit for bit, write its row (the observer fills its observed columns). */
   replayShot(f: FrameRef, fi: number): void {
     const opt = this.opt;
     const result = this.result;
@@ -397,32 +426,22 @@ class Replay {
     rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
     rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
     rows[o + ShotCol.ACTION] = action;
-    // How the shot came about (every fire, hit or not): what the behaviour flags read.
-    const m = this.shotMeasures;
-    if (!opt.verdictsOnly && shooter < this.slots && action === ShotAction.FIRE) {
-      this.measures.measureShot(m, shooter, v.kind === VerdictKind.HIT ? v.target : -1, claimedTarget, input.timing.receiveTimeMs, actionTime, v.rewindTimeMs, sx, sy, sz, ex, ey, ez, this.windows);
-    } else {
-      clearShotMeasures(m);
-    }
-    rows[o + ShotCol.REACTION_MS] = m.reactionMs;
-    rows[o + ShotCol.SNAP_COS] = m.snapCos;
-    rows[o + ShotCol.AIM_TARGET] = m.target;
-    rows[o + ShotCol.SIGHT_START_MS] = m.sightStartMs;
-    rows[o + ShotCol.PEAK_TURN] = m.peakTurn;
-    rows[o + ShotCol.VIEW_OFFSET] = m.viewOffset;
-    rows[o + ShotCol.SHOT_ERROR] = m.shotError;
-    rows[o + ShotCol.ON_TARGET_MS] = m.onTargetMs;
-    rows[o + ShotCol.TRACK_ERROR] = m.trackError;
-    rows[o + ShotCol.PRE_AIM] = m.preAim;
-    rows[o + ShotCol.TARGET_DIST_M] = m.distance;
-    rows[o + ShotCol.SERVER_GAP_MS] = m.serverGapMs;
     rows[o + ShotCol.CLAIMED_MS] = claimed;
     rows[o + ShotCol.ACTION_TIME_MS] = actionTime;
-    rows[o + ShotCol.SWEEP] = m.sweep;
-    rows[o + ShotCol.TRACK_LAG_MS] = m.trackLag;
-    rows[o + ShotCol.HIDDEN_FOLLOW] = m.hiddenFollow;
-    rows[o + ShotCol.INPUT_SPREAD] = m.inputSpread;
-    rows[o + ShotCol.INPUT_AHEAD_MS] = m.inputAheadMs;
-    rows[o + ShotCol.SHORT_HOLDS] = m.shortHolds;
+    const observer = this.observer;
+    if (observer === null) {
+      rows.fill(NaN, o + ShotCol.OBSERVED, o + ShotCol.OBSERVED + OBSERVED_COLUMNS);
+      return;
+    }
+    const s = observed;
+    s.shooter = shooter;
+    s.fired = shooter < this.slots && action === ShotAction.FIRE;
+    s.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
+    s.claimedTarget = claimedTarget;
+    s.receivedMs = input.timing.receiveTimeMs;
+    s.actionTimeMs = actionTime;
+    s.rewindTimeMs = v.rewindTimeMs;
+    s.sx = sx; s.sy = sy; s.sz = sz; s.ex = ex; s.ey = ey; s.ez = ez;
+    observer.shot(rows, o, s);
   }
 }

@@ -52,7 +52,7 @@ export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVe
   if (h.worldHash !== world.hash) out.problems.push(`the log's level is ${h.worldHash}, the one given is ${world.hash}`);
   if (h.rigHash !== rig.hash) out.problems.push(`the log's rig is ${h.rigHash}, the one given is ${rig.hash}`);
   if (out.problems.length > 0) return out;
-  const replay = replayMatchLog(bytes, createMatchScene(world, rig, h.scene), h.validation, world, { verdictsOnly: true }, () => 0, frames);
+  const replay = replayMatchLog(bytes, createMatchScene(world, rig, h.scene), h.validation, {}, () => 0, frames);
   out.replay = replay;
   out.shots = replay.shots;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

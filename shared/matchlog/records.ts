@@ -76,6 +76,9 @@ export const TICK_SLOT_STAMP_AT = TICK_SLOT_BYTES_V4;
 export const TICK_SLOT_EYE_AT = TICK_SLOT_STAMP_AT + 8;
 export const TICK_SLOT_BYTES = TICK_SLOT_EYE_AT + 8;
 export const TICK_HEAD_BYTES = 14;
+/** Offsets in a tick record's head: the f64 tick time and the u16 slot count (after the u32 tick number). */
+export const TICK_TIME_AT = 4;
+export const TICK_COUNT_AT = 12;
 /**
  * Numbers of a decoded tick slot (TickData.numbers): the 11 f64, the view x y z, inputs, steps, the
  * view's time (absolute ms), the eye height.
@@ -191,11 +194,11 @@ export function createTickData(maxSlots: number): TickData {
  */
 export function readTick(out: TickData, view: DataView, at: number, length: number, version = LOG_VERSION_WITH_EYE): boolean {
   if (length < TICK_HEAD_BYTES) return false;
-  const n = view.getUint16(at + 12, true);
+  const n = view.getUint16(at + TICK_COUNT_AT, true);
   const slotBytes = tickSlotBytes(version);
   if (length !== TICK_HEAD_BYTES + n * slotBytes) return false;
   out.tick = view.getUint32(at, true);
-  out.timeMs = view.getFloat64(at + 4, true);
+  out.timeMs = view.getFloat64(at + TICK_TIME_AT, true);
   out.count = n;
   if (out.slots.length < n) {
     out.slots = new Uint16Array(n);

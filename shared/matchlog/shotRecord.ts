@@ -37,6 +37,9 @@ import { createShooterState, type ShooterState, type Verdict } from '../validate
 import type { ShotTiming } from '../validate/shot';
 import { LOG_FORMAT_VERSION } from './frame';
 
+/** Offset of the u16 shooter slot in a shot record. */
+export const SHOT_SHOOTER_AT = 4;
+
 /** The first format version whose shot records carry the shooter's death time. */
 export const LOG_VERSION_WITH_DEATH = 5;
 

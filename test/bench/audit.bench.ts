@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { synthesizeMatch, CheatKind } from '../../server/behaviour/synth/synthMatch';
-import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../../server/behaviour/audit';
 import { MatchLogRecorder } from '../../server/matchlog/recorder';
 import { TICK_POSE_STRIDE } from '../../server/match/recorder';
 import { createShooterState, createVerdict } from '../../shared/validate/verdict';

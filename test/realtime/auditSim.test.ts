@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
 import { Intent, type ShotLog } from '../../client-sim/bot';
-import { auditMatchLog, closeAuditWorkers } from '../../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers } from '../../server/behaviour/audit';
 import { DEFAULT_THRESHOLDS } from '../../server/behaviour/flags';
 import { DEFAULT_CALIBRATION } from '../../server/behaviour/calibration';
 import { readFrames } from '../../shared/matchlog/frame';

@@ -23,7 +23,7 @@ import { RecordType } from '../../shared/matchlog/records';
 import { startCluster, type Cluster } from '../../server/cluster/supervisor';
 import { clearRedisPrefix, probeRedis, DEFAULT_REDIS_KEY_PREFIX } from '../../server/ops/scale';
 import type { ProcessReport } from '../../server/ops/supervised';
-import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../../server/audit/audit';
+import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../../server/behaviour/audit';
 import { startLoad, type Load } from '../bench/loadBots';
 import { TestPlayer, sleep } from '../helpers/server';
 import { killAll, nodeServer } from '../helpers/process';

@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { World } from '../../../shared/world/world';
-import { auditMatchLog, type AuditResult } from '../../audit/audit';
+import { auditMatchLog, type AuditResult } from '../audit';
 import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from '../score';
 import { eventsFromRows } from '../events';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';

@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../../level/gltf';
-import { closeAuditWorkers, type AuditResult } from '../../audit/audit';
+import { closeAuditWorkers, type AuditResult } from '../audit';
 import { htmlFor } from '../cli';
 import { runDetection, type DetectOptions } from './detect';
 import { DEFAULT_CALIBRATION } from '../calibration';

@@ -1,0 +1,75 @@
+/**
+ * Problems with a match log as a whole, named for a reviewer: a cut or corrupted file, records that
+ * do not decode or were dropped by the writer, a world or rig other than the match's, a missing or
+ * wrong end record.
+ */
+import type { FrameReadResult } from '../../shared/matchlog/frame';
+import { RECORD_TYPE_NAMES, type EndData } from '../../shared/matchlog/records';
+
+export const ProblemKind = {
+  TRUNCATED: 'truncated',
+  CORRUPT: 'corrupt-record',
+  BAD_RECORD: 'bad-record',
+  WORLD_HASH: 'world-hash',
+  RIG_HASH: 'rig-hash',
+  GAP: 'dropped-records',
+  NO_END: 'no-end-record',
+  HEADER: 'header',
+} as const;
+export type ProblemKind = (typeof ProblemKind)[keyof typeof ProblemKind];
+
+export interface AuditProblem {
+  kind: ProblemKind;
+  /** Byte offset in the log when the problem sits at one place. */
+  offset: number | null;
+  message: string;
+}
+
+/** Problems that point at tampering or a wrong environment (the audit fails on them). */
+export const FAILING_PROBLEMS: ReadonlySet<ProblemKind> = new Set([ProblemKind.CORRUPT, ProblemKind.WORLD_HASH, ProblemKind.RIG_HASH, ProblemKind.BAD_RECORD]);
+
+/** A cut tail and records failing their CRC. */
+export function framingProblems(frames: FrameReadResult, length: number): AuditProblem[] {
+  const out: AuditProblem[] = [];
+  if (frames.truncated) {
+    out.push({
+      kind: ProblemKind.TRUNCATED, offset: frames.truncatedAt,
+      message: `the log was cut at byte ${frames.truncatedAt} of ${length} (${frames.truncation}): replayed the ${frames.frames.length} complete records before it`,
+    });
+  }
+  for (const c of frames.corrupt) {
+    out.push({
+      kind: ProblemKind.CORRUPT, offset: c.offset,
+      message: `record at byte ${c.offset} (${RECORD_TYPE_NAMES[c.type] ?? `type ${c.type}`}, ${c.payloadLength} bytes) fails its CRC: corrupted or edited after it was written; skipped`,
+    });
+  }
+  return out;
+}
+
+/** Records the shards found undecodable or dropped; shards overlap in the ticks they apply, so each offset counts once. */
+export function replayProblems(results: { badRecords: { offset: number; type: string; why: string }[]; gaps: { offset: number; records: number }[] }[]): AuditProblem[] {
+  const out: AuditProblem[] = [];
+  const seen = new Set<string>();
+  for (const r of results) {
+    for (const b of r.badRecords) {
+      if (seen.has(`b${b.offset}`)) continue;
+      seen.add(`b${b.offset}`);
+      out.push({ kind: ProblemKind.BAD_RECORD, offset: b.offset, message: `record at byte ${b.offset} (${b.type}) passes its CRC but does not decode: ${b.why}` });
+    }
+    for (const g of r.gaps) {
+      if (seen.has(`g${g.offset}`)) continue;
+      seen.add(`g${g.offset}`);
+      out.push({ kind: ProblemKind.GAP, offset: g.offset, message: `${g.records} records were dropped by the writer before byte ${g.offset} (the disk failed during the match): shots there cannot be audited` });
+    }
+  }
+  return out;
+}
+
+/** The end record against the log: missing (the server never closed it) or counting other shots. */
+export function endProblems(end: EndData | null, totalShots: number, truncated: boolean): AuditProblem[] {
+  if (end === null) return [{ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' }];
+  if (end.shots !== totalShots && !truncated) {
+    return [{ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${end.shots} shots but the log holds ${totalShots}: records were removed or added` }];
+  }
+  return [];
+}
