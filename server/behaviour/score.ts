@@ -25,7 +25,9 @@
  * 100 for an honest player" before calibration; `scoreThreshold` is
  * calibrated on honest players too (at least 2, and no calibration player's score above it). No measure or threshold knows any cheat profile.
  */
-import { DEFAULT_CALIBRATION } from './calibration';
+import { DEFAULT_CALIBRATION, type Calibration, type MeasureCalibration } from './calibration';
+
+export type { Calibration, MeasureCalibration } from './calibration';
 import { betaBinomialTailLog10, normalTailLog10, normalUpperQuantile, positiveChiTailLog10 } from './tails';
 
 export { betaBinomialTailLog10, normalTailLog10, normalUpperQuantile, positiveChiTailLog10, chiSquareTailLog10 } from './tails';
@@ -94,38 +96,6 @@ export const MEASURES: readonly MeasureSpec[] = [
 const MIN_PLAYER_VALUES = 5;
 /** An event measure scores a player only from this many events on (its tests are normal approximations). */
 export const MIN_EVENTS = 8;
-
-export interface MeasureCalibration {
-  /** Event measures: the honest q-tail value (offending events lie beyond it). Player measures: mean + 3 sd. */
-  threshold: number;
-  /** Event measures: honest quantiles at 0, 0.5%, ..., 100%, and the mean and variance of the honest rank. */
-  quantiles: number[];
-  /** Event measures: mean and variance of an honest event's rank. Player measures: honest players' mean and standard deviation of the statistic (of its log for a logFloor measure). */
-  mean: number;
-  sd: number;
-  /**
-   * Event measures: the spread of honest players' mean ranks beyond what their event counts explain
-   * (players differ: one aims more steadily, another fights at longer range); added to the
-   * variance of a player's mean rank.
-   */
-  between: number;
-  /** Event measures: the same three for the share of a player's events in the honest q-tail. */
-  tailMean: number;
-  tailSd: number;
-  tailBetween: number;
-  /** Honest events (or players) it came from. */
-  events: number;
-}
-
-export interface Calibration {
-  /** Honest players and matches it came from, and how (for the report). */
-  source: string;
-  honestPlayers: number;
-  /** The honest tail beyond which an event is listed as offending (0.1). */
-  q: number;
-  measures: Record<string, MeasureCalibration>;
-  scoreThreshold: number;
-}
 
 /** One event: a measure's value on one shot. */
 export interface BehaviourEvent {

@@ -11,7 +11,7 @@
  * whether each profile meets the target at the default strength (and by how much it misses), and
  * ends with one JSON line. --html writes the audit report of one evaluation match at the default
  * strength with the detection plot on top; --write-calibration stores the thresholds as the audit's
- * defaults (server/behaviour/calibration.ts).
+ * defaults (server/behaviour/calibration.json).
  */
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,16 +20,9 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../../level/gltf';
 import { closeAuditWorkers, type AuditResult } from '../audit';
 import { htmlFor } from '../cli';
 import { runDetection, type DetectOptions } from './detect';
-import { DEFAULT_CALIBRATION } from '../calibration';
+import { calibrationText, DEFAULT_CALIBRATION, DEFAULT_CALIBRATION_URL } from '../calibration';
 
 const USAGE = 'usage: npm run detect -- [--seed N] [--seconds S] [--eval-seconds S] [--players N] [--calibration-matches N] [--matches N] [--honest N] [--strengths 1,0.75,0.5,0.25] [--default-strength S] [--html file] [--write-calibration | --shipped-calibration]';
-
-/** The calibration as TypeScript: numbers to 7 significant digits, quantile tables on one line, NaN kept. */
-function calibrationSource(cal: unknown): string {
-  return JSON.stringify(cal, (_k, v) => (typeof v === 'number' ? (Number.isFinite(v) ? Number(v.toPrecision(7)) : `@${v}@`) : v), 2)
-    .replace(/"@(NaN|Infinity|-Infinity)@"/g, '$1')
-    .replace(/\[\s*([-0-9.e+,\s]+?)\s*\]/g, (_m, body: string) => `[${body.split(',').map((x) => x.trim()).join(', ')}]`);
-}
 
 async function main(argv: string[]): Promise<number> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
@@ -74,15 +67,8 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(`elapsed ${(r.elapsedMs / 1000).toFixed(1)} s`);
   if (write) {
-    writeFileSync(new URL('../calibration.ts', import.meta.url), `/**
- * The behaviour thresholds the audit uses by default, calibrated on honest synthetic players only
- * (written by \`npm run detect -- --write-calibration\`; see behaviour.ts for what they mean).
- */
-import type { Calibration } from '../score';
-
-export const DEFAULT_CALIBRATION: Calibration = ${calibrationSource(r.calibration)};
-`);
-    console.log('calibration written to server/behaviour/calibration.ts');
+    writeFileSync(DEFAULT_CALIBRATION_URL, calibrationText(r.calibration));
+    console.log('calibration written to server/behaviour/calibration.json');
   }
   if (html !== null && example !== null) {
     writeFileSync(html, htmlFor(example, r));
