@@ -18,6 +18,7 @@ import type { ValidationConfig } from '../../shared/validate/rules';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
+import { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 import { MatchPlayer, type HitregPlayer } from './player';
 import { TickClock } from './tickClock';
 import { ShotJudge } from './judge';
@@ -86,7 +87,7 @@ export class HitregMatch<Id extends string | number = string> {
     this.rows = new Float64Array(this.maxPlayers * TICK_POSE_STRIDE);
     this.judge = new ShotJudge(this.scene, this.rules, this.roster.targets);
     this.safeRecord(() => this.recorder?.header({
-      formatVersion: 2,
+      formatVersion: HEADER_LAYOUT_VERSION,
       roomId: options.roomId ?? '',
       startedAtIso: new Date().toISOString(),
       tickRate: this.tickRate,

@@ -22,10 +22,17 @@
 import type { ValidationConfig } from '../validate/shot';
 import type { MoveConfig } from '../movement/step';
 
+/**
+ * The header record's own layout version, written in its `formatVersion` field: the JSON header has
+ * kept its layout since format 2 of the log. The log's format version (frame.ts LOG_FORMAT_VERSION)
+ * is in the file's preamble, not here.
+ */
+export const HEADER_LAYOUT_VERSION = 2;
+
 /** The header record: everything a replay needs to rebuild the room's scene and rules. */
 export interface MatchHeader {
-  /** The header's own layout (unchanged since format 2 of the log; the log's version is in its preamble). */
-  formatVersion: 2;
+  /** HEADER_LAYOUT_VERSION. */
+  formatVersion: typeof HEADER_LAYOUT_VERSION;
   roomId: string;
   /** Wall-clock start, informational only (verdicts use server ms from the room's monotonic clock). */
   startedAtIso: string;

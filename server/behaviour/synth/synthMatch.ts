@@ -32,6 +32,7 @@ import {
 } from './synthPlayers';
 import { defaultRules, hitboxCentre } from './synthRules';
 import { createPlayer, fightWish, sampleRoundTrip, type Player } from './synthPlayer';
+import { HEADER_LAYOUT_VERSION } from '../../../shared/matchlog/records';
 
 export { defaultRules } from './synthRules';
 export { Behaviour, CheatKind, INHUMAN_PROFILES } from './synthPlayers';
@@ -99,7 +100,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   const spawns = findSpawnPoints(world, n);
   const rec = new MatchLogRecorder({ path: options.path, flushIntervalMs: 50 });
   rec.header({
-    formatVersion: 2, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
+    formatVersion: HEADER_LAYOUT_VERSION, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
     levelPath: options.levelPath, worldHash: world.hash, rigHash: rig.hash, validation, scene: header.scene, movement: header.movement,
   });
   const cheats: Record<number, CheatKind> = {};
