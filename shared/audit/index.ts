@@ -1,7 +1,7 @@
-/** Match logs in the browser (package export "hitreg/audit"): frames, records, shot records and the replay. */
-export * from '../matchlog/frame';
-export * from '../matchlog/records';
-export * from '../matchlog/shotRecord';
+/**
+ * Match logs in the browser (package export "hitreg/audit"): the log's codec (../matchlog), the
+ * integrity replay that re-judges every shot bit for bit, and verifyMatchLog.
+ */
+export * from '../matchlog/index';
 export * from './replay';
-export { crc32 } from '../matchlog/crc32';
 export * from './verify';
