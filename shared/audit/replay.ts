@@ -22,8 +22,8 @@ import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from 
 import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, TICK_TIME_AT, TICK_COUNT_AT, type EndData } from '../matchlog/records';
 import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from '../matchlog/shotRecord';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
-import { createVerdict, VerdictKind } from '../validate/verdict';
-import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { createVerdict, VerdictKind, type Verdict } from '../validate/verdict';
+import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, ShotAt, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
 import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 
 export { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
@@ -138,6 +138,8 @@ const scratchPose: TickSlotPose = {
   x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, stampMs: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
 };
 const scratchShot = createShotMessage();
+// scratch: what the shot message claims (Replay.readMessage)
+const msg = { action: -1, claimedTarget: -1, actionTimeMs: NaN, claimedMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN };
 const observed: ObservedShot = {
   shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN,
 };
@@ -338,17 +340,28 @@ class Replay {
     return true;
   }
 
+  /** Whether `v`, encoded as the room encodes verdicts, is the bytes [vAt, end) of the log. */
+  private sameBytes(v: Verdict, vAt: number, end: number): boolean {
+    const view = this.view;
+    const bytes = this.bytes;
+    const n = writeVerdict(scratchVerdictView, 0, v);
+    if (n !== end - vAt) return false;
+    // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
+    let i = 0;
+    for (; i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) return false;
+    for (; i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) return false;
+    return true;
+  }
+
   /** A shot record: validate, compare bit for bit, write its row (the observer fills its observed columns). */
   replayShot(f: FrameRef, fi: number): void {
     const opt = this.opt;
     const result = this.result;
     const index = opt.shotIndexBase + result.totalShots++;
     if (fi < opt.shotsFrom) return;
-    const view = this.view;
-    const bytes = this.bytes;
     const input = this.input;
     const at = f.payloadOffset;
-    const vAt = readShotInput(input, view, at, f.payloadLength, scratchPayload, this.version);
+    const vAt = readShotInput(input, this.view, at, f.payloadLength, scratchPayload, this.version);
     const end = at + f.payloadLength;
     if (vAt < 0) { this.bad(f.offset, f.type, 'shot record sizes do not add up'); return; }
     const shooter = input.shooter;
@@ -357,12 +370,7 @@ class Replay {
     validateShot(replayed, this.scene, this.config, shotPayload(input.payload, input.nonBytesType), input.before, input.timing, input.targets);
     // Bit for bit: encode the replayed verdict as the room did and compare bytes; decode the
     // recorded one and name the differing fields only when the bytes differ.
-    const n = writeVerdict(scratchVerdictView, 0, replayed);
-    let same = n === end - vAt;
-    // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
-    let i = 0;
-    for (; same && i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) same = false;
-    for (; same && i < n; i++) if (scratchVerdictBytes[i] !== bytes[vAt + i]) same = false;
+    const same = this.sameBytes(replayed, vAt, end);
     let v = replayed;
     let mismatched = false;
     if (!same) {
@@ -371,13 +379,30 @@ class Replay {
       mismatched = true;
     }
 
-    const rows = this.rows;
     const o = result.shots * SHOT_COLUMNS;
     result.shots++;
     if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
+    this.writeVerdict(o, f.offset, index, v, mismatched);
+    this.readMessage(vAt);
+    this.writeMessage(o);
+    const observer = this.observer;
+    if (observer === null) {
+      this.rows.fill(NaN, o + ShotCol.OBSERVED, o + ShotCol.OBSERVED + OBSERVED_COLUMNS);
+      return;
+    }
+    observed.fired = shooter < this.slots && msg.action === ShotAction.FIRE;
+    observed.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
+    observed.rewindTimeMs = v.rewindTimeMs;
+    observer.shot(this.rows, o, observed);
+  }
+
+  /** The row's columns from the record's timing and state and the verdict (replayed, or the recorded one when they differ). */
+  private writeVerdict(o: number, offset: number, index: number, v: Verdict, mismatched: boolean): void {
+    const rows = this.rows;
+    const input = this.input;
     rows[o + ShotCol.INDEX] = index;
-    rows[o + ShotCol.OFFSET] = f.offset;
-    rows[o + ShotCol.SHOOTER] = shooter;
+    rows[o + ShotCol.OFFSET] = offset;
+    rows[o + ShotCol.SHOOTER] = input.shooter;
     rows[o + ShotCol.SEQ] = v.seq;
     rows[o + ShotCol.WEAPON] = v.weapon;
     rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
@@ -399,49 +424,49 @@ class Replay {
     rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-    let sx = NaN, sy = NaN, sz = NaN, ex = NaN, ey = NaN, ez = NaN, claimed = NaN, actionTime = NaN;
-    let action = -1, claimedTarget = -1;
-    const pl = input.payload;
+  }
+
+  /**
+   * What the message claims, into `msg` and `observed`: its action, target, times and segment
+   * (NaN where it did not decode; a switch or reload carries no segment and no render time).
+   */
+  private readMessage(vAt: number): void {
+    const view = this.view;
+    const m = msg;
+    m.action = -1; m.claimedTarget = -1; m.actionTimeMs = NaN; m.claimedMs = NaN;
+    m.sx = NaN; m.sy = NaN; m.sz = NaN; m.ex = NaN; m.ey = NaN; m.ez = NaN;
+    const pl = this.input.payload;
     if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
-      action = pl[1]!;
-      // A well-formed shot sits just before the verdict in the log: read its segment there as
-      // decodeShot does, without a DataView per shot.
+      m.action = pl[1]!;
+      // A well-formed shot sits just before the verdict in the log: read it there as decodeShot
+      // does, without a DataView per shot.
       const po = vAt - SHOT_BYTES;
-      claimedTarget = view.getInt32(po + 8, true);
-      actionTime = view.getFloat64(po + 16, true);
-      claimed = view.getFloat64(po + 24, true);
-      sx = view.getFloat64(po + 32, true); sy = view.getFloat64(po + 40, true); sz = view.getFloat64(po + 48, true);
-      ex = view.getFloat64(po + 56, true); ey = view.getFloat64(po + 64, true); ez = view.getFloat64(po + 72, true);
+      m.claimedTarget = view.getInt32(po + ShotAt.CLAIMED_TARGET, true);
+      m.actionTimeMs = view.getFloat64(po + ShotAt.TIME, true);
+      m.claimedMs = view.getFloat64(po + ShotAt.RENDER_TIME, true);
+      m.sx = view.getFloat64(po + ShotAt.START, true); m.sy = view.getFloat64(po + ShotAt.START + 8, true); m.sz = view.getFloat64(po + ShotAt.START + 16, true);
+      m.ex = view.getFloat64(po + ShotAt.STOP, true); m.ey = view.getFloat64(po + ShotAt.STOP + 8, true); m.ez = view.getFloat64(po + ShotAt.STOP + 16, true);
     } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
-      action = scratchShot.action;
-      claimedTarget = scratchShot.claimedTarget;
-      actionTime = scratchShot.timeMs;
-      claimed = scratchShot.renderTimeMs;
-      sx = scratchShot.sx; sy = scratchShot.sy; sz = scratchShot.sz; ex = scratchShot.ex; ey = scratchShot.ey; ez = scratchShot.ez;
+      const d = scratchShot;
+      m.action = d.action; m.claimedTarget = d.claimedTarget; m.actionTimeMs = d.timeMs; m.claimedMs = d.renderTimeMs;
+      m.sx = d.sx; m.sy = d.sy; m.sz = d.sz; m.ex = d.ex; m.ey = d.ey; m.ez = d.ez;
     }
-    if (action !== ShotAction.FIRE) {
-      // A switch or reload carries no segment and no render time.
-      sx = NaN; sy = NaN; sz = NaN; ex = NaN; ey = NaN; ez = NaN; claimed = NaN;
-    }
-    rows[o + ShotCol.SX] = sx; rows[o + ShotCol.SY] = sy; rows[o + ShotCol.SZ] = sz;
-    rows[o + ShotCol.EX] = ex; rows[o + ShotCol.EY] = ey; rows[o + ShotCol.EZ] = ez;
-    rows[o + ShotCol.ACTION] = action;
-    rows[o + ShotCol.CLAIMED_MS] = claimed;
-    rows[o + ShotCol.ACTION_TIME_MS] = actionTime;
-    const observer = this.observer;
-    if (observer === null) {
-      rows.fill(NaN, o + ShotCol.OBSERVED, o + ShotCol.OBSERVED + OBSERVED_COLUMNS);
-      return;
+    if (m.action !== ShotAction.FIRE) {
+      m.sx = NaN; m.sy = NaN; m.sz = NaN; m.ex = NaN; m.ey = NaN; m.ez = NaN; m.claimedMs = NaN;
     }
     const s = observed;
-    s.shooter = shooter;
-    s.fired = shooter < this.slots && action === ShotAction.FIRE;
-    s.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
-    s.claimedTarget = claimedTarget;
-    s.receivedMs = input.timing.receiveTimeMs;
-    s.actionTimeMs = actionTime;
-    s.rewindTimeMs = v.rewindTimeMs;
-    s.sx = sx; s.sy = sy; s.sz = sz; s.ex = ex; s.ey = ey; s.ez = ez;
-    observer.shot(rows, o, s);
+    s.shooter = this.input.shooter; s.claimedTarget = m.claimedTarget; s.receivedMs = this.input.timing.receiveTimeMs; s.actionTimeMs = m.actionTimeMs;
+    s.sx = m.sx; s.sy = m.sy; s.sz = m.sz; s.ex = m.ex; s.ey = m.ey; s.ez = m.ez;
+  }
+
+  /** The row's columns from the message (readMessage). */
+  private writeMessage(o: number): void {
+    const rows = this.rows;
+    const m = msg;
+    rows[o + ShotCol.SX] = m.sx; rows[o + ShotCol.SY] = m.sy; rows[o + ShotCol.SZ] = m.sz;
+    rows[o + ShotCol.EX] = m.ex; rows[o + ShotCol.EY] = m.ey; rows[o + ShotCol.EZ] = m.ez;
+    rows[o + ShotCol.ACTION] = m.action;
+    rows[o + ShotCol.CLAIMED_MS] = m.claimedMs;
+    rows[o + ShotCol.ACTION_TIME_MS] = m.actionTimeMs;
   }
 }

@@ -38,6 +38,8 @@
 
 export const SHOT_VERSION = 2;
 export const SHOT_BYTES = 80;
+/** Byte offsets of the fields other readers take straight from a checked message (the layout above). */
+export const ShotAt = { CLAIMED_TARGET: 8, TIME: 16, RENDER_TIME: 24, START: 32, STOP: 56 } as const;
 
 /** What a weapon message asks for. */
 export const ShotAction = {
