@@ -101,6 +101,22 @@ function audit(rows: Row[]): string {
   return lines.join('\n');
 }
 
+function sim(rows: Row[]): string {
+  const pct = (v: unknown) => `${num(100 * Number(v), 2)}%`;
+  const o = (r: Row) => r.originOffsetM as { p50: number; p99: number; max: number };
+  const flagged = (n: unknown, of: unknown) => (n === null || of === null ? 'no audit' : `${n} of ${of}`);
+  return [
+    'Seeded matches over modelled TCP links (100 ms round trip, 20 ms jitter, 1% loss) against a server in the same process; the wall clock runs them, so a loaded machine shows in the tick rate and the latencies. `honest`: `npm run sim -- --bots 16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`; `cheaters`: the same with `--bots 12 --cheaters 19 --cheaters-still` (every cheat profile once). Agreement: the share of honest weapon messages whose predicted verdict the server confirmed; the races are shots raced by a death in flight.',
+    '',
+    table(['run', 'players', 'honest messages', 'agreement (races)', 'without races', 'honest refused', 'rule-breaking accepted', 'shot start from eye path p50 / p99 / max', 'ticks/s seen', 'tick p99', 'verdict p99', 'audit flagged: honest / cheaters'],
+      rows.map((r) => [String(r.run), `${r.bots} + ${r.cheaters}`, num(r.honestMessages), `${pct(r.agreementAll)} (${r.raceShots})`, pct(r.agreementRaceFree), num(r.honestRejected),
+        `${num(r.ruleCheatAccepted)} of ${num(r.ruleCheatMessages)}`, `${num(o(r).p50, 3)} / ${num(o(r).p99, 2)} / ${num(o(r).max, 2)} m`,
+        `${num(r.ticksPerSecond, 1)} of ${r.tickRate}`, `${num(r.tickMsP99, 2)} ms`, `${num(r.verdictLatencyMsP99)} ms`,
+        `${flagged(r.honestFlagged, r.honestPlayers)} / ${flagged(r.cheatersFlagged, r.cheaterPlayers)}`]),
+      [false, true, true, true, true, true, true, true, true, true, true, true]),
+  ].join('\n');
+}
+
 function generic(rows: Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== 'bench');
   return table(keys, rows.map((r) => keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : num(r[k], Number.isInteger(r[k]) ? 0 : 2)))));
@@ -111,6 +127,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Rewind', command: 'npm run bench:rewind', benches: ['rewind'], render: rewind },
   { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
+  { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
 ];
 
 /** The whole page. */

@@ -15,12 +15,14 @@ import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
+import { run as sim } from './sim.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
   { name: 'room', run: room },
   { name: 'audit', run: audit },
+  { name: 'sim', run: sim },
 ];
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,3 +62,5 @@ if (!args.markdown) {
   writeFileSync(out, md);
   console.error(`wrote ${relative(process.cwd(), out)} (${rows.length} rows)`);
 }
+// The simulator's server and the audit's worker pool are closed; nothing else should hold the process.
+process.exit(0);
