@@ -40,7 +40,8 @@ function osName(): string {
 function commit(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    // Changes to the docs do not move a number.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!docs', ':!*.md'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
     return dirty ? `${sha} with uncommitted changes` : sha;
   } catch {
     return 'unknown';
@@ -114,6 +115,8 @@ function sim(rows: Row[]): string {
         `${num(r.ticksPerSecond, 1)} of ${r.tickRate}`, `${num(r.tickMsP99, 2)} ms`, `${num(r.verdictLatencyMsP99)} ms`,
         `${flagged(r.honestFlagged, r.honestPlayers)} / ${flagged(r.cheatersFlagged, r.cheaterPlayers)}`]),
       [false, true, true, true, true, true, true, true, true, true, true, true]),
+    ...rows.filter((r) => Array.isArray(r.ruleCheatAcceptedList) && r.ruleCheatAcceptedList.length > 0)
+      .map((r) => `\nRule-breaking messages accepted in the \`${r.run}\` run (profile: verdict): ${(r.ruleCheatAcceptedList as string[]).join('; ')}.`),
   ].join('\n');
 }
 

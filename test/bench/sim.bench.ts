@@ -27,6 +27,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
     honestMessages: r.honestJudged, agreementAll: r.agreementAll, agreementRaceFree: r.agreementRaceFree, raceShots: r.raceShots,
     honestRejected: r.honestRejected, originOffsetM: { p50: r.originOffsetM.p50, p99: r.originOffsetM.p99, max: r.originOffsetM.max },
     ruleCheatMessages: r.ruleCheatJudged, ruleCheatAccepted: r.ruleCheatAccepted,
+    ruleCheatAcceptedList: r.ruleCheatAcceptedList.map((a) => `${a.profile}: ${a.verdict}`),
     ticksPerSecond: r.ticksPerSecond, tickRate: r.tickRate, tickMsP99: r.tickMsP99, verdictLatencyMsP99: r.verdictLatencyMsP99,
     honestFlagged: det.honest?.flagged ?? null, honestPlayers: det.honest?.players ?? null,
     cheatersFlagged: cheaters.reduce((n, [, d]) => n + d.flagged, 0), cheaterPlayers: cheaters.reduce((n, [, d]) => n + d.players, 0),
