@@ -1,16 +1,21 @@
 /**
- * Command-line flags of the benchmarks (node:util parseArgs): `--json` plus each bench's numeric
- * and string options. An unknown flag, a missing value or a number that is not positive prints one
- * line with the usage and exits 2.
+ * Command-line flags of the benchmarks (node:util parseArgs): `--json` plus each bench's numeric,
+ * string and boolean options. An unknown flag, a missing value or a number that is not positive
+ * prints one line with the usage and exits 2.
  */
 import { parseArgs } from 'node:util';
 
-export function benchArgs<K extends string, S extends string = never>(
-  name: string, numeric: readonly K[], strings: readonly S[] = [], argv = process.argv.slice(2),
-): { json: boolean } & Partial<Record<K, number>> & Partial<Record<S, string>> {
-  const usage = `usage: tsx test/bench/${name} [--json]${numeric.map((k) => ` [--${k} N]`).join('')}${strings.map((k) => ` [--${k} NAME]`).join('')}`;
+type Parsed<K extends string, S extends string, B extends string> =
+  { json: boolean } & Partial<Record<K, number>> & Partial<Record<S, string>> & Record<B, boolean>;
+
+export function benchArgs<K extends string, S extends string = never, B extends string = never>(
+  name: string, numeric: readonly K[], strings: readonly S[] = [], argv = process.argv.slice(2), booleans: readonly B[] = [],
+): Parsed<K, S, B> {
+  const usage = `usage: tsx test/bench/${name} [--json]${booleans.map((k) => ` [--${k}]`).join('')}` +
+    `${numeric.map((k) => ` [--${k} N]`).join('')}${strings.map((k) => ` [--${k} TEXT]`).join('')}`;
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
   for (const k of [...numeric, ...strings]) options[k] = { type: 'string' };
+  for (const k of booleans) options[k] = { type: 'boolean' };
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }) as { values: Record<string, string | boolean | undefined> });
@@ -18,7 +23,8 @@ export function benchArgs<K extends string, S extends string = never>(
     console.error(`${(e as Error).message.split('. To specify', 1)[0]}. ${usage}`);
     process.exit(2);
   }
-  const out = { json: values.json === true } as { json: boolean } & Partial<Record<K, number>> & Partial<Record<S, string>>;
+  const out = { json: values.json === true } as Parsed<K, S, B>;
+  for (const k of booleans) (out as Record<string, boolean>)[k] = values[k] === true;
   for (const k of strings) if (typeof values[k] === 'string') (out as Record<string, string>)[k] = values[k] as string;
   for (const k of numeric) {
     const v = values[k];

@@ -2,22 +2,65 @@
  * `npm run bench` entry: runs each benchmark module in order. A module exports
  * `async function run(opts: { json: boolean }): Promise<void>`; add new ones to BENCHES.
  * `npm run bench -- --json` prints only JSON lines (one object per scene/case).
+ * `npm run bench -- --markdown [--note TEXT] [--out PATH]` runs them with --json, prints the same
+ * lines and writes docs/measurements.md from them (measurements.ts): the only way that file changes.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args';
+import { measurementsMarkdown, type Row } from './measurements';
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
+import { run as sim } from './sim.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
   { name: 'room', run: room },
   { name: 'audit', run: audit },
+  { name: 'sim', run: sim },
 ];
 
-const { json } = benchArgs('run.ts', []);
-for (const b of BENCHES) {
-  if (!json) console.log(`\n=== bench: ${b.name} ===`);
-  await b.run({ json });
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const args = benchArgs('run.ts', [], ['note', 'out'], process.argv.slice(2), ['markdown']);
+
+if (!args.markdown) {
+  for (const b of BENCHES) {
+    if (!args.json) console.log(`\n=== bench: ${b.name} ===`);
+    await b.run({ json: args.json });
+  }
+} else {
+  const out = resolve(ROOT, args.out ?? 'docs/measurements.md');
+  const rows: Row[] = [];
+  // The benches print their JSON lines with console.log; collect those lines as they pass.
+  const log = console.log;
+  console.log = (...parts: unknown[]) => {
+    log(...parts);
+    const line = parts.length === 1 && typeof parts[0] === 'string' ? parts[0] : '';
+    if (!line.startsWith('{')) return;
+    try {
+      const row = JSON.parse(line) as Row;
+      if (typeof row.bench === 'string') rows.push(row);
+    } catch { /* not a JSON line */ }
+  };
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  try {
+    for (const b of BENCHES) {
+      console.error(`bench: ${b.name}`);
+      await b.run({ json: true });
+    }
+  } finally {
+    console.log = log;
+  }
+  const md = measurementsMarkdown(rows, { startedAt, finishedAt: new Date(), loadBefore, loadAfter: loadavg(), note: args.note });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, md);
+  console.error(`wrote ${relative(process.cwd(), out)} (${rows.length} rows)`);
 }
+// The simulator's server and the audit's worker pool are closed; nothing else should hold the process.
+process.exit(0);

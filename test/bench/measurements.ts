@@ -1,0 +1,167 @@
+/**
+ * docs/measurements.md from the benchmarks' JSON lines: the machine, Node, OS and date at the top,
+ * then one section per bench with a table of its rows. `npm run bench -- --markdown` (run.ts) writes
+ * it; the file says so and is never edited by hand. A bench whose rows this file does not know is
+ * still written, as a table of its fields.
+ */
+import { cpus, totalmem, type as osType, release } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export type Row = Record<string, unknown> & { bench: string };
+
+/** What the page says about the run besides the rows. */
+export interface RunInfo {
+  startedAt: Date;
+  finishedAt: Date;
+  loadBefore: number[];
+  loadAfter: number[];
+  /** A free-text note on the run (`--note`), e.g. what else the machine was doing. */
+  note?: string;
+}
+
+const num = (v: unknown, digits = 0): string =>
+  typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : String(v ?? '');
+
+function table(head: string[], rows: string[][], right: boolean[] = head.map((_, i) => i > 0)): string {
+  const lines = [`| ${head.join(' | ')} |`, `|${right.map((r) => (r ? '---:' : '---')).join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function osName(): string {
+  try {
+    const m = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'));
+    if (m) return `${m[1]} (${osType()} ${release()})`;
+  } catch { /* not Linux */ }
+  return `${osType()} ${release()}`;
+}
+
+function commit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    // Changes to the docs do not move a number.
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!docs', ':!*.md'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${sha} with uncommitted changes` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function world(rows: Row[]): string {
+  const out: string[][] = [];
+  const ours: string[][] = [];
+  for (const r of rows) {
+    const impl = r.impl as Record<string, Record<string, number>>;
+    const base = impl.hitreg?.nsPerQuery ?? NaN;
+    for (const [name, v] of Object.entries(impl)) {
+      out.push([String(r.scene), name, num(v.nsPerQuery), num(v.cpuNsPerQuery), `${num(v.nsPerQuery / base, 2)}x`, num(v.buildMs, 1), num(v.bytesPerTriangle, 1), num(v.gcs)]);
+    }
+    ours.push([String(r.scene), num(r.triangles), num(r.sahBuildMs, 1), num(r.loadMs, 1), num(r.nodes), num(r.depth), `${num(100 * Number(r.agreement), 3)}%`]);
+  }
+  return [
+    `First hit of ${num(rows[0]?.queries)} seeded incoherent segments per level, every answer cross-checked against the peers (three-mesh-bvh, Rapier); median of interleaved rounds. Build: the whole \`World\` for hitreg, the BVH or collider for the peers.`,
+    '',
+    table(['scene', 'implementation', 'ns/query', 'CPU ns/query', 'vs hitreg', 'build ms', 'bytes/triangle', 'GCs in loop'], out, [false, false, true, true, true, true, true, true]),
+    '',
+    'hitreg alone: the SAH tree\'s build, and `World.fromBuffer` loading and checking the bytes as a client does.',
+    '',
+    table(['scene', 'triangles', 'SAH tree ms', 'load ms', 'nodes', 'depth', 'agreement'], ours, [false, true, true, true, true, true, true]),
+  ].join('\n');
+}
+
+function rewind(rows: Row[]): string {
+  return [
+    'Lag compensation: the per-player history sized for the 250 ms window, and `Rewinder.firstHit` against 64 players (broadphase included), median of rounds.',
+    '',
+    table(['tick rate', 'history bytes/player/s', 'ns/shot', 'CPU ns/shot', 'players posed/shot', 'hit rate', 'GCs'],
+      rows.map((r) => [`${r.hz} Hz`, num(r.bytesPerPlayerPerSecond), num(r.nsPerShot64Players), num(r.cpuNsPerShot64Players), num(r.posedPerShot, 2), `${num(100 * Number(r.hitRate), 1)}%`, num(r.gcs)])),
+  ].join('\n');
+}
+
+function room(rows: Row[]): string {
+  const out: string[][] = [];
+  for (const r of rows) {
+    if (r.case === 'validateShot') out.push([`\`validateShot\`, ${r.players} players on the default level (weapon rules, time checks, visibility)`, `${num(Number(r.nsPerShot) / 1000, 2)} µs per shot`]);
+    else if (r.case === 'movementStep') out.push([`movement step (swept-sphere walls, ground probe), ${r.players} players`, `${num(Number(r.nsPerStep) / 1000, 2)} µs per player per tick`]);
+    else if (r.case === 'wireBytes') out.push(['wire sizes: weapon message / input / ping', `${r.shot} / ${r.input} / ${r.ping} B`]);
+    else out.push([String(r.case), JSON.stringify(r)]);
+  }
+  return table(['case', 'measured'], out, [false, true]);
+}
+
+function audit(rows: Row[]): string {
+  const rec = rows.find((r) => r.bench === 'audit-record');
+  const replay = rows.filter((r) => r.bench === 'audit');
+  const first = replay[0];
+  const lines: string[] = [];
+  if (first) lines.push(`A seeded 16-player match: ${num(first.shots)} shots, ${num(first.ticks)} ticks, ${num(first.logMb, 1)} MB of match log, replayed and re-judged bit for bit.`);
+  if (rec) lines.push(`Recording it: ${num(rec.tickUs, 2)} µs per 16-player tick, ${num(rec.shotUs, 2)} µs per shot (in memory; disk writes are asynchronous).`);
+  lines.push('', table(['workers', 'shots/s', 'per worker', 'ticks/s', 'wall ms', 'mismatches', 'heap MB'],
+    replay.map((r) => [num(r.workers), num(r.shotsPerSecond), num(r.perWorker), num(r.ticksPerSecond), num(r.wallMs), num(r.mismatches), num(r.heapMb)])));
+  return lines.join('\n');
+}
+
+function sim(rows: Row[]): string {
+  const pct = (v: unknown) => `${num(100 * Number(v), 2)}%`;
+  const o = (r: Row) => r.originOffsetM as { p50: number; p99: number; max: number };
+  const flagged = (n: unknown, of: unknown) => (n === null || of === null ? 'no audit' : `${n} of ${of}`);
+  return [
+    'Seeded matches over modelled TCP links (100 ms round trip, 20 ms jitter, 1% loss) against a server in the same process; the wall clock runs them, so a loaded machine shows in the tick rate and the latencies. `honest`: `npm run sim -- --bots 16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`; `cheaters`: the same with `--bots 12 --cheaters 19 --cheaters-still` (every cheat profile once). Agreement: the share of honest weapon messages whose predicted verdict the server confirmed; the races are shots raced by a death in flight.',
+    '',
+    table(['run', 'players', 'honest messages', 'agreement (races)', 'without races', 'honest refused', 'rule-breaking accepted', 'shot start from eye path p50 / p99 / max', 'ticks/s seen', 'tick p99', 'verdict p99', 'audit flagged: honest / cheaters'],
+      rows.map((r) => [String(r.run), `${r.bots} + ${r.cheaters}`, num(r.honestMessages), `${pct(r.agreementAll)} (${r.raceShots})`, pct(r.agreementRaceFree), num(r.honestRejected),
+        `${num(r.ruleCheatAccepted)} of ${num(r.ruleCheatMessages)}`, `${num(o(r).p50, 3)} / ${num(o(r).p99, 2)} / ${num(o(r).max, 2)} m`,
+        `${num(r.ticksPerSecond, 1)} of ${r.tickRate}`, `${num(r.tickMsP99, 2)} ms`, `${num(r.verdictLatencyMsP99)} ms`,
+        `${flagged(r.honestFlagged, r.honestPlayers)} / ${flagged(r.cheatersFlagged, r.cheaterPlayers)}`]),
+      [false, true, true, true, true, true, true, true, true, true, true, true]),
+    ...rows.filter((r) => Array.isArray(r.ruleCheatAcceptedList) && r.ruleCheatAcceptedList.length > 0)
+      .map((r) => `\nRule-breaking messages accepted in the \`${r.run}\` run (profile: verdict): ${(r.ruleCheatAcceptedList as string[]).join('; ')}.`),
+  ].join('\n');
+}
+
+function generic(rows: Row[]): string {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== 'bench');
+  return table(keys, rows.map((r) => keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : num(r[k], Number.isInteger(r[k]) ? 0 : 2)))));
+}
+
+const SECTIONS: { name: string; command: string; benches: string[]; render: (rows: Row[]) => string }[] = [
+  { name: 'World queries', command: 'npm run bench:world', benches: ['world'], render: world },
+  { name: 'Rewind', command: 'npm run bench:rewind', benches: ['rewind'], render: rewind },
+  { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
+  { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
+  { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
+];
+
+/** The whole page. */
+export function measurementsMarkdown(rows: Row[], info: RunInfo): string {
+  const cpu = cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  const head = [
+    '# Measurements',
+    '',
+    '<!-- Generated by `npm run bench -- --markdown` (test/bench/run.ts, test/bench/measurements.ts). Do not edit by hand: run the command again. -->',
+    '',
+    'Generated by `npm run bench -- --markdown` from the JSON lines of the benchmarks (`npm run bench -- --json`); never edited by hand. Every bench is seeded; the numbers are medians. They move by about ±10% between runs on one machine and more on a shared one: compare runs made on the same machine minutes apart.',
+    '',
+    ...[
+      ['Date', `${info.startedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (the run took ${Math.round((info.finishedAt.getTime() - info.startedAt.getTime()) / 1000)} s)`],
+      ['Machine', `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB of memory`],
+      ['Load average (1, 5, 15 min)', `${load(info.loadBefore)} before the run, ${load(info.loadAfter)} after`],
+      ['Node', process.version],
+      ['OS', osName()],
+      ['Commit', commit()],
+      ...(info.note ? [['Note', info.note]] : []),
+    ].map(([k, v]) => `- **${k}:** ${v}`),
+  ];
+  const sections: string[] = [];
+  const known = new Set(SECTIONS.flatMap((s) => s.benches));
+  for (const s of SECTIONS) {
+    const mine = rows.filter((r) => s.benches.includes(r.bench));
+    if (mine.length > 0) sections.push(`## ${s.name}\n\n\`${s.command}\`\n\n${s.render(mine)}`);
+  }
+  for (const name of [...new Set(rows.map((r) => r.bench))].filter((b) => !known.has(b))) {
+    sections.push(`## ${name}\n\n${generic(rows.filter((r) => r.bench === name))}`);
+  }
+  return `${[head.join('\n'), ...sections].join('\n\n')}\n`;
+}

@@ -1,0 +1,51 @@
+/**
+ * Simulated matches, for the measurements page: the simulator's two standard runs against a server
+ * in this process (client-sim/simulate.ts), each a seeded match over modelled TCP links.
+ * - honest: 16 honest bots, 60 s, 100 ms round trip, 20 ms jitter, 1% loss (`npm run sim -- --bots
+ *   16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`): prediction agreement, honest
+ *   messages refused, where shots start against the server's eye path, ticks per second seen by the
+ *   clients, and the honest bots the audit flags.
+ * - cheaters: 12 honest bots beside 19 cheaters, every profile once (`--bots 12 --cheaters 19
+ *   --cheaters-still`): rule-breaking messages accepted, and players of each kind the audit flags.
+ * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
+ * Run: `npm run bench:sim [-- --json] [-- --seconds S]`.
+ */
+import { fileURLToPath } from 'node:url';
+import { runSimulation, type SimOptions, type SimReport } from '../../client-sim/simulate';
+import { benchArgs } from './args';
+
+const RUNS: { run: string; options: SimOptions }[] = [
+  { run: 'honest', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
+  { run: 'cheaters', options: { bots: 12, cheaters: 19, cheatersStill: true, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
+];
+
+function row(run: string, r: SimReport): Record<string, unknown> {
+  const det = r.detection ?? {};
+  const cheaters = Object.entries(det).filter(([k]) => k !== 'honest');
+  return {
+    bench: 'sim', run, bots: r.config.bots, cheaters: r.config.cheaters, seconds: r.config.seconds,
+    honestMessages: r.honestJudged, agreementAll: r.agreementAll, agreementRaceFree: r.agreementRaceFree, raceShots: r.raceShots,
+    honestRejected: r.honestRejected, originOffsetM: { p50: r.originOffsetM.p50, p99: r.originOffsetM.p99, max: r.originOffsetM.max },
+    ruleCheatMessages: r.ruleCheatJudged, ruleCheatAccepted: r.ruleCheatAccepted,
+    ruleCheatAcceptedList: r.ruleCheatAcceptedList.map((a) => `${a.profile}: ${a.verdict}`),
+    ticksPerSecond: r.ticksPerSecond, tickRate: r.tickRate, tickMsP99: r.tickMsP99, verdictLatencyMsP99: r.verdictLatencyMsP99,
+    honestFlagged: det.honest?.flagged ?? null, honestPlayers: det.honest?.players ?? null,
+    cheatersFlagged: cheaters.reduce((n, [, d]) => n + d.flagged, 0), cheaterPlayers: cheaters.reduce((n, [, d]) => n + d.players, 0),
+  };
+}
+
+export async function run(opts: { json: boolean; seconds?: number }): Promise<void> {
+  for (const { run, options } of RUNS) {
+    const r = row(run, await runSimulation({ ...options, seconds: opts.seconds ?? options.seconds }));
+    if (opts.json) { console.log(JSON.stringify(r)); continue; }
+    console.log(`sim ${run}: ${r.bots} honest bots, ${r.cheaters} cheaters, ${r.seconds} s: agreement ${(100 * Number(r.agreementAll)).toFixed(2)}% of ${r.honestMessages} honest messages ` +
+      `(${r.raceShots} death races), ${r.honestRejected} honest refused, ${r.ruleCheatAccepted} of ${r.ruleCheatMessages} rule-breaking accepted, ` +
+      `${Number(r.ticksPerSecond).toFixed(1)} of ${r.tickRate} ticks/s, audit flagged ${r.honestFlagged}/${r.honestPlayers} honest and ${r.cheatersFlagged}/${r.cheaterPlayers} cheaters`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const a = benchArgs('sim.bench.ts', ['seconds']);
+  await run({ json: a.json, seconds: a.seconds });
+  process.exit(0);
+}
