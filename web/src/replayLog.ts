@@ -20,7 +20,7 @@ import { createShotInput, type ShotInput } from '../../shared/audit/index';
 /** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'), input stamp (NaN unknown). */
 export const POSE_STRIDE = 14;
 
-/** The log's header record (shared/audit/records.ts). */
+/** The log's header record (shared/matchlog/records.ts). */
 export type LogHeader = MatchHeader;
 
 export interface LoggedShot {
