@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildRig, MANNEQUIN_PATH } from '../server/rig/buildRig';
 import {
-  bindGlobals, globalMatrices, rigidFromMat4, sampleLocalTRS,
+  bindGlobals, globalMatrices, sampleLocalTRS,
 } from '../server/rig/skinning';
+import { rigidFromMat4 } from '../server/rig/mat4';
 import { loadSkinnedCharacter } from '../server/rig/character';
 import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
 import { Clip, MANNEQUIN_RIG } from '../shared/rig/mannequin';

@@ -20,7 +20,8 @@ import {
   type RigData, type RigMeta,
 } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
-import { bindGlobals, dominantJointPerTriangle, globalMatrices, rigidFromMat4, sampleLocalTRS } from './skinning';
+import { bindGlobals, dominantJointPerTriangle, globalMatrices, sampleLocalTRS } from './skinning';
+import { rigidFromMat4 } from './mat4';
 import { jointParents, jointWeights, type AnimationClipData, type SkinnedCharacter } from './character';
 import { HITBOX_ORDER, hitboxZoneSide, mapSkeleton, type BoneOverrides } from './bones';
 
