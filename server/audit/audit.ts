@@ -11,7 +11,7 @@ import { RecordType, RECORD_TYPE_NAMES, countTickFields, decodeHeader, readEnd, 
 import {
   ShotCol, SHOT_COLUMNS, REPLAY_RING_TICKS, DEFAULT_REPLAY_OPTIONS, checkSeqChains, type ReplayOptions, type ShotMismatch,
 } from '../../shared/audit/replay';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';

@@ -4,7 +4,7 @@
  * the same function either way, so a parallel audit cannot drift from a serial one.
  */
 import { World } from '../../shared/world/world';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { replayMatchLog, type ReplayOptions, type ReplayResult } from '../../shared/audit/replay';
 import type { FrameReadResult } from '../../shared/audit/frame';
