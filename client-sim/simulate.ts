@@ -9,7 +9,7 @@ import { createGameServer, type GameServer, type GameServerOptions } from '../se
 import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
-import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { auditMatchLog } from '../server/behaviour/audit';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';

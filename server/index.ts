@@ -17,7 +17,7 @@ import { hostname } from 'node:os';
 import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, ServerError, ErrorCode, type Client, type AuthContext } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
-import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from './rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type ValidationConfig } from '../shared/index';
 import { DEFAULT_PING_INTERVAL_MS, MatchLogRecorder, type MatchRecorder } from './match/index';
 import { arenaRoomFor, type ArenaRoom } from './arena/room';

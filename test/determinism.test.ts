@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import * as api from '../shared/index';
-import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
+import { MANNEQUIN_RIG_PATH } from '../server/rig/paths';
 import { goldenBatch, GOLDEN_HASH, type GoldenResult } from './golden/batch';
 import { launchChromium } from './helpers/chromium';
 
@@ -29,7 +29,7 @@ let node: GoldenResult;
 
 describe('golden batch', () => {
   it('in Node, from the sources: the committed hash, with real hits in every part', () => {
-    node = goldenBatch(api, api.rigDataToBuffer(MANNEQUIN_RIG_DATA));
+    node = goldenBatch(api, new Uint8Array(readFileSync(MANNEQUIN_RIG_PATH)));
     console.log(`golden batch (node ${process.version}): ${JSON.stringify(node)}`);
     expect(node.worldHits).toBeGreaterThan(300);
     expect(node.rewindHits).toBeGreaterThan(300);

@@ -14,7 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildTestWorld } from './helpers/server';
-import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../shared/rig/rig';
 import { PlayerHistory, createRewindPolicy, OutOfWindow } from '../shared/lagcomp/history';
 import { Rewinder } from '../shared/lagcomp/rewind';

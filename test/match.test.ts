@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestWorld, zoneCenter } from './helpers/server';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { HitZone } from '../shared/rig/rig';
 import { createPlayerPose } from '../shared/lagcomp/pose';
 import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { pushBox } from './helpers/server';
 import { World } from '../shared/world/world';
 import { createMoveState, defaultMoveConfig, stepMovement } from '../shared/movement/step';
-import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 
 const eyeHeight = MANNEQUIN_RIG.eyeHeight;
 

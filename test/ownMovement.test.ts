@@ -14,7 +14,7 @@ import { OwnMovement } from '../client-sim/ownMovement';
 import { Rng } from '../client-sim/rng';
 import { buildTestWorld } from './helpers/server';
 import { createMoveState, defaultMoveConfig, setView, stepMovement } from '../shared/movement/step';
-import { MANNEQUIN_RIG, Clip } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { PlayerHistory, createRewindPolicy, OutOfWindow, rewindStatusUsable } from '../shared/lagcomp/history';
 import { createPlayerPose } from '../shared/lagcomp/pose';
 

@@ -9,7 +9,7 @@ import { intersectWatertight } from '../shared/kernels/watertight';
 import { createRewindPolicy, OutOfWindow, PlayerHistory, RewindStatus } from '../shared/lagcomp/history';
 import { createPlayerPose, type PlayerPose } from '../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../shared/lagcomp/rewind';
-import { Clip, MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { Clip, MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { BONE_STRIDE, HitZone } from '../shared/rig/rig';
 import { mulberry32 } from '../shared/util/prng';
 

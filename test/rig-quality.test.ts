@@ -13,7 +13,7 @@ import { buildRig, DEFAULT_BUILD_OPTIONS, MANNEQUIN_PATH } from '../server/rig/b
 import { loadSkinnedCharacter } from '../server/rig/character';
 import { measureRigQuality } from '../server/rig/quality';
 import { loadMappedCharacter, readCharacterMap } from '../server/rig/rigFile';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { loadRig } from '../shared/rig/rig';
 import { assetPath } from './helpers/glb';
 

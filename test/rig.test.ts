@@ -7,17 +7,18 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildRig, MANNEQUIN_PATH } from '../server/rig/buildRig';
 import {
-  bindGlobals, globalMatrices, rigidFromMat4, sampleLocalTRS,
+  bindGlobals, globalMatrices, sampleLocalTRS,
 } from '../server/rig/skinning';
+import { rigidFromMat4 } from '../server/rig/mat4';
 import { loadSkinnedCharacter } from '../server/rig/character';
-import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
-import { Clip, MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { Clip, MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { composeRoot, sampleClipBones } from '../shared/rig/posing';
 import {
   BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HitZone, HIT_ZONE_COUNT, loadRig, rigDataHash, zoneMultiplier,
 } from '../shared/rig/rig';
 
 const rig = MANNEQUIN_RIG;
+const MANNEQUIN_RIG_DATA = MANNEQUIN_RIG.data!; // as read from server/assets/mannequin.hrrg
 
 describe('shipped mannequin rig', () => {
   it('is exactly what npm run build:rig makes from the asset (same content hash)', async () => {

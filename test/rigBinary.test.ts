@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
-import { MANNEQUIN_RIG_DATA } from '../shared/rig/mannequinData';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { rigDataFromBuffer, rigDataToBuffer, rigFromBuffer } from '../shared/rig/rigBinary';
 
+const MANNEQUIN_RIG_DATA = MANNEQUIN_RIG.data!; // as read from server/assets/mannequin.hrrg
 const bytes = rigDataToBuffer(MANNEQUIN_RIG_DATA);
 
 describe('rig binary asset', () => {

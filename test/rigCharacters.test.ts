@@ -18,7 +18,7 @@ import { loadSkinnedCharacter } from '../server/rig/character';
 import { gltfIO } from '../server/level/gltfIO';
 import { measureRigQuality } from '../server/rig/quality';
 import { characterMapPathFor, loadMappedCharacter, parseRigFile, readCharacterMap, rigFileText, rigFromEnv } from '../server/rig/rigFile';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { HitZone, loadRig, type RigMeta } from '../shared/rig/rig';
 import { assetPath } from './helpers/glb';
 import { compressedCopy } from './helpers/compressGlb';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { build, type Metafile } from 'esbuild';
 // @ts-expect-error: a plain .mjs build script without declarations
 import { sharedBundleOptions } from '../server/build/build.mjs';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { rigFromBuffer } from '../shared/rig/rigBinary';
 import { World } from '../shared/world/world';
 import { loadWorld } from '../server/level/gltf';

@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildTestWorld } from './helpers/server';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { createShotMessage, encodeShot, SHOT_BYTES, ShotAction } from '../shared/protocol/shot';
 import { VerdictKind, reasonName } from '../shared/validate/verdict';
 import { WeaponId } from '../shared/weapons';

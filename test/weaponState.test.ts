@@ -23,7 +23,7 @@ import { createVerdict } from '../shared/validate/verdict';
 import { PlayerHistory, createRewindPolicy, OutOfWindow } from '../shared/lagcomp/history';
 import { Rewinder } from '../shared/lagcomp/rewind';
 import { createPlayerPose } from '../shared/lagcomp/pose';
-import { MANNEQUIN_RIG } from '../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { buildTestWorld } from './helpers/server';
 
 const config = defaultValidationConfig(WEAPONS, [1, 1, 1, 1, 1, 1, 1, 1], MANNEQUIN_RIG.eyeHeight, 4);

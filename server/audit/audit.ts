@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/matchlog/frame';
 import { RecordType, decodeHeader } from '../../shared/matchlog/records';
 import { ShotCol, SHOT_COLUMNS, checkSeqChains, type ShotMismatch } from '../../shared/audit/replay';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import type { World } from '../../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';

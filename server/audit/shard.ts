@@ -5,7 +5,7 @@
  * audit cannot drift from a serial one.
  */
 import type { World } from '../../shared/world/world';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import { replayMatchLog, type ReplayOptions, type ReplayResult } from '../../shared/audit/replay';
 import type { FrameReadResult } from '../../shared/matchlog/frame';

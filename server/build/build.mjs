@@ -7,8 +7,8 @@
  *   with `npm --prefix dist/server install --omit=dev`). Plain `node dist/server/main.js` runs it.
  * - dist/lib/: the package (exports ".", "./audit" and "./server" in package.json): ES modules with
  *   source maps and shared chunks (one World class for every entry), .d.ts of all three from
- *   server/build/tsconfig.package.json, and the binary assets (assets/mannequin.hrrg,
- *   assets/collision-world.hrwb with their licence lines; server/build/sharedAssets.ts).
+ *   server/build/tsconfig.package.json, and the binary assets (assets/mannequin.hrrg, copied from
+ *   server/assets/, assets/collision-world.hrwb with their licence lines; server/build/sharedAssets.ts).
  * - dist/web/: the browser client (web/, Vite), which the server serves at `/`.
  *
  * `import.meta.url` inside a bundled module is rewritten to that module's own source URL (relative
@@ -48,6 +48,10 @@ function newestSourceMs(dirs, pattern = /\.ts$/) {
 }
 
 const stale = (output, dirs, pattern) => !existsSync(output) || statSync(output).mtimeMs < newestSourceMs(dirs, pattern);
+/** The shipped rig asset (`npm run build:rig` writes it; the package copies it). */
+const MANNEQUIN_RIG_ASSET = join(root, 'server', 'assets', 'mannequin.hrrg');
+/** True when `output` is missing or older than `input` (a file the source walk skips, such as an asset). */
+const newerThan = (input, output) => !existsSync(output) || statSync(output).mtimeMs < statSync(input).mtimeMs;
 
 /** Rewrites import.meta.url in each bundled source module to that module's own URL (relative to `out`). */
 const sourceUrlPluginFor = (out) => ({
@@ -69,7 +73,7 @@ async function main() {
   const ifStale = process.argv.includes('--if-stale');
   const work = {
     server: !ifStale || stale(outfile, ['server', 'shared']),
-    lib: !ifStale || stale(join(libOut, 'server.js'), ['shared', 'server/match', 'server/matchlog']),
+    lib: !ifStale || stale(join(libOut, 'server.js'), ['shared', 'server/match', 'server/matchlog']) || newerThan(MANNEQUIN_RIG_ASSET, join(libOut, 'assets', 'mannequin.hrrg')),
     web: !ifStale || stale(join(webOut, 'index.html'), ['web', 'shared'], /\.(ts|html|css)$/),
   };
   if (!work.server && !work.lib && !work.web) return 0;

@@ -1,24 +1,25 @@
 /**
  * The package's binary assets, written by `npm run build` (server/build/build.mjs bundles and runs this):
- * dist/lib/assets/mannequin.hrrg (the shipped rig, rigDataToBuffer) and
+ * dist/lib/assets/mannequin.hrrg (the shipped rig: server/assets/mannequin.hrrg, checked and copied) and
  * dist/lib/assets/collision-world.hrwb (the default level's World bytes), with a README of their
  * sources and licences. Returns their content hashes and sizes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANNEQUIN_RIG_DATA } from '../../shared/rig/mannequinData';
-import { rigDataToBuffer } from '../../shared/rig/rigBinary';
+import { mannequinFromBuffer } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG_PATH } from '../rig/paths';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../level/gltf';
 
 export async function writeSharedAssets(outDir: string): Promise<{ rig: { hash: string; bytes: number }; world: { hash: string; bytes: number } }> {
   mkdirSync(outDir, { recursive: true });
-  const rig = rigDataToBuffer(MANNEQUIN_RIG_DATA);
+  const rig = readFileSync(MANNEQUIN_RIG_PATH);
+  const rigHash = mannequinFromBuffer(rig).hash; // refuses to ship an asset its loaders would refuse
   writeFileSync(join(outDir, 'mannequin.hrrg'), rig);
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const wb = new Uint8Array(world.toBuffer());
   writeFileSync(join(outDir, 'collision-world.hrwb'), wb);
   writeFileSync(join(outDir, 'README.md'), LICENCES);
-  return { rig: { hash: MANNEQUIN_RIG_DATA.hash, bytes: rig.length }, world: { hash: world.hash, bytes: wb.length } };
+  return { rig: { hash: rigHash, bytes: rig.length }, world: { hash: world.hash, bytes: wb.length } };
 }
 
 /** Where the assets come from (server/assets/README.md has the full table). */

@@ -4,12 +4,12 @@
  * takes what exporters actually write: several skins over one skeleton (merged by joint node),
  * meshes parented rigidly to a bone instead of skinned (each vertex then follows that bone with
  * weight 1), quantized or compressed geometry (see ../level/gltfIO), and a VRM file's own humanoid
- * bone table. ./mannequin evaluates the result (sampling, skinning); the rig build and the quality
+ * bone table. ./skinning evaluates the result (sampling, skinning); the rig build and the quality
  * measurement start from it.
  */
 import { Node } from '@gltf-transform/core';
 import { readGltfWithJson } from '../level/gltfIO';
-import { mat4InvertAffine, mat4Multiply } from './skinning';
+import { mat4InvertAffine, mat4Multiply } from './mat4';
 
 export interface SkinnedCharacter {
   /** Joint names in joint-index order (the first skin's order, then joints only later skins use). */

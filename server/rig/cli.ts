@@ -1,5 +1,7 @@
 /**
- * `npm run build:rig`: rebuilds the shipped mannequin rig (shared/rig/mannequinData.ts).
+ * `npm run build:rig`: rebuilds the shipped mannequin rig, the binary asset server/assets/mannequin.hrrg
+ * (shared/rig/rigBinary.ts; the one copy of it: Node code loads it through ./mannequin, the package
+ * build copies it into dist/lib/assets/).
  * `npm run build:rig -- <character.glb|.gltf|.vrm> [--map file.map.json] [--out file.rig.json]`:
  * builds any humanoid into a rig file (the map defaults to the `.map.json` beside the character, the
  * output to the `.rig.json` beside it), prints how each bone was mapped, the rig, and its quality
@@ -10,7 +12,10 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadRig, type RigMeta } from '../../shared/rig/rig';
-import { buildRig, DEFAULT_BUILD_OPTIONS, MANNEQUIN_DATA_PATH, MANNEQUIN_PATH, rigDataModule } from './buildRig';
+import { rigDataToBuffer } from '../../shared/rig/rigBinary';
+import { mannequinFromBuffer } from '../../shared/rig/mannequin';
+import { buildRig, DEFAULT_BUILD_OPTIONS, MANNEQUIN_PATH } from './buildRig';
+import { MANNEQUIN_RIG_PATH } from './paths';
 import { loadSkinnedCharacter } from './character';
 import { formatQuality, measureRigQuality, REPORT_QUALITY_OPTIONS } from './quality';
 import { characterMapPathFor, loadMappedCharacter, readCharacterMap, rigFileText } from './rigFile';
@@ -19,9 +24,10 @@ async function buildMannequin(): Promise<void> {
   const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
   const built = buildRig(ch, 'mannequiny-0.3.0.glb');
   const meta = JSON.parse(built.data.meta) as RigMeta;
-  const note = `Source: server/assets/mannequiny-0.3.0.glb (CC BY 4.0, "mannequiny" by GDQuest and contributors). ${meta.hitboxes.length} hitboxes, ${meta.hitboxes.reduce((s, h) => s + h.triangles, 0)} triangles.`;
-  writeFileSync(MANNEQUIN_DATA_PATH, rigDataModule(built.data, 'MANNEQUIN_RIG_DATA', note));
-  console.log(`wrote ${MANNEQUIN_DATA_PATH}: hash ${built.data.hash}, ${built.data.payload.length} base64 chars`);
+  const bytes = rigDataToBuffer(built.data);
+  mannequinFromBuffer(bytes, built.data.hash); // what every loader will check: refuse to write a rig it would refuse
+  writeFileSync(MANNEQUIN_RIG_PATH, bytes);
+  console.log(`wrote ${MANNEQUIN_RIG_PATH}: hash ${built.data.hash}, ${bytes.length} bytes, ${meta.hitboxes.length} hitboxes, ${meta.hitboxes.reduce((s, h) => s + h.triangles, 0)} triangles`);
   printRig(meta);
 }
 

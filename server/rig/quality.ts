@@ -240,7 +240,7 @@ export const REPORT_QUALITY_OPTIONS: Omit<QualityOptions, 'seed'> = { timesPerCl
 
 /** `npx tsx server/rig/quality.ts [seed]`: the shipped mannequin rig. Other characters: `npm run build:rig -- <file>`. */
 async function main(): Promise<void> {
-  const { MANNEQUIN_RIG } = await import('../../shared/rig/mannequin');
+  const { MANNEQUIN_RIG } = await import('./mannequin');
   const { MANNEQUIN_PATH } = await import('./buildRig');
   const ch = await loadSkinnedCharacter(MANNEQUIN_PATH);
   const seed = Number(process.argv[2] ?? 1);

@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
 import { loadRig, type Rig, type RigData } from '../../shared/rig/rig';
 import { buildRig, CLIP_ROLES, DEFAULT_BUILD_OPTIONS, type CharacterMap } from './buildRig';
 import { loadSkinnedCharacter, scaleCharacter, type SkinnedCharacter } from './character';
@@ -105,7 +104,8 @@ export function characterMapPathFor(characterPath: string): string | undefined {
  */
 export async function rigFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<Rig> {
   const value = env.RIG?.trim();
-  if (!value || value === 'mannequin') return MANNEQUIN_RIG;
+  // Loaded on first use, so `npm run build:rig` (which imports this module) runs without the asset it rebuilds.
+  if (!value || value === 'mannequin') return (await import('./mannequin')).MANNEQUIN_RIG;
   if (/\.json$/i.test(value)) {
     if (!existsSync(value)) throw new Error(`RIG=${value}: no such file; build one with npm run build:rig -- <character.glb>`);
     return parseRigFile(readFileSync(value, 'utf8'), value);

@@ -9,15 +9,19 @@
  */
 import { sweepSphereTriangle, type SweepHit } from '../kernels/sweptSphere';
 import { createSweepHit } from '../kernels/sweptSphere';
-import { SLAB_GROW, type BvhArrays } from './traverse';
+import {
+  PRUNE_ABS, PRUNE_REL, SLAB_DOUBLES, SLAB_GROW, SLAB_IX, SLAB_IY, SLAB_IZ, SLAB_SIDES, SLAB_SXH, SLAB_SXL, SLAB_SYH,
+  SLAB_SYL, SLAB_SZH, SLAB_SZL, STILL_MOVE, prepareSlabs,
+} from './slab';
+import type { BvhArrays } from './traverse';
 
-const PRUNE_REL = 1 + 9.094947017729282e-13; // 1 + 2^-40
-const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
 /** Relative size of the margin added to r for the rounding of (bound +- r - start): 2^-40. */
 const GROW_MARGIN = 9.094947017729282e-13;
 
 // Scratch (module level, never escapes).
 const scratchSweep: SweepHit = createSweepHit();
+const scratchSlab = new Float64Array(SLAB_DOUBLES);
+const scratchSides = new Int32Array(SLAB_SIDES);
 
 /**
  * Earliest contact of the sphere (q = p0x p0y p0z p1x p1y p1z radius) with any leaf-order triangle.
@@ -33,30 +37,21 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
   const U = b.nodesI;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
-  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
-  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
-  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
-  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
-  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
-  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
-  // Margin for rounding in (bound +- r - start): relative to the magnitudes involved.
+  // Margin for rounding in (bound +- r - start): relative to the magnitudes involved, never 0.
   const M = Math.max(Math.abs(F[0]), Math.abs(F[1]), Math.abs(F[2]), Math.abs(F[3]), Math.abs(F[4]), Math.abs(F[5]),
     Math.abs(sx), Math.abs(sy), Math.abs(sz), Math.abs(ex), Math.abs(ey), Math.abs(ez));
-  const rr = r + (r + M) * GROW_MARGIN + 1e-300;
-  // Still axes (D = 0): +Infinity inverse and the start nudged up against the min side and down
-  // against the max side (see the note on still axes in ./traverse): a start on the grown face stays inside, and
-  // (bound - s') can only be 0, giving NaN and a miss, when the start is just outside the grown
+  const rr = r + (r + M) * GROW_MARGIN + STILL_MOVE;
+  // Slab constants (./slab). On a still axis the start is nudged up against the min side and down
+  // against the max side (see the note on still axes there): a start on the grown face stays inside,
+  // and (bound - s') can only be 0, giving NaN and a miss, when the start is just outside the grown
   // box, where a miss is right.
-  const ix = 1 / (dx + 0);
-  const iy = 1 / (dy + 0);
-  const iz = 1 / (dz + 0);
-  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
-  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
-  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
-  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
-  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl, gxl = ix >= 0 ? -rr : rr;
-  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl, gyl = iy >= 0 ? -rr : rr;
-  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl, gzl = iz >= 0 ? -rr : rr;
+  const D = scratchSlab, W = scratchSides;
+  prepareSlabs(D, W, q);
+  const ix = D[SLAB_IX], iy = D[SLAB_IY], iz = D[SLAB_IZ];
+  const sxl = D[SLAB_SXL], sxh = D[SLAB_SXH], syl = D[SLAB_SYL], syh = D[SLAB_SYH], szl = D[SLAB_SZL], szh = D[SLAB_SZH];
+  const xl = W[0], yl = W[1], zl = W[2], xh = W[3], yh = W[4], zh = W[5];
+  // Every box is grown by rr on each side: gxl is added to the entry-side bound, taken from the exit side.
+  const gxl = xl === 0 ? -rr : rr, gyl = yl === 1 ? -rr : rr, gzl = zl === 2 ? -rr : rr;
   const tmp = scratchSweep;
   let best = 1;
   let bestTri = -1;

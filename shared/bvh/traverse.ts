@@ -2,8 +2,9 @@
  * Segment traversal of the BVH built by ./build: closest hit and any hit. Iterative, near child
  * first, pruned by the best t so far, with a stack preallocated per tree, so a query allocates
  * nothing. The box test is conservative (Ize, "Robust BVH Ray Traversal", JCGT 2013: exit distances
- * are scaled up, see SLAB_GROW), so a segment the triangle test says hits is never culled by a box on
- * the way down, and the watertight guarantee of the kernel holds through the tree.
+ * are scaled up, see SLAB_GROW in ./slab, which also sets up each query's slabs), so a segment the
+ * triangle test says hits is never culled by a box on the way down, and the watertight guarantee of
+ * the kernel holds through the tree.
  *
  * Triangle test: the segment is prepared once with the watertight kernel (../kernels/watertight,
  * prepareSegment). In the leaf loop the kernel's hit decision is mirrored inline, operation for
@@ -24,6 +25,10 @@
  */
 import type { SegmentHit } from '../kernels/hit';
 import { createPreparedSegment, intersectPreparedAt, prepareSegment, type PreparedSegment } from '../kernels/watertight';
+import {
+  PRUNE_ABS, PRUNE_REL, SLAB_DOUBLES, SLAB_GROW, SLAB_IX, SLAB_IY, SLAB_IZ, SLAB_SIDES, SLAB_SXH, SLAB_SXL, SLAB_SYH,
+  SLAB_SYL, SLAB_SZH, SLAB_SZL, prepareSlabs,
+} from './slab';
 
 /** The arrays a traversal reads. Views over one World buffer plus this tree's own scratch stacks. */
 export interface BvhArrays {
@@ -47,23 +52,6 @@ export interface BvhArrays {
 /** Mask of the vertex index in a triangle word. */
 export const TRI_VERTEX = 0xffffff;
 
-/** u = 2^-53; gamma(3) = 3u / (1 - 3u). Three roundings per slab distance: (b - s), 1 / d, product. */
-const GAMMA3 = (3 * 1.1102230246251565e-16) / (1 - 3 * 1.1102230246251565e-16);
-/**
- * Exit distances are multiplied by this before entry <= exit is compared. Ize's bound is 1 + 2 gamma(3)
- * (entry and exit each off by at most gamma(3)); it is doubled here because the scaling product is
- * itself rounded, which Ize's bound assumes exact. Still only ~1.3e-15 of extra width.
- */
-export const SLAB_GROW = 1 + 4 * GAMMA3;
-/**
- * Pruning slack on the best t so far. The kernel's t carries its own rounding (a few ulps, more for
- * grazing hits), so a triangle whose computed t ties or undercuts the best by that much must still be
- * reached: boxes and triangles are tested against best * PRUNE_REL + PRUNE_ABS, and the winner is
- * then chosen by computed t alone, as brute force does. The slack costs no measurable time.
- */
-const PRUNE_REL = 1 + 9.094947017729282e-13; // 1 + 2^-40
-const PRUNE_ABS = 8.881784197001252e-16; // 2^-50
-
 /** A comparison as 0 or 1 for bitwise and-ing (JavaScript does this itself; this only tells the types). */
 function bit(x: boolean): number {
   return x as unknown as number;
@@ -71,20 +59,8 @@ function bit(x: boolean): number {
 
 // Scratch (module level, reused by every query, never escapes).
 const scratchSeg: PreparedSegment = createPreparedSegment();
-
-/*
- * Note on still axes. Per-query slab constants: inverse direction (ix iy iz), then for each axis the start as used
- * against the near-side bound and against the far-side bound (sxl sxh syl syh szl szh).
- *
- * They differ only on an axis the segment does not move along (D = 0): there the inverse is +Infinity
- * and the test must read "min <= s <= max", inclusive. With the start itself, a start exactly on a
- * bound gives 0 * Infinity = NaN, which compares false (and Math.max/min spread it) and would cull
- * a box the segment lies on. So the start is nudged up for the min bound and down for the max bound: (min - s') and
- * (max - s'') are not 0 for a start on the face, the products are +-Infinity, and a start on the face
- * still counts as inside. The nudge (>= 4 ulps of s) can only widen the slab, never narrow it. A
- * product can still be NaN when the start lies exactly the nudge outside a bound (s' equals the
- * bound); then the box is culled, which is right: the start is outside.
- */
+const scratchSlab = new Float64Array(SLAB_DOUBLES);
+const scratchSides = new Int32Array(SLAB_SIDES);
 
 /**
  * Why the segment comes in a Float64Array (q = sx sy sz ex ey ez) and not as six numbers: V8 passes
@@ -110,26 +86,12 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
   const V = b.verts;
   const stackNode = b.stackNode;
   const stackT = b.stackT;
-  // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
-  // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
-  // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
-  // +Infinity on a still axis.
-  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
-  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
-  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
-  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
-  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
-  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
-  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
-  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
-  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
-  const ix = 1 / (dx + 0);
-  const iy = 1 / (dy + 0);
-  const iz = 1 / (dz + 0);
-  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
-  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
-  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
-  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
+  // Slab constants (./slab: inverse direction, starts nudged on a still axis, near and far words).
+  const D = scratchSlab, W = scratchSides;
+  prepareSlabs(D, W, q);
+  const ix = D[SLAB_IX], iy = D[SLAB_IY], iz = D[SLAB_IZ];
+  const sxl = D[SLAB_SXL], sxh = D[SLAB_SXH], syl = D[SLAB_SYL], syh = D[SLAB_SYH], szl = D[SLAB_SZL], szh = D[SLAB_SZH];
+  const xl = W[0], yl = W[1], zl = W[2], xh = W[3], yh = W[4], zh = W[5];
   // Per axis: 1 when the segment runs toward -axis, so the right (larger) child is nearer.
   const fx = ix >= 0 ? 0 : 1, fy = iy >= 0 ? 0 : 1, fz = iz >= 0 ? 0 : 1;
   // Kernel setup (see ../kernels/watertight): permutation and shear.
@@ -196,7 +158,7 @@ export function bvhFirstHit(out: SegmentHit, b: BvhArrays, q: Float64Array): num
       // and every exit is at least 0. That is max(entries, 0) <= min(exits, limit) without a
       // max or min: V8 compiles Math.max/min and if-chains to data-dependent branches, and their
       // mispredictions were about a third of the query time. A NaN product compares false: a miss,
-      // which is right (see the note on still axes).
+      // which is right (see the note on still axes in ./slab).
       const ax0 = (F[o + xl] - sxl) * ix, ay0 = (F[o + yl] - syl) * iy, az0 = (F[o + zl] - szl) * iz;
       const ax1 = (F[o + xh] - sxh) * ix * SLAB_GROW, ay1 = (F[o + yh] - syh) * iy * SLAB_GROW, az1 = (F[o + zh] - szh) * iz * SLAB_GROW;
       const in1 =
@@ -268,26 +230,12 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const T = b.tris;
   const V = b.verts;
   const stackNode = b.stackNode;
-  // Slab constants (see the note on still axes above bvhFirstHit), written out here rather than in a
-  // helper, and without conditionals that mix a constant with a computed double: V8 boxed the
-  // double in both cases (garbage on every query). d + 0 turns -0 into +0, so 1 / (d + 0) is
-  // +Infinity on a still axis.
-  // A movement below 1e-300 is treated as none (still axis, nudged start): its inverse would
-  // overflow to Infinity without the nudge that keeps 0 * Infinity out.
-  const rdx = ex - sx, rdy = ey - sy, rdz = ez - sz;
-  const dx = rdx * (Math.abs(rdx) < 1e-300 ? 0 : 1);
-  const dy = rdy * (Math.abs(rdy) < 1e-300 ? 0 : 1);
-  const dz = rdz * (Math.abs(rdz) < 1e-300 ? 0 : 1);
-  const nx = (dx === 0 ? 1 : 0) * (Math.abs(sx) * 8.881784197001252e-16 + 1e-300);
-  const ny = (dy === 0 ? 1 : 0) * (Math.abs(sy) * 8.881784197001252e-16 + 1e-300);
-  const nz = (dz === 0 ? 1 : 0) * (Math.abs(sz) * 8.881784197001252e-16 + 1e-300);
-  const ix = 1 / (dx + 0);
-  const iy = 1 / (dy + 0);
-  const iz = 1 / (dz + 0);
-  const sxl = sx + nx, sxh = sx - nx, syl = sy + ny, syh = sy - ny, szl = sz + nz, szh = sz - nz;
-  const xl = ix >= 0 ? 0 : 3, xh = 3 - xl;
-  const yl = iy >= 0 ? 1 : 4, yh = 5 - yl;
-  const zl = iz >= 0 ? 2 : 5, zh = 7 - zl;
+  // Slab constants (./slab: inverse direction, starts nudged on a still axis, near and far words).
+  const D = scratchSlab, W = scratchSides;
+  prepareSlabs(D, W, q);
+  const ix = D[SLAB_IX], iy = D[SLAB_IY], iz = D[SLAB_IZ];
+  const sxl = D[SLAB_SXL], sxh = D[SLAB_SXH], syl = D[SLAB_SYL], syh = D[SLAB_SYH], szl = D[SLAB_SZL], szh = D[SLAB_SZH];
+  const xl = W[0], yl = W[1], zl = W[2], xh = W[3], yh = W[4], zh = W[5];
   const kx = seg.kx, ky = seg.ky, kz = seg.kz;
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
   const skx = seg.skx, sky = seg.sky, skz = seg.skz;

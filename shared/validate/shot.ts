@@ -4,7 +4,7 @@
  * match's immutable data (world, rig, weapon table, snapshot histories) to a Verdict. No clock, no
  * I/O, no randomness: the audit replays it from the log and must get the same bits.
  *
- * Steps (each rejection names its own VerdictReason):
+ * Steps (each rejection names its own VerdictReason; steps 2 and 4 and the eye path's end in times.ts):
  * 1. Structure: frame (length, version, action), finite numbers, sane magnitudes, known weapon,
  *    valid claimed target, seq strictly increasing, not aimed at oneself. From here on the seq
  *    counts as used, so the same bytes replayed are refused.
@@ -44,11 +44,11 @@ import { weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
 import { createHitboxHit } from '../lagcomp/rewind';
-import type { PlayerHistory } from '../lagcomp/history';
 import { createWorldHit } from '../world/world';
 import { visibleFromEye } from './sight';
 import { createEyePath, judgeOrigin } from './eyePath';
 import { hitDamage, maskTargets, releaseTargets, teammates } from './targets';
+import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime } from './times';
 import type { ShotScene, ShotTargets, ShotTiming, ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
 export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
@@ -59,9 +59,9 @@ const scratchWorldHit = createWorldHit();
 const scratchBoxHit = createHitboxHit();
 const eye = createEyePath();
 
-function reject(out: Verdict, reason: VerdictReason): Verdict {
+function reject(out: Verdict, reason: number): Verdict {
   out.kind = VerdictKind.REJECTED;
-  out.reason = reason;
+  out.reason = reason as VerdictReason;
   return out;
 }
 
@@ -108,7 +108,9 @@ function resetVerdict(out: Verdict, shooter: ShooterState): void {
 /**
  * Judges one shot. `bytes` is the payload exactly as received (anything: a hostile client may send
  * any type). `shooter` is read only; the state after the shot is written to out.after. Never throws
- * for any input; returns `out`.
+ * for any input; returns `out`. Each step below is one function; a step that refuses returns its
+ * reason (RULES_OK when it passes), and the values later steps need travel in `out` and the decoded
+ * message, so no step allocates.
  */
 export function validateShot(
   out: Verdict,
@@ -127,114 +129,36 @@ export function validateShot(
   if (weapon === undefined) return out;
 
   // 2. Action time
-  const history = scene.histories[shooter.slot];
-  const inFlight = config.honourShotsInFlight === true;
-  if (!shooter.alive && !inFlight) return reject(out, VerdictReason.SHOOTER_DEAD);
-  if (history === undefined) return reject(out, VerdictReason.NO_SHOOTER);
-  const now = timing.receiveTimeMs;
-  const at = shot.timeMs;
-  const rtt = Math.min(timing.rttMs, config.maxRttMs);
-  if (at > now + config.futureSlackMs + rtt / 2) return reject(out, VerdictReason.TIME_FUTURE);
-  if (at < now - config.maxFireLagMs) return reject(out, VerdictReason.TIME_TOO_OLD);
-  if (!shooter.alive && !firedAlive(at, now, rtt, timing.shooterDiedMs, timing.streamFloorMs, config)) return reject(out, VerdictReason.SHOOTER_DEAD);
-  if (at < shooter.lastActionMs) return reject(out, VerdictReason.ACTION_ORDER);
-  const floor = timing.streamFloorMs;
-  if (config.streamSlackMs !== undefined && floor !== undefined && at < floor - config.streamSlackMs) return reject(out, VerdictReason.BACKDATED);
+  const timeRule = checkActionTime(scene, config, shot, shooter, timing);
+  if (timeRule !== RULES_OK) return reject(out, timeRule);
 
   // 3. Shooter rules, on the state after (restored by `refuse` when the message is refused)
-  const after = out.after;
+  if (shot.action === ShotAction.SWITCH || shot.action === ShotAction.RELOAD) return judgeAction(out, config, shot, shooter, weapon);
   const rules = config.weaponRules !== false;
-  if (shot.action === ShotAction.SWITCH || shot.action === ShotAction.RELOAD) {
-    if (!rules) return refuse(out, shooter, VerdictReason.RULES_OFF);
-    const switching = shot.action === ShotAction.SWITCH;
-    const r = switching ? applySwitch(after, config.weapons, weapon, at) : applyReload(after, weapon, at);
-    if (r !== RULES_OK) return refuse(out, shooter, r);
-    out.kind = VerdictKind.ACTION;
-    out.reason = switching ? VerdictReason.OK_SWITCH : VerdictReason.OK_RELOAD;
-    out.fired = true;
-    return out;
-  }
   if (rules) {
-    const rule = checkFire(after, weapon, at);
+    const rule = checkFire(out.after, weapon, shot.timeMs);
     if (rule !== RULES_OK) return refuse(out, shooter, rule);
   }
 
   // 4. Render time
-  const claimed = shot.renderTimeMs;
-  if (claimed > at + config.futureSlackMs) return refuse(out, shooter, VerdictReason.TIME_FUTURE);
-  if (claimed < at - config.rewindWindowMs - config.oldSlackMs) return refuse(out, shooter, VerdictReason.TIME_TOO_OLD);
-  const when = resolveRenderTime(out, config, timing, at, claimed);
+  const renderRule = judgeRenderTime(out, config, timing, shot);
+  if (renderRule !== RULES_OK) return refuse(out, shooter, renderRule);
 
   // 5. Geometry of the claim
-  const dx = shot.ex - shot.sx;
-  const dy = shot.ey - shot.sy;
-  const dz = shot.ez - shot.sz;
-  const len2 = dx * dx + dy * dy + dz * dz;
-  if (!(len2 > 1e-12)) return refuse(out, shooter, VerdictReason.DEGENERATE);
-  if (len2 > weapon.rangeM * weapon.rangeM) return refuse(out, shooter, VerdictReason.OUT_OF_RANGE);
-  const origin = judgeOrigin(eye, out, scene, config, history, when, eyeEnd(history, config, timing, when, at, rtt), shot.sx, shot.sy, shot.sz);
-  if (origin !== RULES_OK) return refuse(out, shooter, origin);
+  const claimRule = judgeClaim(out, scene, config, timing, shot, shooter, weapon);
+  if (claimRule !== RULES_OK) return refuse(out, shooter, claimRule);
 
   // The shot is fired: use a round and a fire interval (the game's own rules count them when ours are off).
   out.fired = true;
-  if (rules) applyFire(after, weapon, at);
-  else after.lastActionMs = at;
+  if (rules) applyFire(out.after, weapon, shot.timeMs);
+  else out.after.lastActionMs = shot.timeMs;
 
   // 6. Replay
-  const wh = scratchWorldHit;
-  const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
-  if (worldHit) {
-    out.worldHit = true;
-    out.worldT = wh.t;
-    out.surface = wh.surface;
-  }
-  const masked = maskTargets(scene, config, targets, shooter.slot, when, at, inFlight);
-  const bh = scratchBoxHit;
-  const boxHit = scene.rewinder.firstHit(bh, masked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
-  releaseTargets(masked);
+  const worldHit = replayWorld(out, scene, shot);
+  const boxHit = replayTargets(out, scene, config, targets, shot, shooter);
 
   // 7. Verdict
-  if (boxHit && (!worldHit || bh.t < wh.t)) {
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    out.t = bh.t;
-    out.x = bh.x; out.y = bh.y; out.z = bh.z;
-    out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
-    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
-      out.kind = VerdictKind.REJECTED;
-      out.reason = VerdictReason.NOT_VISIBLE;
-      return out;
-    }
-    out.kind = VerdictKind.HIT;
-    out.bone = bh.bone;
-    out.hitbox = bh.hitbox;
-    if (config.friendlyFire === 'noDamage' && teammates(targets, shooter.slot, bh.player)) {
-      out.reason = VerdictReason.OK_FRIENDLY;
-      out.damage = 0;
-      return out;
-    }
-    out.reason = VerdictReason.OK_HIT;
-    out.damage = hitDamage(weapon, config, bh.zone, bh.t, len2);
-    return out;
-  }
-  if (worldHit) {
-    out.t = wh.t;
-    out.x = wh.x; out.y = wh.y; out.z = wh.z;
-    out.nx = wh.nx; out.ny = wh.ny; out.nz = wh.nz;
-  }
-  if (boxHit) {
-    // A hitbox lies behind the world's first hit: the shot went through a wall.
-    out.kind = VerdictKind.REJECTED;
-    out.reason = VerdictReason.OCCLUDED;
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    return out;
-  }
-  out.kind = VerdictKind.MISS;
-  out.reason = VerdictReason.OK_MISS;
-  return out;
+  return judgeHits(out, scene, config, targets, shot, shooter, weapon, worldHit, boxHit);
 }
 
 /**
@@ -266,66 +190,115 @@ function checkStructure(out: Verdict, shot: ShotMessage, config: ValidationConfi
   return weapon;
 }
 
-/**
- * Step 4: the time every target is rewound to (Source-style): the claimed render time when within
- * claimToleranceMs of the estimate (action time - interpolation delay), else the estimate; clamped
- * to [action time - window, min(action time, newest tick)]. Writes estimateMs, rewindTimeMs and
- * timeSource into `out` and returns the time.
- */
-function resolveRenderTime(out: Verdict, config: ValidationConfig, timing: ShotTiming, at: number, claimed: number): number {
-  const estimate = at - timing.interpDelayMs;
-  out.estimateMs = estimate;
-  let when: number;
-  let source: TimeSource;
-  if (Math.abs(claimed - estimate) <= config.claimToleranceMs) {
-    when = claimed;
-    source = TimeSource.CLAIMED;
-  } else {
-    when = estimate;
-    source = TimeSource.ESTIMATED;
-  }
-  const newest = Math.min(at, timing.newestTickMs);
-  const lo = Math.min(at - config.rewindWindowMs, newest);
-  if (when < lo) {
-    when = lo;
-    source = TimeSource.CLAMPED;
-  } else if (when > newest) {
-    when = newest;
-    source = TimeSource.CLAMPED;
-  }
-  out.rewindTimeMs = when;
-  out.timeSource = source;
-  return when;
+/** The claim's squared length (steps 5 and 7 compute it alike: the same bits). */
+function claimLength2(shot: ShotMessage): number {
+  const dx = shot.ex - shot.sx;
+  const dy = shot.ey - shot.sy;
+  const dz = shot.ez - shot.sz;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/** Step 3 for a switch or a reload: judged and carried out on out.after (verdict ACTION), or refused. */
+function judgeAction(out: Verdict, config: ValidationConfig, shot: ShotMessage, shooter: ShooterState, weapon: WeaponSpec): Verdict {
+  if (config.weaponRules === false) return refuse(out, shooter, VerdictReason.RULES_OFF);
+  const switching = shot.action === ShotAction.SWITCH;
+  const at = shot.timeMs;
+  const r = switching ? applySwitch(out.after, config.weapons, weapon, at) : applyReload(out.after, weapon, at);
+  if (r !== RULES_OK) return refuse(out, shooter, r);
+  out.kind = VerdictKind.ACTION;
+  out.reason = switching ? VerdictReason.OK_SWITCH : VerdictReason.OK_RELOAD;
+  out.fired = true;
+  return out;
 }
 
 /**
- * Where the shooter's eye path ends, server ms: its newest snapshot whose input stamp is at most
- * the action time plus eyeStampSlackMs (the position after the moves its client made before it
- * fired, however late they arrived), or without stamps the action time plus half the round trip
- * plus futureSlackMs; never later than the newest tick, never before the rewound time. Before the
- * rule (eyeStampSlackMs absent) the newest tick.
+ * Step 5: the claim's length (non-zero, within the weapon's range) and its start against the
+ * shooter's eye path at the rewound time (eyePath.ts, which fills the module's `eye`). Returns
+ * RULES_OK or the reason.
  */
-function eyeEnd(history: PlayerHistory, config: ValidationConfig, timing: ShotTiming, when: number, at: number, rtt: number): number {
-  const newest = timing.newestTickMs;
-  const slack = config.eyeStampSlackMs;
-  if (slack === undefined) return Math.max(when, newest);
-  let end = history.stampedAtOrBefore(at + slack);
-  if (!(end === end)) end = at + rtt / 2 + config.futureSlackMs;
-  return Math.max(when, Math.min(end, newest));
+function judgeClaim(out: Verdict, scene: ShotScene, config: ValidationConfig, timing: ShotTiming, shot: ShotMessage, shooter: ShooterState, weapon: WeaponSpec): number {
+  const len2 = claimLength2(shot);
+  if (!(len2 > 1e-12)) return VerdictReason.DEGENERATE;
+  if (len2 > weapon.rangeM * weapon.rangeM) return VerdictReason.OUT_OF_RANGE;
+  const history = scene.histories[shooter.slot]!; // step 2 refused a shooter without one
+  const when = out.rewindTimeMs;
+  const end = eyeEnd(history, config, timing, when, shot.timeMs, cappedRtt(config, timing));
+  return judgeOrigin(eye, out, scene, config, history, when, end, shot.sx, shot.sy, shot.sz);
+}
+
+/** Step 6, the world: its first hit along the claim, into scratchWorldHit and out.worldHit, worldT, surface. */
+function replayWorld(out: Verdict, scene: ShotScene, shot: ShotMessage): boolean {
+  const wh = scratchWorldHit;
+  const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+  if (worldHit) {
+    out.worldHit = true;
+    out.worldT = wh.t;
+    out.surface = wh.surface;
+  }
+  return worldHit;
 }
 
 /**
- * A dead shooter's message was sent before the death reached it: its action time is no later than
- * the kill, and either it arrived no later after that time than the clock estimate's error plus a
- * one-way trip allow (futureSlackMs + a round trip), or (with the stream rule, streamSlackMs) the
- * stream held it back: nothing its client stated later than the kill (plus futureSlackMs, the clock
- * estimate's error) arrived before it, so nothing was sent after the client could have learnt of
- * it. A client that backdates its action gains at most a round trip of shots it could have fired
- * alive, or, by falling silent from its death on, one claimed before the death and sent within
- * maxFireLagMs of it.
+ * Step 6, the players: the first hitbox hit, into scratchBoxHit, among the players that may be hit
+ * at the rewound time (targets.ts).
  */
-function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, floorMs: number | undefined, config: ValidationConfig): boolean {
-  if (diedMs === undefined || !(at <= diedMs)) return false;
-  if (now - at <= config.futureSlackMs + rtt) return true;
-  return config.streamSlackMs !== undefined && floorMs !== undefined && floorMs <= diedMs + config.futureSlackMs;
+function replayTargets(out: Verdict, scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shot: ShotMessage, shooter: ShooterState): boolean {
+  const when = out.rewindTimeMs;
+  const masked = maskTargets(scene, config, targets, shooter.slot, when, shot.timeMs, config.honourShotsInFlight === true);
+  const boxHit = scene.rewinder.firstHit(scratchBoxHit, masked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
+  releaseTargets(masked);
+  return boxHit;
+}
+
+/**
+ * Step 7: HIT (NOT_VISIBLE when the server's eye cannot see the point, OK_FRIENDLY with no damage
+ * for a teammate under 'noDamage'), OCCLUDED for a hitbox behind the world's hit, else MISS.
+ */
+function judgeHits(
+  out: Verdict, scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shot: ShotMessage,
+  shooter: ShooterState, weapon: WeaponSpec, worldHit: boolean, boxHit: boolean,
+): Verdict {
+  const wh = scratchWorldHit;
+  const bh = scratchBoxHit;
+  if (boxHit && (!worldHit || bh.t < wh.t)) {
+    out.target = bh.player;
+    out.zone = bh.zone;
+    out.targetRewindStatus = bh.status;
+    out.t = bh.t;
+    out.x = bh.x; out.y = bh.y; out.z = bh.z;
+    out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
+    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
+      out.kind = VerdictKind.REJECTED;
+      out.reason = VerdictReason.NOT_VISIBLE;
+      return out;
+    }
+    out.kind = VerdictKind.HIT;
+    out.bone = bh.bone;
+    out.hitbox = bh.hitbox;
+    if (config.friendlyFire === 'noDamage' && teammates(targets, shooter.slot, bh.player)) {
+      out.reason = VerdictReason.OK_FRIENDLY;
+      out.damage = 0;
+      return out;
+    }
+    out.reason = VerdictReason.OK_HIT;
+    out.damage = hitDamage(weapon, config, bh.zone, bh.t, claimLength2(shot));
+    return out;
+  }
+  if (worldHit) {
+    out.t = wh.t;
+    out.x = wh.x; out.y = wh.y; out.z = wh.z;
+    out.nx = wh.nx; out.ny = wh.ny; out.nz = wh.nz;
+  }
+  if (boxHit) {
+    // A hitbox lies behind the world's first hit: the shot went through a wall.
+    out.kind = VerdictKind.REJECTED;
+    out.reason = VerdictReason.OCCLUDED;
+    out.target = bh.player;
+    out.zone = bh.zone;
+    out.targetRewindStatus = bh.status;
+    return out;
+  }
+  out.kind = VerdictKind.MISS;
+  out.reason = VerdictReason.OK_MISS;
+  return out;
 }

@@ -37,7 +37,7 @@ import { startLoad, type Load } from './loadBots';
 import { startLightLoad, type LightLoad } from './lightBots';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { autoSpawnPoints } from '../../server/level/spawnPoints';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
 import { summarizeShots } from '../../client-sim/report';
 

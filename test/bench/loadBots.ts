@@ -12,7 +12,7 @@ import { RULE_PROFILES } from '../../client-sim/cheats/index';
 import { interpDelayFor } from '../../client-sim/simulate';
 import { Rng } from '../../client-sim/rng';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
-import { MANNEQUIN_RIG, Clip } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../../server/rig/mannequin';
 import { defaultMoveConfig } from '../../shared/movement/step';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
 import { WEAPONS } from '../../shared/weapons';

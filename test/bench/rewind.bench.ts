@@ -23,7 +23,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
-import { MANNEQUIN_RIG } from '../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { mulberry32 } from '../../shared/util/prng';
 
 const PLAYERS = 64;

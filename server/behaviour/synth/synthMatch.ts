@@ -10,7 +10,7 @@
  * (shoots at players behind walls) and `backtrack` (claims render times past the claim tolerance).
  */
 import { createPlayerPose } from '../../../shared/lagcomp/pose';
-import { MANNEQUIN_RIG } from '../../../shared/rig/mannequin';
+import { MANNEQUIN_RIG } from '../../rig/mannequin';
 import { BONE_STRIDE, HitZone } from '../../../shared/rig/rig';
 import { rewindStatusUsable } from '../../../shared/lagcomp/history';
 import { WeaponId } from '../../../shared/weapons';

@@ -5,7 +5,7 @@
  */
 import type { PlayerPose } from '../../../shared/lagcomp/pose';
 import type { Rewinder } from '../../../shared/lagcomp/rewind';
-import { MANNEQUIN_RIG, Clip } from '../../../shared/rig/mannequin';
+import { MANNEQUIN_RIG, Clip } from '../../rig/mannequin';
 import { BONE_STRIDE, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../../shared/rig/rig';
 import { transformPoint } from '../../../shared/rig/posing';
 import { WEAPONS } from '../../../shared/weapons';
