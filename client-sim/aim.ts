@@ -75,6 +75,11 @@ export class Aim {
     this.lookAt(Math.sin(yaw) * c, Math.sin(pitch), Math.cos(yaw) * c);
   }
 
+  /** The hand's wobble across the line of sight now, radians. */
+  wobbleAcross(): number {
+    return this.traits.noiseRad * this.driftX;
+  }
+
   /** Angle between the view and the wanted direction, radians. */
   error(): number {
     const d = this.viewX * this.wantX + this.viewY * this.wantY + this.viewZ * this.wantZ;
