@@ -3,9 +3,10 @@
  * parts, one job each: connection.ts (socket and link glue), clock.ts (server clock, round trip,
  * observed tick rate), view.ts (what the bot rendered: one history ring per player),
  * ownMovement.ts (own-movement prediction and reconciliation), steering.ts (where it wants to go),
- * aim.ts (the human aim model and target picking), camera.ts, shared/client/weaponState.ts (the rules
- * state mirrored with the server's own rules), shots.ts (prediction and the log of every weapon
- * message), honest.ts (how an honest player fights). A cheat profile (cheats/) may take over the
+ * sight.ts (target picking and points inside hitboxes), aim.ts (the view as the human model, human/,
+ * has a person aim), camera.ts, shared/client/weaponState.ts (the rules state mirrored with the
+ * server's own rules), shots.ts (prediction and the log of every weapon message), honest.ts (how an
+ * honest player fights; the bot is its Fighter). A cheat profile (cheats/) may take over the
  * trigger, the inputs or the pongs; without one the bot plays honestly.
  *
  * The frame loop allocates nothing: eye, aim and camera work in scratch arrays, inputs go through a
@@ -14,14 +15,10 @@
 import type { VerdictReply, HitReply, DamagedReply, RejectReply } from '../shared/protocol/messages';
 import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
 import { InputSender } from './inputSender';
-import type { ValidationConfig } from '../shared/validate/shot';
 import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
-import type { MoveConfig } from '../shared/movement/step';
-import type { Rig } from '../shared/rig/rig';
 import type { WeaponSpec } from '../shared/weapons';
-import type { World } from '../shared/world/world';
 import { rewindReachMs } from '../shared/validate/shot';
-import { Link, type NetConditions } from './net';
+import { Link } from './net';
 import { Rng } from './rng';
 import { MatchView, Snap, type StateSnapshot } from './view';
 import { BotClock } from './clock';
@@ -29,36 +26,17 @@ import { Connection } from './connection';
 import { OwnMovement } from './ownMovement';
 import { Steering } from './steering';
 import { Aim } from './aim';
+import { Sight } from './sight';
+import { SnapSpeed } from './snapSpeed';
 import { Camera } from './camera';
 import { WeaponState } from '../shared/client/weaponState';
 import { fillAction, fillFire, Intent, ShotBook, type ShotLog } from './shots';
 import { ShotPredictor } from '../shared/client/predictor';
-import { HonestPlay } from './honest';
+import { HonestPlay, type Fighter } from './honest';
+import type { BotOptions } from './botOptions';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
-
-export interface BotOptions {
-  index: number;
-  url: string;
-  /** Join this room id, else join or create an `arena` room. */
-  roomId?: string;
-  name: string;
-  net: NetConditions;
-  seed: number;
-  world: World;
-  rig: Rig;
-  validation: ValidationConfig;
-  /** The room's movement rules (the bot predicts its own movement with them). */
-  movement: MoveConfig;
-  tickRate: number;
-  /** Interpolation delay the bot declares and renders at, ms. */
-  interpDelayMs: number;
-  /** Frame interval (inputs, aim, trigger), ms. */
-  frameMs?: number;
-  onShot?: (log: ShotLog) => void;
-  /** Called with every kill-feed entry the bot sees (victim slot, server ms); the simulator dedupes. */
-  onDeath?: (victim: number, timeMs: number) => void;
-}
+export type { BotOptions } from './botOptions';
 
 /** A cheat profile: its frame runs every frame while the match is on; true when it handled the trigger. */
 export interface Profile {
@@ -76,7 +54,7 @@ export interface Profile {
   readonly extraInterpDelayMs?: number;
 }
 
-export class Bot {
+export class Bot implements Fighter {
   readonly index: number;
   readonly opts: BotOptions;
   /** The interpolation delay it declares and renders with, ms (the profile may add to the options'). */
@@ -93,6 +71,7 @@ export class Bot {
   readonly move: OwnMovement;
   readonly steer: Steering;
   readonly aim: Aim;
+  readonly sight: Sight;
   readonly camera: Camera;
   readonly honest: HonestPlay;
   private readonly predictor: ShotPredictor;
@@ -106,8 +85,6 @@ export class Bot {
   ownEpoch = -1;
   /** Non-shot messages (inputs, pongs) the room refused, by reason: an honest client should have none. */
   readonly rejects: Record<string, number> = {};
-  /** Frames the trigger was held because the render time was past the newest snapshot. */
-  starved = 0;
   frames = 0;
   /** Damage on its way to each slot from this bot's predicted hits (a player as good as dead is not engaged). */
   readonly doomed: Float64Array;
@@ -115,18 +92,14 @@ export class Bot {
   readonly eyeNow = new Float64Array(3);
   /** Movement inputs on the wire (its wishScale is the speed cheat's lever). */
   readonly inputs: InputSender;
-  /** Horizontal speeds per stepped input seen in the own snapshots, m/s: the largest (the speed cheat's measure). */
-  maxSnapSpeed = 0;
+  /** The own speed the server moved the bot at (the speed cheat's measure). */
+  private readonly snapSpeed: SnapSpeed;
   private shooting = false;
   private closed = false;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private lastSnapX = Number.NaN;
-  private lastSnapZ = 0;
-  private lastSnapTick = 0;
-  private lastSnapSeq = 0;
-  private lastSnapEpoch = -1;
   readonly msg: ShotMessage = createShotMessage();
   private readonly shotBuf = new Uint8Array(SHOT_BYTES);
+  private readonly viewAt = new Float64Array(3);
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
@@ -136,13 +109,15 @@ export class Bot {
     this.link = new Link(opts.net, this.rng.fork(1));
     const v = opts.validation;
     this.conn = new Connection(this.link, v.maxPlayers, opts.tickRate);
+    this.snapSpeed = new SnapSpeed(opts.tickRate);
     this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, rewindReachMs(v), opts.tickRate);
     this.doomed = new Float64Array(v.maxPlayers);
     this.weapons = new WeaponState(v);
     this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond,
       () => this.conn.stamper.newest);
     this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
-    this.aim = new Aim(opts.rig, opts.world, this.view, this.rng.fork(3));
+    this.aim = new Aim(this.rng.fork(3));
+    this.sight = new Sight(opts.rig, opts.world, this.view);
     this.inputs = new InputSender(this.conn, this.steer, this.aim, this.move);
     this.camera = new Camera(opts.world);
     this.predictor = new ShotPredictor(this.view, v, this.view.targets);
@@ -199,16 +174,7 @@ export class Bot {
       }
       if (!alive && this.deadSince < 0) this.deadSince = now;
       const x = v.latestValue(s, Snap.X), z = v.latestValue(s, Snap.Z);
-      // Speed per movement step between two snapshots: each stepped input moves by one nominal dt
-      // (a tick catching up after a stall steps several; with none stepped, the ticks count).
-      const applied = v.latestValue(s, Snap.INPUT_SEQ);
-      if (alive && epoch === this.lastSnapEpoch && this.lastSnapX === this.lastSnapX && snap.tick > this.lastSnapTick) {
-        const dx = x - this.lastSnapX, dz = z - this.lastSnapZ;
-        const steps = applied > this.lastSnapSeq ? applied - this.lastSnapSeq : snap.tick - this.lastSnapTick;
-        const speed = (Math.sqrt(dx * dx + dz * dz) * this.opts.tickRate) / steps;
-        if (speed > this.maxSnapSpeed) this.maxSnapSpeed = speed;
-      }
-      this.lastSnapX = x; this.lastSnapZ = z; this.lastSnapTick = snap.tick; this.lastSnapEpoch = epoch; this.lastSnapSeq = applied;
+      this.snapSpeed.observe(snap.tick, x, z, alive, epoch, v.latestValue(s, Snap.INPUT_SEQ));
       this.move.reconcile(x, v.latestValue(s, Snap.Y), z, v.latestValue(s, Snap.VX), v.latestValue(s, Snap.VY), v.latestValue(s, Snap.VZ), alive, epoch, v.latestValue(s, Snap.INPUT_SEQ), snap.timeMs);
       if (alive) this.weapons.check(v.latestValue(s, Snap.WEAPON), v.latestValue(s, Snap.AMMO), v.latestValue(s, Snap.RELOAD_END), v.latestValue(s, Snap.DRAW_END));
       for (let k = 0; k < this.doomed.length; k++) if (!v.aliveLatest(k)) this.doomed[k] = 0;
@@ -266,10 +232,9 @@ export class Bot {
     return this.clock.serverNow(now) - this.interpDelayMs;
   }
 
-  /** The eye now (own predicted position), into out. */
-  eye(out: Float64Array): Float64Array {
-    out[0] = this.eyeNow[0]!; out[1] = this.eyeNow[1]!; out[2] = this.eyeNow[2]!;
-    return out;
+  /** Largest own horizontal speed per stepped input seen in the snapshots, m/s. */
+  get maxSnapSpeed(): number {
+    return this.snapSpeed.max;
   }
 
   get weapon(): WeaponSpec {
@@ -281,12 +246,21 @@ export class Bot {
     return w.rangeM * 0.999;
   }
 
+  /** An action time stamped now on the bot's server clock. */
+  stamp(now: number): number {
+    return this.clock.stamp(now);
+  }
+
+  newestSnapshotMs(): number {
+    return this.view.newestTimeMs;
+  }
+
   zonePoint(out: Float64Array, slot: number, t: number, zone: number): boolean {
-    return this.aim.zonePoint(out, slot, t, zone);
+    return this.sight.zonePoint(out, slot, t, zone);
   }
 
   findTarget(eye: Float64Array, t: number, visible: boolean, maxDist: number, skipDoomed = true, accept?: (slot: number) => boolean): number {
-    return this.aim.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null, accept);
+    return this.sight.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null, accept);
   }
 
   // ------------------------------------------------------------------ weapon messages
@@ -299,6 +273,19 @@ export class Bot {
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
   actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
     return fillAction(this.msg, action, weapon, timeMs);
+  }
+
+  /** A shot of the equipped weapon along the view of the last input sent (what the server holds), unless predicted refused. */
+  fireAlongView(now: number, t: number, at: number, intent: Intent): boolean {
+    const a = this.inputs.viewPoint(this.viewAt, this.eyeNow);
+    const msg = this.fireMessage(this.eyeNow, a[0]!, a[1]!, a[2]!, this.shotLength(), t, at);
+    if (this.predict(msg, now).kind === VerdictKind.REJECTED) return false;
+    this.send(msg, intent);
+    return true;
+  }
+
+  act(action: number, weapon: number, at: number, intent: Intent): void {
+    this.send(this.actionMessage(action, weapon, at), intent);
   }
 
   /** Newest server time the prediction assumes (the own predicted ring reaches the message's arrival). */

@@ -30,7 +30,7 @@ export class InputSender {
     inp.buttons = steer.jump ? InputButton.JUMP : 0;
     inp.wishX = steer.wishX * this.wishScale;
     inp.wishZ = steer.wishZ * this.wishScale;
-    if (a.target < 0 && (steer.wishX !== 0 || steer.wishZ !== 0)) a.lookAt(steer.wishX, 0, steer.wishZ);
+    if (a.target < 0 && (steer.wishX !== 0 || steer.wishZ !== 0)) a.lookIdle(steer.wishX, steer.wishZ);
     inp.viewX = a.viewX; inp.viewY = a.viewY; inp.viewZ = a.viewZ;
     encodeInput(this.buf, inp);
     if (hold) this.held.push(this.buf.slice());

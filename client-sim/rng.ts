@@ -1,21 +1,24 @@
 /**
- * Seeded randomness for the simulator: every bot draws its network conditions, movement, reaction
- * times and aim noise from its own stream (the project's mulberry32, shared/util/prng.ts), so a run
- * with the same seed makes the same decisions (socket timing still varies run to run). Adds what
- * the bots need on top: normal deviates and forked child streams.
+ * The project's seeded random stream for everything that plays: the simulator's bots (network
+ * conditions, movement, reactions, aim) and the synthetic players of the detection harness
+ * (server/behaviour/synth/synth*.ts) draw from it, through the one human model (./human/). Uniform draws are
+ * shared/util/prng.ts mulberry32; on top of it, the one normal deviate (Box-Muller) and child
+ * streams derived from a seed and a label. The same seed gives the same draws on every machine.
+ * Not verdict math: nothing a verdict depends on is random.
  */
-import { mulberry32, type Rng as Uniform } from '../shared/util/prng';
+import { mulberry32, type Uniform } from '../shared/util/prng';
 
 export class Rng {
-  private readonly u: Uniform;
+  /** Uniform in [0, 1) (a plain function: it may be passed on where only uniform draws are wanted). */
+  readonly next: Uniform;
 
   constructor(seed: number) {
-    this.u = mulberry32(seed);
+    this.next = mulberry32(seed);
   }
 
-  /** Uniform in [0, 1). */
-  next(): number {
-    return this.u();
+  /** A stream of its own for `label` under `seed` (a player's slot, a link direction, a profile). */
+  static derive(seed: number, label: number): Rng {
+    return new Rng(Math.imul(seed, 0x9e3779b1) ^ Math.imul(label + 1, 0x85ebca6b));
   }
 
   uniform(lo: number, hi: number): number {
@@ -26,15 +29,14 @@ export class Rng {
     return lo + Math.floor(this.next() * (hiExclusive - lo));
   }
 
-  /** Standard normal (Box-Muller; fine here: the client sim is not verdict math). */
+  /** Standard normal (Box-Muller, two uniform draws). */
   normal(): number {
     const u = 1 - this.next();
-    const v = this.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
   }
 
-  /** A child stream whose seed depends on this one and a label (bots, links, cheat profiles). */
+  /** A child stream whose seed is the next draw of this one, under `label` (bots, links, cheat profiles). */
   fork(label: number): Rng {
-    return new Rng(Math.imul((this.next() * 4294967296) >>> 0, 0x9e3779b1) ^ Math.imul(label + 1, 0x85ebca6b));
+    return Rng.derive((this.next() * 4294967296) >>> 0, label);
   }
 }

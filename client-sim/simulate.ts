@@ -312,7 +312,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
       network.maxRetransmitDelayMs = Math.max(network.maxRetransmitDelayMs, st.maxRetransmitDelayMs);
     }
     botFrames += b.frames;
-    starvedFrames += b.starved;
+    starvedFrames += b.honest.starved;
     tickSum += b.clock.ticksMeasured;
     tickMs += b.clock.msMeasured;
     prediction.corrections += b.move.corrections;

@@ -1,12 +1,13 @@
 /**
  * Where the player wants to go (the movement input; the server moves it): wander near home, turn
  * when the ground ahead ends or a wall is close (world.groundHeight, world.anyHit) or every few
- * seconds; in a fight, strafe left and right across the line of fire and jump now and then, as
- * players do to be harder to hit. The wish is a horizontal direction of length <= 1 (shorter is a
- * walk); `jump` asks for one jump in the next input.
+ * seconds; in a fight, strafe left and right across the line of fire and jump now and then, as the
+ * human model dodges (./human/dodge.ts, as the synthetic players do). The wish is a horizontal
+ * direction of length <= 1 (shorter is a walk); `jump` asks for one jump in the next input.
  */
 import type { World } from '../shared/world/world';
 import type { Rng } from './rng';
+import { drawStrafes, nextJumpAt, nextSideAt } from './human/dodge';
 
 export class Steering {
   wishX = 0;
@@ -21,10 +22,6 @@ export class Steering {
   private strafeSign = 1;
   private nextStrafeAt = 0;
   private nextJumpAt = 0;
-  /** Fraction of fights a player strafes in, and jumps per second while fighting / wandering. */
-  strafeP = 0.6;
-  jumpRateFight = 0.5;
-  jumpRateWander = 0.1;
   private strafing = false;
   private engaged = -1;
 
@@ -48,16 +45,15 @@ export class Steering {
     }
     if (target !== this.engaged) {
       this.engaged = target;
-      this.strafing = target >= 0 && this.rng.next() < this.strafeP;
+      this.strafing = target >= 0 && drawStrafes(this.rng);
       this.nextStrafeAt = 0;
     }
-    const rate = target >= 0 ? this.jumpRateFight : this.jumpRateWander;
     if (now >= this.nextJumpAt) {
-      if (this.nextJumpAt > 0 && rate > 0) {
+      if (this.nextJumpAt > 0) {
         this.jump = true;
         this.jumps++;
       }
-      this.nextJumpAt = now + (rate > 0 ? -Math.log(1 - this.rng.next()) * (1000 / rate) : 1e9) + 300;
+      this.nextJumpAt = nextJumpAt(now, target >= 0, this.rng);
     }
     if (this.strafing) {
       this.strafe(now, eye, viewX, viewZ);
@@ -79,7 +75,7 @@ export class Steering {
     let sx = -viewZ / h * this.strafeSign, sz = viewX / h * this.strafeSign;
     if (now >= this.nextStrafeAt || !this.clear(x, feetY, z, sx, sz)) {
       this.strafeSign = -this.strafeSign;
-      this.nextStrafeAt = now + this.rng.uniform(300, 1000);
+      this.nextStrafeAt = nextSideAt(now, this.rng);
       sx = -sx; sz = -sz;
       if (!this.clear(x, feetY, z, sx, sz)) {
         this.wishX = 0; this.wishZ = 0;

@@ -24,6 +24,7 @@ import { backtrackMaxProfile } from './backtrackMax';
 import { fakeLagProfile } from './fakeLag';
 import { prefireProfile } from './prefire';
 import { backdateProfile } from './backdate';
+import { Behaviour, INHUMAN_PROFILES } from '../human/profiles';
 
 export type ProfileFactory = (strength?: number) => Profile;
 
@@ -44,17 +45,30 @@ export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   backdate: backdateProfile,
 };
 
-/** Profiles that stay inside the rules but play as no person can: the audit must flag them. */
-export const INHUMAN_PROFILES: Readonly<Record<string, ProfileFactory>> = {
-  aimSnap: aimSnapProfile,
-  triggerbot: triggerbotProfile,
-  aimLock: aimLockProfile,
-  backtrackMax: backtrackMaxProfile,
-  fakeLag: fakeLagProfile,
-  prefire: prefireProfile,
+/**
+ * The client's players of the human model's inhuman profiles (human/profiles.ts INHUMAN_PROFILES,
+ * the list the synthetic players play), each under its command-line name. They stay inside the
+ * rules and play as no person can: the audit must flag them. The flick profile has no client
+ * player (a bot's view turns step by step with every input; aimLock covers the fast turn).
+ */
+const INHUMAN_PLAYERS: Readonly<Partial<Record<Behaviour, readonly [string, ProfileFactory]>>> = {
+  [Behaviour.SILENT_AIM]: ['aimSnap', aimSnapProfile],
+  [Behaviour.TRIGGERBOT]: ['triggerbot', triggerbotProfile],
+  [Behaviour.AIM_LOCK]: ['aimLock', aimLockProfile],
+  [Behaviour.EDGE_BACKTRACK]: ['backtrackMax', backtrackMaxProfile],
+  [Behaviour.FAKE_LAG]: ['fakeLag', fakeLagProfile],
+  [Behaviour.PREFIRE]: ['prefire', prefireProfile],
 };
 
-export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_PROFILES };
+/** The inhuman cheats by command-line name, in the model's report order. */
+export const INHUMAN_CHEATS: Readonly<Record<string, ProfileFactory>> = Object.fromEntries(
+  INHUMAN_PROFILES.flatMap((b) => {
+    const p = INHUMAN_PLAYERS[b];
+    return p === undefined ? [] : [p];
+  }),
+);
+
+export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_CHEATS };
 export const CHEAT_PROFILE_NAMES: readonly string[] = Object.keys(CHEAT_PROFILES);
 
 /**

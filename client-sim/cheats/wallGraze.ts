@@ -41,7 +41,7 @@ export function wallGrazeProfile(strength = 0.5): Profile {
       for (let k = 0; k < SAMPLES; k++) {
         const h = bot.rng.int(0, hitboxes);
         mid.fill(0);
-        if (!bot.aim.hitboxPoint(mid, a.target, a.t, h, 0.03 * bot.rng.normal(), 0.03 * bot.rng.normal(), 0.03 * bot.rng.normal())) continue;
+        if (!bot.sight.hitboxPoint(mid, a.target, a.t, h, 0.03 * bot.rng.normal(), 0.03 * bot.rng.normal(), 0.03 * bot.rng.normal())) continue;
         pts[n * 3] = mid[0]!; pts[n * 3 + 1] = mid[1]!; pts[n * 3 + 2] = mid[2]!;
         tri[n] = stop(bot, pts, n * 3);
         n++;

@@ -24,12 +24,11 @@ import { TICK_POSE_STRIDE, TickPose } from '../../match/recorder';
 import { findSpawnPoints } from '../../level/spawnPoints';
 import { MatchLogRecorder } from '../../matchlog/recorder';
 import type { MatchLogStats } from '../../matchlog/writer';
-import { mulberry32 } from '../../../shared/util/prng';
+import { Rng } from '../../../client-sim/rng';
 import { viewOnBody } from '../motion';
 import { DEFAULT_MEASURE_WINDOWS } from '../shotMeasures';
-import {
-  Behaviour, CheatKind, FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, Phase, cadence, drawConfirm, drawReaction, lerp, newEngagement, stepView, wrap,
-} from './synthPlayers';
+import { FOV_HALF, LOSE_AFTER_MS, NOTICE_RANGE_M, drawHeadAim } from '../../../client-sim/human/traits';
+import { Behaviour, CheatKind, Phase, cadence, engageTarget, lerp, stepView, wrap } from './synthPlayers';
 import { defaultRules, hitboxCentre } from './synthRules';
 import { createPlayer, fightWish, sampleRoundTrip, type Player } from './synthPlayer';
 import { HEADER_LAYOUT_VERSION } from '../../../shared/matchlog/records';
@@ -83,7 +82,7 @@ const CHEST_M = 1.3;
 
 export async function synthesizeMatch(options: SynthMatchOptions): Promise<SynthMatchResult> {
   const seed = options.seed ?? 1;
-  const rand = mulberry32(seed);
+  const rng = new Rng(seed);
   const n = options.players ?? 16;
   const tickRate = options.tickRate ?? 64;
   const dtMs = 1000 / tickRate;
@@ -109,7 +108,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
   for (let i = 0; i < n; i++) {
     const cheat = options.cheats?.[i] ?? CheatKind.HONEST;
     cheats[i] = cheat;
-    players.push(createPlayer(i, cheat, LEGACY.has(cheat), spawns[i % spawns.length]!, options.strengths?.[i] ?? options.strength ?? 1, seed, rand, windowMs, magazines));
+    players.push(createPlayer(i, cheat, LEGACY.has(cheat), spawns[i % spawns.length]!, options.strengths?.[i] ?? options.strength ?? 1, seed, rng, windowMs, magazines));
     rec.event({ kind: 'join', slot: i, timeMs: 0 });
   }
   const poses = new Float64Array(n * TICK_POSE_STRIDE);
@@ -221,16 +220,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       if (engagedSeen) e.seenMs = t;
       else if (t - e.seenMs > LOSE_AFTER_MS || !players[e.target]!.alive) pl.engagement = null;
     }
-    if (pl.engagement === null && best >= 0) {
-      const s = pl.behaviour === Behaviour.HONEST ? 0 : pl.strength;
-      let reaction = drawReaction(pl.traits, pl.prand);
-      let confirm = drawConfirm(pl.prand);
-      if (pl.behaviour === Behaviour.FLICK) { reaction = lerp(reaction, 35, s); confirm *= 1 - s; }
-      else if (pl.behaviour === Behaviour.SILENT_AIM) reaction *= 1 - 0.6 * s;
-      else if (pl.behaviour === Behaviour.TRIGGERBOT) confirm *= 1 - s;
-      else if (pl.behaviour === Behaviour.PREFIRE) { reaction *= 1 - s; confirm *= 1 - s; }
-      pl.engagement = newEngagement(best, t, reaction, confirm);
-    }
+    if (pl.engagement === null && best >= 0) pl.engagement = engageTarget(pl, best, t, pl.prand);
     const g = pl.engagement;
     let targetYaw = NaN, targetPitch = NaN;
     if (g !== null && rendered(seen, g.target, tick, lag)) {
@@ -255,14 +245,14 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     const s = pl.behaviour === Behaviour.HONEST ? 0 : pl.strength;
     const m = pl.move;
     const ex = m.x, ey = m.y + eye, ez = m.z;
-    const receive = t + rand() * dtMs;
+    const receive = t + rng.next() * dtMs;
     // The client stamps its action on its estimate of the server clock, one way before the arrival
     // (fake lag claims the inflated one way its held-back pongs made the server measure), and
     // claims the render time its interpolation delay behind (a backtracker up to 50 ms more).
     const at = receive - (pl.behaviour === Behaviour.FAKE_LAG ? pl.rttMs : pl.baseRttMs) / 2 + pl.clockErrMs;
-    const claimed = at - pl.interpMs + (rand() - 0.5) * 10 - (pl.behaviour === Behaviour.EDGE_BACKTRACK ? 50 * s : 0);
+    const claimed = at - pl.interpMs + (rng.next() - 0.5) * 10 - (pl.behaviour === Behaviour.EDGE_BACKTRACK ? 50 * s : 0);
     if (!rewindStatusUsable(scene.histories[g.target]!.sampleAt(sampled, claimed, scene.eyePolicy)) || !sampled.alive) return;
-    const head = pl.prand() < pl.traits.headAimP;
+    const head = drawHeadAim(pl.traits, pl.prand);
     hitboxCentre(aimPoint, scene.rewinder, sampled, head ? headBox : torsoBox, bones);
     const ax = aimPoint[0]! - ex, ay = aimPoint[1]! - ey, az = aimPoint[2]! - ez;
     const hd = Math.sqrt(ax * ax + az * az);
@@ -283,7 +273,7 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
     if (!on) { g.onSinceMs = NaN; return; }
     if (g.onSinceMs !== g.onSinceMs) g.onSinceMs = t;
     if (g.shots === 0 && t - g.onSinceMs < g.confirmMs) return;
-    if (t < g.nextTriggerMs || !ready(pl, at, 5 + rand() * 20)) return;
+    if (t < g.nextTriggerMs || !ready(pl, at, 5 + rng.next() * 20)) return;
     const cp = Math.cos(pitch);
     const dx = Math.sin(shotYaw) * cp, dy = Math.sin(pitch), dz = Math.cos(shotYaw) * cp;
     if (!visible(ex, ey, ez, ex + dx * Math.min(dist, 2), ey + dy * Math.min(dist, 2), ez + dz * Math.min(dist, 2))) return;
@@ -315,8 +305,8 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
         rec.event({ kind: 'respawn', slot: pl.slot, timeMs: t, x: sp.x, y: sp.y, z: sp.z });
       }
       if (t >= pl.nextWishMs) {
-        pl.wishYaw = rand() * 2 * Math.PI;
-        pl.nextWishMs = t + 500 + rand() * 1500;
+        pl.wishYaw = rng.next() * 2 * Math.PI;
+        pl.nextWishMs = t + 500 + rng.next() * 1500;
       }
       if (pl.legacy) {
         // The caricatures face where they walk.
@@ -386,11 +376,11 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       if (best !== pl.target) { pl.target = best; pl.visibleSinceMs = t; }
       const spray = options.trigger === 'spray';
       if (best < 0 && !spray) continue;
-      const receive = t + rand() * dtMs;
+      const receive = t + rng.next() * dtMs;
       // The client stamps its action time on its server clock: one way before the arrival.
       const at = receive - pl.rttMs / 2;
       shot.timeMs = at;
-      if (at < pl.shooter.nextFireMs + 5 + rand() * 60) continue;
+      if (at < pl.shooter.nextFireMs + 5 + rng.next() * 60) continue;
       // Wait for the reload like a client does (its ammo counter mirrors the server's).
       const reloadEnd = pl.shooter.reloadEndMs[WeaponId.RIFLE] ?? 0;
       if ((pl.shooter.ammo[WeaponId.RIFLE] ?? 0) <= 0 && (reloadEnd === 0 || at < reloadEnd + 20)) continue;
@@ -407,17 +397,17 @@ export async function synthesizeMatch(options: SynthMatchOptions): Promise<Synth
       const waited = t - pl.visibleSinceMs;
       if ((pl.cheat === CheatKind.WALLHACK || pl.cheat === CheatKind.BACKTRACK) && waited < 150) continue;
       // Where the shooter's client drew the target: the history at its render time.
-      const honestRender = at - pl.interpMs + (rand() - 0.5) * 10;
+      const honestRender = at - pl.interpMs + (rng.next() - 0.5) * 10;
       const claimed = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs - 60 : honestRender;
       const aimAt = pl.cheat === CheatKind.BACKTRACK ? at - validation.rewindWindowMs : honestRender;
       scene.histories[best]!.sampleAt(sampled, aimAt, scene.eyePolicy);
       // Aim at a hitbox's centre as the rig poses it (head for aimbots, mostly torso otherwise).
-      const headAim = pl.cheat === CheatKind.AIMBOT || (!pl.legacy && rand() < 0.1);
+      const headAim = pl.cheat === CheatKind.AIMBOT || (!pl.legacy && rng.next() < 0.1);
       hitboxCentre(aimPoint, scene.rewinder, sampled, headAim ? headBox : torsoBox, bones);
       const noise = pl.cheat === CheatKind.AIMBOT ? 0 : 1;
-      const tx = aimPoint[0]! + noise * (rand() - 0.5) * 0.25;
-      const ty = aimPoint[1]! + noise * (rand() - 0.5) * 0.3;
-      const tz = aimPoint[2]! + noise * (rand() - 0.5) * 0.25;
+      const tx = aimPoint[0]! + noise * (rng.next() - 0.5) * 0.25;
+      const ty = aimPoint[1]! + noise * (rng.next() - 0.5) * 0.3;
+      const tz = aimPoint[2]! + noise * (rng.next() - 0.5) * 0.25;
       // Only a wallhack fires at what it cannot see along the aim line.
       if (pl.cheat !== CheatKind.WALLHACK && !visible(ex, ey, ez, tx, ty, tz)) continue;
       let dx = tx - ex, dy = ty - ey, dz = tz - ez;

@@ -7,14 +7,18 @@ import { createShooterState, type ShooterState } from '../../../shared/validate/
 import type { SpawnPoint } from '../../arena/config';
 import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../../match/roundTrip';
 import { createPingMessage, PING_BYTES } from '../../../shared/protocol/ping';
-import { Behaviour, DEG, type CheatKind, drawTraits, lerp, normal, profileStream, InputStream, type ViewState } from './synthPlayers';
+import type { Rng } from '../../../client-sim/rng';
+import { drawTraits } from '../../../client-sim/human/traits';
+import { drawIdlePitch } from '../../../client-sim/human/hand';
+import { drawStrafes, nextJumpAt, nextSideAt } from '../../../client-sim/human/dodge';
+import { Behaviour, type CheatKind, lerp, profileStream, InputStream, type ViewState } from './synthPlayers';
 
 export interface Player extends ViewState {
   slot: number;
   cheat: CheatKind;
   legacy: boolean;
   /** The profile's own draws. */
-  prand: () => number;
+  prand: Rng;
   /** Round trip the player really has, and the one the server measures (fakeLag inflates it), ms. */
   baseRttMs: number;
   /** When the room pings next, its round-trip estimator for the player and the pings it has sent. */
@@ -54,7 +58,7 @@ export interface Player extends ViewState {
 
 /** A player's dodging in fights: its own draws, the fight it is in and its side steps and jumps. */
 export interface FightMoves {
-  rand: () => number;
+  rand: Rng;
   /** The target of the fight the state belongs to (-1: none). */
   fight: number;
   strafing: boolean;
@@ -63,17 +67,11 @@ export interface FightMoves {
   nextJumpMs: number;
 }
 
-/** Share of fights a human side-steps in, side switches (ms apart), jumps per second in a fight and out of one. */
-const STRAFE_P = 0.6;
-const SIDE_MIN_MS = 300, SIDE_MAX_MS = 1000;
-const JUMPS_FIGHTING = 0.5, JUMPS_WANDERING = 0.1;
-
 /**
  * This tick's movement wish of a human (every profile but the caricatures) into `out`: walking
- * along its wish heading, or, in six fights of ten, side steps across its view at full speed
- * switching side every 0.3-1 s; jumps at 0.5 a second in a fight and 0.1 out of one, at least 300
- * ms apart -- as the simulator's bots dodge (client-sim/steering.ts), so the targets the audit is
- * calibrated on are as hard to follow as real ones.
+ * along its wish heading, or side steps across its view at full speed, and jumps, as the human
+ * model dodges (client-sim/human/dodge.ts; the simulator's bots dodge by it too), so the targets
+ * the audit is calibrated on are as hard to follow as real ones.
  */
 export function fightWish(pl: Player, t: number, out: { wishX: number; wishZ: number; jump: boolean }): void {
   const mv = pl.moves;
@@ -82,18 +80,17 @@ export function fightWish(pl: Player, t: number, out: { wishX: number; wishZ: nu
   if (pl.legacy) return;
   if (fight !== mv.fight) {
     mv.fight = fight;
-    mv.strafing = fight >= 0 && mv.rand() < STRAFE_P;
+    mv.strafing = fight >= 0 && drawStrafes(mv.rand);
     mv.nextSideMs = 0;
   }
   if (t >= mv.nextJumpMs) {
-    const rate = fight >= 0 ? JUMPS_FIGHTING : JUMPS_WANDERING;
     out.jump = mv.nextJumpMs > 0;
-    mv.nextJumpMs = t + 300 - Math.log(1 - mv.rand()) * (1000 / rate);
+    mv.nextJumpMs = nextJumpAt(t, fight >= 0, mv.rand);
   }
   if (!mv.strafing) return;
   if (t >= mv.nextSideMs) {
     mv.side = -mv.side;
-    mv.nextSideMs = t + SIDE_MIN_MS + (SIDE_MAX_MS - SIDE_MIN_MS) * mv.rand();
+    mv.nextSideMs = nextSideAt(t, mv.rand);
   }
   // Across the view: the heading turned a quarter left or right.
   out.wishX = Math.cos(pl.yaw) * mv.side; out.wishZ = -Math.sin(pl.yaw) * mv.side;
@@ -102,26 +99,26 @@ export function fightWish(pl: Player, t: number, out: { wishX: number; wishZ: nu
 /**
  * Player `i` of a synthetic match at spawn `p`, playing `cheat` (a legacy caricature or a Behaviour
  * at `strengthGiven`): its connection, interpolation delay, human traits, view in height and input
- * stream. Draws from the match's stream `rand` in a fixed order (the match depends on it) and from
+ * stream. Draws from the match's stream `rng` in a fixed order (the match depends on it) and from
  * streams of its own.
  */
 export function createPlayer(
-  i: number, cheat: CheatKind, legacy: boolean, p: SpawnPoint, strengthGiven: number, seed: number, rand: () => number, windowMs: number, magazines: readonly number[],
+  i: number, cheat: CheatKind, legacy: boolean, p: SpawnPoint, strengthGiven: number, seed: number, rng: Rng, windowMs: number, magazines: readonly number[],
 ): Player {
   const strength = Math.max(0, Math.min(1, strengthGiven));
   // Round trips from a nearby server to another continent (20-250 ms, most under 100).
-  const u = rand();
+  const u = rng.next();
   const baseRttMs = 20 + Math.floor(230 * u * u);
-  const wishYaw = rand() * 2 * Math.PI;
-  const traits = drawTraits(rand);
+  const wishYaw = rng.next() * 2 * Math.PI;
+  const traits = drawTraits(rng);
   // Honest clients pick an interpolation delay for their connection: 40-100 ms plus a quarter of the
   // round trip (a farther server's snapshots come less evenly), as long as the rewind stays inside the
   // window. A backtracker declares a longer one, so its render times sit toward the window's edge.
   // The caricatures keep 100 ms.
-  const honestInterp = legacy ? 100 : Math.min(40 + 60 * rand() + baseRttMs / 4, windowMs - baseRttMs / 2 - 20);
+  const honestInterp = legacy ? 100 : Math.min(40 + 60 * rng.next() + baseRttMs / 4, windowMs - baseRttMs / 2 - 20);
   const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
   const pl: Player = {
-    slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * normal(rand), wishYaw,
+    slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * rng.normal(), wishYaw,
     nextWishMs: 0, baseRttMs, rttMs: baseRttMs, nextRttMs: 0, rtt: new RoundTrip(), pings: 0, interpMs, shooter: createShooterState(i, magazines), health: 100,
     alive: true, epoch: 1, lifeStartMs: 0, lifePending: true, respawnAtMs: 0, lives: 0, seq: 0, target: -1, visibleSinceMs: 0,
     noise: 0, traits, behaviour: legacy ? Behaviour.HONEST : (cheat as Behaviour), strength, engagement: null,
@@ -130,8 +127,8 @@ export function createPlayer(
   };
   // The view in height and the input stream draw from streams of their own (the match's draws stay as they were).
   const vrand = profileStream(seed ^ 0x5bd1e995, i);
-  if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = -(1 + 5 * vrand()) * DEG;
-  const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand()) : null;
+  if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = drawIdlePitch(vrand);
+  const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand.next()) : null;
   pl.inputs = new InputStream(vrand, baseRttMs / 2, choke);
   return pl;
 }
@@ -146,10 +143,10 @@ const pong = createPingMessage();
  * retransmission moves it a lot, and so do held-back pongs (fake lag).
  */
 export function sampleRoundTrip(pl: Player, t: number): void {
-  const spike = pl.prand() < 0.03 ? 30 + 120 * pl.prand() : 0;
+  const spike = pl.prand.next() < 0.03 ? 30 + 120 * pl.prand.next() : 0;
   const held = pl.inputs.heldMs(t);
-  const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand()) : 0;
-  const sample = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * normal(pl.prand) + spike + held + fake);
+  const fake = pl.behaviour === Behaviour.FAKE_LAG ? pl.strength * (120 + 180 * pl.prand.next()) : 0;
+  const sample = Math.max(1, pl.baseRttMs + pl.traits.rttNoiseMs * pl.prand.normal() + spike + held + fake);
   pong.id = pl.pings++;
   pl.rtt.ping(pingBytes, pong.id, t);
   pl.rtt.pong(pong, t + sample);

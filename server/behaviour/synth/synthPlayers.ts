@@ -1,28 +1,21 @@
 /**
- * How the synthetic players of synthMatch.ts look, turn and pull the trigger: a human model, and
- * rule-abiding but inhuman profiles that each change one part of it by a strength in [0, 1]
+ * How the synthetic players of synthMatch.ts look, turn and pull the trigger: the one human model
+ * (client-sim/human/: traits, reaction and confirmation delays, the hand, the trigger finger, the
+ * dodging; the same model the simulator's bots play), and the rule-abiding inhuman profiles
+ * (client-sim/human/profiles.ts) that each change one part of it by a strength in [0, 1]
  * (0 = the human, 1 = blatant; parameters are interpolated in between).
  *
- * The human (parameters drawn per player, so players differ from each other as people do):
- * - Notices a target in its field of view (50 degrees either side of its heading) and line of
- *   sight, within 60 m, as rendered (half the round trip plus the interpolation delay ago).
- * - Reacts after 140 + lognormal ms (median 215-275 per player, spread 0.45: about 190-350 ms,
- *   with a long tail).
- * - Flicks onto the target in (70 + 2 ms per degree) x U(0.85, 1.15) along a minimum-jerk profile,
- *   overshooting by N(7%, 5%) of the angle, then pursues it with a first-order lag (time constant
- *   80-130 ms per player) plus hand noise (an Ornstein-Uhlenbeck wobble of 0.8-1.5 degrees, 120 ms).
+ * What the synthetic human does with the model:
+ * - Notices a target in its field of view and line of sight, within the notice range, as rendered
+ *   (half the round trip plus the interpolation delay ago).
+ * - Reacts after its reaction time, flicks onto the target (minimum-jerk, overshooting), then
+ *   pursues it with a first-order lag plus the hand's wobble; pitch moves with yaw (the wobble at
+ *   0.7 x), so the crosshair must be on the body in height as well as across it.
  * - Pulls the trigger once its view has been on the target's body (its silhouette, as the audit
  *   reads it: 0.3 m either side of the root, feet to head top; server/behaviour/motion.ts viewOnBody)
- *   for a confirmation delay (60 + lognormal, median 130 ms); leaving the body starts the
- *   confirmation again. Then it taps beyond 25 m (220-450 ms apart), fires bursts of 3-5
- *   at the full rate from 10 to 25 m, sprays at the full rate closer, while it keeps walking.
- * - Dodges in fights as the simulator's bots do (synthPlayer.ts fightWish): side steps across its
- *   view in six fights of ten, switching side every 0.3-1 s, and jumps (0.5 a second in a fight,
- *   0.1 out of one); otherwise walks where it wanders.
- * - Looks where it walks when it has no target (turning at up to 150 degrees/s), a little below
- *   the horizon (1-6 degrees per player), with the same hand wobble.
- * - Pitch moves with yaw: the flick, the overshoot, the pursuit lag and the wobble (0.7 x) apply to
- *   both; the crosshair must be on the body in height as well as across it.
+ *   for the confirmation delay; leaving the body starts the confirmation again. Then taps, bursts
+ *   and sprays by the horizontal distance, while it keeps walking and dodging (synthPlayer.ts).
+ * - Looks where it walks when it has no target, a little below the horizon, with the same wobble.
  * - Plays 20-250 ms of round trip from the server (most under 100) and renders 40-100 ms plus a
  *   quarter of that behind the server (its interpolation delay, declared at join), as long as its
  *   rewinds stay inside the window.
@@ -33,9 +26,9 @@
  *   waits and arrives at once; 0.2 times a second the client itself hitches for 30-150 ms.
  * - Its client's estimate of the server clock is off by N(0, 10 ms) (its render times with it). The
  *   server's round-trip estimate is the median of its last 9 samples, one every 250 ms, as the
- *   room's; a sample is the round trip plus N(0, 2-40 ms per player, most under 12), plus a 30-150
- *   ms spike 3% of the time, plus what the pong waited behind a retransmission; its heading reaches
- *   the log one tick after its view (the room applies the input that arrived before the tick).
+ *   room's; a sample is the round trip plus N(0, the player's rttNoiseMs), plus a 30-150 ms spike
+ *   3% of the time, plus what the pong waited behind a retransmission; its heading reaches the log
+ *   one tick after its view (the room applies the input that arrived before the tick).
  *
  * Profiles (what the audit sees of each is in docs/audit.md):
  * - silentAim: the shot's direction is pulled from the view toward the aim point by s, and it
@@ -53,78 +46,17 @@
  *   pitch) turns toward the nearest hidden one (by s), and it fires as soon as that player comes
  *   into sight (reaction and confirmation x (1 - s)).
  */
-import { mulberry32 } from '../../../shared/util/prng';
+import { Rng } from '../../../client-sim/rng';
+import { Behaviour } from '../../../client-sim/human/profiles';
+import { drawConfirm, drawReaction, type HumanTraits } from '../../../client-sim/human/traits';
+import { drawFlickMs, drawOvershoot, IDLE_TURN_RATE, minJerk, PITCH_WOBBLE, pursuitGain, wobbleKick, wobbleStep } from '../../../client-sim/human/hand';
+import { drawBurstFollowUps, drawBurstPauseMs, drawTapGapMs, TriggerMode, triggerMode } from '../../../client-sim/human/trigger';
 
-export const Behaviour = {
-  HONEST: 'honest',
-  SILENT_AIM: 'silentAim',
-  FLICK: 'flick',
-  TRIGGERBOT: 'triggerbot',
-  AIM_LOCK: 'aimLock',
-  EDGE_BACKTRACK: 'edgeBacktrack',
-  FAKE_LAG: 'fakeLag',
-  PREFIRE: 'prefire',
-} as const;
-export type Behaviour = (typeof Behaviour)[keyof typeof Behaviour];
+export { Behaviour, INHUMAN_PROFILES } from '../../../client-sim/human/profiles';
 
 /** The rule-breaking caricatures (judged by the rules), beside the Behaviour profiles. */
 export const CheatKind = { HONEST: 'honest', AIMBOT: 'aimbot', WALLHACK: 'wallhack', BACKTRACK: 'backtrack' } as const;
 export type CheatKind = (typeof CheatKind)[keyof typeof CheatKind] | Behaviour;
-
-/** The rule-abiding inhuman profiles, in report order. */
-export const INHUMAN_PROFILES: readonly Behaviour[] = [
-  Behaviour.SILENT_AIM, Behaviour.FLICK, Behaviour.TRIGGERBOT, Behaviour.AIM_LOCK, Behaviour.EDGE_BACKTRACK, Behaviour.FAKE_LAG, Behaviour.PREFIRE,
-];
-
-/** One player's human make-up. */
-export interface HumanTraits {
-  reactionMedianMs: number;
-  pursuitTauMs: number;
-  noiseRad: number;
-  headAimP: number;
-  /** How much the server's round-trip estimate of this player wanders, ms (its connection's quality). */
-  rttNoiseMs: number;
-}
-
-export const DEG = Math.PI / 180;
-/** Half the horizontal field of view a player notices targets in, radians. */
-export const FOV_HALF = 50 * DEG;
-export const NOTICE_RANGE_M = 60;
-/** A target out of sight this long is given up, ms. */
-export const LOSE_AFTER_MS = 400;
-
-type Rand = () => number;
-
-export function normal(rand: Rand): number {
-  const u = 1 - rand();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
-}
-
-export function drawTraits(rand: Rand): HumanTraits {
-  return {
-    reactionMedianMs: 215 + 60 * rand(),
-    pursuitTauMs: 80 + 50 * rand(),
-    noiseRad: (0.8 + 0.7 * rand()) * DEG,
-    headAimP: 0.08 + 0.1 * rand(),
-    rttNoiseMs: 2 + 38 * rand() ** 2,
-  };
-}
-
-/** A reaction time: 140 ms plus a lognormal part whose median puts the whole at the player's median. */
-export function drawReaction(t: HumanTraits, rand: Rand): number {
-  return 140 + (t.reactionMedianMs - 140) * Math.exp(0.45 * normal(rand));
-}
-
-/** Time the view rests on the target before the first trigger pull, ms. */
-export function drawConfirm(rand: Rand): number {
-  return 60 + 70 * Math.exp(0.5 * normal(rand));
-}
-
-/** Minimum-jerk position profile, 0..1 over u in 0..1. */
-export function minJerk(u: number): number {
-  const x = Math.max(0, Math.min(1, u));
-  return x * x * x * (10 - 15 * x + 6 * x * x);
-}
 
 /** Wraps an angle difference into (-pi, pi]. */
 export function wrap(a: number): number {
@@ -153,6 +85,8 @@ export interface Engagement {
   /** When the view came onto the body (NaN: not on it), and the confirmation delay. */
   onSinceMs: number;
   confirmMs: number;
+  /** The flick's overshoot, a share of its angle (0 until the flick is planned). */
+  overshoot: number;
   /** Shots fired in this engagement, shots left in the current burst, next allowed trigger time. */
   shots: number;
   burstLeft: number;
@@ -164,24 +98,43 @@ export const Phase = { REACT: 0, FLICK: 1, TRACK: 2 } as const;
 export function newEngagement(target: number, nowMs: number, reactionMs: number, confirmMs: number): Engagement {
   return {
     target, noticedMs: nowMs, seenMs: nowMs, reactAtMs: nowMs + reactionMs, flickStartMs: NaN, flickMs: 0, flickFrom: 0, flickBy: 0, pitchFrom: 0, pitchBy: 0,
-    phase: Phase.REACT, onSinceMs: NaN, confirmMs, shots: 0, burstLeft: 0, nextTriggerMs: -Infinity,
+    phase: Phase.REACT, onSinceMs: NaN, confirmMs, overshoot: 0, shots: 0, burstLeft: 0, nextTriggerMs: -Infinity,
   };
 }
 
-/** The gap before the next trigger pull for a target at `dist` m (taps, bursts, spray), and the burst length. */
-export function cadence(dist: number, fireIntervalMs: number, rand: Rand, e: Engagement): number {
-  if (dist > 25) return 220 + 230 * rand();
-  if (dist > 10) {
+/**
+ * A new engagement of `target` at `nowMs`: the human's reaction time and confirmation delay (drawn
+ * in that order from `rng`), shortened as the player's profile does.
+ */
+export function engageTarget(v: ViewState, target: number, nowMs: number, rng: Rng): Engagement {
+  const s = v.behaviour === Behaviour.HONEST ? 0 : v.strength;
+  let reaction = drawReaction(v.traits, rng);
+  let confirm = drawConfirm(rng);
+  if (v.behaviour === Behaviour.FLICK) { reaction = lerp(reaction, 35, s); confirm *= 1 - s; }
+  else if (v.behaviour === Behaviour.SILENT_AIM) reaction *= 1 - 0.6 * s;
+  else if (v.behaviour === Behaviour.TRIGGERBOT) confirm *= 1 - s;
+  else if (v.behaviour === Behaviour.PREFIRE) { reaction *= 1 - s; confirm *= 1 - s; }
+  return newEngagement(target, nowMs, reaction, confirm);
+}
+
+/**
+ * The gap before the next trigger pull for a target at `dist` m (taps, bursts, spray: the model's
+ * trigger finger, client-sim/human/trigger.ts), and the burst length.
+ */
+export function cadence(dist: number, fireIntervalMs: number, rng: Rng, e: Engagement): number {
+  const mode = triggerMode(dist);
+  if (mode === TriggerMode.TAP) return drawTapGapMs(rng);
+  if (mode === TriggerMode.BURST) {
     if (e.burstLeft > 0) { e.burstLeft--; return fireIntervalMs; }
-    e.burstLeft = 2 + Math.floor(3 * rand());
-    return 200 + 200 * rand();
+    e.burstLeft = drawBurstFollowUps(rng);
+    return drawBurstPauseMs(rng);
   }
   return fireIntervalMs;
 }
 
 /** A seeded stream for a profile's own draws (so a profile's randomness never shifts the match's). */
-export function profileStream(seed: number, slot: number): Rand {
-  return mulberry32((Math.imul(seed, 0x9e3779b1) ^ Math.imul(slot + 1, 0x85ebca6b)) >>> 0);
+export function profileStream(seed: number, slot: number): Rng {
+  return Rng.derive(seed, slot);
 }
 
 /** What stepView needs of the player and what it changes: its heading and aim state. */
@@ -198,38 +151,36 @@ export interface ViewState {
   engagement: Engagement | null;
 }
 
-/** Vertical hand wobble relative to the horizontal one. */
-const PITCH_NOISE = 0.7;
-
 /**
  * One tick of the view: react, flick, then pursue the target at (`targetYaw`, `targetPitch`) (NaN:
  * no target, look toward (`idleYaw`, `idlePitch`) at up to 150 degrees/s). dt in ms.
  */
-export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: number, targetPitch: number, idleYaw: number, idlePitch: number, rand: Rand): void {
+export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: number, targetPitch: number, idleYaw: number, idlePitch: number, rng: Rng): void {
   const s = v.behaviour === Behaviour.HONEST ? 0 : v.strength;
   const t = v.traits;
   const noiseScale = v.behaviour === Behaviour.AIM_LOCK ? 1 - s : 1;
-  const kick = t.noiseRad * noiseScale * Math.sqrt((2 * dtMs) / 120);
-  v.noise += (-v.noise * dtMs) / 120 + kick * normal(rand);
-  v.pitchNoise += (-v.pitchNoise * dtMs) / 120 + PITCH_NOISE * kick * normal(rand);
+  const kick = wobbleKick(t.noiseRad * noiseScale, dtMs);
+  v.noise = wobbleStep(v.noise, kick, dtMs, rng);
+  v.pitchNoise = wobbleStep(v.pitchNoise, PITCH_WOBBLE * kick, dtMs, rng);
   const e = v.engagement;
   if (e === null || targetYaw !== targetYaw || e.phase === Phase.REACT) {
     if (e !== null && e.phase === Phase.REACT && nowMs >= e.reactAtMs && targetYaw === targetYaw) {
       // The reaction is over: plan the flick from here to the target (overshooting as people do).
       const flick = v.behaviour === Behaviour.FLICK ? s : 0;
       const angle = wrap(targetYaw - v.yaw);
-      const over = (0.07 + 0.05 * normal(rand)) * (1 - flick);
+      const over = drawOvershoot(rng) * (1 - flick);
+      e.overshoot = over;
       e.flickFrom = v.yaw;
       e.flickBy = angle * (1 + over);
       e.pitchFrom = v.pitch;
       e.pitchBy = (targetPitch - v.pitch) * (1 + over);
       const span = Math.max(Math.abs(angle), Math.abs(targetPitch - v.pitch));
-      e.flickMs = lerp((70 + (2 * span) / DEG) * (0.85 + 0.3 * rand()), dtMs, flick);
+      e.flickMs = lerp(drawFlickMs(span, rng), dtMs, flick);
       e.flickStartMs = nowMs;
       e.phase = Phase.FLICK;
     } else {
       // Idle: toward where it walks, with the hand's wobble.
-      const max = 150 * DEG * (dtMs / 1000);
+      const max = IDLE_TURN_RATE * (dtMs / 1000);
       const d = wrap(idleYaw + v.noise - v.yaw);
       v.yaw = wrap(v.yaw + Math.max(-max, Math.min(max, d)));
       const dp = idlePitch + v.pitchNoise - v.pitch;
@@ -247,7 +198,7 @@ export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: n
   }
   // Pursuit: a first-order lag behind the target, plus the hand's wobble.
   const tau = v.behaviour === Behaviour.AIM_LOCK ? Math.max(1e-3, t.pursuitTauMs * (1 - s)) : t.pursuitTauMs;
-  const k = 1 - Math.exp(-dtMs / tau);
+  const k = pursuitGain(dtMs, tau);
   v.yaw = wrap(v.yaw + wrap(targetYaw + v.noise - v.yaw) * k);
   v.pitch += (targetPitch + v.pitchNoise - v.pitch) * k;
 }
@@ -272,11 +223,11 @@ export class InputStream {
   private readonly loss: number;
   private readonly rtoMs: number;
 
-  constructor(private readonly rand: Rand, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null, loss?: number) {
-    this.frameMs = 1000 / (50 + 110 * rand());
-    this.jitterMs = 0.5 + 4 * rand();
-    this.sendMs = this.frameMs * rand();
-    const u = rand();
+  constructor(private readonly rng: Rng, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null, loss?: number) {
+    this.frameMs = 1000 / (50 + 110 * rng.next());
+    this.jitterMs = 0.5 + 4 * rng.next();
+    this.sendMs = this.frameMs * rng.next();
+    const u = rng.next();
     this.loss = loss ?? 0.02 * u * u;
     this.rtoMs = Math.max(200, 2 * oneWayMs + 4 * this.jitterMs);
     this.next();
@@ -285,14 +236,14 @@ export class InputStream {
   /** Plans the arrival of the frame sent at sendMs. */
   private next(): void {
     const send = this.sendMs;
-    let a = send + this.oneWayMs + Math.abs(normal(this.rand)) * this.jitterMs;
+    let a = send + this.oneWayMs + Math.abs(this.rng.normal()) * this.jitterMs;
     // Lost: resent after the timeout, which doubles each time the resend is lost too.
-    for (let rto = this.rtoMs; this.rand() < this.loss && rto <= 60_000; rto *= 2) a += rto;
+    for (let rto = this.rtoMs; this.rng.next() < this.loss && rto <= 60_000; rto *= 2) a += rto;
     if (this.chokeMs !== null) {
       if (send >= this.chokeEndMs) this.chokeEndMs = send + this.chokeMs();
       a = Math.max(a, this.chokeEndMs + this.oneWayMs);
-    } else if (send >= this.stallEndMs - this.oneWayMs && this.rand() < 0.2 * this.frameMs / 1000) {
-      this.stallEndMs = send + this.oneWayMs + 30 + 120 * this.rand();
+    } else if (send >= this.stallEndMs - this.oneWayMs && this.rng.next() < 0.2 * this.frameMs / 1000) {
+      this.stallEndMs = send + this.oneWayMs + 30 + 120 * this.rng.next();
     }
     a = Math.max(a, this.stallEndMs, this.arriveMs);
     this.arriveMs = a;
