@@ -27,4 +27,4 @@ export * from './client/predictor';
 export * from './client/client';
 export * from './client/stamps';
 export { fnv1a64 } from './util/hash';
-export { mulberry32, uniform, type Rng } from './util/prng';
+export { mulberry32, uniform, type Uniform } from './util/prng';

@@ -26,7 +26,7 @@ import { World, createWorldHit, type WorldHit } from '../shared/world/world';
 import { loadLevelMesh } from '../server/level/gltf';
 import { fnv1a64 } from '../shared/util/hash';
 import { icosphere } from './helpers/icosphere';
-import { mulberry32, type Rng } from '../shared/util/prng';
+import { mulberry32, type Uniform } from '../shared/util/prng';
 import { assetPath, meshBounds as bounds, toFloat32, type MeshArrays } from './helpers/glb';
 
 type Mesh = MeshArrays;
@@ -94,7 +94,7 @@ function onTri(m: Mesh, t: number, u: number, v: number, out: number[], o: numbe
 }
 
 /** Seeded segments of every kind listed in the header. */
-function segments(m: Mesh, rng: Rng, count: number): number[][] {
+function segments(m: Mesh, rng: Uniform, count: number): number[][] {
   const b = bounds(m);
   const ext = [b[3] - b[0], b[4] - b[1], b[5] - b[2]];
   const tris = m.indices.length / 3;
@@ -150,7 +150,7 @@ function segments(m: Mesh, rng: Rng, count: number): number[][] {
 }
 
 /** Random rigid transform + scale + offset (test code may use trigonometry; shared/ may not). */
-function transform(m: Mesh, rng: Rng, offset: number): Mesh {
+function transform(m: Mesh, rng: Uniform, offset: number): Mesh {
   const ax = rng() * 2 - 1, ay = rng() * 2 - 1, az = rng() * 2 - 1;
   const al = Math.sqrt(ax * ax + ay * ay + az * az) || 1;
   const x = ax / al, y = ay / al, z = az / al;
@@ -169,7 +169,7 @@ function transform(m: Mesh, rng: Rng, offset: number): Mesh {
   return { positions: q, indices: m.indices };
 }
 
-function randomSoup(rng: Rng, n: number): Mesh {
+function randomSoup(rng: Uniform, n: number): Mesh {
   const p = new Float64Array(n * 9);
   for (let t = 0; t < n; t++) {
     const cx = rng() * 10, cy = rng() * 10, cz = rng() * 10;
@@ -181,7 +181,7 @@ function randomSoup(rng: Rng, n: number): Mesh {
   return { positions: p, indices: idx };
 }
 
-function terrain(rng: Rng, n: number): Mesh {
+function terrain(rng: Uniform, n: number): Mesh {
   const p: number[] = [];
   const idx: number[] = [];
   for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) p.push(i, rng() * 0.8 + (i === j ? 2 : 0), j);
@@ -194,7 +194,7 @@ function terrain(rng: Rng, n: number): Mesh {
   return { positions: new Float64Array(p), indices: new Uint32Array(idx) };
 }
 
-const PROCEDURAL: { name: string; make: (rng: Rng) => Mesh }[] = [
+const PROCEDURAL: { name: string; make: (rng: Uniform) => Mesh }[] = [
   { name: 'icosphere', make: () => icosphere(2) },
   { name: 'random soup', make: (rng) => randomSoup(rng, 400) },
   { name: 'terrain', make: (rng) => terrain(rng, 16) },
@@ -223,7 +223,7 @@ describe('BVH first hit equals brute force', () => {
 
   it('segments along axes whose other components move by a denormal amount (inverse overflows) still equal brute force', () => {
     const rng = mulberry32(12);
-    for (const make of [(r: Rng) => terrain(r, 12), (r: Rng) => randomSoup(r, 300)]) {
+    for (const make of [(r: Uniform) => terrain(r, 12), (r: Uniform) => randomSoup(r, 300)]) {
       const m = toFloat32(make(rng));
       const world = World.fromTriangles(m.positions, m.indices);
       let hits = 0;
@@ -355,7 +355,7 @@ describe('closed meshes through the BVH: 0 leaks', () => {
   // From a point inside a closed mesh, segments aimed exactly at every vertex and at a point on every
   // edge, extended well outside: each crosses the surface, so each must hit (firstHit and anyHit),
   // at offsets 0, 1e4 and 1e5 from the origin. Same setup as the kernels' leak test, through the tree.
-  function leakCount(m: Mesh, inside: [number, number, number], offset: number, rng: Rng): number {
+  function leakCount(m: Mesh, inside: [number, number, number], offset: number, rng: Uniform): number {
     const q = new Float64Array(m.positions.length);
     for (let i = 0; i < q.length; i++) q[i] = m.positions[i] + offset;
     const world = World.fromTriangles(q, m.indices);

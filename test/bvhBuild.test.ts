@@ -9,10 +9,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildBvh, NODE_WORDS } from '../shared/bvh/build';
 import { triangleBoxes } from '../shared/bvh/bounds';
-import { mulberry32, type Rng } from '../shared/util/prng';
+import { mulberry32, type Uniform } from '../shared/util/prng';
 
 /** A float32 coordinate: mostly ordinary, sometimes a special value the key order must handle. */
-function coord(r: Rng): number {
+function coord(r: Uniform): number {
   const u = r();
   if (u < 0.05) return 0;
   if (u < 0.1) return -0;
@@ -21,7 +21,7 @@ function coord(r: Rng): number {
   return Math.fround((r() - 0.5) * 200);
 }
 
-function soup(r: Rng, tris: number, clustered: boolean): { positions: Float32Array; indices: Uint32Array } {
+function soup(r: Uniform, tris: number, clustered: boolean): { positions: Float32Array; indices: Uint32Array } {
   const positions = new Float32Array(tris * 9);
   for (let t = 0; t < tris; t++) {
     // Clustered soups: small triangles around random centres, so nodes split many levels deep.

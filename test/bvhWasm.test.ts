@@ -15,7 +15,7 @@ import { BUILD_KERNEL_HEX } from '../shared/bvh/wasm/buildKernel';
 // @ts-expect-error: a plain .mjs build script without declarations
 import { compileKernel, kernelSource, TS_PATH } from '../server/build/wasm.mjs';
 import { loadLevelMesh } from '../server/level/gltf';
-import { mulberry32, type Rng } from '../shared/util/prng';
+import { mulberry32, type Uniform } from '../shared/util/prng';
 import { assetPath } from './helpers/glb';
 
 /** Both paths' trees for one input; fails on the first difference. */
@@ -40,7 +40,7 @@ function expectSame(js: BvhBuildResult, wasm: BvhBuildResult, what: string): voi
 type Kind = 'special' | 'zeroFace' | 'zeroCorner' | 'equal' | 'sameCentroid' | 'clustered' | 'tiny' | 'huge';
 
 /** A float32 coordinate from a mix of special values and ordinary ones. */
-function special(r: Rng): number {
+function special(r: Uniform): number {
   const u = r();
   if (u < 0.12) return 0;
   if (u < 0.24) return -0;

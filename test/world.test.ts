@@ -10,7 +10,7 @@ import { buildSweepFrames, createSweepHit, sweepSphereTriangle } from '../shared
 import { World, createWorldHit } from '../shared/world/world';
 import { DEFAULT_LEVEL_PATH, loadLevelMesh, loadWorld } from '../server/level/gltf';
 import { icosphere } from './helpers/icosphere';
-import { mulberry32, type Rng } from '../shared/util/prng';
+import { mulberry32, type Uniform } from '../shared/util/prng';
 import { assetPath, meshBounds as bounds, toFloat32, type MeshArrays } from './helpers/glb';
 
 type Mesh = MeshArrays;

@@ -7,8 +7,6 @@
 
 /** A source of uniform draws in [0, 1). */
 export type Uniform = () => number;
-/** The package's public name of Uniform. */
-export type Rng = Uniform;
 
 /** mulberry32: uniform in [0, 1), 32-bit state, period 2^32. */
 export function mulberry32(seed: number): Uniform {
