@@ -42,7 +42,8 @@ describe('mannequin rig quality against the skinned mesh', () => {
 // is a third of its surface, so the per-zone spread differs from the mannequin's.
 // Measured with these settings (seed 2026, 13 poses, 3250 segments): hit 97.66%, zone 93.60%,
 // over-coverage 41 of 666 probes (6.16%). Thresholds: hit >= 96.5%, zone >= 92.5%, over-coverage <= 8%.
-// (npm run build:rig -- server/assets/RobotExpressive.glb, seed 1, 10000 segments: see the README.)
+// A larger run (seed 1, 10000 segments: server/rig/quality.ts REPORT_QUALITY_OPTIONS) is printed by
+// `npm run build:rig -- server/assets/RobotExpressive.glb --out /tmp/robot.rig.json`.
 describe('RobotExpressive rig quality against its skinned mesh', () => {
   it('segments aimed at the skinned surface hit a hitbox, and the right zone', async () => {
     const map = readCharacterMap(assetPath('RobotExpressive.map.json'));
@@ -67,7 +68,8 @@ describe('RobotExpressive rig quality against its skinned mesh', () => {
 // the lowest zone match (74.5% of its 51 segments, all of which hit a hitbox).
 // Measured with these settings (seed 2026, 13 poses, 3250 segments): hit 98.89%, zone 93.72%,
 // over-coverage 40 of 1012 probes (3.95%). Thresholds: hit >= 97.5%, zone >= 92.5%, over-coverage <= 6%.
-// (npm run build:rig -- server/assets/QuaterniusMannequin.glb, seed 1, 10000 segments: see the README.)
+// A larger run (seed 1, 10000 segments: server/rig/quality.ts REPORT_QUALITY_OPTIONS) is printed by
+// `npm run build:rig -- server/assets/QuaterniusMannequin.glb --out /tmp/quaternius.rig.json`.
 describe('QuaterniusMannequin rig quality against its skinned mesh', () => {
   it('segments aimed at the skinned surface hit a hitbox, and the right zone', async () => {
     const ch = await loadSkinnedCharacter(assetPath('QuaterniusMannequin.glb'));

@@ -66,7 +66,7 @@ describe('honest players at 100 ms RTT, 20 ms jitter', () => {
     expect(report.matchLog).not.toBeNull(); // the in-process server keeps writing its match log
     expect(report.config.inProcess).toBe(true);
     expect(report.honestJudged).toBeGreaterThanOrEqual(20);
-    // Lenient for a short run on a shared machine (the long run's numbers are in the README).
+    // Lenient for a short run on a shared machine (a longer run: `npm run bench:sim`, its numbers in docs/measurements.md).
     expect(report.agreementRaceFree).toBeGreaterThanOrEqual(0.97);
     expect(report.agreementAll).toBeLessThanOrEqual(report.agreementRaceFree);
     expect(report.honestRejected).toBe(0);
