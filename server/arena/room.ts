@@ -15,7 +15,7 @@
  * Why not Colyseus's defineInput / Rewind here: the verdict must be replayable from plain logged
  * numbers, so the round trip is the one this room measured against its own send times, shots and
  * inputs are fixed-layout binary frames judged by the shared pipeline, and the history is hitreg's
- * own, rewound with the rig's hitboxes rather than numeric fields (the README says how a room that
+ * own, rewound with the rig's hitboxes rather than numeric fields (docs/module.md says how a room that
  * uses them plugs their stamps into the match).
  */
 import { Room, type Client } from '@colyseus/core';

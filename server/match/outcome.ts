@@ -11,7 +11,7 @@ export interface ShotOptions {
   receiveTimeMs?: number;
   /**
    * Render time for an object message without one, server ms: e.g. the stamp Colyseus's own input
-   * stream gives (`this.inputs.get(sessionId).renderTime` on the room's clock; see the README).
+   * stream gives (`this.inputs.get(sessionId).renderTime` on the room's clock; see docs/module.md, Messages).
    * Default: the action time less the player's interpolation delay.
    */
   renderTimeMs?: number;

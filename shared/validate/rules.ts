@@ -88,7 +88,7 @@ export interface ValidationConfig {
 export type FriendlyFire = 'full' | 'noDamage' | 'off';
 export const FRIENDLY_FIRE_POLICIES: readonly FriendlyFire[] = ['full', 'noDamage', 'off'];
 
-/** Defaults: 250 ms window (the lag-comp default), Source-like tolerances; the README's rules table says why each. */
+/** Defaults: 250 ms window (the lag-comp default), Source-like tolerances; docs/judging.md's table of checks says why each. */
 export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMultipliers: ArrayLike<number>, eyeHeightM: number, maxPlayers = 16, loadout: readonly number[] = DEFAULT_LOADOUT): ValidationConfig {
   return {
     weapons, zoneMultipliers, maxPlayers, eyeHeightM,

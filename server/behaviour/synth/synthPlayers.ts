@@ -30,7 +30,7 @@
  *   3% of the time, plus what the pong waited behind a retransmission; its heading reaches the log
  *   one tick after its view (the room applies the input that arrived before the tick).
  *
- * Profiles (what the audit sees of each is in docs/audit.md):
+ * Profiles (what the audit sees of each is in server/behaviour/README.md):
  * - silentAim: the shot's direction is pulled from the view toward the aim point by s, and it
  *   fires once that pulled direction is on target; reaction x (1 - 0.6 s).
  * - flick: reaction toward 35 ms, flick time toward one tick, no overshoot, no confirmation delay.
