@@ -18,12 +18,11 @@ import { validateShot, type ValidationConfig } from '../../../shared/validate/sh
 import { copyShooterState, createShooterState, createVerdict, VerdictKind } from '../../../shared/validate/verdict';
 import { createMoveState, stepMovement } from '../../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES } from '../../../shared/protocol/shot';
-import { createWorldHit, type World } from '../../../shared/world/world';
+import { createWorldHit } from '../../../shared/world/world';
 import { createMatchScene } from '../../../shared/validate/scene';
 import { TICK_POSE_STRIDE, TickPose } from '../../match/recorder';
 import { findSpawnPoints } from '../../level/spawnPoints';
 import { MatchLogRecorder } from '../../matchlog/recorder';
-import type { MatchLogStats } from '../../matchlog/writer';
 import { Rng } from '../../../client-sim/rng';
 import { viewOnBody } from '../motion';
 import { DEFAULT_MEASURE_WINDOWS } from '../shotMeasures';
@@ -32,48 +31,12 @@ import { Behaviour, CheatKind, Phase, cadence, engageTarget, lerp, stepView, wra
 import { defaultRules, hitboxCentre } from './synthRules';
 import { createPlayer, fightWish, sampleRoundTrip, type Player } from './synthPlayer';
 import { HEADER_LAYOUT_VERSION } from '../../../shared/matchlog/records';
+import type { SynthMatchOptions, SynthMatchResult } from './synthOptions';
 
 export { defaultRules } from './synthRules';
 export { Behaviour, CheatKind, INHUMAN_PROFILES } from './synthPlayers';
+export type { SynthMatchOptions, SynthMatchResult } from './synthOptions';
 const LEGACY: ReadonlySet<string> = new Set([CheatKind.AIMBOT, CheatKind.WALLHACK, CheatKind.BACKTRACK]);
-
-export interface SynthMatchOptions {
-  world: World;
-  levelPath: string;
-  /** Output file. */
-  path: string;
-  seed?: number;
-  players?: number;
-  tickRate?: number;
-  durationS?: number;
-  /** Behaviour by slot; slots not listed are honest. */
-  cheats?: Partial<Record<number, CheatKind>>;
-  /** Strength of each slot's inhuman profile in [0, 1] (default `strength`). */
-  strengths?: Partial<Record<number, number>>;
-  /** Default strength of the inhuman profiles (default 1). */
-  strength?: number;
-  /** Disable deaths (very long bench matches keep everyone in play). */
-  immortal?: boolean;
-  /**
-   * 'aimed' (default): players fire only at a target they see (wallhacks: one they do not).
-   * 'spray': everyone fires whenever the weapon allows, along their facing when no target: a
-   * dense firefight for throughput benchmarks.
-   */
-  trigger?: 'aimed' | 'spray';
-  /** Rules that differ from the defaults (a key set to undefined: a rule the match does not have). */
-  rules?: Partial<ValidationConfig>;
-}
-
-export interface SynthMatchResult {
-  path: string;
-  shots: number;
-  ticks: number;
-  hits: number;
-  stats: MatchLogStats;
-  cheats: Record<number, CheatKind>;
-}
-
-
 
 /** Ticks of past positions kept per player for what others render (up to 500 ms at 64 Hz). */
 const PAST = 40;
