@@ -4,7 +4,7 @@
  * name of each primitive as a triangle range so a hit can say what it struck. This is I/O, so it
  * lives in server/; the World it builds is pure shared/ code.
  */
-import { Primitive, type Node as GltfNode } from '@gltf-transform/core';
+import { Primitive, type Mesh, type Node as GltfNode, type Root, type mat4 } from '@gltf-transform/core';
 import { fileURLToPath } from 'node:url';
 import { World, type SurfaceRange } from '../../shared/world/world';
 import { readGltf } from './gltfIO';
@@ -47,7 +47,11 @@ interface Piece {
  */
 export async function loadLevelMesh(path: string): Promise<LevelMesh> {
   const doc = await readGltf(path, 'level');
-  const root = doc.getRoot();
+  return mergePieces(path, collectPieces(path, doc.getRoot()));
+}
+
+/** One piece per TRIANGLES primitive of each mesh node reachable from the scenes (or, without scenes, from the root nodes). */
+function collectPieces(path: string, root: Root): Piece[] {
   const pieces: Piece[] = [];
   const seen = new Set<GltfNode>();
   const visit = (node: GltfNode): void => {
@@ -57,69 +61,9 @@ export async function loadLevelMesh(path: string): Promise<LevelMesh> {
     const mesh = node.getMesh();
     if (mesh) {
       const m = node.getWorldMatrix();
-      // Mirroring transforms flip winding; swap two corners so "front" keeps meaning the outside.
-      const det =
-        m[0] * (m[5] * m[10] - m[6] * m[9]) -
-        m[4] * (m[1] * m[10] - m[2] * m[9]) +
-        m[8] * (m[1] * m[6] - m[2] * m[5]);
-      const flip = det < 0;
+      const nodeName = node.getName() || `node${root.listNodes().indexOf(node)}`;
       const prims = mesh.listPrimitives();
-      for (let p = 0; p < prims.length; p++) {
-        const prim = prims[p];
-        const mode = prim.getMode();
-        const nodeName = node.getName() || `node${root.listNodes().indexOf(node)}`;
-        if (mode !== Primitive.Mode.TRIANGLES) {
-          throw new Error(
-            `level "${path}": node "${nodeName}", mesh "${mesh.getName()}", primitive ${p} has mode ` +
-              `${MODE_NAMES[mode] ?? mode}; only TRIANGLES is supported. Triangulate the level (e.g. ` +
-              `gltf-transform unweld/triangulate in your exporter) and export again.`,
-          );
-        }
-        const pos = prim.getAttribute('POSITION');
-        if (!pos) {
-          throw new Error(
-            `level "${path}": node "${nodeName}", primitive ${p} has no POSITION attribute; re-export the mesh with positions.`,
-          );
-        }
-        const vcount = pos.getCount();
-        const out = new Float64Array(vcount * 3);
-        const el: number[] = [0, 0, 0];
-        for (let i = 0; i < vcount; i++) {
-          pos.getElement(i, el); // dequantizes normalized integer storage; the node matrix holds the rest
-          const x = el[0], y = el[1], z = el[2];
-          out[i * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
-          out[i * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-          out[i * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
-        }
-        const idxAcc = prim.getIndices();
-        let idx: Uint32Array;
-        if (idxAcc) {
-          const arr = idxAcc.getArray();
-          if (!arr) throw new Error(`level "${path}": node "${nodeName}", primitive ${p} has an empty index accessor.`);
-          idx = Uint32Array.from(arr as ArrayLike<number>);
-        } else {
-          idx = new Uint32Array(vcount);
-          for (let i = 0; i < vcount; i++) idx[i] = i;
-        }
-        if (idx.length % 3 !== 0) {
-          throw new Error(
-            `level "${path}": node "${nodeName}", primitive ${p} has ${idx.length} indices, not a multiple of 3.`,
-          );
-        }
-        for (let i = 0; i < idx.length; i++) {
-          if (idx[i] >= vcount) {
-            throw new Error(`level "${path}": node "${nodeName}", primitive ${p} index ${idx[i]} is out of range (${vcount} vertices).`);
-          }
-        }
-        if (flip) {
-          for (let i = 0; i < idx.length; i += 3) {
-            const b = idx[i + 1];
-            idx[i + 1] = idx[i + 2];
-            idx[i + 2] = b;
-          }
-        }
-        pieces.push({ positions: out, indices: idx, node: nodeName, material: prim.getMaterial()?.getName() ?? '' });
-      }
+      for (let p = 0; p < prims.length; p++) pieces.push(readPiece(path, nodeName, mesh, p, prims[p], m));
     }
     for (const child of node.listChildren()) visit(child);
   };
@@ -130,7 +74,78 @@ export async function loadLevelMesh(path: string): Promise<LevelMesh> {
     // No scene: take every root node, as viewers do.
     for (const node of root.listNodes()) if (!node.getParentNode()) visit(node);
   }
+  return pieces;
+}
 
+/** Primitive `p` of a mesh node with world matrix `m`: its vertices in world space and its checked triangles. */
+function readPiece(path: string, nodeName: string, mesh: Mesh, p: number, prim: Primitive, m: mat4): Piece {
+  const mode = prim.getMode();
+  if (mode !== Primitive.Mode.TRIANGLES) {
+    throw new Error(
+      `level "${path}": node "${nodeName}", mesh "${mesh.getName()}", primitive ${p} has mode ` +
+        `${MODE_NAMES[mode] ?? mode}; only TRIANGLES is supported. Triangulate the level (e.g. ` +
+        `gltf-transform unweld/triangulate in your exporter) and export again.`,
+    );
+  }
+  const pos = prim.getAttribute('POSITION');
+  if (!pos) {
+    throw new Error(
+      `level "${path}": node "${nodeName}", primitive ${p} has no POSITION attribute; re-export the mesh with positions.`,
+    );
+  }
+  const vcount = pos.getCount();
+  const out = new Float64Array(vcount * 3);
+  const el: number[] = [0, 0, 0];
+  for (let i = 0; i < vcount; i++) {
+    pos.getElement(i, el); // dequantizes normalized integer storage; the node matrix holds the rest
+    const x = el[0], y = el[1], z = el[2];
+    out[i * 3] = m[0] * x + m[4] * y + m[8] * z + m[12];
+    out[i * 3 + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+    out[i * 3 + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+  }
+  const idx = readIndices(path, nodeName, p, prim, vcount);
+  // Mirroring transforms flip winding; swap two corners so "front" keeps meaning the outside.
+  const det =
+    m[0] * (m[5] * m[10] - m[6] * m[9]) -
+    m[4] * (m[1] * m[10] - m[2] * m[9]) +
+    m[8] * (m[1] * m[6] - m[2] * m[5]);
+  if (det < 0) {
+    for (let i = 0; i < idx.length; i += 3) {
+      const b = idx[i + 1];
+      idx[i + 1] = idx[i + 2];
+      idx[i + 2] = b;
+    }
+  }
+  return { positions: out, indices: idx, node: nodeName, material: prim.getMaterial()?.getName() ?? '' };
+}
+
+/** A primitive's vertex indices (0..vcount-1 when it has none), checked: whole triangles, all in range. */
+function readIndices(path: string, nodeName: string, p: number, prim: Primitive, vcount: number): Uint32Array {
+  const idxAcc = prim.getIndices();
+  let idx: Uint32Array;
+  if (idxAcc) {
+    const arr = idxAcc.getArray();
+    if (!arr) throw new Error(`level "${path}": node "${nodeName}", primitive ${p} has an empty index accessor.`);
+    idx = Uint32Array.from(arr as ArrayLike<number>);
+  } else {
+    idx = new Uint32Array(vcount);
+    for (let i = 0; i < vcount; i++) idx[i] = i;
+  }
+  if (idx.length % 3 !== 0) {
+    throw new Error(
+      `level "${path}": node "${nodeName}", primitive ${p} has ${idx.length} indices, not a multiple of 3.`,
+    );
+  }
+  for (let i = 0; i < idx.length; i++) {
+    if (idx[i] >= vcount) {
+      throw new Error(`level "${path}": node "${nodeName}", primitive ${p} index ${idx[i]} is out of range (${vcount} vertices).`);
+    }
+  }
+  return idx;
+}
+
+/** The pieces as one triangle soup, with a surface range per piece that has triangles. */
+function mergePieces(path: string, pieces: Piece[]): LevelMesh {
   let vTotal = 0;
   let iTotal = 0;
   for (const pc of pieces) {

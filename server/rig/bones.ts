@@ -139,6 +139,23 @@ export interface SkeletonMapping {
 
 /** Maps every joint of `sk` to a hitbox. Throws on an override naming no joint or an unknown role. */
 export function mapSkeleton(sk: Skeleton, overrides: BoneOverrides = {}): SkeletonMapping {
+  const { kinds, sides, how } = readKinds(sk, overrides);
+  splitSpineChain(sk.jointParent, kinds);
+  findUpperLegs(sk.jointParent, kinds, sides);
+  const { jointHitbox, principal } = assignHitboxes(sk.jointParent, kinds, sides, how);
+  const primary = primaryJoints(sk.jointWeight, jointHitbox, principal);
+  const jointZone = Uint8Array.from(jointHitbox, (h) => hitboxZoneSide(HITBOX_ORDER[h]).zone);
+  return { jointHitbox, jointZone, primary, how };
+}
+
+/** Per joint: the kind and side its override, declared role or name says, and which of those decided. */
+interface JointKinds {
+  kinds: (Kind | undefined)[];
+  sides: Uint8Array;
+  how: string[];
+}
+
+function readKinds(sk: Skeleton, overrides: BoneOverrides): JointKinds {
   const J = sk.jointNames.length;
   const kinds: (Kind | undefined)[] = new Array(J).fill(undefined);
   const sides = new Uint8Array(J);
@@ -157,15 +174,7 @@ export function mapSkeleton(sk: Skeleton, overrides: BoneOverrides = {}): Skelet
     let p: ParsedName;
     if (override !== undefined) {
       if (override === 'none') { how[j] = 'override'; continue; }
-      p = parseBoneName(override);
-      if (!p.kind || (HITBOX_OF_KIND[p.kind].limb && p.side === Side.CENTER)) {
-        throw new Error(
-          `bone map: "${name}": "${override}" is not a role; use a VRM humanoid bone name (hips, spine, chest, neck, head, ` +
-            `leftShoulder, leftUpperArm, leftLowerArm, leftHand, leftUpperLeg, leftLowerLeg, leftFoot, leftToes, right...), ` +
-            `a hitbox name (${HITBOX_ORDER.join(', ')}) or "none"`,
-        );
-      }
-      if (p.kind === 'spineChain') p.kind = 'spine'; // named outright: not split with the chain
+      p = parseOverride(name, override);
       how[j] = 'override';
     } else if (declared !== undefined) {
       p = parseBoneName(declared);
@@ -179,41 +188,75 @@ export function mapSkeleton(sk: Skeleton, overrides: BoneOverrides = {}): Skelet
     kinds[j] = p.kind;
     sides[j] = p.side;
   }
+  return { kinds, sides, how };
+}
 
-  const depth = (j: number): number => {
-    let d = 0;
-    for (let p = sk.jointParent[j]; p >= 0; p = sk.jointParent[p]) d++;
-    return d;
-  };
-  const isAncestor = (a: number, b: number): boolean => {
-    for (let p = sk.jointParent[b]; p >= 0; p = sk.jointParent[p]) if (p === a) return true;
-    return false;
-  };
+/** An override's role; throws when it names none (or a limb without its side). */
+function parseOverride(name: string, override: string): ParsedName {
+  const p = parseBoneName(override);
+  if (!p.kind || (HITBOX_OF_KIND[p.kind].limb && p.side === Side.CENTER)) {
+    throw new Error(
+      `bone map: "${name}": "${override}" is not a role; use a VRM humanoid bone name (hips, spine, chest, neck, head, ` +
+        `leftShoulder, leftUpperArm, leftLowerArm, leftHand, leftUpperLeg, leftLowerLeg, leftFoot, leftToes, right...), ` +
+        `a hitbox name (${HITBOX_ORDER.join(', ')}) or "none"`,
+    );
+  }
+  if (p.kind === 'spineChain') p.kind = 'spine'; // named outright: not split with the chain
+  return p;
+}
 
-  // Numbered spine bones: below an explicit chest on the spine (a descendant of the hips) they are
-  // the lower torso, above it the upper. With no such chest, the lower half (rounded down) is the
-  // lower torso and the rest the upper torso; a single one is the upper torso (the hips' bone
-  // carries the belly).
-  const chain = [...Array(J).keys()].filter((j) => kinds[j] === 'spineChain').sort((a, b) => depth(a) - depth(b) || a - b);
+function depth(jointParent: Int32Array, j: number): number {
+  let d = 0;
+  for (let p = jointParent[j]; p >= 0; p = jointParent[p]) d++;
+  return d;
+}
+
+function isAncestor(jointParent: Int32Array, a: number, b: number): boolean {
+  for (let p = jointParent[b]; p >= 0; p = jointParent[p]) if (p === a) return true;
+  return false;
+}
+
+/**
+ * Numbered spine bones: below an explicit chest on the spine (a descendant of the hips) they are
+ * the lower torso, above it the upper. With no such chest, the lower half (rounded down) is the
+ * lower torso and the rest the upper torso; a single one is the upper torso (the hips' bone
+ * carries the belly).
+ */
+function splitSpineChain(jointParent: Int32Array, kinds: (Kind | undefined)[]): void {
+  const J = kinds.length;
+  const chain = [...Array(J).keys()].filter((j) => kinds[j] === 'spineChain').sort((a, b) => depth(jointParent, a) - depth(jointParent, b) || a - b);
   const hips = [...Array(J).keys()].filter((j) => kinds[j] === 'hips');
-  const chests = [...Array(J).keys()].filter((j) => kinds[j] === 'chest' && hips.some((h) => isAncestor(h, j)));
+  const chests = [...Array(J).keys()].filter((j) => kinds[j] === 'chest' && hips.some((h) => isAncestor(jointParent, h, j)));
   if (chests.length > 0) {
-    for (const j of chain) kinds[j] = chests.some((c) => isAncestor(c, j)) ? 'chest' : 'spine';
+    for (const j of chain) kinds[j] = chests.some((c) => isAncestor(jointParent, c, j)) ? 'chest' : 'spine';
   } else if (chain.length === 1) {
     kinds[chain[0]] = 'chest';
   } else {
     chain.forEach((j, i) => { kinds[j] = i < Math.floor(chain.length / 2) ? 'spine' : 'chest'; });
   }
+}
 
-  // "leg" is Mixamo's lower leg; in a skeleton with no upper-leg name, the shallower of two
-  // lower-leg names on one side is the upper leg.
+/**
+ * "leg" is Mixamo's lower leg; in a skeleton with no upper-leg name, the shallower of two
+ * lower-leg names on one side is the upper leg.
+ */
+function findUpperLegs(jointParent: Int32Array, kinds: (Kind | undefined)[], sides: Uint8Array): void {
+  const J = kinds.length;
   for (const side of [Side.LEFT, Side.RIGHT]) {
     if ([...Array(J).keys()].some((j) => kinds[j] === 'upperLeg' && sides[j] === side)) continue;
     const lower = [...Array(J).keys()].filter((j) => kinds[j] === 'lowerLeg' && sides[j] === side);
-    const top = lower.find((a) => lower.some((b) => isAncestor(a, b)));
+    const top = lower.find((a) => lower.some((b) => isAncestor(jointParent, a, b)));
     if (top !== undefined) kinds[top] = 'upperLeg';
   }
+}
 
+/**
+ * Per joint: its hitbox (index into HITBOX_ORDER) by kind and side; a joint with no kind takes its
+ * nearest mapped ancestor's, else the pelvis (noted in `how`). `principal` marks joints whose kind
+ * carries its hitbox's frame.
+ */
+function assignHitboxes(jointParent: Int32Array, kinds: (Kind | undefined)[], sides: Uint8Array, how: string[]): { jointHitbox: Int32Array; principal: Uint8Array } {
+  const J = kinds.length;
   const hitboxIndex = new Map<string, number>();
   HITBOX_ORDER.forEach((n, i) => hitboxIndex.set(n, i));
   const pelvis = hitboxIndex.get('pelvis')!;
@@ -231,23 +274,27 @@ export function mapSkeleton(sk: Skeleton, overrides: BoneOverrides = {}): Skelet
   for (let j = 0; j < J; j++) {
     if (jointHitbox[j] >= 0) continue;
     let h = -1;
-    for (let p = sk.jointParent[j]; p >= 0 && h < 0; p = sk.jointParent[p]) if (kinds[p]) h = jointHitbox[p];
+    for (let p = jointParent[j]; p >= 0 && h < 0; p = jointParent[p]) if (kinds[p]) h = jointHitbox[p];
     jointHitbox[j] = h >= 0 ? h : pelvis;
     how[j] = h >= 0 ? 'inherited' : 'default';
   }
-  // Frame of each hitbox: its principal joint with the most skin weight, else any joint of it with weight.
+  return { jointHitbox, principal };
+}
+
+/** Frame of each hitbox: its principal joint with the most skin weight, else any joint of it with weight, else -1. */
+function primaryJoints(jointWeight: Float64Array, jointHitbox: Int32Array, principal: Uint8Array): Int32Array {
+  const J = jointHitbox.length;
   const primary = new Int32Array(HITBOX_ORDER.length).fill(-1);
   for (let h = 0; h < HITBOX_ORDER.length; h++) {
     let best = -1;
     for (const wantPrincipal of [1, 0]) {
       for (let j = 0; j < J; j++) {
-        if (jointHitbox[j] !== h || sk.jointWeight[j] <= 0 || (wantPrincipal && !principal[j])) continue;
-        if (best < 0 || sk.jointWeight[j] > sk.jointWeight[best]) best = j;
+        if (jointHitbox[j] !== h || jointWeight[j] <= 0 || (wantPrincipal && !principal[j])) continue;
+        if (best < 0 || jointWeight[j] > jointWeight[best]) best = j;
       }
       if (best >= 0) break;
     }
     primary[h] = best;
   }
-  const jointZone = Uint8Array.from(jointHitbox, (h) => hitboxZoneSide(HITBOX_ORDER[h]).zone);
-  return { jointHitbox, jointZone, primary, how };
+  return primary;
 }

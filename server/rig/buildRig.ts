@@ -10,19 +10,17 @@
  * hull from their support points along a fixed set of bone-local directions (a k-DOP's corners,
  * pushed out by a small margin), wound counter-clockwise seen from outside; pick the idle, jog, run
  * and fall clips (by name, or as the map says) and resample their bone transforms at ~30 Hz in model
- * space; compute the broadphase sphere over every frame; stamp the content hash. A hitbox no vertex
- * feeds (a character without a neck bone) is left out.
+ * space (./clipFrames); compute the broadphase sphere over every frame; stamp the content hash. A
+ * hitbox no vertex feeds (a character without a neck bone) is left out.
  */
 import type QuickHull from 'quickhull3d';
-import {
-  BONE_STRIDE, FRAME_ROTATION_SCALE, FRAME_TRANSLATION_QUANTUM, RIG_FORMAT_VERSION, encodeBase64, normaliseRotations, rigDataHash,
-  type RigData, type RigMeta,
-} from '../../shared/rig/rig';
+import { BONE_STRIDE, RIG_FORMAT_VERSION, encodeBase64, normaliseRotations, rigDataHash, type RigData, type RigMeta } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
-import { bindGlobals, dominantJointPerTriangle, globalMatrices, sampleLocalTRS } from './skinning';
+import { bindGlobals, dominantJointPerTriangle } from './skinning';
 import { rigidFromMat4 } from './mat4';
-import { jointParents, jointWeights, type AnimationClipData, type SkinnedCharacter } from './character';
-import { HITBOX_ORDER, hitboxZoneSide, mapSkeleton, type BoneOverrides } from './bones';
+import { jointParents, jointWeights, type SkinnedCharacter } from './character';
+import { HITBOX_ORDER, hitboxZoneSide, mapSkeleton, type BoneOverrides, type SkeletonMapping } from './bones';
+import { dequantiseFrames, pickClips, quantiseFrames, sampleClipFrames, type ClipRole } from './clipFrames';
 import { MANNEQUIN_PATH } from './paths';
 
 // quickhull3d's dist/index.js imports its own files without extensions, which Node's ESM loader
@@ -33,10 +31,6 @@ const quickhull: typeof QuickHull = (
 ).default;
 
 export { HITBOX_ORDER, MANNEQUIN_PATH };
-
-/** The four clips every rig carries, in this order: Clip.IDLE = 0, JOG = 1, RUN = 2, FALL = 3 (Clip in shared/rig/mannequin.ts). */
-export const CLIP_ROLES = ['idle', 'jog', 'run', 'fall'] as const;
-export type ClipRole = (typeof CLIP_ROLES)[number];
 
 /** How a character's bones and clips map onto the rig when names alone do not say (a JSON file). */
 export interface CharacterMap {
@@ -49,31 +43,6 @@ export interface CharacterMap {
    * not modelled in metres. Applied when the character is loaded (loadMappedCharacter in ./rigFile).
    */
   height?: number;
-}
-
-const CLIP_PATTERNS: Record<ClipRole, RegExp> = { idle: /idle/i, jog: /jog|walk/i, run: /run|sprint/i, fall: /fall|jump|air/i };
-/** A role without a clip of its own borrows one, in this order of preference. */
-const CLIP_FALLBACKS: Record<ClipRole, ClipRole[]> = { idle: [], jog: ['run', 'idle'], run: ['jog', 'idle'], fall: ['idle'] };
-
-/**
- * The clip of each role: the map's choice, else the first clip whose name fits (idle, jog|walk,
- * run|sprint, fall|jump|air), else a neighbouring role's, else the rest pose held still.
- */
-export function pickClips(ch: SkinnedCharacter, chosen: CharacterMap['clips'] = {}): AnimationClipData[] {
-  const found = new Map<ClipRole, AnimationClipData>();
-  for (const role of CLIP_ROLES) {
-    const want = chosen[role];
-    if (want !== undefined) {
-      const clip = ch.clips.find((c) => c.name === want);
-      if (!clip) throw new Error(`clip map: ${role} is "${want}", but the character's clips are: ${ch.clips.map((c) => c.name).join(', ') || '(none)'}`);
-      found.set(role, clip);
-      continue;
-    }
-    const clip = ch.clips.find((c) => CLIP_PATTERNS[role].test(c.name) && c.duration > 0);
-    if (clip) found.set(role, clip);
-  }
-  const rest: AnimationClipData = { name: 'rest', duration: 1, channels: [] };
-  return CLIP_ROLES.map((role) => found.get(role) ?? CLIP_FALLBACKS[role].map((r) => found.get(r)).find((c) => c) ?? rest);
 }
 
 export interface BuildOptions {
@@ -178,10 +147,42 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     { jointNames: ch.jointNames, jointParent: jointParents(ch), jointWeight: jointWeights(ch), declaredRoles: ch.declaredRoles },
     map.bones,
   );
+  const gathered = gatherHitboxPoints(ch, mapping, options.gather);
+  const hb = keepHitboxes(mapping, gathered, source);
+  const hulls = buildHulls(hb.points, options);
+  const sampled = sampleClipFrames(ch, pickClips(ch, map.clips), hb.primary, options.sampleRate);
+  const frameQ = quantiseFrames(sampled.frameParts, source);
+  const bound = broadphaseBound(hb.bindPose, dequantiseFrames(frameQ), hulls);
+  const meta = rigMeta(ch, source, hb, hulls.triStart, sampled.clipMeta, bound);
+  const payload = encodeBase64(packPayload(hulls.triangles, hulls.spheres, hb.bindPose, frameQ));
+  const metaJson = JSON.stringify(meta);
+  return {
+    data: { version: RIG_FORMAT_VERSION, meta: metaJson, payload, hash: rigDataHash(metaJson, payload) },
+    triangleJoint: gathered.triangleJoint,
+    jointZone: mapping.jointZone,
+    jointHitbox: Array.from(mapping.jointHitbox, (h) => HITBOX_ORDER[h]),
+    jointHow: mapping.how,
+    omitted: hb.omitted.map((h) => HITBOX_ORDER[h]),
+  };
+}
+
+/** Bind-pose vertices of every candidate hitbox (HITBOX_ORDER), in its primary joint's rigid bind frame. */
+interface GatheredPoints {
+  /** Per candidate: the rigid bind frame [t, q] of its primary joint (zeros when it has none). */
+  candidateBind: Float64Array;
+  /** Per triangle of the source mesh: its dominant joint. */
+  triangleJoint: Int32Array;
+  /** Per candidate: its vertices in candidateBind's frame, 3 numbers each, each vertex once. */
+  localPts: number[][];
+}
+
+/**
+ * Gives every vertex to the hitboxes it feeds: with 'triangle', the hitbox of the dominant joint of
+ * each triangle it is a corner of; with 'vertex', the hitbox weighing most on the vertex itself.
+ */
+function gatherHitboxPoints(ch: SkinnedCharacter, mapping: SkeletonMapping, gather: BuildOptions['gather']): GatheredPoints {
   const hitboxOfJoint = mapping.jointHitbox;
   const HA = HITBOX_ORDER.length;
-
-  // Bone-local vertices per candidate hitbox, gathered in the candidate's primary frame.
   const bindG = bindGlobals(ch);
   const frameOf = (j: number, out: Float64Array): Float64Array => rigidFromMat4(out, bindG.subarray(j * 16, j * 16 + 16));
   const candidateBind = new Float64Array(HA * BONE_STRIDE);
@@ -189,6 +190,24 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   const triangleJoint = dominantJointPerTriangle(ch);
   const localPts: number[][] = Array.from({ length: HA }, () => []);
   const used: Set<number>[] = Array.from({ length: HA }, () => new Set());
+  const vertexHitbox = dominantHitboxPerVertex(ch, hitboxOfJoint);
+  for (let t = 0; t < triangleJoint.length; t++) {
+    const th = hitboxOfJoint[triangleJoint[t]];
+    for (let c = 0; c < 3; c++) {
+      const v = ch.indices[t * 3 + c];
+      const h = gather === 'vertex' ? vertexHitbox[v] : th;
+      if (mapping.primary[h] < 0 || used[h].has(v)) continue;
+      used[h].add(v);
+      const bone = candidateBind.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
+      localPts[h].push(...inverseRigidPoint(bone, [ch.positions[v * 3], ch.positions[v * 3 + 1], ch.positions[v * 3 + 2]]));
+    }
+  }
+  return { candidateBind, triangleJoint, localPts };
+}
+
+/** Per vertex: the hitbox (index into HITBOX_ORDER) whose joints carry the most of its skin weight. */
+function dominantHitboxPerVertex(ch: SkinnedCharacter, hitboxOfJoint: Int32Array): Int32Array {
+  const HA = HITBOX_ORDER.length;
   const vertexHitbox = new Int32Array(ch.positions.length / 3);
   const acc = new Float64Array(HA);
   for (let v = 0; v < vertexHitbox.length; v++) {
@@ -198,46 +217,72 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     for (let h = 1; h < HA; h++) if (acc[h] > acc[best]) best = h;
     vertexHitbox[v] = best;
   }
-  for (let t = 0; t < triangleJoint.length; t++) {
-    const th = hitboxOfJoint[triangleJoint[t]];
-    for (let c = 0; c < 3; c++) {
-      const v = ch.indices[t * 3 + c];
-      const h = options.gather === 'vertex' ? vertexHitbox[v] : th;
-      if (mapping.primary[h] < 0 || used[h].has(v)) continue;
-      used[h].add(v);
-      const bone = candidateBind.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE);
-      localPts[h].push(...inverseRigidPoint(bone, [ch.positions[v * 3], ch.positions[v * 3 + 1], ch.positions[v * 3 + 2]]));
-    }
-  }
+  return vertexHitbox;
+}
 
-  // The rig's hitboxes: the candidates with a frame and enough vertices for a hull, in HITBOX_ORDER.
+/** The rig's hitboxes, in HITBOX_ORDER, with what the later steps need of each. */
+interface KeptHitboxes {
+  /** Indices into HITBOX_ORDER of the hitboxes kept, and of those left out. */
+  kept: number[];
+  omitted: number[];
+  names: string[];
+  /** Per kept hitbox: its joint, zone, side, bind frame [t, q] and bone-local vertices. */
+  primary: Int32Array;
+  zone: Uint8Array;
+  side: Uint8Array;
+  bindPose: Float64Array;
+  points: number[][];
+}
+
+/** Keeps the candidates with a frame and enough vertices for a hull; the head must be among them. */
+function keepHitboxes(mapping: SkeletonMapping, gathered: GatheredPoints, source: string): KeptHitboxes {
+  const { candidateBind, localPts } = gathered;
   const kept: number[] = [];
   const omitted: number[] = [];
-  for (let h = 0; h < HA; h++) (mapping.primary[h] >= 0 && localPts[h].length >= 12 ? kept : omitted).push(h);
+  for (let h = 0; h < HITBOX_ORDER.length; h++) (mapping.primary[h] >= 0 && localPts[h].length >= 12 ? kept : omitted).push(h);
   if (!kept.some((h) => HITBOX_ORDER[h] === 'head')) {
     throw new Error(`buildRig: ${source}: no bone maps to the head (the eye height comes from it); name it in a bone map, e.g. {"bones": {"<head bone>": "head"}}`);
   }
   const names = kept.map((h) => HITBOX_ORDER[h]);
-  const H = kept.length;
-  const hitboxOf = new Map<string, number>();
-  names.forEach((name, i) => hitboxOf.set(name, i));
-  const primary = Int32Array.from(kept, (h) => mapping.primary[h]);
-  const zone = Uint8Array.from(names, (n) => hitboxZoneSide(n).zone);
-  const side = Uint8Array.from(names, (n) => hitboxZoneSide(n).side);
-  const tmp = new Float64Array(BONE_STRIDE);
-  const bindPose = new Float64Array(H * BONE_STRIDE);
+  const bindPose = new Float64Array(kept.length * BONE_STRIDE);
   kept.forEach((h, i) => bindPose.set(candidateBind.subarray(h * BONE_STRIDE, h * BONE_STRIDE + BONE_STRIDE), i * BONE_STRIDE));
-  const keptPts = kept.map((h) => localPts[h]);
+  return {
+    kept,
+    omitted,
+    names,
+    primary: Int32Array.from(kept, (h) => mapping.primary[h]),
+    zone: Uint8Array.from(names, (n) => hitboxZoneSide(n).zone),
+    side: Uint8Array.from(names, (n) => hitboxZoneSide(n).side),
+    bindPose,
+    points: kept.map((h) => localPts[h]),
+  };
+}
 
+/** The hitboxes' hulls as shipped (float32 values), one after another, and a bounding sphere per hitbox. */
+interface Hulls {
+  /** Bone-local triangles, 9 numbers each; hitbox h has triangles triStart[h] to triStart[h + 1]. */
+  triangles: Float64Array;
+  triStart: number[];
+  /** Per hitbox: center xyz and radius, bone-local. */
+  spheres: Float64Array;
+}
+
+/** Rounds to float32 and back, so spheres and bounds are computed on the values that ship. */
+const f32 = (a: ArrayLike<number>): Float64Array => Float64Array.from(Float32Array.from(a));
+
+/** Each kept hitbox's hull from its bone-local vertices (supportHull), rounded to float32. */
+function buildHulls(points: number[][], options: BuildOptions): Hulls {
   const dirs = hullDirections(options.extraDirections);
-  const hullTris: number[][] = keptPts.map((pts) => supportHull(Float64Array.from(pts), dirs, options.inflate));
-
-  // Round everything that ships to float32 first, so spheres and bounds are computed on the shipped values.
-  const f32 = (a: ArrayLike<number>): Float64Array => Float64Array.from(Float32Array.from(a));
+  const hullTris: number[][] = points.map((pts) => supportHull(Float64Array.from(pts), dirs, options.inflate));
   const triangles = f32(hullTris.flat());
   const triStart = [0];
   for (const t of hullTris) triStart.push(triStart[triStart.length - 1] + t.length / 9);
+  return { triangles, triStart, spheres: hullSpheres(triangles, triStart) };
+}
 
+/** Per hitbox: a sphere around its hull's box center that holds every (float32) hull vertex. */
+function hullSpheres(triangles: Float64Array, triStart: number[]): Float64Array {
+  const H = triStart.length - 1;
   const spheres = new Float64Array(H * 4);
   for (let h = 0; h < H; h++) {
     let mnx = Infinity, mny = Infinity, mnz = Infinity, mxx = -Infinity, mxy = -Infinity, mxz = -Infinity;
@@ -254,45 +299,18 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
     // Margin: the sphere must contain the float32 vertices even after float32 rounding of r.
     spheres.set([cx, cy, cz, Math.fround(r * (1 + 1e-5) + 1e-5)], h * 4);
   }
+  return spheres;
+}
 
-  // Clip frames at ~sampleRate, frame i at i * duration / n (frame n repeats frame 0 for loops).
-  const clips = pickClips(ch, map.clips);
-  const local = new Float64Array(ch.nodeNames.length * 10);
-  const globals = new Float64Array(ch.nodeNames.length * 16);
-  const frameParts: number[] = [];
-  const clipMeta: RigMeta['clips'] = [];
-  for (const clip of clips) {
-    const n = Math.max(1, Math.round(clip.duration * options.sampleRate));
-    for (let i = 0; i <= n; i++) {
-      sampleLocalTRS(local, ch, clip, (i * clip.duration) / n);
-      globalMatrices(globals, ch, local);
-      for (let h = 0; h < H; h++) {
-        rigidFromMat4(tmp, globals.subarray(primary[h] * 16, primary[h] * 16 + 16));
-        frameParts.push(...tmp);
-      }
-    }
-    clipMeta.push({ name: clip.name, duration: Math.fround(clip.duration), frameCount: n + 1 });
-  }
-  // Quantise frames to int16 (see shared/rig/rig.ts) and keep the values the loader will see.
-  const frameQ = new Int16Array(frameParts.length);
-  for (let i = 0; i < frameParts.length; i++) {
-    const v = i % BONE_STRIDE < 3 ? frameParts[i] / FRAME_TRANSLATION_QUANTUM : frameParts[i] * FRAME_ROTATION_SCALE;
-    const q = Math.round(v);
-    if (q < -32767 || q > 32767) {
-      throw new Error(
-        `buildRig: ${source}: a bone moves ${Math.abs(frameParts[i]).toFixed(2)} m from the model origin, beyond the rig format's ` +
-          `+-4 m; if the character is not modelled in metres, give its standing height in its map file, e.g. {"height": 1.8}`,
-      );
-    }
-    frameQ[i] = q;
-  }
-  const frames = new Float64Array(frameQ.length);
-  for (let i = 0; i < frameQ.length; i++) frames[i] = i % BONE_STRIDE < 3 ? frameQ[i] * FRAME_TRANSLATION_QUANTUM : frameQ[i] / FRAME_ROTATION_SCALE;
-  normaliseRotations(frames);
+/**
+ * Broadphase sphere [cx, cy, cz, r]: every hull vertex in every frame and in the bind pose, model
+ * space, as the loader will see them (float32 bind pose, dequantised frames, rotations renormalised).
+ */
+function broadphaseBound(bindPose: Float64Array, frames: Float64Array, hulls: Hulls): RigMeta['bound'] {
+  const { triangles, triStart } = hulls;
+  const H = triStart.length - 1;
   const bindPose32 = f32(bindPose);
   normaliseRotations(bindPose32);
-
-  // Broadphase sphere: every hull vertex in every frame and in the bind pose, model space.
   const allPoses: Float64Array[] = [bindPose32];
   for (let o = 0; o < frames.length; o += H * BONE_STRIDE) allPoses.push(frames.subarray(o, o + H * BONE_STRIDE));
   const modelPts: number[] = [];
@@ -305,7 +323,7 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
       }
     }
   }
-  let mn = [Infinity, Infinity, Infinity], mx = [-Infinity, -Infinity, -Infinity];
+  const mn = [Infinity, Infinity, Infinity], mx = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < modelPts.length; i += 3) for (let k = 0; k < 3; k++) {
     mn[k] = Math.min(mn[k], modelPts[i + k]); mx[k] = Math.max(mx[k], modelPts[i + k]);
   }
@@ -314,22 +332,29 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   for (let i = 0; i < modelPts.length; i += 3) br = Math.max(br, Math.hypot(modelPts[i] - bc[0], modelPts[i + 1] - bc[1], modelPts[i + 2] - bc[2]));
   // 1 cm margin: frames are interpolated at run time (nlerp between two frames stays close to both).
   br = Math.fround(br + 0.01);
+  return [bc[0], bc[1], bc[2], br];
+}
 
+/** The rig's meta: hitboxes, clips, bound, and the standing and eye heights. */
+function rigMeta(ch: SkinnedCharacter, source: string, hb: KeptHitboxes, triStart: number[], clips: RigMeta['clips'], bound: RigMeta['bound']): RigMeta {
   // Height: top of the bind-pose mesh. Eye height: an estimate halfway between the head joint and the top.
   let top = -Infinity;
   for (let v = 1; v < ch.positions.length; v += 3) top = Math.max(top, ch.positions[v]);
-  const headY = bindPose[hitboxOf.get('head')! * BONE_STRIDE + 1];
-  const meta: RigMeta = {
+  const headY = hb.bindPose[hb.names.indexOf('head') * BONE_STRIDE + 1];
+  return {
     source,
     height: Math.round(top * 1e4) / 1e4,
     eyeHeight: Math.round(((headY + top) / 2) * 1e4) / 1e4,
-    hitboxes: names.map((name, h) => ({
-      name, joint: ch.jointNames[primary[h]], jointIndex: primary[h], zone: zone[h], side: side[h], triangles: triStart[h + 1] - triStart[h],
+    hitboxes: hb.names.map((name, h) => ({
+      name, joint: ch.jointNames[hb.primary[h]], jointIndex: hb.primary[h], zone: hb.zone[h], side: hb.side[h], triangles: triStart[h + 1] - triStart[h],
     })),
-    clips: clipMeta,
-    bound: [bc[0], bc[1], bc[2], br],
+    clips,
+    bound,
   };
+}
 
+/** The payload's bytes: triangles, spheres and bind pose as little-endian float32, then the int16 frames. */
+function packPayload(triangles: Float64Array, spheres: Float64Array, bindPose: Float64Array, frameQ: Int16Array): Uint8Array {
   const all = new Float32Array(triangles.length + spheres.length + bindPose.length);
   let o = 0;
   for (const part of [triangles, spheres, bindPose]) { all.set(part, o); o += part.length; }
@@ -337,14 +362,5 @@ export function buildRig(ch: SkinnedCharacter, source: string, options: BuildOpt
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < all.length; i++) view.setFloat32(i * 4, all[i], true);
   for (let i = 0; i < frameQ.length; i++) view.setInt16(all.length * 4 + i * 2, frameQ[i], true);
-  const payload = encodeBase64(bytes);
-  const metaJson = JSON.stringify(meta);
-  return {
-    data: { version: RIG_FORMAT_VERSION, meta: metaJson, payload, hash: rigDataHash(metaJson, payload) },
-    triangleJoint,
-    jointZone: mapping.jointZone,
-    jointHitbox: Array.from(hitboxOfJoint, (h) => HITBOX_ORDER[h]),
-    jointHow: mapping.how,
-    omitted: omitted.map((h) => HITBOX_ORDER[h]),
-  };
+  return bytes;
 }

@@ -7,7 +7,7 @@
  * bone table. ./skinning evaluates the result (sampling, skinning); the rig build and the quality
  * measurement start from it.
  */
-import { Node } from '@gltf-transform/core';
+import { Node, type Animation, type Mesh, type Primitive, type Root, type Skin } from '@gltf-transform/core';
 import { readGltfWithJson } from '../level/gltfIO';
 import { mat4InvertAffine, mat4Multiply } from './mat4';
 
@@ -54,10 +54,55 @@ export async function loadSkinnedCharacter(path: string): Promise<SkinnedCharact
   const root = doc.getRoot();
   const skins = root.listSkins();
   if (skins.length === 0) throw new Error(`${path}: no skin; export the character with its armature (a skinned mesh)`);
+  const sk = mergeSkins(path, skins);
+  const jointCount = sk.jointNodes.length;
+  const nodes = addAncestors(sk.jointNodes, sk.indexOf);
+  const nodeParent = new Int32Array(nodes.length);
+  const nodeRest = new Float64Array(nodes.length * 10);
+  nodes.forEach((n, i) => {
+    const p = n.getParentNode();
+    nodeParent[i] = p ? sk.indexOf.get(p)! : -1;
+    nodeRest.set([...n.getTranslation(), ...n.getRotation(), ...n.getScale()], i * 10);
+  });
+  const inverseBind = Float64Array.from(sk.ibm);
+  const geo = readGeometry(path, root, sk, inverseBind);
+  if (geo.indices.length === 0) throw new Error(`${path}: no triangles are skinned to or parented under the skeleton; export the character's meshes with its armature`);
+  const positions = Float64Array.from(geo.positions);
+  toSceneSpace(positions, inverseBind, sk.jointNodes);
+  const clips: AnimationClipData[] = root.listAnimations().map((anim) => readClip(anim, sk.indexOf));
+  return {
+    jointNames: sk.jointNodes.map((n) => n.getName()),
+    nodeNames: nodes.map((n) => n.getName()),
+    nodeParent,
+    nodeRest,
+    inverseBind,
+    positions,
+    joints: Uint16Array.from(geo.joints),
+    weights: Float64Array.from(geo.weights),
+    indices: Uint32Array.from(geo.indices),
+    clips,
+    declaredRoles: vrmRoles(json, root.listNodes(), sk.indexOf, jointCount),
+  };
+}
 
-  // Joints: the union of every skin's joints. Two skins may bind a shared joint differently only by
-  // a transform common to the whole skin (a quantizer folds its dequantization into the inverse bind
-  // matrices: IBM_K = IBM * C_K); that skin's vertices are then moved by C_K. Anything else is refused.
+/** The joints of every skin, merged by joint node. */
+interface MergedSkins {
+  /** Joint nodes in joint-index order. */
+  jointNodes: Node[];
+  /** Node -> index: joints first; addAncestors appends their ancestors. */
+  indexOf: Map<Node, number>;
+  /** Inverse bind matrices, 16 per joint, from the first skin that binds the joint. */
+  ibm: number[];
+  /** Per skin that binds a shared joint differently: the transform C_K its vertices are moved by. */
+  skinToCanon: Map<object, Float64Array>;
+}
+
+/**
+ * Joints: the union of every skin's joints. Two skins may bind a shared joint differently only by
+ * a transform common to the whole skin (a quantizer folds its dequantization into the inverse bind
+ * matrices: IBM_K = IBM * C_K); that skin's vertices are then moved by C_K. Anything else is refused.
+ */
+function mergeSkins(path: string, skins: Skin[]): MergedSkins {
   const jointNodes: Node[] = [];
   const indexOf = new Map<Node, number>();
   const ibm: number[] = [];
@@ -86,9 +131,15 @@ export async function loadSkinnedCharacter(path: string): Promise<SkinnedCharact
     });
     if (C && C.some((v, i) => Math.abs(v - (i % 5 === 0 ? 1 : 0)) > 1e-9)) skinToCanon.set(skin, C);
   }
-  const jointCount = jointNodes.length;
+  return { jointNodes, indexOf, ibm, skinToCanon };
+}
+
+/**
+ * The joints followed by their ancestors that are not joints (e.g. the armature's root node), which
+ * are part of the model-space transform; each ancestor is added to `indexOf` after the joints.
+ */
+function addAncestors(jointNodes: Node[], indexOf: Map<Node, number>): Node[] {
   const nodes: Node[] = [...jointNodes];
-  // Ancestors of joints (e.g. the armature's root node) are part of the model-space transform.
   for (let i = 0; i < nodes.length; i++) {
     const p = nodes[i].getParentNode();
     if (p && !indexOf.has(p)) {
@@ -96,118 +147,125 @@ export async function loadSkinnedCharacter(path: string): Promise<SkinnedCharact
       nodes.push(p);
     }
   }
-  const nodeParent = new Int32Array(nodes.length);
-  const nodeRest = new Float64Array(nodes.length * 10);
-  nodes.forEach((n, i) => {
-    const p = n.getParentNode();
-    nodeParent[i] = p ? indexOf.get(p)! : -1;
-    nodeRest.set([...n.getTranslation(), ...n.getRotation(), ...n.getScale()], i * 10);
-  });
-  const inverseBind = Float64Array.from(ibm);
+  return nodes;
+}
 
-  const posParts: number[] = [];
-  const jointParts: number[] = [];
-  const weightParts: number[] = [];
-  const indexParts: number[] = [];
-  const rigid = new Float64Array(16);
-  const tmp = new Float64Array(16);
+/** Bind-pose geometry gathered over every mesh that moves with the skeleton. */
+interface GeometryParts {
+  positions: number[];
+  joints: number[];
+  weights: number[];
+  indices: number[];
+}
+
+/** How a mesh instance's vertices follow the skeleton: through its skin, or rigidly under one joint. */
+type Binding =
+  | { skinned: true; skinJoints: number[]; canon: Float64Array | undefined }
+  | { skinned: false; bone: number; rigid: Float64Array };
+
+/** Every triangle of every mesh instance that is skinned or parented under a joint; others are skipped. */
+function readGeometry(path: string, root: Root, sk: MergedSkins, inverseBind: Float64Array): GeometryParts {
+  const out: GeometryParts = { positions: [], joints: [], weights: [], indices: [] };
   for (const mesh of root.listMeshes()) {
     for (const node of mesh.listParents()) {
       if (!(node instanceof Node)) continue;
       const skin = node.getSkin();
-      let bone = -1; // rigid attachment: the nearest joint at or above the node
-      if (!skin) {
-        for (let p: Node | null = node; p && bone < 0; p = p.getParentNode()) bone = indexOf.has(p) && indexOf.get(p)! < jointCount ? indexOf.get(p)! : -1;
-        if (bone < 0) continue; // not attached to the skeleton: it cannot move with the character
-        // Bind-pose position of a vertex p: inv(IBM_bone) * inv(W_bone) * W_node * p, with W the rest
-        // world matrices, so G_bone * IBM_bone reproduces the node's motion under the bone.
-        mat4InvertAffine(tmp, jointNodes[bone].getWorldMatrix());
-        mat4Multiply(rigid, tmp, node.getWorldMatrix());
-        mat4InvertAffine(tmp, inverseBind, bone * 16);
-        mat4Multiply(rigid, tmp, rigid);
+      let binding: Binding;
+      if (skin) {
+        binding = { skinned: true, skinJoints: skin.listJoints().map((j) => sk.indexOf.get(j)!), canon: sk.skinToCanon.get(skin) };
+      } else {
+        const rigid = rigidAttachment(node, sk, inverseBind);
+        if (!rigid) continue; // not attached to the skeleton: it cannot move with the character
+        binding = rigid;
       }
-      const skinJoints = skin ? skin.listJoints().map((j) => indexOf.get(j)!) : [];
-      for (const prim of mesh.listPrimitives()) {
-        if (prim.getMode() !== 4) throw new Error(`${path}: mesh "${mesh.getName()}" has primitive mode ${prim.getMode()}, not TRIANGLES; triangulate on export`);
-        const pos = prim.getAttribute('POSITION');
-        const jo = prim.getAttribute('JOINTS_0');
-        const we = prim.getAttribute('WEIGHTS_0');
-        if (!pos) throw new Error(`${path}: mesh "${mesh.getName()}" has a primitive without POSITION`);
-        if (skin && (!jo || !we)) throw new Error(`${path}: skinned mesh "${mesh.getName()}" has a primitive without JOINTS_0/WEIGHTS_0`);
-        const base = posParts.length / 3;
-        const n = pos.getCount();
-        const v = [0, 0, 0, 0];
-        for (let i = 0; i < n; i++) {
-          pos.getElement(i, v);
-          if (skin) {
-            const C = skinToCanon.get(skin);
-            if (C) posParts.push(C[0] * v[0] + C[4] * v[1] + C[8] * v[2] + C[12], C[1] * v[0] + C[5] * v[1] + C[9] * v[2] + C[13], C[2] * v[0] + C[6] * v[1] + C[10] * v[2] + C[14]);
-            else posParts.push(v[0], v[1], v[2]);
-            jo!.getElement(i, v);
-            for (let k = 0; k < 4; k++) {
-              const j = skinJoints[v[k]];
-              if (j === undefined) throw new Error(`${path}: mesh "${mesh.getName()}" vertex ${i} names joint ${v[k]}, but its skin has ${skinJoints.length}`);
-              jointParts.push(j);
-            }
-            we!.getElement(i, v);
-            weightParts.push(v[0], v[1], v[2], v[3]);
-          } else {
-            const x = v[0], y = v[1], z = v[2];
-            posParts.push(
-              rigid[0] * x + rigid[4] * y + rigid[8] * z + rigid[12],
-              rigid[1] * x + rigid[5] * y + rigid[9] * z + rigid[13],
-              rigid[2] * x + rigid[6] * y + rigid[10] * z + rigid[14],
-            );
-            jointParts.push(bone, bone, bone, bone);
-            weightParts.push(1, 0, 0, 0);
-          }
-        }
-        const idx = prim.getIndices();
-        if (idx) for (const k of idx.getArray()!) indexParts.push(base + k);
-        else for (let k = 0; k < n; k++) indexParts.push(base + k);
-      }
+      for (const prim of mesh.listPrimitives()) readPrimitive(out, path, mesh, prim, binding);
     }
   }
-  if (indexParts.length === 0) throw new Error(`${path}: no triangles are skinned to or parented under the skeleton; export the character's meshes with its armature`);
-  const positions = Float64Array.from(posParts);
-  toSceneSpace(positions, inverseBind, jointNodes);
+  return out;
+}
 
-  const clips: AnimationClipData[] = root.listAnimations().map((anim) => {
-    let duration = 0;
-    const channels: AnimationChannelData[] = [];
-    for (const ch of anim.listChannels()) {
-      const target = ch.getTargetNode();
-      const s = ch.getSampler();
-      const path = ch.getTargetPath();
-      if (!target || !s || !indexOf.has(target)) continue; // a node outside the skeleton cannot move a joint
-      if (path !== 'translation' && path !== 'rotation' && path !== 'scale') continue;
-      const interp = s.getInterpolation();
-      if (interp !== 'STEP' && interp !== 'LINEAR') throw new Error(`${anim.getName()}: ${interp} samplers are not supported; bake the clip to LINEAR`);
-      const input = Float64Array.from(s.getInput()!.getArray()!);
-      duration = Math.max(duration, input[input.length - 1]);
-      // Quantized (normalized) outputs are read through getElement, which dequantizes them.
-      const out = s.getOutput()!;
-      const output = new Float64Array(out.getCount() * out.getElementSize());
-      const el: number[] = [];
-      for (let i = 0; i < out.getCount(); i++) output.set(out.getElement(i, el), i * out.getElementSize());
-      channels.push({ node: indexOf.get(target)!, path, interpolation: interp, input, output });
+/**
+ * A mesh node without a skin follows the nearest joint at or above it. Bind-pose position of a
+ * vertex p: inv(IBM_bone) * inv(W_bone) * W_node * p, with W the rest world matrices, so
+ * G_bone * IBM_bone reproduces the node's motion under the bone. Undefined when no joint is above it.
+ */
+function rigidAttachment(node: Node, sk: MergedSkins, inverseBind: Float64Array): Binding | undefined {
+  const jointCount = sk.jointNodes.length;
+  let bone = -1;
+  for (let p: Node | null = node; p && bone < 0; p = p.getParentNode()) bone = sk.indexOf.has(p) && sk.indexOf.get(p)! < jointCount ? sk.indexOf.get(p)! : -1;
+  if (bone < 0) return undefined;
+  const rigid = new Float64Array(16);
+  const tmp = new Float64Array(16);
+  mat4InvertAffine(tmp, sk.jointNodes[bone].getWorldMatrix());
+  mat4Multiply(rigid, tmp, node.getWorldMatrix());
+  mat4InvertAffine(tmp, inverseBind, bone * 16);
+  mat4Multiply(rigid, tmp, rigid);
+  return { skinned: false, bone, rigid };
+}
+
+/** Appends one TRIANGLES primitive's vertices (with their four joint influences) and triangles. */
+function readPrimitive(out: GeometryParts, path: string, mesh: Mesh, prim: Primitive, b: Binding): void {
+  if (prim.getMode() !== 4) throw new Error(`${path}: mesh "${mesh.getName()}" has primitive mode ${prim.getMode()}, not TRIANGLES; triangulate on export`);
+  const pos = prim.getAttribute('POSITION');
+  const jo = prim.getAttribute('JOINTS_0');
+  const we = prim.getAttribute('WEIGHTS_0');
+  if (!pos) throw new Error(`${path}: mesh "${mesh.getName()}" has a primitive without POSITION`);
+  if (b.skinned && (!jo || !we)) throw new Error(`${path}: skinned mesh "${mesh.getName()}" has a primitive without JOINTS_0/WEIGHTS_0`);
+  const base = out.positions.length / 3;
+  const n = pos.getCount();
+  const v = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    pos.getElement(i, v);
+    if (b.skinned) {
+      const C = b.canon;
+      if (C) out.positions.push(C[0] * v[0] + C[4] * v[1] + C[8] * v[2] + C[12], C[1] * v[0] + C[5] * v[1] + C[9] * v[2] + C[13], C[2] * v[0] + C[6] * v[1] + C[10] * v[2] + C[14]);
+      else out.positions.push(v[0], v[1], v[2]);
+      jo!.getElement(i, v);
+      for (let k = 0; k < 4; k++) {
+        const j = b.skinJoints[v[k]];
+        if (j === undefined) throw new Error(`${path}: mesh "${mesh.getName()}" vertex ${i} names joint ${v[k]}, but its skin has ${b.skinJoints.length}`);
+        out.joints.push(j);
+      }
+      we!.getElement(i, v);
+      out.weights.push(v[0], v[1], v[2], v[3]);
+    } else {
+      const x = v[0], y = v[1], z = v[2], r = b.rigid;
+      out.positions.push(
+        r[0] * x + r[4] * y + r[8] * z + r[12],
+        r[1] * x + r[5] * y + r[9] * z + r[13],
+        r[2] * x + r[6] * y + r[10] * z + r[14],
+      );
+      out.joints.push(b.bone, b.bone, b.bone, b.bone);
+      out.weights.push(1, 0, 0, 0);
     }
-    return { name: anim.getName(), duration, channels };
-  });
+  }
+  const idx = prim.getIndices();
+  if (idx) for (const k of idx.getArray()!) out.indices.push(base + k);
+  else for (let k = 0; k < n; k++) out.indices.push(base + k);
+}
 
-  return {
-    jointNames: jointNodes.map((n) => n.getName()),
-    nodeNames: nodes.map((n) => n.getName()),
-    nodeParent,
-    nodeRest,
-    inverseBind,
-    positions,
-    joints: Uint16Array.from(jointParts),
-    weights: Float64Array.from(weightParts),
-    indices: Uint32Array.from(indexParts),
-    clips,
-    declaredRoles: vrmRoles(json, root.listNodes(), indexOf, jointCount),
-  };
+/** One animation's channels on skeleton nodes (others cannot move a joint); its duration is the last key. */
+function readClip(anim: Animation, indexOf: Map<Node, number>): AnimationClipData {
+  let duration = 0;
+  const channels: AnimationChannelData[] = [];
+  for (const ch of anim.listChannels()) {
+    const target = ch.getTargetNode();
+    const s = ch.getSampler();
+    const path = ch.getTargetPath();
+    if (!target || !s || !indexOf.has(target)) continue; // a node outside the skeleton cannot move a joint
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') continue;
+    const interp = s.getInterpolation();
+    if (interp !== 'STEP' && interp !== 'LINEAR') throw new Error(`${anim.getName()}: ${interp} samplers are not supported; bake the clip to LINEAR`);
+    const input = Float64Array.from(s.getInput()!.getArray()!);
+    duration = Math.max(duration, input[input.length - 1]);
+    // Quantized (normalized) outputs are read through getElement, which dequantizes them.
+    const out = s.getOutput()!;
+    const output = new Float64Array(out.getCount() * out.getElementSize());
+    const el: number[] = [];
+    for (let i = 0; i < out.getCount(); i++) output.set(out.getElement(i, el), i * out.getElementSize());
+    channels.push({ node: indexOf.get(target)!, path, interpolation: interp, input, output });
+  }
+  return { name: anim.getName(), duration, channels };
 }
 
 /**

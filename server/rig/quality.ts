@@ -10,17 +10,16 @@
  * `npm run build:rig -- <character>` for any character it builds.
  */
 import { pathToFileURL } from 'node:url';
-import { createSegmentHit } from '../../shared/kernels/hit';
-import { createPreparedSegment, intersectPrepared, prepareSegment } from '../../shared/kernels/watertight';
+import { createSegmentHit, type SegmentHit } from '../../shared/kernels/hit';
+import { createPreparedSegment, intersectPrepared, prepareSegment, type PreparedSegment } from '../../shared/kernels/watertight';
 import { composeRoot } from '../../shared/rig/posing';
 import { BONE_STRIDE, HIT_ZONE_COUNT, HIT_ZONE_NAMES, type Rig } from '../../shared/rig/rig';
-import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
-import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { createHitboxHit, Rewinder, type HitboxHit } from '../../shared/lagcomp/rewind';
+import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import { bindGlobals, dominantJointPerTriangle, globalMatrices, jointMatrices, sampleLocalTRS, skinPositions } from './skinning';
 import { jointParents, jointWeights, loadSkinnedCharacter, type SkinnedCharacter } from './character';
 import { mapSkeleton } from './bones';
 import { mulberry32 } from '../../shared/util/prng';
-
 
 export interface QualityOptions {
   seed: number;
@@ -62,124 +61,200 @@ export function defaultJointZones(ch: SkinnedCharacter): Uint8Array {
 }
 
 export function measureRigQuality(ch: SkinnedCharacter, rig: Rig, opts: QualityOptions): QualityReport {
-  const rnd = mulberry32(opts.seed);
-  const rewinder = new Rewinder(rig);
-  const triJoint = dominantJointPerTriangle(ch);
-  const zoneOfJoint = opts.jointZone ?? defaultJointZones(ch);
-  const nt = ch.indices.length / 3;
-  const nodeCount = ch.nodeNames.length;
-  const local = new Float64Array(nodeCount * 10);
-  const globals = new Float64Array(nodeCount * 16);
-  const jm = new Float64Array(ch.jointNames.length * 16);
-  const skinned = new Float64Array(ch.positions.length);
-  const world = new Float64Array(ch.positions.length);
-  const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
-  const cumArea = new Float64Array(nt);
-  const seg = createPreparedSegment();
-  const tmpHit = createSegmentHit();
-  const hbHit = createHitboxHit();
-  const pose = createPlayerPose();
-  const perZone = Array.from({ length: HIT_ZONE_COUNT }, (_, z) => ({ zone: HIT_ZONE_NAMES[z], segments: 0, hits: 0, matches: 0 }));
-  let segments = 0, hits = 0, matches = 0, poses = 0, nearMisses = 0, falseHits = 0;
-
-  const states: { clip: number; time: number }[] = [{ clip: -1, time: 0 }];
-  for (let c = 0; c < rig.clips.length; c++) {
-    for (let k = 0; k < opts.timesPerClip; k++) states.push({ clip: c, time: rnd() * rig.clips[c].duration });
-  }
-
-  for (const st of states) {
-    // Root: random yaw and position (the test must exercise the root composition too).
-    const yaw = rnd() * Math.PI * 2;
-    pose.x = (rnd() - 0.5) * 20; pose.y = (rnd() - 0.5) * 2; pose.z = (rnd() - 0.5) * 20;
-    pose.qx = 0; pose.qy = Math.sin(yaw / 2); pose.qz = 0; pose.qw = Math.cos(yaw / 2);
-    if (st.clip < 0) {
-      // Bind pose: skinning with G = inverse(IBM) reproduces the stored positions.
-      jointMatrices(jm, ch, bindGlobals(ch));
-      composeRoot(bones, rig.bindPose, rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
-    } else {
-      // A role the character has no clip for holds the rest pose (the build's "rest" clip).
-      const clip = ch.clips.find((c) => c.name === rig.clips[st.clip].name) ?? { name: 'rest', duration: 1, channels: [] };
-      sampleLocalTRS(local, ch, clip, st.time);
-      globalMatrices(globals, ch, local);
-      jointMatrices(jm, ch, globals);
-      pose.clip = st.clip;
-      pose.time = st.time;
-      rewinder.poseBones(bones, pose);
-    }
-    skinPositions(skinned, ch, jm);
-    // Root transform on the skinned mesh.
-    const pr = [0, 0, 0];
-    for (let v = 0; v < skinned.length; v += 3) {
-      rotate(pr, pose.qx, pose.qy, pose.qz, pose.qw, skinned[v], skinned[v + 1], skinned[v + 2]);
-      world[v] = pr[0] + pose.x; world[v + 1] = pr[1] + pose.y; world[v + 2] = pr[2] + pose.z;
-    }
-    let total = 0;
-    for (let t = 0; t < nt; t++) {
-      total += triArea(world, ch.indices, t);
-      cumArea[t] = total;
-    }
-    poses++;
-
-    for (let s = 0; s < opts.segmentsPerPose; s++) {
-      // Area-weighted triangle, uniform point on it.
-      const pick = rnd() * total;
-      let lo = 0, hi = nt - 1;
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (cumArea[mid] < pick) lo = mid + 1; else hi = mid; }
-      const t = lo;
-      let u = rnd(), v = rnd();
-      if (u + v > 1) { u = 1 - u; v = 1 - v; }
-      const ia = ch.indices[t * 3] * 3, ib = ch.indices[t * 3 + 1] * 3, ic = ch.indices[t * 3 + 2] * 3;
-      const P = [0, 1, 2].map((k) => world[ia + k] * (1 - u - v) + world[ib + k] * u + world[ic + k] * v);
-      // Direction: cosine-weighted around the triangle's outward normal (shots come from outside).
-      const n = triNormal(world, ch.indices, t);
-      const dir = cosineHemisphere(rnd, n);
-      const S = [P[0] + dir[0] * opts.startDistance, P[1] + dir[1] * opts.startDistance, P[2] + dir[2] * opts.startDistance];
-      const E = [P[0] - dir[0] * 0.5, P[1] - dir[1] * 0.5, P[2] - dir[2] * 0.5];
-      // Reference: first skinned triangle along the segment (brute force).
-      prepareSegment(seg, S[0], S[1], S[2], E[0], E[1], E[2]);
-      let bestT = 1, bestTri = -1;
-      for (let k = 0; k < nt; k++) {
-        const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
-        if (intersectPrepared(tmpHit, seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, bestT)) {
-          if (bestTri < 0 || tmpHit.t < bestT) { bestT = tmpHit.t; bestTri = k; }
-        }
-      }
-      if (bestTri < 0) continue; // grazing an edge from the inside of a fold; no reference
-      const refZone = zoneOfJoint[triJoint[bestTri]];
-      segments++;
-      perZone[refZone].segments++;
-      if (rewinder.intersectBones(hbHit, bones, S[0], S[1], S[2], E[0], E[1], E[2])) {
-        hits++;
-        perZone[refZone].hits++;
-        if (hbHit.zone === refZone) { matches++; perZone[refZone].matches++; }
-      }
-    }
-
-    // Over-coverage probes: segments from 3 m out through a random point of the skinned mesh's box.
-    let mn = [Infinity, Infinity, Infinity], mx = [-Infinity, -Infinity, -Infinity];
-    for (let v = 0; v < world.length; v += 3) for (let k = 0; k < 3; k++) { mn[k] = Math.min(mn[k], world[v + k]); mx[k] = Math.max(mx[k], world[v + k]); }
-    for (let s = 0; s < (opts.probesPerPose ?? 0); s++) {
-      const T = [0, 1, 2].map((k) => mn[k] + rnd() * (mx[k] - mn[k]));
-      const d = cosineHemisphere(rnd, [0, 0, 1]);
-      const yaw2 = rnd() * Math.PI * 2;
-      const dir = [d[0] * Math.cos(yaw2) - d[2] * Math.sin(yaw2), d[1], d[0] * Math.sin(yaw2) + d[2] * Math.cos(yaw2)];
-      const S = [T[0] + dir[0] * 3, T[1] + dir[1] * 3, T[2] + dir[2] * 3];
-      const E = [T[0] - dir[0] * 3, T[1] - dir[1] * 3, T[2] - dir[2] * 3];
-      prepareSegment(seg, S[0], S[1], S[2], E[0], E[1], E[2]);
-      let any = false;
-      for (let k = 0; k < nt && !any; k++) {
-        const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
-        any = intersectPrepared(tmpHit, seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, 1);
-      }
-      if (any) continue;
-      nearMisses++;
-      if (rewinder.intersectBones(hbHit, bones, S[0], S[1], S[2], E[0], E[1], E[2])) falseHits++;
-    }
+  const m = createMeasurement(ch, rig, opts);
+  const t: Tally = {
+    segments: 0, hits: 0, matches: 0, poses: 0, nearMisses: 0, falseHits: 0,
+    perZone: Array.from({ length: HIT_ZONE_COUNT }, (_, z) => ({ zone: HIT_ZONE_NAMES[z], segments: 0, hits: 0, matches: 0 })),
+  };
+  for (const st of poseStates(rig, opts.timesPerClip, m.rnd)) {
+    const total = poseBoth(m, st);
+    t.poses++;
+    for (let s = 0; s < opts.segmentsPerPose; s++) aimSegment(m, total, t);
+    for (let s = 0; s < (opts.probesPerPose ?? 0); s++) probeOverCoverage(m, t);
   }
   return {
-    segments, hits, zoneMatches: matches, hitFraction: hits / segments, zoneFraction: matches / segments, perZone, poses,
-    nearMisses, falseHits, falseHitFraction: nearMisses > 0 ? falseHits / nearMisses : 0,
+    segments: t.segments, hits: t.hits, zoneMatches: t.matches, hitFraction: t.hits / t.segments, zoneFraction: t.matches / t.segments, perZone: t.perZone, poses: t.poses,
+    nearMisses: t.nearMisses, falseHits: t.falseHits, falseHitFraction: t.nearMisses > 0 ? t.falseHits / t.nearMisses : 0,
   };
+}
+
+/** What one measurement reads and its scratch buffers, shared by its steps. */
+interface Measurement {
+  ch: SkinnedCharacter;
+  rig: Rig;
+  opts: QualityOptions;
+  rnd: () => number;
+  rewinder: Rewinder;
+  /** Per skinned triangle: its dominant joint; per joint: its reference zone. */
+  triJoint: Int32Array;
+  zoneOfJoint: Uint8Array;
+  /** Triangle count of the skinned mesh. */
+  nt: number;
+  local: Float64Array;
+  globals: Float64Array;
+  jm: Float64Array;
+  skinned: Float64Array;
+  /** The skinned mesh under the pose's root transform. */
+  world: Float64Array;
+  /** The rig's bones in the same pose, world space. */
+  bones: Float64Array;
+  /** Running sum of triangle areas of `world`, for area-weighted picks. */
+  cumArea: Float64Array;
+  /** Box of `world`, for the over-coverage probes. */
+  mn: number[];
+  mx: number[];
+  seg: PreparedSegment;
+  tmpHit: SegmentHit;
+  hbHit: HitboxHit;
+  pose: PlayerPose;
+}
+
+/** The counts a measurement adds up. */
+interface Tally {
+  segments: number;
+  hits: number;
+  matches: number;
+  poses: number;
+  nearMisses: number;
+  falseHits: number;
+  perZone: QualityReport['perZone'];
+}
+
+function createMeasurement(ch: SkinnedCharacter, rig: Rig, opts: QualityOptions): Measurement {
+  const nodeCount = ch.nodeNames.length;
+  return {
+    ch, rig, opts,
+    rnd: mulberry32(opts.seed),
+    rewinder: new Rewinder(rig),
+    triJoint: dominantJointPerTriangle(ch),
+    zoneOfJoint: opts.jointZone ?? defaultJointZones(ch),
+    nt: ch.indices.length / 3,
+    local: new Float64Array(nodeCount * 10),
+    globals: new Float64Array(nodeCount * 16),
+    jm: new Float64Array(ch.jointNames.length * 16),
+    skinned: new Float64Array(ch.positions.length),
+    world: new Float64Array(ch.positions.length),
+    bones: new Float64Array(rig.hitboxCount * BONE_STRIDE),
+    cumArea: new Float64Array(ch.indices.length / 3),
+    mn: [Infinity, Infinity, Infinity],
+    mx: [-Infinity, -Infinity, -Infinity],
+    seg: createPreparedSegment(),
+    tmpHit: createSegmentHit(),
+    hbHit: createHitboxHit(),
+    pose: createPlayerPose(),
+  };
+}
+
+/** The bind pose (clip -1), then `timesPerClip` seeded times of every clip of the rig. */
+function poseStates(rig: Rig, timesPerClip: number, rnd: () => number): { clip: number; time: number }[] {
+  const states: { clip: number; time: number }[] = [{ clip: -1, time: 0 }];
+  for (let c = 0; c < rig.clips.length; c++) {
+    for (let k = 0; k < timesPerClip; k++) states.push({ clip: c, time: rnd() * rig.clips[c].duration });
+  }
+  return states;
+}
+
+/**
+ * Poses the skinned mesh (m.world) and the rig (m.bones) alike, under a seeded random root
+ * transform; fills m.cumArea and the mesh's box. Returns the mesh's total area.
+ */
+function poseBoth(m: Measurement, st: { clip: number; time: number }): number {
+  const { ch, rig, rnd, pose, jm, bones, skinned, world } = m;
+  // Root: random yaw and position (the test must exercise the root composition too).
+  const yaw = rnd() * Math.PI * 2;
+  pose.x = (rnd() - 0.5) * 20; pose.y = (rnd() - 0.5) * 2; pose.z = (rnd() - 0.5) * 20;
+  pose.qx = 0; pose.qy = Math.sin(yaw / 2); pose.qz = 0; pose.qw = Math.cos(yaw / 2);
+  if (st.clip < 0) {
+    // Bind pose: skinning with G = inverse(IBM) reproduces the stored positions.
+    jointMatrices(jm, ch, bindGlobals(ch));
+    composeRoot(bones, rig.bindPose, rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
+  } else {
+    // A role the character has no clip for holds the rest pose (the build's "rest" clip).
+    const clip = ch.clips.find((c) => c.name === rig.clips[st.clip].name) ?? { name: 'rest', duration: 1, channels: [] };
+    sampleLocalTRS(m.local, ch, clip, st.time);
+    globalMatrices(m.globals, ch, m.local);
+    jointMatrices(jm, ch, m.globals);
+    pose.clip = st.clip;
+    pose.time = st.time;
+    m.rewinder.poseBones(bones, pose);
+  }
+  skinPositions(skinned, ch, jm);
+  // Root transform on the skinned mesh.
+  const pr = [0, 0, 0];
+  for (let v = 0; v < skinned.length; v += 3) {
+    rotate(pr, pose.qx, pose.qy, pose.qz, pose.qw, skinned[v], skinned[v + 1], skinned[v + 2]);
+    world[v] = pr[0] + pose.x; world[v + 1] = pr[1] + pose.y; world[v + 2] = pr[2] + pose.z;
+  }
+  let total = 0;
+  for (let t = 0; t < m.nt; t++) {
+    total += triArea(world, ch.indices, t);
+    m.cumArea[t] = total;
+  }
+  const { mn, mx } = m;
+  mn.fill(Infinity); mx.fill(-Infinity);
+  for (let v = 0; v < world.length; v += 3) for (let k = 0; k < 3; k++) { mn[k] = Math.min(mn[k], world[v + k]); mx[k] = Math.max(mx[k], world[v + k]); }
+  return total;
+}
+
+/**
+ * One segment aimed from outside at a seeded point of the skinned surface: the first skinned
+ * triangle it meets (brute force) gives the reference zone; the rig's first hitbox is scored against it.
+ */
+function aimSegment(m: Measurement, total: number, t: Tally): void {
+  const { ch, rnd, world, nt } = m;
+  // Area-weighted triangle, uniform point on it.
+  const pick = rnd() * total;
+  let lo = 0, hi = nt - 1;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (m.cumArea[mid] < pick) lo = mid + 1; else hi = mid; }
+  const tri = lo;
+  let u = rnd(), v = rnd();
+  if (u + v > 1) { u = 1 - u; v = 1 - v; }
+  const ia = ch.indices[tri * 3] * 3, ib = ch.indices[tri * 3 + 1] * 3, ic = ch.indices[tri * 3 + 2] * 3;
+  const P = [0, 1, 2].map((k) => world[ia + k] * (1 - u - v) + world[ib + k] * u + world[ic + k] * v);
+  // Direction: cosine-weighted around the triangle's outward normal (shots come from outside).
+  const n = triNormal(world, ch.indices, tri);
+  const dir = cosineHemisphere(rnd, n);
+  const d = m.opts.startDistance;
+  const S = [P[0] + dir[0] * d, P[1] + dir[1] * d, P[2] + dir[2] * d];
+  const E = [P[0] - dir[0] * 0.5, P[1] - dir[1] * 0.5, P[2] - dir[2] * 0.5];
+  // Reference: first skinned triangle along the segment (brute force).
+  prepareSegment(m.seg, S[0], S[1], S[2], E[0], E[1], E[2]);
+  let bestT = 1, bestTri = -1;
+  for (let k = 0; k < nt; k++) {
+    const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
+    if (intersectPrepared(m.tmpHit, m.seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, bestT)) {
+      if (bestTri < 0 || m.tmpHit.t < bestT) { bestT = m.tmpHit.t; bestTri = k; }
+    }
+  }
+  if (bestTri < 0) return; // grazing an edge from the inside of a fold; no reference
+  const refZone = m.zoneOfJoint[m.triJoint[bestTri]];
+  t.segments++;
+  t.perZone[refZone].segments++;
+  if (m.rewinder.intersectBones(m.hbHit, m.bones, S[0], S[1], S[2], E[0], E[1], E[2])) {
+    t.hits++;
+    t.perZone[refZone].hits++;
+    if (m.hbHit.zone === refZone) { t.matches++; t.perZone[refZone].matches++; }
+  }
+}
+
+/** Over-coverage probe: a segment from 3 m out through a seeded point of the skinned mesh's box. */
+function probeOverCoverage(m: Measurement, t: Tally): void {
+  const { ch, rnd, world, nt, mn, mx } = m;
+  const T = [0, 1, 2].map((k) => mn[k] + rnd() * (mx[k] - mn[k]));
+  const d = cosineHemisphere(rnd, [0, 0, 1]);
+  const yaw2 = rnd() * Math.PI * 2;
+  const dir = [d[0] * Math.cos(yaw2) - d[2] * Math.sin(yaw2), d[1], d[0] * Math.sin(yaw2) + d[2] * Math.cos(yaw2)];
+  const S = [T[0] + dir[0] * 3, T[1] + dir[1] * 3, T[2] + dir[2] * 3];
+  const E = [T[0] - dir[0] * 3, T[1] - dir[1] * 3, T[2] - dir[2] * 3];
+  prepareSegment(m.seg, S[0], S[1], S[2], E[0], E[1], E[2]);
+  let any = false;
+  for (let k = 0; k < nt && !any; k++) {
+    const a = ch.indices[k * 3] * 3, b = ch.indices[k * 3 + 1] * 3, c = ch.indices[k * 3 + 2] * 3;
+    any = intersectPrepared(m.tmpHit, m.seg, world[a], world[a + 1], world[a + 2], world[b], world[b + 1], world[b + 2], world[c], world[c + 1], world[c + 2], false, 1);
+  }
+  if (any) return;
+  t.nearMisses++;
+  if (m.rewinder.intersectBones(m.hbHit, m.bones, S[0], S[1], S[2], E[0], E[1], E[2])) t.falseHits++;
 }
 
 function rotate(out: number[], qx: number, qy: number, qz: number, qw: number, px: number, py: number, pz: number): void {

@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadRig, type Rig, type RigData } from '../../shared/rig/rig';
-import { buildRig, CLIP_ROLES, DEFAULT_BUILD_OPTIONS, type CharacterMap } from './buildRig';
+import { buildRig, DEFAULT_BUILD_OPTIONS, type CharacterMap } from './buildRig';
+import { CLIP_ROLES } from './clipFrames';
 import { loadSkinnedCharacter, scaleCharacter, type SkinnedCharacter } from './character';
 
 /** The `format` field of a rig file. */
