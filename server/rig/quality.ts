@@ -310,7 +310,7 @@ export function formatQuality(rig: Rig, rep: QualityReport): string {
   return lines.join('\n');
 }
 
-/** Settings of the printed measurements (the README's numbers): 6 times per clip, 400 segments per pose. */
+/** Settings of the printed measurements (what `npx tsx server/rig/quality.ts` prints): 6 times per clip, 400 segments per pose. */
 export const REPORT_QUALITY_OPTIONS: Omit<QualityOptions, 'seed'> = { timesPerClip: 6, segmentsPerPose: 400, probesPerPose: 200, startDistance: 1.5 };
 
 /** `npx tsx server/rig/quality.ts [seed]`: the shipped mannequin rig. Other characters: `npm run build:rig -- <file>`. */
