@@ -204,8 +204,8 @@ export class TestPlayer {
   /** Claimed time of the newest shot message sent (0 before any). */
   lastShotMs = 0;
 
-  /** Resolves once this client's clock is `intervalMs` past its newest shot (the rifle's fire interval by default). */
-  async untilFireReady(intervalMs = 100): Promise<void> {
+  /** Resolves once this client's clock is `intervalMs` past its newest shot (by default the rifle's 100 ms fire interval and 20 ms more). */
+  async untilFireReady(intervalMs = 120): Promise<void> {
     await this.untilServerTime(this.lastShotMs + intervalMs);
   }
 
