@@ -8,12 +8,12 @@
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Polls `test` every 10 ms until it holds, for conditions no event announces (server-side state,
- * a file's size); rejects after timeoutMs.
+ * Polls `test` every 10 ms (after each answer, when it is async) until it holds, for conditions no
+ * event announces (server-side state, a file's size, a store's keys); rejects after timeoutMs.
  */
-export async function waitFor(test: () => boolean, what = 'condition', timeoutMs = 30_000): Promise<void> {
+export async function waitFor(test: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!test()) {
+  while (!(await test())) {
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
