@@ -64,6 +64,16 @@ async function freshPing(p: TestPlayer): Promise<void> {
   await p.until(() => p.pings > n, 3000, 'a ping');
 }
 
+/**
+ * The claim an attacker makes now: its clock's reading, and never before what its stream already
+ * stated (a ping answered ahead of a clock estimate that lags on a loaded machine would make the shot
+ * BACKDATED, not the rule under test).
+ */
+function claimNow(p: TestPlayer): number {
+  const t = p.clock.stamp(performance.now());
+  return p.sentFloorMs > t ? p.sentFloorMs : t;
+}
+
 type Stamping = 'at the claim' | 'backfilled' | 'after the claim';
 const STAMPINGS: Stamping[] = ['at the claim', 'backfilled', 'after the claim'];
 
@@ -100,7 +110,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       await freshPing(a!);
       const from = structuredClone(body(a!));
       const to = eye(after(from, 100));
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, Array.from({ length: 100 }, () => walk(1)), t, how);
       const v = await fire(a!, 1, t, to, [to[0]!, to[1]!, to[2]! + 30]);
       expect(reasonName(v.reason)).toBe('ORIGIN_MISMATCH');
@@ -125,7 +135,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       const from = structuredClone(body(a!));
       const to = eye(after(from, 125 + 8)); // the server may still hold a few of the walk's inputs
       expect(Math.abs(to[0]! - from.x)).toBeGreaterThan(10);
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, Array.from({ length: 125 }, () => walk(1)), t, how);
       const v = await fire(a!, 1, t, to, [to[0]!, to[1]!, to[2]! + 30]);
       expect(reasonName(v.reason)).toBe('ORIGIN_MISMATCH');
@@ -161,7 +171,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       const t0 = a!.clock.stamp(performance.now());
       expect(reasonName((await fire(a!, 1, t0, to, end)).reason)).toBe('ORIGIN_MISMATCH');
       await freshPing(a!);
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, [...Array.from({ length: 30 }, () => walk(1)), ...Array.from({ length: 30 }, () => walk(0))], t, how);
       const v = await fire(a!, 2, t, to, end);
       expect(v.kind).toBe(VerdictKind.REJECTED);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, joinPair, shootAtZone, sleep, waitFor, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
+import { startTestServer, joinPair, shootAtZone, waitFor, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { Msg } from '../shared/protocol/messages';
 
@@ -45,11 +45,9 @@ describe('/metrics', () => {
       a.room.send('nonsense', 1); // unknown message type
       await a.until(() => a.verdicts.length >= 3 && a.rejects.length >= 1, 5000, 'replies');
       // Round-trip sampling runs once a second: wait for two samples.
-      let text = await scrape(ts.port);
-      for (const deadline = performance.now() + 30_000; !(sample(text, 'hitreg_round_trip_seconds_count') >= 2) && performance.now() < deadline;) {
-        await sleep(100);
-        text = await scrape(ts.port);
-      }
+      const port = ts.port;
+      let text = '';
+      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_round_trip_seconds_count') >= 2, 'two round-trip samples');
       expect(sample(text, 'hitreg_rooms')).toBe(1);
       expect(sample(text, 'hitreg_players')).toBe(2);
       expect(sample(text, 'hitreg_shots_total')).toBe(3);
