@@ -8,7 +8,7 @@
  * and drops the rest, and only the ticks such stalls account for may be missing.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TEST_SPAWNS, TestPlayer, sleep, type TestServer } from '../helpers/server';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, TestPlayer, type TestServer } from '../helpers/server';
 import { createInputMessage } from '../../shared/protocol/input';
 
 const servers: TestServer[] = [];
@@ -59,7 +59,8 @@ async function measure(tickRate: number): Promise<{ ticksPerSecond: number; spee
   input.viewZ = 0;
   const stalls = stallMonitor(1000 / tickRate);
   p.sendInput(input);
-  await sleep(3500); // the measuring window
+  // The measuring window: patches over 3.6 s of this client's wall clock (half a second skipped below).
+  await p.until(() => seen.length > 0 && seen.at(-1)!.wall - seen[0]!.wall >= 3600, 30_000, '3.6 s of patches');
   const statusLine = ts.server.statusLine();
   const statusAt = performance.now();
   stalls.stop();
