@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TEST_SPAWNS, sleep, type TestServer, joinPair, shootAtZone } from './helpers/server';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, type TestServer, joinPair, shootAtZone, roomClosed } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
@@ -27,11 +27,11 @@ afterAll(async () => {
 describe('match log written by the room', () => {
   it('replays hostile payloads, hits and a kill bit for bit', async () => {
     const [a, b] = await joinPair(ts.url);
-    await sleep(300);
+    const roomId = a.room.roomId;
     const shootAt = (seq: number, zone: number) => shootAtZone(a, ts, 1, seq, zone);
     const seen: string[] = [];
     seen.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
-    await sleep(120);
+    await a.untilFireReady();
     seen.push(reasonName((await shootAt(2, HitZone.HEAD)).reason)); // 25 + 100: a kill
     const before = a.verdicts.length;
     a.room.sendBytes('shot', new Uint8Array(1000)); // oversized
@@ -44,9 +44,7 @@ describe('match log written by the room', () => {
     await a.leave();
     await b.leave();
     // The room disposes, its recorder writes the end record and closes the file.
-    const deadline = Date.now() + 5000;
-    while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
-    await sleep(200);
+    await roomClosed(ts, roomId);
 
     const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
     expect(files).toHaveLength(1);

@@ -10,7 +10,7 @@
  * maxFireLagMs (what the rules table states a silent client gains).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, sleep, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, type TestServer } from './helpers/server';
+import { buildTestWorld, sleep, startTestServer, waitFor, TestPlayer, TEST_SPAWNS, zoneCenter, type TestServer } from './helpers/server';
 import { createInputMessage, type InputMessage } from '../shared/protocol/input';
 import { createMoveState, stepMovement, type MoveState } from '../shared/movement/step';
 import { HitZone } from '../shared/rig/rig';
@@ -64,6 +64,16 @@ async function freshPing(p: TestPlayer): Promise<void> {
   await p.until(() => p.pings > n, 3000, 'a ping');
 }
 
+/**
+ * The claim an attacker makes now: its clock's reading, and never before what its stream already
+ * stated (a ping answered ahead of a clock estimate that lags on a loaded machine would make the shot
+ * BACKDATED, not the rule under test).
+ */
+function claimNow(p: TestPlayer): number {
+  const t = p.clock.stamp(performance.now());
+  return p.sentFloorMs > t ? p.sentFloorMs : t;
+}
+
 type Stamping = 'at the claim' | 'backfilled' | 'after the claim';
 const STAMPINGS: Stamping[] = ['at the claim', 'backfilled', 'after the claim'];
 
@@ -85,7 +95,7 @@ const eye = (s: MoveState) => [s.x, s.y + ts.server.rig.eyeHeight, s.z];
 describe('queued inputs do not carry the eye past the claimed time', () => {
   it('control: a start 7 m along the walk, nothing queued: ORIGIN_MISMATCH', async () => {
     const [a] = await arena(2);
-    await sleep(1200);
+    await a!.serverTimePasses(1200);
     const to = eye(after(body(a!), 100));
     expect(to[0]! - body(a!).x).toBeGreaterThan(7);
     const v = await fire(a!, 1, a!.clock.stamp(performance.now()), to, [to[0]!, to[1]!, to[2]! + 30]);
@@ -96,11 +106,11 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
   for (const how of STAMPINGS) {
     it(`100 inputs after idling (credit banked), stamped ${how}, then the shot from where they lead: refused`, async () => {
       const [a, b] = await arena(2);
-      await sleep(1200); // a second of credit banked
+      await a!.serverTimePasses(1200); // a second of credit banked
       await freshPing(a!);
       const from = structuredClone(body(a!));
       const to = eye(after(from, 100));
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, Array.from({ length: 100 }, () => walk(1)), t, how);
       const v = await fire(a!, 1, t, to, [to[0]!, to[1]!, to[2]! + 30]);
       expect(reasonName(v.reason)).toBe('ORIGIN_MISMATCH');
@@ -125,7 +135,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       const from = structuredClone(body(a!));
       const to = eye(after(from, 125 + 8)); // the server may still hold a few of the walk's inputs
       expect(Math.abs(to[0]! - from.x)).toBeGreaterThan(10);
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, Array.from({ length: 125 }, () => walk(1)), t, how);
       const v = await fire(a!, 1, t, to, [to[0]!, to[1]!, to[2]! + 30]);
       expect(reasonName(v.reason)).toBe('ORIGIN_MISMATCH');
@@ -143,9 +153,11 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       c!.stopInputs();
       c!.sendInput({ ...walk(0), seq: c!.inputSeq + 1, timeMs: c!.clock.stamp(performance.now()) });
       await c!.until(() => Math.abs(body(c!).vx) < 1e-3, 5000, 'C standing');
-      await sleep(300);
-      await freshPing(a!);
       const r = room(a!);
+      // 20 ticks (300 ms) of C standing in the history, past the rewind to the claim.
+      const standingFrom = r.tickCount;
+      await waitFor(() => r.tickCount >= standingFrom + 20, 'C standing for 20 ticks');
+      await freshPing(a!);
       const target = zoneCenter(r.match.scene.rewinder, ts.server.rig, { ...c!.snapshots.at(-1)!.poses.get(2)!, x: body(c!).x, y: body(c!).y, z: body(c!).z }, HitZone.UPPER_TORSO);
       const from = structuredClone(body(a!));
       const to = eye(after(from, 30, 30));
@@ -159,7 +171,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       const t0 = a!.clock.stamp(performance.now());
       expect(reasonName((await fire(a!, 1, t0, to, end)).reason)).toBe('ORIGIN_MISMATCH');
       await freshPing(a!);
-      const t = a!.clock.stamp(performance.now());
+      const t = claimNow(a!);
       burst(a!, [...Array.from({ length: 30 }, () => walk(1)), ...Array.from({ length: 30 }, () => walk(0))], t, how);
       const v = await fire(a!, 2, t, to, end);
       expect(v.kind).toBe(VerdictKind.REJECTED);
@@ -173,7 +185,7 @@ describe('no action claims a time before what its own stream already said', () =
   for (const [weapon, backMs] of [[WeaponId.PISTOL, 400], [WeaponId.SNIPER, 790]] as const) {
     it(`after idling, a switch to the ${weapon === WeaponId.PISTOL ? 'pistol' : 'sniper'} claimed ${backMs} ms back (draw skipped) and a shot of it at once: both refused`, async () => {
       const [a, b] = await arena(2);
-      await sleep(1000);
+      await a!.serverTimePasses(1000);
       await freshPing(a!);
       const now = a!.clock.stamp(performance.now());
       const sw = await a!.shoot({ seq: 1, action: ShotAction.SWITCH, weapon, timeMs: now - backMs, claimedTarget: 0, renderTimeMs: 0 });
@@ -190,7 +202,7 @@ describe('no action claims a time before what its own stream already said', () =
 
   it('after idling, ten rifle shots at once claimed now - 790 ... now + 110 ms: none claimed before the stream fires', async () => {
     const [a, b] = await arena(2);
-    await sleep(1000);
+    await a!.serverTimePasses(1000);
     await freshPing(a!);
     const floor = a!.sentFloorMs;
     const now = a!.clock.stamp(performance.now());
@@ -223,7 +235,8 @@ describe('the honest shapes of the same traffic', () => {
     await sleep(1);
     const to = eye(after(body(a!), 40));
     const v = fire(a!, 1, t, to, [to[0]!, to[1]!, to[2]! + 30]);
-    await sleep(600 - 40 * DT > 0 ? 600 - 40 * DT : 0);
+    // The stall lasts 600 ms from its start (on the client's clock, the paced inputs included).
+    await a!.untilServerTime(stamps[0]! + 600);
     a!.release();
     expect(reasonName((await v).reason)).toBe('OK_MISS');
     expect(a!.rejects).toEqual([]);
@@ -234,12 +247,13 @@ describe('the honest shapes of the same traffic', () => {
   it('a client silent for 1.2 s (no inputs, no ping answered) claims back at most maxFireLagMs', async () => {
     const [a, b] = await arena(2);
     a!.mute = true;
-    await sleep(1200);
+    await a!.serverTimePasses(1200);
     const now = a!.clock.stamp(performance.now());
     const lag = ts.server.config.validation.maxFireLagMs;
     const tooOld = await a!.shoot({ seq: 1, action: ShotAction.SWITCH, weapon: WeaponId.PISTOL, timeMs: now - lag - 50, claimedTarget: 0, renderTimeMs: 0 });
     expect(reasonName(tooOld.reason)).toBe('TIME_TOO_OLD');
-    const within = await a!.shoot({ seq: 2, action: ShotAction.SWITCH, weapon: WeaponId.PISTOL, timeMs: now - lag + 100, claimedTarget: 0, renderTimeMs: 0 });
+    // Claimed against the clock when it is sent (the first verdict's round trip has passed).
+    const within = await a!.shoot({ seq: 2, action: ShotAction.SWITCH, weapon: WeaponId.PISTOL, timeMs: a!.clock.stamp(performance.now()) - lag + 100, claimedTarget: 0, renderTimeMs: 0 });
     expect(reasonName(within.reason)).toBe('OK_SWITCH');
     a!.mute = false;
     await a!.leave();

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, type TestServer } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { createVerdict, reasonName } from '../shared/validate/verdict';
@@ -43,7 +43,7 @@ describe('a player who left', () => {
       const snap = pool.capture(state);
       if (snap !== null) { view.apply(snap); snap.inUse = false; }
     });
-    await sleep(300);
+    await a.until(() => a.renderPose(b.slot, a.serverNow() - INTERP - 50) !== null, 10_000, 'B rendered');
     const room = ts.server.rooms.get(a.room.roomId)!;
     // Where A draws B now: the segment through B's chest, from A's eye.
     const rt0 = await a.renderNow(INTERP);
@@ -62,8 +62,8 @@ describe('a player who left', () => {
     const bSlot = b.slot;
     await b.leave();
     await a.until(() => a.state.players.size === 1, 5000, 'B gone from the state');
-    // Well past the rewind window: nobody has stood there since the leave.
-    await sleep(600);
+    // Well past the rewind window on A's clock: nobody has stood there since the leave.
+    await a.serverTimePasses(600);
     const rt = await a.renderNow(INTERP);
     const shot = a.shot({ seq: 2, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: bSlot, ...seg });
     a.sendShot(shot);

@@ -12,7 +12,7 @@ import { createInputMessage, type InputMessage } from '../shared/protocol/input'
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../shared/movement/step';
 import { reasonName } from '../shared/validate/verdict';
 import { WeaponId } from '../shared/weapons';
-import { buildTestWorld, startTestServer, joinPair, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, joinPair, waitFor, type TestServer } from './helpers/server';
 
 const world = buildTestWorld();
 const cfg = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -172,8 +172,12 @@ describe('a stalled burst of inputs in a real room', () => {
   it('every input of the burst is stepped before the shot is judged, so a shot from the predicted eye is judged from there', async () => {
     const [a, b] = await joinPair(ts.url);
     const room = ts.server.rooms.get(a.room.roomId)!;
-    await sleep(900); // standing still on the floor, no input sent
     const slot = room.slotOf(b.room.sessionId)!;
+    // Standing still on the floor, no input sent.
+    const settled = () => slot.move.onGround && slot.move.vx === 0 && slot.move.vy === 0 && slot.move.vz === 0;
+    await waitFor(settled, 'B standing on the floor');
+    const tick0 = room.tickCount;
+    await waitFor(() => room.tickCount >= tick0 + 8 && settled(), 'B standing for 8 ticks');
     const cfgS = ts.server.config;
     // The client steps 48 inputs over 48 ticks (24 east, then 24 north), all held back by a stall
     // (its pongs too, in the order sent): it predicts itself from where they took it.

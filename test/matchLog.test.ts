@@ -13,6 +13,7 @@ import {
   FRAME_OVERHEAD, FrameBuffer, GAP_FRAME_TYPE, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble,
 } from '../shared/matchlog/frame';
 import { MatchLogWriter } from '../server/matchlog/writer';
+import { waitFor } from './helpers/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchlog-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -196,8 +197,12 @@ describe('MatchLogWriter', () => {
   it('after kill -9 mid-stream the file reads up to the last complete record', async () => {
     const path = join(dir, 'killed.hrml');
     const writerModule = new URL('../server/matchlog/writer.ts', import.meta.url).pathname;
-    // The child appends numbered records of varying size as fast as a 1 ms timer allows and says
-    // how far it got; we SIGKILL it while writes are in flight.
+    // The child appends numbered records of varying size as fast as a 1 ms timer allows; we SIGKILL
+    // it while writes are in flight, once the file holds more than 1000 whole records (their sizes
+    // are known, so the bytes they take are too: however slowly a loaded machine writes).
+    const recordLength = (n: number) => 4 + (n * 7919) % 3000;
+    let needBytes = PREAMBLE_BYTES;
+    for (let n = 0; n <= 1000; n++) needBytes += FRAME_OVERHEAD + recordLength(n);
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       import { MatchLogWriter } from ${JSON.stringify(writerModule)};
       const w = new MatchLogWriter(${JSON.stringify(path)}, { flushIntervalMs: 2, syncIntervalMs: 0 });
@@ -210,17 +215,14 @@ describe('MatchLogWriter', () => {
           for (let j = 4; j < len; j++) w.bytes[at + j] = (n + j) & 255;
           w.end(len);
         }
-        if (n % 1000 === 0) process.stdout.write(n + '\\n');
       }, 1);
-    `], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.stdout!.on('data', (d: Buffer) => {
-        if (Number(d.toString().trim().split('\n').pop()) >= 3000) resolve();
-      });
-    });
+    `], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise((r) => child.on('exit', r));
+    const size = () => { try { return statSync(path).size; } catch { return 0; } };
+    await waitFor(() => child.exitCode !== null || child.signalCode !== null || size() >= needBytes, `${needBytes} bytes in ${path}`, 60_000);
+    expect(child.exitCode).toBeNull();
     child.kill('SIGKILL');
-    await new Promise((r) => child.on('exit', r));
+    await exited;
     const bytes = readFileSync(path);
     const read = readFrames(bytes);
     expect(read.corrupt).toEqual([]);
@@ -228,7 +230,7 @@ describe('MatchLogWriter', () => {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     read.frames.forEach((f, n) => {
       expect(view.getUint32(f.payloadOffset, true)).toBe(n);
-      expect(f.payloadLength).toBe(4 + (n * 7919) % 3000);
+      expect(f.payloadLength).toBe(recordLength(n));
     });
     expect(read.truncatedAt).toBe(read.truncated ? read.truncatedAt : bytes.length);
   });
@@ -264,12 +266,13 @@ describe('MatchLogWriter', () => {
     const w = new MatchLogWriter(path, { flushIntervalMs: 2, retryMs: 10, maxPendingBytes: 2_000, log: () => {} });
     for (let i = 0; i < 50; i++) w.append(4, new Uint8Array(100).fill(i));
     // Wait for the writer's first failed attempt (a busy machine may take longer than its 2 ms timer).
-    for (let waited = 0; w.stats.errors === 0 && waited < 5000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => w.stats.errors > 0, 'the first failed attempt');
     expect(w.stats.errors).toBeGreaterThan(0);
     expect(w.stats.lastError).toMatch(/ENOTDIR|EEXIST/);
     unlinkSync(blocked);
     mkdirSync(blocked);
-    await new Promise((r) => setTimeout(r, 30));
+    // The next retry opens the file and writes what it kept (records appended before then are dropped).
+    await waitFor(() => w.stats.bytesWritten > 0, 'the writer writing again');
     for (let i = 50; i < 60; i++) w.append(4, new Uint8Array(100).fill(i));
     const stats = await w.close();
     const read = readFrames(readFileSync(path));

@@ -23,7 +23,7 @@ import { MatchLogView } from '../web/src/replayLog';
 import { launchChromium } from './helpers/chromium';
 import { auditMatchLog, closeAuditWorkers } from '../server/behaviour/audit';
 import { htmlFor } from '../server/behaviour/cli';
-import { joinPair, shootAtZone, sleep, startTestServer, type TestServer } from './helpers/server';
+import { joinPair, roomClosed, shootAtZone, startTestServer, type TestServer } from './helpers/server';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'replay-view-'));
@@ -36,11 +36,11 @@ beforeAll(async () => {
   const spawns = findSpawnPoints(world, 16);
   ts = await startTestServer({ level: world, spawnPoints: [spawns[0]!, spawns[4]!], matchLogDir: dir, maxHealth: 1000, validation: { claimToleranceMs: 150 } });
   const [a, b] = await joinPair(ts.url);
-  await sleep(300);
+  const roomId = a.room.roomId;
+  await a.snapshotsPass(32); // more than 30 ticks in the log
   recorded.push(reasonName((await shootAtZone(a, ts, b.slot, 1, HitZone.UPPER_TORSO)).reason));
-  await sleep(120);
+  await a.untilFireReady();
   recorded.push(reasonName((await shootAtZone(a, ts, b.slot, 2, HitZone.HEAD)).reason));
-  await sleep(120);
   recorded.push(reasonName((await shootAtZone(b, ts, a.slot, 1, HitZone.PELVIS)).reason));
   const before = a.verdicts.length;
   a.room.sendBytes('shot', new Uint8Array(20));
@@ -49,9 +49,7 @@ beforeAll(async () => {
   recorded.push(...a.verdicts.slice(before).map((v) => reasonName(v.reason)));
   await a.leave();
   await b.leave();
-  const deadline = Date.now() + 5000;
-  while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
-  await sleep(200);
+  await roomClosed(ts, roomId);
   const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
   expect(files).toHaveLength(1);
   logPath = join(dir, files[0]!);

@@ -22,7 +22,7 @@ import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { HitZone, loadRig, type RigMeta } from '../shared/rig/rig';
 import { assetPath } from './helpers/glb';
 import { compressedCopy } from './helpers/compressGlb';
-import { buildTestWorld, joinPair, shootAtZone, sleep, startTestServer, TEST_SPAWNS } from './helpers/server';
+import { buildTestWorld, joinPair, roomClosed, shootAtZone, startTestServer, TEST_SPAWNS } from './helpers/server';
 
 const ROBOT = assetPath('RobotExpressive.glb');
 const ROBOT_MAP = assetPath('RobotExpressive.map.json');
@@ -219,21 +219,19 @@ describe('rigs from other humanoids', () => {
       try {
         expect(ts.server.rig.hash).toBe(rig.hash);
         const [a, b] = await joinPair(ts.url);
-        await sleep(200);
+        const roomId = a.room.roomId;
         const torso = await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO);
         expect(torso.reasonName).toBe('OK_HIT');
         expect(torso.zone).toBe(HitZone.UPPER_TORSO);
         expect(torso.damage).toBe(25);
-        await sleep(150);
+        await a.untilFireReady();
         const head = await shootAtZone(a, ts, 1, 2, HitZone.HEAD);
         expect(head.reasonName).toBe('OK_HIT');
         expect(head.zone).toBe(HitZone.HEAD);
         expect(head.damage).toBe(100); // rifle 25 x head 4
         await a.leave();
         await b.leave();
-        const deadline = Date.now() + 5000;
-        while (ts.server.rooms.size > 0 && Date.now() < deadline) await sleep(50);
-        await sleep(200);
+        await roomClosed(ts, roomId);
         const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
         expect(logs).toHaveLength(1);
         const log = join(logDir, logs[0]!);

@@ -6,7 +6,7 @@
  * judged by the same pipeline at the un-rewound (receive) time misses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, type TestServer } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { VerdictKind, TimeSource, createVerdict, reasonName } from '../shared/validate/verdict';
@@ -53,7 +53,7 @@ describe('arena room under latency', () => {
       const p = a.renderPose(1, a.serverNow() - INTERP);
       return p !== null && p.x > 1.5;
     }, 8000, 'target running');
-    await sleep(50);
+    await a.snapshotsPass(3); // three more ticks of running
     const rt = await a.renderNow(INTERP);
     const pose = a.renderPose(1, rt)!;
     const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, HitZone.UPPER_TORSO);

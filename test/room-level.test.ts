@@ -4,7 +4,7 @@
  * status line, and the server's limits on client options.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, zoneCenter, sleep, type TestServer, joinPair } from './helpers/server';
+import { startTestServer, zoneCenter, waitFor, type TestServer, joinPair } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { ShotAction } from '../shared/protocol/shot';
@@ -53,7 +53,7 @@ describe('arena on the default level', () => {
     const inp = createInputMessage();
     inp.seq = 1; inp.wishX = 50; inp.wishZ = 0; inp.viewX = 1; inp.viewY = 0; inp.viewZ = 0;
     b.sendInput(inp);
-    await sleep(400);
+    await waitFor(() => Math.hypot(bs.x - x0, bs.z - z0) > 0.3, 'B moved');
     const dist = Math.hypot(bs.x - x0, bs.z - z0);
     const elapsed = (room.match.newestTickMs - t0) / 1000;
     expect(dist).toBeGreaterThan(0.3);

@@ -6,7 +6,7 @@
  */
 import { createInputMessage } from '../shared/protocol/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer, joinPair, shootAtZone } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, waitFor, roomClosed, type TestServer, joinPair, shootAtZone } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { createVerdict, reasonName, verdictToRecord } from '../shared/validate/verdict';
@@ -40,7 +40,6 @@ afterAll(async () => {
 describe('recorder', () => {
   it('replays a live match bit for bit from the recorded data alone', async () => {
     const [a, b] = await joinPair(ts.url);
-    await sleep(300);
     const roomId = a.room.roomId;
     const room = ts.server.rooms.get(roomId)!;
     const shootAt = (seq: number, zone: number, weapon: number = WeaponId.RIFLE, extra: Record<string, number> = {}) => shootAtZone(a, ts, 1, seq, zone, weapon, extra);
@@ -48,16 +47,17 @@ describe('recorder', () => {
     b.sendInput({ seq: 1, buttons: 0, wishX: 0.5, wishZ: 0, viewX: 0, viewY: 0, viewZ: -1, timeMs: 0 });
     const reasons: string[] = [];
     reasons.push(reasonName((await shootAt(1, HitZone.UPPER_TORSO)).reason));
-    await sleep(120);
+    await a.untilFireReady();
     reasons.push(reasonName((await shootAt(2, HitZone.UPPER_TORSO, WeaponId.RIFLE, { ey: 100 })).reason));
     reasons.push(reasonName((await shootAt(3, HitZone.UPPER_TORSO)).reason)); // fire rate
     a.sendShot(a.shot({ seq: 3, weapon: WeaponId.RIFLE, renderTimeMs: a.serverNow() - 100, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 })); // replayed seq
     await a.until(() => a.verdicts.filter((v) => v.seq === 3).length === 2, 3000, 'second verdict for seq 3');
     reasons.push(reasonName(a.verdicts.filter((v) => v.seq === 3)[1]!.reason));
-    await sleep(120);
+    await a.untilFireReady();
     reasons.push(reasonName((await shootAt(4, HitZone.HEAD)).reason)); // 100 + 25 > 100: kill
     await b.until(() => b.state.players.get(b.room.sessionId)?.epoch === 2, 3000, `respawn after ${JSON.stringify(reasons)}`);
-    await sleep(150);
+    // A draws B alive again at its render time (the respawn is behind the interpolation delay).
+    await a.until(() => { const p = a.renderPose(1, a.serverNow() - 100); return p !== null && p.alive && p.epoch === 2; }, 10_000, 'B drawn respawned');
     reasons.push(reasonName((await shootAt(5, HitZone.UPPER_TORSO)).reason));
     // Hostile payloads are recorded and replayed too.
     const before = a.verdicts.length;
@@ -68,9 +68,10 @@ describe('recorder', () => {
     expect(reasons.slice(0, 5), JSON.stringify(reasons)).toEqual(['OK_HIT', 'OK_MISS', 'FIRE_RATE', 'SEQ_REPLAYED', 'OK_HIT']);
     await a.leave();
     await b.leave();
-    await sleep(100);
+    await roomClosed(ts, roomId);
 
     const log = logs.get(roomId)!;
+    expect(log.closed).toBe(true);
     expect(log.header).not.toBeNull();
     const header = log.header!;
     expect(header.worldHash).toBe(ts.server.world.hash);
@@ -108,30 +109,33 @@ describe('recorder', () => {
 
   it('each tick records the view the room applied (pitch included) and the inputs that arrived since the tick before', async () => {
     const [a, b] = await joinPair(ts.url);
-    await sleep(200);
     const log = logs.get(a.room.roomId)!;
     const slot = b.slot;
+    await b.snapshotsPass(4);
     const from = log.entries.length;
     // Three inputs at once (one of them stale), then a gap, then two with a seq jump.
     b.sendInput({ seq: 5, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: -3, viewZ: 4, timeMs: 0 });
     b.sendInput({ seq: 6, buttons: 0, wishX: 0, wishZ: 0, viewX: 0, viewY: -3, viewZ: 4, timeMs: 0 });
     b.sendInput({ seq: 6, buttons: 0, wishX: 0, wishZ: 0, viewX: 1, viewY: 0, viewZ: 0, timeMs: 0 });
-    await sleep(150);
+    const tickRows = (since: number) => log.entries.slice(since).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses.subarray(slot * TICK_POSE_STRIDE, (slot + 1) * TICK_POSE_STRIDE));
+    const taken = (since: number, k: number) => tickRows(since).reduce((n, r) => n + r[k]!, 0);
+    // The gap: the room takes the first bunch before the second is sent.
+    await waitFor(() => taken(from, TickPose.INPUTS) >= 2, 'the first inputs taken');
     b.sendInput({ seq: 9, buttons: 0, wishX: 0, wishZ: 0, viewX: 3, viewY: 4, viewZ: 0, timeMs: 0 });
     b.sendInput({ seq: 10, buttons: 0, wishX: 0, wishZ: 0, viewX: 3, viewY: 4, viewZ: 0, timeMs: 0 });
-    await sleep(150);
-    const rows = log.entries.slice(from).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses.subarray(slot * TICK_POSE_STRIDE, (slot + 1) * TICK_POSE_STRIDE));
-    const taken = rows.filter((r) => r[TickPose.INPUTS]! > 0);
+    await waitFor(() => taken(from, TickPose.INPUTS) >= 4, 'the second inputs taken');
+    const rows = tickRows(from);
+    const takenRows = rows.filter((r) => r[TickPose.INPUTS]! > 0);
     const sum = (k: number) => rows.reduce((n, r) => n + r[k]!, 0);
     // Four inputs taken (the stale one refused), in two bunches unless a tick fell between two sent together.
     expect(sum(TickPose.INPUTS)).toBe(4);
-    expect(taken.length).toBeGreaterThanOrEqual(2);
-    expect(taken.length).toBeLessThanOrEqual(4);
+    expect(takenRows.length).toBeGreaterThanOrEqual(2);
+    expect(takenRows.length).toBeLessThanOrEqual(4);
     // Unstamped inputs are held keys: every tick took one movement step.
     expect(rows.every((r) => r[TickPose.STEPS] === 1)).toBe(true);
     const view = (r: Float64Array) => [r[TickPose.VIEW_X]!, r[TickPose.VIEW_Y]!, r[TickPose.VIEW_Z]!];
     const close = (v: number[], w: number[]) => v.every((x, i) => Math.abs(x - w[i]!) < 1e-6);
-    expect(close(view(taken[0]!), [0, -0.6, 0.8])).toBe(true);
+    expect(close(view(takenRows[0]!), [0, -0.6, 0.8])).toBe(true);
     expect(close(view(rows.at(-1)!), [0.6, 0.8, 0])).toBe(true);
 
     // Stamped inputs are commands: a stream that stalls holds the player (0 steps), and the burst
@@ -152,10 +156,11 @@ describe('recorder', () => {
     const from2 = log.entries.length;
     b.stall();
     const stamps = await b.sendPaced(Array.from({ length: 12 }, () => stream));
-    await sleep(60);
+    // Held until the newest stamp is well past on the client's clock: the burst is all overdue.
+    await b.untilServerTime(stamps.at(-1)! + 60);
     b.release();
-    await sleep(200);
-    const ticks2 = log.entries.slice(from2).filter((e): e is Extract<Entry, { kind: 'tick' }> => e.kind === 'tick').map((e) => e.t.poses.subarray(slot * TICK_POSE_STRIDE, (slot + 1) * TICK_POSE_STRIDE));
+    await waitFor(() => taken(from2, TickPose.STEPS) >= 12, 'the burst stepped');
+    const ticks2 = tickRows(from2);
     const after = ticks2.map((r) => r[TickPose.STEPS]!);
     expect(Math.max(...after)).toBe(8);
     expect(after.reduce((n, x) => n + x, 0)).toBe(12);
@@ -182,7 +187,7 @@ describe('recorder', () => {
     c.room.onLeave(() => void (closed = true));
     c.room.sendBytes('shot', new Uint8Array(10_000));
     await a.until(() => closed || a.state.players.size === 2, 5000, 'oversized sender dropped');
-    await sleep(300);
+    await a.until(() => a.renderPose(1, a.serverNow() - 150) !== null, 10_000, 'B rendered');
     const rt = await a.renderNow(100);
     const room = ts.server.rooms.get(a.room.roomId)!;
     const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.UPPER_TORSO);

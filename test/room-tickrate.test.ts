@@ -3,7 +3,7 @@
  * window at that rate, and a shot judged against them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TEST_SPAWNS, zoneCenter, sleep, type TestServer, joinPair } from './helpers/server';
+import { buildTestWorld, startTestServer, TEST_SPAWNS, zoneCenter, waitFor, type TestServer, joinPair } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
 import { reasonName } from '../shared/validate/verdict';
@@ -20,10 +20,10 @@ afterAll(async () => {
 describe('arena at 128 Hz', () => {
   it('records a snapshot every 7.8125 ms and judges shots against them', async () => {
     const [a, b] = await joinPair(ts.url);
-    await sleep(400);
     const room = ts.server.rooms.get(a.room.roomId)!;
     expect(a.state.tickRate).toBe(128);
     const h = room.match.scene.histories[1]!;
+    await waitFor(() => h.newestTimeMs() - h.oldestTimeMs() >= ts.server.config.validation.rewindWindowMs, 'a rewind window of history');
     // Consecutive snapshot times differ by exactly one tick (or a forward re-anchor after a stall).
     const span = h.newestTimeMs() - h.oldestTimeMs();
     expect(span).toBeGreaterThanOrEqual(ts.server.config.validation.rewindWindowMs);

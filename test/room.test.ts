@@ -5,7 +5,7 @@
  * message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, sleep, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, zoneCenter, waitFor, type TestServer } from './helpers/server';
 import { HitZone, DEFAULT_ZONE_MULTIPLIERS } from '../shared/rig/rig';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { VerdictKind, VerdictReason, TimeSource, createVerdict, reasonName } from '../shared/validate/verdict';
@@ -64,9 +64,16 @@ async function match(n: number, joinOptions: Record<string, unknown>[] = []): Pr
   const players = [first];
   for (let i = 1; i < n; i++) players.push(await TestPlayer.join(ts.url, first.room.roomId, { interpDelayMs: INTERP, ...joinOptions[i] }));
   for (const p of players) await p.until(() => p.pings >= 2 && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'pings and state');
-  // Let every history fill past the rewind window.
-  await sleep(300);
   for (let i = 0; i < n; i++) expect(players[i]!.slot).toBe(i);
+  // Every history holds 300 ms of every player, and each client draws the others at its render time.
+  const room = roomOf(first);
+  await waitFor(() => players.every((p) => {
+    const h = room.match.scene.histories[p.slot]!;
+    return h.size() > 1 && h.newestTimeMs() - h.oldestTimeMs() >= 300;
+  }), 'histories of 300 ms');
+  for (const p of players) {
+    for (const q of players) if (p !== q) await p.until(() => p.renderPose(q.slot, p.serverNow() - INTERP - 50) !== null, 10_000, 'the others drawn');
+  }
   return players;
 }
 
@@ -207,7 +214,7 @@ describe('arena room: each rejection reason', () => {
     expect(reasonName((await a!.verdictFor(s1.seq)).reason)).toBe('OK_HIT');
     expect(reasonName((await a!.verdictFor(s2.seq)).reason)).toBe('FIRE_RATE');
     // Replayed seq: the exact bytes of s1 again.
-    await sleep(150);
+    await a!.untilFireReady();
     a!.sendShot(s1);
     await a!.until(() => a!.verdicts.filter((v) => v.seq === s1.seq).length === 2, 3000, 'replayed verdict');
     expect(reasonName(a!.verdicts.filter((v) => v.seq === s1.seq)[1]!.reason)).toBe('SEQ_REPLAYED');
@@ -218,7 +225,7 @@ describe('arena room: each rejection reason', () => {
     await a!.untilDrawn(smg);
     const got: string[] = [];
     for (let i = 0; i < 3; i++) {
-      await sleep(60);
+      await a!.untilFireReady(60);
       const r = (await renderTime(a!));
       got.push(reasonName((await a!.shoot({ seq: ++seq, weapon: smg, renderTimeMs: r, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, r) })).reason));
     }
@@ -255,11 +262,12 @@ describe('arena room: each rejection reason', () => {
     const inp = createInputMessage();
     const stamp = a!.clock.stamp(performance.now());
     for (let i = 1; i <= 128; i++) a!.sendInput({ ...inp, seq: i, timeMs: stamp + (i - 128) * (1000 / 64) });
-    a!.sendShot(a!.shot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtA, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rtA) }));
+    const fired = a!.shot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtA, claimedTarget: 1, ...aimAt(a!, 1, HitZone.UPPER_TORSO, rtA) });
+    a!.sendShot(fired);
     // The kill comes 50 ms after A fired: A's action time is before it whatever the few ms (tens on
     // a loaded machine) its clock estimate is off by; A's shot still waits behind its inputs (16
     // ticks of catching up at 8 a tick).
-    await sleep(50);
+    await b!.untilServerTime(fired.timeMs + 50);
     const kill = await b!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rtB, claimedTarget: 0, ...aimAt(b!, 0, HitZone.HEAD, rtB) });
     expect(reasonName(kill.reason)).toBe('OK_HIT');
     const trade = await a!.verdictFor(1);
@@ -373,7 +381,8 @@ describe('arena room: death and respawn', () => {
     const LATE = 450;
     const [a, b, c] = await match(3, [{ interpDelayMs: LATE }, {}, {}]);
     const room = roomOf(a!);
-    await sleep(LATE + 100); // A's snapshots must reach back LATE ms with B in them
+    // A's snapshots must reach back LATE ms with B in them.
+    await a!.until(() => a!.renderPose(1, a!.serverNow() - LATE - 100) !== null, 10_000, 'B drawn LATE ms back');
     // B is killed by A with a claim inside tolerance of A's estimate (A's render time is 450 ms back).
     const r1 = a!.serverNow() - LATE;
     const kill = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r1, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r1) });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import WebSocket from 'ws';
-import { startTestServer, TestPlayer, sleep, type TestServer } from './helpers/server';
+import { startTestServer, TestPlayer, waitFor, type TestServer } from './helpers/server';
 import { createLogger, HostileLog, classifyLibraryError } from '../server/ops/log';
 import { TokenBuckets } from '../server/ops/limits';
 
@@ -86,8 +86,7 @@ describe('rooms', () => {
     // A joinOrCreate that would join a room with free seats costs nothing...
     expect((await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}')).status).toBe(200);
     // ...one that would create a room is refused like create.
-    ts.server.rooms.forEach((r) => { void r.lock(); });
-    await sleep(50);
+    await Promise.all([...ts.server.rooms.values()].map((r) => r.lock()));
     const refused = await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -109,8 +108,7 @@ describe('rooms', () => {
     expect((await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}')).status).toBe(200);
     expect(ts.server.rooms.size).toBe(2);
     // Fill both rooms' seats, then joinOrCreate must create: the room refuses past the cap.
-    ts.server.rooms.forEach((r) => { void r.lock(); });
-    await sleep(50);
+    await Promise.all([...ts.server.rooms.values()].map((r) => r.lock()));
     const over = await http(ts.port, 'POST', '/matchmake/joinOrCreate/arena', '{}');
     expect(over.status).not.toBe(200);
     expect(over.body).toMatch(/server full/);
@@ -126,8 +124,8 @@ describe('rooms', () => {
       // And one room a player really joins.
       const p = await TestPlayer.create(ts.url);
       await p.until(() => p.snapshots.length > 3, 5000, 'snapshots');
-      const deadline = performance.now() + 10_000;
-      while (ts.server.rooms.size > 1 && performance.now() < deadline) await sleep(100);
+      const server = ts.server;
+      await waitFor(() => server.rooms.size <= 1, 'the unjoined rooms disposed');
       expect(ts.server.rooms.size).toBe(1);
       expect(readdirSync(dir).filter((f) => f.endsWith('.hrml'))).toHaveLength(1);
       await p.leave();
@@ -151,8 +149,8 @@ describe('hostile events in the log', () => {
       ws.on('close', () => resolve());
       ws.on('error', () => {});
     })));
-    const deadline = performance.now() + 5000;
-    while ((ts.server.hostile.counts.get('ws_frame_too_large') ?? 0) < N && performance.now() < deadline) await sleep(50);
+    const hostile = ts.server.hostile;
+    await waitFor(() => (hostile.counts.get('ws_frame_too_large') ?? 0) >= N, 'every oversized frame counted');
     expect(ts.server.hostile.counts.get('ws_frame_too_large')).toBe(N);
     const printed = lines.filter((l) => l.event === 'ws_frame_too_large');
     expect(printed).toHaveLength(5);
@@ -179,8 +177,8 @@ describe('hostile events in the log', () => {
       const N = 40;
       // ROOM_DATA (13), then a msgpack fixstr of 3 bytes that are not UTF-8.
       for (let i = 0; i < N; i++) (p.room.connection as unknown as { send(d: Uint8Array): void }).send(new Uint8Array([13, 0xa3, 0xff, 0xfe, 0xfd]));
-      const deadline = performance.now() + 5000;
-      while ((ts.server.hostile.counts.get('ws_invalid_utf8') ?? 0) < N && performance.now() < deadline) await sleep(50);
+      const hostile = ts.server.hostile;
+      await waitFor(() => (hostile.counts.get('ws_invalid_utf8') ?? 0) >= N, 'every invalid message counted');
       expect(ts.server.hostile.counts.get('ws_invalid_utf8')).toBe(N);
       expect(lines.filter((l) => l.event === 'ws_invalid_utf8')).toHaveLength(3);
       // Other console.error lines still get through the router.

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, joinPair, shootAtZone, sleep, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
+import { startTestServer, joinPair, shootAtZone, waitFor, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
 import { HitZone } from '../shared/rig/rig';
 import { Msg } from '../shared/protocol/messages';
 
@@ -44,9 +44,10 @@ describe('/metrics', () => {
       a.room.send(Msg.SHOT, { not: 'bytes' }); // a shot that is not bytes: MALFORMED
       a.room.send('nonsense', 1); // unknown message type
       await a.until(() => a.verdicts.length >= 3 && a.rejects.length >= 1, 5000, 'replies');
-      await sleep(1300); // round-trip sampling runs once a second
-
-      const text = await scrape(ts.port);
+      // Round-trip sampling runs once a second: wait for two samples.
+      const port = ts.port;
+      let text = '';
+      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_round_trip_seconds_count') >= 2, 'two round-trip samples');
       expect(sample(text, 'hitreg_rooms')).toBe(1);
       expect(sample(text, 'hitreg_players')).toBe(2);
       expect(sample(text, 'hitreg_shots_total')).toBe(3);
@@ -64,7 +65,8 @@ describe('/metrics', () => {
       // Counters only grow; gauges follow the room.
       await a.leave();
       await b.leave();
-      await sleep(300);
+      const server = ts.server;
+      await waitFor(() => server.stats.players === 0, 'both players gone');
       const after = await scrape(ts.port);
       expect(sample(after, 'hitreg_players')).toBe(0);
       expect(sample(after, 'hitreg_ticks_total')).toBeGreaterThanOrEqual(sample(text, 'hitreg_ticks_total'));

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { killAll, nodeServer, npmStart, Proc } from './helpers/process';
 import { TestPlayer } from './helpers/server';
+import { waitFor } from './helpers/wait';
 import { readFrames } from '../shared/matchlog/frame';
 import { RecordType } from '../shared/matchlog/records';
 
@@ -76,8 +77,7 @@ describe('npm start as a process', () => {
       expect(exit.code).toBe(0);
       expect(ms).toBeLessThan(5000);
       // Nothing of the tree is left (npm, the shell if any, node).
-      await new Promise((r) => setTimeout(r, 200));
-      expect(p.groupAlive()).toBe(false);
+      await waitFor(() => !p.groupAlive(), 'the process group gone');
       expect(p.json.some((o) => o.msg === 'stopped')).toBe(true);
       // The room was finished: its log's last record is the end record, nothing torn.
       const [log] = matchLogs(dir);

@@ -52,7 +52,7 @@ describe('synced state equals the server history', () => {
       patches.push({ tick: state.tick, timeMs: state.serverTimeMs, poses });
     });
     // Half a second of patches first: every rewind must find its snapshots on the client too.
-    await sleep(500);
+    await a.until(() => patches.length > 1 && patches.at(-1)!.timeMs - patches[0]!.timeMs >= 500, 30_000, 'half a second of patches');
     // B strafes back and forth and jumps; A keeps shooting at B's head and chest.
     const input = createInputMessage();
     let seq = 0;
@@ -67,9 +67,9 @@ describe('synced state equals the server history', () => {
       await sleep(100);
       const v = await shootAtZone(a, ts, 1, ++seq, i % 2 === 0 ? HitZone.HEAD : HitZone.UPPER_TORSO);
       expect(['OK_HIT', 'OK_MISS']).toContain(reasonName(v.reason));
-      await sleep(110);
+      await a.untilFireReady(110);
     }
-    await sleep(100);
+    await a.snapshotsPass(2);
     await a.leave();
     await b.leave();
 

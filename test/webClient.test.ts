@@ -15,7 +15,7 @@ import { loadWorld } from '../server/level/gltf';
 import { findSpawnPoints } from '../server/index';
 import { HitZone } from '../shared/rig/rig';
 import { launchChromium } from './helpers/chromium';
-import { startTestServer, TestPlayer, type TestServer } from './helpers/server';
+import { startTestServer, TestPlayer, waitFor, type TestServer } from './helpers/server';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHOTS = join(ROOT, 'dist', 'screenshots');
@@ -65,13 +65,17 @@ describe('web client in Chromium', () => {
     // Move: hold W, then let the server catch up; prediction and server agree within a few cm.
     const before = await page.evaluate(`[window.hitreg.game.me.x, window.hitreg.game.me.z]`) as number[];
     await page.keyboard.down('KeyW');
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(400); // how long the key is held
     await page.keyboard.up('KeyW');
-    await page.waitForTimeout(400);
+    // The server has stepped every input the page sent up to now and the body is at rest.
+    const room = ts.server.rooms.values().next().value!;
+    const seat = room.seats[1]!;
+    const sentSeq = await page.evaluate(`window.hitreg.game.inputSeq`) as number;
+    // (The page sends an input every tick, standing ones too.)
+    await waitFor(() => seat.appliedInputSeq >= sentSeq + 8 && Math.hypot(seat.move.vx, seat.move.vz) < 1e-3, 'the server caught up, at rest');
     const after = await page.evaluate(`[window.hitreg.game.me.x, window.hitreg.game.me.z]`) as number[];
     expect(Math.hypot(after[0]! - before[0]!, after[1]! - before[1]!)).toBeGreaterThan(0.5);
-    const room = ts.server.rooms.values().next().value!;
-    const server = room.seats[1]!.move;
+    const server = seat.move;
     expect(Math.hypot(server.x - after[0]!, server.z - after[1]!)).toBeLessThan(0.05);
 
     // Aim at the target's upper torso as drawn, fire with F.
@@ -97,7 +101,7 @@ describe('web client in Chromium', () => {
     const second = ts.server.config.validation.loadout[1]!;
     await page.keyboard.press('Digit2');
     await page.waitForFunction(`window.hitreg.game.equipped === ${second}`, undefined, { timeout: 3000 });
-    for (let i = 0; i < 60 && room.match.player(room.seats[1]!.sessionId)!.weapons.equipped !== second; i++) await page.waitForTimeout(50);
+    await waitFor(() => room.match.player(room.seats[1]!.sessionId)!.weapons.equipped === second, 'the server equipped the second weapon');
     expect(room.match.player(room.seats[1]!.sessionId)!.weapons.equipped).toBe(second);
     await page.waitForFunction(`/pistol (drawing|\\d+)/.test(document.getElementById('health').textContent)`, undefined, { timeout: 3000 });
     const shotsBefore = await page.evaluate(`window.hitreg.game.shots.length`) as number;

@@ -140,5 +140,3 @@ export function nodeServer(env: Record<string, string | undefined>): Proc {
   return new Proc('node', ['dist/server/main.js'], env);
 }
 
-/** Resolves after `ms`. */
-export const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,9 @@
  * Test harness for the arena: a real game server on an ephemeral port (tests run in parallel
  * workers, so never a fixed port), a small flat test level built as a real World, and TestPlayer,
  * a real @colyseus/sdk client over WebSocket that answers pings, keeps the server clock, buffers
- * state snapshots for interpolation (what a game client renders) and collects replies.
+ * state snapshots for interpolation (what a game client renders) and collects replies. Tests wait on
+ * what they need (a reply, a snapshot, the client's clock passing a time, a room closed), never for a
+ * fixed time: a loaded machine delivers late, it does not deliver less.
  */
 import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
@@ -18,6 +20,7 @@ import { BONE_STRIDE, type Rig } from '../../shared/rig/rig';
 import { transformPoint } from '../../shared/rig/posing';
 import { WeaponId } from '../../shared/weapons';
 import { InputStamper } from '../../shared/client/stamps';
+import { sleep, waitFor } from './wait';
 
 export interface TestServer {
   url: string;
@@ -185,6 +188,38 @@ export class TestPlayer {
     });
   }
 
+  /**
+   * Resolves once this client's server clock reads past `timeMs`: what a client checks before an
+   * action the server judges by claimed time (a fire interval, a draw, a respawn delay).
+   */
+  async untilServerTime(timeMs: number, timeoutMs = 30_000): Promise<void> {
+    await waitFor(() => this.clock.stamp(performance.now()) > timeMs, `the client clock past ${timeMs}`, timeoutMs);
+  }
+
+  /** Resolves once `ms` have passed on this client's server clock from now. */
+  async serverTimePasses(ms: number, timeoutMs = 30_000): Promise<void> {
+    await this.untilServerTime(this.clock.stamp(performance.now()) + ms, timeoutMs);
+  }
+
+  /** Claimed time of the newest shot message sent (0 before any). */
+  lastShotMs = 0;
+
+  /** Resolves once this client's clock is `intervalMs` past its newest shot (by default the rifle's 100 ms fire interval and 20 ms more). */
+  async untilFireReady(intervalMs = 120): Promise<void> {
+    await this.untilServerTime(this.lastShotMs + intervalMs);
+  }
+
+  /** Resolves once this client has received `n` more snapshots (the room ticked and patched n times). */
+  async snapshotsPass(n: number, timeoutMs = 30_000): Promise<void> {
+    let seen = 0;
+    let last = this.snapshots.at(-1)?.timeMs ?? Number.NEGATIVE_INFINITY;
+    await this.until(() => {
+      const newest = this.snapshots.at(-1)?.timeMs ?? Number.NEGATIVE_INFINITY;
+      if (newest > last) { seen++; last = newest; }
+      return seen >= n;
+    }, timeoutMs, `${n} snapshots`);
+  }
+
   async verdictFor(seq: number, timeoutMs = 5000): Promise<VerdictReply> {
     await this.until(() => this.verdicts.some((v) => v.seq === seq), timeoutMs, `verdict ${seq}`);
     return this.verdicts.find((v) => v.seq === seq)!;
@@ -202,8 +237,7 @@ export class TestPlayer {
   async untilDrawn(weapon: number, timeoutMs = 3000): Promise<void> {
     const me = () => this.room.state?.players?.get(this.room.sessionId);
     await this.until(() => me() !== undefined && me().weapon === weapon && me().drawEndMs > 0, timeoutMs, `weapon ${weapon} and its draw time synced`);
-    const end = me().drawEndMs as number;
-    while (this.clock.stamp(performance.now()) <= end) await sleep(5);
+    await this.untilServerTime(me().drawEndMs as number);
   }
 
   /** Sends a switch (or, with action RELOAD, a reload) stamped now and resolves with its verdict. */
@@ -212,6 +246,7 @@ export class TestPlayer {
   }
 
   sendShot(shot: ShotMessage): void {
+    if (shot.timeMs > this.lastShotMs) this.lastShotMs = shot.timeMs;
     this.send(Msg.SHOT, encodeShot(this.shotBuf, shot).slice());
   }
 
@@ -372,7 +407,15 @@ export function zoneCenter(rewinder: Rewinder, rig: Rig, pose: PlayerPose, zone:
   throw new Error(`rig has no hitbox in zone ${zone}`);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep, waitFor };
+
+/** Resolves once room `roomId` is disposed and its match closed (its recorder has written the end and closed the log). */
+export async function roomClosed(ts: TestServer, roomId: string, timeoutMs = 30_000): Promise<void> {
+  const room = ts.server.rooms.get(roomId);
+  await waitFor(() => !ts.server.rooms.has(roomId), `room ${roomId} disposed`, timeoutMs);
+  // The room's dispose started match.close(); the same promise resolves when the log is closed.
+  await room?.match.close();
+}
 
 /** Two players in one new room (options per player), each with a synced clock, a slot and a few snapshots. */
 export async function joinPair(url: string, aOptions: Record<string, unknown> = { interpDelayMs: 100 }, bOptions = aOptions): Promise<[TestPlayer, TestPlayer]> {

@@ -25,7 +25,7 @@ import { clearRedisPrefix, probeRedis, DEFAULT_REDIS_KEY_PREFIX } from '../../se
 import type { ProcessReport } from '../../server/ops/supervised';
 import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../../server/behaviour/audit';
 import { startLoad, type Load } from '../bench/loadBots';
-import { TestPlayer, sleep } from '../helpers/server';
+import { TestPlayer, sleep, waitFor } from '../helpers/server';
 import { killAll, nodeServer } from '../helpers/process';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -89,7 +89,10 @@ describe('a cluster of two processes on one Redis', () => {
     const c = cluster!;
     const l = load!;
     l.start();
-    await sleep(3000);
+    // Three seconds of play in every room, counted in its ticks (192 at 64 Hz).
+    const ticksAt = (reports: ProcessReport[]) => new Map(reports.flatMap((r) => r.rooms.map((room) => [room.roomId, room.ticks] as const)));
+    const started = ticksAt(await c.report());
+    await waitFor(async () => [...ticksAt(await c.report())].every(([id, ticks]) => ticks >= (started.get(id) ?? 0) + 192), 'every room 192 ticks into the load');
     const before = await c.report();
     const victimReport = byProcess(before, l.roomIds[0]!)!;
     const victim = c.processes.find((p) => p.processId === victimReport.processId)!;
@@ -114,8 +117,7 @@ describe('a cluster of two processes on one Redis', () => {
     expect(roomB.players).toBe(3);
 
     // The killed process's players: a leave with 1006 (the connection ended without a close frame).
-    const deadline = performance.now() + 10_000;
-    while (victimBots.some((x) => x.left === null) && performance.now() < deadline) await sleep(100);
+    await waitFor(() => victimBots.every((x) => x.left !== null), 'the victim\'s players gone');
     expect(victimBots.map((x) => x.left?.code)).toEqual(victimBots.map(() => ABNORMAL_CLOSURE));
     expect(Math.max(...victimBots.map((x) => x.left!.atMs - killedAt))).toBeLessThan(5000);
     expect(survivorBots.every((x) => x.left === null)).toBe(true);
@@ -123,15 +125,11 @@ describe('a cluster of two processes on one Redis', () => {
     // Redis: the sweep removes the dead process's rooms and its process entry.
     const redis = new Redis(REDIS_URL);
     try {
-      const sweptBy = performance.now() + 15_000;
-      let stale = true;
-      while (stale && performance.now() < sweptBy) {
+      await waitFor(async () => {
         const rooms = Object.values(await redis.hgetall(`${prefix}roomcaches`)).map((s) => JSON.parse(s) as { processId: string });
         const processes = Object.keys(await redis.hgetall(`${prefix}roomcount`));
-        stale = rooms.some((r) => r.processId === victim.processId) || processes.includes(victim.processId);
-        if (stale) await sleep(250);
-      }
-      expect(stale).toBe(false);
+        return !rooms.some((r) => r.processId === victim.processId) && !processes.includes(victim.processId);
+      }, 'the dead process swept from Redis', 60_000);
     } finally {
       redis.disconnect();
     }
@@ -165,8 +163,7 @@ describe('a cluster of two processes on one Redis', () => {
     expect(bots.length).toBe(3);
     c.kill(survivor.index, 'SIGTERM');
     expect((await survivor.exited).code).toBe(0);
-    const deadline = performance.now() + 5000;
-    while (bots.some((b) => b.left === null) && performance.now() < deadline) await sleep(50);
+    await waitFor(() => bots.every((b) => b.left !== null), 'every player gone');
     expect(bots.map((b) => b.left?.code)).toEqual(bots.map(() => SERVER_SHUTDOWN));
     const logs = readdirSync(dir).filter((f) => f.endsWith('.hrml') && f.includes(`-${survivor.processId}-`));
     expect(logs.length).toBeGreaterThanOrEqual(1);

@@ -20,6 +20,7 @@ import { runSimulation, interpDelayFor, type SimReport } from '../../client-sim/
 import { Link } from '../../client-sim/net';
 import { Rng } from '../../client-sim/rng';
 import { distribution } from '../../client-sim/report';
+import { waitFor } from '../helpers/wait';
 
 const logDir = mkdtempSync(join(tmpdir(), 'sim-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
@@ -38,7 +39,7 @@ describe('per-bot link', () => {
         late.push(performance.now() - sentAt[i]!);
       });
     }
-    await new Promise((r) => setTimeout(r, 120));
+    await waitFor(() => got.length === 40, 'every message through the link');
     expect(got).toEqual([...Array(40).keys()]);
     // Half the round trip minus half the jitter is the earliest (timers may fire up to 1 ms early in Node).
     for (const d of late) expect(d).toBeGreaterThanOrEqual(10 - 8 - 1);
