@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { runSimulation, type SimOptions } from './simulate';
-import { formatReport } from './report';
+import { formatReport } from './reportText';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]

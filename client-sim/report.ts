@@ -1,7 +1,7 @@
 /**
  * The simulator's report: from every bot's message log (prediction and verdict by sequence number)
- * and the server's counters to the numbers that say whether the rules are fair and tight, plus a
- * plain-text rendering:
+ * and the server's counters to the numbers that say whether the rules are fair and tight (the
+ * plain-text rendering is reportText.ts):
  * - honest players: agreement of every prediction (shots and weapon actions) with its verdict,
  *   over all messages and without the races no client can foresee (a death while the message was
  *   in flight); honest messages the server refused; the distance of honest accepted shots' starts
@@ -10,6 +10,7 @@
  * - inhuman cheats: accepted by the rules, counted apart (the audit's detection is in `detection`).
  */
 import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdict';
+import type { VerdictReply } from '../shared/protocol/messages';
 import { Intent, OVERRULED, type ShotLog } from './shots';
 
 export interface ProfileReport {
@@ -190,186 +191,180 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
 
 type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
 
-/** Builds the message part of the report from the bots' logs (`fireIntervals` by weapon id: what counts as full rate). */
-export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly number[] = []): ShotPart {
-  let lost = 0, unanswered = 0, honestShots = 0, honestJudged = 0, fire = 0, switches = 0, reloads = 0, fullRate = 0;
-  let predictedHits = 0, confirmedHits = 0, agree = 0, agreeClean = 0, raceShots = 0;
-  let phsm = 0, pmsh = 0, other = 0, rejNot = 0, otherKind = 0, races = 0;
-  let honestRejected = 0, honestDiedInFlight = 0;
-  const honestRejectedByReason: Record<string, number> = {};
-  const offsets: number[] = [];
-  const floorLeads: number[] = [];
-  const honestRejections: ShotPart['honestRejections'] = [];
-  const acceptedList: ShotPart['ruleCheatAcceptedList'] = [];
-  let cheatShots = 0, cheatJudged = 0, cheatAccepted = 0, cheatAcceptedHits = 0, cheatRaces = 0, cheatUnexpected = 0, inhumanShots = 0, inhumanHits = 0;
-  const cheatRejectedByReason: Record<string, number> = {};
-  const byProfile: Record<string, ProfileReport> = {};
-  const latencies: number[] = [];
-  const lastFire = new Map<string, ShotLog>();
-  for (const s of logs) {
-    if (s.dropped) lost++;
-    else if (s.verdict === null) unanswered++;
-    const v = s.verdict;
-    if (v !== null) latencies.push(s.verdictAt - s.sentAt);
-    const pr = s.profile === 'honest' ? null : (byProfile[s.profile] ??= emptyProfile(s.strength));
-    if (s.intent === Intent.HONEST) {
-      honestShots++;
-      if (s.action === 0) {
-        fire++;
-        const key = `${s.roomId}:${s.slot}`;
-        const prev = lastFire.get(key);
-        if (prev !== undefined && prev.weapon === s.weapon) {
-          const gap = s.timeMs - prev.timeMs;
-          const interval = fireIntervals[s.weapon] ?? Number.NaN;
-          if (Math.abs(gap - interval) < 1e-6) fullRate++;
-        }
-        lastFire.set(key, s);
-      } else if (s.action === 1) switches++;
-      else reloads++;
-      if (v === null) continue;
-      honestJudged++;
-      const predHit = s.predictedKind === VerdictKind.HIT;
-      const servHit = v.kind === VerdictKind.HIT;
-      if (predHit) predictedHits++;
-      if (servHit) confirmedHits++;
-      const race = s.diedInFlight || s.targetDiedInFlight;
-      if (race) raceShots++;
-      const same = s.predictedKind === v.kind
-        && (v.kind !== VerdictKind.HIT || s.predictedTarget === v.target)
-        && (v.kind !== VerdictKind.REJECTED || s.predictedReason === v.reasonName);
-      if (same) {
-        agree++;
-        if (!race) agreeClean++;
-      } else {
-        if (predHit && v.kind === VerdictKind.MISS) phsm++;
-        else if (s.predictedKind === VerdictKind.MISS && servHit) pmsh++;
-        else if (predHit && servHit) other++;
-        else if (v.kind === VerdictKind.REJECTED) rejNot++;
-        else otherKind++;
-        if (race) races++;
-      }
-      if (v.kind === VerdictKind.REJECTED) {
-        bump(honestRejectedByReason, v.reasonName);
-        if (v.reason === VerdictReason.SHOOTER_DEAD && s.diedInFlight) honestDiedInFlight++;
-        else {
-          honestRejected++;
-          if (honestRejections.length < 20) {
-            const dv = new DataView(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength);
-            honestRejections.push({ bot: s.bot, seq: s.seq, reason: v.reasonName, start: [dv.getFloat64(32, true), dv.getFloat64(40, true), dv.getFloat64(48, true)], originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
-          }
-        }
-      } else if (s.action === 0 && v.originOffsetM >= 0) offsets.push(v.originOffsetM);
-      if (s.floorLeadMs === s.floorLeadMs) floorLeads.push(s.floorLeadMs);
-    } else if (s.intent === Intent.INVALID) {
-      cheatShots++;
-      pr!.cheatShots++;
-      if (s.dropped) pr!.lost++;
-      if (v === null) continue;
-      cheatJudged++;
-      pr!.judged++;
-      if (v.kind === VerdictKind.REJECTED) {
-        bump(cheatRejectedByReason, v.reasonName);
-        bump(pr!.rejectedByReason, v.reasonName);
-      }
-      const o = cheatOutcome(s);
-      if (o === 'expected') pr!.expectedReason++;
-      else if (o === 'other') cheatUnexpected++;
-      else if (o === 'race') cheatRaces++;
-      else if (o === 'accepted') {
-        cheatAccepted++;
-        if (acceptedList.length < 20) acceptedList.push({ profile: s.profile, bot: s.bot, seq: s.seq, expected: s.expected, verdict: v.reasonName, originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
-        pr!.accepted++;
-        if (v.kind === VerdictKind.HIT) {
-          pr!.acceptedHits++;
-          cheatAcceptedHits++;
-        }
-      }
-    } else if (s.intent === Intent.INHUMAN) {
-      inhumanShots++;
-      pr!.inhumanShots++;
-      if (v?.kind === VerdictKind.HIT) {
-        inhumanHits++;
-        pr!.inhumanHits++;
-      }
-    } else {
-      pr!.validShots++;
-      if (v?.kind === VerdictKind.REJECTED) pr!.validRejected++;
-    }
-  }
-  latencies.sort((a, b) => a - b);
+/** The running counts summarizeShots keeps over the logs. */
+interface Tally {
+  lost: number; unanswered: number; honestShots: number; honestJudged: number; fire: number; switches: number; reloads: number; fullRate: number;
+  predictedHits: number; confirmedHits: number; agree: number; agreeClean: number; raceShots: number;
+  /** Disagreements: predicted hit/server miss, predicted miss/server hit, other target, refused unpredicted, other kind; of them races. */
+  phsm: number; pmsh: number; other: number; rejNot: number; otherKind: number; races: number;
+  honestRejected: number; honestDiedInFlight: number;
+  honestRejectedByReason: Record<string, number>;
+  offsets: number[];
+  floorLeads: number[];
+  honestRejections: ShotPart['honestRejections'];
+  acceptedList: ShotPart['ruleCheatAcceptedList'];
+  cheatShots: number; cheatJudged: number; cheatAccepted: number; cheatAcceptedHits: number; cheatRaces: number; cheatUnexpected: number;
+  inhumanShots: number; inhumanHits: number;
+  cheatRejectedByReason: Record<string, number>;
+  byProfile: Record<string, ProfileReport>;
+  latencies: number[];
+  /** Each shooter's (room:slot) last honest shot, for the full-rate count. */
+  lastFire: Map<string, ShotLog>;
+}
+
+function newTally(): Tally {
   return {
-    shots: logs.length, lostShots: lost, unanswered, honestShots, honestJudged,
-    honestFireShots: fire, honestSwitches: switches, honestReloads: reloads, honestFullRateShots: fullRate,
-    predictedHits, confirmedHits,
-    agreementAll: honestJudged > 0 ? agree / honestJudged : Number.NaN,
-    agreementRaceFree: honestJudged - raceShots > 0 ? agreeClean / (honestJudged - raceShots) : Number.NaN,
-    raceShots,
-    disagreements: { predictedHitServerMiss: phsm, predictedMissServerHit: pmsh, otherTarget: other, rejectedNotPredicted: rejNot, otherKind, deathRaces: races },
-    honestRejected, honestRejectedByReason, honestRejectedDiedInFlight: honestDiedInFlight, honestRejections,
-    originOffsetM: distribution(offsets),
-    floorLeadMs: distribution(floorLeads),
-    ruleCheatShots: cheatShots, ruleCheatJudged: cheatJudged, ruleCheatAccepted: cheatAccepted, ruleCheatAcceptedHits: cheatAcceptedHits, ruleCheatAcceptedList: acceptedList,
-    ruleCheatRejectedByReason: cheatRejectedByReason, ruleCheatUnexpectedReason: cheatUnexpected, ruleCheatAcceptedRaces: cheatRaces,
-    inhumanShots, inhumanHits, byProfile,
-    verdictLatencyMsP50: percentile(latencies, 0.5), verdictLatencyMsP99: percentile(latencies, 0.99),
+    lost: 0, unanswered: 0, honestShots: 0, honestJudged: 0, fire: 0, switches: 0, reloads: 0, fullRate: 0,
+    predictedHits: 0, confirmedHits: 0, agree: 0, agreeClean: 0, raceShots: 0,
+    phsm: 0, pmsh: 0, other: 0, rejNot: 0, otherKind: 0, races: 0,
+    honestRejected: 0, honestDiedInFlight: 0, honestRejectedByReason: {}, offsets: [], floorLeads: [], honestRejections: [], acceptedList: [],
+    cheatShots: 0, cheatJudged: 0, cheatAccepted: 0, cheatAcceptedHits: 0, cheatRaces: 0, cheatUnexpected: 0, inhumanShots: 0, inhumanHits: 0,
+    cheatRejectedByReason: {}, byProfile: {}, latencies: [], lastFire: new Map(),
   };
 }
 
-function pct(x: number): string {
-  return Number.isFinite(x) ? `${(x * 100).toFixed(2)}%` : 'n/a';
-}
-
-function ms(x: number | null): string {
-  return x !== null && Number.isFinite(x) ? `${x.toFixed(2)} ms` : 'n/a';
-}
-
-function m(x: number): string {
-  return Number.isFinite(x) ? `${x.toFixed(3)} m` : 'n/a';
-}
-
-function reasons(r: Record<string, number>): string {
-  const e = Object.entries(r).sort((a, b) => b[1] - a[1]);
-  return e.length === 0 ? 'none' : e.map(([k, v]) => `${k} ${v}`).join(', ');
-}
-
-/** The report as lines of text for a terminal. */
-export function formatReport(r: SimReport): string {
-  const c = r.config;
-  const L: string[] = [];
-  L.push(`hitreg client-sim: ${c.bots} honest + ${c.cheaters} cheaters, ${c.seconds} s, rtt ${c.rttMs}${c.rttSpreadMs > 0 ? ` +- ${c.rttSpreadMs}` : ''} ms, jitter ${c.jitterMs} ms, loss ${(c.loss * 100).toFixed(1)}%${c.burst !== null ? ` in bursts of ${c.burst}` : ''}${c.bandwidthBytesPerS > 0 ? `, ${(c.bandwidthBytesPerS * 8 / 1000).toFixed(0)} kbit/s cap` : ''}${c.stalls !== null ? `, ${c.stalls.forMs} ms stalls every ${c.stalls.everyMs} ms` : ''}, seed ${c.seed}, interp ${c.interpDelayMs} ms${c.rttSpreadMs > 0 ? ' (at the mean rtt; each bot its own)' : ''}, ${c.tickRate} Hz, patch ${c.patchMs} ms, ${c.inProcess ? 'in-process server' : c.url}`);
-  L.push(`messages              ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
-  L.push(`network (TCP)         ${r.network.lostTransmissions} transmissions lost, ${r.network.retransmittedMessages} messages retransmitted, longest retransmission wait ${r.network.maxRetransmitDelayMs.toFixed(0)} ms`);
-  L.push(`honest                ${r.honestShots} messages (judged ${r.honestJudged}): ${r.honestFireShots} shots (${r.honestFullRateShots} exactly one fire interval after the last), ${r.honestSwitches} switches, ${r.honestReloads} reloads`);
-  L.push(`hits                  predicted ${r.predictedHits}, confirmed ${r.confirmedHits}`);
-  L.push(`agreement             ${pct(r.agreementAll)} of all ${r.honestJudged} judged honest messages; ${pct(r.agreementRaceFree)} without the ${r.raceShots} death races`);
-  const d = r.disagreements;
-  L.push(`  disagreements       predicted hit/server miss ${d.predictedHitServerMiss}, predicted miss/server hit ${d.predictedMissServerHit}, other target ${d.otherTarget}, refused unpredicted ${d.rejectedNotPredicted}, other ${d.otherKind}; of them races ${d.deathRaces}`);
-  L.push(`honest rejected       ${r.honestRejected} (all by reason: ${reasons(r.honestRejectedByReason)}; SHOOTER_DEAD while in flight: ${r.honestRejectedDiedInFlight})`);
-  for (const h of r.honestRejections) L.push(`  bot ${h.bot} seq ${h.seq} ${h.reason}: start (${h.start.map((x) => x.toFixed(3)).join(', ')}), origin offset ${m(h.originOffsetM)} (predicted ${m(h.predictedOriginOffsetM)})`);
-  const o = r.originOffsetM;
-  L.push(`origin offset         honest accepted shots: p50 ${m(o.p50)}, p99 ${m(o.p99)}, p99.9 ${m(o.p999)}, max ${m(o.max)} over ${o.n}`);
-  const fl = r.floorLeadMs;
-  if (fl.n > 0) L.push(`stream floor lead     honest claims behind what their stream had said: p50 ${fl.p50.toFixed(1)} ms, p99 ${fl.p99.toFixed(1)} ms, max ${fl.max.toFixed(1)} ms over ${fl.n}`);
-  L.push(`rule cheats           ${r.ruleCheatShots} (judged ${r.ruleCheatJudged}), accepted ${r.ruleCheatAccepted} (hits ${r.ruleCheatAcceptedHits}; races not counted ${r.ruleCheatAcceptedRaces}); refused for another reason ${r.ruleCheatUnexpectedReason}: ${reasons(r.ruleCheatRejectedByReason)}`);
- for (const a of r.ruleCheatAcceptedList) L.push(`  accepted: ${a.profile} bot ${a.bot} seq ${a.seq}, expected ${a.expected}, got ${a.verdict}; origin offset ${m(a.originOffsetM)} (the cheater predicted ${m(a.predictedOriginOffsetM)})`);
-  L.push(`inhuman shots         ${r.inhumanShots} (hits ${r.inhumanHits}; valid by the rules, left to the audit)`);
-  for (const [name, p] of Object.entries(r.byProfile)) {
-    const det = r.detection?.[name];
-    const stats = Object.entries(p.stats).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`).join(', ');
-    L.push(`  ${name.padEnd(15)} s=${p.strength.toFixed(2)} cheats ${p.cheatShots} judged ${p.judged} as-built ${p.expectedReason} accepted ${p.accepted} | ${reasons(p.rejectedByReason)} | valid ${p.validShots} (rejected ${p.validRejected})${p.inhumanShots > 0 ? ` | inhuman ${p.inhumanShots} hits ${p.inhumanHits}` : ''}${stats ? ` | ${stats}` : ''}${det ? ` | audit flagged ${det.flagged}/${det.players}` : ''}`);
+/** An honest shot: counted, and counted at full rate when claimed exactly one fire interval after the shooter's last shot with the same weapon. */
+function countFire(t: Tally, s: ShotLog, fireIntervals: readonly number[]): void {
+  t.fire++;
+  const key = `${s.roomId}:${s.slot}`;
+  const prev = t.lastFire.get(key);
+  if (prev !== undefined && prev.weapon === s.weapon) {
+    const gap = s.timeMs - prev.timeMs;
+    const interval = fireIntervals[s.weapon] ?? Number.NaN;
+    if (Math.abs(gap - interval) < 1e-6) t.fullRate++;
   }
-  if (r.detection !== null) {
-    const fp = Object.values(r.detection)[0]?.falsePositiveRate;
-    L.push(`audit                 false positives ${pct(fp ?? Number.NaN)} of the honest players of this run`);
+  t.lastFire.set(key, s);
+}
+
+/** A judged honest message's prediction against its verdict: agreement, and which way a disagreement went. */
+function countAgreement(t: Tally, s: ShotLog, v: VerdictReply): void {
+  const predHit = s.predictedKind === VerdictKind.HIT;
+  const servHit = v.kind === VerdictKind.HIT;
+  if (predHit) t.predictedHits++;
+  if (servHit) t.confirmedHits++;
+  const race = s.diedInFlight || s.targetDiedInFlight;
+  if (race) t.raceShots++;
+  const same = s.predictedKind === v.kind
+    && (v.kind !== VerdictKind.HIT || s.predictedTarget === v.target)
+    && (v.kind !== VerdictKind.REJECTED || s.predictedReason === v.reasonName);
+  if (same) {
+    t.agree++;
+    if (!race) t.agreeClean++;
+  } else {
+    if (predHit && v.kind === VerdictKind.MISS) t.phsm++;
+    else if (s.predictedKind === VerdictKind.MISS && servHit) t.pmsh++;
+    else if (predHit && servHit) t.other++;
+    else if (v.kind === VerdictKind.REJECTED) t.rejNot++;
+    else t.otherKind++;
+    if (race) t.races++;
   }
-  L.push(`verdict latency       p50 ${ms(r.verdictLatencyMsP50)}  p99 ${ms(r.verdictLatencyMsP99)}`);
-  L.push(`ticks                 ${r.ticksPerSecond.toFixed(1)} per second seen by the clients (nominal ${r.tickRate}); server tick time p50 ${ms(r.tickMsP50)} p99 ${ms(r.tickMsP99)} over ${r.ticks} ticks`);
-  L.push(`own prediction        ${r.prediction.corrections} corrections, error mean ${m(r.prediction.meanErrorM)} max ${m(r.prediction.maxErrorM)}; ${r.prediction.jumps} jumps`);
-  L.push(`weapon state mirror   ${r.weaponState.firedMismatches} carried-out mismatches; synced state differed ${r.weaponState.mismatches} of ${r.weaponState.checks} quiet checks`);
-  L.push(`server errors         ${r.serverErrors ?? 'n/a (remote server)'}; hostile-client events ${r.hostileEvents}`);
-  if (r.server !== null) L.push(`server counters       shots ${r.server.shots} hits ${r.server.hits} misses ${r.server.misses} kills ${r.server.kills} rejects: ${reasons(r.server.rejects)}`);
-  if (r.matchLog !== null) L.push(`match log             ${r.matchLog}`);
-  L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames (trigger held on a starved buffer: ${r.starvedFrames})`);
-  L.push(`input/pong rejects    ${reasons(r.messageRejects)}`);
-  return L.join('\n');
+}
+
+/** A refused honest message: by reason; SHOOTER_DEAD for a shooter killed while it was in flight apart; the first 20 others listed. */
+function countHonestRefusal(t: Tally, s: ShotLog, v: VerdictReply): void {
+  bump(t.honestRejectedByReason, v.reasonName);
+  if (v.reason === VerdictReason.SHOOTER_DEAD && s.diedInFlight) {
+    t.honestDiedInFlight++;
+    return;
+  }
+  t.honestRejected++;
+  if (t.honestRejections.length < 20) {
+    const dv = new DataView(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength);
+    t.honestRejections.push({ bot: s.bot, seq: s.seq, reason: v.reasonName, start: [dv.getFloat64(32, true), dv.getFloat64(40, true), dv.getFloat64(48, true)], originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
+  }
+}
+
+/** An honest message: its action, and once judged its agreement, refusal or start offset, and its stream floor lead. */
+function countHonest(t: Tally, s: ShotLog, fireIntervals: readonly number[]): void {
+  t.honestShots++;
+  if (s.action === 0) countFire(t, s, fireIntervals);
+  else if (s.action === 1) t.switches++;
+  else t.reloads++;
+  const v = s.verdict;
+  if (v === null) return;
+  t.honestJudged++;
+  countAgreement(t, s, v);
+  if (v.kind === VerdictKind.REJECTED) countHonestRefusal(t, s, v);
+  else if (s.action === 0 && v.originOffsetM >= 0) t.offsets.push(v.originOffsetM);
+  if (s.floorLeadMs === s.floorLeadMs) t.floorLeads.push(s.floorLeadMs);
+}
+
+/** A rule-breaking message, overall and for its profile: refusals by reason and its outcome (cheatOutcome); the first 20 accepted listed. */
+function countRuleCheat(t: Tally, s: ShotLog, pr: ProfileReport): void {
+  t.cheatShots++;
+  pr.cheatShots++;
+  if (s.dropped) pr.lost++;
+  const v = s.verdict;
+  if (v === null) return;
+  t.cheatJudged++;
+  pr.judged++;
+  if (v.kind === VerdictKind.REJECTED) {
+    bump(t.cheatRejectedByReason, v.reasonName);
+    bump(pr.rejectedByReason, v.reasonName);
+  }
+  const o = cheatOutcome(s);
+  if (o === 'expected') pr.expectedReason++;
+  else if (o === 'other') t.cheatUnexpected++;
+  else if (o === 'race') t.cheatRaces++;
+  else if (o === 'accepted') {
+    t.cheatAccepted++;
+    if (t.acceptedList.length < 20) t.acceptedList.push({ profile: s.profile, bot: s.bot, seq: s.seq, expected: s.expected, verdict: v.reasonName, originOffsetM: v.originOffsetM, predictedOriginOffsetM: s.predictedOriginOffsetM });
+    pr.accepted++;
+    if (v.kind === VerdictKind.HIT) {
+      pr.acceptedHits++;
+      t.cheatAcceptedHits++;
+    }
+  }
+}
+
+/** A cheater's inhuman message (and its hits) or ordinary message (and its refusals), for its profile. */
+function countCheaterOther(t: Tally, s: ShotLog, pr: ProfileReport): void {
+  const v = s.verdict;
+  if (s.intent === Intent.INHUMAN) {
+    t.inhumanShots++;
+    pr.inhumanShots++;
+    if (v?.kind === VerdictKind.HIT) {
+      t.inhumanHits++;
+      pr.inhumanHits++;
+    }
+  } else {
+    pr.validShots++;
+    if (v?.kind === VerdictKind.REJECTED) pr.validRejected++;
+  }
+}
+
+/** The message part of the report from the counts over `shots` messages. */
+function shotPart(t: Tally, shots: number): ShotPart {
+  t.latencies.sort((a, b) => a - b);
+  return {
+    shots, lostShots: t.lost, unanswered: t.unanswered, honestShots: t.honestShots, honestJudged: t.honestJudged,
+    honestFireShots: t.fire, honestSwitches: t.switches, honestReloads: t.reloads, honestFullRateShots: t.fullRate,
+    predictedHits: t.predictedHits, confirmedHits: t.confirmedHits,
+    agreementAll: t.honestJudged > 0 ? t.agree / t.honestJudged : Number.NaN,
+    agreementRaceFree: t.honestJudged - t.raceShots > 0 ? t.agreeClean / (t.honestJudged - t.raceShots) : Number.NaN,
+    raceShots: t.raceShots,
+    disagreements: { predictedHitServerMiss: t.phsm, predictedMissServerHit: t.pmsh, otherTarget: t.other, rejectedNotPredicted: t.rejNot, otherKind: t.otherKind, deathRaces: t.races },
+    honestRejected: t.honestRejected, honestRejectedByReason: t.honestRejectedByReason, honestRejectedDiedInFlight: t.honestDiedInFlight, honestRejections: t.honestRejections,
+    originOffsetM: distribution(t.offsets),
+    floorLeadMs: distribution(t.floorLeads),
+    ruleCheatShots: t.cheatShots, ruleCheatJudged: t.cheatJudged, ruleCheatAccepted: t.cheatAccepted, ruleCheatAcceptedHits: t.cheatAcceptedHits, ruleCheatAcceptedList: t.acceptedList,
+    ruleCheatRejectedByReason: t.cheatRejectedByReason, ruleCheatUnexpectedReason: t.cheatUnexpected, ruleCheatAcceptedRaces: t.cheatRaces,
+    inhumanShots: t.inhumanShots, inhumanHits: t.inhumanHits, byProfile: t.byProfile,
+    verdictLatencyMsP50: percentile(t.latencies, 0.5), verdictLatencyMsP99: percentile(t.latencies, 0.99),
+  };
+}
+
+/** Builds the message part of the report from the bots' logs (`fireIntervals` by weapon id: what counts as full rate). */
+export function summarizeShots(logs: readonly ShotLog[], fireIntervals: readonly number[] = []): ShotPart {
+  const t = newTally();
+  for (const s of logs) {
+    if (s.dropped) t.lost++;
+    else if (s.verdict === null) t.unanswered++;
+    if (s.verdict !== null) t.latencies.push(s.verdictAt - s.sentAt);
+    const pr = s.profile === 'honest' ? null : (t.byProfile[s.profile] ??= emptyProfile(s.strength));
+    if (s.intent === Intent.HONEST) countHonest(t, s, fireIntervals);
+    else if (s.intent === Intent.INVALID) countRuleCheat(t, s, pr!);
+    else countCheaterOther(t, s, pr!);
+  }
+  return shotPart(t, logs.length);
 }

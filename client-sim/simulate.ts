@@ -11,15 +11,16 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
-import { auditMatchLog } from '../server/behaviour/audit';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
 import { WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
 import { Bot, type ShotLog } from './bot';
 import { CHEAT_PROFILE_NAMES, createProfile, parseProfile } from './cheats/index';
 import { Rng } from './rng';
-import { summarizeShots, percentile, type DetectionReport, type SimReport } from './report';
+import { summarizeShots, percentile, type ProfileReport, type SimReport } from './report';
 import { ServerProbe } from './serverProbe';
+import { classifyRaces } from './races';
+import { detect } from './detection';
 
 export type { SimReport, ProfileReport, DetectionReport, Distribution } from './report';
 
@@ -106,44 +107,25 @@ export function interpDelayFor(rttMs: number, jitterMs: number, patchMs: number,
   return Math.round(Math.max(0, Math.min(want, cap, maxInterpMs)));
 }
 
-/**
- * Marks the shots whose outcome turned on a death the shooter could not have seen yet: the shooter
- * itself was dead on the server when the shot arrived (diedInFlight), or the predicted target was
- * (targetDiedInFlight), or it fired knowing it was dead and had respawned by the arrival
- * (respawnedInFlight, in-process only). In-process the facts come from the server's own record of each arrival; with
- * a remote server from the kill feed: a death of the target after the render time and before the
- * latest the shot can have arrived (half the round trip plus half the jitter, plus 5 ms of clock error).
- */
-function classifyRaces(logs: readonly ShotLog[], probe: ServerProbe | null, deaths: Map<number, Set<number>>, jitterMs: number): void {
-  const seen = new Map<string, number>();
-  for (const l of logs) {
-    if (l.dropped) continue;
-    if (probe !== null) {
-      const key = `${l.roomId}:${l.slot}:${l.seq}`;
-      const k = seen.get(key) ?? 0;
-      seen.set(key, k + 1);
-      const facts = probe.arrivals.get(key)?.[k];
-      if (facts === undefined) continue;
-      // Died (or died and respawned) on the server while the message was on its way.
-      l.diedInFlight = !l.deadKnown && (!facts.shooterAlive || facts.shooterEpoch !== l.epochAtSend);
-      l.respawnedInFlight = facts.shooterAlive && l.deadKnown;
-      l.floorLeadMs = facts.streamFloorMs - l.timeMs;
-      const t = l.predictedTarget;
-      if (t >= 0) {
-        const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);
-        l.targetDiedInFlight = facts.targetsAlive[t] !== true || !lifeOk;
-      }
-      continue;
-    }
-    if (l.predictedTarget < 0) continue;
-    const ds = deaths.get(l.predictedTarget);
-    if (ds === undefined) continue;
-    const arrival = l.sentServerMs + l.rttMs / 2 + jitterMs / 2 + 5;
-    for (const t of ds) if (t > l.renderTimeMs - 1 && t <= arrival) l.targetDiedInFlight = true;
-  }
+/** The run's settings: the options with their defaults, checked. */
+interface RunSettings {
+  nBots: number;
+  nCheaters: number;
+  seconds: number;
+  rttMs: number;
+  /** The spread of the bots' round trips, clamped to [0, rttMs]. */
+  rttSpreadMs: number;
+  jitterMs: number;
+  loss: number;
+  burst: number | undefined;
+  bandwidthBytesPerS: number;
+  stalls: { everyMs: number; forMs: number } | undefined;
+  seed: number;
+  profiles: readonly string[];
 }
 
-export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {
+/** The options with their defaults; throws on a value the run cannot use. */
+function runSettings(options: SimOptions): RunSettings {
   const nBots = options.bots ?? 8;
   const nCheaters = options.cheaters ?? 0;
   const seconds = options.seconds ?? 20;
@@ -162,57 +144,69 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   if (!(bandwidthBytesPerS >= 0)) throw new Error('bandwidth must be >= 0 bytes/s');
   const stalls = options.stalls;
   if (stalls !== undefined && !(stalls.everyMs > stalls.forMs && stalls.forMs >= 0)) throw new Error('stalls: every must be longer than the stall, the stall >= 0 ms');
-
-  const started = performance.now();
-  let gs: GameServer | null = null;
-  let hostileEvents = 0;
-  let url: string;
-  let world: World;
-  let rig: Rig;
-  let validation: ValidationConfig;
-  let tickRate: number;
-  let patchMs: number;
-  let maxInterp: number;
-  let movement: MoveConfig;
-  if (options.url === undefined) {
-    const tr = Math.round(options.server?.tickRate ?? 64);
-    // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-    gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostileEvents++; }, ...options.server, port: 0, host: '127.0.0.1' });
-    options.onServer?.(gs);
-    url = gs.url;
-    world = gs.world;
-    rig = gs.rig;
-    validation = gs.config.validation;
-    tickRate = gs.config.tickRate;
-    patchMs = gs.config.patchRateMs > 0 ? gs.config.patchRateMs : 1000 / tickRate;
-    maxInterp = gs.config.maxInterpDelayMs;
-    movement = gs.config.movement;
-  } else {
-    url = options.url;
-    world = options.level instanceof World ? options.level : await loadWorld(options.level ?? DEFAULT_LEVEL_PATH);
-    rig = MANNEQUIN_RIG;
-    const zm: number[] = [];
-    for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-    validation = defaultValidationConfig(WEAPONS, zm, rig.eyeHeight, 16);
-    tickRate = 64;
-    patchMs = 1000 / tickRate; // the room's default: one patch per tick
-    maxInterp = 250;
-    movement = defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration));
-  }
   const rttSpreadMs = Math.max(0, Math.min(options.rttSpreadMs ?? 0, rttMs));
-  const interpFor = (rtt: number): number => options.interpDelayMs ?? interpDelayFor(rtt, jitterMs, patchMs, validation.rewindWindowMs, maxInterp);
-  const interpDelayMs = interpFor(rttMs);
+  return { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles };
+}
 
-  const rng = new Rng(seed);
-  const logs: ShotLog[] = [];
-  const deaths = new Map<number, Set<number>>();
-  const onDeath = (victim: number, timeMs: number): void => {
-    let s = deaths.get(victim);
-    if (s === undefined) deaths.set(victim, (s = new Set()));
-    s.add(timeMs);
+/** The server the bots play on, with the level, rig and rules they predict with. */
+interface Arena {
+  /** The in-process server (null: a remote one at url). */
+  gs: GameServer | null;
+  url: string;
+  world: World;
+  rig: Rig;
+  validation: ValidationConfig;
+  tickRate: number;
+  /** Time between state patches, ms. */
+  patchMs: number;
+  /** The room's largest interpolation delay, ms. */
+  maxInterp: number;
+  movement: MoveConfig;
+}
+
+/** Starts the in-process server; its hostile-client events count into `hostile`. */
+async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
+  // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
+  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, ...options.server, port: 0, host: '127.0.0.1' });
+  options.onServer?.(gs);
+  const tickRate = gs.config.tickRate;
+  return {
+    gs, url: gs.url, world: gs.world, rig: gs.rig, validation: gs.config.validation, tickRate,
+    patchMs: gs.config.patchRateMs > 0 ? gs.config.patchRateMs : 1000 / tickRate,
+    maxInterp: gs.config.maxInterpDelayMs, movement: gs.config.movement,
   };
-  // Cheaters spread among the honest players (so rooms of 16 mix both).
-  const total = nBots + nCheaters;
+}
+
+/** A remote server at `url`, played with the level loaded here and the room's default rules. */
+async function remoteArena(url: string, level: SimOptions['level']): Promise<Arena> {
+  const world = level instanceof World ? level : await loadWorld(level ?? DEFAULT_LEVEL_PATH);
+  const rig = MANNEQUIN_RIG;
+  const zm: number[] = [];
+  for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
+  const tickRate = 64;
+  return {
+    gs: null, url, world, rig, validation: defaultValidationConfig(WEAPONS, zm, rig.eyeHeight, 16), tickRate,
+    patchMs: 1000 / tickRate, // the room's default: one patch per tick
+    maxInterp: 250,
+    movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)),
+  };
+}
+
+/**
+ * The run's players, honest bots and cheaters spread among them (so rooms of 16 mix both), each
+ * with its own seed, round trip and stall phase drawn from the run's seed. Every shot goes into
+ * `logs`, every kill-feed death into `deaths` (victim slot -> server ms).
+ */
+function makeBots(options: SimOptions, s: RunSettings, arena: Arena, interpFor: (rttMs: number) => number, logs: ShotLog[], deaths: Map<number, Set<number>>): Bot[] {
+  const rng = new Rng(s.seed);
+  const onDeath = (victim: number, timeMs: number): void => {
+    let set = deaths.get(victim);
+    if (set === undefined) deaths.set(victim, (set = new Set()));
+    set.add(timeMs);
+  };
+  const { url, world, rig, validation, movement, tickRate } = arena;
+  const { nCheaters, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, profiles } = s;
+  const total = s.nBots + nCheaters;
   const bots: Bot[] = [];
   let cheaterIndex = 0;
   for (let i = 0; i < total; i++) {
@@ -235,69 +229,83 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     }
     bots.push(bot);
   }
-  const probe = gs !== null ? new ServerProbe() : null;
-  try {
-    // Sequential joins: the matchmaker fills a room before it opens the next.
-    for (const b of bots) {
-      try {
-        await b.connect();
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        throw new Error(`bot ${b.index} could not join an arena room at ${url} (${why || 'connection refused'}); start the server (npm start) or leave out --url to run one in-process`);
-      }
+  return bots;
+}
+
+/** Joins every bot, one after another: the matchmaker fills a room before it opens the next. */
+async function joinAll(bots: readonly Bot[], url: string): Promise<void> {
+  for (const b of bots) {
+    try {
+      await b.connect();
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new Error(`bot ${b.index} could not join an arena room at ${url} (${why || 'connection refused'}); start the server (npm start) or leave out --url to run one in-process`);
     }
-    if (gs !== null) for (const room of gs.rooms.values()) probe!.attach(room);
+  }
+}
+
+/** Waits out the play time, reporting progress; rejects when every connection closed under the bots. */
+function playFor(bots: readonly Bot[], totalMs: number, url: string, logs: readonly ShotLog[], onProgress: SimOptions['onProgress']): Promise<void> {
+  const t0 = performance.now();
+  return new Promise<void>((resolve, reject) => {
+    const iv = setInterval(() => {
+      const el = performance.now() - t0;
+      onProgress?.(Math.min(el, totalMs), totalMs, logs.length);
+      if (el >= totalMs) {
+        clearInterval(iv);
+        resolve();
+      } else if (bots.every((b) => b.conn.room !== null && !b.conn.room.connection.isOpen)) {
+        // Every connection closed under the bots: the server stopped or crashed.
+        clearInterval(iv);
+        reject(new Error(`the server at ${url} went away ${(el / 1000).toFixed(1)} s into the match (all ${bots.length} connections closed); no report`));
+      }
+    }, 250);
+  });
+}
+
+/**
+ * The match: everyone joins, the probe watches the in-process rooms, the warmup passes, the bots
+ * shoot for the play time, then stop and wait for the verdicts still on their way. A failed join
+ * or run closes the bots and the in-process server before the error goes on.
+ */
+async function playMatch(options: SimOptions, s: RunSettings, arena: Arena, bots: Bot[], probe: ServerProbe | null, logs: readonly ShotLog[]): Promise<void> {
+  try {
+    await joinAll(bots, arena.url);
+    if (arena.gs !== null) for (const room of arena.gs.rooms.values()) probe!.attach(room);
     // The match starts once everyone is in (a join changes who can be hit; see the view's life starts).
     await new Promise((r) => setTimeout(r, options.warmupMs ?? 1000));
     for (const b of bots) b.startShooting();
-
-    const totalMs = seconds * 1000;
-    const t0 = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const iv = setInterval(() => {
-        const el = performance.now() - t0;
-        options.onProgress?.(Math.min(el, totalMs), totalMs, logs.length);
-        if (el >= totalMs) {
-          clearInterval(iv);
-          resolve();
-        } else if (bots.every((b) => b.conn.room !== null && !b.conn.room.connection.isOpen)) {
-          // Every connection closed under the bots: the server stopped or crashed.
-          clearInterval(iv);
-          reject(new Error(`the server at ${url} went away ${(el / 1000).toFixed(1)} s into the match (all ${bots.length} connections closed); no report`));
-        }
-      }, 250);
-    });
+    await playFor(bots, s.seconds * 1000, arena.url, logs, options.onProgress);
     // Stop pulling triggers, then wait for the verdicts still on their way.
     for (const b of bots) b.stopShooting();
-    const drainUntil = performance.now() + (options.drainMs ?? rttMs + jitterMs + 1500);
+    const drainUntil = performance.now() + (options.drainMs ?? s.rttMs + s.jitterMs + 1500);
     while (performance.now() < drainUntil && logs.some((l) => !l.dropped && l.verdict === null)) await new Promise((r) => setTimeout(r, 50));
   } catch (e) {
     // A failed join or run: leave nothing listening behind.
     await closeBots(bots);
-    await gs?.close();
+    await arena.gs?.close();
     throw e;
   }
-  await closeBots(bots);
-  probe?.detach();
-  classifyRaces(logs, probe, deaths, jitterMs);
+}
 
-  options.onShots?.(logs);
-  const shots = summarizeShots(logs, validation.weapons.map((w) => w.fireIntervalMs));
-  let serverErrors: number | null = null;
-  let server: SimReport['server'] = null;
-  let matchLog: string | null = null;
-  if (gs !== null) {
-    // Let the rooms dispose (their recorders flush) before reading the counters.
-    const deadline = performance.now() + 3000;
-    while (gs.rooms.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const s = gs.stats;
-    serverErrors = s.internalErrors + s.recorderErrors;
-    server = { shots: s.shots, hits: s.hits, misses: s.misses, kills: s.kills, rejects: { ...s.rejects } };
-    matchLog = probe!.matchLogs.length > 0 ? probe!.matchLogs.join(', ') : null;
-    await gs.close();
-  }
-  const detection = probe !== null && options.audit !== false ? await detect(bots, probe, world) : null;
-  const ticks = probe?.sortedTicks() ?? new Float64Array(0);
+/** The in-process server's counters and match logs, read once its rooms are gone; then it closes. Nulls for a remote server. */
+async function serverCounters(gs: GameServer | null, probe: ServerProbe | null): Promise<Pick<SimReport, 'serverErrors' | 'server' | 'matchLog'>> {
+  if (gs === null) return { serverErrors: null, server: null, matchLog: null };
+  // Let the rooms dispose (their recorders flush) before reading the counters.
+  const deadline = performance.now() + 3000;
+  while (gs.rooms.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const s = gs.stats;
+  const serverErrors = s.internalErrors + s.recorderErrors;
+  const server = { shots: s.shots, hits: s.hits, misses: s.misses, kills: s.kills, rejects: { ...s.rejects } };
+  const matchLog = probe!.matchLogs.length > 0 ? probe!.matchLogs.join(', ') : null;
+  await gs.close();
+  return { serverErrors, server, matchLog };
+}
+
+type BotTotals = Pick<SimReport, 'ticksPerSecond' | 'prediction' | 'weaponState' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network'>;
+
+/** The bots' own counters summed over the run: links, frames, observed tick rate, own-movement prediction, weapon-state mirror, refused inputs and pongs. */
+function botTotals(bots: readonly Bot[]): BotTotals {
   let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0;
   const network = { lostTransmissions: 0, retransmittedMessages: 0, maxRetransmitDelayMs: 0 };
   const prediction = { corrections: 0, meanErrorM: 0, maxErrorM: 0, jumps: 0 };
@@ -324,68 +332,63 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     weaponState.checks += b.weapons.checks;
     weaponState.mismatches += b.weapons.mismatches;
     for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
-    const pr = b.profile !== null ? shots.byProfile[b.profile.name] : undefined;
-    if (pr !== undefined && b.profile !== null) {
-      const st = b.profile.stats?.() ?? {};
-      for (const [k, v] of Object.entries(st)) pr.stats[k] = (pr.stats[k] ?? 0) + v;
-      if (b.profile.name === 'speedHack') {
-        pr.stats.maxSpeedMps = Math.max(pr.stats.maxSpeedMps ?? 0, b.maxSnapSpeed);
-        pr.stats.allowedSpeedMps = movement.maxSpeed;
-      }
-    }
   }
   prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
+  const ticksPerSecond = tickMs > 0 ? (tickSum * 1000) / tickMs : 0;
+  return { ticksPerSecond, prediction, weaponState, cameraPushes, botFrames, starvedFrames, messageRejects, network };
+}
+
+/** Adds each cheater's own counters to its profile's report; the speed cheat also gets its measured and allowed speed. */
+function addProfileStats(bots: readonly Bot[], byProfile: Record<string, ProfileReport>, maxSpeed: number): void {
+  for (const b of bots) {
+    const pr = b.profile !== null ? byProfile[b.profile.name] : undefined;
+    if (pr === undefined || b.profile === null) continue;
+    const st = b.profile.stats?.() ?? {};
+    for (const [k, v] of Object.entries(st)) pr.stats[k] = (pr.stats[k] ?? 0) + v;
+    if (b.profile.name === 'speedHack') {
+      pr.stats.maxSpeedMps = Math.max(pr.stats.maxSpeedMps ?? 0, b.maxSnapSpeed);
+      pr.stats.allowedSpeedMps = maxSpeed;
+    }
+  }
+}
+
+export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {
+  const s = runSettings(options);
+  const started = performance.now();
+  const hostile = { events: 0 };
+  const arena = options.url === undefined ? await inProcessArena(options, hostile) : await remoteArena(options.url, options.level);
+  const interpFor = (rtt: number): number => options.interpDelayMs ?? interpDelayFor(rtt, s.jitterMs, arena.patchMs, arena.validation.rewindWindowMs, arena.maxInterp);
+  const interpDelayMs = interpFor(s.rttMs);
+  const logs: ShotLog[] = [];
+  const deaths = new Map<number, Set<number>>();
+  const bots = makeBots(options, s, arena, interpFor, logs, deaths);
+  const probe = arena.gs !== null ? new ServerProbe() : null;
+  await playMatch(options, s, arena, bots, probe, logs);
+  await closeBots(bots);
+  probe?.detach();
+  classifyRaces(logs, probe, deaths, s.jitterMs);
+
+  options.onShots?.(logs);
+  const shots = summarizeShots(logs, arena.validation.weapons.map((w) => w.fireIntervalMs));
+  const counters = await serverCounters(arena.gs, probe);
+  const detection = probe !== null && options.audit !== false ? await detect(bots, probe, arena.world) : null;
+  const ticks = probe?.sortedTicks() ?? new Float64Array(0);
+  const t = botTotals(bots);
+  addProfileStats(bots, shots.byProfile, arena.movement.maxSpeed);
+  const { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles } = s;
+  const { tickRate, patchMs, url } = arena;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles] },
     ...shots,
     detection,
     tickRate,
-    ticksPerSecond: tickMs > 0 ? (tickSum * 1000) / tickMs : 0,
-    prediction, weaponState, hostileEvents,
+    ticksPerSecond: t.ticksPerSecond,
+    prediction: t.prediction, weaponState: t.weaponState, hostileEvents: hostile.events,
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
-    serverErrors, server, matchLog, cameraPushes, botFrames, starvedFrames, messageRejects, network,
+    serverErrors: counters.serverErrors, server: counters.server, matchLog: counters.matchLog,
+    cameraPushes: t.cameraPushes, botFrames: t.botFrames, starvedFrames: t.starvedFrames, messageRejects: t.messageRejects, network: t.network,
     durationMs: performance.now() - started,
   };
-}
-
-/**
- * Runs the audit (server/audit/audit.ts) over each room's match log and maps its flagged slots to
- * the bots that played them: per profile, the share of its players flagged, beside the share of
- * the run's honest players flagged (with a handful of honest players that rate is coarse).
- */
-async function detect(bots: readonly Bot[], probe: ServerProbe, world: World): Promise<Record<string, DetectionReport> | null> {
-  if (probe.matchLogByRoom.size === 0) return null;
-  const flaggedRules = new Map<Bot, string[]>();
-  for (const [roomId, path] of probe.matchLogByRoom) {
-    let r;
-    try {
-      r = await auditMatchLog(path, { world, workers: 1 });
-    } catch {
-      continue;
-    }
-    for (const b of bots) {
-      if (b.conn.room?.roomId !== roomId || b.slot < 0) continue;
-      const p = r.players.find((x) => x.player === b.slot);
-      if (p !== undefined && p.flags.length > 0) flaggedRules.set(b, p.flags.map((f) => f.rule));
-    }
-  }
-  const honest = bots.filter((b) => b.profile === null);
-  const fp = honest.length > 0 ? honest.filter((b) => flaggedRules.has(b)).length / honest.length : Number.NaN;
-  const out: Record<string, DetectionReport> = {};
-  for (const b of bots) {
-    if (b.profile === null) continue;
-    const d = (out[b.profile.name] ??= { strength: b.profile.strength, players: 0, flagged: 0, detectionRate: 0, falsePositiveRate: fp, rules: {} });
-    d.players++;
-    const rules = flaggedRules.get(b);
-    if (rules !== undefined) {
-      d.flagged++;
-      for (const rule of rules) d.rules[rule] = (d.rules[rule] ?? 0) + 1;
-    }
-  }
-  for (const d of Object.values(out)) d.detectionRate = d.flagged / d.players;
-  out.honest = { strength: 0, players: honest.length, flagged: honest.filter((b) => flaggedRules.has(b)).length, detectionRate: fp, falsePositiveRate: fp, rules: {} };
-  for (const b of honest) for (const rule of flaggedRules.get(b) ?? []) out.honest.rules[rule] = (out.honest.rules[rule] ?? 0) + 1;
-  return out;
 }
