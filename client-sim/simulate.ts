@@ -15,6 +15,7 @@ import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/ri
 import { WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
 import { Bot, type ShotLog } from './bot';
+import { Intent } from './shots';
 import { CHEAT_PROFILE_NAMES, createProfile, parseProfile } from './cheats/index';
 import { Rng } from './rng';
 import { summarizeShots, percentile, type ProfileReport, type SimReport } from './report';
@@ -88,6 +89,13 @@ export interface SimOptions {
   warmupMs?: number;
   /** Extra wait for verdicts after the play time, ms (default the round trip + 1500). */
   drainMs?: number;
+  /**
+   * Play on past `seconds` until this many honest messages have their verdicts (default 0): a
+   * loaded machine fires fewer shots in a given time, and a test that needs a sample waits for it,
+   * up to `maxSeconds` of play (default 6 x seconds).
+   */
+  minHonestJudged?: number;
+  maxSeconds?: number;
 }
 
 /** Closes every bot, giving each at most 2 s (leaving a room whose server is gone never completes). */
@@ -244,14 +252,29 @@ async function joinAll(bots: readonly Bot[], url: string): Promise<void> {
   }
 }
 
-/** Waits out the play time, reporting progress; rejects when every connection closed under the bots. */
-function playFor(bots: readonly Bot[], totalMs: number, url: string, logs: readonly ShotLog[], onProgress: SimOptions['onProgress']): Promise<void> {
+/** Honest messages answered so far. */
+function honestJudged(logs: readonly ShotLog[]): number {
+  let n = 0;
+  for (const l of logs) if (l.intent === Intent.HONEST && l.verdict !== null) n++;
+  return n;
+}
+
+/** Plays on, after the play time, until options.minHonestJudged honest messages are answered (or maxSeconds of play). */
+async function playUntilJudged(bots: readonly Bot[], options: SimOptions, s: RunSettings, url: string, logs: readonly ShotLog[]): Promise<void> {
+  const want = options.minHonestJudged ?? 0;
+  const moreMs = ((options.maxSeconds ?? 6 * s.seconds) - s.seconds) * 1000;
+  if (!(want > 0) || !(moreMs > 0) || honestJudged(logs) >= want) return;
+  await playFor(bots, moreMs, url, logs, options.onProgress, () => honestJudged(logs) >= want);
+}
+
+/** Waits out the play time (or until `enough`), reporting progress; rejects when every connection closed under the bots. */
+function playFor(bots: readonly Bot[], totalMs: number, url: string, logs: readonly ShotLog[], onProgress: SimOptions['onProgress'], enough: () => boolean = () => false): Promise<void> {
   const t0 = performance.now();
   return new Promise<void>((resolve, reject) => {
     const iv = setInterval(() => {
       const el = performance.now() - t0;
       onProgress?.(Math.min(el, totalMs), totalMs, logs.length);
-      if (el >= totalMs) {
+      if (el >= totalMs || enough()) {
         clearInterval(iv);
         resolve();
       } else if (bots.every((b) => b.conn.room !== null && !b.conn.room.connection.isOpen)) {
@@ -276,6 +299,7 @@ async function playMatch(options: SimOptions, s: RunSettings, arena: Arena, bots
     await new Promise((r) => setTimeout(r, options.warmupMs ?? 1000));
     for (const b of bots) b.startShooting();
     await playFor(bots, s.seconds * 1000, arena.url, logs, options.onProgress);
+    await playUntilJudged(bots, options, s, arena.url, logs);
     // Stop pulling triggers, then wait for the verdicts still on their way.
     for (const b of bots) b.stopShooting();
     const drainUntil = performance.now() + (options.drainMs ?? s.rttMs + s.jitterMs + 1500);

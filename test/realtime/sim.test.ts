@@ -63,7 +63,7 @@ describe('per-bot link', () => {
 describe('honest players at 100 ms RTT, 20 ms jitter', () => {
   let report: SimReport;
   it('predictions agree with the server, no honest message is rejected, the mirrors hold', async () => {
-    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, server: { matchLogDir: logDir } });
+    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, server: { matchLogDir: logDir } });
     expect(report.matchLog).not.toBeNull(); // the in-process server keeps writing its match log
     expect(report.config.inProcess).toBe(true);
     expect(report.honestJudged).toBeGreaterThanOrEqual(20);

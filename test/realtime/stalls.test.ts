@@ -27,7 +27,7 @@ describe('honest bots through TCP stalls', () => {
     it(`${forMs} ms stalls every 2.5 s: no honest message refused, shots held by the stalls accepted`, async () => {
       const logs: ShotLog[] = [];
       const r = await runSimulation({
-        bots: 8, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0, seed: 5 + forMs, audit: false,
+        bots: 8, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0, seed: 5 + forMs, audit: false, minHonestJudged: 30,
         stalls: { everyMs: 2500, forMs }, server: { matchLogDir: logDir }, onShots: (l) => logs.push(...l),
       });
       const refused = logs.filter((l) => l.profile === 'honest' && l.verdict?.kind === VerdictKind.REJECTED)
