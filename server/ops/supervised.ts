@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import type { GameServer } from '../index';
+import type { GameServer } from '../options';
 
 export interface ProcessReport {
   type: 'report';
