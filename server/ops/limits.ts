@@ -8,7 +8,7 @@
  *   tokens, refilled at `roomCreatePerMinute`), else 429 with Retry-After: every `create`, and a
  *   `joinOrCreate` when no live room has a free seat (one that joins costs nothing);
  * - `create` is refused with 503 once `maxRooms` rooms are live (a `joinOrCreate` that would create
- *   the room past the cap is refused by the room itself, see server/index.ts).
+ *   the room past the cap is refused by the room itself, see servedRoom.ts).
  *
  * A few extra GET routes (/metrics) are served here too. Each refusal is one hostile-log event.
  */
