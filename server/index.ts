@@ -182,6 +182,7 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
     ...options.redis,
     onSwept: (ids) => logger.warn({ processIds: ids }, 'removed the rooms of processes that stopped answering'),
     onSweepError: (message) => hostile.report('redis_error', { detail: message }, 'sweep for dead processes failed'),
+    onConnectionError: (message) => hostile.report('redis_error', { detail: message }, 'Redis connection error'),
   });
   const server = defineServer({
     ...(scale !== null ? { presence: scale.presence, driver: scale.driver, publicAddress: parts.publicAddress!, selectProcessIdToCreateRoom: scale.selectProcessIdToCreateRoom } : {}),
