@@ -80,6 +80,9 @@ process.on('uncaughtException', (e) => {
 process.on('unhandledRejection', (e) => {
   logger.error({ err: e }, 'unhandled promise rejection');
 });
+// Under a supervisor (npm run cluster): its reports, and a stop when the supervisor goes away,
+// also while the server is still starting.
+answerSupervisor(() => game, () => shutdown('supervisor gone', 0));
 
 let started: GameServer;
 try {
@@ -105,6 +108,3 @@ if (env.statusIntervalMs > 0) {
     logger.info({ text: started.statusLine(), rooms: s.rooms, players: s.players, shots: s.shots, hits: s.hits, misses: s.misses, kills: s.kills }, 'status');
   }, env.statusIntervalMs).unref();
 }
-
-// Under a supervisor (npm run cluster): its reports, and a stop when the supervisor goes away.
-answerSupervisor(started, () => shutdown('supervisor gone', 0));

@@ -13,7 +13,7 @@ import type { ServerStats } from './arena/stats';
 import type { HostileLog, Logger } from './ops/log';
 import type { LimitOptions } from './ops/limits';
 import type { ServerMetrics } from './ops/metrics';
-import type { TokenVerifier } from './ops/auth';
+import type { TokenVerifier } from './ops/authTypes';
 import type { TickTimes } from './ops/tickTimes';
 
 export interface GameServerOptions {

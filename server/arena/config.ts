@@ -51,6 +51,8 @@ export interface ArenaConfig {
   /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
   clock: () => number;
   stats: ServerStats;
+  /** Called after each fixed tick with the wall time it took, ms (the server's tick statistics and metrics). */
+  onTickTimed?: (wallMs: number) => void;
   /** Registry hooks so the server (and tests) can reach room instances. */
   onCreated?: (room: ArenaRoomLike) => void;
   onDisposed?: (room: ArenaRoomLike) => void;

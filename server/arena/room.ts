@@ -88,7 +88,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       else this.reject(client, String(type), 'UNKNOWN_MESSAGE');
     }));
 
-    this.setFixedTimestep((ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs), cfg.tickRate);
+    const timed = cfg.onTickTimed;
+    this.setFixedTimestep(timed === undefined ? (ctx) => this.step(ctx.tick, ctx.dt, ctx.dtMs) : (ctx) => {
+      const t0 = performance.now();
+      this.step(ctx.tick, ctx.dt, ctx.dtMs);
+      timed(performance.now() - t0);
+    }, cfg.tickRate);
     // After the timestep, never before: with no simulation interval yet, a null patch rate starts
     // Colyseus's own clock.tick() interval, and two tickers each take part of the elapsed time
     // from the fixed step's accumulator (the tick then runs at about half its rate).

@@ -1,16 +1,18 @@
 /**
  * `npm run cluster -- --processes N [--port 2567] [--host 127.0.0.1]`: N game server processes on
- * consecutive ports sharing matchmaking through Redis (REDIS_URL, default redis://127.0.0.1:6379),
- * for local use and tests. Every other variable of `npm start` (TICK_RATE, MATCH_LOG_DIR, LEVEL,
- * limits, ...) is passed to each process. Output: each process's lines, JSON as they come (each
- * carries its pid), or `[pI] text` on a terminal.
+ * consecutive ports sharing matchmaking through Redis (REDIS_URL, default redis://127.0.0.1:6379,
+ * keys under REDIS_KEY_PREFIX, default hitreg:), for local use and tests. Every other variable of
+ * `npm start` (TICK_RATE, MATCH_LOG_DIR, LEVEL, limits, ...) is passed to each process. Output:
+ * each process's lines, JSON as they come (each carries its pid), or `[pI] text` on a terminal.
  *
- * Exit codes: 0 after SIGTERM/SIGINT once every process has finished its rooms; 1 when the
- * processes cannot start (no Redis, a port in use, ...) or all of them died; 2 for bad arguments.
- * A process that dies is reported and the others go on.
+ * Exit codes: 0 after SIGTERM/SIGINT/SIGHUP once every process has finished its rooms (or was
+ * stopped while starting); 1 when the processes cannot start (no Redis, a port in use, ...), all of
+ * them died, or one had to be killed after the stop's deadline; 2 for bad arguments. A process that dies is
+ * reported and the others go on. Run through npm (`npm run cluster`), the script execs tsx, so a
+ * signal to npm's pid reaches this process through tsx, which relays it.
  */
 import { parseArgs } from 'node:util';
-import { startCluster, type Cluster } from './supervisor';
+import { ClusterAbortedError, startCluster, type Cluster } from './supervisor';
 import { firstLine } from '../ops/log';
 
 const USAGE = 'usage: npm run cluster -- --processes N [--port BASE (2567; 0 = free ports)] [--host 127.0.0.1]';
@@ -52,29 +54,44 @@ const show = (i: number, line: string, stream: 'stdout' | 'stderr'): void => {
   }
 };
 
-let cluster: Cluster;
+let cluster: Cluster | null = null;
 let stopping = false;
+const starting = new AbortController();
+
+/**
+ * SIGTERM, SIGINT or SIGHUP: every process finishes its rooms (SIGKILL after the supervisor's
+ * deadline), then exit. During the start, the processes started so far are stopped the same way.
+ * Further signals change nothing: the stop is bounded already, and one Ctrl-C under npm arrives
+ * twice (from the terminal, and forwarded by npm through tsx).
+ */
+function onSignal(): void {
+  if (stopping) return;
+  stopping = true;
+  if (cluster === null) {
+    starting.abort();
+    return;
+  }
+  const c = cluster;
+  void c.stop().then(() => {
+    const bad = c.processes.filter((p) => p.exit?.code !== 0);
+    process.exit(bad.length === 0 ? 0 : 1);
+  });
+}
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, onSignal);
+
 try {
   cluster = await startCluster({
-    processes, basePort: port, host: values.host ?? process.env.HOST ?? '127.0.0.1', onLine: show,
+    processes, basePort: port, host: values.host ?? process.env.HOST ?? '127.0.0.1', onLine: show, signal: starting.signal,
+    ...(process.env.REDIS_KEY_PREFIX ? { keyPrefix: process.env.REDIS_KEY_PREFIX } : {}),
     onExit: (p) => {
       if (stopping) return;
-      process.stderr.write(`cluster: process ${p.index} (pid ${p.pid}, ${p.publicAddress}) exited (code ${p.exit?.code}, signal ${p.exit?.signal}); ${cluster.processes.filter((q) => q.exit === null).length} of ${processes} left\n`);
-      if (cluster.processes.every((q) => q.exit !== null)) process.exit(1);
+      const live = cluster?.processes.filter((q) => q.exit === null).length ?? 0;
+      process.stderr.write(`cluster: process ${p.index} (pid ${p.pid}, ${p.publicAddress}) exited (code ${p.exit?.code}, signal ${p.exit?.signal}); ${live} of ${processes} left\n`);
+      if (live === 0) process.exit(1);
     },
   });
 } catch (e) {
+  if (e instanceof ClusterAbortedError) process.exit(0);
   fail(1, firstLine(e));
 }
 process.stdout.write(`cluster: ${processes} processes sharing matchmaking through ${cluster.redisUrl.replace(/:[^:@/]*@/, ':***@')}; matchmake at any of ${cluster.processes.map((p) => p.url).join(' ')}\n`);
-
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    void cluster.stop().then(() => {
-      const bad = cluster.processes.filter((p) => p.exit?.code !== 0);
-      process.exit(bad.length === 0 ? 0 : 1);
-    });
-  });
-}

@@ -4,7 +4,9 @@
  * each: `report()` asks every live process for its ProcessReport (server/ops/supervised.ts),
  * `kill(i)` ends one (the fault test's kill -9), `stop()` ends them all with SIGTERM (rooms
  * finished, match logs ended) and SIGKILL after a deadline. A process whose supervisor dies stops
- * by itself (its IPC channel closes).
+ * by itself (its IPC channel closes). An abort `signal` given while the processes start ends those
+ * started so far the same way, and startCluster rejects with ClusterAbortedError. Each process
+ * runs in a process group of its own, so signals reach it only through the supervisor.
  *
  * No entry process is needed: every process answers matchmaking, and a seat reservation names the
  * public address of the process that holds the room, which the client then connects to.
@@ -19,6 +21,15 @@ import type { ProcessReport } from '../ops/supervised';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVER_ENTRY = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** How long stop() waits for the processes to finish their rooms before SIGKILL. */
+export const STOP_DEADLINE_MS = 8000;
+/** What to do when the cluster's Redis does not answer (a cluster cannot run without one). */
+const CLUSTER_REDIS_REMEDY = 'the processes share matchmaking through it; start Redis there (e.g. redis-server), or set REDIS_URL to a Redis that answers';
+
+/** startCluster was aborted through its `signal` before every process listened. */
+export class ClusterAbortedError extends Error {
+  override name = 'ClusterAbortedError';
+}
 
 export interface ClusterOptions {
   processes: number;
@@ -40,6 +51,8 @@ export interface ClusterOptions {
   nodeArgs?: string[];
   /** How long a process may take to print its listening line (default 30 s). */
   startTimeoutMs?: number;
+  /** Aborting it while the processes start ends them (as stop() does) and rejects with ClusterAbortedError. */
+  signal?: AbortSignal;
 }
 
 export interface ClusterProcess {
@@ -83,7 +96,10 @@ function startOne(index: number, o: Required<Pick<ClusterOptions, 'host' | 'redi
     PORT: String(port), HOST: o.host, REDIS_URL: o.redisUrl,
     ...(o.keyPrefix !== undefined ? { REDIS_KEY_PREFIX: o.keyPrefix } : {}),
   });
-  const child = fork(SERVER_ENTRY, [], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execPath: process.execPath, execArgv: o.nodeArgs ?? [] });
+  // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches
+  // the supervisor only, which then stops each process once, instead of each process taking the
+  // terminal's signal and then the supervisor's SIGTERM as a second one (which skips finishing rooms).
+  const child = fork(SERVER_ENTRY, [], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execPath: process.execPath, execArgv: o.nodeArgs ?? [], detached: true });
   const lines: Record<string, unknown>[] = [];
   let resolveListening!: (l: Record<string, unknown>) => void;
   const listening = new Promise<Record<string, unknown>>((r) => { resolveListening = r; });
@@ -120,6 +136,7 @@ function startOne(index: number, o: Required<Pick<ClusterOptions, 'host' | 'redi
   }));
   const timeoutMs = o.startTimeoutMs ?? 30_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   return Promise.race([
     listening.then((l) => {
       p.url = String(l.url);
@@ -132,39 +149,51 @@ function startOne(index: number, o: Required<Pick<ClusterOptions, 'host' | 'redi
       throw new Error(`process ${index} exited (code ${e.code}, signal ${e.signal}) before listening: ${stderr.trim().split('\n').slice(-3).join(' | ') || 'no output'}`);
     }),
     new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`process ${index} did not listen within ${timeoutMs} ms`)), timeoutMs); }),
-  ]).finally(() => clearTimeout(timer)).catch((e: unknown) => {
-    if (p.exit === null) child.kill('SIGKILL');
+    new Promise<never>((_, reject) => {
+      onAbort = () => reject(new ClusterAbortedError('stopped while starting'));
+      if (o.signal?.aborted) onAbort();
+      else o.signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  ]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort !== undefined) o.signal?.removeEventListener('abort', onAbort);
+  }).catch(async (e: unknown) => {
+    // Aborted: it may be past its start already, so it gets the time to finish that stop() gives.
+    if (e instanceof ClusterAbortedError) await endProcesses([p], STOP_DEADLINE_MS);
+    else if (p.exit === null) child.kill('SIGKILL');
     throw e;
   });
 }
 
-export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  const n = Math.floor(options.processes);
-  if (!(n >= 1 && n <= 64)) throw new Error(`processes ${options.processes}: give 1..64`);
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
-  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
-  const o = { host: '127.0.0.1', ...options, redisUrl };
-  await probeRedis(redisUrl);
-  const base = options.basePort ?? 2567;
+/** SIGTERM to every live process of `ps`, SIGKILL to those still alive after deadlineMs; resolves when all have exited. */
+async function endProcesses(ps: readonly ClusterProcess[], deadlineMs: number): Promise<void> {
+  for (const p of ps) if (p.exit === null) p.child.kill('SIGTERM');
+  const timer = setTimeout(() => { for (const p of ps) if (p.exit === null) p.child.kill('SIGKILL'); }, deadlineMs);
+  await Promise.all(ps.map((p) => p.exited));
+  clearTimeout(timer);
+}
+
+/** Starts every process; when one fails the others are killed, when aborted they are stopped. */
+async function startAll(n: number, o: Required<Pick<ClusterOptions, 'host' | 'redisUrl'>> & ClusterOptions): Promise<ClusterProcess[]> {
+  const base = o.basePort ?? 2567;
   if (base !== 0 && !(base >= 1 && base + n - 1 <= 65535)) throw new Error(`base port ${base}: ports ${base}..${base + n - 1} must lie in 1..65535`);
   const settled = await Promise.allSettled(Array.from({ length: n }, (_, i) => startOne(i, o, base === 0 ? 0 : base + i)));
   const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
   const processes = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  if (failed !== undefined) {
-    for (const p of processes) p.child.kill('SIGKILL');
-    await Promise.all(processes.map((p) => p.exited));
-    throw failed.reason as Error;
+  if (failed === undefined) return processes;
+  if (o.signal?.aborted) {
+    await endProcesses(processes, STOP_DEADLINE_MS);
+    throw new ClusterAbortedError('stopped while starting');
   }
+  for (const p of processes) p.child.kill('SIGKILL');
+  await Promise.all(processes.map((p) => p.exited));
+  throw failed.reason as Error;
+}
 
-  const expected = new Set<number>();
-  for (const p of processes) {
-    void p.exited.then(() => {
-      if (!expected.has(p.index)) options.onExit?.(p);
-    });
-  }
+/** Sends one message to every live process and collects the answers of type `answer` (null on timeout). */
+function askAll(processes: readonly ClusterProcess[]): <T>(message: (p: ClusterProcess) => Record<string, unknown>, answer: string, timeoutMs: number) => Promise<(T | null)[]> {
   let nextId = 1;
-  /** Sends one message to every live process and collects the answers of type `answer` (null on timeout). */
-  const ask = <T>(message: (p: ClusterProcess) => Record<string, unknown>, answer: string, timeoutMs: number): Promise<(T | null)[]> => {
+  return <T>(message: (p: ClusterProcess) => Record<string, unknown>, answer: string, timeoutMs: number) => {
     const live = processes.filter((p) => p.exit === null && p.child.connected);
     return Promise.all(live.map((p) => new Promise<T | null>((resolve) => {
       const id = nextId++;
@@ -185,6 +214,29 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       }
     })));
   };
+}
+
+export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const n = Math.floor(options.processes);
+  if (!(n >= 1 && n <= 64)) throw new Error(`processes ${options.processes}: give 1..64`);
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  await probeRedis(redisUrl, undefined, CLUSTER_REDIS_REMEDY);
+  if (options.signal?.aborted) throw new ClusterAbortedError('stopped before starting');
+  const processes = await startAll(n, { host: '127.0.0.1', ...options, redisUrl });
+  if (options.signal?.aborted) {
+    // Aborted just as the last process listened.
+    await endProcesses(processes, STOP_DEADLINE_MS);
+    throw new ClusterAbortedError('stopped while starting');
+  }
+
+  const expected = new Set<number>();
+  for (const p of processes) {
+    void p.exited.then(() => {
+      if (!expected.has(p.index)) options.onExit?.(p);
+    });
+  }
+  const ask = askAll(processes);
   const cluster: Cluster = {
     processes,
     redisUrl,
@@ -204,11 +256,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       expected.add(index);
       p.child.kill(signal);
     },
-    async stop(deadlineMs = 8000) {
-      for (const p of processes) cluster.kill(p.index, 'SIGTERM');
-      const timer = setTimeout(() => { for (const p of processes) if (p.exit === null) p.child.kill('SIGKILL'); }, deadlineMs);
-      await Promise.all(processes.map((p) => p.exited));
-      clearTimeout(timer);
+    async stop(deadlineMs = STOP_DEADLINE_MS) {
+      for (const p of processes) expected.add(p.index);
+      await endProcesses(processes, deadlineMs);
     },
   };
   return cluster;

@@ -10,16 +10,10 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { errors, jwtVerify, type JWTPayload } from 'jose';
-import type { AuthEnv } from './env';
+import type { AuthEnv, TokenVerifier } from './authTypes';
+import { HS256_SECRET_MIN_BYTES } from './ranges';
 
-/** Who a verified token says the player is; lands in the room as `client.auth`. */
-export interface PlayerIdentity {
-  /** The token's subject ("sub"). */
-  id: string;
-  /** Optional display name ("name" claim). */
-  name?: string;
-  claims: JWTPayload;
-}
+export type { AuthEnv, PlayerIdentity, TokenVerifier } from './authTypes';
 
 /** Thrown by a verifier: `message` is sent to the client, `reason` is a short code for logs and metrics. */
 export class AuthError extends Error {
@@ -28,9 +22,6 @@ export class AuthError extends Error {
     super(message);
   }
 }
-
-/** Verifies the bearer token of a matchmaking request (undefined when none was sent). */
-export type TokenVerifier = (token: string | undefined) => Promise<PlayerIdentity>;
 
 export interface JwtVerifierOptions {
   /** HS256 shared secret, at least 32 bytes. */
@@ -46,7 +37,7 @@ export interface JwtVerifierOptions {
 export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
   if ((o.secret === undefined) === (o.publicKeyPem === undefined)) throw new Error('jwtVerifier: give exactly one of secret (HS256) or publicKeyPem (EdDSA)');
   const key = o.secret !== undefined ? (typeof o.secret === 'string' ? new TextEncoder().encode(o.secret) : o.secret) : createPublicKey(o.publicKeyPem!);
-  if (key instanceof Uint8Array && key.length < 32) throw new Error('jwtVerifier: an HS256 secret needs at least 32 bytes');
+  if (key instanceof Uint8Array && key.length < HS256_SECRET_MIN_BYTES) throw new Error(`jwtVerifier: an HS256 secret needs at least ${HS256_SECRET_MIN_BYTES} bytes`);
   const algorithms = o.secret !== undefined ? ['HS256'] : ['EdDSA', 'Ed25519'];
   return async (token) => {
     if (token === undefined || token === '') throw new AuthError('token_missing', 'token missing: send Authorization: Bearer <jwt>');

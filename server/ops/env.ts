@@ -7,9 +7,13 @@ import { accessSync, constants, mkdirSync, readFileSync, statSync } from 'node:f
 import { isIP } from 'node:net';
 import { extname, resolve } from 'node:path';
 import type { SpawnPoint } from '../arena/room';
-import type { GameServerOptions } from '../index';
-import type { LimitOptions } from './limits';
+import type { GameServerOptions } from '../options';
+import type { AuthEnv } from './authTypes';
+import { DEFAULT_LIMITS, type LimitOptions } from './limits';
+import { HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
 import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';
+
+export type { AuthEnv } from './authTypes';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -44,20 +48,15 @@ export interface ServerEnv {
   publicAddress: string | undefined;
 }
 
-export interface AuthEnv {
-  /** HS256 shared secret (at least 32 bytes). */
-  secret?: string;
-  /** PEM of an Ed25519 public key (EdDSA tokens). */
-  publicKeyPem?: string;
-  issuer?: string;
-  audience?: string;
-}
+const span = (r: IntRange): string => `${r.lo}..${r.hi}`;
+const L = LIMIT_RANGES;
+const D = DEFAULT_LIMITS;
 
 /** The variables, with their one-line help (README "Environment" repeats it). */
 export const ENV_HELP: Record<string, string> = {
   PORT: 'TCP port 0..65535, 0 = any free port (default 2567)',
   HOST: 'interface to bind: an IP address or host name (default 0.0.0.0, every interface)',
-  TICK_RATE: 'fixed timestep in Hz, an integer 1..128 (default 64)',
+  TICK_RATE: `fixed timestep in Hz, an integer ${span(TICK_RATE_RANGE)} (default 64)`,
   LEVEL: 'a .glb/.gltf level file (default server/assets/collision-world.glb)',
   RIG: '"mannequin" (default), a rig file (.rig.json, npm run build:rig) or a character (.glb, .gltf, .vrm); read by server/rig/rigFile.ts',
   RIG_MAP: 'bone map file for a RIG character whose bones follow no known convention',
@@ -68,15 +67,15 @@ export const ENV_HELP: Record<string, string> = {
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
   DEBUG_VERDICTS: '"on" lets clients that ask get every player\'s rewound pose in their verdicts (the web client\'s ?debug=1 impact view; reveals positions, so for development) (default off)',
-  MONITOR_PASSWORD: 'set (>= 12 characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)',
-  MAX_ROOMS: 'arena rooms per process, 1..10000 (default 64)',
-  ROOM_CREATE_BURST: 'rooms one address may create at once, 1..10000 (default 10)',
-  ROOM_CREATE_PER_MINUTE: 'rooms one address may create per minute after the burst, 0..100000 (default 30)',
-  MAX_BODY_BYTES: 'largest HTTP request body in bytes, 256..1048576 (default 16384)',
-  SEAT_RESERVATION_SECONDS: 'seconds a matchmade seat waits for its WebSocket, 1..300 (default 15)',
+  MONITOR_PASSWORD: `set (>= ${MONITOR_PASSWORD_MIN_LENGTH} characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)`,
+  MAX_ROOMS: `arena rooms per process, ${span(L.maxRooms)} (default ${D.maxRooms})`,
+  ROOM_CREATE_BURST: `rooms one address may create at once, ${span(L.roomCreateBurst)} (default ${D.roomCreateBurst})`,
+  ROOM_CREATE_PER_MINUTE: `rooms one address may create per minute after the burst, ${span(L.roomCreatePerMinute)} (default ${D.roomCreatePerMinute})`,
+  MAX_BODY_BYTES: `largest HTTP request body in bytes, ${span(L.maxBodyBytes)} (default ${D.maxBodyBytes})`,
+  SEAT_RESERVATION_SECONDS: `seconds a matchmade seat waits for its WebSocket, ${span(L.seatReservationSeconds)} (default ${D.seatReservationSeconds})`,
   TRUST_PROXY: '"on" to take the client address from X-Forwarded-For / X-Real-IP (default off)',
-  HOSTILE_LOG_PER_MINUTE: 'log lines per kind of hostile event per minute, 0..100000 (default 20)',
-  AUTH_JWT_SECRET: 'HS256 secret (>= 32 characters): players must present a JWT signed with it',
+  HOSTILE_LOG_PER_MINUTE: `log lines per kind of hostile event per minute, ${span(L.hostileLogPerMinute)} (default ${D.hostileLogPerMinute})`,
+  AUTH_JWT_SECRET: `HS256 secret (>= ${HS256_SECRET_MIN_BYTES} characters): players must present a JWT signed with it`,
   AUTH_JWT_PUBLIC_KEY: 'path of a PEM Ed25519 public key: players must present an EdDSA JWT signed by its private key',
   AUTH_JWT_ISSUER: 'required "iss" claim when auth is on',
   AUTH_JWT_AUDIENCE: 'required "aud" claim when auth is on',
@@ -96,10 +95,10 @@ function get(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return v.trim();
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, lo: number, hi: number, fallback: number): number {
+function int(env: NodeJS.ProcessEnv, name: string, range: IntRange, fallback: number): number {
   const v = get(env, name);
   if (v === undefined) return fallback;
-  if (!/^[+]?\d+$/.test(v) || !(Number(v) >= lo && Number(v) <= hi)) throw bad(name, v, `give ${ENV_HELP[name] ?? `an integer ${lo}..${hi}`}`);
+  if (!/^[+]?\d+$/.test(v) || !inRange(Number(v), range)) throw bad(name, v, `give ${ENV_HELP[name] ?? `an integer ${span(range)}`}`);
   return Number(v);
 }
 
@@ -132,12 +131,12 @@ export function parseSpawnPoints(text: string, name = 'SPAWN_POINTS'): SpawnPoin
 
 /** Reads and checks every variable; throws ConfigError (one line) on the first wrong one. */
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = false): ServerEnv {
-  const port = int(env, 'PORT', 0, 65535, 2567);
+  const port = int(env, 'PORT', { lo: 0, hi: 65535 }, 2567);
   const host = get(env, 'HOST') ?? '0.0.0.0';
   if (isIP(host) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/.test(host)) {
     throw bad('HOST', host, `give ${ENV_HELP.HOST}, e.g. HOST=127.0.0.1`);
   }
-  const tickRate = int(env, 'TICK_RATE', 1, 128, 64);
+  const tickRate = int(env, 'TICK_RATE', TICK_RATE_RANGE, 64);
 
   let level: string | undefined;
   const levelVar = get(env, 'LEVEL');
@@ -168,7 +167,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     }
   }
 
-  const statusIntervalMs = int(env, 'STATUS_INTERVAL_MS', 0, 3_600_000, 5000);
+  const statusIntervalMs = int(env, 'STATUS_INTERVAL_MS', { lo: 0, hi: 3_600_000 }, 5000);
   const fmt = get(env, 'LOG_FORMAT');
   if (fmt !== undefined && fmt !== 'text' && fmt !== 'json') throw bad('LOG_FORMAT', fmt, 'give "text" or "json"');
   const logFormat: LogFormat = (fmt as LogFormat | undefined) ?? (isTty ? 'text' : 'json');
@@ -176,13 +175,13 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
   if (lvl !== undefined && !(LOG_LEVELS as readonly string[]).includes(lvl)) throw bad('LOG_LEVEL', lvl, `give one of ${LOG_LEVELS.join(', ')}`);
 
   const limits: LimitOptions = {
-    maxRooms: int(env, 'MAX_ROOMS', 1, 10_000, 64),
-    roomCreateBurst: int(env, 'ROOM_CREATE_BURST', 1, 10_000, 10),
-    roomCreatePerMinute: int(env, 'ROOM_CREATE_PER_MINUTE', 0, 100_000, 30),
-    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256, 1_048_576, 16_384),
-    seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', 1, 300, 15),
-    trustProxy: onOff(env, 'TRUST_PROXY', false),
-    hostileLogPerMinute: int(env, 'HOSTILE_LOG_PER_MINUTE', 0, 100_000, 20),
+    maxRooms: int(env, 'MAX_ROOMS', L.maxRooms, D.maxRooms),
+    roomCreateBurst: int(env, 'ROOM_CREATE_BURST', L.roomCreateBurst, D.roomCreateBurst),
+    roomCreatePerMinute: int(env, 'ROOM_CREATE_PER_MINUTE', L.roomCreatePerMinute, D.roomCreatePerMinute),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', L.maxBodyBytes, D.maxBodyBytes),
+    seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', L.seatReservationSeconds, D.seatReservationSeconds),
+    trustProxy: onOff(env, 'TRUST_PROXY', D.trustProxy),
+    hostileLogPerMinute: int(env, 'HOSTILE_LOG_PER_MINUTE', L.hostileLogPerMinute, D.hostileLogPerMinute),
   };
 
   return {
@@ -215,7 +214,7 @@ function readScaleEnv(env: NodeJS.ProcessEnv): Pick<ServerEnv, 'redis' | 'public
 function monitorPassword(env: NodeJS.ProcessEnv): string | null {
   const pw = get(env, 'MONITOR_PASSWORD');
   if (pw === undefined) return null;
-  if (pw.length < 12) throw new ConfigError('MONITOR_PASSWORD is shorter than 12 characters: use a longer password (the monitor can dispose rooms)');
+  if (pw.length < MONITOR_PASSWORD_MIN_LENGTH) throw new ConfigError(`MONITOR_PASSWORD is shorter than ${MONITOR_PASSWORD_MIN_LENGTH} characters: use a longer password (the monitor can dispose rooms)`);
   return pw;
 }
 
@@ -229,7 +228,7 @@ function readAuthEnv(env: NodeJS.ProcessEnv): AuthEnv | null {
     return null;
   }
   if (secret !== undefined && keyPath !== undefined) throw new ConfigError('AUTH_JWT_SECRET and AUTH_JWT_PUBLIC_KEY are both set: use one (HS256 secret or EdDSA public key)');
-  if (secret !== undefined && Buffer.byteLength(secret) < 32) throw new ConfigError('AUTH_JWT_SECRET is shorter than 32 bytes: use a random secret of at least 32 characters (e.g. `openssl rand -base64 48`)');
+  if (secret !== undefined && Buffer.byteLength(secret) < HS256_SECRET_MIN_BYTES) throw new ConfigError(`AUTH_JWT_SECRET is shorter than ${HS256_SECRET_MIN_BYTES} bytes: use a random secret of at least ${HS256_SECRET_MIN_BYTES} characters (e.g. \`openssl rand -base64 48\`)`);
   let publicKeyPem: string | undefined;
   if (keyPath !== undefined) {
     try {

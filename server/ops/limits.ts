@@ -8,12 +8,13 @@
  *   tokens, refilled at `roomCreatePerMinute`), else 429 with Retry-After: every `create`, and a
  *   `joinOrCreate` when no live room has a free seat (one that joins costs nothing);
  * - `create` is refused with 503 once `maxRooms` rooms are live (a `joinOrCreate` that would create
- *   the room past the cap is refused by the room itself, see server/index.ts).
+ *   the room past the cap is refused by the room itself, see servedRoom.ts).
  *
  * A few extra GET routes (/metrics) are served here too. Each refusal is one hostile-log event.
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { HostileLog } from './log';
+import { LIMIT_RANGES, inRange, type IntRange, type NumericLimit } from './ranges';
 
 export interface LimitOptions {
   /** Live arena rooms per process. Default 64. */
@@ -42,19 +43,18 @@ export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = {
   hostileLogPerMinute: 20,
 };
 
+// Every numeric limit has its range in ranges.ts, and nothing else is there.
+type NumericLimitOptions = { [K in keyof LimitOptions as Required<LimitOptions>[K] extends number ? K : never]-?: IntRange };
+const RANGES_COVER_LIMITS: NumericLimitOptions & Record<NumericLimit, IntRange> = LIMIT_RANGES;
+
 /** Checks and fills limit options (programming errors throw, with what to pass instead). */
 export function resolveLimits(o: LimitOptions = {}): Required<LimitOptions> {
   const r = { ...DEFAULT_LIMITS, ...o };
-  const check = (name: keyof LimitOptions, lo: number, hi: number): void => {
-    const v = r[name] as number;
-    if (!(Number.isInteger(v) && v >= lo && v <= hi)) throw new Error(`limits.${name} = ${v}: give an integer ${lo}..${hi}`);
-  };
-  check('maxRooms', 1, 1e6);
-  check('roomCreateBurst', 1, 1e6);
-  check('roomCreatePerMinute', 0, 1e7);
-  check('maxBodyBytes', 64, 64 * 1024 * 1024);
-  check('seatReservationSeconds', 1, 3600);
-  check('hostileLogPerMinute', 0, 1e7);
+  for (const name of Object.keys(RANGES_COVER_LIMITS) as NumericLimit[]) {
+    const v = r[name];
+    const range = LIMIT_RANGES[name];
+    if (!inRange(v, range)) throw new Error(`limits.${name} = ${v}: give an integer ${range.lo}..${range.hi}`);
+  }
   return r;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics of one game server (prom-client, its own registry), served as text at
  * GET /metrics. Counters are read from the server's ServerStats when scraped; the tick histogram is
- * fed by the room's fixed-timestep wrapper (server/index.ts); round trips are sampled once a
+ * fed by the rooms' onTickTimed hook (server/index.ts); round trips are sampled once a
  * second from every connected player's current estimate (the median the room keeps). Node's
  * default process metrics come along, event-loop lag (nodejs_eventloop_lag_*) among them.
  */

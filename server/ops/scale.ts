@@ -61,8 +61,14 @@ export function checkKeyPrefix(prefix: string): string | null {
   return /^[A-Za-z0-9:_.-]{1,64}$/.test(prefix) ? null : 'use 1..64 characters of A-Z a-z 0-9 : _ . -';
 }
 
-/** Connects once, sends PING, disconnects; throws RedisUnavailableError within about `timeoutMs`. */
-export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
+/** What a lone server can do when its Redis does not answer (probeRedis's default advice). */
+export const SERVER_REDIS_REMEDY = 'start Redis there (e.g. redis-server), or unset REDIS_URL to run one process with local matchmaking';
+
+/**
+ * Connects once, sends PING, disconnects; throws RedisUnavailableError within about `timeoutMs`, its
+ * message one line: what did not answer, where, why, and `remedy` (what the caller can do).
+ */
+export async function probeRedis(url: string, timeoutMs = 3000, remedy = SERVER_REDIS_REMEDY): Promise<void> {
   const bad = checkRedisUrl(url);
   if (bad !== null) throw new RedisUnavailableError(`REDIS_URL=${JSON.stringify(redisDisplay(url))} is not valid: ${bad}`);
   const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false });
@@ -78,7 +84,7 @@ export async function probeRedis(url: string, timeoutMs = 3000): Promise<void> {
   } catch (e) {
     const err = (first ?? e) as NodeJS.ErrnoException;
     const why = err.code ?? err.message.split('\n', 1)[0];
-    throw new RedisUnavailableError(`no Redis answers at ${redisDisplay(url)} (${why}): start Redis there (e.g. redis-server), or unset REDIS_URL to run one process with local matchmaking`);
+    throw new RedisUnavailableError(`no Redis answers at ${redisDisplay(url)} (${why}): ${remedy}`);
   } finally {
     clearTimeout(timer);
     client.disconnect();
@@ -130,6 +136,8 @@ export interface RedisScaleOptions {
   onSwept?: (processIds: string[]) => void;
   /** Called when a sweep itself fails (Redis unreachable for a while): the message. */
   onSweepError?: (message: string) => void;
+  /** Called with each error of the driver's connection (it reconnects by itself); default: ignored. */
+  onConnectionError?: (message: string) => void;
 }
 
 export interface RedisScale {
@@ -152,7 +160,11 @@ async function roomsByProcess(driver: RedisDriver): Promise<Map<string, number>>
 export function createRedisScale(options: RedisScaleOptions): RedisScale {
   const redisOptions: RedisOptions = { keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
   const presence = new RedisPresence(new Redis(options.url, redisOptions));
-  const driver = new RedisDriver(new Redis(options.url, redisOptions));
+  const driverClient = new Redis(options.url, redisOptions);
+  // Without a listener ioredis prints each error with its stack ("[ioredis] Unhandled error event");
+  // the presence listens to its own connections.
+  driverClient.on('error', (e: Error) => options.onConnectionError?.(e.message.split('\n', 1)[0]!));
+  const driver = new RedisDriver(driverClient);
   const sweepMs = options.sweepMs ?? 3000;
 
   const selectProcessIdToCreateRoom = async (): Promise<string> => {
@@ -222,7 +234,8 @@ export function createRedisScale(options: RedisScaleOptions): RedisScale {
 /** Deletes every key under `prefix` (SCAN, never KEYS); returns how many. For tests and teardown of a deployment. */
 export async function clearRedisPrefix(url: string, prefix: string): Promise<number> {
   if (checkKeyPrefix(prefix) !== null) throw new Error(`clearRedisPrefix: prefix ${JSON.stringify(prefix)}: ${checkKeyPrefix(prefix)}`);
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  client.on('error', () => {}); // the failed command below says what went wrong
   let n = 0;
   try {
     await client.connect();

@@ -5,10 +5,13 @@
  * process's CPU time, joins and verdicts; and `profile-start` / `profile-stop` (with a path) take a
  * V8 CPU profile of just the window between them (node:inspector), written as a .cpuprofile file.
  * A process started without IPC (npm start by an operator) answers nothing.
+ *
+ * Set up first thing, before the server starts: a supervisor that goes away while the server is
+ * still starting stops it too (`onGone`), and reports asked for before it listens go unanswered.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import type { GameServer } from '../index';
+import type { GameServer } from '../options';
 
 export interface ProcessReport {
   type: 'report';
@@ -32,9 +35,16 @@ export interface ProcessReport {
   ticksLost: number;
 }
 
-/** `onGone` runs when the supervisor's channel closes (it stopped or was killed). */
-export function answerSupervisor(game: GameServer, onGone: () => void): void {
+/**
+ * `game()` is the running server (undefined while it starts); `onGone` runs when the supervisor's
+ * channel closes (it stopped or was killed), at once when it has closed already.
+ */
+export function answerSupervisor(game: () => GameServer | undefined, onGone: () => void): void {
   if (typeof process.send !== 'function') return;
+  if (!process.connected) {
+    onGone();
+    return;
+  }
   let last = 0;
   let session: Session | null = null;
   process.on('message', (m: { type?: string; id?: number; path?: string }) => {
@@ -56,14 +66,15 @@ export function answerSupervisor(game: GameServer, onGone: () => void): void {
       });
       return;
     }
-    if (m?.type !== 'report') return;
-    const taken = game.tickTimes.take();
+    const g = game();
+    if (m?.type !== 'report' || g === undefined) return;
+    const taken = g.tickTimes.take();
     const cpu = process.cpuUsage();
-    const rooms = [...game.rooms.values()].map((r) => ({ roomId: r.roomId, ticks: r.tickCount, players: r.clients.length }));
+    const rooms = [...g.rooms.values()].map((r) => ({ roomId: r.roomId, ticks: r.tickCount, players: r.clients.length }));
     const report: ProcessReport = {
-      type: 'report', id: m.id ?? ++last, pid: process.pid, processId: game.processId, publicAddress: game.publicAddress,
-      atMs: performance.now(), cpuUserUs: cpu.user, cpuSystemUs: cpu.system, rooms, players: game.stats.players,
-      joins: game.joins(), shots: game.stats.shots, internalErrors: game.stats.internalErrors + game.stats.recorderErrors,
+      type: 'report', id: m.id ?? ++last, pid: process.pid, processId: g.processId, publicAddress: g.publicAddress,
+      atMs: performance.now(), cpuUserUs: cpu.user, cpuSystemUs: cpu.system, rooms, players: g.stats.players,
+      joins: g.joins(), shots: g.stats.shots, internalErrors: g.stats.internalErrors + g.stats.recorderErrors,
       tickMs: Array.from(taken.ms, (x) => Math.round(x * 1000) / 1000), ticksLost: taken.lost,
     };
     process.send!(report);

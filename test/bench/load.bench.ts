@@ -23,15 +23,22 @@
  *
  * Bots and servers share this machine: the bots' CPU is reported beside the servers' so a run on a
  * busy machine can be read for what it is.
+ *
+ * Exit codes: 0 for a run without errors, 1 with errors, 2 when it cannot run (bad arguments, no
+ * Redis: one line saying where and what to do). SIGTERM, SIGINT or SIGHUP stop the bots and the
+ * server processes (each finishes its rooms, SIGKILL after the supervisor's deadline), delete the
+ * run's keys and temporary directories, and exit with 128 + the signal's number (further signals
+ * change nothing). `npm run load` execs tsx, which relays a signal sent to npm's pid.
  */
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
-import { startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/cluster/supervisor';
-import { clearRedisPrefix } from '../../server/ops/scale';
+import { ClusterAbortedError, startCluster, DEFAULT_REDIS_URL, type Cluster } from '../../server/cluster/supervisor';
+import { clearRedisPrefix, RedisUnavailableError } from '../../server/ops/scale';
 import type { ProcessReport } from '../../server/ops/supervised';
 import { startLoad, type Load } from './loadBots';
 import { startLightLoad, type LightLoad } from './lightBots';
@@ -94,7 +101,6 @@ function pinCores(c: Cluster): void {
   say(`load: servers pinned to cores 0..${processes - 1}, bots to ${rest}`);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: Float64Array, q: number): number => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
@@ -102,15 +108,49 @@ const prefix = `hitreg-load-${process.pid}-${Date.now().toString(36)}:`;
 const logDir = typeof values.logs === 'string' ? resolve(values.logs) : mkdtempSync(join(tmpdir(), 'hitreg-load-'));
 const profileDir = values.profile === true ? mkdtempSync(join(tmpdir(), 'hitreg-prof-')) : null;
 let cluster: Cluster | null = null;
+let starting: Promise<Cluster> | null = null;
 let load: Load | null = null;
 let light: LightLoad | null = null;
+let redisAnswered = true;
 const died: number[] = [];
 const serverErrors: string[] = [];
 const loadStart = loadavg();
 
+// A signal aborts the run: the sleeps below end at once, a cluster still starting stops its processes.
+const stop = new AbortController();
+let interrupted: NodeJS.Signals | null = null;
+const sleep = (ms: number): Promise<void> => delay(ms, undefined, { signal: stop.signal });
+
+let cleaning: Promise<void> | null = null;
+/** Stops the bots and the servers, deletes the run's Redis keys and temporary directories; once. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    const started = cluster ?? await starting?.catch(() => null) ?? null;
+    await load?.close();
+    await light?.close();
+    await started?.stop();
+    if (redisAnswered) await clearRedisPrefix(started?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
+    if (typeof values.logs !== 'string') rmSync(logDir, { recursive: true, force: true });
+    if (profileDir !== null) rmSync(profileDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    // Once: the stop is bounded, and one Ctrl-C under npm arrives twice (terminal, and npm through tsx).
+    if (interrupted !== null) return;
+    interrupted = signal;
+    console.error(`load: ${signal}: stopping the bots and the servers`);
+    stop.abort();
+    void cleanup().then(() => process.exit(128 + SIGNAL_NUMBERS[signal]));
+  });
+}
+
 try {
-  cluster = await startCluster({
-    processes, basePort: 0, keyPrefix: prefix,
+  starting = startCluster({
+    processes, basePort: 0, keyPrefix: prefix, signal: stop.signal,
     env: {
       MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
       MAX_ROOMS: String(Math.max(64, rooms + lightRooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
@@ -118,6 +158,7 @@ try {
     onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
     onExit: (p) => void died.push(p.index),
   });
+  cluster = await starting;
   if (values.pin === true) pinCores(cluster);
   say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} bots (${cheatersPerRoom} cheater(s) each)...`);
   const urls = cluster.processes.map((p) => p.url);
@@ -229,13 +270,12 @@ try {
   } else console.log(JSON.stringify(result));
   process.exitCode = errors === 0 ? 0 : 1;
 } catch (e) {
-  console.error(`load: ${(e as Error).message.split('\n', 1)[0]}`);
-  process.exitCode = 2;
+  if (e instanceof RedisUnavailableError) redisAnswered = false;
+  // Interrupted: the signal's handler says so and sets the exit code.
+  if (interrupted === null && !(e instanceof ClusterAbortedError)) {
+    console.error(`load: ${(e as Error).message.split('\n', 1)[0]}`);
+    process.exitCode = 2;
+  }
 } finally {
-  await load?.close();
-  await light?.close();
-  await cluster?.stop();
-  await clearRedisPrefix(cluster?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
-  if (typeof values.logs !== 'string') rmSync(logDir, { recursive: true, force: true });
-  if (profileDir !== null) rmSync(profileDir, { recursive: true, force: true });
+  await cleanup();
 }
