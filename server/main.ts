@@ -1,12 +1,13 @@
 /**
- * `npm start`: one game server process (see README "Running a server"). Reads and checks the
+ * `npm start`: one game server process (see docs/operations.md). Reads and checks the
  * environment (server/ops/env.ts: every variable, one line on a bad value), prints the address and
  * a status line every few seconds, and logs through pino (text on a terminal, JSON otherwise).
  *
  * Exit codes: 0 after SIGTERM, SIGINT or SIGHUP once every room is finished (match logs ended and
  * flushed, at most ~4.5 s); 1 when it cannot start (bad environment, unreadable level, port in
  * use, Node older than 22, REDIS_URL set and no Redis answering) or after an uncaught exception
- * (rooms are finished first). A second signal exits at once with 1. An unhandled promise rejection
+ * (rooms are finished first). A second signal exits at once with 1 (the same signal again within
+ * a second is the same request: npm forwards the terminal's Ctrl-C that the server also receives). An unhandled promise rejection
  * is logged and the server goes on. With REDIS_URL the process shares matchmaking with every other
  * process on that Redis (server/ops/scale.ts).
  */
@@ -36,14 +37,24 @@ try {
 const logger = createLogger({ format: env.logFormat, level: env.logLevel });
 let game: GameServer | undefined;
 
+/**
+ * A repeat of the first signal within this long is the same request: one Ctrl-C under `npm start`
+ * reaches the server twice (from the terminal to the whole process group, and forwarded by npm).
+ */
+const SAME_SIGNAL_MS = 1000;
 let stopping = false;
+let stoppedBy = '';
+let stoppingAt = 0;
 let failedWhileStopping = false;
 function shutdown(reason: string, code: number): void {
   if (stopping) {
+    if (reason === stoppedBy && performance.now() - stoppingAt < SAME_SIGNAL_MS) return;
     logger.warn({ reason }, 'second signal: exiting without finishing rooms');
     process.exit(1);
   }
   stopping = true;
+  stoppedBy = reason;
+  stoppingAt = performance.now();
   const g = game;
   if (g === undefined) {
     // A signal during start: nothing runs yet, nothing to finish.

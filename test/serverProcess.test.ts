@@ -90,6 +90,23 @@ describe('npm start as a process', () => {
     });
   }
 
+  it('Ctrl-C at the terminal (SIGINT to the whole group: npm forwards it, so the server hears it twice): the rooms are finished, no "second signal"', async () => {
+    const dir = join(tmp, 'logs-ctrl-c');
+    const p = npmStart({ PORT: '0', HOST: '127.0.0.1', MATCH_LOG_DIR: dir, LOG_FORMAT: 'json' });
+    const l = await listening(p);
+    const player = await TestPlayer.create(String(l.url));
+    await player.until(() => player.snapshots.length > 10, 10_000, 'snapshots');
+    p.kill('SIGINT');
+    const exit = await p.exitWithin(8000);
+    expect(exit.code).toBe(0);
+    await waitFor(() => !p.groupAlive(), 'the process group gone');
+    expect(p.json.some((o) => o.msg === 'stopped')).toBe(true);
+    expect(p.json.filter((o) => String(o.msg).startsWith('second signal'))).toEqual([]);
+    const [log] = matchLogs(dir);
+    const frames = readFrames(new Uint8Array(readFileSync(log!)));
+    expect(frames.frames.at(-1)!.type).toBe(RecordType.END);
+  });
+
   it('SIGTERM to the server process npm started: it finishes, npm exits 0 after it', async () => {
     const p = npmStart({ PORT: '0', HOST: '127.0.0.1', MATCH_LOG_DIR: 'off', LOG_FORMAT: 'json' });
     const l = await listening(p);

@@ -52,7 +52,7 @@ const span = (r: IntRange): string => `${r.lo}..${r.hi}`;
 const L = LIMIT_RANGES;
 const D = DEFAULT_LIMITS;
 
-/** The variables, with their one-line help (README "Environment" repeats it). */
+/** The variables, with their one-line help (docs/operations.md lists them). */
 export const ENV_HELP: Record<string, string> = {
   PORT: 'TCP port 0..65535, 0 = any free port (default 2567)',
   HOST: 'interface to bind: an IP address or host name (default 0.0.0.0, every interface)',
