@@ -18,6 +18,7 @@
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { Duplex } from 'node:stream';
 import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, type Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
@@ -150,6 +151,8 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
 interface Served {
   server: Server;
   http: HttpServer;
+  /** The upgraded (WebSocket) connections still open: a stop waits for their close frames to go out. */
+  sockets: Set<Duplex>;
   scale: RedisScale | null;
   metrics: ServerMetrics | null;
   webPage: boolean;
@@ -176,6 +179,11 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
   const { logger, limits, monitorPassword, shared: { hostile, rooms, stats } } = parts;
   const http = createServer();
   const transport = new WebSocketTransport({ server: http, maxPayload: 4096 });
+  const sockets = new Set<Duplex>();
+  http.on('upgrade', (_req, socket: Duplex) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   http.removeAllListeners('error');
   const unrouteConsole = routeLibraryConsole(hostile);
   const scale = !options.redis ? null : createRedisScale({
@@ -203,7 +211,7 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
     return true;
   };
   installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
-  return { server, http, scale, metrics, webPage, unrouteConsole };
+  return { server, http, sockets, scale, metrics, webPage, unrouteConsole };
 }
 
 /** Listens on host:port and returns the bound port; a failure undoes serveArena and throws a one-line ListenError. */
@@ -231,6 +239,24 @@ async function listenOn(served: Served, hostile: HostileLog, host: string, port:
 }
 
 /** The handle's close(): stops the status timer and the sweep, finishes every room and its log, frees the port. Runs once. */
+/** How long a stop waits for the clients' connections to close after their rooms closed them, ms. */
+const SOCKET_CLOSE_WAIT_MS = 1000;
+
+/** Resolves when every socket in `sockets` has closed, or after `ms`. */
+function socketsClosed(sockets: Set<Duplex>, ms: number): Promise<void> {
+  if (sockets.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function check(): void { if (sockets.size === 0) done(); }
+    function done(): void {
+      clearTimeout(timer);
+      for (const s of sockets) s.off('close', check);
+      resolve();
+    }
+    for (const s of sockets) s.once('close', check);
+  });
+}
+
 function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof setInterval> | null): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () => {
@@ -240,6 +266,9 @@ function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof s
       try {
         await served.server.gracefullyShutdown(false);
         await logs.finishAll();
+        // The rooms closed every client with its close code; let those frames reach the clients
+        // (a compressed patch ahead of one goes through zlib first) before the process may exit.
+        await socketsClosed(served.sockets, SOCKET_CLOSE_WAIT_MS);
       } finally {
         served.metrics?.close();
         served.unrouteConsole();

@@ -41,10 +41,11 @@ describe('match log written by the room', () => {
     a.sendShot(a.shot({ seq: 2, weapon: WeaponId.RIFLE, renderTimeMs: a.serverNow() - 100, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 }));
     await a.until(() => a.verdicts.length === before + 5, 3000, 'hostile verdicts');
     seen.push(...a.verdicts.slice(before).map((v) => reasonName(v.reason)));
+    const closed = roomClosed(ts, roomId);
     await a.leave();
     await b.leave();
     // The room disposes, its recorder writes the end record and closes the file.
-    await roomClosed(ts, roomId);
+    await closed;
 
     const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
     expect(files).toHaveLength(1);

@@ -67,9 +67,10 @@ describe('budget of refused messages', () => {
     // The honest player is unaffected.
     expect(room.state.players.has(a.room.sessionId)).toBe(true);
     expect(reasonName((await shootAtZone(a, ts, 1, 1, HitZone.UPPER_TORSO)).reason)).not.toBe('MALFORMED');
+    const closed = roomClosed(ts, room.roomId);
     await a.leave();
     // The room disposes when empty and closes its log (END record, flushed).
-    await roomClosed(ts, room.roomId);
+    await closed;
 
     const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
     expect(files).toHaveLength(1);

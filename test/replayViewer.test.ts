@@ -47,9 +47,10 @@ beforeAll(async () => {
   a.sendShot(a.shot({ seq: 2, weapon: WeaponId.RIFLE, renderTimeMs: a.serverNow() - 100, sx: 0, sy: 1.6, sz: 0, ex: 0, ey: 1.6, ez: 10 }));
   await a.until(() => a.verdicts.length === before + 2, 3000, 'hostile verdicts');
   recorded.push(...a.verdicts.slice(before).map((v) => reasonName(v.reason)));
+  const closed = roomClosed(ts, roomId);
   await a.leave();
   await b.leave();
-  await roomClosed(ts, roomId);
+  await closed;
   const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
   expect(files).toHaveLength(1);
   logPath = join(dir, files[0]!);

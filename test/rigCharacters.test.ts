@@ -229,9 +229,10 @@ describe('rigs from other humanoids', () => {
         expect(head.reasonName).toBe('OK_HIT');
         expect(head.zone).toBe(HitZone.HEAD);
         expect(head.damage).toBe(100); // rifle 25 x head 4
+        const closed = roomClosed(ts, roomId);
         await a.leave();
         await b.leave();
-        await roomClosed(ts, roomId);
+        await closed;
         const logs = readdirSync(logDir).filter((f) => f.endsWith('.hrml'));
         expect(logs).toHaveLength(1);
         const log = join(logDir, logs[0]!);

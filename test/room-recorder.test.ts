@@ -66,9 +66,10 @@ describe('recorder', () => {
     await a.until(() => a.verdicts.length === before + 2, 3000, 'hostile verdicts');
     expect(a.verdicts.slice(before).map((v) => reasonName(v.reason))).toEqual(['OVERSIZED', 'MALFORMED']);
     expect(reasons.slice(0, 5), JSON.stringify(reasons)).toEqual(['OK_HIT', 'OK_MISS', 'FIRE_RATE', 'SEQ_REPLAYED', 'OK_HIT']);
+    const closed = roomClosed(ts, roomId);
     await a.leave();
     await b.leave();
-    await roomClosed(ts, roomId);
+    await closed;
 
     const log = logs.get(roomId)!;
     expect(log.closed).toBe(true);

@@ -410,11 +410,19 @@ export function zoneCenter(rewinder: Rewinder, rig: Rig, pose: PlayerPose, zone:
 export { sleep, waitFor };
 
 /** Resolves once room `roomId` is disposed and its match closed (its recorder has written the end and closed the log). */
-export async function roomClosed(ts: TestServer, roomId: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Resolves once room `roomId` is disposed and its match log closed (end record written, flushed).
+ * Call it while the room is live (before its last player leaves): a room disposes as its last
+ * player leaves, and from then on the server no longer lists it.
+ */
+export function roomClosed(ts: TestServer, roomId: string, timeoutMs = 30_000): Promise<void> {
   const room = ts.server.rooms.get(roomId);
-  await waitFor(() => !ts.server.rooms.has(roomId), `room ${roomId} disposed`, timeoutMs);
-  // The room's dispose started match.close(); the same promise resolves when the log is closed.
-  await room?.match.close();
+  if (room === undefined) throw new Error(`roomClosed: room ${roomId} is not live; take hold of it before its players leave`);
+  return (async () => {
+    await waitFor(() => !ts.server.rooms.has(roomId), `room ${roomId} disposed`, timeoutMs);
+    // The room's dispose started match.close(); the same promise resolves when the log is closed.
+    await room.match.close();
+  })();
 }
 
 /** Two players in one new room (options per player), each with a synced clock, a slot and a few snapshots. */
