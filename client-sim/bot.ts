@@ -32,6 +32,7 @@ import { Camera } from './camera';
 import { WeaponState } from '../shared/client/weaponState';
 import { fillAction, fillFire, Intent, ShotBook, type ShotLog } from './shots';
 import { ShotPredictor } from '../shared/client/predictor';
+import { PING_MARGIN_MS } from '../shared/client/stamps';
 import { HonestPlay, type Fighter } from './honest';
 import type { BotOptions } from './botOptions';
 
@@ -246,9 +247,9 @@ export class Bot implements Fighter {
     return w.rangeM * 0.999;
   }
 
-  /** An action time stamped now on the bot's server clock. */
+  /** An action time stamped now on the bot's server clock, held to its stream floor as a predicting client's (ServerClockEstimate.stamp). */
   stamp(now: number): number {
-    return this.clock.stamp(now);
+    return this.clock.stamp(now, this.conn.stamper.floor - PING_MARGIN_MS);
   }
 
   newestSnapshotMs(): number {

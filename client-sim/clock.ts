@@ -58,8 +58,8 @@ export class BotClock {
     return this.estimate.serverNow(now);
   }
 
-  /** An action time (never earlier than the previous one): ServerClockEstimate.stamp. */
-  stamp(now: number): number {
-    return this.estimate.stamp(now);
+  /** An action time (never earlier than the previous one nor than `floorMs`): ServerClockEstimate.stamp. */
+  stamp(now: number, floorMs = Number.NEGATIVE_INFINITY): number {
+    return this.estimate.stamp(now, floorMs);
   }
 }

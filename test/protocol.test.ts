@@ -8,6 +8,9 @@ import fc from 'fast-check';
 import { createShotMessage, decodeShot, encodeShot, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, SHOT_BYTES, SHOT_VERSION } from '../shared/protocol/shot';
 import { createInputMessage, decodeInput, encodeInput, INPUT_BYTES, InputStatus } from '../shared/protocol/input';
 import { createPingMessage, decodePing, encodePing, PING_BYTES, ServerClockEstimate } from '../shared/protocol/ping';
+import { InputStamper, PING_MARGIN_MS } from '../shared/client/stamps';
+import { STREAM_SLACK_MS } from '../shared/validate/rules';
+import { mulberry32 } from '../shared/util/prng';
 
 const f64 = fc.double({ noDefaultInfinity: false });
 
@@ -156,5 +159,36 @@ describe('ping and the client clock', () => {
     // The mean of the window (16 pings, 4 s: 1.6 stalls of 600 + 350 + 100 ms) sits about 100 ms
     // behind; the median stays on time.
     expect(worst).toBeLessThan(1);
+  });
+
+  it('a client that reads its messages late never claims an action behind a ping it answered (the server would refuse it BACKDATED)', () => {
+    // Server clock = local + 1000, one-way 20 ms. A page drawing slow frames handles each ping up to
+    // 250 ms late (handling delays drawn per ping), answers it at once, and fires just after; the
+    // ping it last answered was handled at once. Its estimate (the median) sits behind that ping.
+    const rand = mulberry32(4);
+    for (let trial = 0; trial < 200; trial++) {
+      const held = new ServerClockEstimate();
+      const free = new ServerClockEstimate();
+      const stamper = new InputStamper(64);
+      let sent = 0;
+      let handled = 0;
+      for (let i = 0; i < 12; i++) {
+        sent = 1000 + i * 250 + rand() * 20;
+        const late = i === 11 ? 0 : 150 + rand() * 100;
+        handled = sent - 1000 + 20 + late;
+        const ping = { id: i + 1, serverTimeMs: sent, rttMs: 40 + late };
+        held.onPing(ping, handled);
+        free.onPing(ping, handled);
+        stamper.answered(sent);
+      }
+      const fireAt = handled + 1;
+      const claim = held.stamp(fireAt, stamper.floor - PING_MARGIN_MS);
+      // The server's floor is the answered ping's send time; its slack STREAM_SLACK_MS.
+      expect(claim).toBeGreaterThanOrEqual(sent - STREAM_SLACK_MS);
+      // And never ahead of the server's own clock when it was sent.
+      expect(claim).toBeLessThanOrEqual(fireAt + 1000);
+      // Without the floor the same client would have claimed behind it.
+      if (trial === 0) expect(free.stamp(fireAt)).toBeLessThan(sent - STREAM_SLACK_MS);
+    }
   });
 });

@@ -14,7 +14,7 @@ import { FrameStatus } from '../protocol/shot';
 import { MatchView } from './view';
 import { ARENA_READER, SnapshotPool, type SnapshotReader } from './snapshot';
 import { PredictingShooter, type ClientClock, type Prediction } from './predictor';
-import { InputStamper } from './stamps';
+import { InputStamper, PING_MARGIN_MS } from './stamps';
 
 export interface PredictingClientOptions {
   world: World;
@@ -103,7 +103,7 @@ export class PredictingClient {
   /** The clock as a weapon message stamped at local ms `nowMs` sees it (scratch). */
   clockAt(nowMs: number): ClientClock {
     const c = this.at;
-    c.serverNowMs = this.clock.stamp(nowMs);
+    c.serverNowMs = this.clock.stamp(nowMs, this.stamper.floor - PING_MARGIN_MS);
     c.rttMs = this.rttMs;
     c.interpDelayMs = this.interpDelayMs;
     c.newestTickMs = this.view.newestTimeMs;

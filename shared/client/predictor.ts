@@ -10,6 +10,7 @@ import { validateShot, type ShotScene, type ShotTargets, type ShotTiming, type V
 import { createVerdict, type ShooterState, type Verdict } from '../validate/verdict';
 import { createShotMessage, encodeShot, ShotAction, SHOT_BYTES, type ShotMessage } from '../protocol/shot';
 import { WeaponState } from './weaponState';
+import { later } from './stamps';
 
 /** Predicts one message with the shared pipeline against a client's view. The verdict is scratch, valid until the next call. */
 export class ShotPredictor {
@@ -141,9 +142,4 @@ export class PredictingShooter {
     if (p.fired) this.actionFloorMs = later(this.actionFloorMs, m.timeMs);
     return { bytes: bytes.slice(), seq: m.seq, message: m, verdict: p };
   }
-}
-
-/** The later of two times, NaN counting as none. */
-function later(a: number, b: number): number {
-  return a >= b || !(b === b) ? a : b;
 }

@@ -52,9 +52,11 @@ export class InputStamper {
 
   /** The newest time this client's inputs, ping answers and acted() actions stated (NaN: none): the server's floor for its actions. */
   get floor(): number {
-    let f = this.newest;
-    if (!(f >= this.answeredMs)) f = this.answeredMs;
-    if (!(f >= this.actedMs)) f = this.actedMs;
-    return f;
+    return later(later(this.newest, this.answeredMs), this.actedMs);
   }
+}
+
+/** The later of two times, NaN standing for none. */
+export function later(a: number, b: number): number {
+  return b > a || a !== a ? b : a;
 }

@@ -110,11 +110,17 @@ export class ServerClockEstimate {
 
   /**
    * The time to stamp an action with (shared/protocol/shot.ts): serverNow, never earlier than the
-   * last stamp. The offset moves with every ping, so serverNow alone can step back a little, and
-   * the server refuses an action claimed before the previous one.
+   * last stamp nor than `floorMs`. The offset moves with every ping, so serverNow alone can step
+   * back a little, and the server refuses an action claimed before the previous one. A client that
+   * handles its messages late (a slow frame, a busy event loop) reads every ping late, so its
+   * estimate can sit behind a ping it has just answered; the server holds actions to the pings
+   * answered (BACKDATED), so a predicting client passes its stream floor less PING_MARGIN_MS
+   * (client/stamps.ts) as `floorMs`.
    */
-  stamp(localNowMs: number): number {
-    const t = Math.max(this.serverNow(localNowMs), this.lastStamp);
+  stamp(localNowMs: number, floorMs = Number.NEGATIVE_INFINITY): number {
+    let t = this.serverNow(localNowMs);
+    if (t < this.lastStamp) t = this.lastStamp;
+    if (t < floorMs) t = floorMs;
     this.lastStamp = t;
     return t;
   }

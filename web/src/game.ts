@@ -10,7 +10,7 @@
 import * as THREE from 'three';
 import {
   BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
-  createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES,
+  createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
 import type { Joined } from './net';
@@ -240,7 +240,7 @@ export class Game {
   /** The clock a message stamped at local `now` carries (scratch). */
   private clockAt(now: number): ClientClock {
     const c = this.clockNow;
-    c.serverNowMs = this.net.clock.stamp(now);
+    c.serverNowMs = this.net.clock.stamp(now, this.net.stamper.floor - PING_MARGIN_MS);
     c.rttMs = this.net.rtt.ms;
     c.interpDelayMs = this.net.welcome.interpDelayMs;
     c.newestTickMs = this.view.newestTimeMs;
