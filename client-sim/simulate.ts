@@ -95,6 +95,8 @@ export interface SimOptions {
    * up to `maxSeconds` of play (default 6 x seconds).
    */
   minHonestJudged?: number;
+  /** Play on past `seconds` until this holds of the messages so far too (up to `maxSeconds`). */
+  until?: (logs: readonly ShotLog[]) => boolean;
   maxSeconds?: number;
 }
 
@@ -259,12 +261,17 @@ function honestJudged(logs: readonly ShotLog[]): number {
   return n;
 }
 
-/** Plays on, after the play time, until options.minHonestJudged honest messages are answered (or maxSeconds of play). */
+/**
+ * Plays on, after the play time, until options.minHonestJudged honest messages are answered and
+ * options.until holds (or maxSeconds of play).
+ */
 async function playUntilJudged(bots: readonly Bot[], options: SimOptions, s: RunSettings, url: string, logs: readonly ShotLog[]): Promise<void> {
   const want = options.minHonestJudged ?? 0;
+  const until = options.until;
   const moreMs = ((options.maxSeconds ?? 6 * s.seconds) - s.seconds) * 1000;
-  if (!(want > 0) || !(moreMs > 0) || honestJudged(logs) >= want) return;
-  await playFor(bots, moreMs, url, logs, options.onProgress, () => honestJudged(logs) >= want);
+  const enough = () => honestJudged(logs) >= want && (until === undefined || until(logs));
+  if (!(moreMs > 0) || enough()) return;
+  await playFor(bots, moreMs, url, logs, options.onProgress, enough);
 }
 
 /** Waits out the play time (or until `enough`), reporting progress; rejects when every connection closed under the bots. */

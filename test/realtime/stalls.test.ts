@@ -28,6 +28,8 @@ describe('honest bots through TCP stalls', () => {
       const logs: ShotLog[] = [];
       const r = await runSimulation({
         bots: 8, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0, seed: 5 + forMs, audit: false, minHonestJudged: 30,
+        // Until a verdict has come back held by a stall (a loaded machine fires fewer shots into them).
+        until: (l) => l.some((x) => x.verdict !== null && x.verdictAt - x.sentAt >= forMs),
         stalls: { everyMs: 2500, forMs }, server: { matchLogDir: logDir }, onShots: (l) => logs.push(...l),
       });
       const refused = logs.filter((l) => l.profile === 'honest' && l.verdict?.kind === VerdictKind.REJECTED)
