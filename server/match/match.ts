@@ -18,14 +18,13 @@ import type { ValidationConfig } from '../../shared/validate/rules';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
-import { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 import { MatchPlayer, type HitregPlayer } from './player';
 import { TickClock } from './tickClock';
 import { ShotJudge } from './judge';
 import { Roster } from './roster';
 import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type PoseAdapter } from './poses';
 import { matchRules, numberOption, type HitregMatchOptions } from './options';
-import { MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
+import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
 import { createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
 
 export class HitregMatch<Id extends string | number = string> {

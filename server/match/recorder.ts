@@ -34,6 +34,7 @@ export const TickPose = {
 } as const;
 
 export type { MatchHeader };
+export { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 
 export interface TickRecord {
   tick: number;
