@@ -1,7 +1,7 @@
 /**
  * The static world a shot is validated against: a level's triangles in a BVH, packed into one
  * versioned ArrayBuffer so the server and every client load the same bytes and name them by the same
- * content hash. Queries (first hit, any hit, ground height, swept sphere, camera push-back) allocate
+ * content hash. Queries (first hit, every hit, any hit, ground height, swept sphere, camera push-back) allocate
  * nothing and write into a caller-owned record passed first.
  *
  * The bytes (layout, version and the checks run on untrusted bytes) are described in ./bytes.
@@ -15,11 +15,14 @@
 import { createSegmentHit, type SegmentHit } from '../kernels/hit';
 import { buildBvh, NODE_BYTES } from '../bvh/build';
 import { bvhAnyHit, bvhFirstHit, TRI_VERTEX, type BvhArrays } from '../bvh/traverse';
+import { bvhAllHits } from '../bvh/allHits';
 import { bvhSweepSphere } from '../bvh/sweep';
 import { buildSweepFrames, type SweepHit } from '../kernels/sweptSphere';
 import { checkHash, checkHeader, checkPreamble, checkTree, HEADER_BYTES, MAX_ITEMS, REBUILD, sealWorldBytes, worldLayout, writeHeader } from './bytes';
+import type { WorldHits } from './hits';
 
 export { WORLD_MAGIC, WORLD_VERSION } from './bytes';
+export { createWorldHits, hitEntersSolid, type TriangleHits, type WorldHits } from './hits';
 
 /** Options of World.fromBuffer. */
 export interface WorldLoadOptions {
@@ -297,6 +300,22 @@ export class World {
     out.triangle = tri;
     out.surface = this.surfaceOf(tri);
     return true;
+  }
+
+  /**
+   * Every triangle the segment S -> E meets, either face, 0 <= t <= 1 (for shots that pass through):
+   * fills `out` (see WorldHits: sorted by t, then triangle; the nearest out.capacity kept, out.total
+   * counts all) and returns out.count. Each entry's t, point, normal and front bit are the kernel's
+   * for that triangle, so entry 0 is firstHit's t. Entering or leaving solid: hitEntersSolid (the
+   * front bit, for closed outward-wound meshes). Non-finite or zero-length input: 0 hits.
+   */
+  allHits(out: WorldHits, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): number {
+    const q = this.q;
+    q[0] = sx; q[1] = sy; q[2] = sz; q[3] = ex; q[4] = ey; q[5] = ez;
+    const n = bvhAllHits(out, this.bvh, q);
+    const tri = out.triangle, surf = out.surface;
+    for (let i = 0; i < n; i++) surf[i] = this.surfaceOf(tri[i]);
+    return n;
   }
 
   /** True when the segment S -> E meets any triangle (line of sight blocked). */
