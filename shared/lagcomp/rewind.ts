@@ -1,6 +1,6 @@
 /**
  * Rewind and test: poses every candidate player at a past server time from its history and returns
- * the first hitbox the segment meets.
+ * the first hitbox the segment meets (firstHit), or each player's first hitbox along it (allHits).
  *
  * Broadphase, per player, cheapest first: (1) the history's swept bound (a sphere around the newest
  * root holding every stored root) grown by the rig's reach, without touching the ring; (2) the
@@ -23,6 +23,9 @@ import { BONE_STRIDE, HitZone, type Rig } from '../rig/rig';
 import { composeRoot, sampleClipBones } from '../rig/posing';
 import { createRewindPolicy, PlayerHistory, RewindStatus, rewindStatusUsable, type RewindPolicy } from './history';
 import { createPlayerPose, type PlayerPose } from './pose';
+import { insertHitboxHit, type HitboxHits } from './rewindAll';
+
+export { createHitboxHits, type HitboxHits } from './rewindAll';
 
 export interface HitboxHit extends SegmentHit {
   /** Player slot that was hit (index into the histories array), -1 on a miss. */
@@ -62,6 +65,8 @@ const scratchPose: PlayerPose = createPlayerPose();
 const scratchRoot = new Float64Array(4);
 const scratchHit: SegmentHit = createSegmentHit();
 const scratchSeg = createPreparedSegment();
+/** One player's first hit, for allHits. */
+const scratchPlayerHit: HitboxHit = createHitboxHit();
 
 export class Rewinder {
   readonly rig: Rig;
@@ -167,6 +172,65 @@ export class Rewinder {
       }
     }
     return out.hit;
+  }
+
+  /**
+   * Every player the segment S -> E meets (0 <= t <= tMax), for shots that pass through players:
+   * one entry per player, that player's first hitbox hit (what intersectBones gives for that player
+   * alone with the same tMax), sorted by t ascending, equal t by slot, highest first (the player
+   * firstHit keeps on a tie), so entry 0 is firstHit's answer. Skips, broadphase and lastCandidates as
+   * firstHit, with the bound held at tMax (a nearer player hides no one). Fills out (see HitboxHits:
+   * the nearest out.capacity kept, out.total counts all) and returns out.count. Non-finite input: 0.
+   */
+  allHits(
+    out: HitboxHits,
+    histories: ArrayLike<PlayerHistory | undefined>,
+    timeMs: number,
+    sx: number, sy: number, sz: number,
+    ex: number, ey: number, ez: number,
+    excludePlayer: number,
+    tMax = 1,
+  ): number {
+    out.count = 0;
+    out.total = 0;
+    this.lastCandidates = 0;
+    if (!(tMax > 0)) return 0; // also NaN
+    const lim = tMax < 1 ? tMax : 1;
+    if (!(Number.isFinite(sx) && Number.isFinite(sy) && Number.isFinite(sz) && Number.isFinite(ex) && Number.isFinite(ey) && Number.isFinite(ez))) {
+      return 0;
+    }
+    const rig = this.rig;
+    const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+    const dd = dx * dx + dy * dy + dz * dz;
+    if (!(dd > 0)) return 0;
+    const r = rig.boundRadius;
+    const hit = scratchPlayerHit;
+    for (let p = 0, n = histories.length; p < n; p++) {
+      if (p === excludePlayer) continue;
+      const h = histories[p];
+      if (h === undefined || h === null) continue;
+      // The same three bounds as firstHit, in the same order.
+      if (!(h.sweepR >= 0)) continue;
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, h.sweepX, h.sweepY, h.sweepZ, h.sweepR + this.coarseRadius, lim)) continue;
+      const rs = h.sampleRootAt(scratchRoot, timeMs, this.policy);
+      if (!rewindStatusUsable(rs) || scratchRoot[3] !== 1) continue;
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, scratchRoot[0], scratchRoot[1], scratchRoot[2], this.coarseRadius, lim)) continue;
+      const status = h.sampleAt(scratchPose, timeMs, this.policy);
+      if (!rewindStatusUsable(status) || !scratchPose.alive) continue;
+      const pose = scratchPose;
+      const qx = pose.qx, qy = pose.qy, qz = pose.qz, qw = pose.qw;
+      const bx = rig.boundCenterX, by = rig.boundCenterY, bz = rig.boundCenterZ;
+      const cx0 = qy * bz - qz * by, cy0 = qz * bx - qx * bz, cz0 = qx * by - qy * bx;
+      const cx = pose.x + bx + 2 * (qw * cx0 + qy * cz0 - qz * cy0);
+      const cy = pose.y + by + 2 * (qw * cy0 + qz * cx0 - qx * cz0);
+      const cz = pose.z + bz + 2 * (qw * cz0 + qx * cy0 - qy * cx0);
+      if (!segmentEntersSphere(sx, sy, sz, dx, dy, dz, dd, cx, cy, cz, r, lim)) continue;
+      this.lastCandidates++;
+      this.poseBones(this.bones, pose);
+      clearSegmentHit(hit);
+      if (this.intersectBonesInto(hit, this.bones, sx, sy, sz, ex, ey, ez, lim)) insertHitboxHit(out, hit, p, status);
+    }
+    return out.count;
   }
 
   /**
