@@ -8,7 +8,7 @@
  * (`rigFromBuffer`, the bytes of `hitreg/assets/mannequin.hrrg` or the server's `/assets/rig/<hash>.hrrg`).
  */
 export * from './kernels/index';
-export { World, createWorldHit, WORLD_MAGIC, WORLD_VERSION, type Surface, type SurfaceRange, type WorldHit } from './world/world';
+export { World, createWorldHit, createWorldHits, hitEntersSolid, WORLD_MAGIC, WORLD_VERSION, type Surface, type SurfaceRange, type TriangleHits, type WorldHit, type WorldHits } from './world/world';
 export * from './rig/rig';
 export * from './rig/posing';
 export { RIG_BINARY_MAGIC, RIG_BINARY_VERSION, MAX_RIG_BINARY_BYTES, rigDataToBuffer, rigDataFromBuffer, rigFromBuffer } from './rig/rigBinary';
