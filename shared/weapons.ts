@@ -10,6 +10,7 @@ export const WeaponId = {
   RIFLE: 0,
   PISTOL: 1,
   SNIPER: 2,
+  SHOTGUN: 3,
 } as const;
 export type WeaponId = (typeof WeaponId)[keyof typeof WeaponId];
 
@@ -38,6 +39,42 @@ export interface WeaponSpec {
    * Absent or empty: no falloff.
    */
   readonly falloff?: readonly FalloffPoint[] | null;
+  /**
+   * Pellets per trigger pull (1..MAX_PELLETS; absent: 1). A pull is one action (one round, one fire
+   * interval, one log record); each pellet is judged and damages on its own.
+   */
+  readonly pellets?: number;
+  /**
+   * Radius of the spread pattern one metre from the muzzle, metres (the tangent of the half-angle);
+   * absent or 0: every pellet flies along the aim. A weapon with spread (or more than one pellet)
+   * fires pellets drawn from a pattern the client can compute but not choose (shared/validate/spread.ts).
+   */
+  readonly spread?: number;
+  /** Spray: the radius grows by this for each shot of a burst (absent: 0), up to spreadMax. */
+  readonly spreadPerShot?: number;
+  readonly spreadMax?: number;
+  /** Spray: one shot of the burst is forgotten per this many ms without firing (absent: 1000). */
+  readonly spreadRecoverMs?: number;
+  /**
+   * Penetration power: what a bullet can spend going through walls, in metres of a material of
+   * resistance 1 (ValidationConfig.materials). A wall costs its thickness x its material's
+   * resistance; a player costs ValidationConfig.playerPenetrationCost. Damage beyond falls in
+   * proportion to the power left. Absent or 0: the bullet stops at the first thing it meets.
+   */
+  readonly penetration?: number;
+}
+
+/** The most pellets one pull may fire (the message carries each pellet's stop point). */
+export const MAX_PELLETS = 16;
+
+/** Pellets of one pull of `w` (1 when the spec names none). */
+export function pelletsOf(w: WeaponSpec): number {
+  return w.pellets ?? 1;
+}
+
+/** Whether `w` fires from a spread pattern: the client then sends its aim and each pellet's stop. */
+export function hasPattern(w: WeaponSpec): boolean {
+  return (w.pellets ?? 1) > 1 || (w.spread ?? 0) > 0 || (w.spreadPerShot ?? 0) > 0;
 }
 
 /** A point of a weapon's falloff curve: at `distanceM` metres the damage is multiplied by `multiplier`. */
@@ -93,7 +130,19 @@ export function weaponTableProblem(table: readonly WeaponSpec[]): string | null 
         if (k > 0 && !(p.distanceM > f[k - 1]!.distanceM)) return `${at}: falloff distances must increase (falloff[${k}])`;
       }
     }
+    const pattern = patternProblem(w, at);
+    if (pattern !== null) return pattern;
   }
+  return null;
+}
+
+/** The pattern and penetration fields of one weapon (weaponTableProblem's second half). */
+function patternProblem(w: WeaponSpec, at: string): string | null {
+  const optional = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  if (w.pellets !== undefined && !(Number.isInteger(w.pellets) && w.pellets >= 1 && w.pellets <= MAX_PELLETS)) return `${at}: pellets ${String(w.pellets)} must be an integer 1..${MAX_PELLETS}`;
+  if (!optional(w.spread) || !optional(w.spreadPerShot) || !optional(w.spreadMax) || !optional(w.penetration)) return `${at}: spread, spreadPerShot, spreadMax and penetration must be finite numbers >= 0`;
+  if ((w.spread ?? 0) > 1 || (w.spreadMax ?? 0) > 1) return `${at}: spread and spreadMax must be at most 1 (a 45-degree cone)`;
+  if (w.spreadRecoverMs !== undefined && !(typeof w.spreadRecoverMs === 'number' && Number.isFinite(w.spreadRecoverMs) && w.spreadRecoverMs > 0)) return `${at}: spreadRecoverMs must be > 0`;
   return null;
 }
 
@@ -101,14 +150,19 @@ export function weaponTableProblem(table: readonly WeaponSpec[]): string | null 
 export const WEAPONS: readonly WeaponSpec[] = [
   { id: WeaponId.RIFLE, name: 'rifle', damage: 25, rangeM: 200, fireIntervalMs: 100, magazine: 30, reloadMs: 2000, drawMs: 500, zoneMultipliers: null },
   { id: WeaponId.PISTOL, name: 'pistol', damage: 20, rangeM: 80, fireIntervalMs: 250, magazine: 12, reloadMs: 1500, drawMs: 300, zoneMultipliers: null },
-  { id: WeaponId.SNIPER, name: 'sniper', damage: 60, rangeM: 500, fireIntervalMs: 1200, magazine: 5, reloadMs: 3000, drawMs: 800, zoneMultipliers: null },
+  // The sniper's round goes through about 0.3 m of concrete (resistance 2) or 0.6 m of wood.
+  { id: WeaponId.SNIPER, name: 'sniper', damage: 60, rangeM: 500, fireIntervalMs: 1200, magazine: 5, reloadMs: 3000, drawMs: 800, zoneMultipliers: null, penetration: 0.6 },
+  {
+    id: WeaponId.SHOTGUN, name: 'shotgun', damage: 12, rangeM: 40, fireIntervalMs: 900, magazine: 6, reloadMs: 2500, drawMs: 500,
+    zoneMultipliers: null, pellets: 8, spread: 0.06, falloff: [{ distanceM: 8, multiplier: 1 }, { distanceM: 30, multiplier: 0.25 }],
+  },
 ];
 
 /**
  * What a player carries, as weapon ids; the first is equipped (and drawn) at every spawn. A shot,
  * switch or reload may name only a carried weapon.
  */
-export const DEFAULT_LOADOUT: readonly number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER];
+export const DEFAULT_LOADOUT: readonly number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN];
 
 /** The weapon with this id, or undefined for anything that is not a known integer id. */
 export function weaponById(table: readonly WeaponSpec[], id: number): WeaponSpec | undefined {

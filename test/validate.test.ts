@@ -16,7 +16,7 @@ import { createWorldHit } from '../shared/world/world';
 import { createSegmentHit } from '../shared/kernels/hit';
 import { intersectWatertight } from '../shared/kernels/watertight';
 import { WEAPONS, WeaponId } from '../shared/weapons';
-import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
+import { createShotMessage, encodeShot, MAX_CLIENT_MESSAGE_BYTES, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
 import { defaultValidationConfig, validateShot, type ShotScene, type ShotTiming, type ShotTargets } from '../shared/validate/shot';
 import { createShooterState, createVerdict, reasonName, verdictToRecord, TimeSource, VerdictKind, type ShooterState } from '../shared/validate/verdict';
 
@@ -174,7 +174,7 @@ describe('validateShot: each rejection reason', () => {
     ['MALFORMED', () => run(null)],
     ['MALFORMED', () => run({ sx: 1 } as unknown as never)],
     ['MALFORMED', () => run(bytes({ ...good(), version: 1 }))],
-    ['OVERSIZED', () => run(new Uint8Array(257))],
+    ['OVERSIZED', () => run(new Uint8Array(MAX_CLIENT_MESSAGE_BYTES + 1))],
     ['NON_FINITE', () => run({ ...good(), sy: Number.NaN })],
     ['NON_FINITE', () => run({ ...good(), renderTimeMs: Number.POSITIVE_INFINITY })],
     ['NON_FINITE', () => run({ ...good(), timeMs: Number.NaN })],

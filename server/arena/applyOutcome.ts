@@ -30,17 +30,7 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
   const client = p.client;
   if (v.kind === VerdictKind.HIT) {
     stats.hits++;
-    const target = host.seats[v.target];
-    // healthAfter >= 0: the match applied the hit (the target was alive and in the match).
-    if (target !== null && target !== undefined && out.healthAfter >= 0) {
-      if (out.killed) killed(host, target, p, v);
-      host.syncStatus(target);
-      const hit: HitReply = { seq: v.seq, target: v.target, zone: v.zone, damage: v.damage, killed: out.killed };
-      client?.send(Msg.HIT, hit);
-      damageDirection(direction, host.seats[v.shooter] ?? undefined, target, v);
-      const dmg: DamagedReply = { from: p.index, damage: v.damage, health: out.healthAfter, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
-      if (target.connected) target.client?.send(Msg.DAMAGED, dmg);
-    }
+    confirmHits(host, p, out);
   } else if (v.kind === VerdictKind.MISS) {
     stats.misses++;
   } else if (v.kind === VerdictKind.ACTION) {
@@ -51,11 +41,45 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
     stats.rejects[name] = (stats.rejects[name] ?? 0) + 1;
   }
   if (v.kind === VerdictKind.HIT || v.kind === VerdictKind.MISS) host.syncStatus(p);
-  if (v.worldHit && v.kind !== VerdictKind.HIT) addHole(host, p.index, v);
+  for (let i = 0; i < v.impacts.count; i++) addHole(host, p.index, v, i);
 
   const reply = verdictReply(v);
   if (p.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, p.sessionId, v.rewindTimeMs);
   client?.send(Msg.VERDICT, reply);
+}
+
+/**
+ * One hit confirmation to the shooter and one damage direction to each victim per target of the
+ * pull (the pellets that struck it summed), for the hits the match applied.
+ */
+function confirmHits(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome<string>): void {
+  const v = out.verdict;
+  const hits = v.hits;
+  for (let i = 0; i < out.hits.length; i++) {
+    const slot = hits.target[i]!;
+    const target = host.seats[slot];
+    if (target === null || target === undefined || out.hits[i]!.healthAfter < 0) continue;
+    let first = true;
+    for (let k = 0; k < i; k++) if (hits.target[k] === slot && out.hits[k]!.healthAfter >= 0) first = false;
+    if (!first) continue;
+    // This target's hits of the pull: their damage summed, its health after the last, killed by any.
+    let damage = 0, health = 0, dead = false, zone = hits.zone[i]!;
+    for (let k = i; k < out.hits.length; k++) {
+      const a = out.hits[k]!;
+      if (hits.target[k] !== slot || a.healthAfter < 0) continue;
+      damage += a.damage;
+      health = a.healthAfter;
+      if (a.killed) dead = true;
+      if (hits.zone[k]! < zone) zone = hits.zone[k]!;
+    }
+    if (dead) killed(host, target, p, v, zone);
+    host.syncStatus(target);
+    const hit: HitReply = { seq: v.seq, target: slot, zone, damage, killed: dead };
+    p.client?.send(Msg.HIT, hit);
+    damageDirection(direction, host.seats[v.shooter] ?? undefined, target, v);
+    const dmg: DamagedReply = { from: p.index, damage, health, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
+    if (target.connected) target.client?.send(Msg.DAMAGED, dmg);
+  }
 }
 
 /** Every other player's pose at `timeMs` as the rewind sampled it. */
@@ -78,7 +102,7 @@ function damageDirection(out: Float64Array, shooter: ArenaPlayer | undefined, ta
 }
 
 /** The match recorded the death: the victim stops, waits to respawn, and the kill feed shows it. */
-function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: Verdict): void {
+function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: Verdict, zone: number): void {
   const t = host.match.player(target.sessionId)?.diedAtMs ?? host.match.now();
   target.inputs.clear();
   target.respawnAtMs = Math.max(t + host.cfg.respawnDelayMs, 1e-9);
@@ -88,19 +112,23 @@ function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: 
   e.killer = killer.index;
   e.victim = target.index;
   e.weapon = v.weapon;
-  e.zone = v.zone;
+  e.zone = zone;
   e.timeMs = t;
   feed.push(e);
   while (feed.length > host.cfg.killFeedLength) feed.shift();
   host.cfg.stats.kills++;
 }
 
-function addHole(host: OutcomeHost, shooter: number, v: Verdict): void {
+/** A bullet hole at impact i of the verdict (an entry, an exit, or where a pellet stopped). */
+function addHole(host: OutcomeHost, shooter: number, v: Verdict, i: number): void {
+  const m = v.impacts;
   const holes = host.state.holes as ArraySchema<BulletHole>;
   const h = new BulletHole();
-  h.x = v.x; h.y = v.y; h.z = v.z;
-  h.nx = v.nx; h.ny = v.ny; h.nz = v.nz;
-  const s = host.cfg.world.surfaces[v.surface];
+  h.x = m.x[i]!; h.y = m.y[i]!; h.z = m.z[i]!;
+  // Normals face the pellet's start: an exit hole faces the other way, out of the wall.
+  const flip = m.exit[i] === 1 ? -1 : 1;
+  h.nx = flip * m.nx[i]!; h.ny = flip * m.ny[i]!; h.nz = flip * m.nz[i]!;
+  const s = host.cfg.world.surfaces[m.surface[i]!];
   h.surface = s !== undefined ? `${s.node}/${s.material}` : '';
   h.shooter = shooter;
   h.seq = v.seq >>> 0;

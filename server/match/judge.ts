@@ -8,7 +8,7 @@ import { validateShot } from '../../shared/validate/shot';
 import type { ShotTiming, ValidationConfig } from '../../shared/validate/rules';
 import { copyShooterState, createShooterState, createVerdict, type ShooterState, type Verdict } from '../../shared/validate/verdict';
 import { encodeShotObject, type ShotObjectContext } from '../../shared/protocol/shotObject';
-import { SHOT_BYTES } from '../../shared/protocol/shot';
+import { SHOT_MAX_BYTES, shotBytes } from '../../shared/protocol/shot';
 import type { MatchScene } from '../../shared/validate/scene';
 import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 import type { MatchPlayer } from './player';
@@ -45,14 +45,20 @@ export class ShotJudge {
   problem = '';
   private readonly before: ShooterState = createShooterState(-1, []);
   private readonly timing: ShotTiming = { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN, streamFloorMs: Number.NaN };
-  private readonly frame = new Uint8Array(SHOT_BYTES);
+  private readonly frame = new Uint8Array(SHOT_MAX_BYTES);
   private readonly seen: ShotInputTargets = { alive: [], lifeStartMs: [], leftMs: [], team: [] };
   private readonly ctx: ShotObjectContext<unknown> = { renderTimeMs: Number.NaN, interpDelayMs: 0, slotOf: () => -1 };
   /** The record handed to the recorder (its arrays and objects are the judge's scratch). */
   readonly record: ShotRecord = {
     bytes: null, nonBytesType: null, shooterBefore: this.before, timing: this.timing, targets: this.seen,
-    verdict: this.verdict, targetHealthAfter: -1, killed: false,
+    verdict: this.verdict, targetHealthAfter: -1, killed: false, hitHealthAfter: [], hitKilled: [],
   };
+
+  /** The frame's first shotBytes(n) bytes, one view per pellet count n (made once). */
+  private readonly frames: Uint8Array[] = [];
+  private frameOf(n: number): Uint8Array {
+    return this.frames[n] ?? (this.frames[n] = this.frame.subarray(0, shotBytes(n)));
+  }
 
   constructor(private readonly scene: MatchScene, private readonly rules: ValidationConfig, private readonly targets: TargetArrays) {}
 
@@ -70,7 +76,7 @@ export class ShotJudge {
       ctx.interpDelayMs = p.interpDelayMs;
       ctx.slotOf = req.slotOf;
       const problem = encodeShotObject(this.frame, payload, ctx);
-      if (problem === null) payload = this.frame;
+      if (problem === null) payload = this.frameOf(this.frame[3]!);
       else this.problem = problem;
     }
     const timing = this.timing;

@@ -15,7 +15,7 @@ import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import { RecordResult, rewindStatusUsable } from '../../shared/lagcomp/history';
 import { createMatchScene, sceneOptionsFor, type MatchScene } from '../../shared/validate/scene';
 import type { ValidationConfig } from '../../shared/validate/rules';
-import { VerdictKind } from '../../shared/validate/verdict';
+import { VerdictKind, VerdictReason } from '../../shared/validate/verdict';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
 import { MatchPlayer, type HitregPlayer } from './player';
@@ -338,22 +338,52 @@ export class HitregMatch<Id extends string | number = string> {
     out.verdict = v;
     out.problem = this.judge.problem;
     if (p === undefined) return out;
-    const victim = v.target >= 0 ? this.bySlot[v.target] : null;
-    out.target = victim?.id ?? null;
-    if (v.kind === VerdictKind.HIT && victim !== null && victim !== undefined && victim.alive) {
-      victim.health = Math.max(0, victim.health - v.damage);
-      out.damage = v.damage;
-      out.healthAfter = victim.health;
-      if (victim.health <= 0) {
-        out.killed = true;
-        this.die(victim, p);
-      }
-    }
+    out.target = v.target >= 0 ? (this.bySlot[v.target]?.id ?? null) : null;
+    this.applyHits(out, p);
     const rec = this.judge.record;
     rec.targetHealthAfter = out.healthAfter;
     rec.killed = out.killed;
+    const hh = rec.hitHealthAfter, hk = rec.hitKilled;
+    hh.length = out.hits.length;
+    hk.length = out.hits.length;
+    for (let i = 0; i < out.hits.length; i++) {
+      hh[i] = out.hits[i]!.healthAfter;
+      hk[i] = out.hits[i]!.killed;
+    }
     this.safeRecord(() => this.recorder?.shot(rec));
     return out;
+  }
+
+  /**
+   * Applies each of the verdict's hits in order: a living target's health falls by the hit's damage,
+   * and the hit that takes it to 0 kills (later pellets find it dead). Fills out.hits, damage,
+   * healthAfter (of the top-level target) and killed (by any hit).
+   */
+  private applyHits(out: ShotOutcome<Id>, shooter: MatchPlayer<Id>): void {
+    const v = out.verdict;
+    const hits = v.hits;
+    const applied = out.hits;
+    applied.length = v.kind === VerdictKind.HIT ? hits.count : 0;
+    for (let i = 0; i < applied.length; i++) {
+      const a = applied[i] ?? (applied[i] = { target: null, damage: 0, healthAfter: -1, killed: false });
+      const victim = this.bySlot[hits.target[i]!];
+      a.target = victim?.id ?? null;
+      a.damage = 0;
+      a.healthAfter = -1;
+      a.killed = false;
+      if (victim === null || victim === undefined || !victim.alive || hits.reason[i] !== VerdictReason.OK_HIT) continue;
+      const damage = hits.damage[i]!;
+      victim.health = Math.max(0, victim.health - damage);
+      a.damage = damage;
+      a.healthAfter = victim.health;
+      out.damage += damage;
+      if (victim.slot === v.target) out.healthAfter = victim.health;
+      if (victim.health <= 0) {
+        a.killed = true;
+        out.killed = true;
+        this.die(victim, shooter);
+      }
+    }
   }
 
   /**

@@ -24,23 +24,36 @@ export interface ShotOptions {
   streamFloorMs?: number;
 }
 
+/** What the match did with one of a verdict's hits (verdict.hits, same index). */
+export interface AppliedHit<Id> {
+  target: Id | null;
+  /** Damage taken (0: a teammate, a player already dead or gone). */
+  damage: number;
+  /** The target's health after (-1 when it took no damage). */
+  healthAfter: number;
+  killed: boolean;
+}
+
 export interface ShotOutcome<Id> {
   /** The verdict (shared/validate/verdict.ts): kind, reason, target slot, zone, damage, point, ... */
   verdict: Verdict;
   shooter: Id;
   /** The player whose hitbox decided the verdict (a hit, or one behind a wall), null when none. */
   target: Id | null;
-  /** Damage applied to the target (0 when none: a miss, a teammate, a player already dead). */
+  /** Damage applied by every hit of the pull (0 when none: a miss, a teammate, a player already dead). */
   damage: number;
-  /** The target's health after (-1 when nobody took damage). */
+  /** The target's health after its last hit (-1 when it took no damage). */
   healthAfter: number;
+  /** Whether any hit killed. */
   killed: boolean;
+  /** Each of verdict.hits as applied, in order (pellets, players passed through): reused, read at once. */
+  hits: AppliedHit<Id>[];
   /** Why an object message could not be a frame (the verdict is MALFORMED); '' otherwise. */
   problem: string;
 }
 
 export function createShotOutcome<Id>(): ShotOutcome<Id> {
-  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, problem: '' };
+  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '' };
 }
 
 /** The verdict as the JSON reply hitreg's clients read (VerdictReply). */

@@ -61,6 +61,9 @@ export interface ShotRecord {
   /** Health of the target after the verdict was applied (-1 when no target). */
   targetHealthAfter: number;
   killed: boolean;
+  /** Per hit of verdict.hits: the target's health after it (-1 when not applied) and whether it killed. */
+  hitHealthAfter: number[];
+  hitKilled: boolean[];
 }
 
 export const MatchEventKind = {

@@ -8,7 +8,9 @@
  */
 import { validateShot, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from '../validate/shot';
 import { createVerdict, type ShooterState, type Verdict } from '../validate/verdict';
-import { createShotMessage, encodeShot, ShotAction, SHOT_BYTES, type ShotMessage } from '../protocol/shot';
+import { createShotMessage, encodeShot, ShotAction, SHOT_MAX_BYTES, shotBytes, type ShotMessage } from '../protocol/shot';
+import { hasPattern, weaponById } from '../weapons';
+import { predictPellets } from '../validate/spread';
 import { WeaponState } from './weaponState';
 import { later } from './stamps';
 
@@ -71,9 +73,9 @@ export class PredictingShooter {
   /** The newest claimed time of an action the prediction carried out. */
   private actionFloorMs = Number.NaN;
   private readonly msg: ShotMessage = createShotMessage();
-  private readonly frame = new Uint8Array(SHOT_BYTES);
+  private readonly frame = new Uint8Array(SHOT_MAX_BYTES);
 
-  constructor(scene: ShotScene & { targets: ShotTargets }, rules: ValidationConfig) {
+  constructor(scene: ShotScene & { targets: ShotTargets }, private readonly rules: ValidationConfig) {
     this.weapons = new WeaponState(rules);
     this.predictor = new ShotPredictor(scene, rules, scene.targets);
   }
@@ -88,12 +90,20 @@ export class PredictingShooter {
     this.weapons.head.alive = a;
   }
 
-  /** A fire of the weapon in hand along S -> E, seen at `renderTimeMs` (claiming `target`, -1 for none). */
+  /**
+   * A fire of the weapon in hand along S -> E, seen at `renderTimeMs` (claiming `target`, -1 for
+   * none). For a weapon with a spread pattern S -> E is the aim and the message carries the pellets
+   * the pattern gives this pull (the prediction's verdict.pellets says where each went).
+   */
   fire(clock: ClientClock, renderTimeMs: number, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, target = -1): Prediction {
     const m = this.message(ShotAction.FIRE, this.weapons.head.equipped, clock);
     m.claimedTarget = target;
     m.renderTimeMs = renderTimeMs;
     m.sx = sx; m.sy = sy; m.sz = sz; m.ex = ex; m.ey = ey; m.ez = ez;
+    const weapon = weaponById(this.rules.weapons, m.weapon);
+    if (weapon !== undefined && hasPattern(weapon)) {
+      m.pelletCount = predictPellets(m.pellets, this.rules.spreadSeed ?? 0, this.weapons.head.slot, m.seq, weapon, this.weapons.head, m.timeMs, sx, sy, sz, ex, ey, ez);
+    }
     return this.send(clock);
   }
 
@@ -128,13 +138,14 @@ export class PredictingShooter {
     m.timeMs = clock.serverNowMs;
     m.renderTimeMs = 0;
     m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
+    m.pelletCount = 0;
     return m;
   }
 
   private send(clock: ClientClock): Prediction {
     const m = this.msg;
     this.seq = m.seq;
-    const bytes = encodeShot(this.frame, m);
+    const bytes = encodeShot(this.frame, m).subarray(0, shotBytes(m.pelletCount));
     const st = this.weapons.head;
     const floor = later(this.actionFloorMs, clock.streamFloorMs);
     const p = this.predictor.predict(bytes, st, clock.serverNowMs, clock.rttMs, clock.interpDelayMs, clock.newestTickMs, floor);

@@ -7,6 +7,7 @@
  * and the pipeline refuses them with its own reasons, as it would a frame.
  */
 import { createShotMessage, encodeShot, ShotAction, SHOT_VERSION, type ShotMessage } from './shot';
+import { MAX_PELLETS } from '../weapons';
 
 /** A point as an array [x, y, z] or an object { x, y, z }, metres, world space. */
 export type PointLike = readonly [number, number, number] | { readonly x: number; readonly y: number; readonly z: number };
@@ -32,6 +33,11 @@ export interface ShotObject<Id = string | number> {
   end?: PointLike;
   /** The player the client thinks it hit (audits only; the server decides hits on its own). */
   target?: Id | null;
+  /**
+   * For a weapon with a spread pattern: each pellet's stop point as the client predicted it
+   * (spread.ts predictPellets); `start` -> `end` is then the aim. At most MAX_PELLETS.
+   */
+  pellets?: readonly PointLike[];
 }
 
 const ACTIONS: Readonly<Record<string, number>> = { fire: ShotAction.FIRE, switch: ShotAction.SWITCH, reload: ShotAction.RELOAD };
@@ -68,7 +74,7 @@ const startScratch = [0, 0, 0];
 const endScratch = [0, 0, 0];
 
 /**
- * Encodes `obj` into `out` (SHOT_BYTES) as the frame it stands for. Returns null when it did, or
+ * Encodes `obj` into `out` (SHOT_MAX_BYTES; the frame is its first shotBytes(out[3]) bytes) as the frame it stands for. Returns null when it did, or
  * why it cannot be a frame at all (then `out` holds nothing meaningful). Never throws.
  */
 export function encodeShotObject<Id>(out: Uint8Array, obj: unknown, ctx: ShotObjectContext<Id>): string | null {
@@ -90,6 +96,7 @@ export function encodeShotObject<Id>(out: Uint8Array, obj: unknown, ctx: ShotObj
   m.claimedTarget = -1;
   m.renderTimeMs = 0;
   m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
+  m.pelletCount = 0;
   if (action === ShotAction.FIRE) {
     const problem = point(o.start, 'start', startScratch) ?? point(o.end, 'end', endScratch);
     if (problem !== null) return problem;
@@ -102,6 +109,16 @@ export function encodeShotObject<Id>(out: Uint8Array, obj: unknown, ctx: ShotObj
     if (o.target !== undefined && o.target !== null) {
       const t = ctx.slotOf(o.target as Id);
       m.claimedTarget = Number.isInteger(t) && t >= 0 ? t : -1;
+    }
+    if (o.pellets !== undefined) {
+      const list = o.pellets;
+      if (!Array.isArray(list) || list.length > MAX_PELLETS) return `pellets must be a list of at most ${MAX_PELLETS} points`;
+      for (let k = 0; k < list.length; k++) {
+        const problem = point(list[k], `pellets[${k}]`, endScratch);
+        if (problem !== null) return problem;
+        m.pellets[3 * k] = endScratch[0]!; m.pellets[3 * k + 1] = endScratch[1]!; m.pellets[3 * k + 2] = endScratch[2]!;
+      }
+      m.pelletCount = list.length;
     }
   }
   encodeShot(out, m);

@@ -74,6 +74,20 @@ export interface ValidationConfig {
    * the rule: the eye path then runs to the newest tick.
    */
   eyeStampSlackMs?: number;
+  /**
+   * The match's spread seed, an integer 0..2^32-1 (spread.ts): with the shooter's slot and the
+   * action's seq it draws each pull's pellet pattern. Chosen by the server per match, sent at join
+   * and written into the log header; absent: 0.
+   */
+  spreadSeed?: number;
+  /**
+   * Penetration resistance by the level's material names (glTF material name -> power spent per
+   * metre of that material); a material not named costs defaultResistance (absent: 1).
+   */
+  materials?: Readonly<Record<string, number>>;
+  defaultResistance?: number;
+  /** Penetration power a bullet spends passing through a player (absent: 0.2, pellets.ts). */
+  playerPenetrationCost?: number;
   /** Distance the segment start may lie from the shooter's eye path, metres. */
   originToleranceM: number;
   /** Eye height above the pose origin (the feet), metres, for poses that do not carry their own. */
@@ -100,6 +114,9 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
     oldSlackMs: 100,
     maxFireLagMs: 800,
     honourShotsInFlight: true,
+    spreadSeed: 0,
+    defaultResistance: 2,
+    playerPenetrationCost: 0.2,
     streamSlackMs: STREAM_SLACK_MS,
     eyeStampSlackMs: EYE_STAMP_SLACK_MS,
     originToleranceM: ORIGIN_TOLERANCE_M,

@@ -26,7 +26,11 @@
  *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate;
  *    across a respawn or teleport only the newest eye counts), and no world geometry between that
  *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
- * 6. Replay: the world's first hit along the segment and the first hitbox hit of every other player
+ * 5b. Pattern (spread.ts): a weapon with a spread pattern sends its aim as the segment and each
+ *    pellet's stop; the server rebuilds the pull's pattern around the aim (spread seed, shooter,
+ *    seq, spray heat) and refuses the whole pull when any claimed pellet strays (SPREAD_MISMATCH).
+ *    The pellets judged are the server's rebuild.
+ * 6. Replay, per pellet (pellets.ts; a single segment is one pellet): the world's first hit along the segment and the first hitbox hit of every other player
  *    alive now (or, with honourShotsInFlight, killed after the action time) whose current life began at or before the
  *    rewound time (so a respawned player is never hit in a pose from a previous life, and one dead at
  *    the rewound time not at all), who had not left the match by the action time, and who is not a
@@ -35,19 +39,22 @@
  *    wall; the wall still gets the bullet hole). A hitbox hit whose point cannot be seen from the
  *    server's eye (the eye point nearest the start, or either end of the eye path) is NOT_VISIBLE:
  *    a start pushed past a corner within the origin tolerance does not reach around it.
+ *    With penetration power a pellet passes walls it can pay for and players it hits (pellets.ts).
  * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier x the weapon's falloff at the hit's
- *    distance from the start; 0 for a teammate under friendly fire 'noDamage', OK_FRIENDLY), MISS,
- *    ACTION, or REJECTED.
+ *    distance from the start, x the power left behind walls; 0 for a teammate under friendly fire
+ *    'noDamage', OK_FRIENDLY), MISS, ACTION, or REJECTED. Each pellet's own end, hits and impacts
+ *    are in verdict.pellets, hits and impacts; the top-level fields are the first hit's (or the
+ *    first refusal's, or pellet 0's end).
  */
 import { decodeShot, createShotMessage, FrameStatus, ShotAction, type ShotMessage } from '../protocol/shot';
-import { weaponById, type WeaponSpec } from '../weapons';
+import { hasPattern, MAX_PELLETS, pelletsOf, weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
-import { createHitboxHit } from '../lagcomp/rewind';
-import { createWorldHit } from '../world/world';
-import { visibleFromEye } from './sight';
 import { createEyePath, judgeOrigin } from './eyePath';
-import { hitDamage, maskTargets, releaseTargets, teammates } from './targets';
+import { maskTargets, releaseTargets } from './targets';
+import { judgePellet, type PelletContext } from './pellets';
+import { PATTERN_TOLERANCE, predictPellets } from './spread';
+import { totalDamage } from './pelletVerdict';
 import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime } from './times';
 import type { ShotScene, ShotTargets, ShotTiming, ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
@@ -55,9 +62,13 @@ export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, OR
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
-const scratchWorldHit = createWorldHit();
-const scratchBoxHit = createHitboxHit();
 const eye = createEyePath();
+/** The pellets' stop points as the server rebuilds them (3 per pellet). */
+const rebuilt = new Float64Array(3 * MAX_PELLETS);
+const pelletContext: PelletContext = {
+  scene: undefined as unknown as ShotScene, config: undefined as unknown as ValidationConfig, targets: undefined as unknown as ShotTargets,
+  weapon: undefined as unknown as WeaponSpec, shooter: -1, masked: [], whenMs: 0, eye, rank: 0,
+};
 
 function reject(out: Verdict, reason: number): Verdict {
   out.kind = VerdictKind.REJECTED;
@@ -103,6 +114,9 @@ function resetVerdict(out: Verdict, shooter: ShooterState): void {
   out.timeSource = TimeSource.NONE;
   out.fired = false;
   copyShooterState(out.after, shooter);
+  out.pellets.count = 0;
+  out.hits.count = 0;
+  out.impacts.count = 0;
 }
 
 /**
@@ -148,17 +162,17 @@ export function validateShot(
   const claimRule = judgeClaim(out, scene, config, timing, shot, shooter, weapon);
   if (claimRule !== RULES_OK) return refuse(out, shooter, claimRule);
 
+  // 5b. Pattern
+  const pellets = pelletsFor(out, config, shot, shooter, weapon);
+  if (pellets < 0) return refuse(out, shooter, VerdictReason.SPREAD_MISMATCH);
+
   // The shot is fired: use a round and a fire interval (the game's own rules count them when ours are off).
   out.fired = true;
   if (rules) applyFire(out.after, weapon, shot.timeMs);
   else out.after.lastActionMs = shot.timeMs;
 
-  // 6. Replay
-  const worldHit = replayWorld(out, scene, shot);
-  const boxHit = replayTargets(out, scene, config, targets, shot, shooter);
-
-  // 7. Verdict
-  return judgeHits(out, scene, config, targets, shot, shooter, weapon, worldHit, boxHit);
+  // 6 and 7. Replay and verdict, pellet by pellet
+  return judgePull(out, scene, config, targets, shot, shooter, weapon, pellets);
 }
 
 /**
@@ -180,6 +194,11 @@ function checkStructure(out: Verdict, shot: ShotMessage, config: ValidationConfi
   if (Math.abs(shot.timeMs) > config.maxTimeMs || (fire && (Math.abs(shot.sx) > mc || Math.abs(shot.sy) > mc || Math.abs(shot.sz) > mc || Math.abs(shot.ex) > mc || Math.abs(shot.ey) > mc || Math.abs(shot.ez) > mc || Math.abs(shot.renderTimeMs) > config.maxTimeMs))) {
     return void reject(out, VerdictReason.OUT_OF_BOUNDS);
   }
+  for (let i = 0; i < 3 * shot.pelletCount; i++) {
+    const c = shot.pellets[i]!;
+    if (!finite(c)) return void reject(out, VerdictReason.NON_FINITE);
+    if (Math.abs(c) > mc) return void reject(out, VerdictReason.OUT_OF_BOUNDS);
+  }
   const weapon = weaponById(config.weapons, shot.weapon);
   if (weapon === undefined) return void reject(out, VerdictReason.UNKNOWN_WEAPON);
   if (fire && (shot.claimedTarget < -1 || shot.claimedTarget >= config.maxPlayers)) return void reject(out, VerdictReason.BAD_TARGET);
@@ -187,6 +206,7 @@ function checkStructure(out: Verdict, shot: ShotMessage, config: ValidationConfi
   if (shot.seq <= shooter.lastSeq) return void reject(out, VerdictReason.SEQ_REPLAYED);
   out.after.lastSeq = shot.seq; // the seq is used from here on, whatever the outcome
   if (fire && shot.claimedTarget === shooter.slot) return void reject(out, VerdictReason.SELF_TARGET);
+  if (fire && shot.pelletCount !== (hasPattern(weapon) ? pelletsOf(weapon) : 0)) return void reject(out, VerdictReason.PELLET_COUNT);
   return weapon;
 }
 
@@ -226,79 +246,50 @@ function judgeClaim(out: Verdict, scene: ShotScene, config: ValidationConfig, ti
   return judgeOrigin(eye, out, scene, config, history, when, end, shot.sx, shot.sy, shot.sz);
 }
 
-/** Step 6, the world: its first hit along the claim, into scratchWorldHit and out.worldHit, worldT, surface. */
-function replayWorld(out: Verdict, scene: ShotScene, shot: ShotMessage): boolean {
-  const wh = scratchWorldHit;
-  const worldHit = scene.world.firstHit(wh, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
-  if (worldHit) {
-    out.worldHit = true;
-    out.worldT = wh.t;
-    out.surface = wh.surface;
+/**
+ * Step 5b: the pellets to judge, as stop points in `rebuilt`: the aim's stop for a weapon without
+ * a pattern; else the pull's pattern rebuilt around the aim, each claimed pellet checked against
+ * it (out.pellets says which strayed). Returns the pellet count, or -1 when a pellet strayed.
+ */
+function pelletsFor(out: Verdict, config: ValidationConfig, shot: ShotMessage, shooter: ShooterState, weapon: WeaponSpec): number {
+  if (!hasPattern(weapon)) {
+    rebuilt[0] = shot.ex; rebuilt[1] = shot.ey; rebuilt[2] = shot.ez;
+    return 1;
   }
-  return worldHit;
+  const n = predictPellets(rebuilt, config.spreadSeed ?? 0, shooter.slot, shot.seq, weapon, shooter, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+  const tol = PATTERN_TOLERANCE * Math.sqrt(claimLength2(shot)) + 1e-6;
+  const p = out.pellets;
+  p.count = n;
+  let strayed = false;
+  for (let k = 0; k < n; k++) {
+    const dx = shot.pellets[3 * k]! - rebuilt[3 * k]!, dy = shot.pellets[3 * k + 1]! - rebuilt[3 * k + 1]!, dz = shot.pellets[3 * k + 2]! - rebuilt[3 * k + 2]!;
+    const off = dx * dx + dy * dy + dz * dz > tol * tol;
+    p.reason[k] = off ? VerdictReason.SPREAD_MISMATCH : -1;
+    p.ex[k] = rebuilt[3 * k]!; p.ey[k] = rebuilt[3 * k + 1]!; p.ez[k] = rebuilt[3 * k + 2]!;
+    p.stopT[k] = -1; p.target[k] = -1; p.walls[k] = 0;
+    if (off) strayed = true;
+  }
+  return strayed ? -1 : n;
 }
 
 /**
- * Step 6, the players: the first hitbox hit, into scratchBoxHit, among the players that may be hit
- * at the rewound time (targets.ts).
+ * Steps 6 and 7 for each pellet (pellets.ts), among the players that may be hit at the rewound
+ * time (targets.ts). The top-level fields take the first hit, else the first refusal, else pellet
+ * 0's end; damage is the sum of the hits'.
  */
-function replayTargets(out: Verdict, scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shot: ShotMessage, shooter: ShooterState): boolean {
-  const when = out.rewindTimeMs;
-  const masked = maskTargets(scene, config, targets, shooter.slot, when, shot.timeMs, config.honourShotsInFlight === true);
-  const boxHit = scene.rewinder.firstHit(scratchBoxHit, masked, when, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, shooter.slot, 1);
-  releaseTargets(masked);
-  return boxHit;
-}
-
-/**
- * Step 7: HIT (NOT_VISIBLE when the server's eye cannot see the point, OK_FRIENDLY with no damage
- * for a teammate under 'noDamage'), OCCLUDED for a hitbox behind the world's hit, else MISS.
- */
-function judgeHits(
+function judgePull(
   out: Verdict, scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shot: ShotMessage,
-  shooter: ShooterState, weapon: WeaponSpec, worldHit: boolean, boxHit: boolean,
+  shooter: ShooterState, weapon: WeaponSpec, pellets: number,
 ): Verdict {
-  const wh = scratchWorldHit;
-  const bh = scratchBoxHit;
-  if (boxHit && (!worldHit || bh.t < wh.t)) {
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    out.t = bh.t;
-    out.x = bh.x; out.y = bh.y; out.z = bh.z;
-    out.nx = bh.nx; out.ny = bh.ny; out.nz = bh.nz;
-    if (!visibleFromEye(scene.world, bh.x, bh.y, bh.z, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
-      out.kind = VerdictKind.REJECTED;
-      out.reason = VerdictReason.NOT_VISIBLE;
-      return out;
-    }
-    out.kind = VerdictKind.HIT;
-    out.bone = bh.bone;
-    out.hitbox = bh.hitbox;
-    if (config.friendlyFire === 'noDamage' && teammates(targets, shooter.slot, bh.player)) {
-      out.reason = VerdictReason.OK_FRIENDLY;
-      out.damage = 0;
-      return out;
-    }
-    out.reason = VerdictReason.OK_HIT;
-    out.damage = hitDamage(weapon, config, bh.zone, bh.t, claimLength2(shot));
-    return out;
-  }
-  if (worldHit) {
-    out.t = wh.t;
-    out.x = wh.x; out.y = wh.y; out.z = wh.z;
-    out.nx = wh.nx; out.ny = wh.ny; out.nz = wh.nz;
-  }
-  if (boxHit) {
-    // A hitbox lies behind the world's first hit: the shot went through a wall.
-    out.kind = VerdictKind.REJECTED;
-    out.reason = VerdictReason.OCCLUDED;
-    out.target = bh.player;
-    out.zone = bh.zone;
-    out.targetRewindStatus = bh.status;
-    return out;
-  }
-  out.kind = VerdictKind.MISS;
-  out.reason = VerdictReason.OK_MISS;
+  const when = out.rewindTimeMs;
+  const c = pelletContext;
+  c.scene = scene; c.config = config; c.targets = targets; c.weapon = weapon; c.shooter = shooter.slot;
+  c.masked = maskTargets(scene, config, targets, shooter.slot, when, shot.timeMs, config.honourShotsInFlight === true);
+  c.whenMs = when;
+  c.rank = 0;
+  out.pellets.count = pellets;
+  for (let k = 0; k < pellets; k++) judgePellet(out, c, k, shot.sx, shot.sy, shot.sz, rebuilt[3 * k]!, rebuilt[3 * k + 1]!, rebuilt[3 * k + 2]!);
+  releaseTargets(c.masked);
+  out.damage = totalDamage(out.hits);
   return out;
 }

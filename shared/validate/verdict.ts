@@ -3,6 +3,7 @@
  * the room applies, sends back to the shooter and writes to the audit log. Reasons are named codes
  * of one const object so logs, tests and clients agree on them.
  */
+import { createImpacts, createPelletResults, createShotHits, hitsToJson, impactsToJson, pelletsToJson, type Impacts, type PelletResults, type ShotHits } from './pelletVerdict';
 
 export const VerdictKind = {
   HIT: 0,
@@ -78,6 +79,10 @@ export const VerdictReason = {
   RULES_OFF: 32,
   /** An action claimed earlier than what its own stream had already stated (an input, a ping reply, an action), beyond streamSlackMs. */
   BACKDATED: 33,
+  /** A pellet that does not follow the pull's spread pattern (rebuilt from the spread seed, the shooter, the seq and the aim): the whole pull is refused. */
+  SPREAD_MISMATCH: 34,
+  /** A pull claiming a number of pellets other than its weapon fires (none for a weapon without a pattern). */
+  PELLET_COUNT: 35,
 } as const;
 export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
 
@@ -126,6 +131,10 @@ export interface ShooterState {
   ammo: number[];
   /** Action time at which each weapon's reload completes, server ms; 0 = not reloading. */
   reloadEndMs: number[];
+  /** Shots of the current spray not yet recovered from, as of sprayAtMs (spread.ts); 0 after a switch. */
+  sprayHeat: number;
+  /** Action time of the last shot fired, server ms (-Infinity before the first). */
+  sprayAtMs: number;
 }
 
 /** Bit set of a loadout (weapon ids < 31). */
@@ -144,7 +153,7 @@ export function createShooterState(slot: number, magazines: readonly number[], l
   return {
     slot, alive: true, lastSeq: -1, lastActionMs: Number.NEGATIVE_INFINITY, nextFireMs: 0,
     equipped: carried[0] ?? 0, drawEndMs: 0, carried: loadoutBits(carried),
-    ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0),
+    ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0), sprayHeat: 0, sprayAtMs: Number.NEGATIVE_INFINITY,
   };
 }
 
@@ -157,6 +166,8 @@ export function copyShooterState(out: ShooterState, src: ShooterState): ShooterS
   out.equipped = src.equipped;
   out.drawEndMs = src.drawEndMs;
   out.carried = src.carried;
+  out.sprayHeat = src.sprayHeat;
+  out.sprayAtMs = src.sprayAtMs;
   out.ammo.length = src.ammo.length;
   out.reloadEndMs.length = src.reloadEndMs.length;
   for (let i = 0; i < src.ammo.length; i++) out.ammo[i] = src.ammo[i]!;
@@ -205,6 +216,14 @@ export interface Verdict {
   fired: boolean;
   /** The shooter's rules state after this shot (equal to the state before unless seq/ammo/fire clock moved). */
   after: ShooterState;
+  /**
+   * Each pellet of a fired pull (one for a single segment), every hit that deals damage (the room
+   * applies these, in order) and every impact on the world (bullet holes). Top-level fields above
+   * describe the first hit (or, with none, the first pellet's end); damage is the sum of the hits'.
+   */
+  pellets: PelletResults;
+  hits: ShotHits;
+  impacts: Impacts;
 }
 
 export function createVerdict(): Verdict {
@@ -213,6 +232,7 @@ export function createVerdict(): Verdict {
     target: -1, zone: -1, bone: -1, hitbox: -1, t: -1, x: 0, y: 0, z: 0, nx: 0, ny: 0, nz: 0,
     worldHit: false, worldT: -1, surface: -1, damage: 0, targetRewindStatus: -1, rewindTimeMs: Number.NaN, estimateMs: Number.NaN, originOffsetM: Number.NaN,
     timeSource: TimeSource.NONE, fired: false, after: createShooterState(-1, []),
+    pellets: createPelletResults(), hits: createShotHits(), impacts: createImpacts(),
   };
 }
 
@@ -224,5 +244,6 @@ export function verdictToRecord(v: Verdict): Record<string, unknown> {
     nx: v.nx, ny: v.ny, nz: v.nz, worldHit: v.worldHit, worldT: v.worldT, surface: v.surface, damage: v.damage,
     targetRewindStatus: v.targetRewindStatus, rewindTimeMs: v.rewindTimeMs, estimateMs: v.estimateMs, originOffsetM: v.originOffsetM, timeSource: v.timeSource, fired: v.fired,
     after: { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() },
+    pellets: pelletsToJson(v.pellets), hits: hitsToJson(v.hits), impacts: impactsToJson(v.impacts),
   };
 }

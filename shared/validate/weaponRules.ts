@@ -8,16 +8,17 @@
  *
  * - Fire: the weapon must be carried and equipped, drawn (time >= drawEndMs), not reloading (a
  *   reload completes at reloadEndMs: the magazine is full from then on), loaded, and the fire clock
- *   must allow it (time >= nextFireMs). Firing uses a round and moves the fire clock to time +
- *   fireIntervalMs; the last round starts a reload.
+ *   must allow it (time >= nextFireMs). Firing uses a round, moves the fire clock to time +
+ *   fireIntervalMs and adds a shot to the spray heat (spread.ts); the last round starts a reload.
  * - Switch: to a carried weapon other than the equipped one. The holstered weapon's reload is
- *   cancelled (its rounds stay); the new weapon is drawn at time + drawMs, and an empty one reloads
+ *   cancelled (its rounds stay) and the spray heat cleared; the new weapon is drawn at time + drawMs, and an empty one reloads
  *   by itself once drawn. The fire clock is kept: switching never fires sooner than the last
  *   weapon's interval allows.
  * - Reload: of the equipped, drawn weapon, not already reloading, magazine not full.
  */
 import type { WeaponSpec } from '../weapons';
 import { VerdictReason, type ShooterState } from './verdict';
+import { applySprayHeat } from './spread';
 
 /** Rule checks pass. */
 export const RULES_OK = -1;
@@ -70,6 +71,7 @@ export function applyFire(state: ShooterState, weapon: WeaponSpec, timeMs: numbe
   if (ammo <= 0) state.reloadEndMs[w] = timeMs + weapon.reloadMs;
   state.nextFireMs = timeMs + weapon.fireIntervalMs;
   state.lastActionMs = timeMs;
+  applySprayHeat(state, weapon, timeMs);
 }
 
 /** Switches to `weapon` at `timeMs` when allowed; returns RULES_OK (done) or the reason (nothing changed). */
@@ -83,6 +85,7 @@ export function applySwitch(state: ShooterState, weapons: readonly WeaponSpec[],
     state.reloadEndMs[held.id] = 0; // a reload still under way is cancelled; its rounds stay
   }
   state.equipped = w;
+  state.sprayHeat = 0;
   state.drawEndMs = timeMs + weapon.drawMs;
   settleReload(state, weapon, timeMs);
   if (!((state.ammo[w] ?? 0) > 0)) state.reloadEndMs[w] = state.drawEndMs + weapon.reloadMs;

@@ -35,7 +35,7 @@ async function recordCost(dir: string): Promise<{ tickUs: number; shotUs: number
   const shot = {
     bytes: new Uint8Array(64), nonBytesType: null, shooterBefore: createShooterState(0, [30, 12, 5]),
     timing: { receiveTimeMs: 1, rttMs: 2, interpDelayMs: 3, newestTickMs: 4 },
-    targets: { alive: new Array(16).fill(true), lifeStartMs: new Array(16).fill(0), leftMs: new Array(16).fill(NaN), team: new Array(16).fill(-1) }, verdict: createVerdict(), targetHealthAfter: -1, killed: false,
+    targets: { alive: new Array(16).fill(true), lifeStartMs: new Array(16).fill(0), leftMs: new Array(16).fill(NaN), team: new Array(16).fill(-1) }, verdict: createVerdict(), targetHealthAfter: -1, killed: false, hitHealthAfter: [], hitKilled: [],
   };
   shot.verdict.after = createShooterState(0, [30, 12, 5]);
   t = performance.now();

@@ -191,7 +191,7 @@ export class SynthMatchState {
         this.kill(victim, pl.slot, receive, t);
       }
     }
-    this.rec.shot({ bytes: this.bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed });
+    this.rec.shot({ bytes: this.bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed, hitHealthAfter: verdict.hits.count > 0 ? [healthAfter] : [], hitKilled: verdict.hits.count > 0 ? [killed] : [] });
     this.shots++;
   }
 

@@ -1,0 +1,238 @@
+/**
+ * Steps 6 and 7 of the pipeline for every pellet of a pull: the pellet's segment replayed against
+ * the world and the rewound players, walked in order along it. A player met first is hit (damage by
+ * zone, falloff and the power left); a wall met first stops the pellet unless the weapon's
+ * penetration power pays for it (thickness x the material's resistance, the thickness from the
+ * entry face to the exit face behind it, SHEET_THICKNESS_M for a face with none), in which case the
+ * pellet leaves an entry and an exit hole and flies on with less power. A player behind a wall the
+ * pellet could not pass is OCCLUDED; a player hit before any wall must be visible from the server's
+ * eye (NOT_VISIBLE); behind a wall the penetration explains the hit. A weapon without penetration
+ * reads only the first world and the first hitbox hit, as a single segment always has.
+ * Allocation-free after the first call at a player count; deterministic (+ - * /, Math.sqrt).
+ */
+import { createWorldHit, createWorldHits, type WorldHits } from '../world/world';
+import { createHitboxHit, createHitboxHits, type HitboxHits } from '../lagcomp/rewind';
+import type { PlayerHistory } from '../lagcomp/history';
+import type { WeaponSpec } from '../weapons';
+import { MAX_HITS_PER_PELLET, MAX_WALLS_PER_PELLET } from './pelletVerdict';
+import { VerdictKind, VerdictReason, type Verdict } from './verdict';
+import { visibleFromEye } from './sight';
+import { hitDamage, teammates } from './targets';
+import type { EyePath } from './eyePath';
+import type { ShotScene, ShotTargets, ValidationConfig } from './rules';
+
+/** Thickness charged for a face with no exit face behind it (a one-sided sheet), metres. */
+export const SHEET_THICKNESS_M = 0.05;
+/** Resistance of a material the table does not name (ValidationConfig.defaultResistance absent). */
+export const DEFAULT_RESISTANCE = 1;
+/** Power a pellet spends passing through a player (ValidationConfig.playerPenetrationCost absent). */
+export const DEFAULT_PLAYER_COST = 0.2;
+
+/** What decides a verdict's top-level fields, best first (the first pellet of the best class wins). */
+const RANK_HIT = 4, RANK_FRIENDLY = 3, RANK_REFUSED = 2, RANK_MISS = 1;
+
+const W: WorldHits = createWorldHits(64);
+let P: HitboxHits = createHitboxHits(64);
+const firstWorld = createWorldHit();
+const firstBox = createHitboxHit();
+
+/** The resistance of world surface `s` under the match's material table. */
+export function surfaceResistance(scene: ShotScene, config: ValidationConfig, s: number): number {
+  const fallback = config.defaultResistance ?? DEFAULT_RESISTANCE;
+  const table = config.materials;
+  if (table === undefined || s < 0) return fallback;
+  const surface = scene.world.surfaces[s];
+  const r = surface === undefined ? undefined : table[surface.material];
+  return typeof r === 'number' ? r : fallback;
+}
+
+/** Everything one pellet's walk reads besides its segment. */
+export interface PelletContext {
+  scene: ShotScene;
+  config: ValidationConfig;
+  targets: ShotTargets;
+  weapon: WeaponSpec;
+  shooter: number;
+  masked: (PlayerHistory | undefined)[];
+  whenMs: number;
+  eye: EyePath;
+  /** Rank of what the top-level fields hold so far (0: nothing yet). */
+  rank: number;
+}
+
+/** Fills W and P for the segment: every hit with penetration, the first of each without. */
+function replay(c: PelletContext, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): void {
+  const world = c.scene.world;
+  if ((c.weapon.penetration ?? 0) > 0) {
+    if (P.t.length < c.masked.length) P = createHitboxHits(c.masked.length);
+    world.allHits(W, sx, sy, sz, ex, ey, ez);
+    c.scene.rewinder.allHits(P, c.masked, c.whenMs, sx, sy, sz, ex, ey, ez, c.shooter, 1);
+    return;
+  }
+  W.count = 0;
+  if (world.firstHit(firstWorld, sx, sy, sz, ex, ey, ez)) {
+    const h = firstWorld;
+    W.count = 1;
+    W.t[0] = h.t; W.x[0] = h.x; W.y[0] = h.y; W.z[0] = h.z; W.nx[0] = h.nx; W.ny[0] = h.ny; W.nz[0] = h.nz;
+    W.front[0] = h.front ? 1 : 0; W.triangle[0] = h.triangle; W.surface[0] = h.surface;
+  }
+  W.total = W.count;
+  P.count = 0;
+  if (c.scene.rewinder.firstHit(firstBox, c.masked, c.whenMs, sx, sy, sz, ex, ey, ez, c.shooter, 1)) {
+    const h = firstBox;
+    P.count = 1;
+    P.t[0] = h.t; P.x[0] = h.x; P.y[0] = h.y; P.z[0] = h.z; P.nx[0] = h.nx; P.ny[0] = h.ny; P.nz[0] = h.nz;
+    P.player[0] = h.player; P.zone[0] = h.zone; P.bone[0] = h.bone; P.hitbox[0] = h.hitbox; P.status[0] = h.status;
+  }
+}
+
+function pushImpact(out: Verdict, k: number, i: number, exit: number): void {
+  const m = out.impacts;
+  const n = m.count++;
+  m.pellet[n] = k; m.surface[n] = W.surface[i]!; m.exit[n] = exit; m.t[n] = W.t[i]!;
+  m.x[n] = W.x[i]!; m.y[n] = W.y[i]!; m.z[n] = W.z[i]!; m.nx[n] = W.nx[i]!; m.ny[n] = W.ny[i]!; m.nz[n] = W.nz[i]!;
+}
+
+function pushHit(out: Verdict, k: number, j: number, reason: number, walls: number, damage: number): void {
+  const h = out.hits;
+  const n = h.count++;
+  h.pellet[n] = k; h.target[n] = P.player[j]!; h.zone[n] = P.zone[j]!; h.bone[n] = P.bone[j]!; h.hitbox[n] = P.hitbox[j]!;
+  h.status[n] = P.status[j]!; h.reason[n] = reason; h.walls[n] = walls; h.t[n] = P.t[j]!;
+  h.x[n] = P.x[j]!; h.y[n] = P.y[j]!; h.z[n] = P.z[j]!; h.nx[n] = P.nx[j]!; h.ny[n] = P.ny[j]!; h.nz[n] = P.nz[j]!;
+  h.damage[n] = damage;
+}
+
+/** Top-level fields from player j (a hit, or a refusal at a hitbox) when `rank` beats what they hold. */
+function decideAtPlayer(out: Verdict, c: PelletContext, rank: number, j: number, kind: number, reason: number): void {
+  if (rank <= c.rank) return;
+  c.rank = rank;
+  out.kind = kind as VerdictKind;
+  out.reason = reason as VerdictReason;
+  out.target = P.player[j]!;
+  out.zone = P.zone[j]!;
+  out.targetRewindStatus = P.status[j]!;
+  out.t = P.t[j]!;
+  out.x = P.x[j]!; out.y = P.y[j]!; out.z = P.z[j]!;
+  out.nx = P.nx[j]!; out.ny = P.ny[j]!; out.nz = P.nz[j]!;
+  if (kind === VerdictKind.HIT) {
+    out.bone = P.bone[j]!;
+    out.hitbox = P.hitbox[j]!;
+  }
+}
+
+/** Top-level fields for a pellet that ended at wall i (a miss, or OCCLUDED with player j behind). */
+function decideAtWall(out: Verdict, c: PelletContext, i: number, j: number): void {
+  const rank = j >= 0 ? RANK_REFUSED : RANK_MISS;
+  if (rank <= c.rank) return;
+  c.rank = rank;
+  out.kind = j >= 0 ? VerdictKind.REJECTED : VerdictKind.MISS;
+  out.reason = j >= 0 ? VerdictReason.OCCLUDED : VerdictReason.OK_MISS;
+  if (i >= 0) {
+    out.t = W.t[i]!;
+    out.x = W.x[i]!; out.y = W.y[i]!; out.z = W.z[i]!;
+    out.nx = W.nx[i]!; out.ny = W.ny[i]!; out.nz = W.nz[i]!;
+  }
+  if (j >= 0) {
+    out.target = P.player[j]!;
+    out.zone = P.zone[j]!;
+    out.targetRewindStatus = P.status[j]!;
+  }
+}
+
+/**
+ * Judges pellet k along S -> E into out.pellets, out.hits and out.impacts, and the verdict's
+ * top-level fields when this pellet ranks above what they hold (c.rank). Pellet 0 also sets the
+ * world fields (worldHit, worldT, surface: the first world hit along it, the bullet hole of a
+ * single segment).
+ */
+export function judgePellet(out: Verdict, c: PelletContext, k: number, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): void {
+  replay(c, sx, sy, sz, ex, ey, ez);
+  if (k === 0 && W.count > 0) {
+    out.worldHit = true;
+    out.worldT = W.t[0]!;
+    out.surface = W.surface[0]!;
+  }
+  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
+  const len2 = dx * dx + dy * dy + dz * dz;
+  const len = Math.sqrt(len2);
+  const { config, weapon, eye } = c;
+  const power0 = weapon.penetration ?? 0;
+  const playerCost = config.playerPenetrationCost ?? DEFAULT_PLAYER_COST;
+  const friendlyNoDamage = config.friendlyFire === 'noDamage';
+  const p = out.pellets;
+  p.ex[k] = ex; p.ey[k] = ey; p.ez[k] = ez;
+  let power = power0, walls = 0, hits = 0, i = 0, j = 0, stopT = 1, first = -1;
+  let reason: number = VerdictReason.OK_MISS;
+  for (;;) {
+    const tw = i < W.count ? W.t[i]! : Infinity;
+    const tp = j < P.count ? P.t[j]! : Infinity;
+    if (tw === Infinity && tp === Infinity) {
+      if (hits === 0) decideAtWall(out, c, -1, -1);
+      break;
+    }
+    if (tp < tw) {
+      // A player before the next wall.
+      if (first < 0) first = P.player[j]!;
+      if (walls === 0 && !visibleFromEye(c.scene.world, P.x[j]!, P.y[j]!, P.z[j]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
+        if (hits === 0) reason = VerdictReason.NOT_VISIBLE;
+        decideAtPlayer(out, c, RANK_REFUSED, j, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
+        stopT = tp;
+        break;
+      }
+      if (friendlyNoDamage && teammates(c.targets, c.shooter, P.player[j]!)) {
+        pushHit(out, k, j, VerdictReason.OK_FRIENDLY, walls, 0);
+        if (hits === 0) reason = VerdictReason.OK_FRIENDLY;
+        decideAtPlayer(out, c, RANK_FRIENDLY, j, VerdictKind.HIT, VerdictReason.OK_FRIENDLY);
+        stopT = tp;
+        break;
+      }
+      const scale = power0 > 0 ? power / power0 : 1;
+      pushHit(out, k, j, VerdictReason.OK_HIT, walls, hitDamage(weapon, config, P.zone[j]!, tp, len2) * scale);
+      hits++;
+      reason = VerdictReason.OK_HIT;
+      decideAtPlayer(out, c, RANK_HIT, j, VerdictKind.HIT, VerdictReason.OK_HIT);
+      power -= playerCost;
+      if (!(power0 > 0) || !(power > 0) || hits >= MAX_HITS_PER_PELLET) {
+        stopT = tp;
+        break;
+      }
+      j++;
+      continue;
+    }
+    // A wall: its thickness runs from this face to the first exit face behind it.
+    let exit = -1;
+    if (W.front[i] === 1) {
+      for (let m = i + 1; m < W.count; m++) {
+        if (W.front[m] === 0) {
+          exit = m;
+          break;
+        }
+      }
+    }
+    const thickness = exit >= 0 ? (W.t[exit]! - tw) * len : SHEET_THICKNESS_M;
+    const cost = thickness * surfaceResistance(c.scene, config, W.surface[i]!);
+    pushImpact(out, k, i, 0);
+    // Hits past the stored ones are unknown: the pellet stops at the last wall it can account for.
+    const unknownBeyond = exit < 0 && W.total > W.count && i === W.count - 1;
+    if (!(power0 > 0) || cost > power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond) {
+      stopT = tw;
+      const behind = j < P.count ? j : -1;
+      if (hits === 0 && behind >= 0) {
+        reason = VerdictReason.OCCLUDED;
+        if (first < 0) first = P.player[behind]!;
+      }
+      if (hits === 0) decideAtWall(out, c, i, behind);
+      break;
+    }
+    power -= cost;
+    walls++;
+    const tEnd = exit >= 0 ? W.t[exit]! : tw;
+    if (exit >= 0) pushImpact(out, k, exit, 1);
+    i = (exit >= 0 ? exit : i) + 1;
+    while (i < W.count && W.t[i]! <= tEnd) i++;
+  }
+  p.reason[k] = reason;
+  p.stopT[k] = stopT;
+  p.target[k] = first;
+  p.walls[k] = walls;
+}
