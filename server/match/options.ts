@@ -9,6 +9,7 @@ import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
 import { WEAPONS, weaponTableProblem, type WeaponSpec } from '../../shared/weapons';
 import { defaultValidationConfig, FRIENDLY_FIRE_POLICIES, type FriendlyFire, type ValidationConfig } from '../../shared/validate/rules';
 import type { MoveConfig } from '../../shared/movement/step';
+import { webcrypto } from 'node:crypto';
 import type { MatchRecorder } from './recorder';
 import type { PoseAdapter } from './poses';
 
@@ -30,6 +31,14 @@ export interface HitregMatchOptions<Id> {
   weaponRules?: boolean;
   /** What a shot does to a teammate: 'full' (default), 'noDamage' (hit, no damage) or 'off' (not hittable). */
   friendlyFire?: FriendlyFire;
+  /**
+   * The seed of every pull's spread pattern (an integer 0..2^32-1; shared/validate/spread.ts), sent
+   * to clients with the rules and written into the log. Default: a fresh random one per match, so
+   * no client can learn a pattern before the match begins.
+   */
+  spreadSeed?: number;
+  /** Penetration resistance by the level's glTF material names (power per metre); others cost rules.defaultResistance (default 2). */
+  materials?: Readonly<Record<string, number>>;
   /** Health of a new life. Default 100. */
   maxHealth?: number;
   /** Damage multipliers by hit zone (a weapon's own table wins). Default: the rig's defaults. */
@@ -70,12 +79,29 @@ export function matchRules<Id>(o: HitregMatchOptions<Id>): ValidationConfig {
   const zones = o.zoneMultipliers ?? Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
   const rules: ValidationConfig = { ...defaultValidationConfig(weapons, zones, o.rig.eyeHeight, o.maxPlayers, loadout), ...o.rules };
   if (o.weaponRules === false) rules.weaponRules = false;
+  rules.spreadSeed = spreadSeedOption(o.spreadSeed ?? o.rules?.spreadSeed);
+  if (o.materials !== undefined) rules.materials = o.materials;
+  const mats = rules.materials;
+  if (mats !== undefined && (mats === null || typeof mats !== 'object' || !Object.values(mats).every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0))) {
+    throw new Error('HitregMatch: materials must map material names to finite resistances >= 0 (power per metre)');
+  }
+  for (const k of ['defaultResistance', 'playerPenetrationCost'] as const) {
+    const v = rules[k];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new Error(`HitregMatch: rules.${k} ${String(v)}: use a finite number >= 0`);
+  }
   if (friendlyFire !== 'full') rules.friendlyFire = friendlyFire;
   for (const k of ['rewindWindowMs', 'claimToleranceMs', 'futureSlackMs', 'maxRttMs', 'oldSlackMs', 'maxFireLagMs', 'originToleranceM', 'eyeHeightM', 'maxCoordinate', 'maxTimeMs'] as const) {
     const v = rules[k];
     if (!(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new Error(`HitregMatch: rules.${k} ${String(v)}: use a finite number >= 0`);
   }
   return rules;
+}
+
+/** A checked spread seed, or a fresh random one. */
+function spreadSeedOption(v: number | undefined): number {
+  if (v === undefined) return webcrypto.getRandomValues(new Uint32Array(1))[0]!;
+  if (!(Number.isInteger(v) && v >= 0 && v <= 0xffffffff)) throw new Error(`HitregMatch: spreadSeed ${String(v)}: use an integer 0..4294967295`);
+  return v;
 }
 
 /** A checked positive number option, or its default. */

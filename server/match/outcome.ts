@@ -58,9 +58,19 @@ export function createShotOutcome<Id>(): ShotOutcome<Id> {
 
 /** The verdict as the JSON reply hitreg's clients read (VerdictReply). */
 export function verdictReply(v: Verdict): VerdictReply {
-  return {
+  const reply: VerdictReply = {
     seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
     t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
     originOffsetM: Number.isFinite(v.originOffsetM) ? v.originOffsetM : -1,
   };
+  const p = v.pellets;
+  const passedWall = p.count === 1 && p.walls[0]! > 0;
+  if (p.count > 1 || passedWall) {
+    reply.pellets = [];
+    for (let k = 0; k < p.count; k++) reply.pellets.push({ reason: p.reason[k]!, walls: p.walls[k]!, target: p.target[k]!, x: p.px[k]!, y: p.py[k]!, z: p.pz[k]! });
+    const m = v.impacts;
+    reply.impacts = [];
+    for (let i = 0; i < m.count; i++) reply.impacts.push({ x: m.x[i]!, y: m.y[i]!, z: m.z[i]!, nx: m.nx[i]!, ny: m.ny[i]!, nz: m.nz[i]!, exit: m.exit[i] === 1 });
+  }
+  return reply;
 }

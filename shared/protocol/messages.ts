@@ -48,10 +48,37 @@ export interface VerdictReply {
   /** Distance from the shot's start to the shooter's eye path as the server recorded it, metres (-1 when not measured). */
   originOffsetM: number;
   /**
+   * A weapon with a spread pattern or penetration: each pellet's end (where it stopped), reason and
+   * walls passed; and every impact on the world (entry and exit holes). Absent for a single
+   * segment that passed no wall.
+   */
+  pellets?: PelletReply[];
+  impacts?: ImpactReply[];
+  /**
    * Debug verdicts only (the server's `debugVerdicts` and the client's `debug` join option): every
    * other player's pose as the server rewound it for this shot, to draw beside what the client saw.
    */
   rewound?: RewoundPose[];
+}
+
+export interface PelletReply {
+  reason: number;
+  /** Where the pellet stopped (its end when it flew on). */
+  x: number;
+  y: number;
+  z: number;
+  walls: number;
+  target: number;
+}
+
+export interface ImpactReply {
+  x: number;
+  y: number;
+  z: number;
+  nx: number;
+  ny: number;
+  nz: number;
+  exit: boolean;
 }
 
 /** One player's pose at a verdict's rewind time (PlayerPose's numbers; hitboxes follow from the rig). */

@@ -25,6 +25,10 @@ export interface PelletResults {
   ez: Float64Array;
   /** Fraction of the pellet's segment where it stopped (the wall that held it, the last player it could not pass), 1 when it flew on. */
   stopT: Float64Array;
+  /** The point where it stopped. */
+  px: Float64Array;
+  py: Float64Array;
+  pz: Float64Array;
   /** The first player the pellet met (hit, or refused as NOT_VISIBLE or OCCLUDED), -1 none. */
   target: Int32Array;
   /** Walls the pellet went through. */
@@ -75,7 +79,7 @@ export interface Impacts {
 export function createPelletResults(capacity = MAX_PELLETS): PelletResults {
   const f = () => new Float64Array(capacity);
   const i = () => new Int32Array(capacity);
-  return { count: 0, reason: i(), ex: f(), ey: f(), ez: f(), stopT: f(), target: i(), walls: i() };
+  return { count: 0, reason: i(), ex: f(), ey: f(), ez: f(), stopT: f(), px: f(), py: f(), pz: f(), target: i(), walls: i() };
 }
 
 export function createShotHits(capacity = MAX_PELLETS * MAX_HITS_PER_PELLET): ShotHits {

@@ -233,6 +233,9 @@ export function judgePellet(out: Verdict, c: PelletContext, k: number, sx: numbe
   }
   p.reason[k] = reason;
   p.stopT[k] = stopT;
+  p.px[k] = sx + stopT * dx;
+  p.py[k] = sy + stopT * dy;
+  p.pz[k] = sz + stopT * dz;
   p.target[k] = first;
   p.walls[k] = walls;
 }

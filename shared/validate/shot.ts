@@ -267,6 +267,7 @@ function pelletsFor(out: Verdict, config: ValidationConfig, shot: ShotMessage, s
     p.reason[k] = off ? VerdictReason.SPREAD_MISMATCH : -1;
     p.ex[k] = rebuilt[3 * k]!; p.ey[k] = rebuilt[3 * k + 1]!; p.ez[k] = rebuilt[3 * k + 2]!;
     p.stopT[k] = -1; p.target[k] = -1; p.walls[k] = 0;
+    p.px[k] = Number.NaN; p.py[k] = Number.NaN; p.pz[k] = Number.NaN;
     if (off) strayed = true;
   }
   return strayed ? -1 : n;
