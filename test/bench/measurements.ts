@@ -51,6 +51,7 @@ function commit(): string {
 function world(rows: Row[]): string {
   const out: string[][] = [];
   const ours: string[][] = [];
+  const multi: string[][] = [];
   for (const r of rows) {
     const impl = r.impl as Record<string, Record<string, number>>;
     const base = impl.hitreg?.nsPerQuery ?? NaN;
@@ -58,7 +59,15 @@ function world(rows: Row[]): string {
       out.push([String(r.scene), name, num(v.nsPerQuery), num(v.cpuNsPerQuery), `${num(v.nsPerQuery / base, 2)}x`, num(v.buildMs, 1), num(v.bytesPerTriangle, 1), num(v.gcs)]);
     }
     ours.push([String(r.scene), num(r.triangles), num(r.sahBuildMs, 1), num(r.loadMs, 1), num(r.nodes), num(r.depth), `${num(100 * Number(r.agreement), 3)}%`]);
+    const m = r.multiHit as Record<string, number> | undefined;
+    if (m) multi.push([String(r.scene), num(m.allHitsNsPerQuery), num(m.firstHitNsPerQuery), `${num(m.allHitsVsFirstHit, 2)}x`, num(m.allHitsCpuNsPerQuery), num(m.meanHits, 2), num(m.maxHits), num(m.overflowed), num(m.allHitsGcs)]);
   }
+  const multiTable = multi.length === 0 ? [] : [
+    '',
+    'Every hit (`World.allHits`, 64 entries) against the first hit on the same segments, interleaved.',
+    '',
+    table(['scene', 'allHits ns/query', 'firstHit ns/query', 'ratio', 'allHits CPU ns/query', 'hits/segment', 'most', 'overflowed', 'GCs'], multi, [false, true, true, true, true, true, true, true, true]),
+  ];
   return [
     `First hit of ${num(rows[0]?.queries)} seeded incoherent segments per level, every answer cross-checked against the peers (three-mesh-bvh, Rapier); median of interleaved rounds. Build: the whole \`World\` for hitreg, the BVH or collider for the peers.`,
     '',
@@ -67,15 +76,29 @@ function world(rows: Row[]): string {
     'hitreg alone: the SAH tree\'s build, and `World.fromBuffer` loading and checking the bytes as a client does.',
     '',
     table(['scene', 'triangles', 'SAH tree ms', 'load ms', 'nodes', 'depth', 'agreement'], ours, [false, true, true, true, true, true, true]),
+    ...multiTable,
   ].join('\n');
 }
 
 function rewind(rows: Row[]): string {
+  const multi: string[][] = [];
+  for (const r of rows) {
+    for (const m of (r.multiHit as Record<string, number>[] | undefined) ?? []) {
+      multi.push([`${r.hz} Hz`, num(m.players), num(m.allHitsNsPerShot), num(m.firstHitNsPerShot), `${num(m.allHitsVsFirstHit, 2)}x`, num(m.allHitsCpuNsPerShot), num(m.firstHitCpuNsPerShot),
+        num(m.playersHitPerShot, 2), `${num(m.posedPerShotAllHits, 2)} / ${num(m.posedPerShotFirstHit, 2)}`]);
+    }
+  }
   return [
     'Lag compensation: the per-player history sized for the 250 ms window, and `Rewinder.firstHit` against 64 players (broadphase included), median of rounds.',
     '',
     table(['tick rate', 'history bytes/player/s', 'ns/shot', 'CPU ns/shot', 'players posed/shot', 'hit rate', 'GCs'],
       rows.map((r) => [`${r.hz} Hz`, num(r.bytesPerPlayerPerSecond), num(r.nsPerShot64Players), num(r.cpuNsPerShot64Players), num(r.posedPerShot, 2), `${num(100 * Number(r.hitRate), 1)}%`, num(r.gcs)])),
+    ...(multi.length === 0 ? [] : [
+      '',
+      'Every player on the shot (`Rewinder.allHits`) against the first (`firstHit`), same shots, interleaved.',
+      '',
+      table(['tick rate', 'players', 'allHits ns/shot', 'firstHit ns/shot', 'ratio', 'allHits CPU ns/shot', 'firstHit CPU ns/shot', 'players hit/shot', 'posed/shot (allHits / firstHit)'], multi),
+    ]),
   ].join('\n');
 }
 

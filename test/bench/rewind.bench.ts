@@ -8,6 +8,11 @@
  *   from ~15-25 m away at one target, so the segment's broadphase touches one or two players
  *   (the mean number of players posed per shot is printed as "posed"). Median of rounds.
  *
+ * - multiHit: Rewinder.allHits (every player on the shot, one entry each) against firstHit, at 16
+ *   and 64 players (the first 16 or all of the same arena, shots aimed at one of them as above, from
+ *   their own seeded stream), timed interleaved, median of rounds: ns per shot of each, their ratio,
+ *   players hit and posed per shot by allHits (it cannot stop at a nearer player, so it poses more).
+ *
  * - gcs: garbage collections during the timed rounds. The rewind code creates no objects per shot;
  *   what remains is V8 boxing double arguments as HeapNumbers at calls it cannot inline: the 7
  *   numbers of firstHit itself, prepareSegment's 6 per hull the segment is clipped into, and the
@@ -22,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
-import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
+import { createHitboxHit, createHitboxHits, Rewinder } from '../../shared/lagcomp/rewind';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { mulberry32 } from '../../shared/util/prng';
 
@@ -41,6 +46,116 @@ interface Row {
   posedPerShot: number;
   hitRate: number;
   slotsPerPlayer: number;
+  /** allHits vs firstHit at 16 and 64 players. */
+  multiHit: MultiHitRow[];
+}
+
+interface MultiHitRow {
+  players: number;
+  firstHitNsPerShot: number;
+  allHitsNsPerShot: number;
+  allHitsVsFirstHit: number;
+  /** The same loops as process CPU time. */
+  firstHitCpuNsPerShot: number;
+  allHitsCpuNsPerShot: number;
+  /** Players allHits reported per shot (mean). */
+  playersHitPerShot: number;
+  /** Players posed (broadphase survivors) per shot, firstHit and allHits. */
+  posedPerShotFirstHit: number;
+  posedPerShotAllHits: number;
+  /** Shots whose allHits entry 0 was firstHit's player and t (all of them, or a bug). */
+  firstEntryAgrees: number;
+  gcs: number;
+}
+
+const MULTI_SHOTS = 10_000;
+
+/** Shots as in measure (time, start, end, excluded slot; 8 numbers each) aimed at one of the first `players`. */
+function aimShots(rnd: () => number, histories: PlayerHistory[], players: number, newest: number, count: number): Float64Array {
+  const shots = new Float64Array(count * 8);
+  const sampled = createPlayerPose();
+  const policy = createRewindPolicy();
+  for (let i = 0; i < count; i++) {
+    const target = Math.floor(rnd() * players);
+    const timeMs = newest - rnd() * (DEFAULT_REWIND_WINDOW_MS - 1);
+    histories[target].sampleAt(sampled, timeMs, policy);
+    const ang = rnd() * 6.283, dist = 15 + rnd() * 10;
+    const aim = [sampled.x + (rnd() - 0.5) * 0.3, 0.9 + rnd() * 0.7, sampled.z + (rnd() - 0.5) * 0.3];
+    const sx = aim[0] + Math.cos(ang) * dist, sy = 1.6, sz = aim[2] + Math.sin(ang) * dist;
+    const k = 100 / dist;
+    shots.set([timeMs, sx, sy, sz, sx + (aim[0] - sx) * k, sy + (aim[1] - sy) * k, sz + (aim[2] - sz) * k, (target + 1) % players], i * 8);
+  }
+  return shots;
+}
+
+/** allHits against firstHit over the first `players` histories, interleaved rounds, medians. */
+async function measureMultiHit(hz: number, histories: PlayerHistory[], players: number, newest: number): Promise<MultiHitRow> {
+  const shots = aimShots(mulberry32(0x3a11 + hz + players), histories, players, newest, MULTI_SHOTS);
+  const hs = histories.slice(0, players);
+  const rewinder = new Rewinder(MANNEQUIN_RIG);
+  const hit = createHitboxHit();
+  const hits = createHitboxHits(64);
+  let posedFirst = 0, posedAll = 0, playersHit = 0, agree = 0;
+  const first = (): void => {
+    posedFirst = 0;
+    for (let i = 0; i < MULTI_SHOTS; i++) {
+      const o = i * 8;
+      rewinder.firstHit(hit, hs, shots[o], shots[o + 1], shots[o + 2], shots[o + 3], shots[o + 4], shots[o + 5], shots[o + 6], shots[o + 7]);
+      posedFirst += rewinder.lastCandidates;
+    }
+  };
+  const all = (): void => {
+    posedAll = 0; playersHit = 0;
+    for (let i = 0; i < MULTI_SHOTS; i++) {
+      const o = i * 8;
+      playersHit += rewinder.allHits(hits, hs, shots[o], shots[o + 1], shots[o + 2], shots[o + 3], shots[o + 4], shots[o + 5], shots[o + 6], shots[o + 7]);
+      posedAll += rewinder.lastCandidates;
+    }
+  };
+  const timeNs = (f: () => void, cpu: number[]): number => {
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    f();
+    const wall = Number(process.hrtime.bigint() - t0) / MULTI_SHOTS;
+    const c = process.cpuUsage(c0);
+    cpu.push(((c.user + c.system) * 1000) / MULTI_SHOTS);
+    return wall;
+  };
+  first(); all(); // warm-up
+  const tf: number[] = [], ta: number[] = [], cf: number[] = [], ca: number[] = [];
+  const g0 = performance.now();
+  for (let r = 0; r < ROUNDS; r++) {
+    tf.push(timeNs(first, cf));
+    ta.push(timeNs(all, ca));
+  }
+  const g1 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gcs = gcStarts.filter((t) => t >= g0 && t <= g1).length;
+  // Entry 0 against firstHit, shot by shot (untimed).
+  for (let i = 0; i < MULTI_SHOTS; i++) {
+    const o = i * 8;
+    const a = rewinder.firstHit(hit, hs, shots[o], shots[o + 1], shots[o + 2], shots[o + 3], shots[o + 4], shots[o + 5], shots[o + 6], shots[o + 7]);
+    const n = rewinder.allHits(hits, hs, shots[o], shots[o + 1], shots[o + 2], shots[o + 3], shots[o + 4], shots[o + 5], shots[o + 6], shots[o + 7]);
+    if (a ? n > 0 && hits.player[0] === hit.player && Object.is(hits.t[0], hit.t) : n === 0) agree++;
+  }
+  tf.sort((a, b) => a - b);
+  ta.sort((a, b) => a - b);
+  cf.sort((a, b) => a - b);
+  ca.sort((a, b) => a - b);
+  const f = tf[ROUNDS >> 1], a = ta[ROUNDS >> 1];
+  return {
+    players,
+    firstHitNsPerShot: Math.round(f),
+    allHitsNsPerShot: Math.round(a),
+    allHitsVsFirstHit: +(a / f).toFixed(2),
+    firstHitCpuNsPerShot: Math.round(cf[ROUNDS >> 1]),
+    allHitsCpuNsPerShot: Math.round(ca[ROUNDS >> 1]),
+    playersHitPerShot: +(playersHit / MULTI_SHOTS).toFixed(3),
+    posedPerShotFirstHit: +(posedFirst / MULTI_SHOTS).toFixed(3),
+    posedPerShotAllHits: +(posedAll / MULTI_SHOTS).toFixed(3),
+    firstEntryAgrees: agree,
+    gcs,
+  };
 }
 
 /** Start times (performance.now) of garbage collections seen so far. */
@@ -117,6 +232,8 @@ async function measure(hz: number): Promise<Row> {
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
 
+  const multiHit = [await measureMultiHit(hz, histories, 16, newest), await measureMultiHit(hz, histories, 64, newest)];
+
   const h = new PlayerHistory(PlayerHistory.capacityFor(hz, DEFAULT_REWIND_WINDOW_MS));
   return {
     hz,
@@ -127,6 +244,7 @@ async function measure(hz: number): Promise<Row> {
     posedPerShot: posed / SHOTS,
     hitRate: hits / SHOTS,
     slotsPerPlayer: h.capacity,
+    multiHit,
   };
 }
 
@@ -145,6 +263,13 @@ export async function run(opts: { json: boolean }): Promise<void> {
     console.log(`  ${String(r.hz).padStart(3)} | ${String(r.slotsPerPlayer).padStart(5)} | ${String(r.bytesPerPlayerPerSecond).padStart(14)} | ${String(r.nsPerShot64Players).padStart(20)} | ${String(r.cpuNsPerShot64Players).padStart(11)} | ${r.posedPerShot.toFixed(2).padStart(10)} | ${(100 * r.hitRate).toFixed(1).padStart(7)}% | ${r.gcs}`);
   }
   console.log('  targets: <= 16384 bytes/player/s at 128 Hz; < 5000 ns/shot');
+  console.log(`  every player on the shot (allHits) vs the first (firstHit), ${MULTI_SHOTS} shots x ${ROUNDS} rounds (median):`);
+  for (const r of rows) {
+    for (const m of r.multiHit) {
+      console.log(`  ${String(r.hz).padStart(3)} Hz, ${String(m.players).padStart(2)} players: allHits ${m.allHitsNsPerShot} ns vs firstHit ${m.firstHitNsPerShot} ns (${m.allHitsVsFirstHit}x; cpu ${m.allHitsCpuNsPerShot} vs ${m.firstHitCpuNsPerShot}); ` +
+        `${m.playersHitPerShot} players hit per shot, posed ${m.posedPerShotAllHits} vs ${m.posedPerShotFirstHit}; entry 0 = firstHit on ${m.firstEntryAgrees}/${MULTI_SHOTS}; ${m.gcs} gcs`);
+    }
+  }
 }
 
 // Standalone: tsx test/bench/rewind.bench.ts [--json]

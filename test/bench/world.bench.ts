@@ -13,6 +13,11 @@
  * the bytes per triangle, the SAH tree's build alone (sahBuildMs) and the time World.fromBuffer takes
  * to load and check the bytes (loadMs).
  *
+ * Multi-hit (shots through walls): World.allHits (every triangle on the segment, capacity 64) against
+ * firstHit on the same segments, interleaved; the JSON's multiHit gives both costs, their ratio, the
+ * hits per segment (mean, max; how many segments overflowed the 64 entries) and whether entry 0 of
+ * every allHits answer had firstHit's t.
+ *
  * Run: npm run bench:world [-- --json] [-- --queries N] [-- --scene bistro-collision]
  */
 import { benchArgs } from './args';
@@ -21,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
 import { MeshBVH, CENTER, SAH } from 'three-mesh-bvh';
 import { loadLevelMesh, type LevelMesh } from '../../server/level/gltf';
-import { World, createWorldHit } from '../../shared/world/world';
+import { World, createWorldHit, createWorldHits } from '../../shared/world/world';
 import { mulberry32 as rng } from '../../shared/util/prng';
 import { buildBvh } from '../../shared/bvh/build';
 import { createSweepHit } from '../../shared/kernels/sweptSphere';
@@ -170,6 +175,60 @@ async function timeInterleaved(
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/** World.allHits against firstHit, same segments: costs, hits per segment, entry 0 against firstHit. */
+interface MultiHitResult {
+  firstHitNsPerQuery: number;
+  allHitsNsPerQuery: number;
+  firstHitCpuNsPerQuery: number;
+  allHitsCpuNsPerQuery: number;
+  allHitsVsFirstHit: number;
+  allHitsGcs: number;
+  capacity: number;
+  meanHits: number;
+  maxHits: number;
+  overflowed: number;
+  /** Segments whose allHits entry 0 had exactly firstHit's t (all of them, or a bug). */
+  firstEntryAgrees: number;
+}
+
+async function measureMultiHit(gc: GcCounter, w: World, segs: Float64Array, queries: number, rounds: number): Promise<MultiHitResult> {
+  const capacity = 64;
+  const hits = createWorldHits(capacity);
+  const hit = createWorldHit();
+  const first = new Float64Array(queries);
+  const entry0 = new Float64Array(queries);
+  const totals = new Float64Array(queries);
+  const timed = await timeInterleaved(gc, queries, rounds, {
+    firstHit: () => {
+      for (let i = 0; i < queries; i++) {
+        const o = i * 6;
+        first[i] = w.firstHit(hit, segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5]) ? hit.t : NaN;
+      }
+    },
+    allHits: () => {
+      for (let i = 0; i < queries; i++) {
+        const o = i * 6;
+        entry0[i] = w.allHits(hits, segs[o], segs[o + 1], segs[o + 2], segs[o + 3], segs[o + 4], segs[o + 5]) > 0 ? hits.t[0] : NaN;
+        totals[i] = hits.total;
+      }
+    },
+  });
+  let sum = 0, most = 0, over = 0, agree = 0;
+  for (let i = 0; i < queries; i++) {
+    sum += totals[i];
+    if (totals[i] > most) most = totals[i];
+    if (totals[i] > capacity) over++;
+    if (Object.is(first[i], entry0[i])) agree++;
+  }
+  const f = timed['firstHit'], a = timed['allHits'];
+  return {
+    firstHitNsPerQuery: +f.nsPerQuery.toFixed(1), allHitsNsPerQuery: +a.nsPerQuery.toFixed(1),
+    firstHitCpuNsPerQuery: +f.cpuNsPerQuery.toFixed(1), allHitsCpuNsPerQuery: +a.cpuNsPerQuery.toFixed(1),
+    allHitsVsFirstHit: +(a.nsPerQuery / f.nsPerQuery).toFixed(2), allHitsGcs: a.gcs,
+    capacity, meanHits: +(sum / queries).toFixed(2), maxHits: most, overflowed: over, firstEntryAgrees: agree,
+  };
 }
 
 /** Rapier's wasm memory, captured at instantiation so its heap growth during a build can be reported. */
@@ -358,6 +417,7 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       };
     }
     const otherTimed = opts.json ? {} : await timeInterleaved(gc, queries, Math.min(rounds, 3), other);
+    const multiHit = await measureMultiHit(gc, world, segs, queries, rounds);
 
     // --- cross-check every answer against ours ---
     const mine = results['hitreg'].t;
@@ -401,6 +461,7 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       console.log(JSON.stringify({
         bench: 'world', scene: sc.scene, triangles, queries, agreement, impl,
         sahBuildMs: +sahMs.toFixed(2), loadMs: +loadMs.toFixed(2), nodes: world.nodeCount, depth: world.depth, vertices: world.vertexCount,
+        multiHit,
       }));
     } else {
       console.log(`\nworld: ${sc.scene}, ${triangles} triangles, ${queries} seeded segments (${hits} hit), agreement ${(agreement * 100).toFixed(3)}%` +
@@ -419,6 +480,10 @@ export async function run(opts: { json: boolean; queries?: number; rounds?: numb
       console.log(`(${rounds} timed rounds of ${queries} queries each, interleaved, median; rapier bytes = growth of its wasm heap during its builds, 0 when the heap already had room)`);
       console.log('hitreg, other queries on the same segments (sweeps and ground probes at the segment ends): ' +
         Object.entries(otherTimed).map(([k, v]) => `${k} ${v.nsPerQuery.toFixed(0)} ns (${v.gcs} GCs)`).join(', '));
+      const mh = multiHit;
+      console.log(`hitreg, every hit (allHits, ${mh.capacity} entries) vs first hit: ${mh.allHitsNsPerQuery.toFixed(0)} vs ${mh.firstHitNsPerQuery.toFixed(0)} ns/query ` +
+        `(${mh.allHitsVsFirstHit}x, ${mh.allHitsGcs} GCs); ${mh.meanHits} hits per segment, at most ${mh.maxHits}, ${mh.overflowed} overflowed; ` +
+        `entry 0 = firstHit's t on ${mh.firstEntryAgrees} of ${queries}`);
     }
   }
   gc.stop();
