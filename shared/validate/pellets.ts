@@ -4,7 +4,8 @@
  * zone, falloff and the power left); a wall met first stops the pellet unless the weapon's
  * penetration power pays for it (thickness x the material's resistance, the thickness from the
  * entry face to the exit face behind it, SHEET_THICKNESS_M for a face with none), in which case the
- * pellet leaves an entry and an exit hole and flies on with less power. A player behind a wall the
+ * pellet leaves an entry and an exit hole and flies on with less power (a wall that takes all of
+ * it holds the pellet). A player behind a wall the
  * pellet could not pass is OCCLUDED; a player hit before any wall must be visible from the server's
  * eye (NOT_VISIBLE); behind a wall the penetration explains the hit. A weapon without penetration
  * reads only the first world and the first hitbox hit, as a single segment always has.
@@ -214,7 +215,7 @@ export function judgePellet(out: Verdict, c: PelletContext, k: number, sx: numbe
     pushImpact(out, k, i, 0);
     // Hits past the stored ones are unknown: the pellet stops at the last wall it can account for.
     const unknownBeyond = exit < 0 && W.total > W.count && i === W.count - 1;
-    if (!(power0 > 0) || cost > power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond) {
+    if (!(power0 > 0) || cost >= power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond) {
       stopT = tw;
       const behind = j < P.count ? j : -1;
       if (hits === 0 && behind >= 0) {
