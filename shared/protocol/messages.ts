@@ -6,7 +6,7 @@
 import type { ValidationConfig } from '../validate/shot';
 import type { MoveConfig } from '../movement/step';
 
-export { SHOT_BYTES, SHOT_VERSION, ShotAction, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
+export { SHOT_BYTES, SHOT_MAX_BYTES, SHOT_PELLET_BYTES, shotBytes, shotFrame, SHOT_VERSION, ShotAction, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
 export { INPUT_BYTES, INPUT_VERSION, InputButton, InputStatus, decodeInput, encodeInput, createInputMessage, type InputMessage } from './input';
 export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, ServerClockEstimate, type PingMessage } from './ping';
 

@@ -10,7 +10,7 @@
 import type * as Api from '../../shared/index';
 
 /** The committed hash of the batch. A change means verdict math changed: every engine must agree on the new value. */
-export const GOLDEN_HASH = '1400212d51613216';
+export const GOLDEN_HASH = '1f5acaf05ba1621a';
 
 export interface GoldenResult {
   hash: string;
@@ -160,6 +160,48 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     reasons.add(verdict.reason);
     out.push(verdict.kind, verdict.reason, verdict.target, verdict.zone, verdict.t, verdict.damage, verdict.rewindTimeMs, verdict.timeSource,
       verdict.x, verdict.y, verdict.z, verdict.originOffsetM);
+  }
+
+  // Pellets and penetration: shotgun pulls with their predicted patterns, sniper shots through the
+  // boxes, and every hit along segments (world and players).
+  const pellets = new Uint8Array(api.SHOT_MAX_BYTES);
+  const pellConfig = { ...config, spreadSeed: 0x9e3779b9, materials: { hard: 3 } };
+  const allW = api.createWorldHits(32);
+  const allP = api.createHitboxHits(players);
+  for (let q = 0; q < 600; q++) {
+    shooter = api.createShooterState(0, api.WEAPONS.map((w) => w.magazine), config.loadout);
+    const weapon = q % 2 === 0 ? api.WeaponId.SHOTGUN : api.WeaponId.SNIPER;
+    shooter.equipped = weapon;
+    const timing: Api.ShotTiming = { receiveTimeMs: newest, rttMs: 40, interpDelayMs: 100, newestTickMs: newest };
+    histories[0]!.sampleAt(pose, newest, policy);
+    const sx = pose.x, sy = pose.y + rig.eyeHeight, sz = pose.z;
+    histories[1 + (q % 3)]!.sampleAt(pose, newest - 120, policy);
+    const ax = pose.x + u(-0.3, 0.3), ay = u(0.5, 1.7), az = pose.z + u(-0.3, 0.3);
+    const len = Math.sqrt((ax - sx) * (ax - sx) + (ay - sy) * (ay - sy) + (az - sz) * (az - sz)) || 1;
+    const reach = u(10, 35) / len;
+    shot.action = api.ShotAction.FIRE;
+    shot.seq = q + 1;
+    shot.weapon = weapon;
+    shot.claimedTarget = -1;
+    shot.timeMs = newest - 20;
+    shot.renderTimeMs = newest - 120;
+    shot.sx = sx; shot.sy = sy; shot.sz = sz;
+    shot.ex = sx + (ax - sx) * reach; shot.ey = sy + (ay - sy) * reach; shot.ez = sz + (az - sz) * reach;
+    shot.pelletCount = 0;
+    const spec = api.WEAPONS[weapon]!;
+    if (api.hasPattern(spec)) shot.pelletCount = api.predictPellets(shot.pellets, pellConfig.spreadSeed, 0, shot.seq, spec, shooter, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+    api.encodeShot(pellets, shot);
+    api.validateShot(verdict, scene, pellConfig, pellets.subarray(0, api.shotBytes(shot.pelletCount)), shooter, timing, targets);
+    out.push(verdict.kind, verdict.reason, verdict.damage, verdict.pellets.count, verdict.hits.count, verdict.impacts.count);
+    for (let k = 0; k < verdict.pellets.count; k++) out.push(verdict.pellets.reason[k]!, verdict.pellets.ex[k]!, verdict.pellets.ey[k]!, verdict.pellets.ez[k]!, verdict.pellets.stopT[k]!, verdict.pellets.walls[k]!);
+    for (let i = 0; i < verdict.hits.count; i++) out.push(verdict.hits.target[i]!, verdict.hits.zone[i]!, verdict.hits.t[i]!, verdict.hits.damage[i]!, verdict.hits.walls[i]!);
+    for (let i = 0; i < verdict.impacts.count; i++) out.push(verdict.impacts.t[i]!, verdict.impacts.x[i]!, verdict.impacts.exit[i]!);
+    const nw = world.allHits(allW, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+    out.push(nw, allW.total);
+    for (let i = 0; i < nw; i++) out.push(allW.t[i]!, allW.triangle[i]!, allW.front[i]!);
+    const np = rewinder.allHits(allP, histories, newest - 120, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez, 0, 1);
+    out.push(np);
+    for (let i = 0; i < np; i++) out.push(allP.player[i]!, allP.t[i]!, allP.hitbox[i]!);
   }
 
   const f = new Float64Array(out);
