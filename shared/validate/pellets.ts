@@ -59,11 +59,18 @@ export interface PelletContext {
   eye: EyePath;
   /** Rank of what the top-level fields hold so far (0: nothing yet). */
   rank: number;
+  /**
+   * The pellet's segment, sx sy sz ex ey ez: in an array, not as six arguments, because a call the
+   * JIT does not inline passes doubles boxed (see ../bvh/traverse).
+   */
+  seg: Float64Array;
 }
 
 /** Fills W and P for the segment: every hit with penetration, the first of each without. */
-function replay(c: PelletContext, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): void {
+function replay(c: PelletContext): void {
   const world = c.scene.world;
+  const g = c.seg;
+  const sx = g[0]!, sy = g[1]!, sz = g[2]!, ex = g[3]!, ey = g[4]!, ez = g[5]!;
   if ((c.weapon.penetration ?? 0) > 0) {
     if (P.t.length < c.masked.length) P = createHitboxHits(c.masked.length);
     world.allHits(W, sx, sy, sz, ex, ey, ez);
@@ -94,13 +101,15 @@ function pushImpact(out: Verdict, k: number, i: number, exit: number): void {
   m.x[n] = W.x[i]!; m.y[n] = W.y[i]!; m.z[n] = W.z[i]!; m.nx[n] = W.nx[i]!; m.ny[n] = W.ny[i]!; m.nz[n] = W.nz[i]!;
 }
 
-function pushHit(out: Verdict, k: number, j: number, reason: number, walls: number, damage: number): void {
+/** Appends player j as a hit of pellet k; returns its index (the caller writes its damage). */
+function pushHit(out: Verdict, k: number, j: number, reason: number, walls: number): number {
   const h = out.hits;
   const n = h.count++;
   h.pellet[n] = k; h.target[n] = P.player[j]!; h.zone[n] = P.zone[j]!; h.bone[n] = P.bone[j]!; h.hitbox[n] = P.hitbox[j]!;
   h.status[n] = P.status[j]!; h.reason[n] = reason; h.walls[n] = walls; h.t[n] = P.t[j]!;
   h.x[n] = P.x[j]!; h.y[n] = P.y[j]!; h.z[n] = P.z[j]!; h.nx[n] = P.nx[j]!; h.ny[n] = P.ny[j]!; h.nz[n] = P.nz[j]!;
-  h.damage[n] = damage;
+  h.damage[n] = 0;
+  return n;
 }
 
 /** Top-level fields from player j (a hit, or a refusal at a hitbox) when `rank` beats what they hold. */
@@ -141,13 +150,15 @@ function decideAtWall(out: Verdict, c: PelletContext, i: number, j: number): voi
 }
 
 /**
- * Judges pellet k along S -> E into out.pellets, out.hits and out.impacts, and the verdict's
+ * Judges pellet k along its segment (c.seg) into out.pellets, out.hits and out.impacts, and the verdict's
  * top-level fields when this pellet ranks above what they hold (c.rank). Pellet 0 also sets the
  * world fields (worldHit, worldT, surface: the first world hit along it, the bullet hole of a
  * single segment).
  */
-export function judgePellet(out: Verdict, c: PelletContext, k: number, sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): void {
-  replay(c, sx, sy, sz, ex, ey, ez);
+export function judgePellet(out: Verdict, c: PelletContext, k: number): void {
+  replay(c);
+  const g = c.seg;
+  const sx = g[0]!, sy = g[1]!, sz = g[2]!, ex = g[3]!, ey = g[4]!, ez = g[5]!;
   if (k === 0 && W.count > 0) {
     out.worldHit = true;
     out.worldT = W.t[0]!;
@@ -181,14 +192,14 @@ export function judgePellet(out: Verdict, c: PelletContext, k: number, sx: numbe
         break;
       }
       if (friendlyNoDamage && teammates(c.targets, c.shooter, P.player[j]!)) {
-        pushHit(out, k, j, VerdictReason.OK_FRIENDLY, walls, 0);
+        pushHit(out, k, j, VerdictReason.OK_FRIENDLY, walls);
         if (hits === 0) reason = VerdictReason.OK_FRIENDLY;
         decideAtPlayer(out, c, RANK_FRIENDLY, j, VerdictKind.HIT, VerdictReason.OK_FRIENDLY);
         stopT = tp;
         break;
       }
-      const scale = power0 > 0 ? power / power0 : 1;
-      pushHit(out, k, j, VerdictReason.OK_HIT, walls, hitDamage(weapon, config, P.zone[j]!, tp, len2) * scale);
+      const n = pushHit(out, k, j, VerdictReason.OK_HIT, walls);
+      out.hits.damage[n] = hitDamage(weapon, config, P.zone[j]!, tp, len2) * (power0 > 0 ? power / power0 : 1);
       hits++;
       reason = VerdictReason.OK_HIT;
       decideAtPlayer(out, c, RANK_HIT, j, VerdictKind.HIT, VerdictReason.OK_HIT);

@@ -67,7 +67,7 @@ const eye = createEyePath();
 const rebuilt = new Float64Array(3 * MAX_PELLETS);
 const pelletContext: PelletContext = {
   scene: undefined as unknown as ShotScene, config: undefined as unknown as ValidationConfig, targets: undefined as unknown as ShotTargets,
-  weapon: undefined as unknown as WeaponSpec, shooter: -1, masked: [], whenMs: 0, eye, rank: 0,
+  weapon: undefined as unknown as WeaponSpec, shooter: -1, masked: [], whenMs: 0.5, eye, rank: 0, seg: new Float64Array(6),
 };
 
 function reject(out: Verdict, reason: number): Verdict {
@@ -289,7 +289,12 @@ function judgePull(
   c.whenMs = when;
   c.rank = 0;
   out.pellets.count = pellets;
-  for (let k = 0; k < pellets; k++) judgePellet(out, c, k, shot.sx, shot.sy, shot.sz, rebuilt[3 * k]!, rebuilt[3 * k + 1]!, rebuilt[3 * k + 2]!);
+  const g = c.seg;
+  g[0] = shot.sx; g[1] = shot.sy; g[2] = shot.sz;
+  for (let k = 0; k < pellets; k++) {
+    g[3] = rebuilt[3 * k]!; g[4] = rebuilt[3 * k + 1]!; g[5] = rebuilt[3 * k + 2]!;
+    judgePellet(out, c, k);
+  }
   releaseTargets(c.masked);
   out.damage = totalDamage(out.hits);
   return out;

@@ -23,21 +23,23 @@ export const PATTERN_TOLERANCE = 1e-5;
 /** The default spray recovery, ms per shot forgotten. */
 export const DEFAULT_SPREAD_RECOVER_MS = 1000;
 
-/** murmur3's finaliser: a fixed bijection on 32-bit integers with full avalanche. */
+/**
+ * murmur3's finaliser: a fixed bijection on 32-bit integers with full avalanche. Kept as a signed
+ * int32 (a small integer to the engine: no boxed number per call); read the bits with >>>.
+ */
 function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
-/** One 32-bit draw for (seed, slot, seq, pellet, try, axis). */
+/** One 32-bit draw for (seed, slot, seq, pellet, try, axis), as a signed int32 (its bits are the draw). */
 export function patternHash(seed: number, slot: number, seq: number, pellet: number, attempt: number, axis: number): number {
-  let h = fmix32((seed >>> 0) ^ 0x2545f491);
+  let h = fmix32((seed | 0) ^ 0x2545f491);
   h = fmix32(h ^ Math.imul((slot | 0) + 1, 0x9e3779b1));
-  h = fmix32(h ^ Math.imul(seq >>> 0, 0x85ebca77));
+  h = fmix32(h ^ Math.imul(seq | 0, 0x85ebca77));
   h = fmix32(h ^ Math.imul(((pellet * MAX_PATTERN_TRIES + attempt) * 2 + axis) + 1, 0xc2b2ae3d));
   return h;
 }

@@ -113,6 +113,15 @@ function room(rows: Row[]): string {
   return table(['case', 'measured'], out, [false, true]);
 }
 
+function pellets(rows: Row[]): string {
+  return [
+    'One trigger pull judged by `validateShot` on the default level, players on two half rings (6 m and 10 m) around the shooter, each pull aimed at a random one: the rifle is one segment; the shotgun rebuilds its 8-pellet pattern and replays each pellet; the sniper walks every wall and player along its segment (penetration).',
+    '',
+    table(['weapon', 'players', 'µs per pull', 'pellets', 'hits per pull', 'walls passed per pull', 'heap B per pull'],
+      rows.map((r) => [String(r.weapon), num(r.players), num(Number(r.nsPerPull) / 1000, 2), num(r.pellets), num(r.hitsPerPull, 2), num(r.wallsPerPull, 2), r.heapBytesPerPull === null ? '-' : num(r.heapBytesPerPull, 1)])),
+  ].join('\n');
+}
+
 function audit(rows: Row[]): string {
   const rec = rows.find((r) => r.bench === 'audit-record');
   const replay = rows.filter((r) => r.bench === 'audit');
@@ -152,6 +161,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'World queries', command: 'npm run bench:world', benches: ['world'], render: world },
   { name: 'Rewind', command: 'npm run bench:rewind', benches: ['rewind'], render: rewind },
   { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
+  { name: 'Pellets and penetration', command: 'npm run bench:pellets', benches: ['pellets'], render: pellets },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
 ];

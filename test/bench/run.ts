@@ -15,12 +15,14 @@ import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
+import { run as pellets } from './pellets.bench';
 import { run as sim } from './sim.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
   { name: 'room', run: room },
+  { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
   { name: 'sim', run: sim },
 ];
