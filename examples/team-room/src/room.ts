@@ -150,12 +150,14 @@ export class TeamRoom extends Room<{ state: TeamState }> {
     const out = this.match.shot(client.sessionId, m);
     const v = out.verdict;
     if (v.kind === VerdictKind.HIT && out.target === null) (this.constructor as typeof TeamRoom).setup.counters.ghostHits++;
-    if (out.target !== null && out.healthAfter >= 0) {
-      const victim = this.state.soldiers.get(out.target)!;
-      victim.health = out.healthAfter;
-      if (out.killed) {
+    // Every hit the match applied (one per pellet, and the players a bullet passed through).
+    for (const h of out.hits) {
+      if (h.target === null || h.healthAfter < 0) continue;
+      const victim = this.state.soldiers.get(h.target)!;
+      victim.health = h.healthAfter;
+      if (h.killed) {
         victim.alive = false;
-        this.respawnAt.set(out.target, this.match.now() + RESPAWN_MS);
+        this.respawnAt.set(h.target, this.match.now() + RESPAWN_MS);
       }
     }
     client.send('verdict', { ...verdictReply(v), targetId: out.target, problem: out.problem });
