@@ -13,7 +13,8 @@ import { buildTestWorld, zoneCenter } from './helpers/server';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { HitZone } from '../shared/rig/rig';
 import { createPlayerPose } from '../shared/lagcomp/pose';
-import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
+import { createShotMessage, encodeShot, SHOT_BYTES, shotBytes, type ShotMessage } from '../shared/protocol/shot';
+import { predictPellets } from '../shared/validate/spread';
 import { encodePing, createPingMessage, decodePing, PING_BYTES } from '../shared/protocol/ping';
 import { reasonName, VerdictKind } from '../shared/validate/verdict';
 import { WEAPONS, WeaponId } from '../shared/weapons';
@@ -207,6 +208,50 @@ describe('HitregMatch: shots', () => {
     const enemy = g.match.shot('alice', frame(g.aim('alice', 'bob', HitZone.UPPER_TORSO, { seq: 2 })));
     expect(reasonName(enemy.verdict.reason)).toBe('OK_HIT');
     expect(g.match.player('bob')!.health).toBe(100 - enemy.damage);
+  });
+
+  it('a shotgun pull damages pellet by pellet and kills once; a sniper bullet passes through one player into the next', () => {
+    const g = game({ spreadSeed: 42 });
+    g.put('alice', 0, 0, 1);
+    g.put('bob', 0, 5, -1);
+    g.put('carol', 0.05, 9, -1);
+    g.run(30);
+    const sw = g.match.shot('alice', { seq: 1, action: 'switch', weapon: WeaponId.SHOTGUN, timeMs: g.clock.ms - 20 });
+    expect(reasonName(sw.verdict.reason)).toBe('OK_SWITCH');
+    g.run(40);
+    g.match.setHealth('bob', 30);
+    const m = g.aim('alice', 'bob', HitZone.UPPER_TORSO, { seq: 2, weapon: WeaponId.SHOTGUN });
+    const spec = WEAPONS[WeaponId.SHOTGUN]!;
+    m.pelletCount = predictPellets(m.pellets, 42, g.match.slotOf('alice'), 2, spec, g.match.player('alice')!.weapons, m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
+    const out = g.match.shot('alice', encodeShot(new Uint8Array(shotBytes(m.pelletCount)), m));
+    const v = out.verdict;
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    expect(out.hits.length).toBe(v.hits.count);
+    expect(v.hits.count).toBeGreaterThan(2);
+    // The pellets in order until bob's 30 health is gone: the one that takes it kills, the rest do nothing.
+    let health = 30;
+    for (const [i, h] of out.hits.entries()) {
+      expect(h.target).toBe('bob');
+      if (health > 0) {
+        health = Math.max(0, health - v.hits.damage[i]!);
+        expect([h.damage, h.healthAfter, h.killed]).toEqual([v.hits.damage[i], health, health === 0]);
+      } else expect([h.damage, h.healthAfter, h.killed]).toEqual([0, -1, false]);
+    }
+    expect(out.killed).toBe(health === 0);
+    expect(g.match.player('bob')!.alive).toBe(health > 0);
+    expect(g.match.player('bob')!.deaths).toBe(health === 0 ? 1 : 0);
+
+    // The sniper through bob (alive again) into carol.
+    g.match.respawn('bob');
+    g.run(30);
+    expect(reasonName(g.match.shot('alice', { seq: 3, action: 'switch', weapon: WeaponId.SNIPER, timeMs: g.clock.ms - 20 }).verdict.reason)).toBe('OK_SWITCH');
+    g.run(64);
+    const through = g.match.shot('alice', frame(g.aim('alice', 'bob', HitZone.UPPER_TORSO, { seq: 4, weapon: WeaponId.SNIPER })));
+    expect(reasonName(through.verdict.reason)).toBe('OK_HIT');
+    expect(through.hits.map((h) => h.target)).toEqual(['bob', 'carol']);
+    expect(through.hits[1]!.damage).toBeLessThan(through.hits[0]!.damage);
+    expect(g.match.player('carol')!.health).toBe(100 - through.hits[1]!.damage);
+    expect(through.damage).toBe(through.hits[0]!.damage + through.hits[1]!.damage);
   });
 
   it('round trips: hitreg\'s pings, a replayed pong refused, or the game\'s own estimate', () => {

@@ -7,7 +7,8 @@
  * pellet leaves an entry and an exit hole and flies on with less power (a wall that takes all of
  * it holds the pellet). A player behind a wall the
  * pellet could not pass is OCCLUDED; a player hit before any wall must be visible from the server's
- * eye (NOT_VISIBLE); behind a wall the penetration explains the hit. A weapon without penetration
+ * eye (NOT_VISIBLE); behind a wall the penetration explains the hit, provided the eye sees where the
+ * pellet enters the first wall. A weapon without penetration
  * reads only the first world and the first hitbox hit, as a single segment always has.
  * Allocation-free after the first call at a player count; deterministic (+ - * /, Math.sqrt).
  */
@@ -226,7 +227,18 @@ export function judgePellet(out: Verdict, c: PelletContext, k: number): void {
     pushImpact(out, k, i, 0);
     // Hits past the stored ones are unknown: the pellet stops at the last wall it can account for.
     const unknownBeyond = exit < 0 && W.total > W.count && i === W.count - 1;
-    if (!(power0 > 0) || cost >= power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond) {
+    // Where the first wall is entered must be in the eye's sight, as a hit before any wall must:
+    // a start pushed around a corner does not reach through walls the eye cannot see either.
+    const unseen = power0 > 0 && walls === 0 && cost < power &&
+      !visibleFromEye(c.scene.world, W.x[i]!, W.y[i]!, W.z[i]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz);
+    if (unseen && hits === 0 && j < P.count) {
+      first = first < 0 ? P.player[j]! : first;
+      reason = VerdictReason.NOT_VISIBLE;
+      decideAtPlayer(out, c, RANK_REFUSED, j, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
+      stopT = tw;
+      break;
+    }
+    if (!(power0 > 0) || cost >= power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond || unseen) {
       stopT = tw;
       const behind = j < P.count ? j : -1;
       if (hits === 0 && behind >= 0) {
