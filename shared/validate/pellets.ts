@@ -150,116 +150,142 @@ function decideAtWall(out: Verdict, c: PelletContext, i: number, j: number): voi
   }
 }
 
+/** Where a pellet's walk stands (module scratch: one walk at a time). */
+interface Walk {
+  /** Penetration power at the muzzle and left now. */
+  power0: number;
+  power: number;
+  walls: number;
+  hits: number;
+  /** Next world hit (W) and next player (P). */
+  i: number;
+  j: number;
+  stopT: number;
+  first: number;
+  reason: number;
+  len: number;
+  len2: number;
+}
+const walk: Walk = { power0: 0.5, power: 0.5, walls: 0, hits: 0, i: 0, j: 0, stopT: 0.5, first: -1, reason: 0, len: 0.5, len2: 0.5 };
+
 /**
- * Judges pellet k along its segment (c.seg) into out.pellets, out.hits and out.impacts, and the verdict's
- * top-level fields when this pellet ranks above what they hold (c.rank). Pellet 0 also sets the
- * world fields (worldHit, worldT, surface: the first world hit along it, the bullet hole of a
- * single segment).
+ * Judges pellet k along its segment (c.seg) into out.pellets, out.hits and out.impacts, and the
+ * verdict's top-level fields when this pellet ranks above what they hold (c.rank). Pellet 0 also
+ * sets the world fields (worldHit, worldT, surface: the first world hit along it, the bullet hole
+ * of a single segment).
  */
 export function judgePellet(out: Verdict, c: PelletContext, k: number): void {
   replay(c);
   const g = c.seg;
-  const sx = g[0]!, sy = g[1]!, sz = g[2]!, ex = g[3]!, ey = g[4]!, ez = g[5]!;
+  const sx = g[0]!, sy = g[1]!, sz = g[2]!, dx = g[3]! - sx, dy = g[4]! - sy, dz = g[5]! - sz;
   if (k === 0 && W.count > 0) {
     out.worldHit = true;
     out.worldT = W.t[0]!;
     out.surface = W.surface[0]!;
   }
-  const dx = ex - sx, dy = ey - sy, dz = ez - sz;
-  const len2 = dx * dx + dy * dy + dz * dz;
-  const len = Math.sqrt(len2);
-  const { config, weapon, eye } = c;
-  const power0 = weapon.penetration ?? 0;
-  const playerCost = config.playerPenetrationCost ?? DEFAULT_PLAYER_COST;
-  const friendlyNoDamage = config.friendlyFire === 'noDamage';
-  const p = out.pellets;
-  p.ex[k] = ex; p.ey[k] = ey; p.ez[k] = ez;
-  let power = power0, walls = 0, hits = 0, i = 0, j = 0, stopT = 1, first = -1;
-  let reason: number = VerdictReason.OK_MISS;
+  const w = walk;
+  w.len2 = dx * dx + dy * dy + dz * dz;
+  w.len = Math.sqrt(w.len2);
+  w.power0 = c.weapon.penetration ?? 0;
+  w.power = w.power0;
+  w.walls = 0; w.hits = 0; w.i = 0; w.j = 0; w.stopT = 1; w.first = -1;
+  w.reason = VerdictReason.OK_MISS;
   for (;;) {
-    const tw = i < W.count ? W.t[i]! : Infinity;
-    const tp = j < P.count ? P.t[j]! : Infinity;
+    const tw = w.i < W.count ? W.t[w.i]! : Infinity;
+    const tp = w.j < P.count ? P.t[w.j]! : Infinity;
     if (tw === Infinity && tp === Infinity) {
-      if (hits === 0) decideAtWall(out, c, -1, -1);
+      if (w.hits === 0) decideAtWall(out, c, -1, -1);
       break;
     }
-    if (tp < tw) {
-      // A player before the next wall.
-      if (first < 0) first = P.player[j]!;
-      if (walls === 0 && !visibleFromEye(c.scene.world, P.x[j]!, P.y[j]!, P.z[j]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
-        if (hits === 0) reason = VerdictReason.NOT_VISIBLE;
-        decideAtPlayer(out, c, RANK_REFUSED, j, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
-        stopT = tp;
-        break;
-      }
-      if (friendlyNoDamage && teammates(c.targets, c.shooter, P.player[j]!)) {
-        pushHit(out, k, j, VerdictReason.OK_FRIENDLY, walls);
-        if (hits === 0) reason = VerdictReason.OK_FRIENDLY;
-        decideAtPlayer(out, c, RANK_FRIENDLY, j, VerdictKind.HIT, VerdictReason.OK_FRIENDLY);
-        stopT = tp;
-        break;
-      }
-      const n = pushHit(out, k, j, VerdictReason.OK_HIT, walls);
-      out.hits.damage[n] = hitDamage(weapon, config, P.zone[j]!, tp, len2) * (power0 > 0 ? power / power0 : 1);
-      hits++;
-      reason = VerdictReason.OK_HIT;
-      decideAtPlayer(out, c, RANK_HIT, j, VerdictKind.HIT, VerdictReason.OK_HIT);
-      power -= playerCost;
-      if (!(power0 > 0) || !(power > 0) || hits >= MAX_HITS_PER_PELLET) {
-        stopT = tp;
-        break;
-      }
-      j++;
-      continue;
-    }
-    // A wall: its thickness runs from this face to the first exit face behind it.
-    let exit = -1;
-    if (W.front[i] === 1) {
-      for (let m = i + 1; m < W.count; m++) {
-        if (W.front[m] === 0) {
-          exit = m;
-          break;
-        }
-      }
-    }
-    const thickness = exit >= 0 ? (W.t[exit]! - tw) * len : SHEET_THICKNESS_M;
-    const cost = thickness * surfaceResistance(c.scene, config, W.surface[i]!);
-    pushImpact(out, k, i, 0);
-    // Hits past the stored ones are unknown: the pellet stops at the last wall it can account for.
-    const unknownBeyond = exit < 0 && W.total > W.count && i === W.count - 1;
-    // Where the first wall is entered must be in the eye's sight, as a hit before any wall must:
-    // a start pushed around a corner does not reach through walls the eye cannot see either.
-    const unseen = power0 > 0 && walls === 0 && cost < power &&
-      !visibleFromEye(c.scene.world, W.x[i]!, W.y[i]!, W.z[i]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz);
-    if (unseen && hits === 0 && j < P.count) {
-      first = first < 0 ? P.player[j]! : first;
-      reason = VerdictReason.NOT_VISIBLE;
-      decideAtPlayer(out, c, RANK_REFUSED, j, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
-      stopT = tw;
-      break;
-    }
-    if (!(power0 > 0) || cost >= power || walls >= MAX_WALLS_PER_PELLET || unknownBeyond || unseen) {
-      stopT = tw;
-      const behind = j < P.count ? j : -1;
-      if (hits === 0 && behind >= 0) {
-        reason = VerdictReason.OCCLUDED;
-        if (first < 0) first = P.player[behind]!;
-      }
-      if (hits === 0) decideAtWall(out, c, i, behind);
-      break;
-    }
-    power -= cost;
-    walls++;
-    const tEnd = exit >= 0 ? W.t[exit]! : tw;
-    if (exit >= 0) pushImpact(out, k, exit, 1);
-    i = (exit >= 0 ? exit : i) + 1;
-    while (i < W.count && W.t[i]! <= tEnd) i++;
+    if (!(tp < tw ? atPlayer(out, c, k, w) : atWall(out, c, k, w))) break;
   }
-  p.reason[k] = reason;
-  p.stopT[k] = stopT;
-  p.px[k] = sx + stopT * dx;
-  p.py[k] = sy + stopT * dy;
-  p.pz[k] = sz + stopT * dz;
-  p.target[k] = first;
-  p.walls[k] = walls;
+  const p = out.pellets;
+  p.ex[k] = g[3]!; p.ey[k] = g[4]!; p.ez[k] = g[5]!;
+  p.reason[k] = w.reason;
+  p.stopT[k] = w.stopT;
+  p.px[k] = sx + w.stopT * dx;
+  p.py[k] = sy + w.stopT * dy;
+  p.pz[k] = sz + w.stopT * dz;
+  p.target[k] = w.first;
+  p.walls[k] = w.walls;
+}
+
+/** Player w.j, met before the next wall: refused unseen, a teammate, or hit. Returns whether the pellet flies on. */
+function atPlayer(out: Verdict, c: PelletContext, k: number, w: Walk): boolean {
+  const j = w.j, tp = P.t[j]!, eye = c.eye;
+  if (w.first < 0) w.first = P.player[j]!;
+  w.stopT = tp;
+  if (w.walls === 0 && !visibleFromEye(c.scene.world, P.x[j]!, P.y[j]!, P.z[j]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz)) {
+    if (w.hits === 0) w.reason = VerdictReason.NOT_VISIBLE;
+    decideAtPlayer(out, c, RANK_REFUSED, j, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
+    return false;
+  }
+  if (c.config.friendlyFire === 'noDamage' && teammates(c.targets, c.shooter, P.player[j]!)) {
+    pushHit(out, k, j, VerdictReason.OK_FRIENDLY, w.walls);
+    if (w.hits === 0) w.reason = VerdictReason.OK_FRIENDLY;
+    decideAtPlayer(out, c, RANK_FRIENDLY, j, VerdictKind.HIT, VerdictReason.OK_FRIENDLY);
+    return false;
+  }
+  const n = pushHit(out, k, j, VerdictReason.OK_HIT, w.walls);
+  out.hits.damage[n] = hitDamage(c.weapon, c.config, P.zone[j]!, tp, w.len2) * (w.power0 > 0 ? w.power / w.power0 : 1);
+  w.hits++;
+  w.reason = VerdictReason.OK_HIT;
+  decideAtPlayer(out, c, RANK_HIT, j, VerdictKind.HIT, VerdictReason.OK_HIT);
+  w.power -= c.config.playerPenetrationCost ?? DEFAULT_PLAYER_COST;
+  if (!(w.power0 > 0) || !(w.power > 0) || w.hits >= MAX_HITS_PER_PELLET) return false;
+  w.j = j + 1;
+  w.stopT = 1;
+  return true;
+}
+
+/**
+ * World hit w.i, met before the next player: a wall whose thickness runs from this face to the
+ * first exit face behind it (a sheet's without one). Paid for and passed (an entry and an exit
+ * impact), or the pellet stops there. Returns whether it flies on.
+ */
+function atWall(out: Verdict, c: PelletContext, k: number, w: Walk): boolean {
+  const i = w.i, tw = W.t[i]!, eye = c.eye;
+  let exit = -1;
+  if (W.front[i] === 1) {
+    for (let m = i + 1; m < W.count; m++) {
+      if (W.front[m] === 0) {
+        exit = m;
+        break;
+      }
+    }
+  }
+  const thickness = exit >= 0 ? (W.t[exit]! - tw) * w.len : SHEET_THICKNESS_M;
+  const cost = thickness * surfaceResistance(c.scene, c.config, W.surface[i]!);
+  pushImpact(out, k, i, 0);
+  w.stopT = tw;
+  // Hits past the stored ones are unknown: the pellet stops at the last wall it can account for.
+  const unknownBeyond = exit < 0 && W.total > W.count && i === W.count - 1;
+  // Where the first wall is entered must be in the eye's sight, as a hit before any wall must:
+  // a start pushed around a corner does not reach through walls the eye cannot see either.
+  const unseen = w.power0 > 0 && w.walls === 0 && cost < w.power &&
+    !visibleFromEye(c.scene.world, W.x[i]!, W.y[i]!, W.z[i]!, eye.cx, eye.cy, eye.cz, eye.ax, eye.ay, eye.az, eye.bx, eye.by, eye.bz);
+  const behind = w.j < P.count ? w.j : -1;
+  if (unseen && w.hits === 0 && behind >= 0) {
+    if (w.first < 0) w.first = P.player[behind]!;
+    w.reason = VerdictReason.NOT_VISIBLE;
+    decideAtPlayer(out, c, RANK_REFUSED, behind, VerdictKind.REJECTED, VerdictReason.NOT_VISIBLE);
+    return false;
+  }
+  if (!(w.power0 > 0) || cost >= w.power || w.walls >= MAX_WALLS_PER_PELLET || unknownBeyond || unseen) {
+    if (w.hits === 0 && behind >= 0) {
+      w.reason = VerdictReason.OCCLUDED;
+      if (w.first < 0) w.first = P.player[behind]!;
+    }
+    if (w.hits === 0) decideAtWall(out, c, i, behind);
+    return false;
+  }
+  w.power -= cost;
+  w.walls++;
+  const tEnd = exit >= 0 ? W.t[exit]! : tw;
+  if (exit >= 0) pushImpact(out, k, exit, 1);
+  let next = (exit >= 0 ? exit : i) + 1;
+  while (next < W.count && W.t[next]! <= tEnd) next++;
+  w.i = next;
+  w.stopT = 1;
+  return true;
 }
