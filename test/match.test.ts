@@ -222,7 +222,7 @@ describe('HitregMatch: shots', () => {
     g.match.setHealth('bob', 30);
     const m = g.aim('alice', 'bob', HitZone.UPPER_TORSO, { seq: 2, weapon: WeaponId.SHOTGUN });
     const spec = WEAPONS[WeaponId.SHOTGUN]!;
-    m.pelletCount = predictPellets(m.pellets, 42, g.match.slotOf('alice'), 2, spec, g.match.player('alice')!.weapons, m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
+    m.pelletCount = predictPellets(m.pellets, 42, g.match.player('alice')!.weapons, spec, m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
     const out = g.match.shot('alice', encodeShot(new Uint8Array(shotBytes(m.pelletCount)), m));
     const v = out.verdict;
     expect(reasonName(v.reason)).toBe('OK_HIT');

@@ -80,24 +80,27 @@ function pull(s: Scene, weapon: number, point: [number, number, number], seq = 1
   };
   const w = WEAPONS[weapon]!;
   if ((w.pellets ?? 1) > 1 || (w.spread ?? 0) > 0) {
-    m.pelletCount = predictPellets(m.pellets, SEED, 0, seq, w, state ?? shooterWith(weapon), AT, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
+    m.pelletCount = predictPellets(m.pellets, SEED, state ?? shooterWith(weapon, seq - 1), w, AT, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
   }
   return m;
 }
 
-function shooterWith(weapon: number): ShooterState {
+/** Slot 0's rules state with `weapon` in hand, having fired `pulls` pulls (the pattern's index), its last seq the one before. */
+function shooterWith(weapon: number, pulls = 0): ShooterState {
   const st = createShooterState(0, WEAPONS.map((w) => w.magazine));
   st.equipped = weapon;
+  st.pulls = pulls;
+  st.lastSeq = pulls;
   return st;
 }
 
-function judge(s: Scene, m: ShotMessage, state = shooterWith(m.weapon)): Verdict {
+function judge(s: Scene, m: ShotMessage, state = shooterWith(m.weapon, m.seq - 1)): Verdict {
   const bytes = encodeShot(new Uint8Array(shotBytes(m.pelletCount)), m);
   return validateShot(createVerdict(), s.scene, s.config, bytes, state, timing, s.targets);
 }
 
 describe('spread patterns', () => {
-  it('offsets lie in the unit disc, are the same for the same inputs and differ by seq, slot and seed', () => {
+  it('offsets lie in the unit disc, are the same for the same inputs and differ by pull, slot and seed', () => {
     const a = patternOffsets(new Float64Array(2 * MAX_PELLETS), 1, 2, 3, MAX_PELLETS);
     const b = patternOffsets(new Float64Array(2 * MAX_PELLETS), 1, 2, 3, MAX_PELLETS);
     expect(Array.from(a)).toEqual(Array.from(b));
@@ -111,8 +114,8 @@ describe('spread patterns', () => {
   it('is uniform over the disc: a quarter of the pellets inside half the radius, centred', () => {
     const o = new Float64Array(2 * MAX_PELLETS);
     let inner = 0, n = 0, mx = 0, my = 0;
-    for (let seq = 0; seq < 4000; seq++) {
-      patternOffsets(o, SEED, 3, seq, MAX_PELLETS);
+    for (let pull = 0; pull < 4000; pull++) {
+      patternOffsets(o, SEED, 3, pull, MAX_PELLETS);
       for (let k = 0; k < MAX_PELLETS; k++, n++) {
         if (o[2 * k]! ** 2 + o[2 * k + 1]! ** 2 <= 0.25) inner++;
         mx += o[2 * k]!;
@@ -133,7 +136,9 @@ describe('spread patterns', () => {
         fc.pre(l > 1e-3);
         const w = WEAPONS[WeaponId.SHOTGUN]!;
         const out = new Float64Array(3 * MAX_PELLETS);
-        const n = predictPellets(out, SEED, 1, seq, w, createShooterState(1, [1, 1, 1, 1]), 0, 1, 2, 3, 1 + ax, 2 + ay, 3 + az);
+        const st = createShooterState(1, [1, 1, 1, 1]);
+        st.pulls = seq;
+        const n = predictPellets(out, SEED, st, w, 0, 1, 2, 3, 1 + ax, 2 + ay, 3 + az);
         expect(n).toBe(w.pellets);
         for (let k = 0; k < n; k++) {
           const px = out[3 * k]! - 1, py = out[3 * k + 1]! - 2, pz = out[3 * k + 2]! - 3;
@@ -164,7 +169,7 @@ describe('spread patterns', () => {
     // 8 shots, then 4 s without firing: every one forgotten.
     expect(sprayHeatAt(st, smg, 1000 + 7 * 80 + 4000)).toBe(0);
     const out = new Float64Array(3);
-    predictPellets(out, SEED, 0, 9, smg, createShooterState(0, [30]), 5000, 0, 1, 0, 0, 1, 10);
+    predictPellets(out, SEED, createShooterState(0, [30]), smg, 5000, 0, 1, 0, 0, 1, 10);
     expect(Array.from(out)).toEqual([0, 1, 10]);
   });
 });
@@ -194,6 +199,7 @@ describe('pellets through the pipeline', () => {
     const good = pull(s, WeaponId.SHOTGUN, head, 7);
     const noSpread = { ...good, pellets: good.pellets.slice() };
     for (let k = 0; k < 8; k++) noSpread.pellets.set([good.ex, good.ey, good.ez], 3 * k);
+    // Another pull's pattern (the next one's), sent as this pull.
     const forged = pull(s, WeaponId.SHOTGUN, head, 8);
     forged.seq = 7;
     const stacked = { ...good, pellets: good.pellets.slice(), pelletCount: 12 };
@@ -216,6 +222,24 @@ describe('pellets through the pipeline', () => {
       expect(v.after.nextFireMs).toBe(before.nextFireMs);
     }
     expect(reasonName(judge(s, good).reason)).toBe('OK_HIT');
+  });
+
+  it('a skipped seq chooses no pattern: the pattern is the pull\'s (pulls fired), whatever the seq', () => {
+    const head = s.zone(1, HitZone.HEAD);
+    const state = shooterWith(WeaponId.SHOTGUN, 3);
+    const honest = pull(s, WeaponId.SHOTGUN, head, 4, 30, state);
+    // The same pull sent with seq 4 or seq 1000: the same pellets are the only ones accepted.
+    for (const seq of [4, 1000]) {
+      const v = judge(s, { ...honest, seq }, shooterWith(WeaponId.SHOTGUN, 3));
+      expect([v.fired, v.kind === VerdictKind.REJECTED], reasonName(v.reason)).toEqual([true, false]);
+      const shopped = pull(s, WeaponId.SHOTGUN, head, seq, 30, shooterWith(WeaponId.SHOTGUN, seq - 1));
+      if (seq !== 4) expect(reasonName(judge(s, shopped, shooterWith(WeaponId.SHOTGUN, 3)).reason)).toBe('SPREAD_MISMATCH');
+    }
+    // A pull that fired moves the pattern on; a refused one does not.
+    const fired = judge(s, honest, shooterWith(WeaponId.SHOTGUN, 3));
+    expect(fired.after.pulls).toBe(4);
+    const refused = judge(s, { ...honest, pellets: new Float64Array(honest.pellets.length) }, shooterWith(WeaponId.SHOTGUN, 3));
+    expect([reasonName(refused.reason), refused.after.pulls]).toEqual(['SPREAD_MISMATCH', 3]);
   });
 
   it('a shotgun pellet stops in the first player; the players hit are all in front', () => {

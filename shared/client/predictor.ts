@@ -102,7 +102,7 @@ export class PredictingShooter {
     m.sx = sx; m.sy = sy; m.sz = sz; m.ex = ex; m.ey = ey; m.ez = ez;
     const weapon = weaponById(this.rules.weapons, m.weapon);
     if (weapon !== undefined && hasPattern(weapon)) {
-      m.pelletCount = predictPellets(m.pellets, this.rules.spreadSeed ?? 0, this.weapons.head.slot, m.seq, weapon, this.weapons.head, m.timeMs, sx, sy, sz, ex, ey, ez);
+      m.pelletCount = predictPellets(m.pellets, this.rules.spreadSeed ?? 0, this.weapons.head, weapon, m.timeMs, sx, sy, sz, ex, ey, ez);
     }
     return this.send(clock);
   }

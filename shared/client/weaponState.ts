@@ -137,7 +137,13 @@ export class WeaponState {
     if (w === undefined) return false;
     const s = copyShooterState(this.scratch, state);
     let ok: boolean;
-    if (p.action === ShotAction.FIRE) {
+    if (this.validation.weaponRules === false) {
+      // The game's own rules: a fire that was carried out states its time and counts its pull.
+      if (p.action !== ShotAction.FIRE) return false;
+      s.lastActionMs = p.timeMs;
+      s.pulls++;
+      ok = true;
+    } else if (p.action === ShotAction.FIRE) {
       ok = checkFire(s, w, p.timeMs) === RULES_OK;
       if (ok) applyFire(s, w, p.timeMs);
     } else if (p.action === ShotAction.SWITCH) ok = applySwitch(s, this.weapons, w, p.timeMs) === RULES_OK;

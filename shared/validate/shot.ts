@@ -28,7 +28,7 @@
  *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
  * 5b. Pattern (spread.ts): a weapon with a spread pattern sends its aim as the segment and each
  *    pellet's stop; the server rebuilds the pull's pattern around the aim (spread seed, shooter,
- *    seq, spray heat) and refuses the whole pull when any claimed pellet strays (SPREAD_MISMATCH).
+ *    pulls fired before, spray heat) and refuses the whole pull when any claimed pellet strays (SPREAD_MISMATCH).
  *    The pellets judged are the server's rebuild.
  * 6. Replay, per pellet (pellets.ts; a single segment is one pellet): the world's first hit along the segment and the first hitbox hit of every other player
  *    alive now (or, with honourShotsInFlight, killed after the action time) whose current life began at or before the
@@ -169,7 +169,10 @@ export function validateShot(
   // The shot is fired: use a round and a fire interval (the game's own rules count them when ours are off).
   out.fired = true;
   if (rules) applyFire(out.after, weapon, shot.timeMs);
-  else out.after.lastActionMs = shot.timeMs;
+  else {
+    out.after.lastActionMs = shot.timeMs;
+    out.after.pulls++;
+  }
 
   // 6 and 7. Replay and verdict, pellet by pellet
   return judgePull(out, scene, config, targets, shot, shooter, weapon, pellets);
@@ -256,7 +259,7 @@ function pelletsFor(out: Verdict, config: ValidationConfig, shot: ShotMessage, s
     rebuilt[0] = shot.ex; rebuilt[1] = shot.ey; rebuilt[2] = shot.ez;
     return 1;
   }
-  const n = predictPellets(rebuilt, config.spreadSeed ?? 0, shooter.slot, shot.seq, weapon, shooter, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+  const n = predictPellets(rebuilt, config.spreadSeed ?? 0, shooter, weapon, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
   const tol = PATTERN_TOLERANCE * Math.sqrt(claimLength2(shot)) + 1e-6;
   const p = out.pellets;
   p.count = n;

@@ -1,10 +1,11 @@
 /**
  * Spread patterns: where each pellet of a trigger pull goes, from values the client can compute but
  * cannot choose. A pull's pattern is drawn from the match's spread seed (sent at join, in the log
- * header), the shooter's slot and the action's seq through a fixed integer hash, so the shooting
- * client predicts its pellets exactly and the server rebuilds them around the aim; a client that
- * sends pellets of another pattern (no spread, another seq's, more pellets) is refused pellet by
- * pellet (SPREAD_MISMATCH). The spray radius grows with the shots of a burst (spreadPerShot) and
+ * header), the shooter's slot and the number of pulls it fired before (its rules state: a seq it
+ * could skip ahead to shop for a tight pattern, as Source's command numbers allow; a pull it must
+ * fire) through a fixed integer hash, so the shooting client predicts its pellets exactly and the
+ * server rebuilds them around the aim; a pull with pellets of another pattern (no spread, another
+ * pull's, more pellets) is refused (SPREAD_MISMATCH). The spray radius grows with the shots of a burst (spreadPerShot) and
  * recovers with time, on the shooter's rules state. Integer hashing and + - * /, Math.sqrt only:
  * the same bits in every engine.
  */
@@ -35,11 +36,11 @@ function fmix32(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** One 32-bit draw for (seed, slot, seq, pellet, try, axis), as a signed int32 (its bits are the draw). */
-export function patternHash(seed: number, slot: number, seq: number, pellet: number, attempt: number, axis: number): number {
+/** One 32-bit draw for (seed, slot, pull, pellet, try, axis), as a signed int32 (its bits are the draw). */
+export function patternHash(seed: number, slot: number, pull: number, pellet: number, attempt: number, axis: number): number {
   let h = fmix32((seed | 0) ^ 0x2545f491);
   h = fmix32(h ^ Math.imul((slot | 0) + 1, 0x9e3779b1));
-  h = fmix32(h ^ Math.imul(seq | 0, 0x85ebca77));
+  h = fmix32(h ^ Math.imul(pull | 0, 0x85ebca77));
   h = fmix32(h ^ Math.imul(((pellet * MAX_PATTERN_TRIES + attempt) * 2 + axis) + 1, 0xc2b2ae3d));
   return h;
 }
@@ -53,14 +54,14 @@ function signedUnit(h: number): number {
  * Fills out[2k], out[2k + 1] with pellet k's offset in the unit disc (k < count), uniform over the
  * disc by rejection from the square. Returns out.
  */
-export function patternOffsets(out: Float64Array, seed: number, slot: number, seq: number, count: number): Float64Array {
+export function patternOffsets(out: Float64Array, seed: number, slot: number, pull: number, count: number): Float64Array {
   const n = count < MAX_PELLETS ? count : MAX_PELLETS;
   for (let k = 0; k < n; k++) {
     let u = 0;
     let v = 0;
     for (let a = 0; a < MAX_PATTERN_TRIES; a++) {
-      const cu = signedUnit(patternHash(seed, slot, seq, k, a, 0));
-      const cv = signedUnit(patternHash(seed, slot, seq, k, a, 1));
+      const cu = signedUnit(patternHash(seed, slot, pull, k, a, 0));
+      const cv = signedUnit(patternHash(seed, slot, pull, k, a, 1));
       if (cu * cu + cv * cv <= 1) {
         u = cu;
         v = cv;
@@ -137,17 +138,17 @@ export function pelletStops(
 const scratchOffsets = new Float64Array(2 * MAX_PELLETS);
 
 /**
- * The pellets a pull of `weapon` fires at `timeMs` (seq `seq` of shooter `slot`, spread seed `seed`,
- * rules state `state` before the shot) along the aim S -> E, as stop points into `out` (3 per
- * pellet). What the server rebuilds and what a predicting client sends. Returns the pellet count,
- * 0 for a zero-length aim.
+ * The pellets a pull of `weapon` fires at `timeMs` by the shooter in rules state `state` (its slot,
+ * the pulls it fired before, its spray heat: the state before the pull), spread seed `seed`, along
+ * the aim S -> E, as stop points into `out` (3 per pellet). What the server rebuilds and what a
+ * predicting client sends. Returns the pellet count, 0 for a zero-length aim.
  */
 export function predictPellets(
-  out: Float64Array, seed: number, slot: number, seq: number, weapon: WeaponSpec, state: ShooterState, timeMs: number,
+  out: Float64Array, seed: number, state: ShooterState, weapon: WeaponSpec, timeMs: number,
   sx: number, sy: number, sz: number, ex: number, ey: number, ez: number,
 ): number {
   const n = weapon.pellets ?? 1;
   const radius = spreadRadius(weapon, sprayHeatAt(state, weapon, timeMs));
-  patternOffsets(scratchOffsets, seed, slot, seq, n);
+  patternOffsets(scratchOffsets, seed, state.slot, state.pulls, n);
   return pelletStops(out, sx, sy, sz, ex, ey, ez, radius, scratchOffsets, n) ? n : 0;
 }

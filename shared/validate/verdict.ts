@@ -135,6 +135,11 @@ export interface ShooterState {
   sprayHeat: number;
   /** Action time of the last shot fired, server ms (-Infinity before the first). */
   sprayAtMs: number;
+  /**
+   * Pulls fired so far (every life): the index of the next pull's spread pattern (spread.ts). Only a
+   * pull that fires moves it, so no client can shop for a pattern without firing.
+   */
+  pulls: number;
 }
 
 /** Bit set of a loadout (weapon ids < 31). */
@@ -153,7 +158,7 @@ export function createShooterState(slot: number, magazines: readonly number[], l
   return {
     slot, alive: true, lastSeq: -1, lastActionMs: Number.NEGATIVE_INFINITY, nextFireMs: 0,
     equipped: carried[0] ?? 0, drawEndMs: 0, carried: loadoutBits(carried),
-    ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0), sprayHeat: 0, sprayAtMs: Number.NEGATIVE_INFINITY,
+    ammo: magazines.slice(), reloadEndMs: magazines.map(() => 0), sprayHeat: 0, sprayAtMs: Number.NEGATIVE_INFINITY, pulls: 0,
   };
 }
 
@@ -168,6 +173,7 @@ export function copyShooterState(out: ShooterState, src: ShooterState): ShooterS
   out.carried = src.carried;
   out.sprayHeat = src.sprayHeat;
   out.sprayAtMs = src.sprayAtMs;
+  out.pulls = src.pulls;
   out.ammo.length = src.ammo.length;
   out.reloadEndMs.length = src.reloadEndMs.length;
   for (let i = 0; i < src.ammo.length; i++) out.ammo[i] = src.ammo[i]!;

@@ -9,7 +9,8 @@
  * - Fire: the weapon must be carried and equipped, drawn (time >= drawEndMs), not reloading (a
  *   reload completes at reloadEndMs: the magazine is full from then on), loaded, and the fire clock
  *   must allow it (time >= nextFireMs). Firing uses a round, moves the fire clock to time +
- *   fireIntervalMs and adds a shot to the spray heat (spread.ts); the last round starts a reload.
+ *   fireIntervalMs, counts the pull (the next one's pattern) and adds a shot to the spray heat
+ *   (spread.ts); the last round starts a reload.
  * - Switch: to a carried weapon other than the equipped one. The holstered weapon's reload is
  *   cancelled (its rounds stay) and the spray heat cleared; the new weapon is drawn at time + drawMs, and an empty one reloads
  *   by itself once drawn. The fire clock is kept: switching never fires sooner than the last
@@ -71,6 +72,7 @@ export function applyFire(state: ShooterState, weapon: WeaponSpec, timeMs: numbe
   if (ammo <= 0) state.reloadEndMs[w] = timeMs + weapon.reloadMs;
   state.nextFireMs = timeMs + weapon.fireIntervalMs;
   state.lastActionMs = timeMs;
+  state.pulls++;
   applySprayHeat(state, weapon, timeMs);
 }
 

@@ -93,7 +93,8 @@ export function measure(world: World, players: number, weapon: number, warmed?: 
     const len = Math.min(spec.rangeM, 30);
     shot.ex = shot.sx + (dx / l) * len; shot.ey = shot.sy + (dy / l) * len; shot.ez = shot.sz + (dz / l) * len;
     before.lastSeq = i;
-    shot.pelletCount = hasPattern(spec) ? predictPellets(shot.pellets, SEED, 0, shot.seq, spec, before, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez) : 0;
+    before.pulls = i;
+    shot.pelletCount = hasPattern(spec) ? predictPellets(shot.pellets, SEED, before, spec, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez) : 0;
     payloads.push(encodeShot(new Uint8Array(shotBytes(shot.pelletCount)), shot));
   }
   const v = createVerdict();
@@ -101,6 +102,7 @@ export function measure(world: World, players: number, weapon: number, warmed?: 
   shooter.equipped = weapon;
   const judge = (i: number) => {
     shooter.lastSeq = i;
+    shooter.pulls = i;
     shooter.nextFireMs = 0;
     shooter.ammo[weapon] = 1e9;
     validateShot(v, scene, config, payloads[i], shooter, timing, targets);

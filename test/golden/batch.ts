@@ -10,7 +10,7 @@
 import type * as Api from '../../shared/index';
 
 /** The committed hash of the batch. A change means verdict math changed: every engine must agree on the new value. */
-export const GOLDEN_HASH = '1f5acaf05ba1621a';
+export const GOLDEN_HASH = 'afbd772d5f47b50c';
 
 export interface GoldenResult {
   hash: string;
@@ -172,6 +172,7 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     shooter = api.createShooterState(0, api.WEAPONS.map((w) => w.magazine), config.loadout);
     const weapon = q % 2 === 0 ? api.WeaponId.SHOTGUN : api.WeaponId.SNIPER;
     shooter.equipped = weapon;
+    shooter.pulls = q;
     const timing: Api.ShotTiming = { receiveTimeMs: newest, rttMs: 40, interpDelayMs: 100, newestTickMs: newest };
     histories[0]!.sampleAt(pose, newest, policy);
     const sx = pose.x, sy = pose.y + rig.eyeHeight, sz = pose.z;
@@ -189,7 +190,7 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     shot.ex = sx + (ax - sx) * reach; shot.ey = sy + (ay - sy) * reach; shot.ez = sz + (az - sz) * reach;
     shot.pelletCount = 0;
     const spec = api.WEAPONS[weapon]!;
-    if (api.hasPattern(spec)) shot.pelletCount = api.predictPellets(shot.pellets, pellConfig.spreadSeed, 0, shot.seq, spec, shooter, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
+    if (api.hasPattern(spec)) shot.pelletCount = api.predictPellets(shot.pellets, pellConfig.spreadSeed, shooter, spec, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
     api.encodeShot(pellets, shot);
     api.validateShot(verdict, scene, pellConfig, pellets.subarray(0, api.shotBytes(shot.pelletCount)), shooter, timing, targets);
     out.push(verdict.kind, verdict.reason, verdict.damage, verdict.pellets.count, verdict.hits.count, verdict.impacts.count);
