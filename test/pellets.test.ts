@@ -253,6 +253,30 @@ describe('pellets through the pipeline', () => {
   });
 });
 
+describe('spray through the pipeline', () => {
+  it('an automatic weapon\'s first shot flies along the aim and the spray widens shot by shot, each predicted from the state after the last', () => {
+    const smg: WeaponSpec = { id: WEAPONS.length, name: 'smg', damage: 10, rangeM: 60, fireIntervalMs: 80, magazine: 30, reloadMs: 2000, drawMs: 300, zoneMultipliers: null, spread: 0, spreadPerShot: 0.01, spreadMax: 0.05, spreadRecoverMs: 400 };
+    const weapons = [...WEAPONS, smg];
+    const sc = sceneWith([], [[0, 6]], { weapons, loadout: weapons.map((w) => w.id) });
+    const state = createShooterState(0, weapons.map((w) => w.magazine), weapons.map((w) => w.id));
+    state.equipped = smg.id;
+    const offsets: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const m = { ...pull(sc, 0, sc.zone(1, HitZone.UPPER_TORSO), i + 1), weapon: smg.id, timeMs: AT - 500 + i * 80, renderTimeMs: AT - 600 + i * 80 };
+      m.pelletCount = predictPellets(m.pellets, SEED, state, smg, m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
+      expect(m.pelletCount).toBe(1);
+      const v = validateShot(createVerdict(), sc.scene, sc.config, encodeShot(new Uint8Array(shotBytes(1)), m), state, timing, sc.targets);
+      expect(v.fired, reasonName(v.reason)).toBe(true);
+      offsets.push(Math.hypot(m.pellets[0]! - m.ex, m.pellets[1]! - m.ey, m.pellets[2]! - m.ez) / 30);
+      Object.assign(state, { ...v.after, ammo: v.after.ammo.slice(), reloadEndMs: v.after.reloadEndMs.slice() });
+    }
+    expect(offsets[0]).toBe(0);
+    // Each shot's offset is within its radius: 0.01 per shot of heat (less what 80 ms recovered), at most 0.05.
+    for (let i = 1; i < 6; i++) expect(offsets[i]!).toBeLessThanOrEqual(Math.min(0.05, 0.01 * i) + 1e-12);
+    expect(state.pulls).toBe(6);
+  });
+});
+
 describe('penetration', () => {
   const sniper = WEAPONS[WeaponId.SNIPER]!;
   const power = sniper.penetration!;
