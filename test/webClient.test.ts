@@ -4,7 +4,10 @@
  * loads the world and rig by content hash, moves with WASD (its predicted position and the
  * server's agree after reconciliation), aims at the target, fires with F, shows the predicted hit
  * at once and the server's confirmed verdict after, and with debug verdicts on draws the impact
- * view. Screenshots go to dist/screenshots/ (web-play.png, web-debug.png).
+ * view. With 4 it takes the shotgun (the HUD names it) and a pull sends its pellets through the
+ * shared PredictingShooter: each pellet's tracer and hits drawn at once from the prediction, redrawn
+ * from the verdict's pellets, which the server did not refuse and which match the prediction.
+ * Screenshots go to dist/screenshots/ (web-play.png, web-debug.png).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +17,8 @@ import type { Browser, Page } from 'playwright-core';
 import { loadWorld } from '../server/level/gltf';
 import { findSpawnPoints } from '../server/index';
 import { HitZone } from '../shared/rig/rig';
+import { WeaponId } from '../shared/weapons';
+import { VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import { launchChromium } from './helpers/chromium';
 import { startTestServer, TestPlayer, waitFor, type TestServer } from './helpers/server';
 
@@ -114,6 +119,51 @@ describe('web client in Chromium', () => {
     // The round came out of the second weapon's magazine.
     const magazine = ts.server.config.validation.weapons.find((w) => w.id === second)!.magazine;
     expect(room.match.player(room.seats[1]!.sessionId)!.weapons.ammo[second]).toBe(magazine - 1);
+
+    // 4 takes the shotgun; a pull fires its 8 pellets.
+    await page.keyboard.press('Digit4');
+    await page.waitForFunction(`window.hitreg.game.equipped === ${WeaponId.SHOTGUN}`, undefined, { timeout: 3000 });
+    await page.waitForFunction(`/shotgun (drawing|\\d+)/.test(document.getElementById('health').textContent) && />4 shotgun/.test(document.getElementById('loadout').textContent)`, undefined, { timeout: 3000 });
+    await page.waitForFunction(`window.hitreg.net.clock.serverNow(performance.now()) > window.hitreg.game.drawEndMs`, undefined, { timeout: 3000 });
+    const pullsBefore = await page.evaluate(`window.hitreg.game.shots.length`) as number;
+    // Aim and fire in one evaluation (again each frame until the rules let the page fire), and keep
+    // what the page drew right after it fired, before any reply could arrive.
+    await page.waitForFunction(`(() => {
+      const g = window.hitreg.game;
+      if (!g.aimAt(0, ${HitZone.UPPER_TORSO}, performance.now())) return false;
+      const s = g.fire(performance.now());
+      if (s === null) return false;
+      window.pull = { seq: s.seq, weapon: s.weapon, pellets: s.marks.pellets.length, hits: s.marks.hits.length, drawn: g.decor.counts(s.seq), judged: s.verdict !== null };
+      return true;
+    })()`, undefined, { timeout: 5000 });
+    const fired = await page.evaluate(`window.pull`) as { seq: number; weapon: number; pellets: number; hits: number; drawn: { tracers: number; hits: number; holes: number }; judged: boolean } | null;
+    expect(fired).not.toBeNull();
+    expect(fired!).toMatchObject({ weapon: WeaponId.SHOTGUN, pellets: 8, judged: false });
+    // The prediction's pellets are drawn at once: a tracer each, a dot on each hit, a hole where one
+    // met the world (the target stands within 8 m, walls around: every pull meets something).
+    expect(fired!.drawn.tracers).toBe(8);
+    expect(fired!.drawn.hits).toBe(fired!.hits);
+    expect(fired!.drawn.hits + fired!.drawn.holes).toBeGreaterThan(0);
+    // The page sent the pellets: the server judged a pull of 8 and did not refuse it.
+    await page.waitForFunction(`window.hitreg.game.shots.length > ${pullsBefore} && window.hitreg.game.shots.at(-1).verdict !== null`, undefined, { timeout: 3000 });
+    const pull = await page.evaluate(`(() => {
+      const g = window.hitreg.game, s = g.shots.at(-1);
+      return { kind: s.verdict.kind, reason: s.verdict.reason, pellets: s.verdict.pellets?.length ?? 0, reasons: (s.verdict.pellets ?? []).map((p) => p.reason),
+        impacts: s.verdict.impacts?.length ?? 0, redrawn: s.verdictMarks?.pellets.length ?? 0, agreed: s.agreed, drawn: g.decor.counts(s.seq), predictedHits: s.marks.hits.length };
+    })()`) as { kind: number; reason: number; pellets: number; reasons: number[]; impacts: number; redrawn: number; agreed: boolean; drawn: { tracers: number; hits: number; holes: number }; predictedHits: number };
+    expect(pull.kind).not.toBe(VerdictKind.REJECTED);
+    expect([VerdictReason.OK_HIT, VerdictReason.OK_MISS]).toContain(pull.reason);
+    expect(pull.pellets).toBe(8);
+    expect(pull.reasons.every((r) => r === VerdictReason.OK_HIT || r === VerdictReason.OK_MISS)).toBe(true);
+    // Redrawn from the verdict's pellets, which went where the page predicted them.
+    expect(pull.redrawn).toBe(8);
+    expect(pull.agreed).toBe(true);
+    expect(pull.drawn.tracers).toBe(8);
+    expect(pull.drawn.hits).toBe(pull.reasons.filter((r) => r === VerdictReason.OK_HIT).length);
+    expect(pull.drawn.hits).toBe(pull.predictedHits);
+    expect(pull.drawn.holes).toBe(pull.impacts);
+    expect(pull.drawn.hits + pull.drawn.holes).toBeGreaterThan(0);
+    if (pull.reason === VerdictReason.OK_HIT) expect(await page.textContent('#hitmarker')).toMatch(/\(\d\/8 pellets\)/);
     await page.waitForTimeout(100);
     await page.screenshot({ path: join(SHOTS, 'web-debug.png') });
     await page.close();

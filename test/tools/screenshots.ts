@@ -3,9 +3,10 @@
  * builds dist/ first when a source is newer; this file starts a game server on a free port with the
  * default level (debug verdicts on, match logs in a temporary directory), stands one target player in
  * it, and drives Debian's Chromium (playwright-core) through three views:
- *   web/screenshots/web-play.png    the page playing, aimed at the target, the net graph top right
+ *   web/screenshots/web-play.png    the page playing: a shotgun pull at the target, its pellets'
+ *                                   tracers and hits, the loadout and net graph top right
  *   web/screenshots/web-debug.png   the impact view (?debug=1) after a few shots at the target
- *   web/screenshots/web-replay.png  the match-log viewer on that match's log, its first hit selected
+ *   web/screenshots/web-replay.png  the match-log viewer on that match's log, the pull selected
  * Each step waits on the page's own state (window.hitreg, window.replay), never on a fixed delay
  * alone. Exits 1 with the reason when a step fails.
  */
@@ -18,6 +19,7 @@ import { loadWorld } from '../../server/level/gltf';
 import { findSpawnPoints } from '../../server/index';
 import { HitZone } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { WeaponId } from '../../shared/weapons';
 import { MatchLogView } from '../../web/src/replayLog';
 import { launchChromium } from '../helpers/chromium';
 import { startTestServer, TestPlayer, type TestServer } from '../helpers/server';
@@ -69,10 +71,14 @@ async function aim(page: Page): Promise<void> {
 
 async function play(browser: Browser, ts: TestServer): Promise<void> {
   const page = await openGame(browser, ts.port, '?name=web');
-  await aim(page);
+  // The shotgun (key 4), drawn, then one pull at the target once the verdict is in.
+  await page.keyboard.press('Digit4');
+  await page.waitForFunction(`window.hitreg.game.equipped === ${WeaponId.SHOTGUN} && window.hitreg.net.clock.serverNow(performance.now()) > window.hitreg.game.drawEndMs`, undefined, { timeout: 15_000 });
   // The net graph samples every 250 ms: wait for a sample that has seen the server's tick rate.
   await page.waitForFunction(`/tick \\d+\\/\\d+ Hz/.test(document.getElementById('netgraph').textContent)`, undefined, { timeout: 30_000 });
-  await page.waitForTimeout(500);
+  await page.waitForFunction(`(() => { const g = window.hitreg.game; return g.aimAt(0, ${HitZone.UPPER_TORSO}, performance.now()) && g.fire(performance.now()) !== null; })()`, undefined, { timeout: 15_000 });
+  await page.waitForFunction(`window.hitreg.game.shots.at(-1).verdict !== null`, undefined, { timeout: 15_000 });
+  await page.waitForTimeout(150);
   await page.screenshot({ path: join(OUT, 'web-play.png') });
   await leave(page, ts);
 }
@@ -95,7 +101,7 @@ async function debug(browser: Browser, ts: TestServer): Promise<void> {
 
 async function replay(browser: Browser, ts: TestServer, logPath: string): Promise<void> {
   const log = MatchLogView.parse(new Uint8Array(readFileSync(logPath)));
-  const hit = log.shots.find((s) => s.verdict.kind === VerdictKind.HIT);
+  const hit = log.shots.find((s) => s.verdict.kind === VerdictKind.HIT && s.verdict.weapon === WeaponId.SHOTGUN) ?? log.shots.find((s) => s.verdict.kind === VerdictKind.HIT);
   if (hit === undefined) throw new Error(`no hit in ${logPath}`);
   const page = await browser.newPage({ viewport: { width: 1100, height: 640 } });
   page.on('pageerror', (e) => { throw new Error(`the viewer threw: ${String(e)}`); });

@@ -4,17 +4,21 @@
  * others drawn interpolated at the render time (server clock - interpolation delay) from the
  * same snapshot rings the server rewinds (shared/client/view.ts), and every shot predicted with
  * the server's own validateShot against exactly what was drawn, with the weapon rules state
- * mirrored by the shared PredictingShooter: an instant hit marker, bullet hole and predicted
- * damage, then confirmed or corrected by the server's verdict.
+ * mirrored by the shared PredictingShooter (which also fills a pattern weapon's pellets): an instant
+ * hit marker, each pellet's tracer, holes and hits, and the predicted damage, then confirmed or
+ * corrected by the server's verdict (its pellets redrawn where the server says they went).
  */
 import * as THREE from 'three';
 import {
   BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
-  createPlayerPose, createWorldHit, encodeInput, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
+  createPlayerPose, createWorldHit, encodeInput, hasPattern, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
 import type { Joined } from './net';
-import { HitboxFigure, bulletHole, hitboxGeometries, levelMesh, segmentLine } from './scene';
+import type { Controls } from './controls';
+import { HitboxFigure, hitboxGeometries, levelMesh, segmentLine } from './scene';
+import { MarkColour, ShotDecor, muzzle } from './shotDecor';
+import { marksOfReply, marksOfVerdict, sameOutcome, type ShotMarks } from './shotMarks';
 
 /** One shot as the page saw it: the prediction at once, the verdict when it comes. */
 export interface ShotView {
@@ -23,6 +27,11 @@ export interface ShotView {
   renderTimeMs: number;
   segment: [number, number, number, number, number, number];
   predicted: { kind: number; reason: string; target: number; zone: number; hitbox: number; damage: number };
+  weapon: number;
+  /** What the prediction drew: each pellet's stop, the holes and the hits (one pellet for a single segment). */
+  marks: ShotMarks;
+  /** What the verdict redrew when it carried pellets (null before it, or when it had none). */
+  verdictMarks: ShotMarks | null;
   /** What the client drew at its render time: each other player's posed bones (for the debug view). */
   seen: Map<number, Float64Array>;
   verdict: VerdictReply | null;
@@ -30,15 +39,6 @@ export interface ShotView {
   agreed: boolean | null;
 }
 
-export interface Controls {
-  forward: boolean; back: boolean; left: boolean; right: boolean; jump: boolean;
-  /** Trigger held (automatic fire at the weapon's rate). */
-  fire: boolean;
-  /** A trigger pull not yet fired: a click shorter than an update still fires once. */
-  pulled: boolean;
-}
-
-const FIRE_KEYS = new Set(['KeyF']);
 
 export class Game {
   readonly renderer: THREE.WebGLRenderer;
@@ -76,7 +76,8 @@ export class Game {
   private readonly inputBuf = new Uint8Array(INPUT_BYTES);
   private readonly input = createInputMessage();
   private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
-  private readonly decals = new THREE.Group();
+  /** Tracers, holes and hit dots of the shots, predicted then judged. */
+  readonly decor = new ShotDecor();
   private readonly debugGroup = new THREE.Group();
   /** Per-second counters for the net graph. */
   readonly stats = { snapshots: 0, tickRate: 0, lastTick: -1, lastTickAt: 0, corrections: 0, correctionM: 0 };
@@ -105,7 +106,7 @@ export class Game {
     sun.position.set(20, 40, 10);
     this.scene.add(sun);
     this.scene.add(levelMesh(world));
-    this.scene.add(this.decals, this.debugGroup);
+    this.scene.add(this.decor.group, this.debugGroup);
     for (let s = 0; s < welcome.validation.maxPlayers; s++) this.figures.push(null);
 
     const room = net.room;
@@ -261,7 +262,10 @@ export class Game {
     const [sx, sy, sz] = this.eye();
     const [dx, dy, dz] = this.viewDir;
     let len = weapon.rangeM * 0.999;
-    if (this.net.world.firstHit(this.hit, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len)) len = Math.min(len, this.hit.t * len + 0.05);
+    // A pattern's pellets are as long as the aim, and a penetrating round flies on through walls: both
+    // take the weapon's range. Any other shot ends just behind the first wall.
+    const reaches = hasPattern(weapon) || (weapon.penetration ?? 0) > 0;
+    if (!reaches && this.net.world.firstHit(this.hit, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len)) len = Math.min(len, this.hit.t * len + 0.05);
     // Prediction: the server's pipeline against this client's rings, arrival half a round trip away.
     const pr = this.shooter.fire(this.clockAt(now), t, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len);
     const p = pr.verdict;
@@ -273,13 +277,13 @@ export class Game {
     const view: ShotView = {
       seq: pr.seq, sentAt: now, renderTimeMs: t, segment: [sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len],
       predicted: { kind: p.kind, reason: reasonName(p.reason), target: p.target, zone: p.zone, hitbox: p.hitbox, damage: p.damage },
+      weapon: weapon.id, marks: marksOfVerdict(p, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len), verdictMarks: null,
       seen, verdict: null, agreed: null,
     };
     this.net.room.sendBytes(Msg.SHOT, pr.bytes);
     this.shots.push(view);
     if (this.shots.length > 200) this.shots.shift();
-    if (p.kind === VerdictKind.MISS && p.worldHit) this.decals.add(bulletHole(p.x, p.y, p.z, p.nx, p.ny, p.nz));
-    if (this.decals.children.length > 64) this.decals.remove(this.decals.children[0]!);
+    this.decor.show(view.seq, view.marks, MarkColour.PREDICTED, now, muzzle(view.segment));
     this.onShot?.(view);
     return view;
   }
@@ -309,8 +313,24 @@ export class Game {
     if (s === undefined) return;
     s.verdict = v;
     s.agreed = s.predicted.kind === v.kind && s.predicted.target === v.target && s.predicted.zone === v.zone;
+    this.redraw(s, v, performance.now());
     if (this.debug && v.rewound) this.showImpact(s, v.rewound);
     this.onVerdict?.(s);
+  }
+
+  /**
+   * The verdict's pellets replace the predicted ones (green when they went where predicted, red
+   * when not); a verdict without pellets recolours the prediction, and a refused one leaves no
+   * holes or hits (the server made none).
+   */
+  private redraw(s: ShotView, v: VerdictReply, now: number): void {
+    const [sx, sy, sz] = s.segment;
+    s.verdictMarks = marksOfReply(v, sx, sy, sz, s.marks);
+    if (s.verdictMarks !== null) s.agreed = s.agreed && sameOutcome(s.marks, s.verdictMarks);
+    let marks = s.verdictMarks ?? s.marks;
+    if (s.verdictMarks === null && v.kind === VerdictKind.REJECTED) marks = { ...marks, holes: [], hits: [] };
+    else if (s.verdictMarks === null && v.kind !== VerdictKind.HIT) marks = { ...marks, hits: [] };
+    this.decor.show(s.seq, marks, s.agreed ? MarkColour.CONFIRMED : MarkColour.CORRECTED, now, muzzle(s.segment));
   }
 
   /** sv_showimpacts: the hitboxes this client drew when it fired (blue) beside the server's rewound ones (green if they agree, red if not). */
@@ -358,6 +378,7 @@ export class Game {
   /** Draws the match as of `now` (per animation frame). */
   draw(now: number): void {
     const t = this.renderTime(now);
+    this.decor.update(now);
     for (let s = 0; s < this.view.maxPlayers; s++) {
       const drawable = s !== this.slot && this.view.present(s) && this.view.renderPose(this.pose, s, t) && this.pose.alive;
       let f = this.figures[s] ?? null;
@@ -401,23 +422,6 @@ export class Game {
     this.yaw = Math.atan2(dx, dz);
     this.pitch = Math.atan2(dy, Math.sqrt(dx * dx + dz * dz));
     return true;
-  }
-
-  static keyDown(c: Controls, code: string, down: boolean): boolean {
-    switch (code) {
-      case 'KeyW': case 'ArrowUp': c.forward = down; return true;
-      case 'KeyS': case 'ArrowDown': c.back = down; return true;
-      case 'KeyA': case 'ArrowLeft': c.left = down; return true;
-      case 'KeyD': case 'ArrowRight': c.right = down; return true;
-      case 'Space': c.jump = down; return true;
-      default:
-        if (FIRE_KEYS.has(code)) {
-          if (down && !c.fire) c.pulled = true;
-          c.fire = down;
-          return true;
-        }
-        return false;
-    }
   }
 }
 

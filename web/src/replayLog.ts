@@ -3,11 +3,12 @@
  * every shot with its segment and recorded verdict, and, for one shot at a time, the scene the
  * room judged it in rebuilt from the log (each history fed the same ticks in the same order, the
  * histories cleared at the same joins) so the page can draw the hitboxes the server rewound to and
- * re-judge the shot with validateShot, which must give the recorded verdict bit for bit.
+ * re-judge the shot with validateShot, which must give the recorded verdict bit for bit; and what to
+ * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits.
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readVerdict, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readShotInput, readShotRecord, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -16,6 +17,7 @@ import {
   type PlayerPose, type Rig, type ShotScene, type Verdict, type World,
 } from '../../shared/index';
 import { createShotInput, type ShotInput } from '../../shared/audit/index';
+import { marksOfVerdict, type ShotMarks } from './shotMarks';
 
 /** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'), input stamp (NaN unknown). */
 export const POSE_STRIDE = 14;
@@ -100,10 +102,8 @@ export class MatchLogView {
         }
         ti++;
       } else if (f.type === RecordType.SHOT) {
-        const vAt = readShotInput(input, v, at, f.payloadLength, null, this.frames.version);
-        if (vAt < 0) continue;
         const verdict = createVerdict();
-        if (readVerdict(verdict, v, vAt, at + f.payloadLength) !== at + f.payloadLength) continue;
+        if (!readShotRecord(input, verdict, v, at, f.payloadLength, this.frames.version)) continue;
         let segment: Float64Array | null = null;
         let seq = verdict.seq, action = -1;
         if (input.payload !== null && decodeShot(msg, input.payload) === FrameStatus.OK) {
@@ -177,6 +177,26 @@ export class MatchLogView {
     }
     return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict), rewound };
   }
+}
+
+/** Where a shot's drawn marks come from: the log's verdict, the shot judged again here, or its single segment. */
+export type MarksSource = 'log' | 'rejudged' | 'segment';
+
+/**
+ * What the viewer draws for `shot`: each pellet, the walls it passed and its hits from the recorded
+ * verdict; for a log whose verdicts keep no pellets (older formats) those of the verdict judged
+ * again from the log (`rejudged`) when it has any, else the single segment as recorded. Null for a
+ * shot without a readable segment.
+ */
+export function loggedShotMarks(shot: LoggedShot, rejudged: Verdict | null): { marks: ShotMarks; from: MarksSource } | null {
+  const seg = shot.segment;
+  if (seg === null) return null;
+  const [sx, sy, sz, ex, ey, ez] = [seg[0]!, seg[1]!, seg[2]!, seg[3]!, seg[4]!, seg[5]!];
+  if (shot.verdict.pellets.count > 0) return { marks: marksOfVerdict(shot.verdict, sx, sy, sz, ex, ey, ez), from: 'log' };
+  if (rejudged !== null && rejudged.pellets.count > 0 && rejudged.kind === shot.verdict.kind && rejudged.reason === shot.verdict.reason) {
+    return { marks: marksOfVerdict(rejudged, sx, sy, sz, ex, ey, ez), from: 'rejudged' };
+  }
+  return { marks: marksOfVerdict(shot.verdict, sx, sy, sz, ex, ey, ez), from: 'segment' };
 }
 
 /** What validateShot was handed for a recorded payload (as the audit replay does). */

@@ -1,7 +1,8 @@
 /**
  * The match-log viewer (`/replay.html`): open a .hrml (file button, drop, or `?log=<url>`), scrub
  * through the match, pick any shot to see its segment, the hitboxes the server rewound to (rebuilt
- * from the log), the verdict and its reason, and whether judging it again in this page gives the
+ * from the log), each pellet of a pull with the walls it passed (entry and exit holes) and its hits,
+ * the verdict and its reason, and whether judging it again in this page gives the
  * recorded verdict bit for bit. The world and rig come by the log's content hashes from the server
  * that serves the page, or from .hrwb / .hrrg files opened beside the log. `?shot=<slot>:<seq>`
  * (the audit report's links) selects that shot once the log is open.
@@ -12,8 +13,10 @@ import {
   HIT_ZONE_NAMES, VerdictKind, World, createPlayerPose, reasonName, rigAssetPath, rigFromBuffer, worldAssetPath, Rewinder,
   createRewindPolicy, BONE_STRIDE, type Rig,
 } from '../../shared/index';
-import { MatchLogView, type LoggedShot } from './replayLog';
-import { HitboxFigure, hitboxGeometries, levelMesh, segmentLine } from './scene';
+import { MatchLogView, loggedShotMarks, type LoggedShot } from './replayLog';
+import { HitboxFigure, hitboxGeometries, levelMesh } from './scene';
+import { ShotDecor } from './shotDecor';
+import { pelletsHit, wallsPassed, type ShotMarks } from './shotMarks';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const params = new URLSearchParams(location.search);
@@ -33,7 +36,9 @@ camera.position.set(0, 20, 20);
 const orbit = new OrbitControls(camera, canvas);
 const players = new THREE.Group();
 const marks = new THREE.Group();
-scene.add(players, marks);
+/** The selected shot's tracers, holes (with a dot each, to be seen from afar) and hits, kept until the next. */
+const decor = new ShotDecor(Number.POSITIVE_INFINITY, 1000, true);
+scene.add(players, marks, decor.group);
 
 interface Loaded {
   log: MatchLogView;
@@ -108,7 +113,7 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
     if (s !== undefined) select(s.index);
     else $('detail').textContent = `shot ${want} (slot:seq) is not in this log`;
   }
-  (window as unknown as { replay: unknown }).replay = { log, select, get selected() { return selected; } };
+  (window as unknown as { replay: unknown }).replay = { log, select, get selected() { return selected; }, drawn: () => decor.counts(selected) };
 }
 
 function listShots(): void {
@@ -141,6 +146,7 @@ function select(k: number): void {
   $<HTMLInputElement>('scrub').value = String(Math.max(0, s.tickIndex));
   for (const row of Array.from($('shots').children) as HTMLElement[]) row.classList.toggle('sel', row.dataset.index === String(k));
   marks.clear();
+  decor.clear();
   const v = s.verdict;
   const colour = v.kind === VerdictKind.HIT ? 0x22cc44 : v.kind === VerdictKind.REJECTED ? 0xff3322 : 0xdddddd;
   const again = log.rejudge(k, world, rig);
@@ -151,14 +157,10 @@ function select(k: number): void {
     if (slot === v.target && v.hitbox >= 0) f.highlight(v.hitbox, 0xffffff);
     marks.add(f.group);
   }
+  const plan = loggedShotMarks(s, again.verdict);
+  if (plan !== null) decor.show(k, plan.marks, colour, 0);
   if (s.segment !== null) {
     const [sx, sy, sz, ex, ey, ez] = s.segment;
-    marks.add(segmentLine(sx!, sy!, sz!, ex!, ey!, ez!, colour));
-    const hit = new THREE.Mesh(new THREE.SphereGeometry(0.04), new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false }));
-    if (v.kind === VerdictKind.HIT || v.worldHit) {
-      hit.position.set(v.x, v.y, v.z);
-      marks.add(hit);
-    }
     // Look at the shot from behind and above its start.
     const dx = ex! - sx!, dz = ez! - sz!, l = Math.hypot(dx, dz) || 1;
     const focusT = v.kind === VerdictKind.HIT ? v.t : Math.min(1, 6 / Math.hypot(dx, ey! - sy!, dz));
@@ -174,11 +176,25 @@ function select(k: number): void {
     Number.isFinite(v.rewindTimeMs) ? `rewound to ${v.rewindTimeMs.toFixed(1)} ms (${(log.tickTimes[Math.max(0, s.tickIndex)]! - v.rewindTimeMs).toFixed(1)} ms back)` : 'not rewound',
     v.originOffsetM >= 0 ? `start ${v.originOffsetM.toFixed(3)} m from the eye path` : '',
   ].filter((x) => x !== '');
+  if (plan !== null && (plan.marks.pellets.length > 1 || wallsPassed(plan.marks) > 0)) lines.push(...pelletLines(plan.marks, plan.from === 'rejudged'));
   $('detail').textContent = lines.join('\n') + '\n';
   const check = document.createElement('span');
   check.className = same ? 'same' : 'differs';
   check.textContent = same ? 'judged again here: the same verdict, bit for bit' : `judged again here: differs in ${again.mismatches.map((m) => m.field).join(', ')}`;
   $('detail').append(check);
+}
+
+/** A pull's pellets: how many hit, the walls passed, and a line per pellet (its end, its hits). */
+function pelletLines(m: ShotMarks, rejudged: boolean): string[] {
+  const walls = wallsPassed(m);
+  const out = [`${m.pellets.length} pellet${m.pellets.length > 1 ? 's' : ''}, ${pelletsHit(m)} hit, ${walls} wall${walls === 1 ? '' : 's'} passed${rejudged ? ' (as judged again here: this log keeps no pellets)' : ''}`];
+  m.pellets.forEach((p, k) => {
+    const hits = m.hits.filter((h) => h.pellet === k).map((h) => `p${h.target} ${HIT_ZONE_NAMES[h.zone] ?? '?'} ${Number.isFinite(h.damage) ? h.damage.toFixed(1) : ''}`.trim());
+    const holes = m.holes.filter((h) => h.pellet === k && h.exit).length;
+    const through = p.walls > 0 ? `, through ${p.walls} wall${p.walls > 1 ? 's' : ''} (${holes} exit hole${holes === 1 ? '' : 's'})` : '';
+    out.push(`  ${k}: ${reasonName(p.reason)}${hits.length > 0 ? ` ${hits.join(', ')}` : ''}${through}`);
+  });
+  return out;
 }
 
 function drawTick(i: number): void {
