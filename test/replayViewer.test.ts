@@ -59,8 +59,9 @@ async function pullAt(shooter: TestPlayer, target: number, seq: number): Promise
   const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
   const dx = cx - sx, dy = cy - sy, dz = cz - sz, l = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const m = shooter.shot({ seq, weapon: WeaponId.SHOTGUN, claimedTarget: target, renderTimeMs: rt, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30 });
-  // The shotgun's pattern does not depend on the spray state (it has no spreadPerShot).
-  m.pelletCount = predictPellets(m.pellets, rules.spreadSeed ?? 0, shooter.slot, seq, weaponById(rules.weapons, WeaponId.SHOTGUN)!, createShooterState(shooter.slot, []), m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
+  // The pattern is the pull's: the server's count of the pulls this shooter fired (the shotgun has no spray).
+  const state = room.match.player(shooter.room.sessionId)!.weapons;
+  m.pelletCount = predictPellets(m.pellets, rules.spreadSeed ?? 0, state, weaponById(rules.weapons, WeaponId.SHOTGUN)!, m.timeMs, m.sx, m.sy, m.sz, m.ex, m.ey, m.ez);
   shooter.room.sendBytes('shot', encodeShot(new Uint8Array(SHOT_MAX_BYTES), m).slice(0, shotBytes(m.pelletCount)));
   return shooter.verdictFor(seq);
 }
