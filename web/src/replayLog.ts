@@ -103,7 +103,7 @@ export class MatchLogView {
         const vAt = readShotInput(input, v, at, f.payloadLength, null, this.frames.version);
         if (vAt < 0) continue;
         const verdict = createVerdict();
-        if (readVerdict(verdict, v, vAt, at + f.payloadLength) !== at + f.payloadLength) continue;
+        if (readVerdict(verdict, v, vAt, at + f.payloadLength, this.frames.version) !== at + f.payloadLength) continue;
         let segment: Float64Array | null = null;
         let seq = verdict.seq, action = -1;
         if (input.payload !== null && decodeShot(msg, input.payload) === FrameStatus.OK) {
@@ -175,7 +175,7 @@ export class MatchLogView {
         if (rewindStatusUsable(h.sampleAt(p, verdict.rewindTimeMs, policy)) && p.alive) rewound.set(s, p);
       }
     }
-    return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict), rewound };
+    return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict, this.frames.version), rewound };
   }
 }
 
