@@ -5,9 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  VERDICT_NUMBER_FIELDS, VERDICT_OTHER_FIELDS, compareVerdicts, createShotInput, readShotRecord, shotRecordMaxBytes, writeShotRecord,
+  VERDICT_NUMBER_FIELDS, VERDICT_OTHER_FIELDS, createShotInput, readShotRecord, shotRecordMaxBytes, writeShotRecord,
   type ShotInput,
 } from '../shared/matchlog/shotRecord';
+import { compareVerdicts } from '../shared/matchlog/verdictCompare';
 import {
   createTickData, decodeHeader, encodeHeader, readEnd, readEvent, readTick, tickRecordMaxBytes, writeEnd, writeEvent, writeTick,
   TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_SLOT_VALUES,
@@ -19,7 +20,7 @@ import { TICK_POSE_STRIDE, TickPose } from '../server/match/recorder';
 const SEED = 7117;
 const num = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, 0, Infinity, -Infinity, -1, 2 ** 53));
 const state = (w: number) => fc.record({
-  alive: fc.boolean(), lastSeq: num, nextFireMs: num,
+  alive: fc.boolean(), lastSeq: num, nextFireMs: num, lastActionMs: num, equipped: num, drawEndMs: num, carried: num, sprayHeat: num, sprayAtMs: num, pulls: num,
   ammo: fc.array(num, { minLength: w, maxLength: w }), reloadEndMs: fc.array(num, { minLength: w, maxLength: w }),
 });
 
@@ -40,6 +41,7 @@ describe('shot record', () => {
           payload: fc.option(fc.uint8Array({ maxLength: 256 }), { nil: null }),
           slots: fc.array(fc.tuple(fc.boolean(), num, num, fc.integer({ min: -1, max: 0x7fff })), { maxLength: 20 }),
           timing: fc.tuple(num, num, num, num, num, num), tick: fc.nat(), shooter: fc.integer({ min: 0, max: 65535 }), health: num, killed: fc.boolean(),
+          hitResults: fc.array(fc.tuple(num, fc.boolean()), { maxLength: 12 }),
         })),
         (r) => {
           const v = createVerdict();
@@ -52,6 +54,7 @@ describe('shot record', () => {
             timing: { receiveTimeMs: r.timing[0], rttMs: r.timing[1], interpDelayMs: r.timing[2], newestTickMs: r.timing[3], shooterDiedMs: r.timing[4], streamFloorMs: r.timing[5] },
             targets: { alive: r.slots.map((s) => s[0]), lifeStartMs: r.slots.map((s) => s[1]), leftMs: r.slots.map((s) => s[2]), team: r.slots.map((s) => s[3]) },
             before: { ...createShooterState(r.shooter, []), ...r.before }, targetHealthAfter: r.health, killed: r.killed,
+            hitHealthAfter: r.hitResults.map((h) => h[0]), hitKilled: r.hitResults.map((h) => h[1]),
           };
           const buf = new Uint8Array(shotRecordMaxBytes(input, v) + 16);
           const view = new DataView(buf.buffer);
@@ -69,6 +72,8 @@ describe('shot record', () => {
           expect(gotIn.targets).toEqual(input.targets);
           expect(Object.is(gotIn.targetHealthAfter, r.health)).toBe(true);
           expect(gotIn.killed).toBe(r.killed);
+          expect(gotIn.hitHealthAfter.map((h) => Object.is(h, 0) ? '+0' : h)).toEqual(input.hitHealthAfter.map((h) => Object.is(h, 0) ? '+0' : h));
+          expect(gotIn.hitKilled).toEqual(input.hitKilled);
           const { slot: _a, ...b1 } = gotIn.before;
           const { slot: _b, ...b2 } = input.before;
           expect(b1).toEqual(b2);
@@ -104,6 +109,71 @@ describe('shot record', () => {
     b.reason = 3 as Verdict['reason'];
     b.after.lastSeq = 9;
     expect(compareVerdicts([], a, b).map((m) => m.field)).toEqual(['reason', 't', 'after.lastSeq']);
+  });
+});
+
+describe('pellet results, hits and impacts (format 8)', () => {
+  const i32 = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+  const fill = (arrays: Record<string, unknown>, fields: readonly string[], rows: (number)[][]) => {
+    rows.forEach((row, i) => fields.forEach((f, k) => { (arrays[f] as Float64Array | Int32Array | Uint8Array)[i] = row[k]!; }));
+  };
+  const entries = (ints: number, bytes: number, floats: number, min: number, max: number) =>
+    fc.array(fc.tuple(fc.array(i32, { minLength: ints, maxLength: ints }), fc.array(fc.integer({ min: 0, max: 255 }), { minLength: bytes, maxLength: bytes }), fc.array(num, { minLength: floats, maxLength: floats }))
+      .map(([a, b, c]) => [...a, ...b, ...c]), { minLength: min, maxLength: max });
+  const PELLET = ['reason', 'target', 'walls', 'ex', 'ey', 'ez', 'stopT', 'px', 'py', 'pz'];
+  const HIT = ['pellet', 'target', 'zone', 'bone', 'hitbox', 'status', 'reason', 'walls', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz', 'damage'];
+  const IMPACT = ['pellet', 'surface', 'exit', 't', 'x', 'y', 'z', 'nx', 'ny', 'nz'];
+  const pull = fc.record({ pellets: entries(3, 0, 7, 8, 8), hits: entries(8, 0, 8, 0, 32), impacts: entries(2, 1, 7, 0, 72), spray: fc.tuple(num, num, num) });
+  const build = (r: { pellets: number[][]; hits: number[][]; impacts: number[][]; spray: [number, number, number] }): Verdict => {
+    const v = createVerdict();
+    v.after = createShooterState(2, [6, 5]);
+    v.after.sprayHeat = r.spray[0]; v.after.sprayAtMs = r.spray[1]; v.after.pulls = r.spray[2];
+    fill(v.pellets as unknown as Record<string, unknown>, PELLET, r.pellets); v.pellets.count = r.pellets.length;
+    fill(v.hits as unknown as Record<string, unknown>, HIT, r.hits); v.hits.count = r.hits.length;
+    fill(v.impacts as unknown as Record<string, unknown>, IMPACT, r.impacts); v.impacts.count = r.impacts.length;
+    return v;
+  };
+  const encode = (v: Verdict, version?: number) => {
+    const input = createShotInput();
+    input.payload = new Uint8Array(80 + 24 * 8);
+    input.before = createShooterState(2, [6, 5]);
+    const buf = new Uint8Array(shotRecordMaxBytes(input, v, version));
+    const len = writeShotRecord(new DataView(buf.buffer), 0, input, v, version);
+    return { view: new DataView(buf.buffer), len };
+  };
+
+  it('a pull of 8 pellets round-trips every field of every pellet, hit and impact bit for bit', () => {
+    fc.assert(fc.property(pull, (r) => {
+      const v = build(r);
+      const { view, len } = encode(v);
+      const got = createVerdict();
+      expect(readShotRecord(createShotInput(), got, view, 0, len)).toBe(true);
+      expect(readShotRecord(createShotInput(), createVerdict(), view, 0, len - 1)).toBe(false);
+      expect(compareVerdicts([], v, got)).toEqual([]);
+      expect([got.pellets.count, got.hits.count, got.impacts.count]).toEqual([8, r.hits.length, r.impacts.length]);
+      // Every field by bits, not only through compareVerdicts.
+      const bits = (x: ArrayLike<number>, n: number) => Array.from({ length: n }, (_, i) => Object.is(x[i], -0) ? '-0' : x[i]);
+      for (const [part, fields] of [['pellets', PELLET], ['hits', HIT], ['impacts', IMPACT]] as const) {
+        const a = v[part] as unknown as Record<string, ArrayLike<number>>, b = got[part] as unknown as Record<string, ArrayLike<number>>;
+        for (const f of fields) expect(bits(b[f]!, v[part].count), `${part}.${f}`).toEqual(bits(a[f]!, v[part].count));
+      }
+      expect(Object.is(got.after.sprayHeat, r.spray[0]) && Object.is(got.after.sprayAtMs, r.spray[1]) && Object.is(got.after.pulls, r.spray[2])).toBe(true);
+    }), { seed: SEED, numRuns: 60 });
+  });
+
+  it('names a differing pellet field with its index; a format 7 verdict reads no pellets and no spray, and compares without them', () => {
+    const v = build({ pellets: [[0, 1, 0, 1, 2, 3, 0.5, 1, 2, 3]], hits: [[0, 1, 2, 3, 4, 0, 0, 0, 0.5, 1, 2, 3, 0, 0, 1, 12], [0, 1, 2, 3, 4, 0, 0, 0, 0.6, 1, 2, 3, 0, 0, 1, 12]], impacts: [], spray: [1, 500, 3] });
+    const w = build({ pellets: [[0, 1, 0, 1, 2, 3, 0.5, 1, 2, 3]], hits: [[0, 1, 2, 3, 4, 0, 0, 0, 0.5, 1, 2, 3, 0, 0, 1, 12], [0, 1, 2, 3, 4, 0, 0, 0, 0.6, 1, 2, 3, 0, 0, 1, -0]], impacts: [[0, -1, 1, 0.2, 0, 0, 0, 1, 0, 0]], spray: [2, 500, 4] });
+    expect(compareVerdicts([], v, w).map((m) => m.field)).toEqual(['after.sprayHeat', 'after.pulls', 'hits[1].damage', 'impacts.count']);
+    expect(compareVerdicts([], v, w, 7)).toEqual([]);
+    const { view, len } = encode(v, 7);
+    const { len: len8 } = encode(v);
+    expect(len8 - len).toBe(24 * 2 + 6 + 68 + 2 * 96);
+    const got = createVerdict();
+    got.hits.count = 5; got.after.sprayHeat = 9; got.after.pulls = 9;
+    expect(readShotRecord(createShotInput(), got, view, 0, len, 7)).toBe(true);
+    expect([got.pellets.count, got.hits.count, got.impacts.count, got.after.sprayHeat, got.after.sprayAtMs, got.after.pulls]).toEqual([0, 0, 0, 0, -Infinity, 0]);
+    expect(readShotRecord(createShotInput(), createVerdict(), view, 0, len, 8)).toBe(false);
   });
 });
 

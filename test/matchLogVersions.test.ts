@@ -18,6 +18,8 @@ import { RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V3, TICK_
 import { ShotCol, SHOT_COLUMNS } from '../shared/audit/replay';
 import { MeasureCol } from '../server/behaviour/observer';
 import type { World } from '../shared/world/world';
+import { createShotInput, readShotRecord, shotRecordMaxBytes, writeShotRecord } from '../shared/matchlog/shotRecord';
+import { createVerdict } from '../shared/validate/verdict';
 
 const dir = mkdtempSync(join(tmpdir(), 'log-versions-'));
 let world: World;
@@ -29,13 +31,15 @@ let pre: Uint8Array;
 let aPre: AuditResult;
 
 /**
- * The log in an older layout: the preamble's version; before 7 every tick slot with the newest
+ * The log in an older layout: the preamble's version; before 8 each shot record without the
+ * per-hit health, the spray heat in its shooter states and the pellet section in its verdict (decoded
+ * and written again by the codec in the version 7 layout); before 7 every tick slot with the newest
  * input's stamp as a float32 offset from its tick (4 bytes, not 8) and no eye height, and each shot
  * record without the stream floor (8 bytes at 62) and with targets of alive and life start only
  * (9 bytes a slot, not 19); before 6 no stamp at all; before 5 each shot record without the
  * shooter's death time (8 bytes at 54); before 4 every tick slot cut to its 11 numbers.
  */
-function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
+function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6 | 7): Uint8Array {
   const out = new FrameBuffer(bytes.length);
   const pre = new Uint8Array(PREAMBLE_BYTES);
   writePreamble(pre, 0, version);
@@ -44,7 +48,14 @@ function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
   for (const f of readFrames(bytes).frames) {
     let payload = bytes.subarray(f.payloadOffset, f.payloadOffset + f.payloadLength);
     if (f.type === RecordType.SHOT) {
-      const m = view.getUint16(f.payloadOffset + 52, true);
+      const input = createShotInput(), verdict = createVerdict();
+      expect(readShotRecord(input, verdict, view, f.payloadOffset, f.payloadLength)).toBe(true);
+      const v7 = new Uint8Array(shotRecordMaxBytes(input, verdict, 7));
+      payload = v7.subarray(0, writeShotRecord(new DataView(v7.buffer), 0, input, verdict, 7));
+    }
+    if (f.type === RecordType.SHOT && version < 7) {
+      const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+      const m = view.getUint16(52, true);
       const head = version < 5 ? 54 : 62;
       const cut = new Uint8Array(payload.length - (70 - head) - 10 * m);
       cut.set(payload.subarray(0, head));
@@ -52,7 +63,7 @@ function toVersion(bytes: Uint8Array, version: 3 | 4 | 5 | 6): Uint8Array {
       cut.set(payload.subarray(70 + 19 * m), head + 9 * m);
       payload = cut;
     }
-    if (f.type === RecordType.TICK) {
+    if (f.type === RecordType.TICK && version < 7) {
       const n = view.getUint16(f.payloadOffset + 12, true);
       const tickMs = view.getFloat64(f.payloadOffset + 4, true);
       const slot = version === 3 ? TICK_SLOT_BYTES_V3 : version < 6 ? TICK_SLOT_BYTES_V4 : TICK_SLOT_BYTES_V6;
@@ -126,6 +137,19 @@ describe('match log format versions', () => {
     expect(median(1)).toBeGreaterThan(Math.max(...honest));
     expect(Math.min(...honest)).toBeLessThan(1);
     expect(column(aCur, MeasureCol.SWEEP).some((x) => x > 0)).toBe(true);
+  });
+
+  it('a version 7 log (no pellets, no spray heat, no per-hit health) replays every verdict and measure as the current version', async () => {
+    const path = join(dir, 'v7-layout.hrml');
+    const v7 = toVersion(cur, 7);
+    expect(v7.length).toBeLessThan(cur.length);
+    writeFileSync(path, v7);
+    expect(readFrames(readFileSync(path)).version).toBe(7);
+    const a7 = await auditMatchLog(path, { world, calibration: null });
+    expect(a7.problems).toEqual([]);
+    expect(a7.mismatches).toEqual([]);
+    expect(a7.shots).toBe(aCur.shots);
+    for (let c = 0; c < SHOT_COLUMNS; c++) if (c !== ShotCol.OFFSET) expect(column(a7, c), `column ${c}`).toEqual(column(aCur, c));
   });
 
   it('a version 6 log (no eye heights, no teams or leave times) replays every verdict and measure as the current version', async () => {

@@ -71,7 +71,7 @@ export class MatchLogRecorder implements MatchRecorder {
   private readonly input: ShotInput = {
     tick: 0, shooter: 0, payload: null, nonBytesType: '', timing: { receiveTimeMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, shooterDiedMs: Number.NaN, streamFloorMs: Number.NaN },
     targets: { alive: [], lifeStartMs: [], leftMs: [], team: [] }, before: createShooterState(-1, []),
-    targetHealthAfter: -1, killed: false,
+    targetHealthAfter: -1, killed: false, hitHealthAfter: [], hitKilled: [],
   };
 
   constructor(options: MatchLogRecorderOptions = {}) {
@@ -139,6 +139,8 @@ export class MatchLogRecorder implements MatchRecorder {
     input.before = s.shooterBefore;
     input.targetHealthAfter = s.targetHealthAfter;
     input.killed = s.killed;
+    input.hitHealthAfter = s.hitHealthAfter;
+    input.hitKilled = s.hitKilled;
     const at = writer.begin(RecordType.SHOT, shotRecordMaxBytes(input, s.verdict));
     writer.end(writeShotRecord(writer.view, at, input, s.verdict));
     this.shots++;

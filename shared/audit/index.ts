@@ -5,3 +5,4 @@
 export * from '../matchlog/index';
 export * from './replay';
 export * from './verify';
+export { checkHitHealth } from './hitHealth';

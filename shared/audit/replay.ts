@@ -20,10 +20,13 @@
  */
 import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from '../matchlog/frame';
 import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, TICK_TIME_AT, TICK_COUNT_AT, type EndData } from '../matchlog/records';
-import { compareVerdicts, createShotInput, readShotInput, readVerdict, writeVerdict, type FieldMismatch } from '../matchlog/shotRecord';
+import { createPayloadScratch, createShotInput, LOG_VERSION_WITH_PELLETS, readShotInput, readVerdict, VERDICT_MAX_BYTES, verdictBytes, writeVerdict } from '../matchlog/shotRecord';
+import { compareVerdicts, type FieldMismatch } from '../matchlog/verdictCompare';
+import { checkHitHealth } from './hitHealth';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
 import { createVerdict, VerdictKind, type Verdict } from '../validate/verdict';
-import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, ShotAt, SHOT_BYTES, SHOT_VERSION } from '../protocol/shot';
+import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, ShotAt, shotBytes, SHOT_VERSION } from '../protocol/shot';
+import { MAX_PELLETS } from '../weapons';
 import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
 
@@ -88,11 +91,12 @@ const msg = { action: -1, claimedTarget: -1, actionTimeMs: NaN, claimedMs: NaN, 
 const observed: ObservedShot = {
   shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN,
 };
-// scratch: a well-formed shot payload copied out of the log (validateShot reads it, nothing keeps it)
-const scratchPayload = new Uint8Array(SHOT_BYTES);
-// scratch: the replayed verdict encoded for the byte comparison (a verdict is at most ~4.3 KB)
-const scratchVerdictBytes = new Uint8Array(8192);
-const scratchVerdictView = new DataView(scratchVerdictBytes.buffer);
+// scratch: a weapon message of any well-formed length (0..MAX_PELLETS pellets) copied out of the
+// log, one view of one buffer per length (validateShot reads it, nothing keeps it)
+const scratchPayloads = createPayloadScratch(Array.from({ length: MAX_PELLETS + 1 }, (_, n) => shotBytes(n)));
+// scratch: the replayed verdict encoded for the byte comparison (grown for a longer one, once)
+let scratchVerdictBytes = new Uint8Array(VERDICT_MAX_BYTES);
+let scratchVerdictView = new DataView(scratchVerdictBytes.buffer);
 
 /**
  * What to hand validateShot for a recorded payload: the bytes; for an oversized payload (logged as
@@ -275,13 +279,11 @@ class Replay {
     }
   }
 
-  /** Names the differing fields of a verdict whose bytes differ; false when the recorded one does not decode. */
-  private mismatch(f: FrameRef, index: number, vAt: number, end: number): boolean {
-    if (readVerdict(this.recorded, this.view, vAt, end) !== end) { this.bad(f.offset, f.type, 'shot record verdict does not fit'); return false; }
-    const fields = compareVerdicts(this.scratchFields, this.recorded, this.replayed);
+  /** Names into scratchFields the differing fields of a verdict whose bytes differ; false when the recorded one does not decode. */
+  private mismatch(f: FrameRef, vAt: number, end: number): boolean {
+    if (readVerdict(this.recorded, this.view, vAt, end, this.version) !== end) { this.bad(f.offset, f.type, 'shot record verdict does not fit'); return false; }
+    const fields = compareVerdicts(this.scratchFields, this.recorded, this.replayed, this.version);
     if (fields.length === 0) fields.push({ field: 'verdict bytes (NaN payload or layout)', recorded: NaN, replayed: NaN });
-    this.result.mismatches.push({ index, offset: f.offset, shooter: this.input.shooter, seq: this.recorded.seq, fields: fields.slice() });
-    fields.length = 0;
     return true;
   }
 
@@ -289,8 +291,14 @@ class Replay {
   private sameBytes(v: Verdict, vAt: number, end: number): boolean {
     const view = this.view;
     const bytes = this.bytes;
-    const n = writeVerdict(scratchVerdictView, 0, v);
-    if (n !== end - vAt) return false;
+    const version = this.version;
+    const need = verdictBytes(v, version);
+    if (need !== end - vAt) return false;
+    if (need > scratchVerdictBytes.length) {
+      scratchVerdictBytes = new Uint8Array(need);
+      scratchVerdictView = new DataView(scratchVerdictBytes.buffer);
+    }
+    const n = writeVerdict(scratchVerdictView, 0, v, version);
     // Four bytes per step (DataView reads any alignment), then the tail byte by byte.
     let i = 0;
     for (; i + 4 <= n; i += 4) if (scratchVerdictView.getInt32(i, true) !== view.getInt32(vAt + i, true)) return false;
@@ -306,7 +314,7 @@ class Replay {
     if (fi < opt.shotsFrom) return;
     const input = this.input;
     const at = f.payloadOffset;
-    const vAt = readShotInput(input, this.view, at, f.payloadLength, scratchPayload, this.version);
+    const vAt = readShotInput(input, this.view, at, f.payloadLength, scratchPayloads, this.version);
     const end = at + f.payloadLength;
     if (vAt < 0) { this.bad(f.offset, f.type, 'shot record sizes do not add up'); return; }
     const shooter = input.shooter;
@@ -317,11 +325,17 @@ class Replay {
     // recorded one and name the differing fields only when the bytes differ.
     const same = this.sameBytes(replayed, vAt, end);
     let v = replayed;
-    let mismatched = false;
     if (!same) {
-      if (!this.mismatch(f, index, vAt, end)) return;
+      if (!this.mismatch(f, vAt, end)) return;
       v = this.recorded;
-      mismatched = true;
+    }
+    // The health each hit left, held against the verdict the room applied (format 8 on).
+    const fields = this.scratchFields;
+    if (this.version >= LOG_VERSION_WITH_PELLETS) checkHitHealth(fields, v, input);
+    const mismatched = fields.length > 0;
+    if (mismatched) {
+      result.mismatches.push({ index, offset: f.offset, shooter, seq: v.seq, fields: fields.slice() });
+      fields.length = 0;
     }
 
     const o = result.shots * SHOT_COLUMNS;
@@ -381,11 +395,11 @@ class Replay {
     m.action = -1; m.claimedTarget = -1; m.actionTimeMs = NaN; m.claimedMs = NaN;
     m.sx = NaN; m.sy = NaN; m.sz = NaN; m.ex = NaN; m.ey = NaN; m.ez = NaN;
     const pl = this.input.payload;
-    if (pl === scratchPayload && checkFrame(pl, SHOT_BYTES, SHOT_VERSION) === FrameStatus.OK) {
+    if (pl !== null && scratchPayloads[pl.length] === pl && checkFrame(pl, shotBytes(pl[3]!), SHOT_VERSION) === FrameStatus.OK) {
       m.action = pl[1]!;
       // A well-formed shot sits just before the verdict in the log: read it there as decodeShot
       // does, without a DataView per shot.
-      const po = vAt - SHOT_BYTES;
+      const po = vAt - pl.length;
       m.claimedTarget = view.getInt32(po + ShotAt.CLAIMED_TARGET, true);
       m.actionTimeMs = view.getFloat64(po + ShotAt.TIME, true);
       m.claimedMs = view.getFloat64(po + ShotAt.RENDER_TIME, true);

@@ -2,7 +2,7 @@
  * The seq and fire-clock chains through each shooter's shots, checked over the replay's rows in log
  * order after the shards are merged (a shard cannot see a shooter's earlier shots).
  */
-import type { FieldMismatch } from '../matchlog/shotRecord';
+import type { FieldMismatch } from '../matchlog/verdictCompare';
 import { ShotCol, SHOT_COLUMNS, type ShotMismatch } from './shotRows';
 
 /**

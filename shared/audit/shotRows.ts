@@ -4,7 +4,7 @@
  * with a block of columns a replay observer fills (the behaviour measures); and a shot whose
  * replay differs from its record.
  */
-import type { FieldMismatch } from '../matchlog/shotRecord';
+import type { FieldMismatch } from '../matchlog/verdictCompare';
 
 /** Columns of one replayed shot in ReplayResult.rows (SHOT_COLUMNS numbers per shot). */
 export const ShotCol = {

@@ -25,8 +25,11 @@ export const LOG_MAGIC = 0x4c4d5248;
  * 6: every tick slot carries the time its view was aimed (the input's stamp; records.ts).
  * 7: every tick slot carries the eye height and marks unknown input counts; a shot record carries
  *    each target's team and leave time (shotRecord.ts).
+ * 8: the shooter state carries the spray heat and its time; the verdict carries each pellet's
+ *    result, every hit and every impact; a shot record carries each hit's health after and kill
+ *    (shotRecord.ts, pelletRecord.ts).
  */
-export const LOG_FORMAT_VERSION = 7;
+export const LOG_FORMAT_VERSION = 8;
 /** The oldest version this reader reads (a version 3 tick slot has no view: its measures fall back to the body's heading). */
 export const LOG_FORMAT_MIN_VERSION = 3;
 /**

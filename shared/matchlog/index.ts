@@ -7,4 +7,6 @@
 export * from './frame';
 export * from './records';
 export * from './shotRecord';
+export * from './pelletRecord';
+export * from './verdictCompare';
 export { crc32 } from './crc32';

@@ -175,7 +175,7 @@ export class MatchLogView {
         if (rewindStatusUsable(h.sampleAt(p, verdict.rewindTimeMs, policy)) && p.alive) rewound.set(s, p);
       }
     }
-    return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict), rewound };
+    return { verdict, mismatches: compareVerdicts([], shot.verdict, verdict, this.frames.version), rewound };
   }
 }
 

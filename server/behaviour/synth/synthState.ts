@@ -9,7 +9,7 @@ import { MANNEQUIN_RIG } from '../../rig/mannequin';
 import { BONE_STRIDE, HitZone } from '../../../shared/rig/rig';
 import { WeaponId, type WeaponSpec } from '../../../shared/weapons';
 import { validateShot, type ValidationConfig } from '../../../shared/validate/shot';
-import { copyShooterState, createShooterState, createVerdict, VerdictKind, type ShooterState, type Verdict } from '../../../shared/validate/verdict';
+import { copyShooterState, createShooterState, createVerdict, VerdictKind, VerdictReason, type ShooterState, type Verdict } from '../../../shared/validate/verdict';
 import type { MoveConfig } from '../../../shared/movement/step';
 import { encodeShot, createShotMessage, SHOT_BYTES, type ShotMessage } from '../../../shared/protocol/shot';
 import { createWorldHit, type World, type WorldHit } from '../../../shared/world/world';
@@ -73,6 +73,8 @@ export class SynthMatchState {
   private readonly verdict: Verdict = createVerdict();
   private readonly before: ShooterState = createShooterState(-1, []);
   private readonly bytes = new Uint8Array(SHOT_BYTES);
+  private readonly hitHealth: number[] = [];
+  private readonly hitKilled: boolean[] = [];
   shots = 0;
   hits = 0;
 
@@ -178,20 +180,33 @@ export class SynthMatchState {
     copyShooterState(pl.shooter, verdict.after);
     let healthAfter = -1;
     let killed = false;
+    const hh = this.hitHealth, hk = this.hitKilled;
+    hh.length = 0;
+    hk.length = 0;
     if (verdict.kind === VerdictKind.HIT) {
       this.hits++;
-      const victim = this.players[verdict.target]!;
-      // As in the room: a player killed while the shot was in flight takes no more damage.
-      if (victim.alive) {
-        if (!this.immortal) victim.health -= verdict.damage;
-        healthAfter = victim.health;
-      }
-      if (victim.health <= 0 && victim.alive) {
-        killed = true;
-        this.kill(victim, pl.slot, receive, t);
+      // As in the room (HitregMatch.applyHits): each hit in order; a player killed by an earlier
+      // pellet or while the shot was in flight takes no more damage.
+      const hits = verdict.hits;
+      for (let i = 0; i < hits.count; i++) {
+        const victim = this.players[hits.target[i]!];
+        let after = -1;
+        let kill = false;
+        if (victim !== undefined && victim.alive && hits.reason[i] === VerdictReason.OK_HIT) {
+          if (!this.immortal) victim.health = Math.max(0, victim.health - hits.damage[i]!);
+          after = victim.health;
+          if (victim.slot === verdict.target) healthAfter = after;
+          if (victim.health <= 0) {
+            kill = true;
+            killed = true;
+            this.kill(victim, pl.slot, receive, t);
+          }
+        }
+        hh.push(after);
+        hk.push(kill);
       }
     }
-    this.rec.shot({ bytes: this.bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed, hitHealthAfter: verdict.hits.count > 0 ? [healthAfter] : [], hitKilled: verdict.hits.count > 0 ? [killed] : [] });
+    this.rec.shot({ bytes: this.bytes.slice(), nonBytesType: null, shooterBefore: before, timing, targets, verdict, targetHealthAfter: healthAfter, killed, hitHealthAfter: hh, hitKilled: hk });
     this.shots++;
   }
 
