@@ -113,8 +113,8 @@ export class HonestPlay {
 
   /** Farther than this, this player takes the sniper rifle (metres). */
   readonly sniperRangeM: number;
-  /** This player takes the shotgun at close range. */
-  readonly shotgunFan: boolean;
+  /** This player takes the shotgun at close range (a cheat profile that needs the rifle turns it off). */
+  shotgunFan: boolean;
 
   constructor(private readonly me: Fighter, private readonly rng: Rng) {
     this.sniperRangeM = rng.next() < SNIPER_FAN_SHARE ? SNIPER_FAN_RANGE_M : SNIPER_RANGE_M;

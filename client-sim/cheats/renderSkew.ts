@@ -3,9 +3,9 @@
  * estimate (estimate - claimToleranceMs * (1.1 + strength)), still inside the rewind window, aimed
  * at where a target that moved in between was then. The server does not believe it: it rewinds to
  * its estimate, where the target is no longer on the segment. Sent only when the bot's own
- * prediction says so (a target standing still is hit either way: no cheat). With a pattern weapon
- * in hand (a shotgun's pellets may hit around the miss) it takes the rifle first. Expected:
- * OVERRULED (estimated time, no hit).
+ * prediction says so (a target standing still is hit either way: no cheat). It plays the rifle
+ * (a shotgun's pellets may hit around the miss): it never takes the shotgun in its ordinary play,
+ * and puts a pattern weapon away before it cheats. Expected: OVERRULED (estimated time, no hit).
  */
 import { HitZone } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
@@ -33,6 +33,7 @@ export function renderSkewProfile(strength = 0.5): Profile {
     name: 'renderSkew', strength: s,
     frame(b: Bot, now: number): boolean {
       bot = b;
+      b.honest.shotgunFan = false;
       if (!cadence.due(now)) return false;
       const at = fireTime(b, now);
       if (!(at === at)) return false;
