@@ -12,12 +12,12 @@
  * The frame loop allocates nothing: eye, aim and camera work in scratch arrays, inputs go through a
  * preallocated ring, snapshots through a pool. Weapon messages allocate their log entry.
  */
-import type { VerdictReply, HitReply, DamagedReply, RejectReply } from '../shared/protocol/messages';
-import { createShotMessage, encodeShot, SHOT_BYTES, type ShotMessage } from '../shared/protocol/shot';
+import type { VerdictReply, HitReply, DamagedReply, RejectReply, WelcomeReply } from '../shared/protocol/messages';
+import { createShotMessage, type ShotMessage } from '../shared/protocol/shot';
 import { InputSender } from './inputSender';
 import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { WeaponSpec } from '../shared/weapons';
-import { rewindReachMs } from '../shared/validate/shot';
+import { rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
 import { Link } from './net';
 import { Rng } from './rng';
 import { MatchView, Snap, type StateSnapshot } from './view';
@@ -30,10 +30,12 @@ import { Sight } from './sight';
 import { SnapSpeed } from './snapSpeed';
 import { Camera } from './camera';
 import { WeaponState } from '../shared/client/weaponState';
-import { fillAction, fillFire, Intent, ShotBook, type ShotLog } from './shots';
+import { fillAction, fillFire, Intent, predictedPellets, ShotBook, type ShotLog } from './shots';
 import { ShotPredictor } from '../shared/client/predictor';
 import { PING_MARGIN_MS } from '../shared/client/stamps';
 import { HonestPlay, type Fighter } from './honest';
+import { wallsBetween } from './walls';
+import { ShotFramer, takeWelcomeRules } from './framer';
 import type { BotOptions } from './botOptions';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
@@ -58,6 +60,13 @@ export interface Profile {
 export class Bot implements Fighter {
   readonly index: number;
   readonly opts: BotOptions;
+  /**
+   * The rules it predicts with: the run's, with what the match chose for itself (the spread seed,
+   * the material table) taken from the room's welcome.
+   */
+  readonly rules: ValidationConfig;
+  /** The room's welcome arrived (its rules are in `rules`). */
+  welcomed = false;
   /** The interpolation delay it declares and renders with, ms (the profile may add to the options'). */
   get interpDelayMs(): number {
     return this.opts.interpDelayMs + (this.profile?.extraInterpDelayMs ?? 0);
@@ -99,7 +108,8 @@ export class Bot implements Fighter {
   private closed = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   readonly msg: ShotMessage = createShotMessage();
-  private readonly shotBuf = new Uint8Array(SHOT_BYTES);
+  /** Frames weapon messages: a pattern weapon's pellets filled for the seq it goes out with, unless a cheat set them. */
+  private readonly framer: ShotFramer;
   private readonly viewAt = new Float64Array(3);
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
@@ -108,7 +118,9 @@ export class Bot implements Fighter {
     this.opts = opts;
     this.rng = new Rng(opts.seed);
     this.link = new Link(opts.net, this.rng.fork(1));
-    const v = opts.validation;
+    const v: ValidationConfig = { ...opts.validation };
+    this.rules = v;
+    this.framer = new ShotFramer(v, this.msg);
     this.conn = new Connection(this.link, v.maxPlayers, opts.tickRate);
     this.snapSpeed = new SnapSpeed(opts.tickRate);
     this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, rewindReachMs(v), opts.tickRate);
@@ -137,6 +149,7 @@ export class Bot implements Fighter {
         this.view.ownSlot = slot;
         this.weapons.slot = slot;
       },
+      welcome: (w) => this.onWelcome(w),
       ping: (bytes) => {
         if (!this.clock.onPing(bytes, this.now)) return false;
         return this.profile?.ping?.(this, bytes, this.now) ?? true;
@@ -148,6 +161,11 @@ export class Bot implements Fighter {
       reject: (r) => this.onReject(r),
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
+  }
+
+  private onWelcome(w: WelcomeReply): void {
+    takeWelcomeRules(this.rules, w);
+    this.welcomed = true;
   }
 
   private onReject(r: RejectReply): void {
@@ -216,7 +234,7 @@ export class Bot implements Fighter {
 
   /** In the room, synced, with a picture of the match and of itself. */
   ready(): boolean {
-    return this.slot >= 0 && this.clock.synced && this.view.snapshots >= 4 && this.view.present(this.slot) && this.move.active;
+    return this.slot >= 0 && this.welcomed && this.clock.synced && this.view.snapshots >= 4 && this.view.present(this.slot) && this.move.active;
   }
 
   /** The bot believes it is alive (the server may know better). */
@@ -268,11 +286,27 @@ export class Bot implements Fighter {
 
   /** A shot in the bot's message scratch with its equipped weapon (shots.ts fillFire). */
   fireMessage(eye: Float64Array, px: number, py: number, pz: number, length: number, renderTimeMs: number, timeMs: number, claimedTarget = -1, clip = true): ShotMessage {
+    this.framer.fresh();
     return fillFire(this.msg, clip ? this.opts.world : null, eye, px, py, pz, length, renderTimeMs, timeMs, this.weapons.head.equipped, claimedTarget);
+  }
+
+  /**
+   * Fills `msg`'s pellets with the pattern of seq `seq` (its weapon's pellets around its aim, the
+   * rules state before the shot): what the server rebuilds when `seq` is the seq it goes out with.
+   * Returns the pellet count (0 for a weapon without a pattern).
+   */
+  fillPattern(msg: ShotMessage, seq: number): number {
+    return this.framer.fillPattern(msg, seq, this.slot, this.weapons.head);
+  }
+
+  /** The message scratch's pellets are the caller's (a cheat's): sent as they are until the next fireMessage. */
+  customPellets(): void {
+    this.framer.custom();
   }
 
   /** A switch (to `weapon`) or reload (of the equipped weapon) at action time `timeMs`, in the scratch. */
   actionMessage(action: number, weapon: number, timeMs: number): ShotMessage {
+    this.framer.fresh();
     return fillAction(this.msg, action, weapon, timeMs);
   }
 
@@ -283,6 +317,29 @@ export class Bot implements Fighter {
     if (this.predict(msg, now).kind === VerdictKind.REJECTED) return false;
     this.send(msg, intent);
     return true;
+  }
+
+  /**
+   * A shot of the equipped weapon along the view of the last input sent, its full length through
+   * whatever is in the way (a wall-bang), sent only when the prediction says it hits a player
+   * behind a wall it passed.
+   */
+  fireThroughView(now: number, t: number, at: number, intent: Intent): boolean {
+    const a = this.inputs.viewPoint(this.viewAt, this.eyeNow);
+    const msg = this.fireMessage(this.eyeNow, a[0]!, a[1]!, a[2]!, this.shotLength(), t, at, -1, false);
+    const p = this.predict(msg, now);
+    if (p.kind !== VerdictKind.HIT || !(p.hits.count > 0 && p.hits.walls[0]! > 0)) return false;
+    this.send(msg, intent);
+    return true;
+  }
+
+  wallCost(eye: Float64Array, p: Float64Array): number {
+    return wallsBetween(this.walls, this.view, this.rules, eye, p)[1]!;
+  }
+  private readonly walls = new Float64Array(2);
+
+  carries(weapon: number): boolean {
+    return this.rules.loadout.includes(weapon);
   }
 
   act(action: number, weapon: number, at: number, intent: Intent): void {
@@ -300,7 +357,7 @@ export class Bot implements Fighter {
   predict(msg: ShotMessage, now = this.now): Verdict {
     const seq = msg.seq;
     if (seq === 0) msg.seq = this.seq + 1;
-    const bytes = encodeShot(this.shotBuf, msg);
+    const bytes = this.framer.encode(msg, msg.seq, this.slot, this.weapons.head);
     msg.seq = seq;
     return this.predictBytes(bytes, now);
   }
@@ -322,7 +379,7 @@ export class Bot implements Fighter {
     if (bytes !== undefined) payload = bytes.slice();
     else if (msg !== null) {
       if (msg.seq === 0) msg.seq = this.seq + 1;
-      payload = encodeShot(new Uint8Array(SHOT_BYTES), msg);
+      payload = this.framer.encode(msg, msg.seq, this.slot, this.weapons.head).slice();
     } else throw new Error('send: pass a message or the bytes to send');
     const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
     const seq = dv.getUint32(4, true);
@@ -335,7 +392,7 @@ export class Bot implements Fighter {
       sentAt: now, sentServerMs: this.clock.serverNow(now), rttMs: this.clock.rttMs, dropped: false, bytes: payload,
       deadKnown: !this.aliveKnown(), epochAtSend: this.ownEpoch,
       predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target, predictedZone: p.zone, predictedDamage: p.damage,
-      predictedOriginOffsetM: p.originOffsetM, predictedFired: p.fired,
+      predictedOriginOffsetM: p.originOffsetM, predictedFired: p.fired, predictedPellets: predictedPellets(p),
       verdict: null, verdictAt: -1, diedInFlight: false, targetDiedInFlight: false, respawnedInFlight: false, floorLeadMs: Number.NaN,
     };
     const moves = seq > headSeq && p.seq === seq;

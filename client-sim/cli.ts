@@ -19,7 +19,7 @@ const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitt
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
   --stall 600:3000 holds each bot's streams for 600 ms every 3 s (a lost segment and its retransmissions), then delivers everything at once;
   --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
-  --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
+  --profiles without --cheaters: one cheater per profile named; --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
   console.error(`${msg}\n${USAGE}`);

@@ -9,9 +9,9 @@
  * for seconds behind a retransmission, so the ring is deep; a slot still queued is never reused).
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply } from '../shared/protocol/messages';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../shared/protocol/messages';
 import { INPUT_BYTES } from '../shared/protocol/input';
-import { FrameStatus, SHOT_BYTES } from '../shared/protocol/shot';
+import { FrameStatus, SHOT_BYTES, SHOT_MAX_BYTES, SHOT_PELLET_BYTES } from '../shared/protocol/shot';
 import { createPingMessage, decodePing } from '../shared/protocol/ping';
 import type { Link } from './net';
 import { SnapshotPool, type StateSnapshot } from './view';
@@ -27,6 +27,8 @@ export interface Handlers {
   reject(r: RejectReply): void;
   /** The own slot once the room's state names it. */
   joined(slot: number): void;
+  /** The room's welcome: the match's own rules (its spread seed among them). */
+  welcome?(w: WelcomeReply): void;
 }
 
 /** A ring of byte buffers with one pre-bound sender each. */
@@ -97,8 +99,9 @@ export class Connection {
         if (h.ping(copy)) this.sendPong(copy);
       });
     });
-    // The rules, world and rig come from the simulator's own copies (in-process or the same files).
-    room.onMessage(Msg.WELCOME, () => {});
+    // The world, rig and rules come from the simulator's own copies (in-process or the same files);
+    // what the match chose for itself (its spread seed) comes with the welcome.
+    room.onMessage(Msg.WELCOME, (w: WelcomeReply) => link.receive(() => h.welcome?.(w)));
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => link.receive(() => h.verdict(v)));
     room.onMessage(Msg.HIT, (v: HitReply) => link.receive(() => h.hit(v)));
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => link.receive(() => h.damaged(v)));
@@ -141,7 +144,10 @@ export class Connection {
 
   /** A weapon message through the link; `bytes` must be the caller's own copy (it is kept in the log). */
   sendShot(bytes: Uint8Array): boolean {
-    if (bytes.length !== SHOT_BYTES) throw new Error(`sendShot: ${bytes.length} bytes, a weapon message is ${SHOT_BYTES}`);
+    const n = bytes.length;
+    if (n < SHOT_BYTES || n > SHOT_MAX_BYTES || (n - SHOT_BYTES) % SHOT_PELLET_BYTES !== 0) {
+      throw new Error(`sendShot: ${n} bytes, a weapon message is ${SHOT_BYTES} plus ${SHOT_PELLET_BYTES} per pellet`);
+    }
     return this.link.send(() => this.rawSend(Msg.SHOT, bytes));
   }
 

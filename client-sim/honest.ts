@@ -48,14 +48,40 @@ export interface Fighter {
    * full pipeline predicts the server would refuse it (the crosshair drifted onto cover). True when sent.
    */
   fireAlongView(now: number, t: number, at: number, intent: Intent): boolean;
+  /**
+   * The same shot run its full length through whatever is in the way: sent only when the full
+   * pipeline predicts it hits behind a wall (a wall-bang the weapon's penetration pays for). True when sent.
+   */
+  fireThroughView(now: number, t: number, at: number, intent: Intent): boolean;
+  /** Whether the player's loadout carries weapon `id`. */
+  carries(weapon: number): boolean;
+  /** What the walls from the eye to `p` cost a bullet's penetration power (thickness x resistance). */
+  wallCost(eye: Float64Array, p: Float64Array): number;
   /** Sends a switch (to `weapon`) or a reload at action time `at`. */
   act(action: number, weapon: number, at: number, intent: Intent): void;
 }
 
-/** Farther than this, a player takes the sniper rifle (metres). */
+/** Farther than this, a player takes the sniper rifle (metres); one in SNIPER_FAN_SHARE prefers it from SNIPER_FAN_RANGE_M on. */
 const SNIPER_RANGE_M = 25;
+const SNIPER_FAN_SHARE = 0.25;
+const SNIPER_FAN_RANGE_M = 12;
+/**
+ * Nearer than this, a player who likes the shotgun (SHOTGUN_FAN_SHARE of them; the others spray the
+ * rifle) takes it (metres); once in hand it is kept out to SHOTGUN_KEEP_M.
+ */
+const SHOTGUN_RANGE_M = 12;
+const SHOTGUN_KEEP_M = 16;
+const SHOTGUN_FAN_SHARE = 0.5;
 /** Least time between two switches or reloads, ms (a person does not juggle weapons). */
 const ACTION_GAP_MS = 700;
+/**
+ * A player who loses sight of its target behind cover goes through the wall with the sniper rifle
+ * with this chance, within this long of the last sight (plus the draw when the rifle is not in hand).
+ */
+const WALLBANG_CHANCE = 0.75;
+const WALLBANG_WINDOW_MS = 1000;
+/** The body parts a wall-bang weighs, aiming at the one behind the least wall. */
+const WALLBANG_ZONES: readonly number[] = [HitZone.HEAD, HitZone.UPPER_TORSO, HitZone.PELVIS, HitZone.THIGH, HitZone.UPPER_ARM];
 
 export class HonestPlay {
   private mode: TriggerMode = TriggerMode.TAP;
@@ -68,16 +94,32 @@ export class HonestPlay {
   /** The last shot was part of a run at full rate (the next claims exactly one interval later). */
   private inRun = false;
   private lastTargetAt = -1e9;
+  /** The target just lost behind cover that this player means to shoot through the wall (-1: none). */
+  private bangTarget = -1;
+  /** Local ms until which the wall-bang may go on. */
+  private bangUntil = 0;
   private nextActionAt = 0;
   private readonly p = new Float64Array(3);
+  private readonly q = new Float64Array(3);
   /** Counters for the report. */
   switches = 0;
   reloads = 0;
   runShots = 0;
   /** Frames the trigger was held because the render time was past the newest snapshot. */
   starved = 0;
+  /** Wall-bangs sent (shots through cover the prediction said hit), and targets lost behind cover it meant to shoot through. */
+  wallBangs = 0;
+  wallBangTries = 0;
 
-  constructor(private readonly me: Fighter, private readonly rng: Rng) {}
+  /** Farther than this, this player takes the sniper rifle (metres). */
+  readonly sniperRangeM: number;
+  /** This player takes the shotgun at close range (a cheat profile that needs the rifle turns it off). */
+  shotgunFan: boolean;
+
+  constructor(private readonly me: Fighter, private readonly rng: Rng) {
+    this.sniperRangeM = rng.next() < SNIPER_FAN_SHARE ? SNIPER_FAN_RANGE_M : SNIPER_RANGE_M;
+    this.shotgunFan = rng.next() < SHOTGUN_FAN_SHARE;
+  }
 
   /** One frame of honest play (a cheater in between its cheats passes intent VALID). */
   frame(now: number, intent: Intent): void {
@@ -91,6 +133,12 @@ export class HonestPlay {
     const eye = me.eyeNow;
     const t = me.renderTime(now);
     const target = me.findTarget(eye, t, true, NOTICE_RANGE_M);
+    if (target < 0 && aim.target >= 0 && this.bangTarget !== aim.target && now - this.lastTargetAt < 100) this.bangTarget = this.meansToWallBang(now, aim.target, intent);
+    if (target >= 0 || now > this.bangUntil) this.bangTarget = -1;
+    if (this.bangTarget >= 0 && this.bangTarget === aim.target) {
+      if (this.wallBang(now, t, intent)) return;
+      this.bangTarget = -1;
+    }
     if (target !== aim.target) {
       aim.engage(target, now);
       this.zone = drawHeadAim(aim.traits, this.rng) ? HitZone.HEAD : HitZone.UPPER_TORSO;
@@ -156,10 +204,67 @@ export class HonestPlay {
     }
   }
 
+  /**
+   * Sight of `target` just lost: with WALLBANG_CHANCE the player means to shoot it through the
+   * cover with the sniper rifle (drawing it first when it is loaded but not in hand). Returns the
+   * target, or -1.
+   */
+  private meansToWallBang(now: number, target: number, intent: Intent): number {
+    const me = this.me;
+    const ws = me.weapons;
+    if (!me.carries(WeaponId.SNIPER) || !((ws.weapon(WeaponId.SNIPER).penetration ?? 0) > 0)) return -1;
+    if (!me.zonePoint(this.p, target, me.renderTime(now), this.zone) || this.rng.next() >= WALLBANG_CHANCE) return -1; // dead, or not this time
+    const server = me.serverNow(now);
+    if (ws.ammoAt(WeaponId.SNIPER, server) === 0 || ws.reloadingAt(WeaponId.SNIPER, server)) return -1;
+    let window = WALLBANG_WINDOW_MS;
+    if (ws.head.equipped !== WeaponId.SNIPER) {
+      if (now < this.nextActionAt || !this.switchTo(now, WeaponId.SNIPER, intent)) return -1;
+      window += ws.weapon(WeaponId.SNIPER).drawMs;
+    }
+    this.bangUntil = now + window;
+    this.wallBangTries++;
+    return target;
+  }
+
+  /**
+   * One frame of a wall-bang at the target just lost behind cover: the view stays on where the
+   * player renders it, and once on the body a shot goes through when the prediction says it hits
+   * (the pattern of walls and the power left decide). False when it cannot go on (the target gone).
+   */
+  private wallBang(now: number, t: number, intent: Intent): boolean {
+    const me = this.me;
+    const aim = me.aim;
+    const eye = me.eyeNow;
+    if (t > me.newestSnapshotMs()) return true;
+    // Where the cover is thinnest: the body part behind the least wall (a player knows the level).
+    const p = this.p, q = this.q;
+    let best = Infinity;
+    for (const zone of WALLBANG_ZONES) {
+      if (!me.zonePoint(q, this.bangTarget, t, zone)) return false;
+      const cost = me.wallCost(eye, q);
+      if (cost < best) {
+        best = cost;
+        p.set(q);
+      }
+    }
+    const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;
+    const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    aim.aimAt(eye, p, dist, now);
+    if (!aim.confirmed(eye, p, dist, now) || now < this.nextTriggerAt) return true;
+    const at = me.stamp(now);
+    if (me.weapons.fireCheck(at) !== RULES_OK) return true;
+    if (me.fireThroughView(now, t, at, intent)) {
+      this.wallBangs++;
+      this.bangTarget = -1;
+      this.nextTriggerAt = now + Math.max(me.weapons.equipped.fireIntervalMs, drawTapGapMs(this.rng));
+    }
+    return true;
+  }
+
   /** A tap, a burst or a spray by weapon and distance. */
   private startTrigger(weapon: number, dist: number): void {
     const mode = triggerMode(dist);
-    if (weapon === WeaponId.SNIPER) {
+    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN) {
       this.mode = TriggerMode.TAP;
       this.burstLeft = 1;
     } else if (weapon === WeaponId.PISTOL) {
@@ -173,18 +278,22 @@ export class HonestPlay {
   }
 
   /**
-   * Weapon choice in a fight: the sniper rifle far away, the pistol when the rifle is dry (its
-   * reload takes longer than drawing the pistol), else the rifle. True when a switch was sent.
+   * Weapon choice in a fight: the sniper rifle far away, the shotgun close by for a player who
+   * likes it (loaded, not reloading), the pistol when the rifle is dry (its reload takes longer than drawing the pistol),
+   * else the rifle. True when a switch was sent.
    */
   private chooseWeapon(now: number, dist: number, intent: Intent): boolean {
     const ws = this.me.weapons;
     const server = this.me.serverNow(now);
     const eq = ws.head.equipped;
     let want: number = WeaponId.RIFLE;
-    if (dist > SNIPER_RANGE_M && (ws.ammoAt(WeaponId.SNIPER, server) > 0 || eq === WeaponId.SNIPER)) want = WeaponId.SNIPER;
+    if (dist > this.sniperRangeM && (ws.ammoAt(WeaponId.SNIPER, server) > 0 || eq === WeaponId.SNIPER)) want = WeaponId.SNIPER;
+    else if (this.shotgunFan && (dist < SHOTGUN_RANGE_M || (eq === WeaponId.SHOTGUN && dist < SHOTGUN_KEEP_M)) && this.me.carries(WeaponId.SHOTGUN)
+      && ws.ammoAt(WeaponId.SHOTGUN, server) > 0 && !ws.reloadingAt(WeaponId.SHOTGUN, server)) want = WeaponId.SHOTGUN;
     const rifleDry = ws.ammoAt(WeaponId.RIFLE, server) === 0 || ws.reloadingAt(WeaponId.RIFLE, server);
     if (want === WeaponId.RIFLE && rifleDry) want = WeaponId.PISTOL;
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
+    if (want !== eq && !this.me.carries(want)) return false;
     if (want === eq || now < this.nextActionAt || this.inRun) return false;
     return this.switchTo(now, want, intent);
   }
@@ -198,17 +307,22 @@ export class HonestPlay {
     return true;
   }
 
-  /** Between fights: back to the rifle, and a manual reload of a half-empty magazine. */
+  /**
+   * Between fights: a manual reload of a half-empty magazine in hand, then back to the weapon this
+   * player walks with (the rifle; the sniper rifle for one who prefers it).
+   */
   private betweenFights(now: number, intent: Intent): void {
     if (now < this.nextActionAt || now - this.lastTargetAt < 800) return;
     const ws = this.me.weapons;
-    if (ws.head.equipped !== WeaponId.RIFLE) {
-      if (now - this.lastTargetAt > 1500) this.switchTo(now, WeaponId.RIFLE, intent);
-      return;
-    }
+    const home = this.sniperRangeM < SNIPER_RANGE_M && this.me.carries(WeaponId.SNIPER) ? WeaponId.SNIPER : WeaponId.RIFLE;
     const at = this.me.stamp(now);
     const w = ws.equipped;
-    if (ws.ammoAt(w.id, at) < w.magazine * 0.6 && ws.reloadCheck(at) === RULES_OK) {
+    const reload = ws.ammoAt(w.id, at) < w.magazine * 0.6 && !ws.reloadingAt(w.id, at) && ws.reloadCheck(at) === RULES_OK;
+    if (ws.head.equipped !== home && !reload) {
+      if (now - this.lastTargetAt > 1500 && !ws.reloadingAt(w.id, at)) this.switchTo(now, home, intent);
+      return;
+    }
+    if (reload) {
       this.me.act(ShotAction.RELOAD, w.id, at, intent);
       this.reloads++;
       this.nextActionAt = now + ACTION_GAP_MS;

@@ -11,7 +11,7 @@
  */
 import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import type { VerdictReply } from '../shared/protocol/messages';
-import { Intent, OVERRULED, type ShotLog } from './shots';
+import { Intent, OVERRULED, pelletsAgree, type ShotLog } from './shots';
 
 export interface ProfileReport {
   strength: number;
@@ -33,6 +33,25 @@ export interface ProfileReport {
   inhumanHits: number;
   /** Profile counters (cheats' own), e.g. the speed cheat's measured speed. */
   stats: Record<string, number>;
+}
+
+export interface PelletReport {
+  /** Judged honest messages whose reply carries pellets, and their pellets. */
+  pulls: number;
+  pellets: number;
+  /** Pellets whose predicted reason and first player met equal the reply's. */
+  agreeing: number;
+  /** Messages agreeing on kind, target and reason whose pellets disagree. */
+  pelletOnlyDisagreements: number;
+  /** Honest pellets the server refused as not of the pattern (SPREAD_MISMATCH), plus honest pulls refused for their pellet count. */
+  refused: number;
+  /** Honest pulls of several pellets, and those that hit. */
+  patternPulls: number;
+  patternHits: number;
+  /** Honest single shots that hit a player behind a wall they passed (wall-bangs). */
+  wallBangs: number;
+  /** Targets honest players lost behind cover and meant to shoot through (a wall-bang goes only where predicted to hit). */
+  wallBangTries: number;
 }
 
 export interface Distribution {
@@ -81,9 +100,12 @@ export interface SimReport {
   confirmedHits: number;
   /**
    * Predictions that match the verdict over every judged honest message: the same kind, the same
-   * target for a hit, the same reason for a refusal (a refusal against a predicted miss disagrees).
+   * target for a hit, the same reason for a refusal (a refusal against a predicted miss disagrees),
+   * and where the reply carries pellets, the same reason and first player met for each.
    */
   agreementAll: number;
+  /** Honest pulls whose verdict carries pellets (spread patterns, wall-bangs), pellet by pellet. */
+  pellets: PelletReport;
   /** The same without races (raceShots): the shooter or predicted target died on the server while the message was in flight. */
   agreementRaceFree: number;
   raceShots: number;
@@ -195,6 +217,7 @@ type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerS
 interface Tally {
   lost: number; unanswered: number; honestShots: number; honestJudged: number; fire: number; switches: number; reloads: number; fullRate: number;
   predictedHits: number; confirmedHits: number; agree: number; agreeClean: number; raceShots: number;
+  pellets: PelletReport;
   /** Disagreements: predicted hit/server miss, predicted miss/server hit, other target, refused unpredicted, other kind; of them races. */
   phsm: number; pmsh: number; other: number; rejNot: number; otherKind: number; races: number;
   honestRejected: number; honestDiedInFlight: number;
@@ -216,6 +239,7 @@ function newTally(): Tally {
   return {
     lost: 0, unanswered: 0, honestShots: 0, honestJudged: 0, fire: 0, switches: 0, reloads: 0, fullRate: 0,
     predictedHits: 0, confirmedHits: 0, agree: 0, agreeClean: 0, raceShots: 0,
+    pellets: { pulls: 0, pellets: 0, agreeing: 0, pelletOnlyDisagreements: 0, refused: 0, patternPulls: 0, patternHits: 0, wallBangs: 0, wallBangTries: 0 },
     phsm: 0, pmsh: 0, other: 0, rejNot: 0, otherKind: 0, races: 0,
     honestRejected: 0, honestDiedInFlight: 0, honestRejectedByReason: {}, offsets: [], floorLeads: [], honestRejections: [], acceptedList: [],
     cheatShots: 0, cheatJudged: 0, cheatAccepted: 0, cheatAcceptedHits: 0, cheatRaces: 0, cheatUnexpected: 0, inhumanShots: 0, inhumanHits: 0,
@@ -244,9 +268,12 @@ function countAgreement(t: Tally, s: ShotLog, v: VerdictReply): void {
   if (servHit) t.confirmedHits++;
   const race = s.diedInFlight || s.targetDiedInFlight;
   if (race) t.raceShots++;
-  const same = s.predictedKind === v.kind
+  const sameTop = s.predictedKind === v.kind
     && (v.kind !== VerdictKind.HIT || s.predictedTarget === v.target)
     && (v.kind !== VerdictKind.REJECTED || s.predictedReason === v.reasonName);
+  const samePellets = pelletsAgree(s.predictedPellets, v);
+  if (sameTop && !samePellets) t.pellets.pelletOnlyDisagreements++;
+  const same = sameTop && samePellets;
   if (same) {
     t.agree++;
     if (!race) t.agreeClean++;
@@ -258,6 +285,28 @@ function countAgreement(t: Tally, s: ShotLog, v: VerdictReply): void {
     else t.otherKind++;
     if (race) t.races++;
   }
+}
+
+/** An honest message's pellets, when its reply carries them: agreement pellet by pellet, refusals, pattern pulls and wall-bangs. */
+function countPellets(t: Tally, s: ShotLog, v: VerdictReply): void {
+  const r = t.pellets;
+  if (v.reason === VerdictReason.PELLET_COUNT || (v.reason === VerdictReason.SPREAD_MISMATCH && v.pellets === undefined)) r.refused++;
+  const got = v.pellets;
+  if (got === undefined) return;
+  r.pulls++;
+  r.pellets += got.length;
+  const pred = s.predictedPellets;
+  let wallHit = false;
+  for (let k = 0; k < got.length; k++) {
+    const g = got[k]!;
+    if (pred !== null && 2 * k + 1 < pred.length && pred[2 * k] === g.reason && pred[2 * k + 1] === g.target) r.agreeing++;
+    if (g.reason === VerdictReason.SPREAD_MISMATCH) r.refused++;
+    if (g.walls > 0 && g.reason === VerdictReason.OK_HIT) wallHit = true;
+  }
+  if (got.length > 1) {
+    r.patternPulls++;
+    if (v.kind === VerdictKind.HIT) r.patternHits++;
+  } else if (wallHit) r.wallBangs++;
 }
 
 /** A refused honest message: by reason; SHOOTER_DEAD for a shooter killed while it was in flight apart; the first 20 others listed. */
@@ -284,6 +333,7 @@ function countHonest(t: Tally, s: ShotLog, fireIntervals: readonly number[]): vo
   if (v === null) return;
   t.honestJudged++;
   countAgreement(t, s, v);
+  countPellets(t, s, v);
   if (v.kind === VerdictKind.REJECTED) countHonestRefusal(t, s, v);
   else if (s.action === 0 && v.originOffsetM >= 0) t.offsets.push(v.originOffsetM);
   if (s.floorLeadMs === s.floorLeadMs) t.floorLeads.push(s.floorLeadMs);
@@ -341,6 +391,7 @@ function shotPart(t: Tally, shots: number): ShotPart {
     honestFireShots: t.fire, honestSwitches: t.switches, honestReloads: t.reloads, honestFullRateShots: t.fullRate,
     predictedHits: t.predictedHits, confirmedHits: t.confirmedHits,
     agreementAll: t.honestJudged > 0 ? t.agree / t.honestJudged : Number.NaN,
+    pellets: t.pellets,
     agreementRaceFree: t.honestJudged - t.raceShots > 0 ? t.agreeClean / (t.honestJudged - t.raceShots) : Number.NaN,
     raceShots: t.raceShots,
     disagreements: { predictedHitServerMiss: t.phsm, predictedMissServerHit: t.pmsh, otherTarget: t.other, rejectedNotPredicted: t.rejNot, otherKind: t.otherKind, deathRaces: t.races },

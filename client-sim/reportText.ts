@@ -33,6 +33,8 @@ export function formatReport(r: SimReport): string {
   L.push(`agreement             ${pct(r.agreementAll)} of all ${r.honestJudged} judged honest messages; ${pct(r.agreementRaceFree)} without the ${r.raceShots} death races`);
   const d = r.disagreements;
   L.push(`  disagreements       predicted hit/server miss ${d.predictedHitServerMiss}, predicted miss/server hit ${d.predictedMissServerHit}, other target ${d.otherTarget}, refused unpredicted ${d.rejectedNotPredicted}, other ${d.otherKind}; of them races ${d.deathRaces}`);
+  const pl = r.pellets;
+  L.push(`pellets               ${pl.pulls} honest replies with pellets, ${pl.pellets} pellets, ${pct(pl.pellets > 0 ? pl.agreeing / pl.pellets : Number.NaN)} as predicted (${pl.pelletOnlyDisagreements} messages off by their pellets only); refused ${pl.refused}; pattern pulls ${pl.patternPulls} (hits ${pl.patternHits}), wall-bangs that hit ${pl.wallBangs} (targets lost behind cover to shoot through ${pl.wallBangTries})`);
   L.push(`honest rejected       ${r.honestRejected} (all by reason: ${reasons(r.honestRejectedByReason)}; SHOOTER_DEAD while in flight: ${r.honestRejectedDiedInFlight})`);
   for (const h of r.honestRejections) L.push(`  bot ${h.bot} seq ${h.seq} ${h.reason}: start (${h.start.map((x) => x.toFixed(3)).join(', ')}), origin offset ${m(h.originOffsetM)} (predicted ${m(h.predictedOriginOffsetM)})`);
   const o = r.originOffsetM;

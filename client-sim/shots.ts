@@ -9,6 +9,7 @@
 import type { VerdictReply } from '../shared/protocol/messages';
 import { ShotAction, type ShotMessage } from '../shared/protocol/shot';
 import { createWorldHit, type World } from '../shared/world/world';
+import type { Verdict } from '../shared/validate/verdict';
 
 /** What a message was meant to be, for the report. */
 export const Intent = {
@@ -68,6 +69,11 @@ export interface ShotLog {
   predictedOriginOffsetM: number;
   /** The prediction carried the action out. */
   predictedFired: boolean;
+  /**
+   * Each pellet's predicted reason and first player met (reason, target pairs), when the verdict
+   * reply will carry pellets (a pull of several, or a single one that passed a wall); else null.
+   */
+  predictedPellets: Int32Array | null;
   verdict: VerdictReply | null;
   verdictAt: number;
   /** Race facts, set by the simulator from the server's record of the arrival (see simulate.ts). */
@@ -103,6 +109,7 @@ export function fillFire(m: ShotMessage, world: World | null, eye: Float64Array,
   m.renderTimeMs = renderTimeMs;
   m.sx = eye[0]!; m.sy = eye[1]!; m.sz = eye[2]!;
   m.ex = eye[0]! + ux * len; m.ey = eye[1]! + uy * len; m.ez = eye[2]! + uz * len;
+  m.pelletCount = 0;
   return m;
 }
 
@@ -115,6 +122,7 @@ export function fillAction(m: ShotMessage, action: number, weapon: number, timeM
   m.timeMs = timeMs;
   m.renderTimeMs = 0;
   m.sx = 0; m.sy = 0; m.sz = 0; m.ex = 0; m.ey = 0; m.ez = 0;
+  m.pelletCount = 0;
   return m;
 }
 
@@ -145,4 +153,31 @@ export class ShotBook {
     for (const s of this.logs) if (s.verdict === null) n++;
     return n;
   }
+}
+
+/**
+ * A prediction's pellets as the reply will carry them (server/match/outcome.ts verdictReply: a pull
+ * of several pellets, or one that passed a wall): reason and first player met per pellet; null when
+ * the reply carries none.
+ */
+export function predictedPellets(v: Verdict): Int32Array | null {
+  const p = v.pellets;
+  if (!(p.count > 1 || (p.count === 1 && p.walls[0]! > 0))) return null;
+  const out = new Int32Array(2 * p.count);
+  for (let k = 0; k < p.count; k++) {
+    out[2 * k] = p.reason[k]!;
+    out[2 * k + 1] = p.target[k]!;
+  }
+  return out;
+}
+
+/** Whether a reply's pellets say what the prediction said of each (both absent counts as agreeing). */
+export function pelletsAgree(predicted: Int32Array | null, reply: VerdictReply): boolean {
+  const got = reply.pellets;
+  if (predicted === null || got === undefined) return predicted === null && got === undefined;
+  if (got.length * 2 !== predicted.length) return false;
+  for (let k = 0; k < got.length; k++) {
+    if (got[k]!.reason !== predicted[2 * k] || got[k]!.target !== predicted[2 * k + 1]) return false;
+  }
+  return true;
 }

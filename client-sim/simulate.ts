@@ -28,7 +28,7 @@ export type { SimReport, ProfileReport, DetectionReport, Distribution } from './
 export interface SimOptions {
   /** Honest players (default 8). */
   bots?: number;
-  /** Cheaters (default 0); cheater k plays profiles[k % profiles.length]. */
+  /** Cheaters (default 0, or one per profile named in `profiles`); cheater k plays profiles[k % profiles.length]. */
   cheaters?: number;
   /** Play time once everyone is in, seconds (default 20). */
   seconds?: number;
@@ -137,7 +137,8 @@ interface RunSettings {
 /** The options with their defaults; throws on a value the run cannot use. */
 function runSettings(options: SimOptions): RunSettings {
   const nBots = options.bots ?? 8;
-  const nCheaters = options.cheaters ?? 0;
+  // Named profiles without a count: one cheater each.
+  const nCheaters = options.cheaters ?? (options.profiles !== undefined ? options.profiles.length : 0);
   const seconds = options.seconds ?? 20;
   const rttMs = options.rttMs ?? 100;
   const jitterMs = options.jitterMs ?? 20;
@@ -174,10 +175,19 @@ interface Arena {
   movement: MoveConfig;
 }
 
+/**
+ * Resistance of the default level's walls in the in-process server (unless `server.validation`
+ * names one): its walls are 0.4 m and thicker, which at the rules' default (2) no sniper round
+ * passes but at a corner; at 1 its 0.6 m of power passes the thinnest, so honest wall-bangs happen
+ * and the thick walls still stop a cheater's.
+ */
+export const SIM_DEFAULT_RESISTANCE = 1;
+
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, ...options.server, port: 0, host: '127.0.0.1' });
+  const validation = { defaultResistance: SIM_DEFAULT_RESISTANCE, ...options.server?.validation };
+  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, ...options.server, validation, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);
   const tickRate = gs.config.tickRate;
   return {
@@ -333,11 +343,11 @@ async function serverCounters(gs: GameServer | null, probe: ServerProbe | null):
   return { serverErrors, server, matchLog };
 }
 
-type BotTotals = Pick<SimReport, 'ticksPerSecond' | 'prediction' | 'weaponState' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network'>;
+type BotTotals = Pick<SimReport, 'ticksPerSecond' | 'prediction' | 'weaponState' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network'> & { wallBangTries: number };
 
 /** The bots' own counters summed over the run: links, frames, observed tick rate, own-movement prediction, weapon-state mirror, refused inputs and pongs. */
 function botTotals(bots: readonly Bot[]): BotTotals {
-  let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0;
+  let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0, wallBangTries = 0;
   const network = { lostTransmissions: 0, retransmittedMessages: 0, maxRetransmitDelayMs: 0 };
   const prediction = { corrections: 0, meanErrorM: 0, maxErrorM: 0, jumps: 0 };
   const weaponState = { firedMismatches: 0, checks: 0, mismatches: 0 };
@@ -352,6 +362,7 @@ function botTotals(bots: readonly Bot[]): BotTotals {
     }
     botFrames += b.frames;
     starvedFrames += b.honest.starved;
+    if (b.profile === null) wallBangTries += b.honest.wallBangTries;
     tickSum += b.clock.ticksMeasured;
     tickMs += b.clock.msMeasured;
     prediction.corrections += b.move.corrections;
@@ -366,7 +377,7 @@ function botTotals(bots: readonly Bot[]): BotTotals {
   }
   prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
   const ticksPerSecond = tickMs > 0 ? (tickSum * 1000) / tickMs : 0;
-  return { ticksPerSecond, prediction, weaponState, cameraPushes, botFrames, starvedFrames, messageRejects, network };
+  return { ticksPerSecond, prediction, weaponState, cameraPushes, botFrames, starvedFrames, messageRejects, network, wallBangTries };
 }
 
 /** Adds each cheater's own counters to its profile's report; the speed cheat also gets its measured and allowed speed. */
@@ -411,6 +422,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   return {
     config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles] },
     ...shots,
+    pellets: { ...shots.pellets, wallBangTries: t.wallBangTries },
     detection,
     tickRate,
     ticksPerSecond: t.ticksPerSecond,

@@ -24,6 +24,10 @@ import { backtrackMaxProfile } from './backtrackMax';
 import { fakeLagProfile } from './fakeLag';
 import { prefireProfile } from './prefire';
 import { backdateProfile } from './backdate';
+import { noSpreadProfile } from './noSpread';
+import { pelletStackProfile } from './pelletStack';
+import { thickWallbangProfile } from './thickWallbang';
+import { seedForgeProfile } from './seedForge';
 import { Behaviour, INHUMAN_PROFILES } from '../human/profiles';
 
 export type ProfileFactory = (strength?: number) => Profile;
@@ -43,6 +47,10 @@ export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   cornerPeek: cornerPeekProfile,
   deadShooter: deadShooterProfile,
   backdate: backdateProfile,
+  noSpread: noSpreadProfile,
+  pelletStack: pelletStackProfile,
+  thickWallbang: thickWallbangProfile,
+  seedForge: seedForgeProfile,
 };
 
 /**

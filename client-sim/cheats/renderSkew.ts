@@ -3,13 +3,16 @@
  * estimate (estimate - claimToleranceMs * (1.1 + strength)), still inside the rewind window, aimed
  * at where a target that moved in between was then. The server does not believe it: it rewinds to
  * its estimate, where the target is no longer on the segment. Sent only when the bot's own
- * prediction says so (a target standing still is hit either way: no cheat). Expected: OVERRULED
- * (estimated time, no hit).
+ * prediction says so (a target standing still is hit either way: no cheat). It plays the rifle
+ * (a shotgun's pellets may hit around the miss): it never takes the shotgun in its ordinary play,
+ * and puts a pattern weapon away before it cheats. Expected: OVERRULED (estimated time, no hit).
  */
 import { HitZone } from '../../shared/rig/rig';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { hasPattern, WeaponId } from '../../shared/weapons';
 import { Intent, OVERRULED, type Bot, type Profile } from '../bot';
 import { Cadence, checkStrength, fireTime } from './common';
+import { equip } from './pelletCommon';
 
 const ZONES = [HitZone.UPPER_TORSO, HitZone.HEAD, HitZone.LOWER_TORSO];
 /** How far a target must have moved between the claimed time and the estimate, metres. */
@@ -30,6 +33,7 @@ export function renderSkewProfile(strength = 0.5): Profile {
     name: 'renderSkew', strength: s,
     frame(b: Bot, now: number): boolean {
       bot = b;
+      b.honest.shotgunFan = false;
       if (!cadence.due(now)) return false;
       const at = fireTime(b, now);
       if (!(at === at)) return false;
@@ -43,6 +47,7 @@ export function renderSkewProfile(strength = 0.5): Profile {
       // The nearest visible player that moved.
       const target = b.findTarget(eye, t, true, 60, false, moved);
       if (target < 0) return false;
+      if (hasPattern(b.weapon) && !equip(b, now, WeaponId.RIFLE)) return true;
       // A hit zone that moved off the segment between the claimed time and the estimate.
       for (const zone of ZONES) {
         if (!b.zonePoint(p, target, claimed, zone)) return false;

@@ -8,7 +8,10 @@
  * cheat was built for, apart from races the server's own record of the arrival confirms (the
  * cheater died or respawned, or the target died, while the message was in flight). The speed cheat
  * gains nothing: its measured speed stays within the movement's. Silent aim is valid geometry:
- * accepted, counted apart.
+ * accepted, counted apart. The pellet and penetration cheats (no spread, stacked pellets, forged
+ * patterns, wall-bangs through too much wall) play a run of their own beside honest players who
+ * take the shotgun at close range: until each has cheated and an honest pull's pellets have come
+ * back, their every pellet as predicted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,12 +23,17 @@ import { cheatOutcome } from '../../client-sim/report';
 import { findSpawnPoints, spreadSpawnPoints } from '../../server/index';
 import { loadWorld } from '../../server/level/gltf';
 import { Intent, OVERRULED, type ShotLog } from '../../client-sim/bot';
+import { VerdictReason } from '../../shared/validate/verdict';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
 
 let report: SimReport;
+/** The run of the pellet cheats and honest shotgunners. */
+let pelletReport: SimReport;
 let logs: readonly ShotLog[] = [];
+
+const PELLET_PROFILES = ['noSpread', 'pelletStack', 'thickWallbang', 'seedForge'];
 
 const EXPECTED: Record<string, string | null> = {
   originSpoof: 'ORIGIN_MISMATCH',
@@ -41,6 +49,10 @@ const EXPECTED: Record<string, string | null> = {
   cornerPeek: 'NOT_VISIBLE',
   deadShooter: 'SHOOTER_DEAD',
   backdate: 'BACKDATED',
+  noSpread: 'SPREAD_MISMATCH',
+  pelletStack: 'PELLET_COUNT',
+  thickWallbang: 'OCCLUDED',
+  seedForge: 'SPREAD_MISMATCH',
 };
 
 beforeAll(async () => {
@@ -57,13 +69,19 @@ beforeAll(async () => {
   // The backdater in a short run of its own: the others keep the company they were tuned in (render
   // skew needs a target that moves, a corner peek a player behind a corner, and most cheaters here
   // stand still).
-  const all = [...Object.keys(RULE_PROFILES).filter((p) => p !== 'backdate'), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
-  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate']];
+  // The pellet cheats in a run of their own too, beside honest players, until each has cheated and
+  // an honest shotgun pull has been judged.
+  const all = [...Object.keys(RULE_PROFILES).filter((p) => p !== 'backdate' && !PELLET_PROFILES.includes(p)), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
+  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate'], PELLET_PROFILES];
+  const pelletsDone = (l: readonly ShotLog[]): boolean =>
+    l.some((s) => s.intent === Intent.HONEST && s.verdict?.pellets !== undefined && s.verdict.pellets.length > 1)
+    && PELLET_PROFILES.every((p) => l.some((s) => s.profile === p && s.intent === Intent.INVALID && s.verdict !== null));
   const reports: SimReport[] = [];
   const collected: ShotLog[] = [];
   for (const [k, profiles] of parts.entries()) {
     reports.push(await runSimulation({
-      bots: 2, cheaters: profiles.length, profiles, seconds: profiles.length > 1 ? 12 : 6, rttMs: 100, jitterMs: 20, loss: 0, seed: 21 + k, audit: false,
+      bots: 2, cheaters: profiles.length, profiles, seconds: profiles === PELLET_PROFILES ? 4 : profiles.length > 1 ? 12 : 6, rttMs: 100, jitterMs: 20, loss: 0, seed: 21 + k, audit: false,
+      ...(profiles === PELLET_PROFILES ? { until: pelletsDone, maxSeconds: 60 } : {}),
       // No loss: on a TCP link a lost segment holds the messages behind it back past the rewind
       // window (TIME_TOO_OLD before the reason each cheat expects); test/net.test.ts covers the transport.
       // Standing cheaters: each refusal is the rule under test. A moving client's start can differ
@@ -73,6 +91,7 @@ beforeAll(async () => {
     }));
   }
   logs = collected;
+  pelletReport = reports[3]!;
   report = {
     ...reports[0]!,
     serverErrors: reports.reduce((n, r) => n + r.serverErrors!, 0),
@@ -123,6 +142,34 @@ describe('cheat profiles', () => {
     expect(p.stats.maxSpeedMps).toBeGreaterThan(0);
     // Speed per stepped input between two snapshots: the step's maxSpeed, plus rounding.
     expect(p.stats.maxSpeedMps).toBeLessThanOrEqual(p.stats.allowedSpeedMps! * 1.01);
+  });
+
+  it('honest shotgunners beside the pellet cheats: pulls judged pellet by pellet as predicted, none refused', () => {
+    const r = pelletReport;
+    expect(r.honestRejected).toBe(0);
+    expect(r.ruleCheatAccepted).toBe(0);
+    expect(r.pellets.patternPulls).toBeGreaterThan(0);
+    expect(r.pellets.refused).toBe(0);
+    // Honest pellets' reasons and first players met as the shooters predicted (death races aside;
+    // lenient for a short run on a loaded machine, as the agreement in sim.test.ts).
+    const honest = logs.filter((l) => l.intent === Intent.HONEST && l.verdict?.pellets !== undefined && !l.diedInFlight && !l.targetDiedInFlight);
+    expect(honest.length).toBeGreaterThan(0);
+    let pellets = 0, agreeing = 0;
+    const off: string[] = [];
+    for (const l of honest) {
+      const got = l.verdict!.pellets!;
+      expect(l.predictedPellets?.length, `seq ${l.seq}`).toBe(2 * got.length);
+      for (let k = 0; k < got.length; k++) {
+        pellets++;
+        if (l.predictedPellets![2 * k] === got[k]!.reason && l.predictedPellets![2 * k + 1] === got[k]!.target) agreeing++;
+        else off.push(`bot ${l.bot} seq ${l.seq} pellet ${k}: predicted ${l.predictedPellets![2 * k]}/${l.predictedPellets![2 * k + 1]}, got ${got[k]!.reason}/${got[k]!.target}`);
+      }
+    }
+    expect(agreeing / pellets, off.slice(0, 10).join('; ')).toBeGreaterThanOrEqual(0.95);
+    // A refused pull says which pellets strayed: all of a stacked-on-the-aim or a forged pattern's.
+    const forged = logs.filter((l) => (l.profile === 'noSpread' || l.profile === 'seedForge') && l.intent === Intent.INVALID && l.verdict?.reasonName === 'SPREAD_MISMATCH');
+    expect(forged.length).toBeGreaterThan(0);
+    for (const l of forged) expect(l.verdict!.pellets!.every((p) => p.reason === VerdictReason.SPREAD_MISMATCH)).toBe(true);
   });
 
   it('aimSnap: instant perfect aim is valid geometry, accepted and counted apart', () => {
