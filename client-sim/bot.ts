@@ -295,8 +295,8 @@ export class Bot implements Fighter {
    * rules state before the shot): what the server rebuilds when `seq` is the seq it goes out with.
    * Returns the pellet count (0 for a weapon without a pattern).
    */
-  fillPattern(msg: ShotMessage, seq: number): number {
-    return this.framer.fillPattern(msg, seq, this.slot, this.weapons.head);
+  fillPattern(msg: ShotMessage): number {
+    return this.framer.fillPattern(msg, this.weapons.head);
   }
 
   /** The message scratch's pellets are the caller's (a cheat's): sent as they are until the next fireMessage. */
@@ -357,7 +357,7 @@ export class Bot implements Fighter {
   predict(msg: ShotMessage, now = this.now): Verdict {
     const seq = msg.seq;
     if (seq === 0) msg.seq = this.seq + 1;
-    const bytes = this.framer.encode(msg, msg.seq, this.slot, this.weapons.head);
+    const bytes = this.framer.encode(msg, this.weapons.head);
     msg.seq = seq;
     return this.predictBytes(bytes, now);
   }
@@ -379,7 +379,7 @@ export class Bot implements Fighter {
     if (bytes !== undefined) payload = bytes.slice();
     else if (msg !== null) {
       if (msg.seq === 0) msg.seq = this.seq + 1;
-      payload = this.framer.encode(msg, msg.seq, this.slot, this.weapons.head).slice();
+      payload = this.framer.encode(msg, this.weapons.head).slice();
     } else throw new Error('send: pass a message or the bytes to send');
     const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
     const seq = dv.getUint32(4, true);

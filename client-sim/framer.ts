@@ -1,6 +1,6 @@
 /**
  * A bot's weapon-message frames: the pellets a fire of a pattern weapon carries, filled from the
- * match's spread seed, the shooter's slot and the seq as a predicting client fills them
+ * match's spread seed and the shooter's rules state (its slot, the pulls it fired) as a predicting client fills them
  * (PredictingShooter.fire), unless a cheat set its own; the bytes of exactly the message's length;
  * and the match's own rules (spread seed, materials) taken from the room's welcome.
  */
@@ -38,23 +38,23 @@ export class ShotFramer {
   }
 
   /**
-   * Fills `msg`'s pellets with the pattern of seq `seq` fired by `slot` with rules state `state`
-   * (before the shot): what the server rebuilds when `seq` is the seq it goes out with. Returns the
+   * Fills `msg`'s pellets with the pattern of the pull fired with rules state `state` (before the
+   * shot: its slot, the pulls fired before, the spray heat): what the server rebuilds. Returns the
    * count (0 for a weapon without a pattern).
    */
-  fillPattern(msg: ShotMessage, seq: number, slot: number, state: ShooterState): number {
+  fillPattern(msg: ShotMessage, state: ShooterState): number {
     const w = weaponById(this.rules.weapons, msg.weapon);
     const n = w !== undefined && hasPattern(w)
-      ? predictPellets(msg.pellets, this.rules.spreadSeed ?? 0, slot, seq, w, state, msg.timeMs, msg.sx, msg.sy, msg.sz, msg.ex, msg.ey, msg.ez)
+      ? predictPellets(msg.pellets, this.rules.spreadSeed ?? 0, state, w, msg.timeMs, msg.sx, msg.sy, msg.sz, msg.ex, msg.ey, msg.ez)
       : 0;
     msg.pelletCount = n;
     return n;
   }
 
-  /** The bytes of `msg` going out with `seq`, in the frame scratch (valid until the next call). */
-  encode(msg: ShotMessage, seq: number, slot: number, state: ShooterState): Uint8Array {
+  /** The bytes of `msg` fired from rules state `state`, in the frame scratch (valid until the next call). */
+  encode(msg: ShotMessage, state: ShooterState): Uint8Array {
     if (msg.action !== ShotAction.FIRE) msg.pelletCount = 0;
-    else if (!(msg === this.scratch && this.keep)) this.fillPattern(msg, seq, slot, state);
+    else if (!(msg === this.scratch && this.keep)) this.fillPattern(msg, state);
     return encodeShot(this.buf, msg).subarray(0, shotBytes(msg.pelletCount));
   }
 }

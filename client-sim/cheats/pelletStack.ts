@@ -25,7 +25,7 @@ export function pelletStackProfile(strength = 0.5): Profile {
       const count = Math.min(MAX_PELLETS, Math.max(pelletsOf(w) + 1, Math.round(pelletsOf(w) * (1.25 + 0.75 * s))));
       const m = bot.fireMessage(bot.eyeNow, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, at, a.target, false);
       m.seq = bot.seq + 1;
-      patternPellets(bot, m, w, m.seq, count);
+      patternPellets(bot, m, w, bot.weapons.head.pulls, count);
       if (bot.predict(m, now).reason !== VerdictReason.PELLET_COUNT) return true;
       bot.send(m, Intent.INVALID, 'PELLET_COUNT');
       cadence.done(now);

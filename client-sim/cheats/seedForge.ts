@@ -1,8 +1,8 @@
 /**
- * Forged patterns: a shotgun pull whose pellets come from another seq's pattern, the tightest of
- * the next 2 + 30 strength seqs (the pellets nearest the aim: the most on the target), or the next
- * seq's when none is tighter. Each pellet is a true pattern pellet, of the wrong pull. Expected:
- * SPREAD_MISMATCH.
+ * Forged patterns: a shotgun pull whose pellets come from another pull's pattern, the tightest of
+ * the next 2 + 30 strength pulls (the pellets nearest the aim: the most on the target), as a client
+ * shopping command numbers would. Each pellet is a true pattern pellet, of the wrong pull.
+ * Expected: SPREAD_MISMATCH.
  */
 import { VerdictReason } from '../../shared/validate/verdict';
 import { patternOffsets } from '../../shared/validate/spread';
@@ -19,7 +19,7 @@ export function seedForgeProfile(strength = 0.5): Profile {
   let shifted = 0;
   return {
     name: 'seedForge', strength: s,
-    stats: () => ({ lastSeqShift: shifted }),
+    stats: () => ({ lastPullShift: shifted }),
     frame(bot: Bot, now: number): boolean {
       if (!bot.aliveKnown() || !cadence.due(now) || !a.find(bot, now, true, 20)) return false;
       if (!equip(bot, now, WeaponId.SHOTGUN)) return true;
@@ -29,10 +29,11 @@ export function seedForgeProfile(strength = 0.5): Profile {
       const n = pelletsOf(w);
       const seq = bot.seq + 1;
       const seed = bot.rules.spreadSeed ?? 0;
-      // The tightest pattern among the next seqs (squared offsets summed over the unit disc).
-      let best = seq + 1, bestSpread = Infinity;
+      const pull = bot.weapons.head.pulls;
+      // The tightest pattern among the next pulls' (squared offsets summed over the unit disc).
+      let best = pull + 1, bestSpread = Infinity;
       const tries = Math.round(2 + 30 * s);
-      for (let q = seq + 1; q <= seq + tries; q++) {
+      for (let q = pull + 1; q <= pull + tries; q++) {
         patternOffsets(offsets, seed, bot.slot, q, n);
         let sum = 0;
         for (let k = 0; k < n; k++) sum += offsets[2 * k]! * offsets[2 * k]! + offsets[2 * k + 1]! * offsets[2 * k + 1]!;
@@ -46,7 +47,7 @@ export function seedForgeProfile(strength = 0.5): Profile {
       patternPellets(bot, m, w, best);
       if (bot.predict(m, now).reason !== VerdictReason.SPREAD_MISMATCH) return true;
       bot.send(m, Intent.INVALID, 'SPREAD_MISMATCH');
-      shifted = best - seq;
+      shifted = best - pull;
       cadence.done(now);
       return true;
     },
