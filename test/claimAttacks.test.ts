@@ -216,7 +216,9 @@ describe('no action claims a time before what its own stream already said', () =
     const fired = verdicts.filter((v) => v.kind !== VerdictKind.REJECTED);
     for (const [k, v] of verdicts.entries()) if (claims[k]! < floor - STREAM_SLACK_MS) expect(reasonName(v.reason), `claim ${claims[k]! - now}`).toBe('BACKDATED');
     expect(fired.length).toBeGreaterThan(0);
-    expect(fired.length).toBeLessThanOrEqual(2);
+    // Only claims at or after the floor less the slack can fire: how many depends on how long ago the
+    // last ping was answered (two when it was fresh; more on a loaded machine, never any before it).
+    expect(fired.length).toBeLessThanOrEqual(claims.filter((t) => t >= floor - STREAM_SLACK_MS).length);
     await a!.leave();
     await b!.leave();
   });
