@@ -95,7 +95,7 @@ describe('the shipped calibration in five-minute matches', () => {
     const flagged = cells.reduce((a, c) => a + c.flagged, 0), players = cells.reduce((a, c) => a + c.players, 0);
     expect(players).toBe(14);
     expect(flagged, JSON.stringify(r.profiles.map((p) => [p.profile, p.byStrength['0.5']]))).toBeGreaterThanOrEqual(12);
-  }, 60_000);
+  }, 180_000); // CPU-bound: a loaded two-core machine took over 60 s
 });
 
 describe('scoring pieces', () => {

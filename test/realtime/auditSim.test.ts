@@ -5,6 +5,7 @@
 // honest bot's shots rejected as SHOOTER_DEAD because it died while they were on the wire are races,
 // not rejections: how many there are depends on latency and machine load.
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,13 +106,24 @@ describe('audit of a simulated match (real room, real sockets)', () => {
     mkdirSync(farDir);
     // Long enough for most bots to fire the 5 shots a player measure needs (they hold fire while
     // their render buffer starves, which a far server makes more frequent).
+    // The measures read input timing; the bots, their links and the server share this process, so
+    // its own stalls bunch the inputs too (a loaded run read shortHolds at 2.8 against 2.7). They are
+    // compared when the event loop kept its 99th percentile within 20 ms, as humanMeasures does.
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     await runSimulation({ bots: 6, cheaters: 0, seconds: 24, seed: 11, rttMs: 180, jitterMs: 20, loss: 0.01, server: { matchLogDir: farDir, maxHealth: 1000 } });
+    loop.disable();
+    const stallP99Ms = loop.percentile(99) / 1e6;
     const file = readdirSync(farDir).find((f) => f.endsWith('.hrml'))!;
     const r = await auditMatchLog(join(farDir, file));
     expect(r.mismatches).toEqual([]);
     const network = ['depthExcess', 'shortHolds', 'inputBunching'];
     const scored = r.players.filter((p) => p.behaviour !== undefined && p.shots >= 5);
     expect(scored.length).toBeGreaterThanOrEqual(3);
+    if (stallP99Ms > 20) {
+      console.log(`event loop p99 ${stallP99Ms.toFixed(0)} ms: the network measures are not compared this run`);
+      return;
+    }
     for (const p of scored) {
       for (const m of p.behaviour!.measures.filter((x) => network.includes(x.name))) {
         // When shots' arrival lag was read against other players' connections, it alone scored 6 to 14
