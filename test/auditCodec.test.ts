@@ -240,13 +240,18 @@ describe('tick, event, end and header records', () => {
 });
 
 describe('shooter chains over merged rows', () => {
-  /** Rows for shots given as [offset, shooter, beforeSeq, afterSeq, beforeFire, afterFire]. */
+  /**
+   * Rows for shots given as [offset, shooter, beforeSeq, afterSeq, beforeFire, afterFire, beforePulls,
+   * afterPulls, beforeHeat, afterHeat] (pulls and heat 0 when left out; spray times -Infinity).
+   */
   function rows(list: number[][]): Float64Array {
     const r = new Float64Array(list.length * SHOT_COLUMNS);
-    list.forEach(([offset, shooter, bs, as, bf, af], i) => {
+    list.forEach(([offset, shooter, bs, as, bf, af, bp = 0, ap = 0, bh = 0, ah = 0], i) => {
       const o = i * SHOT_COLUMNS;
       r[o + ShotCol.INDEX] = i; r[o + ShotCol.OFFSET] = offset!; r[o + ShotCol.SHOOTER] = shooter!; r[o + ShotCol.SEQ] = as!;
       r[o + ShotCol.BEFORE_SEQ] = bs!; r[o + ShotCol.AFTER_SEQ] = as!; r[o + ShotCol.BEFORE_NEXT_FIRE] = bf!; r[o + ShotCol.AFTER_NEXT_FIRE] = af!;
+      r[o + ShotCol.BEFORE_PULLS] = bp; r[o + ShotCol.AFTER_PULLS] = ap; r[o + ShotCol.BEFORE_SPRAY_HEAT] = bh; r[o + ShotCol.AFTER_SPRAY_HEAT] = ah;
+      r[o + ShotCol.BEFORE_SPRAY_AT] = -Infinity; r[o + ShotCol.AFTER_SPRAY_AT] = -Infinity;
     });
     return r;
   }
@@ -264,6 +269,12 @@ describe('shooter chains over merged rows', () => {
     expect(found.map((m) => [m.offset, m.fields.map((f) => f.field.split(' ')[0])])).toEqual([
       [30, ['before.lastSeq', 'before.nextFireMs']],
       [40, ['before.nextFireMs']],
+    ]);
+    // A pull count moved between two shots (to pick another spread pattern) and an edited spray heat.
+    const pulls = rows([[10, 0, -1, 1, 0, 100, 0, 1, 0, 1], [30, 0, 1, 2, 100, 200, 3, 4, 1, 2], [40, 0, 2, 3, 200, 300, 4, 5, 1.5, 2.5]]);
+    expect(checkSeqChains(pulls, 3).map((m) => [m.offset, m.fields.map((f) => f.field.split(' ')[0])])).toEqual([
+      [30, ['before.pulls']],
+      [40, ['before.sprayHeat']],
     ]);
   });
 });

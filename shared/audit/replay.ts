@@ -383,6 +383,14 @@ class Replay {
     rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
     rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
     rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
+    // Logs before format 8 keep no pull count or spray heat: NaN, which the chain check passes.
+    const spray = this.version >= LOG_VERSION_WITH_PELLETS;
+    rows[o + ShotCol.BEFORE_PULLS] = spray ? input.before.pulls : NaN;
+    rows[o + ShotCol.AFTER_PULLS] = spray ? v.after.pulls : NaN;
+    rows[o + ShotCol.BEFORE_SPRAY_HEAT] = spray ? input.before.sprayHeat : NaN;
+    rows[o + ShotCol.AFTER_SPRAY_HEAT] = spray ? v.after.sprayHeat : NaN;
+    rows[o + ShotCol.BEFORE_SPRAY_AT] = spray ? input.before.sprayAtMs : NaN;
+    rows[o + ShotCol.AFTER_SPRAY_AT] = spray ? v.after.sprayAtMs : NaN;
   }
 
   /**

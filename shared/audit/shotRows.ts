@@ -23,8 +23,10 @@ export const ShotCol = {
   CLAIMED_MS: 32,
   /** The action time the message claims (NaN when it did not decode). */
   ACTION_TIME_MS: 33,
+  /** The shooter's pull count and spray heat (with its time) before and after: the chain check too. */
+  BEFORE_PULLS: 34, AFTER_PULLS: 35, BEFORE_SPRAY_HEAT: 36, AFTER_SPRAY_HEAT: 37, BEFORE_SPRAY_AT: 38, AFTER_SPRAY_AT: 39,
   /** First of the OBSERVED_COLUMNS a replay observer fills (replay.ts ReplayObserver; NaN without one). */
-  OBSERVED: 34,
+  OBSERVED: 40,
 } as const;
 /** Columns a replay observer may fill, from ShotCol.OBSERVED. */
 export const OBSERVED_COLUMNS = 18;
