@@ -175,19 +175,10 @@ interface Arena {
   movement: MoveConfig;
 }
 
-/**
- * Resistance of the default level's walls in the in-process server (unless `server.validation`
- * names one): its walls are 0.4 m and thicker, which at the rules' default (2) no sniper round
- * passes but at a corner; at 1 its 0.6 m of power passes the thinnest, so honest wall-bangs happen
- * and the thick walls still stop a cheater's.
- */
-export const SIM_DEFAULT_RESISTANCE = 1;
-
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const validation = { defaultResistance: SIM_DEFAULT_RESISTANCE, ...options.server?.validation };
-  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, ...options.server, validation, port: 0, host: '127.0.0.1' });
+  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);
   const tickRate = gs.config.tickRate;
   return {

@@ -150,7 +150,8 @@ function patternProblem(w: WeaponSpec, at: string): string | null {
 export const WEAPONS: readonly WeaponSpec[] = [
   { id: WeaponId.RIFLE, name: 'rifle', damage: 25, rangeM: 200, fireIntervalMs: 100, magazine: 30, reloadMs: 2000, drawMs: 500, zoneMultipliers: null },
   { id: WeaponId.PISTOL, name: 'pistol', damage: 20, rangeM: 80, fireIntervalMs: 250, magazine: 12, reloadMs: 1500, drawMs: 300, zoneMultipliers: null },
-  // The sniper's round goes through about 0.3 m of concrete (resistance 2) or 0.6 m of wood.
+  // The sniper's round goes through up to 0.6 m of a material of resistance 1 (the default: the
+  // shipped level's walls are 0.4 m and thicker) or 0.3 m of one of resistance 2.
   { id: WeaponId.SNIPER, name: 'sniper', damage: 60, rangeM: 500, fireIntervalMs: 1200, magazine: 5, reloadMs: 3000, drawMs: 800, zoneMultipliers: null, penetration: 0.6 },
   {
     id: WeaponId.SHOTGUN, name: 'shotgun', damage: 12, rangeM: 40, fireIntervalMs: 900, magazine: 6, reloadMs: 2500, drawMs: 500,

@@ -35,6 +35,8 @@ describe('golden batch', () => {
     expect(node.rewindHits).toBeGreaterThan(300);
     expect(node.verdictHits).toBeGreaterThan(50);
     expect(node.verdictReasons).toBeGreaterThan(4);
+    expect(node.pelletHits).toBeGreaterThan(200);
+    expect(node.wallsPassed).toBeGreaterThan(50);
     expect(node.hash).toBe(GOLDEN_HASH);
   });
 

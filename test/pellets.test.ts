@@ -302,7 +302,7 @@ describe('penetration', () => {
         let left = power, passes = true, nearEdge = false;
         const f32 = (x: number) => Math.fround(x);
         for (const w of walls) {
-          const cost = (f32(w.z1) - f32(w.z0)) * slant * (resist[w.material] ?? 2);
+          const cost = (f32(w.z1) - f32(w.z0)) * slant * (resist[w.material] ?? sc.config.defaultResistance!);
           if (Math.abs(cost - left) < 1e-6) nearEdge = true;
           if (cost >= left) {
             passes = false;

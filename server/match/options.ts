@@ -37,7 +37,7 @@ export interface HitregMatchOptions<Id> {
    * no client can learn a pattern before the match begins.
    */
   spreadSeed?: number;
-  /** Penetration resistance by the level's glTF material names (power per metre); others cost rules.defaultResistance (default 2). */
+  /** Penetration resistance by the level's glTF material names (power per metre); others cost rules.defaultResistance (default 1). */
   materials?: Readonly<Record<string, number>>;
   /** Health of a new life. Default 100. */
   maxHealth?: number;

@@ -115,7 +115,7 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
     maxFireLagMs: 800,
     honourShotsInFlight: true,
     spreadSeed: 0,
-    defaultResistance: 2,
+    defaultResistance: 1,
     playerPenetrationCost: 0.2,
     streamSlackMs: STREAM_SLACK_MS,
     eyeStampSlackMs: EYE_STAMP_SLACK_MS,

@@ -22,6 +22,10 @@ export interface GoldenResult {
   rewindHits: number;
   verdictHits: number;
   verdictReasons: number;
+  /** Pellets judged, players hit by them, and walls passed (penetration). */
+  pellets: number;
+  pelletHits: number;
+  wallsPassed: number;
 }
 
 export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult {
@@ -164,8 +168,10 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
 
   // Pellets and penetration: shotgun pulls with their predicted patterns, sniper shots through the
   // boxes, and every hit along segments (world and players).
-  const pellets = new Uint8Array(api.SHOT_MAX_BYTES);
-  const pellConfig = { ...config, spreadSeed: 0x9e3779b9, materials: { hard: 3 } };
+  const frame = new Uint8Array(api.SHOT_MAX_BYTES);
+  // Every box is a wall of resistance 0.5: the sniper's 0.6 passes the thinner ones.
+  const pellConfig = { ...config, spreadSeed: 0x9e3779b9, defaultResistance: 0.5 };
+  let pellets = 0, pelletHits = 0, wallsPassed = 0;
   const allW = api.createWorldHits(32);
   const allP = api.createHitboxHits(players);
   for (let q = 0; q < 600; q++) {
@@ -191,9 +197,12 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     shot.pelletCount = 0;
     const spec = api.WEAPONS[weapon]!;
     if (api.hasPattern(spec)) shot.pelletCount = api.predictPellets(shot.pellets, pellConfig.spreadSeed, shooter, spec, shot.timeMs, shot.sx, shot.sy, shot.sz, shot.ex, shot.ey, shot.ez);
-    api.encodeShot(pellets, shot);
-    api.validateShot(verdict, scene, pellConfig, pellets.subarray(0, api.shotBytes(shot.pelletCount)), shooter, timing, targets);
+    api.encodeShot(frame, shot);
+    api.validateShot(verdict, scene, pellConfig, frame.subarray(0, api.shotBytes(shot.pelletCount)), shooter, timing, targets);
     out.push(verdict.kind, verdict.reason, verdict.damage, verdict.pellets.count, verdict.hits.count, verdict.impacts.count);
+    pellets += verdict.pellets.count;
+    pelletHits += verdict.hits.count;
+    for (let k = 0; k < verdict.pellets.count; k++) wallsPassed += verdict.pellets.walls[k]!;
     for (let k = 0; k < verdict.pellets.count; k++) out.push(verdict.pellets.reason[k]!, verdict.pellets.ex[k]!, verdict.pellets.ey[k]!, verdict.pellets.ez[k]!, verdict.pellets.stopT[k]!, verdict.pellets.walls[k]!);
     for (let i = 0; i < verdict.hits.count; i++) out.push(verdict.hits.target[i]!, verdict.hits.zone[i]!, verdict.hits.t[i]!, verdict.hits.damage[i]!, verdict.hits.walls[i]!);
     for (let i = 0; i < verdict.impacts.count; i++) out.push(verdict.impacts.t[i]!, verdict.impacts.x[i]!, verdict.impacts.exit[i]!);
@@ -215,5 +224,8 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     rewindHits,
     verdictHits,
     verdictReasons: reasons.size,
+    pellets,
+    pelletHits,
+    wallsPassed,
   };
 }
