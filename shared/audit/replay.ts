@@ -89,7 +89,7 @@ const scratchShot = createShotMessage();
 // scratch: what the shot message claims (Replay.readMessage)
 const msg = { action: -1, claimedTarget: -1, actionTimeMs: NaN, claimedMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN };
 const observed: ObservedShot = {
-  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN,
+  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN, pellets: null,
 };
 // scratch: a weapon message of any well-formed length (0..MAX_PELLETS pellets) copied out of the
 // log, one view of one buffer per length (validateShot reads it, nothing keeps it)
@@ -352,6 +352,7 @@ class Replay {
     observed.fired = shooter < this.slots && msg.action === ShotAction.FIRE;
     observed.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
     observed.rewindTimeMs = v.rewindTimeMs;
+    observed.pellets = v.pellets;
     observer.shot(this.rows, o, observed);
   }
 
