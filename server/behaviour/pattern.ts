@@ -4,8 +4,8 @@
  * pattern is drawn from the match's seed, the aim from the hand), so across a player's pulls the
  * centroid's lean from the aim does not go with the target's offset from the aim; a client that
  * predicts its pattern and moves its aim against the lean ("spread cancelling") puts the centroid
- * on the target, its aim off it by the lean: the two offsets go together, pull after pull, whatever
- * point of the body it aims at. Offsets are in the aim's own frame (right = aim x world up, up =
+ * on the target, its aim off it by the lean: the two offsets go together, pull after pull (about a
+ * constant offset: a point of the body other than the measured one). Offsets are in the aim's own frame (right = aim x world up, up =
  * right x aim, as the pattern's: spread.ts pelletStops), as differences of unit directions (no trig).
  */
 import type { PelletResults } from '../../shared/validate/pelletVerdict';
