@@ -53,7 +53,7 @@ function fact(shooter: number, p: Pull): ShotFacts {
   return {
     shooter, kind: VerdictKind.HIT, reason: VerdictReason.OK_HIT, zone: 2, target: 1, timeSource: TimeSource.CLAIMED,
     rewindDepthMs: 100, inputAheadMs: -20, reactionMs: NaN, snapDegPerS: NaN, rttMs: 80, sinceShooterDeathMs: NaN, serverGapMs: 15.625, claimOffByMs: 0,
-    pattern: p.m, shotError: p.aimError,
+    pattern: p.m,
   };
 }
 
@@ -79,8 +79,8 @@ describe('pattern measure', () => {
       const own = new PatternSums();
       for (let i = 0; i < 40; i++) {
         const p = pullAt(player * 1000 + i, 3 + 10 * rng.next(), sigma * rng.normal(), sigma * rng.normal() + lift / 8, false);
-        all.add(p.m, p.aimError);
-        own.add(p.m, p.aimError);
+        all.add(p.m);
+        own.add(p.m);
         facts.push(fact(player, p));
       }
       zs.push(own.z());

@@ -41,8 +41,6 @@ export interface ShotFacts {
   claimOffByMs: number;
   /** A pattern pull's centroid against its aim and the target (pattern.ts); absent for other shots. */
   pattern?: Readonly<PatternMeasure>;
-  /** The aim's chord off the target (NaN unknown). */
-  shotError?: number;
 }
 
 export interface FlagThresholds {
@@ -241,7 +239,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
       p.backdated++;
       p.backdatedShots.push({ shot: s.index ?? NaN, timeMs: s.receivedMs ?? NaN, aheadMs: s.inputAheadMs });
     }
-    if (s.pattern !== undefined && s.kind !== VerdictKind.REJECTED) p.pattern.add(s.pattern, s.shotError ?? Number.NaN);
+    if (s.pattern !== undefined && s.kind !== VerdictKind.REJECTED) p.pattern.add(s.pattern);
     if (s.kind === VerdictKind.REJECTED) {
       if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
       else if (stalled && TIMING_REASONS.has(s.reason)) p.reasonsAfterStall[name] = (p.reasonsAfterStall[name] ?? 0) + 1;

@@ -26,6 +26,8 @@ import {
 import { clearShotMeasures, type MeasureWindows, type ShotMeasures } from './shotMeasures';
 import { createPatternMeasure, patternMeasure } from './pattern';
 import type { PelletResults } from '../../shared/validate/pelletVerdict';
+import type { ObservedShot } from '../../shared/audit/observer';
+import { HitZone } from '../../shared/rig/rig';
 
 export { clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, type MeasureWindows, type ShotMeasures } from './shotMeasures';
 
@@ -61,6 +63,7 @@ export const CHEST_OF_EYE = 0.775;
 
 const track: TrackOut = { onTargetMs: 0, trackError: NaN, trackLag: NaN };
 const pattern = createPatternMeasure();
+const bodyPt = new Float64Array(3);
 
 /** The measures' tick ring and line-of-sight memo of one replay. */
 export class BehaviourRing {
@@ -163,7 +166,7 @@ export class BehaviourRing {
    * action (claimed; NaN unknown) and rewound times. Into out.
    */
   measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, actionMs: number, rewindMs: number,
-    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows, pellets: Readonly<PelletResults> | null = null): ShotMeasures {
+    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows, pellets: Readonly<PelletResults> | null = null, body: ObservedShot['body'] = null): ShotMeasures {
     clearShotMeasures(out);
     const ring = this.ring;
     const time = this.ringTime;
@@ -213,11 +216,14 @@ export class BehaviourRing {
     out.shotError = chord(ux, uy, uz, tx, (ring[tw + R_Y]! + chest - sy) * fy, tz);
     out.distance = Math.sqrt(tx * tx + tz * tz);
     if (pellets !== null && !this.flat) {
-      // The target's chest at the rewound time itself (between the ticks around it): a pattern's
-      // lean is a few centimetres at the target, a tick's motion as much.
+      // The target's upper torso as the verdict posed it (the animated body: its torso leans some
+      // 10 cm off the root as it runs, as much as a pattern's lean); without one, its chest at the
+      // rewound time itself (between the ticks around it).
       let px = tx, py = ring[tw + R_Y]! + chest - sy, pz = tz;
       const t0 = time[kw % RING]!;
-      if (kw + 1 <= k && rewindMs > t0) {
+      if (body !== null && body.at(bodyPt, target, rewindMs, HitZone.UPPER_TORSO)) {
+        px = bodyPt[0]! - sx; py = bodyPt[1]! - sy; pz = bodyPt[2]! - sz;
+      } else if (kw + 1 <= k && rewindMs > t0) {
         const tn = this.at(kw + 1, target);
         const f = (rewindMs - t0) / (time[(kw + 1) % RING]! - t0);
         if (ring[tn + R_PRESENT] === 1 && f > 0 && f < 1) {

@@ -49,7 +49,7 @@ export class MeasuresObserver implements ReplayObserver {
   shot(rows: Float64Array, o: number, s: Readonly<ObservedShot>): void {
     const m = this.m;
     if (s.fired) {
-      this.ring.measureShot(m, s.shooter, s.hitTarget, s.claimedTarget, s.receivedMs, s.actionTimeMs, s.rewindTimeMs, s.sx, s.sy, s.sz, s.ex, s.ey, s.ez, this.windows, s.pellets);
+      this.ring.measureShot(m, s.shooter, s.hitTarget, s.claimedTarget, s.receivedMs, s.actionTimeMs, s.rewindTimeMs, s.sx, s.sy, s.sz, s.ex, s.ey, s.ez, this.windows, s.pellets, s.body);
     } else {
       clearShotMeasures(m);
     }

@@ -5,7 +5,8 @@
  * centroid's lean from the aim does not go with the target's offset from the aim; a client that
  * predicts its pattern and moves its aim against the lean ("spread cancelling") puts the centroid
  * on the target, its aim off it by the lean: the two offsets go together, pull after pull (about a
- * constant offset: a point of the body other than the measured one). Offsets are in the aim's own frame (right = aim x world up, up =
+ * constant offset: a point of the body other than the measured one). The target's point is its
+ * rewound upper torso (the verdict's pose). Offsets are in the aim's own frame (right = aim x world up, up =
  * right x aim, as the pattern's: spread.ts pelletStops), as differences of unit directions (no trig).
  */
 import type { PelletResults } from '../../shared/validate/pelletVerdict';
@@ -83,12 +84,14 @@ export class PatternSums {
   // per axis (0 across, 1 up): sums of lean, offset, lean x offset, lean^2, offset^2
   private readonly sums = new Float64Array(10);
 
-  add(m: Readonly<PatternMeasure>, aimError: number): void {
+  add(m: Readonly<PatternMeasure>): void {
     if (!(m.leanR === m.leanR && m.leanU === m.leanU && m.offR === m.offR && m.offU === m.offU)) return;
     this.n++;
     this.axis(0, m.leanR, m.offR);
     this.axis(5, m.leanU, m.offU);
-    if (m.error < aimError) this.nearer++;
+    // Nearer in the aim's plane: the centroid's offset from the target against the aim's.
+    const cr = m.leanR - m.offR, cu = m.leanU - m.offU;
+    if (cr * cr + cu * cu < m.offR * m.offR + m.offU * m.offU) this.nearer++;
   }
 
   private axis(o: number, p: number, q: number): void {

@@ -117,8 +117,9 @@ export interface ShotMeasures {
    */
   shortHolds: number;
   /**
-   * A pattern pull's centroid (pattern.ts): its lean from the aim and the target's chest's offset
-   * from the aim, right and up in the aim's frame, and the chord between it and the target's chest.
+   * A pattern pull's centroid (pattern.ts): its lean from the aim and the target's offset from the
+   * aim (its rewound upper torso; its chest without a posed body), right and up in the aim's frame,
+   * and the chord between the centroid and that point.
    * NaN for a shot of one pellet (or a format 3 log).
    */
   patternLeanR: number; patternLeanU: number; patternOffR: number; patternOffU: number;

@@ -50,6 +50,8 @@ export interface ObservedShot {
   sx: number; sy: number; sz: number; ex: number; ey: number; ez: number;
   /** How the verdict judged each pellet (a pattern pull's stops as the server rebuilt them; count 0 when none was judged). */
   pellets: Readonly<PelletResults> | null;
+  /** Points of the rewound bodies (bodyPoint.ts BodyPoints.at), as the verdict posed them. */
+  body: { at(out: Float64Array, slot: number, timeMs: number, zone: number): boolean } | null;
 }
 
 /**
