@@ -28,6 +28,7 @@ import { noSpreadProfile } from './noSpread';
 import { pelletStackProfile } from './pelletStack';
 import { thickWallbangProfile } from './thickWallbang';
 import { seedForgeProfile } from './seedForge';
+import { spreadCancelProfile } from './spreadCancel';
 import { Behaviour, INHUMAN_PROFILES } from '../human/profiles';
 
 export type ProfileFactory = (strength?: number) => Profile;
@@ -68,13 +69,24 @@ const INHUMAN_PLAYERS: Readonly<Partial<Record<Behaviour, readonly [string, Prof
   [Behaviour.PREFIRE]: ['prefire', prefireProfile],
 };
 
-/** The inhuman cheats by command-line name, in the model's report order. */
-export const INHUMAN_CHEATS: Readonly<Record<string, ProfileFactory>> = Object.fromEntries(
-  INHUMAN_PROFILES.flatMap((b) => {
-    const p = INHUMAN_PLAYERS[b];
-    return p === undefined ? [] : [p];
-  }),
-);
+/**
+ * Inhuman cheats the human model has no profile for: spreadCancel plays the shotgun's predictable
+ * pattern, and the synthetic players fire the rifle only.
+ */
+const CLIENT_INHUMAN: Readonly<Record<string, ProfileFactory>> = {
+  spreadCancel: spreadCancelProfile,
+};
+
+/** The inhuman cheats by command-line name, in the model's report order, then the client-only ones. */
+export const INHUMAN_CHEATS: Readonly<Record<string, ProfileFactory>> = {
+  ...Object.fromEntries(
+    INHUMAN_PROFILES.flatMap((b) => {
+      const p = INHUMAN_PLAYERS[b];
+      return p === undefined ? [] : [p];
+    }),
+  ),
+  ...CLIENT_INHUMAN,
+};
 
 export const CHEAT_PROFILES: Readonly<Record<string, ProfileFactory>> = { ...RULE_PROFILES, ...INHUMAN_CHEATS };
 export const CHEAT_PROFILE_NAMES: readonly string[] = Object.keys(CHEAT_PROFILES);

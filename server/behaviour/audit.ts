@@ -79,6 +79,9 @@ export function shotFacts(r: IntegrityResult, claimToleranceMs: number): ShotFac
       rttMs: rows[o + ShotCol.RTT_MS]!,
       sinceShooterDeathMs: rows[o + ShotCol.RECEIVED_MS]! - (lastDeath.get(shooter) ?? Number.NaN),
       serverGapMs: rows[o + MeasureCol.SERVER_GAP_MS]!,
+      pattern: rows[o + MeasureCol.PATTERN_LEAN_R]! === rows[o + MeasureCol.PATTERN_LEAN_R]!
+        ? { leanR: rows[o + MeasureCol.PATTERN_LEAN_R]!, leanU: rows[o + MeasureCol.PATTERN_LEAN_U]!, offR: rows[o + MeasureCol.PATTERN_OFF_R]!, offU: rows[o + MeasureCol.PATTERN_OFF_U]!, error: rows[o + MeasureCol.PATTERN_ERROR]! }
+        : undefined,
       // How far the claim sat from the server's estimate beyond the tolerance (0 when within).
       // The server's estimate is the action time less the declared interpolation delay (depth + rewound - interp).
       claimOffByMs: Math.max(0, Math.abs(rows[o + ShotCol.REWIND_DEPTH_MS]! + rows[o + ShotCol.REWIND_TIME_MS]! - rows[o + ShotCol.INTERP_MS]! - rows[o + ShotCol.CLAIMED_MS]!) - claimToleranceMs),

@@ -6,6 +6,7 @@
 import { HitZone } from '../../shared/rig/rig';
 import { TimeSource, VerdictKind, VerdictReason, reasonName } from '../../shared/validate/verdict';
 import { betaBinomialTailLog10 } from './tails';
+import { PatternSums, type PatternMeasure } from './pattern';
 import { MEASURES, scorePlayer, type BehaviourEvent, type BehaviourResult, type Calibration } from './score';
 
 /** What the audit knows about one replayed shot (a row of the replay's results). */
@@ -38,6 +39,8 @@ export interface ShotFacts {
   serverGapMs: number;
   /** How far the claimed render time sat from the server's estimate beyond the claim tolerance, ms (0 within; NaN unknown). */
   claimOffByMs: number;
+  /** A pattern pull's centroid against its aim and the target (pattern.ts); absent for other shots. */
+  pattern?: Readonly<PatternMeasure>;
 }
 
 export interface FlagThresholds {
@@ -98,6 +101,14 @@ export interface FlagThresholds {
    * claims buy deeper rewinds than the client fired at.
    */
   backdateMs: number;
+  /**
+   * Spread cancelling: over a player's pattern pulls (at least minPatternPulls) the correlations
+   * between the centroid's lean from the aim and the target's offset from the aim, across and up
+   * (pattern.ts PatternSums), as a z-score against independence, above this flags. An honest aim
+   * and its pull's pattern are independent: z about N(0, 1).
+   */
+  minPatternPulls: number;
+  maxPatternZ: number;
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
@@ -118,6 +129,8 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   maxSnapRatio: 0.3,
   maxOverruledRatio: 0.25,
   backdateMs: 250,
+  minPatternPulls: 12,
+  maxPatternZ: 3.5,
 });
 
 /** Rejections that judge the shot's timing (what a server stall distorts). */
@@ -139,6 +152,8 @@ export const FlagRule = {
   AIM_SNAP: 'aim-snap',
   OVERRULED_TIME: 'overruled-time',
   BACKDATED: 'backdated',
+  /** Pattern pulls whose centroid leans toward the target from the aim, pull after pull. */
+  SPREAD_CANCEL: 'spread-cancel',
   /** The behaviour score (behaviour.ts) passed its calibrated threshold. */
   BEHAVIOUR: 'behaviour',
 } as const;
@@ -173,6 +188,14 @@ export interface PlayerReport {
   reactionSamples: number;
   medianReactionMs: number;
   snapHits: number;
+  /**
+   * Pattern pulls measured; the correlations between their centroid's lean and the target's offset
+   * from the aim, across and up, their z-score; the share whose centroid sat nearer the target than the aim.
+   */
+  patternPulls: number;
+  patternCorrelation: [number, number];
+  patternZ: number;
+  patternNearer: number;
   flags: Flag[];
   /** The behaviour measures and score (set by the audit; null when not scored). */
   behaviour: BehaviourResult | null;
@@ -196,13 +219,13 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** Aggregates shots per shooter and applies the thresholds. `windowMs` is the match's rewind window. */
 export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresholds: Partial<FlagThresholds> = {}): PlayerReport[] {
   const th = { ...DEFAULT_THRESHOLDS, ...thresholds };
-  const players = new Map<number, PlayerReport & { reactions: number[]; reasonsAfterStall: Record<string, number> }>();
+  const players = new Map<number, PlayerReport & { reactions: number[]; reasonsAfterStall: Record<string, number>; pattern: PatternSums }>();
   for (const s of shots) {
     let p = players.get(s.shooter);
     if (!p) {
       p = {
         player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
-        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, flags: [], behaviour: null, unavailable: [], reactions: [], reasonsAfterStall: {},
+        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, patternPulls: 0, patternCorrelation: [Number.NaN, Number.NaN], patternZ: Number.NaN, patternNearer: Number.NaN, flags: [], behaviour: null, unavailable: [], reactions: [], reasonsAfterStall: {}, pattern: new PatternSums(),
       };
       players.set(s.shooter, p);
     }
@@ -216,6 +239,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
       p.backdated++;
       p.backdatedShots.push({ shot: s.index ?? NaN, timeMs: s.receivedMs ?? NaN, aheadMs: s.inputAheadMs });
     }
+    if (s.pattern !== undefined && s.kind !== VerdictKind.REJECTED) p.pattern.add(s.pattern);
     if (s.kind === VerdictKind.REJECTED) {
       if (s.reason === VerdictReason.SHOOTER_DEAD && s.sinceShooterDeathMs <= s.rttMs + th.raceSlackMs) p.raced++;
       else if (stalled && TIMING_REASONS.has(s.reason)) p.reasonsAfterStall[name] = (p.reasonsAfterStall[name] ?? 0) + 1;
@@ -232,10 +256,11 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
   }
   const out: PlayerReport[] = [];
   for (const p of [...players.values()].sort((a, b) => a.player - b.player)) {
-    const { reactions, reasonsAfterStall, ...report } = p;
+    const { reactions, reasonsAfterStall, pattern, ...report } = p;
     report.reactionSamples = reactions.length;
     report.medianReactionMs = median(reactions);
     const flags = report.flags;
+    flagPattern(report, pattern, th);
     for (const [name, all] of Object.entries(p.byReason)) {
       const n = all - (reasonsAfterStall[name] ?? 0);
       const r = n / p.shots;
@@ -272,6 +297,20 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     out.push(report);
   }
   return out;
+}
+
+/** The pattern pulls' statistic into `p`, and the spread-cancel flag when their centroids go with the target beyond chance. */
+function flagPattern(p: PlayerReport, sums: PatternSums, th: FlagThresholds): void {
+  const n = sums.n;
+  p.patternPulls = n;
+  if (n === 0) return;
+  p.patternNearer = sums.nearer / n;
+  p.patternCorrelation = [sums.correlation(0), sums.correlation(1)];
+  p.patternZ = sums.z();
+  if (n >= th.minPatternPulls && p.patternZ > th.maxPatternZ) {
+    p.flags.push({ rule: FlagRule.SPREAD_CANCEL, value: p.patternZ, threshold: th.maxPatternZ,
+      detail: `${n} pattern pulls: the centroid's lean from the aim goes with the target's offset (correlation across ${p.patternCorrelation[0].toFixed(2)}, up ${p.patternCorrelation[1].toFixed(2)}, z ${p.patternZ.toFixed(1)}, limit ${th.maxPatternZ}, at least ${th.minPatternPulls} pulls); centroid nearer the target than the aim on ${pct(p.patternNearer)}` });
+  }
 }
 
 /**

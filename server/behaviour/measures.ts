@@ -24,6 +24,10 @@ import {
   type TrackOut,
 } from './motion';
 import { clearShotMeasures, type MeasureWindows, type ShotMeasures } from './shotMeasures';
+import { createPatternMeasure, patternMeasure } from './pattern';
+import type { PelletResults } from '../../shared/validate/pelletVerdict';
+import type { ObservedShot } from '../../shared/audit/observer';
+import { HitZone } from '../../shared/rig/rig';
 
 export { clearShotMeasures, createShotMeasures, DEFAULT_MEASURE_WINDOWS, type MeasureWindows, type ShotMeasures } from './shotMeasures';
 
@@ -58,6 +62,8 @@ const FOV_ABSENT = 0, FOV_OUTSIDE = 1, FOV_INSIDE = 2, FOV_ON_TOP = 3;
 export const CHEST_OF_EYE = 0.775;
 
 const track: TrackOut = { onTargetMs: 0, trackError: NaN, trackLag: NaN };
+const pattern = createPatternMeasure();
+const bodyPt = new Float64Array(3);
 
 /** The measures' tick ring and line-of-sight memo of one replay. */
 export class BehaviourRing {
@@ -160,7 +166,7 @@ export class BehaviourRing {
    * action (claimed; NaN unknown) and rewound times. Into out.
    */
   measureShot(out: ShotMeasures, shooter: number, hitTarget: number, claimedTarget: number, receiveMs: number, actionMs: number, rewindMs: number,
-    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows): ShotMeasures {
+    sx: number, sy: number, sz: number, ex: number, ey: number, ez: number, w: MeasureWindows, pellets: Readonly<PelletResults> | null = null, body: ObservedShot['body'] = null): ShotMeasures {
     clearShotMeasures(out);
     const ring = this.ring;
     const time = this.ringTime;
@@ -209,6 +215,26 @@ export class BehaviourRing {
     const tx = ring[tw + R_X]! - sx, tz = ring[tw + R_Z]! - sz;
     out.shotError = chord(ux, uy, uz, tx, (ring[tw + R_Y]! + chest - sy) * fy, tz);
     out.distance = Math.sqrt(tx * tx + tz * tz);
+    if (pellets !== null && !this.flat) {
+      // The target's upper torso as the verdict posed it (the animated body: its torso leans some
+      // 10 cm off the root as it runs, as much as a pattern's lean); without one, its chest at the
+      // rewound time itself (between the ticks around it).
+      let px = tx, py = ring[tw + R_Y]! + chest - sy, pz = tz;
+      const t0 = time[kw % RING]!;
+      if (body !== null && body.at(bodyPt, target, rewindMs, HitZone.UPPER_TORSO)) {
+        px = bodyPt[0]! - sx; py = bodyPt[1]! - sy; pz = bodyPt[2]! - sz;
+      } else if (kw + 1 <= k && rewindMs > t0) {
+        const tn = this.at(kw + 1, target);
+        const f = (rewindMs - t0) / (time[(kw + 1) % RING]! - t0);
+        if (ring[tn + R_PRESENT] === 1 && f > 0 && f < 1) {
+          px += f * (ring[tn + R_X]! - ring[tw + R_X]!); py += f * (ring[tn + R_Y]! - ring[tw + R_Y]!); pz += f * (ring[tn + R_Z]! - ring[tw + R_Z]!);
+        }
+      }
+      patternMeasure(pattern, pellets, sx, sy, sz, ux, uy, uz, px, py, pz);
+      out.patternLeanR = pattern.leanR; out.patternLeanU = pattern.leanU;
+      out.patternOffR = pattern.offR; out.patternOffU = pattern.offU;
+      out.patternError = pattern.error;
+    }
     // The view at tick j against the target as the shooter saw it then: `lag` ticks earlier.
     const lag = k - kw;
     // The view a tick records is the input that arrived before it: sent about a tick earlier,

@@ -21,8 +21,11 @@ export const MeasureCol = {
   INPUT_AHEAD_MS: ShotCol.OBSERVED + 16,
   /** Short holds of the shooter's input stream per second before the shot. */
   SHORT_HOLDS: ShotCol.OBSERVED + 17,
+  /** A pattern pull's centroid (pattern.ts): its lean from the aim and the target's offset from the aim (right, up), its chord off the target. */
+  PATTERN_LEAN_R: ShotCol.OBSERVED + 18, PATTERN_LEAN_U: ShotCol.OBSERVED + 19, PATTERN_OFF_R: ShotCol.OBSERVED + 20, PATTERN_OFF_U: ShotCol.OBSERVED + 21,
+  PATTERN_ERROR: ShotCol.OBSERVED + 22,
 } as const;
-if (MeasureCol.SHORT_HOLDS >= ShotCol.OBSERVED + OBSERVED_COLUMNS) throw new Error('MeasureCol: more measures than observed columns');
+if (MeasureCol.PATTERN_ERROR >= ShotCol.OBSERVED + OBSERVED_COLUMNS) throw new Error('MeasureCol: more measures than observed columns');
 
 /** The windows a replay's measures use (within the tick ring: see measureWindowsFor). */
 export type MeasureOptions = Pick<MeasureWindows, 'lookbackMs' | 'preAimMs' | 'snapWindowMs'>;
@@ -46,7 +49,7 @@ export class MeasuresObserver implements ReplayObserver {
   shot(rows: Float64Array, o: number, s: Readonly<ObservedShot>): void {
     const m = this.m;
     if (s.fired) {
-      this.ring.measureShot(m, s.shooter, s.hitTarget, s.claimedTarget, s.receivedMs, s.actionTimeMs, s.rewindTimeMs, s.sx, s.sy, s.sz, s.ex, s.ey, s.ez, this.windows);
+      this.ring.measureShot(m, s.shooter, s.hitTarget, s.claimedTarget, s.receivedMs, s.actionTimeMs, s.rewindTimeMs, s.sx, s.sy, s.sz, s.ex, s.ey, s.ez, this.windows, s.pellets, s.body);
     } else {
       clearShotMeasures(m);
     }
@@ -68,6 +71,11 @@ export class MeasuresObserver implements ReplayObserver {
     rows[o + MeasureCol.INPUT_SPREAD] = m.inputSpread;
     rows[o + MeasureCol.INPUT_AHEAD_MS] = m.inputAheadMs;
     rows[o + MeasureCol.SHORT_HOLDS] = m.shortHolds;
+    rows[o + MeasureCol.PATTERN_LEAN_R] = m.patternLeanR;
+    rows[o + MeasureCol.PATTERN_LEAN_U] = m.patternLeanU;
+    rows[o + MeasureCol.PATTERN_OFF_R] = m.patternOffR;
+    rows[o + MeasureCol.PATTERN_OFF_U] = m.patternOffU;
+    rows[o + MeasureCol.PATTERN_ERROR] = m.patternError;
   }
 }
 

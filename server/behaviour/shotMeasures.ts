@@ -116,6 +116,14 @@ export interface ShotMeasures {
    * (motion.ts shortHolds).
    */
   shortHolds: number;
+  /**
+   * A pattern pull's centroid (pattern.ts): its lean from the aim and the target's offset from the
+   * aim (its rewound upper torso; its chest without a posed body), right and up in the aim's frame,
+   * and the chord between the centroid and that point.
+   * NaN for a shot of one pellet (or a format 3 log).
+   */
+  patternLeanR: number; patternLeanU: number; patternOffR: number; patternOffU: number;
+  patternError: number;
 }
 
 export function createShotMeasures(): ShotMeasures {
@@ -128,4 +136,5 @@ export function clearShotMeasures(m: ShotMeasures): void {
   m.target = -1; m.snapCos = NaN; m.sightStartMs = NaN; m.reactionMs = NaN; m.peakTurn = NaN; m.viewOffset = NaN; m.shotError = NaN;
   m.distance = NaN; m.serverGapMs = NaN; m.onTargetMs = NaN; m.sweep = NaN; m.trackError = NaN; m.trackLag = NaN; m.preAim = NaN;
   m.hiddenFollow = NaN; m.inputSpread = NaN; m.inputAheadMs = NaN; m.shortHolds = NaN;
+  m.patternLeanR = NaN; m.patternLeanU = NaN; m.patternOffR = NaN; m.patternOffU = NaN; m.patternError = NaN;
 }

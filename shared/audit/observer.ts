@@ -3,6 +3,7 @@
  * decodes, and the ReplayObserver hook that sees every tick slot and every judged shot and fills
  * the rows' observed columns (server/behaviour's measures are one observer; the replay knows none).
  */
+import type { PelletResults } from '../validate/pelletVerdict';
 
 /** A history the replay can feed (shared/lagcomp/history.ts PlayerHistory). */
 export interface ReplayHistory {
@@ -47,6 +48,10 @@ export interface ObservedShot {
   rewindTimeMs: number;
   /** The segment (NaN unless fired). */
   sx: number; sy: number; sz: number; ex: number; ey: number; ez: number;
+  /** How the verdict judged each pellet (a pattern pull's stops as the server rebuilt them; count 0 when none was judged). */
+  pellets: Readonly<PelletResults> | null;
+  /** Points of the rewound bodies (bodyPoint.ts BodyPoints.at), as the verdict posed them. */
+  body: { at(out: Float64Array, slot: number, timeMs: number, zone: number): boolean } | null;
 }
 
 /**

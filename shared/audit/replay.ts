@@ -29,6 +29,7 @@ import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, Sho
 import { MAX_PELLETS } from '../weapons';
 import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
+import { BodyPoints } from './bodyPoint';
 
 export { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 export type { ObservedShot, ReplayHistory, ReplayObserver, ReplayPose, TickSlotPose } from './observer';
@@ -89,7 +90,7 @@ const scratchShot = createShotMessage();
 // scratch: what the shot message claims (Replay.readMessage)
 const msg = { action: -1, claimedTarget: -1, actionTimeMs: NaN, claimedMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN };
 const observed: ObservedShot = {
-  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN,
+  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN, pellets: null, body: null,
 };
 // scratch: a weapon message of any well-formed length (0..MAX_PELLETS pellets) copied out of the
 // log, one view of one buffer per length (validateShot reads it, nothing keeps it)
@@ -159,6 +160,8 @@ export function replayMatchLog(
 /** The state of one replay (one instance per replayMatchLog call). */
 class Replay {
   readonly view: DataView;
+  /** Rewound body points for the observer (null without one). */
+  private readonly body: BodyPoints | null;
   readonly slots: number;
   readonly input = createShotInput();
   readonly recorded = createVerdict();
@@ -187,6 +190,7 @@ class Replay {
     this.hasView = frames.version >= LOG_VERSION_WITH_VIEW;
     this.version = frames.version;
     this.observer = opt.observer;
+    this.body = opt.observer !== null ? new BodyPoints(scene) : null;
     this.rows = new Float64Array(Math.max(1, maxShots) * SHOT_COLUMNS);
     this.result = {
       frames, header: null, shots: 0, totalShots: 0, ticks: 0, rows: this.rows, mismatches: [], badRecords: [], gaps: [], end: null, elapsedMs: 0,
@@ -352,6 +356,8 @@ class Replay {
     observed.fired = shooter < this.slots && msg.action === ShotAction.FIRE;
     observed.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
     observed.rewindTimeMs = v.rewindTimeMs;
+    observed.pellets = v.pellets;
+    observed.body = this.body;
     observer.shot(this.rows, o, observed);
   }
 

@@ -29,7 +29,7 @@ export const ShotCol = {
   OBSERVED: 40,
 } as const;
 /** Columns a replay observer may fill, from ShotCol.OBSERVED. */
-export const OBSERVED_COLUMNS = 18;
+export const OBSERVED_COLUMNS = 23;
 export const SHOT_COLUMNS = ShotCol.OBSERVED + OBSERVED_COLUMNS;
 
 export interface ShotMismatch {
