@@ -23,7 +23,7 @@ export interface HitregMatchOptions<Id> {
   maxPlayers: number;
   /** Reads a player's pose from the game's own state, once per tick (poses.ts). */
   poses: PoseAdapter<Id>;
-  /** The weapon table (ids 0..n-1 in order); hitreg's rifle, pistol and sniper by default. */
+  /** The weapon table (ids 0..n-1 in order); hitreg's rifle, pistol, sniper and shotgun by default. */
   weapons?: readonly WeaponSpec[];
   /** Weapon ids every player carries; the first is in hand at each spawn. Default: the whole table. */
   loadout?: readonly number[];
