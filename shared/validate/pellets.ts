@@ -1,16 +1,17 @@
 /**
  * Steps 6 and 7 of the pipeline for every pellet of a pull: the pellet's segment replayed against
- * the world and the rewound players, walked in order along it. A player met first is hit (damage by
- * zone, falloff and the power left); a wall met first stops the pellet unless the weapon's
- * penetration power pays for it (thickness x the material's resistance, the thickness from the
- * entry face to the exit face behind it, SHEET_THICKNESS_M for a face with none), in which case the
- * pellet leaves an entry and an exit hole and flies on with less power (a wall that takes all of
- * it holds the pellet). A player behind a wall the
- * pellet could not pass is OCCLUDED; a player hit before any wall must be visible from the server's
- * eye (NOT_VISIBLE); behind a wall the penetration explains the hit, provided the eye sees where the
- * pellet enters the first wall. A weapon without penetration
- * reads only the first world and the first hitbox hit, as a single segment always has.
- * Allocation-free after the first call at a player count; deterministic (+ - * /, Math.sqrt).
+ * the world and the rewound players, walked in order along it.
+ * - A player met first is hit (damage by zone, falloff and the power left); with penetration the
+ *   pellet passes it for playerPenetrationCost.
+ * - A wall met first stops the pellet unless the weapon's penetration power pays for it: thickness
+ *   (from the entry face to the first exit face behind it, SHEET_THICKNESS_M for a face with none)
+ *   x the material's resistance. Paid for, the pellet leaves an entry and an exit hole and flies on
+ *   with less power; a wall that takes all of it holds the pellet, and a player behind is OCCLUDED.
+ * - A player hit before any wall must be visible from the server's eye (NOT_VISIBLE); behind a wall
+ *   the penetration explains the hit, provided the eye sees where the pellet enters its first wall.
+ * A weapon without penetration reads only the first world and the first hitbox hit, as a single
+ * segment always has. Allocation-free after the first call at a player count; deterministic
+ * (+ - * /, Math.sqrt).
  */
 import { createWorldHit, createWorldHits, type WorldHits } from '../world/world';
 import { createHitboxHit, createHitboxHits, type HitboxHits } from '../lagcomp/rewind';
