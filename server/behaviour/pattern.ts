@@ -10,6 +10,9 @@
  * right x aim, as the pattern's: spread.ts pelletStops), as differences of unit directions (no trig).
  */
 import type { PelletResults } from '../../shared/validate/pelletVerdict';
+import { aimFrame } from '../../shared/validate/spread';
+
+const frame = new Float64Array(6);
 
 export interface PatternMeasure {
   /** The centroid's lean from the aim, right and up. */
@@ -50,16 +53,9 @@ export function patternMeasure(out: PatternMeasure, pellets: Readonly<PelletResu
   const vx = tx / tl, vy = ty / tl, vz = tz / tl;
   const ex = cx - vx, ey = cy - vy, ez = cz - vz;
   out.error = Math.sqrt(ex * ex + ey * ey + ez * ez);
-  // The aim's frame: right = u x world up (or x world x near the vertical), up = right x u.
-  let rx: number, ry: number, rz: number;
-  if (Math.abs(uy) < 0.9) {
-    rx = -uz; ry = 0; rz = ux;
-  } else {
-    rx = 0; ry = uz; rz = -uy;
-  }
-  const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  rx /= rl; ry /= rl; rz /= rl;
-  const upx = ry * uz - rz * uy, upy = rz * ux - rx * uz, upz = rx * uy - ry * ux;
+  // The aim's frame, as the pattern was laid out in (spread.ts).
+  const f = aimFrame(frame, ux, uy, uz);
+  const rx = f[0]!, ry = f[1]!, rz = f[2]!, upx = f[3]!, upy = f[4]!, upz = f[5]!;
   const px = cx - ux, py = cy - uy, pz = cz - uz;
   const qx = vx - ux, qy = vy - uy, qz = vz - uz;
   out.leanR = px * rx + py * ry + pz * rz;

@@ -15,7 +15,6 @@ import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
 import { RecordResult, rewindStatusUsable } from '../../shared/lagcomp/history';
 import { createMatchScene, sceneOptionsFor, type MatchScene } from '../../shared/validate/scene';
 import type { ValidationConfig } from '../../shared/validate/rules';
-import { VerdictKind, VerdictReason } from '../../shared/validate/verdict';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
 import { FrameStatus } from '../../shared/protocol/shot';
 import { MatchPlayer, type HitregPlayer } from './player';
@@ -25,7 +24,7 @@ import { Roster } from './roster';
 import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type PoseAdapter } from './poses';
 import { matchRules, numberOption, type HitregMatchOptions } from './options';
 import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
-import { createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
+import { applyHits, createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
 
 export class HitregMatch<Id extends string | number = string> {
   readonly world: World;
@@ -339,7 +338,7 @@ export class HitregMatch<Id extends string | number = string> {
     out.problem = this.judge.problem;
     if (p === undefined) return out;
     out.target = v.target >= 0 ? (this.bySlot[v.target]?.id ?? null) : null;
-    this.applyHits(out, p);
+    applyHits(out, this.bySlot, p, (victim, killer) => this.die(victim, killer));
     const rec = this.judge.record;
     rec.targetHealthAfter = out.healthAfter;
     rec.killed = out.killed;
@@ -352,38 +351,6 @@ export class HitregMatch<Id extends string | number = string> {
     }
     this.safeRecord(() => this.recorder?.shot(rec));
     return out;
-  }
-
-  /**
-   * Applies each of the verdict's hits in order: a living target's health falls by the hit's damage,
-   * and the hit that takes it to 0 kills (later pellets find it dead). Fills out.hits, damage,
-   * healthAfter (of the top-level target) and killed (by any hit).
-   */
-  private applyHits(out: ShotOutcome<Id>, shooter: MatchPlayer<Id>): void {
-    const v = out.verdict;
-    const hits = v.hits;
-    const applied = out.hits;
-    applied.length = v.kind === VerdictKind.HIT ? hits.count : 0;
-    for (let i = 0; i < applied.length; i++) {
-      const a = applied[i] ?? (applied[i] = { target: null, damage: 0, healthAfter: -1, killed: false });
-      const victim = this.bySlot[hits.target[i]!];
-      a.target = victim?.id ?? null;
-      a.damage = 0;
-      a.healthAfter = -1;
-      a.killed = false;
-      if (victim === null || victim === undefined || !victim.alive || hits.reason[i] !== VerdictReason.OK_HIT) continue;
-      const damage = hits.damage[i]!;
-      victim.health = Math.max(0, victim.health - damage);
-      a.damage = damage;
-      a.healthAfter = victim.health;
-      out.damage += damage;
-      if (victim.slot === v.target) out.healthAfter = victim.health;
-      if (victim.health <= 0) {
-        a.killed = true;
-        out.killed = true;
-        this.die(victim, shooter);
-      }
-    }
   }
 
   /**

@@ -3,7 +3,8 @@
  * match applied and whether it killed; and the verdict as the JSON reply a shooter's client reads
  * (the shape hitreg's own clients and prediction use).
  */
-import { createVerdict, reasonName, type Verdict } from '../../shared/validate/verdict';
+import { createVerdict, reasonName, VerdictKind, VerdictReason, type Verdict } from '../../shared/validate/verdict';
+import type { MatchPlayer } from './player';
 import type { VerdictReply } from '../../shared/protocol/messages';
 
 export interface ShotOptions {
@@ -54,6 +55,41 @@ export interface ShotOutcome<Id> {
 
 export function createShotOutcome<Id>(): ShotOutcome<Id> {
   return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '' };
+}
+
+/**
+ * Applies each of the verdict's hits in order to the players by slot: a living target's health
+ * falls by the hit's damage, and the hit that takes it to 0 kills through `die` (later pellets find
+ * it dead). Fills out.hits, damage, healthAfter (of the top-level target) and killed (by any hit).
+ */
+export function applyHits<Id>(
+  out: ShotOutcome<Id>, bySlot: readonly (MatchPlayer<Id> | null)[], shooter: MatchPlayer<Id>,
+  die: (victim: MatchPlayer<Id>, killer: MatchPlayer<Id>) => void,
+): void {
+  const v = out.verdict;
+  const hits = v.hits;
+  const applied = out.hits;
+  applied.length = v.kind === VerdictKind.HIT ? hits.count : 0;
+  for (let i = 0; i < applied.length; i++) {
+    const a = applied[i] ?? (applied[i] = { target: null, damage: 0, healthAfter: -1, killed: false });
+    const victim = bySlot[hits.target[i]!];
+    a.target = victim?.id ?? null;
+    a.damage = 0;
+    a.healthAfter = -1;
+    a.killed = false;
+    if (victim === null || victim === undefined || !victim.alive || hits.reason[i] !== VerdictReason.OK_HIT) continue;
+    const damage = hits.damage[i]!;
+    victim.health = Math.max(0, victim.health - damage);
+    a.damage = damage;
+    a.healthAfter = victim.health;
+    out.damage += damage;
+    if (victim.slot === v.target) out.healthAfter = victim.health;
+    if (victim.health <= 0) {
+      a.killed = true;
+      out.killed = true;
+      die(victim, shooter);
+    }
+  }
 }
 
 /** The verdict as the JSON reply hitreg's clients read (VerdictReply). */

@@ -96,6 +96,27 @@ export function applySprayHeat(state: ShooterState, weapon: WeaponSpec, timeMs: 
   state.sprayAtMs = timeMs;
 }
 
+const scratchFrame = new Float64Array(6);
+
+/**
+ * The aim's own frame for a unit direction d, into out: right (out[0..2]) = d x world up, or d x
+ * world x within ~26 degrees of the vertical, normalised; up (out[3..5]) = right x d. The frame a
+ * pattern's offsets are laid out in (and the audit reads them back in).
+ */
+export function aimFrame(out: Float64Array, dx: number, dy: number, dz: number): Float64Array {
+  let rx: number, ry: number, rz: number;
+  if (Math.abs(dy) < 0.9) {
+    rx = -dz; ry = 0; rz = dx;
+  } else {
+    rx = 0; ry = dz; rz = -dy;
+  }
+  const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  rx /= rl; ry /= rl; rz /= rl;
+  out[0] = rx; out[1] = ry; out[2] = rz;
+  out[3] = ry * dz - rz * dy; out[4] = rz * dx - rx * dz; out[5] = rx * dy - ry * dx;
+  return out;
+}
+
 /**
  * The stop points of `count` pellets around the aim S -> E with pattern offsets `offsets` and
  * radius `radius` (per metre), three numbers per pellet into `out`: each pellet leaves S along the
@@ -112,17 +133,8 @@ export function pelletStops(
   if (!(len2 > 0)) return false;
   const len = Math.sqrt(len2);
   const dx = ax / len, dy = ay / len, dz = az / len;
-  // right = d x helper, helper = world up (0, 1, 0), or world x (1, 0, 0) near the vertical.
-  let rx: number, ry: number, rz: number;
-  if (Math.abs(dy) < 0.9) {
-    rx = -dz; ry = 0; rz = dx;
-  } else {
-    rx = 0; ry = dz; rz = -dy;
-  }
-  const rl = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  rx /= rl; ry /= rl; rz /= rl;
-  // up = right x d
-  const ux = ry * dz - rz * dy, uy = rz * dx - rx * dz, uz = rx * dy - ry * dx;
+  const f = aimFrame(scratchFrame, dx, dy, dz);
+  const rx = f[0]!, ry = f[1]!, rz = f[2]!, ux = f[3]!, uy = f[4]!, uz = f[5]!;
   for (let k = 0; k < count; k++) {
     const ou = radius * offsets[2 * k]!, ov = radius * offsets[2 * k + 1]!;
     const px = dx + ou * rx + ov * ux, py = dy + ou * ry + ov * uy, pz = dz + ou * rz + ov * uz;
