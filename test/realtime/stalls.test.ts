@@ -16,11 +16,26 @@ import { runSimulation } from '../../client-sim/simulate';
 import type { ShotLog } from '../../client-sim/bot';
 import { ORIGIN_TOLERANCE_M, STREAM_SLACK_MS } from '../../shared/validate/rules';
 import { VerdictKind } from '../../shared/validate/verdict';
+import { ShotAction } from '../../shared/protocol/shot';
+import { WEAPONS } from '../../shared/weapons';
 
 // The match log is on: the simulator reads each arrival's facts (the shooter dead or alive, the
 // stream floor) from the room's recorder calls.
 const logDir = mkdtempSync(join(tmpdir(), 'stalls-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
+
+/** Whether some honest shot was claimed exactly one fire interval after its shooter's last with the same weapon (the report's honestFullRateShots). */
+function fullRate(logs: readonly ShotLog[]): boolean {
+  const last = new Map<string, ShotLog>();
+  for (const s of logs) {
+    if (s.profile !== 'honest' || s.action !== ShotAction.FIRE) continue;
+    const key = `${s.roomId}:${s.slot}`;
+    const prev = last.get(key);
+    if (prev !== undefined && prev.weapon === s.weapon && Math.abs(s.timeMs - prev.timeMs - WEAPONS[s.weapon]!.fireIntervalMs) < 1e-6) return true;
+    last.set(key, s);
+  }
+  return false;
+}
 
 describe('honest bots through TCP stalls', () => {
   for (const forMs of [200, 600]) {
@@ -28,8 +43,9 @@ describe('honest bots through TCP stalls', () => {
       const logs: ShotLog[] = [];
       const r = await runSimulation({
         bots: 8, seconds: 12, rttMs: 100, jitterMs: 20, loss: 0, seed: 5 + forMs, audit: false, minHonestJudged: 30,
-        // Until a verdict has come back held by a stall (a loaded machine fires fewer shots into them).
-        until: (l) => l.some((x) => x.verdict !== null && x.verdictAt - x.sentAt >= forMs),
+        // Until a verdict has come back held by a stall (a loaded machine fires fewer shots into them)
+        // and an honest shot came a fire interval after the last (half the bots hold a slow shotgun).
+        until: (l) => l.some((x) => x.verdict !== null && x.verdictAt - x.sentAt >= forMs) && fullRate(l),
         stalls: { everyMs: 2500, forMs }, server: { matchLogDir: logDir }, onShots: (l) => logs.push(...l),
       });
       const refused = logs.filter((l) => l.profile === 'honest' && l.verdict?.kind === VerdictKind.REJECTED)
