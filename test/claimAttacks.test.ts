@@ -189,7 +189,9 @@ describe('no action claims a time before what its own stream already said', () =
       await freshPing(a!);
       const now = a!.clock.stamp(performance.now());
       const sw = await a!.shoot({ seq: 1, action: ShotAction.SWITCH, weapon, timeMs: now - backMs, claimedTarget: 0, renderTimeMs: 0 });
-      expect(reasonName(sw.reason)).toBe('BACKDATED');
+      // Behind the floor; 790 ms back is also within 10 ms of maxFireLagMs, which a slow delivery
+      // crosses first (TIME_TOO_OLD): refused either way.
+      expect(backMs < 700 ? ['BACKDATED'] : ['BACKDATED', 'TIME_TOO_OLD']).toContain(reasonName(sw.reason));
       const target = b!.snapshots.at(-1)!.poses.get(1)!;
       const start = eye(body(a!));
       const v = await fire(a!, 2, a!.clock.stamp(performance.now()), start, [target.x, target.y + 1.3, target.z + 30], weapon);
