@@ -137,6 +137,10 @@ export interface RequestGateOptions {
   wouldCreate: () => boolean;
   /** Extra GET routes by path (e.g. "/metrics"). */
   routes?: Map<string, RouteHandler>;
+  /** Why matchmaking cannot be served now (Redis away), or null: such requests get 503 with Retry-After. */
+  matchmakingUnavailable?: () => string | null;
+  /** A matchmaking request not answered in this long gets 503 with Retry-After, ms (default MATCHMAKE_DEADLINE_MS). */
+  matchmakeDeadlineMs?: number;
   now?: () => number;
 }
 
@@ -149,6 +153,28 @@ function refuse(res: ServerResponse, status: number, error: string, headers: Rec
 }
 
 const MATCHMAKE = /^\/matchmake\/([A-Za-z]+)\/[^/?]*$/;
+
+/** How long a matchmaking request may go unanswered before it is refused as retryable, ms. */
+export const MATCHMAKE_DEADLINE_MS = 5000;
+/** Seconds a client is told to wait before retrying matchmaking that could not be served. */
+export const MATCHMAKE_RETRY_AFTER_S = 2;
+
+/**
+ * Answers `res` with a retryable 503 if nothing answered it within `ms` (a matchmaking step
+ * waiting on Redis); whatever answers later writes into nothing.
+ */
+function answerWithin(res: ServerResponse, ms: number, onLate: () => void): void {
+  const timer = setTimeout(() => {
+    if (res.headersSent || res.writableEnded) return;
+    onLate();
+    refuse(res, 503, 'matchmaking did not answer in time; retry', { 'retry-after': String(MATCHMAKE_RETRY_AFTER_S) });
+    res.writeHead = (() => res) as typeof res.writeHead;
+    res.setHeader = (() => res) as typeof res.setHeader;
+    res.write = (() => true) as typeof res.write;
+    res.end = (() => res) as typeof res.end;
+  }, ms);
+  res.once('close', () => clearTimeout(timer));
+}
 
 /**
  * Puts the limits in front of every HTTP request of `server` (call once, before or after listen).
@@ -188,6 +214,13 @@ export function installRequestGate(server: HttpServer, options: RequestGateOptio
     const mm = method === 'POST' ? MATCHMAKE.exec(path) : null;
     if (mm !== null) {
       const m = mm[1];
+      const unavailable = options.matchmakingUnavailable?.() ?? null;
+      if (unavailable !== null) {
+        refuse(res, 503, `matchmaking unavailable: ${unavailable}; retry`, { 'retry-after': String(MATCHMAKE_RETRY_AFTER_S) });
+        req.resume();
+        return;
+      }
+      answerWithin(res, options.matchmakeDeadlineMs ?? MATCHMAKE_DEADLINE_MS, () => hostile.report('matchmake_timeout', { ip, path }, 'matchmaking request unanswered: refused as retryable'));
       if (m === 'create' && options.roomCount() >= limits.maxRooms) {
         hostile.report('room_cap', { ip, rooms: options.roomCount() }, 'room refused: the process is at its room cap');
         refuse(res, 503, `server full: ${limits.maxRooms} rooms; try joinOrCreate or another server`, { 'retry-after': '10' });

@@ -17,6 +17,8 @@ export interface ServerMetricsSources {
   matchLogBytes: () => number;
   /** Hostile events by kind so far. */
   hostile: Map<string, number>;
+  /** With Redis: whether it answers now, and outages so far. */
+  redis?: { up: () => boolean; outages: () => number };
 }
 
 export class ServerMetrics {
@@ -70,6 +72,11 @@ export class ServerMetrics {
         for (const [kind, n] of src.hostile) this.inc({ kind }, n);
       },
     });
+    const redis = src.redis;
+    if (redis !== undefined) {
+      new Gauge({ name: 'hitreg_redis_up', help: 'Redis (shared matchmaking) answers on every connection of this process: 1, else 0', registers: [registry], collect() { this.set(redis.up() ? 1 : 0); } });
+      total('hitreg_redis_outages_total', 'Times Redis stopped answering', redis.outages);
+    }
     new Gauge({ name: 'hitreg_rooms', help: 'Live arena rooms', registers: [registry], collect() { this.set(src.rooms.size); } });
     new Gauge({ name: 'hitreg_players', help: 'Connected players', registers: [registry], collect() { this.set(src.stats.players); } });
 

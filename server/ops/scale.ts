@@ -14,14 +14,15 @@
  * - the sweep: every few seconds a process looks for processes that are in Redis but no longer
  *   subscribed to their channel (killed, machine gone) and lets Colyseus health-check them, which
  *   removes their rooms and their process entry. Colyseus alone does this only when a join first
- *   runs into a dead room.
+ *   runs into a dead room;
+ * - the link (server/ops/redisLink.ts): Redis lost and back as one line each, this process's
+ *   entries written back when Redis comes back empty, and `link.up` for the request gate.
  */
 import { hostname } from 'node:os';
 import { createServer } from 'node:net';
-import { Redis, type RedisOptions } from 'ioredis';
-import { RedisPresence } from '@colyseus/redis-presence';
-import { RedisDriver } from '@colyseus/redis-driver';
+import { Redis } from 'ioredis';
 import { matchMaker } from '@colyseus/core';
+import { RedisLink, ResilientRedisDriver, WatchedRedisPresence, resilientRedisOptions } from './redisLink';
 
 /** Key prefix when none is given: keeps hitreg's keys apart from other users of the same Redis. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'hitreg:';
@@ -136,35 +137,45 @@ export interface RedisScaleOptions {
   onSwept?: (processIds: string[]) => void;
   /** Called when a sweep itself fails (Redis unreachable for a while): the message. */
   onSweepError?: (message: string) => void;
-  /** Called with each error of the driver's connection (it reconnects by itself); default: ignored. */
-  onConnectionError?: (message: string) => void;
+  /** Ids of the rooms live in this process (written back to a Redis that lost them). */
+  localRoomIds?: () => string[];
+  /** Redis stopped answering (one call per outage): the last connection error. */
+  onLost?: (reason: string) => void;
+  /** Redis answers again after `downMs`. */
+  onBack?: (info: { downMs: number }) => void;
+  /** This process's entries were missing from Redis and were written back. */
+  onRestored?: (info: { processEntry: boolean; rooms: number }) => void;
+  /** A check of this process's entries failed while Redis seemed up. */
+  onCheckError?: (message: string) => void;
 }
 
 export interface RedisScale {
-  presence: RedisPresence;
-  driver: RedisDriver;
+  presence: WatchedRedisPresence;
+  driver: ResilientRedisDriver;
+  /** Redis's state as this process sees it. */
+  link: RedisLink;
   selectProcessIdToCreateRoom: (roomName: string, clientOptions: unknown) => Promise<string>;
-  /** Starts the sweep (call once the server listens). */
+  /** Starts the sweep and the link's watch (call once the server listens). */
   start(): void;
-  /** Stops the sweep; the presence and driver are closed by Colyseus's shutdown. */
+  /** Stops the sweep and the watch; the presence and driver are closed by Colyseus's shutdown. */
   stop(): void;
 }
 
 /** Room listings per process id, from the driver (one HGETALL). */
-async function roomsByProcess(driver: RedisDriver): Promise<Map<string, number>> {
+async function roomsByProcess(driver: ResilientRedisDriver): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const r of await driver.query({})) out.set(r.processId, (out.get(r.processId) ?? 0) + 1);
   return out;
 }
 
 export function createRedisScale(options: RedisScaleOptions): RedisScale {
-  const redisOptions: RedisOptions = { keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX };
-  const presence = new RedisPresence(new Redis(options.url, redisOptions));
-  const driverClient = new Redis(options.url, redisOptions);
-  // Without a listener ioredis prints each error with its stack ("[ioredis] Unhandled error event");
-  // the presence listens to its own connections.
-  driverClient.on('error', (e: Error) => options.onConnectionError?.(e.message.split('\n', 1)[0]!));
-  const driver = new RedisDriver(driverClient);
+  const redisOptions = resilientRedisOptions(options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
+  const presence = new WatchedRedisPresence(new Redis(options.url, redisOptions));
+  const driver = new ResilientRedisDriver(new Redis(options.url, redisOptions));
+  const link = new RedisLink({
+    presence, driver, localRoomIds: options.localRoomIds ?? (() => []),
+    onLost: options.onLost, onBack: options.onBack, onRestored: options.onRestored, onCheckError: options.onCheckError,
+  });
   const sweepMs = options.sweepMs ?? 3000;
 
   const selectProcessIdToCreateRoom = async (): Promise<string> => {
@@ -194,7 +205,7 @@ export function createRedisScale(options: RedisScaleOptions): RedisScale {
   let timer: ReturnType<typeof setInterval> | null = null;
   let sweeping = false;
   const sweep = async (): Promise<void> => {
-    if (sweeping || matchMaker.state !== matchMaker.MatchMakerState.READY) return;
+    if (sweeping || !link.up || matchMaker.state !== matchMaker.MatchMakerState.READY) return;
     sweeping = true;
     try {
       const [channels, live, rooms] = await Promise.all([presence.channels('p:*'), matchMaker.stats.fetchAll(), roomsByProcess(driver)]);
@@ -217,14 +228,17 @@ export function createRedisScale(options: RedisScaleOptions): RedisScale {
   return {
     presence,
     driver,
+    link,
     selectProcessIdToCreateRoom,
     start() {
+      link.start();
       if (sweepMs > 0 && timer === null) {
         timer = setInterval(() => void sweep(), sweepMs);
         timer.unref();
       }
     },
     stop() {
+      link.stop();
       if (timer !== null) clearInterval(timer);
       timer = null;
     },
