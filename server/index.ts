@@ -190,7 +190,11 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
     ...options.redis,
     onSwept: (ids) => logger.warn({ processIds: ids }, 'removed the rooms of processes that stopped answering'),
     onSweepError: (message) => hostile.report('redis_error', { detail: message }, 'sweep for dead processes failed'),
-    onConnectionError: (message) => hostile.report('redis_error', { detail: message }, 'Redis connection error'),
+    localRoomIds: () => [...rooms.keys()],
+    onLost: (reason) => logger.warn({ reason }, 'redis lost'),
+    onBack: ({ downMs }) => logger.warn({ downMs }, 'redis back'),
+    onRestored: (info) => logger.warn(info, 'redis had lost this process\'s entries: written back'),
+    onCheckError: (message) => hostile.report('redis_error', { detail: message }, 'check of this process\'s Redis entries failed'),
   });
   const server = defineServer({
     ...(scale !== null ? { presence: scale.presence, driver: scale.driver, publicAddress: parts.publicAddress!, selectProcessIdToCreateRoom: scale.selectProcessIdToCreateRoom } : {}),
@@ -204,13 +208,18 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
   });
   if (options.latencyMs !== undefined) server.simulateLatency(options.latencyMs);
 
-  const metrics = options.metrics === false ? null : new ServerMetrics({ stats, rooms, matchLogBytes: parts.matchLogBytes, hostile: hostile.counts });
+  const link = scale?.link;
+  const metrics = options.metrics === false ? null : new ServerMetrics({
+    stats, rooms, matchLogBytes: parts.matchLogBytes, hostile: hostile.counts,
+    ...(link !== undefined ? { redis: { up: () => link.up, outages: () => link.outages } } : {}),
+  });
   const { routes, webPage } = serverRoutes(metrics, parts.rules.world, parts.rules.rig, options.webDir === false ? false : options.webDir ?? DEFAULT_WEB_DIR);
   const wouldCreate = (): boolean => {
     for (const room of rooms.values()) if (!room.locked) return false;
     return true;
   };
-  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes });
+  const matchmakingUnavailable = link === undefined ? undefined : (): string | null => (link.up ? null : 'Redis, which matchmaking goes through, is not answering');
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes, matchmakingUnavailable });
   return { server, http, sockets, scale, metrics, webPage, unrouteConsole };
 }
 

@@ -4,8 +4,8 @@
  * - the driver forgets a failed room query: with a real Redis whose room hash has the wrong type,
  *   queries fail; once the key is fixed the next query answers (Colyseus's own driver keeps the
  *   failed request and fails for ever);
- * - RedisLink: a real redis-server of the test's own killed and started again gives exactly one
- *   lost and one back, and `up` follows;
+ * - RedisLink: a real redis-server of the test's own killed and started again, or stopped with
+ *   SIGSTOP and continued, gives exactly one lost and one back, and `up` follows;
  * - matchmaking while Redis is away is refused at once with 503 and Retry-After, and a matchmaking
  *   request nothing answers is refused with 503 and Retry-After at the deadline, never left hanging.
  * The Redis at REDIS_URL (default redis://127.0.0.1:6379) is used under a key prefix of the test's own.
@@ -65,13 +65,13 @@ describe('ResilientRedisDriver', () => {
 });
 
 describe('RedisLink', () => {
-  it('one lost and one back per outage of a real redis-server, up following it; reconnects by itself', async () => {
+  it('one lost and one back per outage of a real redis-server (killed, or stopped with its connections open), up following it; reconnects by itself', async () => {
     const own = await startOwnRedis();
     const options = resilientRedisOptions(prefix, 200);
     const presence = new WatchedRedisPresence(new Redis(own.url, options));
     const driver = new ResilientRedisDriver(new Redis(own.url, options));
     const events: string[] = [];
-    const link = new RedisLink({ presence, driver, localRoomIds: () => [], onLost: (r) => events.push(`lost ${r}`), onBack: () => events.push('back') });
+    const link = new RedisLink({ presence, driver, localRoomIds: () => [], checkMs: 200, answerMs: 500, onLost: (r) => events.push(`lost ${r}`), onBack: () => events.push('back') });
     try {
       await waitFor(() => [...presence.connections, driver.client].every((c) => c.status === 'ready'), 'connections ready', 10_000);
       link.start();
@@ -88,6 +88,13 @@ describe('RedisLink', () => {
         expect(events.filter((e) => e === 'back')).toHaveLength(round);
         expect(link.outages).toBe(round);
       }
+      // Stopped (SIGSTOP): the connections stay open and nothing answers; only the PING notices.
+      own.pause(true);
+      await waitFor(() => !link.up, 'link down while Redis is stopped', 10_000);
+      expect(events.at(-1)).toMatch(/^lost no answer to PING/);
+      own.pause(false);
+      await waitFor(() => link.up, 'link up once Redis continues', 10_000);
+      expect(events.filter((e) => e === 'back')).toHaveLength(3);
       // Commands work again on every connection.
       expect(await driver.client.ping()).toBe('PONG');
       await presence.publish('x', 1);

@@ -8,7 +8,9 @@
  *   error even once Redis answers again);
  * - `WatchedRedisPresence`: the presence with its connections reachable, so their state is known;
  * - `RedisLink`: watches the three connections (presence pub and sub, driver). Redis is up when all
- *   three are ready. Each change of state is one call of `onLost(reason)` or `onBack(...)`, never a
+ *   three are ready and a PING on each command connection, sent every `checkMs`, is answered within
+ *   `answerMs` (a Redis that is stopped or cut off keeps its connections open and answers nothing:
+ *   only the PING sees it). Each change of state is one call of `onLost(reason)` or `onBack(...)`, never a
  *   line per reconnection attempt. While up, it checks every `checkMs` that this process's entry
  *   and its live rooms' listings are in Redis, and writes back what is missing (a Redis restarted
  *   empty, a FLUSHALL): `onRestored` says what it wrote back.
@@ -76,8 +78,10 @@ export interface RedisLinkOptions {
   driver: ResilientRedisDriver;
   /** Ids of the rooms live in this process now. */
   localRoomIds: () => string[];
-  /** How often to check that this process's entries are in Redis while it is up, ms (default 1000). */
+  /** How often to PING and to check that this process's entries are in Redis, ms (default 1000). */
   checkMs?: number;
+  /** A PING not answered in this long means Redis is not answering, ms (default 2000). */
+  answerMs?: number;
   onLost?: (reason: string) => void;
   onBack?: (info: { downMs: number }) => void;
   /** Entries written back after Redis lost them: the process entry and how many room listings. */
@@ -97,6 +101,9 @@ export class RedisLink {
   private lastError = 'connection closed';
   private timer: ReturnType<typeof setInterval> | null = null;
   private checking = false;
+  private pinging = false;
+  /** The last PING was answered in time (false from the moment one is overdue until one answers). */
+  private answering = true;
   private started = false;
   private readonly connections: Redis[];
 
@@ -116,7 +123,10 @@ export class RedisLink {
     if (this.timer !== null) return;
     this.started = true;
     this.evaluate();
-    this.timer = setInterval(() => void this.check(), this.o.checkMs ?? 1000);
+    this.timer = setInterval(() => {
+      this.ping();
+      void this.check();
+    }, this.o.checkMs ?? 1000);
     this.timer.unref();
   }
 
@@ -125,9 +135,28 @@ export class RedisLink {
     this.timer = null;
   }
 
+  /** PINGs both command connections; no answer within answerMs marks Redis as not answering. */
+  private ping(): void {
+    if (this.pinging || !this.connections.every((c) => c.status === 'ready')) return;
+    this.pinging = true;
+    const [pub] = this.o.presence.connections;
+    const overdue = setTimeout(() => {
+      this.answering = false;
+      this.lastError = `no answer to PING in ${this.o.answerMs ?? 2000} ms`;
+      this.evaluate();
+    }, this.o.answerMs ?? 2000);
+    Promise.all([pub.ping(), this.o.driver.client.ping()]).then(() => {
+      this.answering = true;
+    }, () => undefined).finally(() => {
+      clearTimeout(overdue);
+      this.pinging = false;
+      this.evaluate();
+    });
+  }
+
   private evaluate(): void {
     if (!this.started) return;
-    const up = this.connections.every((c) => c.status === 'ready');
+    const up = this.answering && this.connections.every((c) => c.status === 'ready');
     if (up === this.up) return;
     this.up = up;
     if (!up) {

@@ -2,7 +2,7 @@
  * A Redis server of a fault test's own: `redis-server` on a free port with nothing kept on disk
  * (no RDB, no AOF), so a kill and a restart bring back an empty Redis as a production Redis
  * without persistence does. `kill()` is SIGKILL; `start()` starts it again on the same port and
- * resolves once it answers PING.
+ * resolves once it answers PING; `pause` stops and continues the process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -16,6 +16,8 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** SIGKILL; resolves when the process has exited. */
   kill(): Promise<void>;
+  /** SIGSTOP (`true`) or SIGCONT (`false`): a Redis that keeps its connections and answers nothing. */
+  pause(paused: boolean): void;
   /** One command on a short-lived connection (FLUSHALL, PING, ...). */
   command(...args: string[]): Promise<unknown>;
 }
@@ -66,6 +68,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   await start();
   return {
     port, url, command, start, kill,
+    pause(paused: boolean) { child?.kill(paused ? 'SIGSTOP' : 'SIGCONT'); },
     get up() { return child !== null && child.exitCode === null; },
   };
 }
