@@ -9,8 +9,14 @@
  * TmpfsUnavailableError (../../helpers/tmpfs.ts), whose message names what is missing.
  * `prefillBytes` fills part of the disk first (a disk already nearly full: the log outgrows it
  * sooner).
+ *
+ *   npx tsx test/bench/faults/diskFull.ts [--size BYTES] [--prefill BYTES] [--players N] [--ticks-after-full N]
+ *
+ * runs it once and prints the result as one JSON line (exit 2 with one line when no tmpfs can be
+ * mounted here).
  */
 import { copyFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { createGameServer, type GameServer } from '../../../server/index';
 import { silentLogger } from '../../../server/ops/log';
@@ -18,7 +24,7 @@ import { auditMatchLog } from '../../../server/behaviour/audit';
 import type { LogEnd } from '../../../shared/audit/logEnd';
 import { startLightLoad, type LightLoad } from '../lightBots';
 import { waitFor } from '../../helpers/wait';
-import { mountTmpfs, unmountTmpfs } from '../../helpers/tmpfs';
+import { mountTmpfs, unmountTmpfs, TmpfsUnavailableError } from '../../helpers/tmpfs';
 
 export { TmpfsUnavailableError } from '../../helpers/tmpfs';
 
@@ -65,6 +71,8 @@ export interface DiskFullResult {
   /** Room ticks run from the first failed write to the players' leaving, and their rate on this clock. */
   ticksAfterFull: number;
   ticksPerSecondAfterFull: number;
+  /** Shots the room judged in that time (the match went on). */
+  shotsAfterFull: number;
   /** Seconds from the players' start to the first failed write. */
   secondsToFull: number;
   /** The log file: its size, the shots the audit replayed, their mismatches, whether the audit failed. */
@@ -136,10 +144,12 @@ export async function diskFullScenario(opts: DiskFullOptions = {}): Promise<Disk
     }, 'the match log to outgrow the disk (a failed write in /metrics)', timeoutMs);
     const secondsToFull = (performance.now() - t0) / 1000;
     const fullTicks = g.stats.ticks;
+    const fullShots = g.stats.shots;
     const fullAt = performance.now();
     say(`diskFull: the first failed write after ${secondsToFull.toFixed(1)} s; playing ${ticksWanted} more ticks`);
     await waitFor(() => g.stats.ticks >= fullTicks + ticksWanted, `${ticksWanted} room ticks after the disk filled`, timeoutMs);
     const ticksAfterFull = g.stats.ticks - fullTicks;
+    const shotsAfterFull = g.stats.shots - fullShots;
     const ticksPerSecondAfterFull = ticksAfterFull / ((performance.now() - fullAt) / 1000);
     const lastWhileFull = await scrape(g.port);
     // The players leave; the empty room closes its log (its end record cannot be written either).
@@ -161,14 +171,31 @@ export async function diskFullScenario(opts: DiskFullOptions = {}): Promise<Disk
       sizeBytes, prefillBytes, players,
       unwrittenBytes: afterClose!.unwrittenBytes, auditSaysTruncated: !r.ends.complete, ends: r.ends,
       whileFull: whileFull!, lastWhileFull, afterClose: afterClose!,
-      ticksAfterFull, ticksPerSecondAfterFull, secondsToFull,
+      ticksAfterFull, ticksPerSecondAfterFull, shotsAfterFull, secondsToFull,
       fileBytes: statSync(path).size, shotsAudited: r.shots, mismatches: r.mismatches.length, auditFailed: r.failed,
       problems: r.problems.map((p) => `[${p.kind}] ${p.message}`), writerLines,
     };
   } finally {
-    console.error = consoleError;
     await load?.close();
+    // The server puts back the console it found (ours) when it closes: ours goes after.
     await server?.close();
+    console.error = consoleError;
     unmountTmpfs(dir);
   }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  const { values } = parseArgs({ options: { size: { type: 'string' }, prefill: { type: 'string' }, players: { type: 'string' }, 'ticks-after-full': { type: 'string' } } });
+  const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+  diskFullScenario({
+    sizeBytes: num(values.size), prefillBytes: num(values.prefill), players: num(values.players), ticksAfterFull: num(values['ticks-after-full']),
+    log: (line) => void process.stderr.write(`${line}\n`),
+  }).then((r) => {
+    console.log(JSON.stringify(r));
+    process.exit(0);
+  }, (e: unknown) => {
+    console.error(`diskFull: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(e instanceof TmpfsUnavailableError ? 2 : 1);
+  });
 }
