@@ -136,13 +136,9 @@ export async function diskFullScenario(opts: DiskFullOptions = {}): Promise<Disk
     const t0 = performance.now();
     load.start();
     say(`diskFull: ${players} players in, a ${sizeBytes}-byte tmpfs at ${dir} (${prefillBytes} bytes taken before)`);
-    let whileFull: MatchLogMetrics | null = null;
-    await waitFor(async () => {
-      const m = await scrape(g.port);
-      if (m.writeFailures > 0) whileFull = m;
-      return whileFull !== null;
-    }, 'the match log to outgrow the disk (a failed write in /metrics)', timeoutMs);
+    await waitFor(() => g.matchLogTotals().writeFailures > 0, 'the match log to outgrow the disk (a failed write)', timeoutMs);
     const secondsToFull = (performance.now() - t0) / 1000;
+    const whileFull = await scrape(g.port);
     const fullTicks = g.stats.ticks;
     const fullShots = g.stats.shots;
     const fullAt = performance.now();
@@ -170,7 +166,7 @@ export async function diskFullScenario(opts: DiskFullOptions = {}): Promise<Disk
     return {
       sizeBytes, prefillBytes, players,
       unwrittenBytes: afterClose!.unwrittenBytes, auditSaysTruncated: !r.ends.complete, ends: r.ends,
-      whileFull: whileFull!, lastWhileFull, afterClose: afterClose!,
+      whileFull, lastWhileFull, afterClose: afterClose!,
       ticksAfterFull, ticksPerSecondAfterFull, shotsAfterFull, secondsToFull,
       fileBytes: statSync(path).size, shotsAudited: r.shots, mismatches: r.mismatches.length, auditFailed: r.failed,
       problems: r.problems.map((p) => `[${p.kind}] ${p.message}`), writerLines,
