@@ -37,7 +37,7 @@ import { ServerMetrics } from './ops/metrics';
 import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAddress, checkKeyPrefix, redisDisplay, type RedisScale } from './ops/scale';
 import { TickTimes } from './ops/tickTimes';
 import { ListenError, listenErrorMessage } from './ops/listen';
-import { MatchLogs } from './ops/matchLogs';
+import { MatchLogs, type MatchLogTotals } from './ops/matchLogs';
 import { servedRoomFor } from './ops/servedRoom';
 import { statusLineFor } from './ops/status';
 import { resolveMonitorPassword, resolveTickRate } from './ops/ranges';
@@ -167,7 +167,7 @@ interface ServeParts {
   limits: Required<LimitOptions>;
   monitorPassword: string | null;
   publicAddress: string | null;
-  matchLogBytes: () => number;
+  matchLogs: () => MatchLogTotals;
 }
 
 /**
@@ -210,7 +210,7 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
 
   const link = scale?.link;
   const metrics = options.metrics === false ? null : new ServerMetrics({
-    stats, rooms, matchLogBytes: parts.matchLogBytes, hostile: hostile.counts,
+    stats, rooms, matchLogs: parts.matchLogs, hostile: hostile.counts,
     ...(link !== undefined ? { redis: { up: () => link.up, outages: () => link.outages } } : {}),
   });
   const { routes, webPage } = serverRoutes(metrics, parts.rules.world, parts.rules.rig, options.webDir === false ? false : options.webDir ?? DEFAULT_WEB_DIR);
@@ -314,7 +314,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   let joins = 0;
   const room = servedRoomFor(config, { verifier: options.auth ?? null, limits, hostile, logger, rooms, onJoined: () => void joins++ });
 
-  const served = serveArena(options, { room, rules, shared, logger, limits, monitorPassword, publicAddress, matchLogBytes: logs.bytes });
+  const served = serveArena(options, { room, rules, shared, logger, limits, monitorPassword, publicAddress, matchLogs: logs.totals });
   metrics = served.metrics;
   const port = await listenOn(served, hostile, host, wantPort);
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -326,7 +326,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   timer?.unref();
   return {
     server: served.server, http: served.http, port, url: `ws://${urlHost}:${port}`, world: rules.world, rig: rules.rig, config, stats, rooms,
-    statusLine, logger, hostile, metrics, matchLogBytes: logs.bytes, tickTimes, webPage: served.webPage,
+    statusLine, logger, hostile, metrics, matchLogBytes: logs.bytes, matchLogTotals: logs.totals, tickTimes, webPage: served.webPage,
     joins: () => joins,
     processId: matchMaker.processId,
     publicAddress,

@@ -69,7 +69,9 @@ function shutdown(reason: string, code: number): void {
   deadline.unref();
   g.close().then(
     () => {
-      logger.info({ matchLogBytes: g.matchLogBytes() }, 'stopped');
+      const t = g.matchLogTotals();
+      const lost = t.unwrittenBytes > 0 || t.writeFailures > 0 ? { matchLogUnwrittenBytes: t.unwrittenBytes, matchLogWriteFailures: t.writeFailures, matchLogDroppedRecords: t.droppedRecords } : {};
+      logger.info({ matchLogBytes: t.bytes, ...lost }, 'stopped');
       process.exit(failedWhileStopping ? 1 : code);
     },
     (e: unknown) => {

@@ -13,6 +13,7 @@ import type { ServerStats } from './arena/stats';
 import type { HostileLog, Logger } from './ops/log';
 import type { LimitOptions } from './ops/limits';
 import type { ServerMetrics } from './ops/metrics';
+import type { MatchLogTotals } from './ops/matchLogs';
 import type { TokenVerifier } from './ops/authTypes';
 import type { TickTimes } from './ops/tickTimes';
 
@@ -124,6 +125,8 @@ export interface GameServer {
   metrics: ServerMetrics | null;
   /** Match log bytes written so far, every room included. */
   matchLogBytes(): number;
+  /** The match logs' counters: bytes written, pending and given up, failed writes, dropped records (every room included). */
+  matchLogTotals(): MatchLogTotals;
   /** Every room tick's wall time, exactly (load tests read windows of it). */
   tickTimes: TickTimes;
   /** Players that joined a room of this process so far (reconnections not counted). */

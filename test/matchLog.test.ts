@@ -1,6 +1,8 @@
 // The match log's framing and durability: CRC-32 against zlib's, frames round-trip, torn tails
 // cut at every possible offset, corruption in the middle named, a writer killed with SIGKILL
-// mid-stream, and real write failures (/dev/full, an unwritable directory) survived.
+// mid-stream, and real write failures (/dev/full, an unwritable directory) survived. On a real full
+// disk (a 64 KiB tmpfs; needs root) a log closed with records unwritten ends with the writer's note
+// over the record the failed write cut, or, when not even the note fits, where that write left it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +12,10 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crc32 } from '../shared/matchlog/crc32';
 import {
-  FRAME_OVERHEAD, FrameBuffer, GAP_FRAME_TYPE, LogFormatError, PREAMBLE_BYTES, readFrames, writePreamble,
+  FRAME_OVERHEAD, FrameBuffer, GAP_FRAME_TYPE, LogFormatError, NOTE_FRAME_TYPE, PREAMBLE_BYTES, readFrames, writePreamble,
 } from '../shared/matchlog/frame';
+import { describeLogEnd, EndWhy } from '../shared/audit/logEnd';
+import { mountTmpfs, unmountTmpfs, TmpfsUnavailableError } from './helpers/tmpfs';
 import { MatchLogWriter } from '../server/matchlog/writer';
 import { waitFor } from './helpers/wait';
 
@@ -285,5 +289,85 @@ describe('MatchLogWriter', () => {
     const gap = read.frames.find((f) => f.type === GAP_FRAME_TYPE)!;
     const bytes = readFileSync(path);
     expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(gap.payloadOffset, true)).toBe(stats.droppedRecords);
+  });
+});
+
+/**
+ * A writer on a 64 KiB tmpfs: `first` bytes of payload, then records of 1000 bytes (991 of payload)
+ * until a write fails, then 20 more; closed. The file holds 65536 bytes when the failed write cut a
+ * record: 8 + (9 + first) + 1000 k + the cut piece.
+ */
+async function fillTmpfs(dir: string, first: number): Promise<{ path: string; appended: number; stats: Awaited<ReturnType<MatchLogWriter['close']>>; lines: string[] }> {
+  const path = join(dir, 'full.hrml');
+  const lines: string[] = [];
+  const w = new MatchLogWriter(path, { flushIntervalMs: 1, retryMs: 5, log: (l) => lines.push(l) });
+  const record = (n: number, len: number) => {
+    const at = w.begin(9, len);
+    w.view.setUint32(at, n, true);
+    w.end(len);
+  };
+  record(0, first);
+  let appended = 1;
+  while (w.stats.errors === 0) {
+    record(appended++, 991);
+    if (appended % 8 === 0) await w.flush();
+  }
+  for (let k = 0; k < 20; k++) record(appended++, 991);
+  return { path, appended, stats: await w.close(), lines };
+}
+
+describe('MatchLogWriter on a full disk (a real 64 KiB tmpfs)', () => {
+  let dir: string | null = null;
+  let unavailable: string | null = null;
+  try {
+    dir = mountTmpfs(64 * 1024, 'matchlog-full-');
+  } catch (e) {
+    if (!(e instanceof TmpfsUnavailableError)) throw e;
+    unavailable = e.message;
+  }
+  afterAll(() => {
+    if (dir !== null) unmountTmpfs(dir);
+  });
+
+  it('ends the log with its note over the record the failed write cut: how many records and bytes, and the error', async (ctx) => {
+    if (dir === null) ctx.skip(`a full disk: ${unavailable}`);
+    // 8 + 9 + 991 + 64 x 1000 = 65008: the 66th record is cut after 528 bytes, room for the note.
+    const { path, appended, stats, lines } = await fillTmpfs(dir!, 991);
+    const bytes = new Uint8Array(readFileSync(path));
+    expect(stats.note).toBe('written');
+    expect(stats.lastError).toMatch(/ENOSPC/);
+    const read = readFrames(bytes);
+    expect(read.truncated).toBe(false);
+    expect(read.frames.map((f) => f.type)).toEqual([...new Array<number>(65).fill(9), NOTE_FRAME_TYPE]);
+    expect(read.frames.at(-1)!.offset).toBe(65008);
+    const ends = describeLogEnd(bytes, read);
+    expect(ends.why).toBe(EndWhy.WRITER_NOTE);
+    expect(ends.atByte).toBe(65008);
+    expect(ends.records).toBe(65);
+    expect(ends.note).toEqual({ unwrittenRecords: appended - 65, unwrittenBytes: (appended - 65) * 1000, droppedRecords: 0, droppedBytes: 0, reason: stats.lastError });
+    expect(ends.note!.reason).toMatch(/^write: ENOSPC/);
+    // Unwritten: every record after the 65th, less the 528 bytes of the 66th the file held.
+    expect(stats.bytesPending).toBe((appended - 65) * 1000 - 528);
+    expect(stats.bytesWritten).toBe(65536);
+    expect(bytes.length).toBe(65008 + FRAME_OVERHEAD + read.frames.at(-1)!.payloadLength);
+    expect(lines.at(-1)).toMatch(/closed with \d+ bytes unwritten .* a note saying so at byte 65008/);
+  });
+
+  it('when not even the note fits, the file ends inside the cut record as the failed write left it', async (ctx) => {
+    if (dir === null) ctx.skip(`a full disk: ${unavailable}`);
+    rmSync(join(dir!, 'full.hrml'));
+    // 8 + 9 + 499 + 65 x 1000 = 65516: the 67th record is cut after 20 bytes, fewer than a note takes.
+    const { path, stats } = await fillTmpfs(dir!, 499);
+    const bytes = new Uint8Array(readFileSync(path));
+    expect(stats.note).toBe('failed');
+    expect(bytes.length).toBe(65536);
+    const read = readFrames(bytes);
+    expect(read.frames.length).toBe(66);
+    const ends = describeLogEnd(bytes, read);
+    expect(ends.why).toBe(EndWhy.PARTIAL_RECORD);
+    expect(ends.atByte).toBe(65516);
+    expect(ends.cut).toEqual({ bytes: 20, promised: 1000 });
+    // The cut record's own head: the 67th record (number 66).
+    expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(65516 + 5, true)).toBe(66);
   });
 });

@@ -5,7 +5,8 @@
 // in its shot records), replays every verdict and measure as its current-format log does; in the
 // version 4 layout (no shooter death time in its shot records) the same, and in the version 3 layout
 // (no view, no inputs either) still every verdict bit for bit, with the angle measures taken from
-// the body's heading and no input measure. A version the reader does not know is refused.
+// the body's heading and no input measure. A version 8 log (before the writer's note frame) is a
+// version 9 log without one: it replays the same. A version the reader does not know is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -229,6 +230,20 @@ describe('match log format versions', () => {
     // The heading gives the same targets for most shots; reaction and time on target are still measured.
     expect(column(a3, MeasureCol.AIM_TARGET).filter((t) => t >= 0).length).toBeGreaterThan(0.8 * column(aPre, MeasureCol.AIM_TARGET).filter((t) => t >= 0).length);
     expect(column(a3, MeasureCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
+  });
+
+  it('a version 8 log (no writer\'s note could end it) reads and replays as the current version does', async () => {
+    expect(LOG_FORMAT_VERSION).toBe(9);
+    const v8 = cur.slice();
+    new DataView(v8.buffer).setUint32(4, 8, true);
+    const path = join(dir, 'v8.hrml');
+    writeFileSync(path, v8);
+    expect(readFrames(v8).version).toBe(8);
+    const a8 = await auditMatchLog(path, { world, calibration: null });
+    expect(a8.problems).toEqual(aCur.problems);
+    expect(a8.mismatches).toEqual([]);
+    expect(a8.ends).toMatchObject({ complete: true, why: 'closed', records: aCur.ends.records });
+    for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a8, c), `column ${c}`).toEqual(column(aCur, c));
   });
 
   it('refuses a version it does not read, naming the versions it does', () => {

@@ -107,6 +107,7 @@ describe('match log viewer', () => {
     const log = MatchLogView.parse(new Uint8Array(readFileSync(logPath)));
     expect(log.header.worldHash).toBe(ts.server.world.hash);
     expect(log.ticks).toBeGreaterThan(30);
+    expect(log.ends).toMatchObject({ complete: true, why: 'closed' });
     expect(log.shots.map((s) => reasonName(s.verdict.reason))).toEqual(recorded);
     expect(recorded.slice(0, 3)).toEqual(['OK_HIT', 'OK_HIT', 'OK_HIT']);
     for (const s of log.shots) {

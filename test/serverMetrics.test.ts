@@ -2,11 +2,13 @@
  * GET /metrics on a real server while real players play: the counters follow the server's stats
  * (shots, verdicts by kind and reason, message rejects, kills), the gauges its rooms and players,
  * the tick histogram counts ticks, round trips are sampled, match-log bytes grow, and Node's
- * event-loop lag is there. `metrics: false` serves none. The Colyseus monitor is served, behind
- * basic auth, only when given a password.
+ * event-loop lag is there. A log directory that cannot be written shows as failed writes and bytes
+ * waiting in memory, then, once the room closed its log, as bytes given up, still counted.
+ * `metrics: false` serves none. The Colyseus monitor is served, behind basic auth, only when given
+ * a password.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, joinPair, shootAtZone, waitFor, TEST_SPAWNS, buildTestWorld, type TestServer } from './helpers/server';
@@ -59,6 +61,12 @@ describe('/metrics', () => {
       expect(sample(text, 'hitreg_tick_duration_seconds_count')).toBe(sample(text, 'hitreg_ticks_total'));
       expect(sample(text, 'hitreg_round_trip_seconds_count')).toBeGreaterThanOrEqual(2);
       expect(sample(text, 'hitreg_match_log_bytes_total')).toBeGreaterThan(1000);
+      // A healthy disk: nothing given up, no failed write, nothing dropped.
+      expect(sample(text, 'hitreg_match_log_unwritten_bytes_total')).toBe(0);
+      expect(sample(text, 'hitreg_match_log_write_failures_total')).toBe(0);
+      expect(sample(text, 'hitreg_match_log_dropped_records_total')).toBe(0);
+      expect(sample(text, 'hitreg_match_log_pending_bytes')).toBeGreaterThanOrEqual(0);
+      expect(text).toMatch(/^# TYPE hitreg_match_log_pending_bytes gauge$/m);
       expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
       expect(text).toMatch(/^# TYPE hitreg_verdicts_total counter$/m);
 
@@ -71,6 +79,40 @@ describe('/metrics', () => {
       expect(sample(after, 'hitreg_players')).toBe(0);
       expect(sample(after, 'hitreg_ticks_total')).toBeGreaterThanOrEqual(sample(text, 'hitreg_ticks_total'));
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts the match log\'s failed writes and the bytes it could not write, and keeps them once the log closed (an unwritable log directory)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hitreg-metrics-'));
+    const blocked = join(dir, 'not-a-directory');
+    writeFileSync(blocked, 'a file where the log directory should be');
+    const lines: string[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+    try {
+      ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, matchLogDir: blocked });
+      const [a, b] = await joinPair(ts.url);
+      await shootAtZone(a, ts, b.slot, 1, HitZone.HEAD);
+      const port = ts.port;
+      let text = '';
+      // The room keeps playing; its records wait in memory while the writer fails and retries.
+      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_match_log_write_failures_total') >= 1, 'a failed open');
+      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_match_log_pending_bytes') > 1000, 'records waiting in memory');
+      expect(sample(text, 'hitreg_match_log_bytes_total')).toBe(0);
+      expect(sample(text, 'hitreg_match_log_unwritten_bytes_total')).toBe(0);
+      const failures = sample(text, 'hitreg_match_log_write_failures_total');
+      // The room closes its log with everything unwritten: given up, and counted still once the log is gone.
+      await a.leave();
+      await b.leave();
+      const server = ts.server;
+      await waitFor(() => server.rooms.size === 0, 'the room to close');
+      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_match_log_unwritten_bytes_total') > 1000, 'the bytes given up');
+      expect(sample(text, 'hitreg_match_log_pending_bytes')).toBe(0);
+      expect(sample(text, 'hitreg_match_log_write_failures_total')).toBeGreaterThanOrEqual(failures);
+      expect(sample(text, 'hitreg_match_log_unwritten_bytes_total')).toBe(server.matchLogTotals().unwrittenBytes);
+      expect(lines.some((l) => /closed with \d+ bytes unwritten/.test(l))).toBe(true);
+    } finally {
+      consoleError.mockRestore();
       rmSync(dir, { recursive: true, force: true });
     }
   });

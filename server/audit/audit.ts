@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/matchlog/frame';
 import { RecordType, decodeHeader } from '../../shared/matchlog/records';
 import { ShotCol, SHOT_COLUMNS, checkSeqChains, type ShotMismatch } from '../../shared/audit/replay';
+import { describeLogEnd, type LogEnd } from '../../shared/audit/logEnd';
 import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
 import type { World } from '../../shared/world/world';
@@ -55,6 +56,8 @@ export interface IntegrityResult {
   logPath: string;
   header: Record<string, unknown> | null;
   frames: FrameReadResult;
+  /** Where and why the log ends: closed, the writer's note, cut inside a record, or between records (shared/audit/logEnd.ts). */
+  ends: LogEnd;
   /** The log's bytes (shared memory the replay threads read). */
   bytes: Uint8Array;
   problems: AuditProblem[];
@@ -174,7 +177,8 @@ export async function auditIntegrity(path: string, options: IntegrityOptions = {
   // One shared copy of the log for every worker, read from the file straight into shared memory.
   const { shared, bytes } = given ? copyToShared(given) : await readShared(path);
   const frames = readFrames(bytes);
-  const problems = framingProblems(frames, bytes.length);
+  const ends = describeLogEnd(bytes, frames);
+  const problems = framingProblems(frames, ends);
   const { header, offset } = readHeader(path, bytes, frames, problems);
   const h = header as ReplayHeader;
   const { world, rig } = await matchEnvironment(h, offset, options, problems);
@@ -204,11 +208,11 @@ export async function auditIntegrity(path: string, options: IntegrityOptions = {
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
   // The replay reports the end record when it reads that far; a log without shots is not replayed
   // to its end, so the record is also looked up in the framing.
-  problems.push(...endProblems(results.find((r) => r.end !== null)?.end ?? endRecord(bytes, frames), totalShots, frames.truncated));
+  problems.push(...endProblems(results.find((r) => r.end !== null)?.end ?? endRecord(bytes, frames), totalShots, ends));
   const { ticks, ticksPerSecond } = tickSpan(bytes, frames);
   const failed = mismatches.length > 0 || problems.some((p) => FAILING_PROBLEMS.has(p.kind));
   return {
-    logPath: path, header, frames, bytes, problems, shots, ticks, ticksPerSecond, tickRate, mismatches, rows, workers,
+    logPath: path, header, frames, ends, bytes, problems, shots, ticks, ticksPerSecond, tickRate, mismatches, rows, workers,
     replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Problems with a match log as a whole, named for a reviewer: a cut or corrupted file, records that
- * do not decode or were dropped by the writer, a world or rig other than the match's, a missing or
- * wrong end record.
+ * do not decode or were dropped by the writer, records the writer could not write at all (its
+ * note), a world or rig other than the match's, a missing or wrong end record.
  */
 import type { FrameReadResult } from '../../shared/matchlog/frame';
 import { RECORD_TYPE_NAMES, type EndData } from '../../shared/matchlog/records';
+import { EndWhy, type LogEnd } from '../../shared/audit/logEnd';
 
 export const ProblemKind = {
   TRUNCATED: 'truncated',
@@ -13,6 +14,7 @@ export const ProblemKind = {
   WORLD_HASH: 'world-hash',
   RIG_HASH: 'rig-hash',
   GAP: 'dropped-records',
+  UNWRITTEN: 'unwritten-records',
   NO_END: 'no-end-record',
   HEADER: 'header',
 } as const;
@@ -28,13 +30,13 @@ export interface AuditProblem {
 /** Problems that point at tampering or a wrong environment (the audit fails on them). */
 export const FAILING_PROBLEMS: ReadonlySet<ProblemKind> = new Set([ProblemKind.CORRUPT, ProblemKind.WORLD_HASH, ProblemKind.RIG_HASH, ProblemKind.BAD_RECORD]);
 
-/** A cut tail and records failing their CRC. */
-export function framingProblems(frames: FrameReadResult, length: number): AuditProblem[] {
+/** A cut tail (logEnd.ts says why) and records failing their CRC. */
+export function framingProblems(frames: FrameReadResult, ends: LogEnd): AuditProblem[] {
   const out: AuditProblem[] = [];
   if (frames.truncated) {
     out.push({
       kind: ProblemKind.TRUNCATED, offset: frames.truncatedAt,
-      message: `the log was cut at byte ${frames.truncatedAt} of ${length} (${frames.truncation}): replayed the ${frames.frames.length} complete records before it`,
+      message: `the log was cut at byte ${frames.truncatedAt} of ${ends.fileBytes}, ${ends.why === EndWhy.PARTIAL_RECORD ? 'inside a record' : 'in a damaged record'} (${frames.truncation}): replayed the ${ends.records} complete records before it`,
     });
   }
   for (const c of frames.corrupt) {
@@ -65,10 +67,17 @@ export function replayProblems(results: { badRecords: { offset: number; type: st
   return out;
 }
 
-/** The end record against the log: missing (the server never closed it) or counting other shots. */
-export function endProblems(end: EndData | null, totalShots: number, truncated: boolean): AuditProblem[] {
-  if (end === null) return [{ kind: ProblemKind.NO_END, offset: null, message: 'no end record: the server stopped without closing the log (crash, kill or a cut file)' }];
-  if (end.shots !== totalShots && !truncated) {
+/**
+ * The end record against the log: missing (the server never closed it, or its writer could not
+ * write the end: its note says so) or counting other shots.
+ */
+export function endProblems(end: EndData | null, totalShots: number, ends: LogEnd): AuditProblem[] {
+  if (ends.why === EndWhy.WRITER_NOTE) return [{ kind: ProblemKind.UNWRITTEN, offset: ends.atByte, message: `the log ${ends.detail}` }];
+  if (end === null) {
+    const how = ends.why === EndWhy.NO_END_RECORD ? 'the server stopped without closing the log (crash or kill), or its writer stopped' : `the log ${ends.why === EndWhy.PARTIAL_RECORD ? 'ends inside a record' : 'ends with a damaged record'} (see ${ProblemKind.TRUNCATED})`;
+    return [{ kind: ProblemKind.NO_END, offset: null, message: `no end record: ${how}` }];
+  }
+  if (end.shots !== totalShots && ends.why === EndWhy.CLOSED) {
     return [{ kind: ProblemKind.BAD_RECORD, offset: null, message: `the end record counts ${end.shots} shots but the log holds ${totalShots}: records were removed or added` }];
   }
   return [];

@@ -128,6 +128,7 @@ export function htmlFor(r: AuditResult, detection?: DetectionSummary, replayUrl?
       'replay shots/s': Math.round(r.shotsPerSecond), workers: r.workers,
     },
     problems: r.problems.map((p) => p.message),
+    ends: r.ends.complete ? null : `${r.ends.why} at byte ${r.ends.atByte} of ${r.ends.fileBytes}: the log ${r.ends.detail}`,
     players: r.players,
     shots: reportShots(r),
     mismatches: r.mismatches,
@@ -143,6 +144,7 @@ export function summaryLines(r: AuditResult): string[] {
   const lines: string[] = [];
   const nominal = Number((r.header ?? {}).tickRate ?? Number.NaN);
   lines.push(`${r.logPath}: ${r.ticks} ticks (${Number.isFinite(r.ticksPerSecond) ? r.ticksPerSecond.toFixed(1) : '-'} ticks/s measured, ${nominal} nominal), ${r.shots} shots replayed with ${r.workers} worker(s) at ${Math.round(r.shotsPerSecond)} shots/s`);
+  lines.push(endLine(r));
   for (const p of r.problems) lines.push(`PROBLEM [${p.kind}] ${p.message}`);
   if (r.mismatches.length === 0) lines.push('verdicts: all replayed bit for bit');
   else {
@@ -160,6 +162,12 @@ export function summaryLines(r: AuditResult): string[] {
   for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
   lines.push(...unavailableLines(r));
   return lines;
+}
+
+/** Where and why the log ends: one line, "ENDS EARLY" when the end record is missing. */
+export function endLine(r: AuditResult): string {
+  const e = r.ends;
+  return e.complete ? `log ends: ${e.detail}` : `log ENDS EARLY (${e.why}) at byte ${e.atByte} of ${e.fileBytes}: it ${e.detail}`;
 }
 
 /** Which behaviour measures the log could not give, by what it lacks, and for which players. */
@@ -187,6 +195,7 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     tickRate: (r.header ?? {}).tickRate ?? null,
     truncated: r.frames.truncated,
     truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
+    ends: { ...r.ends, lastTimeMs: Number.isFinite(r.ends.lastTimeMs) ? r.ends.lastTimeMs : null, cut: r.ends.cut && { bytes: r.ends.cut.bytes, promised: Number.isFinite(r.ends.cut.promised) ? r.ends.cut.promised : null } },
     problems: r.problems,
     mismatchList: r.mismatches.slice(0, 100),
     unavailable: Object.fromEntries(r.players.filter((p) => p.unavailable.length > 0).map((p) => [p.player, p.unavailable.map((u) => u.measure)])),
@@ -199,7 +208,7 @@ export function logLine(o: LogOutcome): string {
   if (o.result === null) return `${o.path}: CANNOT AUDIT: ${o.error}`;
   const r = o.result;
   const kinds = [...new Set(r.problems.map((p) => p.kind))];
-  return `${o.path}: ${r.shots} shots, ${r.ticks} ticks, ${r.mismatches.length} mismatches${kinds.length ? `, problems ${kinds.join(' ')}` : ''}${r.flagged.length ? `, flagged players ${r.flagged.map((f) => f.player).join(' ')}` : ''}${r.failed ? '  FAILED' : ''}`;
+  return `${o.path}: ${r.shots} shots, ${r.ticks} ticks, ${r.mismatches.length} mismatches${kinds.length ? `, problems ${kinds.join(' ')}` : ''}${r.ends.complete ? '' : `, ends early (${r.ends.why} at byte ${r.ends.atByte})`}${r.flagged.length ? `, flagged players ${r.flagged.map((f) => f.player).join(' ')}` : ''}${r.failed ? '  FAILED' : ''}`;
 }
 
 /** The summary lines of a directory audit. */
@@ -209,7 +218,13 @@ export function manySummaryLines(dir: string, m: ManyAuditSummary): string[] {
     `${dir}: ${m.logs} logs, ${m.shots} shots, ${m.ticks} ticks replayed with ${m.workers} worker(s) in ${(m.wallMs / 1000).toFixed(1)} s (${Math.round(m.shotsPerSecond)} shots/s)`,
     m.mismatches === 0 ? 'verdicts: all replayed bit for bit' : `verdicts: ${m.mismatches} MISMATCHES`,
   ];
-  if (problems) lines.push(`problems: ${problems}${m.problems[ProblemKind.NO_END] ? ` (${ProblemKind.NO_END}: the process stopped without closing the log, e.g. killed)` : ''}`);
+  if (problems) {
+    const notes = [
+      m.problems[ProblemKind.NO_END] ? `${ProblemKind.NO_END}: the process stopped without closing the log, e.g. killed` : '',
+      m.problems[ProblemKind.UNWRITTEN] ? `${ProblemKind.UNWRITTEN}: the writer could not write a log's last records, e.g. a full disk; its note says how many and why` : '',
+    ].filter((n) => n !== '');
+    lines.push(`problems: ${problems}${notes.length ? ` (${notes.join('; ')})` : ''}`);
+  }
   for (const f of m.flagged) lines.push(`FLAG ${f.log} player ${f.player}: ${f.reasons.join('; ')}`);
   lines.push(m.failed ? `FAILED: ${m.failedLogs.length} log(s): ${m.failedLogs.slice(0, 20).join(' ')}${m.failedLogs.length > 20 ? ' ...' : ''}` : 'clean');
   return lines;

@@ -4,7 +4,8 @@
  * bullet holes, a histogram of rewind depth, and a timeline of hits and rejections per player; per
  * player flagged for behaviour, the offending shots (time, measure, evidence), each linked to its
  * segment on the map and its mark on the timeline (SVG element ids, highlighted when targeted);
- * optionally the detection numbers (detectReport.ts). No scripts, no external files: the page can be
+ * optionally the detection numbers (detectReport.ts); above all, where and why a log that ends early
+ * ends (shared/audit/logEnd.ts). No scripts, no external files: the page can be
  * mailed or attached to a ticket as it is.
  */
 import { VerdictKind, reasonName } from '../../shared/validate/verdict';
@@ -43,6 +44,8 @@ export interface ReportInput {
   header: Record<string, unknown>;
   summary: Record<string, string | number | boolean>;
   problems: string[];
+  /** Where and why a log that ends early ends (null or absent: closed by its end record). */
+  ends?: string | null;
   players: PlayerReport[];
   shots: ReportShot[];
   mismatches: ReportMismatch[];
@@ -266,16 +269,18 @@ function mismatchTable(input: ReportInput): string {
 export function renderHtmlReport(input: ReportInput): string {
   const summary = Object.entries(input.summary).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const problems = input.problems.length ? `<ul class="problems">${input.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>` : '';
+  const ends = input.ends ? `<p class="ends"><b>This log ends early:</b> ${esc(input.ends)}. Everything below is about the records before that point.</p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Match audit: ${esc(input.logPath)}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
 table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
-tr.flagged{background:#fdecea}.problems li{color:#b00}ul{margin:0;padding-left:18px}
+tr.flagged{background:#fdecea}.problems li{color:#b00}ul{margin:0;padding-left:18px}.ends{background:#fff4e5;border-left:4px solid #e08000;padding:6px 10px}
 svg{border:1px solid #ddd;background:#fff;display:block;margin:8px 0 20px}
 path:target{stroke:#ff7f00;stroke-width:4;stroke-opacity:1}rect:target{fill:#ff7f00;stroke-width:2}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 </style></head><body>
 <h1>Match audit</h1>
+${ends}
 <table>${summary}</table>
 ${problems}
 ${input.detection ? detectionSection(input.detection) : ''}

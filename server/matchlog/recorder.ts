@@ -172,7 +172,7 @@ export class MatchLogRecorder implements MatchRecorder {
     const writer = this.writerOrNull;
     if (writer === null) {
       return Promise.resolve({
-        records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null, droppedRecords: 0, droppedBytes: 0, closed: true,
+        records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null, droppedRecords: 0, droppedBytes: 0, note: null, closed: true,
       });
     }
     const at = writer.begin(RecordType.END, END_BYTES);

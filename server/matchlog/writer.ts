@@ -18,10 +18,16 @@
  * - While writes fail, batches stay in memory (and are retried every `retryMs`) up to
  *   `maxPendingBytes`; records beyond that bound are dropped and counted, and once writing works
  *   again a gap frame (GAP_FRAME_TYPE) records how many were dropped, so an audit knows.
+ * - A log closed while writes still fail ends with the writer's note (NOTE_FRAME_TYPE): how many
+ *   records and bytes never reached the file, and the last error. The note is written over the
+ *   record a failed write cut (the writer knows where each record it wrote begins), so it takes
+ *   no space the file did not already hold when that record's piece is at least the note's size;
+ *   when even the note cannot be written, the file ends inside the cut record (or between records)
+ *   and an audit says so from the framing alone.
  */
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { FrameBuffer, GAP_FRAME_TYPE, GAP_PAYLOAD_BYTES, PREAMBLE_BYTES, writePreamble } from '../../shared/matchlog/frame';
+import { appendNote, FrameBuffer, FRAME_OVERHEAD, GAP_FRAME_TYPE, GAP_PAYLOAD_BYTES, PREAMBLE_BYTES, writePreamble } from '../../shared/matchlog/frame';
 
 export interface MatchLogWriterOptions {
   /** How often finished records are handed to the OS. Default 50 ms. */
@@ -59,6 +65,12 @@ export interface MatchLogStats {
   /** Records dropped because the memory bound was reached while writes failed. */
   droppedRecords: number;
   droppedBytes: number;
+  /**
+   * The note a log closed with records unwritten ends with: 'written', 'failed' (the file then ends
+   * inside the cut record or between records), null when none was needed. Its bytes are not in
+   * bytesWritten: the file is its records up to the cut plus the note.
+   */
+  note: 'written' | 'failed' | null;
   closed: boolean;
 }
 
@@ -82,6 +94,10 @@ export class MatchLogWriter {
   private dropping = false;
   private gapRecords = 0;
   private gapBytes = 0;
+  /** File offset where the last record written whole ends (the preamble counts as one). */
+  private boundary = 0;
+  /** File offset where the record being written ends (= boundary when none is cut). */
+  private nextBoundary = PREAMBLE_BYTES;
   private readonly flushIntervalMs: number;
   private readonly syncIntervalMs: number;
   private readonly retryMs: number;
@@ -91,7 +107,7 @@ export class MatchLogWriter {
   private readonly flags: 'wx' | 'w';
   readonly stats: MatchLogStats = {
     records: 0, bytesWritten: 0, bytesDurable: 0, bytesPending: 0, errors: 0, lastError: null,
-    droppedRecords: 0, droppedBytes: 0, closed: false,
+    droppedRecords: 0, droppedBytes: 0, note: null, closed: false,
   };
 
   constructor(path: string, options: MatchLogWriterOptions = {}) {
@@ -174,8 +190,9 @@ export class MatchLogWriter {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.flush();
+    if (this.handle && (this.queuedBytes > 0 || this.gapRecords > 0)) await this.writeNote(this.handle);
     try {
-      if (this.handle && this.stats.bytesDurable < this.stats.bytesWritten) {
+      if (this.handle && (this.stats.bytesDurable < this.stats.bytesWritten || this.stats.note === 'written')) {
         await this.handle.datasync();
         this.stats.bytesDurable = this.stats.bytesWritten;
       }
@@ -191,7 +208,8 @@ export class MatchLogWriter {
     this.stats.closed = true;
     this.stats.bytesPending = this.queuedBytes + this.frames.length;
     if (this.stats.bytesPending > 0 || this.stats.droppedRecords > 0) {
-      this.log(`[match-log] ${this.path} closed with ${this.stats.bytesPending} bytes unwritten and ${this.stats.droppedRecords} records dropped (${this.stats.lastError ?? 'no error'})`);
+      const note = this.stats.note === 'written' ? `; the log ends with a note saying so at byte ${this.boundary}` : this.stats.note === 'failed' ? '; the note saying so could not be written either' : '';
+      this.log(`[match-log] ${this.path} closed with ${this.stats.bytesPending} bytes unwritten and ${this.stats.droppedRecords} records dropped (${this.stats.lastError ?? 'no error'})${note}`);
     }
     return this.stats;
   }
@@ -240,6 +258,7 @@ export class MatchLogWriter {
         this.queue.length = 0;
         this.queue.push(batch);
         let done = 0;
+        const batchAt = this.position;
         try {
           while (done < batch.length) {
             const { bytesWritten } = await handle.write(batch, done, batch.length - done, this.position);
@@ -250,6 +269,7 @@ export class MatchLogWriter {
         } finally {
           // Keep only the unwritten rest (positional writes resume exactly where the file stops);
           // batches queued behind it while the write was in flight stay queued.
+          this.passRecords(batch, batchAt);
           if (done === batch.length) this.queue.shift();
           else this.queue[0] = batch.subarray(done);
           this.queuedBytes -= done;
@@ -279,6 +299,74 @@ export class MatchLogWriter {
     this.position = 0;
   }
 
+  /**
+   * Moves `boundary` over the records of `batch` (written from file offset `at`) that the file now
+   * holds whole. A batch is whole records (the first may be the rest of one a failed write cut), so
+   * each record's length field is in the batch that starts it.
+   */
+  private passRecords(batch: Uint8Array, at: number): void {
+    const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
+    while (this.nextBoundary <= this.position) {
+      this.boundary = this.nextBoundary;
+      const i = this.nextBoundary - at;
+      if (i + 4 > batch.length) break;
+      this.nextBoundary += FRAME_OVERHEAD + view.getUint32(i, true);
+    }
+  }
+
+  /** The records still queued (the one a failed write cut included) and their bytes. */
+  private unwritten(): { records: number; bytes: number } {
+    let records = 0, bytes = 0;
+    if (this.position > this.boundary) {
+      records++;
+      bytes += this.nextBoundary - this.boundary;
+    }
+    // The cut record's rest leads the first queued batch; whole records follow.
+    let skip = this.nextBoundary - this.position;
+    for (const part of this.queue) {
+      const view = new DataView(part.buffer, part.byteOffset, part.byteLength);
+      for (let i = skip; i + 4 <= part.length; i += FRAME_OVERHEAD + view.getUint32(i, true)) {
+        records++;
+        bytes += FRAME_OVERHEAD + view.getUint32(i, true);
+      }
+      skip = 0;
+    }
+    return { records, bytes };
+  }
+
+  /**
+   * Ends the file with the note (NOTE_FRAME_TYPE) where the last whole record ends, over the piece
+   * of the record a failed write cut, and cuts the file after it. What of the note lies past the
+   * file's end is written first: when that fails (the disk is still full) the file is cut back to
+   * where it was, so it still ends inside the cut record, as the failed write left it. A failure is
+   * counted like any other.
+   */
+  private async writeNote(handle: FileHandle): Promise<void> {
+    // Without its preamble the file is no log a note could end.
+    if (this.position < PREAMBLE_BYTES) return;
+    const { records, bytes } = this.unwritten();
+    const fb = new FrameBuffer(128);
+    appendNote(fb, { unwrittenRecords: records, unwrittenBytes: bytes, droppedRecords: this.gapRecords, droppedBytes: this.gapBytes, reason: this.stats.lastError ?? 'unknown' });
+    const note = fb.take();
+    const at = this.boundary;
+    const inPlace = Math.min(note.length, this.position - at);
+    try {
+      try {
+        await writeAll(handle, note, inPlace, at + inPlace);
+      } catch (error) {
+        await handle.truncate(this.position).catch(() => {});
+        throw error;
+      }
+      // Over bytes the file already holds: needs no space.
+      await writeAll(handle, note.subarray(0, inPlace), 0, at);
+      if (this.position > at + note.length) await handle.truncate(at + note.length);
+      this.stats.note = 'written';
+    } catch (error) {
+      this.stats.note = 'failed';
+      this.fail(error as Error, 'note');
+    }
+  }
+
   private fail(error: Error, what: string): void {
     this.stats.errors++;
     this.stats.lastError = `${what}: ${error.message}`;
@@ -292,6 +380,14 @@ export class MatchLogWriter {
     } catch {
       // A faulty callback must not take the writer down with it.
     }
+  }
+}
+
+/** Writes bytes[from..] at file offset `at` on: all of it, or throws. */
+async function writeAll(handle: FileHandle, bytes: Uint8Array, from: number, at: number): Promise<void> {
+  for (let done = from; done < bytes.length;) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done - from);
+    done += bytesWritten;
   }
 }
 

@@ -2,19 +2,22 @@
  * Prometheus metrics of one game server (prom-client, its own registry), served as text at
  * GET /metrics. Counters are read from the server's ServerStats when scraped; the tick histogram is
  * fed by the rooms' onTickTimed hook (server/index.ts); round trips are sampled once a
- * second from every connected player's current estimate (the median the room keeps). Node's
+ * second from every connected player's current estimate (the median the room keeps). The match
+ * logs' counters (server/ops/matchLogs.ts) say what reached the disk and what did not: bytes
+ * written, bytes waiting in memory, bytes given up, failed writes, dropped records. Node's
  * default process metrics come along, event-loop lag (nodejs_eventloop_lag_*) among them.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { VerdictReason } from '../../shared/validate/verdict';
 import type { ServerStats } from '../arena/stats';
 import type { ArenaRoom } from '../arena/room';
+import type { MatchLogTotals } from './matchLogs';
 
 export interface ServerMetricsSources {
   stats: ServerStats;
   rooms: Map<string, ArenaRoom>;
-  /** Bytes of match log written to disk so far (every room, closed ones included). */
-  matchLogBytes: () => number;
+  /** The match logs' counters (every room, closed ones included). */
+  matchLogs: () => MatchLogTotals;
   /** Hostile events by kind so far. */
   hostile: Map<string, number>;
   /** With Redis: whether it answers now, and outages so far. */
@@ -48,7 +51,10 @@ export class ServerMetrics {
     total('hitreg_throttled_messages_total', 'Messages dropped unjudged from clients over their budget of refused messages', () => src.stats.throttled);
     total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
     total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);
-    total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', src.matchLogBytes);
+    total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', () => src.matchLogs().bytes);
+    total('hitreg_match_log_unwritten_bytes_total', 'Match log bytes given up: left unwritten when their log closed with the disk failing, or dropped over the writer\'s memory bound', () => src.matchLogs().unwrittenBytes);
+    total('hitreg_match_log_write_failures_total', 'Failed match log opens, writes and syncs (full disk, I/O error, unwritable directory)', () => src.matchLogs().writeFailures);
+    total('hitreg_match_log_dropped_records_total', 'Match log records dropped over the writer\'s memory bound while writes failed', () => src.matchLogs().droppedRecords);
     new Counter({
       name: 'hitreg_verdicts_total', help: 'Shot verdicts by kind (hit, miss, rejected) and reason', labelNames: ['kind', 'reason'], registers: [registry],
       collect() {
@@ -79,6 +85,7 @@ export class ServerMetrics {
     }
     new Gauge({ name: 'hitreg_rooms', help: 'Live arena rooms', registers: [registry], collect() { this.set(src.rooms.size); } });
     new Gauge({ name: 'hitreg_players', help: 'Connected players', registers: [registry], collect() { this.set(src.stats.players); } });
+    new Gauge({ name: 'hitreg_match_log_pending_bytes', help: 'Match log bytes held in memory, not yet written (open logs; grows while writes fail)', registers: [registry], collect() { this.set(src.matchLogs().pendingBytes); } });
 
     this.rttTimer = setInterval(() => {
       for (const room of src.rooms.values()) {

@@ -5,4 +5,5 @@
 export * from '../matchlog/index';
 export * from './replay';
 export * from './verify';
+export * from './logEnd';
 export { checkHitHealth } from './hitHealth';

@@ -18,7 +18,7 @@
  * order, not in the shards.
  * Shards can also be chosen by shooter (`shooters`); both give the same rows bit for bit.
  */
-import { readFrames, GAP_FRAME_TYPE, type FrameReadResult, type FrameRef } from '../matchlog/frame';
+import { readFrames, readNote, GAP_FRAME_TYPE, NOTE_FRAME_TYPE, type FrameReadResult, type FrameRef } from '../matchlog/frame';
 import { RecordType, RECORD_TYPE_NAMES, decodeHeader, readEnd, TICK_U16_UNKNOWN, readEvent, tickSlotBytes, LOG_VERSION_WITH_VIEW, TICK_HEAD_BYTES, TICK_SLOT_INPUTS_AT, TICK_SLOT_STEPS_AT, TICK_SLOT_VIEW_AT, TICK_SLOT_BYTES, TICK_SLOT_BYTES_V6, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, TICK_SLOT_VIEW_TIME_AT, TICK_TIME_AT, TICK_COUNT_AT, type EndData } from '../matchlog/records';
 import { createPayloadScratch, createShotInput, LOG_VERSION_WITH_PELLETS, readShotInput, readVerdict, VERDICT_MAX_BYTES, verdictBytes, writeVerdict } from '../matchlog/shotRecord';
 import { compareVerdicts, type FieldMismatch } from '../matchlog/verdictCompare';
@@ -248,7 +248,7 @@ class Replay {
     this.result.ticks++;
   }
 
-  /** Header, event, end, gap and unknown records. */
+  /** Header, event, end, gap, note and unknown records. */
   otherRecord(f: FrameRef): void {
     const view = this.view;
     const at = f.payloadOffset;
@@ -276,6 +276,11 @@ class Replay {
       }
       case GAP_FRAME_TYPE: {
         result.gaps.push({ offset: f.offset, records: f.payloadLength >= 4 ? view.getUint32(at, true) : -1 });
+        break;
+      }
+      case NOTE_FRAME_TYPE: {
+        // The writer's note on records it could not write: how the log ends (logEnd.ts) reports it.
+        if (readNote(view, at, f.payloadLength) === null) this.bad(f.offset, f.type, 'writer note of the wrong size');
         break;
       }
       default:

@@ -12,6 +12,7 @@ import { readFrames } from '../matchlog/frame';
 import { RecordType, decodeHeader, readEvent, type MatchHeader } from '../matchlog/records';
 import { replayMatchLog, type ReplayResult, type ShotMismatch } from './replay';
 import { checkSeqChains } from './seqChains';
+import { describeLogEnd, type LogEnd } from './logEnd';
 
 export interface LogVerification {
   /** The log's header, null when it has none that reads. */
@@ -24,11 +25,13 @@ export interface LogVerification {
   mismatches: ShotMismatch[];
   /** The replay itself (rows, frames, end record). */
   replay: ReplayResult | null;
+  /** Where and why the log ends (null when it could not be framed). */
+  ends: LogEnd | null;
 }
 
 /** Replays `bytes` (a whole match log) against `world` and `rig`. Never throws on a damaged log. */
 export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVerification {
-  const out: LogVerification = { header: null, problems: [], shots: 0, mismatches: [], replay: null };
+  const out: LogVerification = { header: null, problems: [], shots: 0, mismatches: [], replay: null, ends: null };
   let frames;
   try {
     frames = readFrames(bytes);
@@ -36,6 +39,7 @@ export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVe
     out.problems.push(e instanceof Error ? e.message : String(e));
     return out;
   }
+  out.ends = describeLogEnd(bytes, frames);
   const head = frames.frames.find((f) => f.type === RecordType.HEADER);
   if (head !== undefined) {
     try {
@@ -63,10 +67,9 @@ export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVe
     if (e !== null && e.kind === 'join') joins.push({ offset: f.offset, slot: e.slot });
   }
   out.mismatches = [...replay.mismatches, ...checkSeqChains(replay.rows, replay.shots, joins)];
-  if (frames.truncated) out.problems.push(`the log is cut at byte ${frames.truncatedAt} (${frames.truncation ?? 'torn tail'})`);
+  if (!out.ends.complete) out.problems.push(`the log ${out.ends.detail}`);
   for (const c of frames.corrupt) out.problems.push(`a damaged record at byte ${c.offset}`);
   for (const b of replay.badRecords) out.problems.push(`record at byte ${b.offset} (${b.type}) does not decode: ${b.why}`);
   for (const g of replay.gaps) out.problems.push(`${g.records} records dropped by the writer before byte ${g.offset}`);
-  if (replay.end === null) out.problems.push('no end record: the match did not close its log');
   return out;
 }

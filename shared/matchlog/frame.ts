@@ -6,8 +6,9 @@
  * `FrameBuffer` assembles frames in memory without I/O (the server's writer flushes it to disk);
  * `readFrames` walks a byte array and tells a torn tail (the file simply stops: short header,
  * short payload, or a bad CRC on the last record) from corruption in the middle (a bad CRC
- * followed by intact records: a flipped byte or a hand-edited log). Pure (DataView only) so a
- * browser tool can read logs too.
+ * followed by intact records: a flipped byte or a hand-edited log). The writer's own frames, the
+ * gap (records dropped) and the note (records it could not write at all), are defined here too.
+ * Pure (DataView, TextEncoder) so a browser tool can read logs too.
  */
 import { crc32 } from './crc32';
 
@@ -28,16 +29,31 @@ export const LOG_MAGIC = 0x4c4d5248;
  * 8: the shooter state carries the spray heat and its time; the verdict carries each pellet's
  *    result, every hit and every impact; a shot record carries each hit's health after and kill
  *    (shotRecord.ts, pelletRecord.ts).
+ * 9: a log the writer could not finish may end with its note (NOTE_FRAME_TYPE): the records it
+ *    could not write and why. Records unchanged: a version 8 log reads as a version 9 one.
  */
-export const LOG_FORMAT_VERSION = 8;
+export const LOG_FORMAT_VERSION = 9;
+/** The first version whose writer may leave a note frame. */
+export const LOG_VERSION_WITH_NOTE = 9;
 /** The oldest version this reader reads (a version 3 tick slot has no view: its measures fall back to the body's heading). */
 export const LOG_FORMAT_MIN_VERSION = 3;
 /**
  * Frame type the writer uses to mark records it had to drop (disk failing for longer than its
- * memory bound): payload u32 dropped records, f64 dropped bytes. Content record types are < 255.
+ * memory bound): payload u32 dropped records, f64 dropped bytes. Content record types are < 254 (NOTE_FRAME_TYPE is the writer's other frame).
  */
 export const GAP_FRAME_TYPE = 255;
 export const GAP_PAYLOAD_BYTES = 12;
+/**
+ * Frame type of the note the writer leaves as the log's last frame when it closes with records it
+ * could not write (the disk stayed full or failing to the end), in place of the record cut there:
+ * NOTE layout: u32 records not written (the cut one included), f64 their bytes (framing included),
+ * u32 records dropped over the memory bound that no gap frame marks, f64 their bytes, u16 n, then n
+ * bytes of UTF-8: the writer's last error (e.g. "write: ENOSPC: no space left on device, write").
+ */
+export const NOTE_FRAME_TYPE = 254;
+export const NOTE_HEAD_BYTES = 26;
+/** Longest reason a note keeps, bytes (a longer one is cut at a character boundary). */
+export const NOTE_REASON_MAX_BYTES = 240;
 /** Bytes before the first record: u32 magic, u32 version. */
 export const PREAMBLE_BYTES = 8;
 /** u32 length + u8 type before the payload. */
@@ -57,6 +73,54 @@ export function writePreamble(out: Uint8Array, offset = 0, version = LOG_FORMAT_
   v.setUint32(offset, LOG_MAGIC, true);
   v.setUint32(offset + 4, version, true);
   return PREAMBLE_BYTES;
+}
+
+/** What a writer's note says (NOTE_FRAME_TYPE). */
+export interface WriterNote {
+  /** Records the writer could not write, the one cut where the note stands included. */
+  unwrittenRecords: number;
+  unwrittenBytes: number;
+  /** Records dropped over the writer's memory bound that no gap frame marks. */
+  droppedRecords: number;
+  droppedBytes: number;
+  /** The writer's last error. */
+  reason: string;
+}
+
+const noteEncoder = new TextEncoder();
+const noteDecoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Appends the note frame to `out`. */
+export function appendNote(out: FrameBuffer, note: WriterNote): void {
+  let reason = noteEncoder.encode(note.reason);
+  if (reason.length > NOTE_REASON_MAX_BYTES) {
+    let n = NOTE_REASON_MAX_BYTES;
+    // Back off to the start of a character (no UTF-8 continuation byte first).
+    while (n > 0 && (reason[n]! & 0xc0) === 0x80) n--;
+    reason = reason.subarray(0, n);
+  }
+  const at = out.begin(NOTE_FRAME_TYPE, NOTE_HEAD_BYTES + reason.length);
+  const v = out.view;
+  v.setUint32(at, note.unwrittenRecords, true);
+  v.setFloat64(at + 4, note.unwrittenBytes, true);
+  v.setUint32(at + 12, note.droppedRecords, true);
+  v.setFloat64(at + 16, note.droppedBytes, true);
+  v.setUint16(at + 24, reason.length, true);
+  out.bytes.set(reason, at + NOTE_HEAD_BYTES);
+  out.end(NOTE_HEAD_BYTES + reason.length);
+}
+
+/** The note whose payload is `length` bytes at `at`; null when the sizes do not add up. */
+export function readNote(view: DataView, at: number, length: number): WriterNote | null {
+  if (length < NOTE_HEAD_BYTES) return null;
+  const n = view.getUint16(at + 24, true);
+  if (length !== NOTE_HEAD_BYTES + n) return null;
+  return {
+    unwrittenRecords: view.getUint32(at, true), unwrittenBytes: view.getFloat64(at + 4, true),
+    droppedRecords: view.getUint32(at + 12, true), droppedBytes: view.getFloat64(at + 16, true),
+    // A copy: a browser's TextDecoder refuses views of shared memory (the audit reads logs into it).
+    reason: noteDecoder.decode(new Uint8Array(view.buffer, view.byteOffset + at + NOTE_HEAD_BYTES, n).slice()),
+  };
 }
 
 /**

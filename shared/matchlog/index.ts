@@ -1,7 +1,7 @@
 /**
- * The match log's codec: the framing (preamble, length-prefixed CRC-checked records, gap frames),
- * the header, tick, event and end records, and the shot record (the message as received, its
- * timing, the rules state before and the verdict). The room's writer (server/matchlog) and the
+ * The match log's codec: the framing (preamble, length-prefixed CRC-checked records, the writer's
+ * gap and note frames), the header, tick, event and end records, and the shot record (the message
+ * as received, its timing, the rules state before and the verdict). The room's writer (server/matchlog) and the
  * audit's replay (../audit) both read and write logs through it.
  */
 export * from './frame';

@@ -59,7 +59,7 @@ export const RecordType = {
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 255: 'gap',
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 254: 'note', 255: 'gap',
 });
 
 /** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */

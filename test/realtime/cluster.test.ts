@@ -24,6 +24,7 @@ import { startCluster, type Cluster } from '../../server/cluster/supervisor';
 import { clearRedisPrefix, probeRedis, DEFAULT_REDIS_KEY_PREFIX } from '../../server/ops/scale';
 import type { ProcessReport } from '../../server/ops/supervised';
 import { auditMatchLog, closeAuditWorkers, ProblemKind } from '../../server/behaviour/audit';
+import { EndWhy } from '../../shared/audit/logEnd';
 import { startLoad, type Load } from '../bench/loadBots';
 import { TestPlayer, sleep, waitFor } from '../helpers/server';
 import { killAll, nodeServer } from '../helpers/process';
@@ -152,6 +153,9 @@ describe('a cluster of two processes on one Redis', () => {
     expect(r.failed).toBe(false);
     expect(r.problems.map((p) => p.kind).filter((k) => k !== ProblemKind.NO_END && k !== ProblemKind.TRUNCATED)).toEqual([]);
     expect(r.problems.map((p) => p.kind)).toContain(ProblemKind.NO_END);
+    // Where and why it ends: between records or inside the one being written at the kill, everything before it audited.
+    expect([EndWhy.NO_END_RECORD, EndWhy.PARTIAL_RECORD]).toContain(r.ends.why);
+    expect(r.ends.records).toBe(r.frames.frames.length);
     expect(r.ticks).toBeGreaterThan(100);
   });
 

@@ -8,8 +8,8 @@
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readShotRecord, compareVerdicts, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
-  type FieldMismatch, type FrameReadResult, type MatchHeader,
+  readFrames, decodeHeader, readEvent, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
   PlayerHistory, Rewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
@@ -53,6 +53,8 @@ export interface Rejudged {
 export class MatchLogView {
   readonly header: LogHeader;
   readonly frames: FrameReadResult;
+  /** Where and why the log ends (closed, the writer's note, cut inside or between records). */
+  readonly ends: LogEnd;
   readonly slots: number;
   readonly tickTimes: Float64Array;
   readonly tickNumbers: Uint32Array;
@@ -67,6 +69,7 @@ export class MatchLogView {
 
   private constructor(readonly bytes: Uint8Array) {
     this.frames = readFrames(bytes);
+    this.ends = describeLogEnd(bytes, this.frames);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const list = this.frames.frames;
     const head = list.find((f) => f.type === RecordType.HEADER);

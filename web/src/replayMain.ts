@@ -104,7 +104,7 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
   scrub.value = '0';
   const hits = log.shots.filter((s) => s.verdict.kind === VerdictKind.HIT).length;
   const rejected = log.shots.filter((s) => s.verdict.kind === VerdictKind.REJECTED).length;
-  $('info').textContent = `${name}\nroom ${h.roomId}, ${h.tickRate} Hz, ${h.maxPlayers} slots\nworld ${h.worldHash}, rig ${h.rigHash}\n${log.ticks} ticks, ${log.shots.length} shots (${hits} hits, ${rejected} rejected)${log.frames.truncated ? '\ntorn tail cut' : ''}`;
+  $('info').textContent = `${name}\nroom ${h.roomId}, ${h.tickRate} Hz, ${h.maxPlayers} slots\nworld ${h.worldHash}, rig ${h.rigHash}\n${log.ticks} ticks, ${log.shots.length} shots (${hits} hits, ${rejected} rejected)${log.ends.complete ? '' : `\nends early (${log.ends.why}) at byte ${log.ends.atByte}`}`;
   listShots();
   const want = params.get('shot');
   if (want !== null) {
