@@ -4,7 +4,9 @@
  * leaves them be). Each is cut by the server's own rule (unsent data over stallMaxBytes for longer
  * than stallMaxMs): one `stalled_client` line each with its bytes and ms, counted in /metrics; the
  * players are not. A cut client that reads again in time gets CLOSE_STALLED; every cut client keeps
- * its slot, and one reconnects into it. Then StallWatch's rule alone, on a socket's two numbers.
+ * its slot, and one reconnects into it. With the default bound, a client that stops reading for a
+ * couple of seconds under the same stream goes over the bytes but not for long enough, and stays.
+ * Then StallWatch's rule alone, on a socket's two numbers.
  *
  * On loopback the kernel takes ~4 MB per connection before anything stays in the server process, and
  * the arena streams a player only 10-40 KB/s: the room therefore streams filler bytes to every client
@@ -12,10 +14,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { joinPair, startTestServer, TEST_SPAWNS, TestPlayer, buildTestWorld, waitFor, type TestServer } from './helpers/server';
+import { joinPair, sleep, startTestServer, TEST_SPAWNS, TestPlayer, buildTestWorld, waitFor, type TestServer } from './helpers/server';
 import { StalledClient } from './helpers/stalledClient';
 import { createLogger } from '../server/ops/log';
-import { CLOSE_STALLED, StallWatch, type StallCut, type StallSocket } from '../server/match/index';
+import { CLOSE_STALLED, DEFAULT_STALL_LIMITS, StallWatch, type StallCut, type StallSocket } from '../server/match/index';
 
 const MAX_BYTES = 64 * 1024;
 const MAX_MS = 300;
@@ -92,6 +94,40 @@ describe('clients that stop reading', () => {
     expect(room.state.players.get(back.room.sessionId)?.connected).toBe(true);
     for (const s of stalled) s.terminate();
     await Promise.all([a.leave(), b.leave(), back.leave()]);
+  });
+});
+
+describe('the default bound', () => {
+  it('leaves a client alone that stops reading for a couple of seconds under a heavy stream, going over the bytes', async () => {
+    const plain = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS });
+    try {
+      const a = await TestPlayer.create(plain.url, {});
+      a.room.onMessage(FILLER, () => {});
+      const room = plain.server.rooms.get(a.room.roomId)!;
+      const c = await StalledClient.join(`http://127.0.0.1:${plain.port}`, room.roomId);
+      const server = room.clients.find((x) => x.sessionId === c.sessionId)!.ref as unknown as { bufferedAmount: number; readyState: number };
+      const chunk = new Uint8Array(32 * 1024);
+      const stream = setInterval(() => room.broadcastBytes(FILLER, chunk, {}), 10);
+      try {
+        c.stall();
+        const limit = DEFAULT_STALL_LIMITS.maxBytes;
+        await waitFor(() => server.bufferedAmount > limit, 'unsent data over the default bound', 30_000);
+        await sleep(1500); // a stall of a couple of seconds in all
+        c.resume();
+        await waitFor(() => server.bufferedAmount === 0 || server.readyState !== 1, 'the client to catch up', 30_000);
+      } finally {
+        clearInterval(stream);
+      }
+      expect(server.readyState).toBe(1);
+      await a.snapshotsPass(3);
+      expect(c.closed).toBeNull();
+      expect(room.state.players.get(c.sessionId)?.connected).toBe(true);
+      expect(plain.server.stats.stalledCut).toBe(0);
+      c.terminate();
+      await a.leave();
+    } finally {
+      await plain.close();
+    }
   });
 });
 
