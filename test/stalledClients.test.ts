@@ -19,7 +19,7 @@ import { StalledClient } from './helpers/stalledClient';
 import { createLogger } from '../server/ops/log';
 import { CLOSE_STALLED, DEFAULT_STALL_LIMITS, StallWatch, type StallCut, type StallSocket } from '../server/match/index';
 
-const MAX_BYTES = 64 * 1024;
+const MAX_BYTES = 32 * 1024;
 const MAX_MS = 300;
 const FILLER = 'filler';
 

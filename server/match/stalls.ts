@@ -13,7 +13,7 @@
  * once). The room sees the connection close as it sees any lost one (Colyseus: onDrop, not a
  * consented leave), so the player's slot is kept for reconnection as usual.
  *
- *   const stalls = new StallWatch({ maxBytes: 256 * 1024, maxMs: 5000 }, (cut) => log(cut));
+ *   const stalls = new StallWatch({ maxBytes: 64 * 1024, maxMs: 5000 }, (cut) => log(cut));
  *   each tick:  for (const c of room.clients) stalls.check(c.sessionId, stallSocketOf(c.ref), nowMs);
  *   onLeave / onDrop:  stalls.forget(client.sessionId);
  *
@@ -35,13 +35,17 @@ export interface StallLimits {
 }
 
 /**
- * 256 KiB over 5 s: the arena streams 10-40 KB/s to each player, so an honest connection through a
- * network stall of a few seconds (and the retransmission backoff after it) holds well under 256 KiB,
- * and would have to stay over it 5 s longer still; one that stalls for longer than about 10 s has
- * been ended by Colyseus's ping check first unless it fakes pongs. A stalled connection costs the
- * process at most maxBytes plus maxMs of its stream before it goes (~0.4 MB at 40 KB/s).
+ * 64 KiB over 5 s. The process holds anything for a connection only once the kernel's buffers for it
+ * are full (some hundred KB over the internet), and the arena streams a player 12 KB/s in a room of
+ * 6, 24 KB/s in a full room of 16 moving players: an honest connection through a network stall of a
+ * few seconds (and the retransmission backoff after it) rarely leaves anything in the process, and
+ * would have to stay over 64 KiB (seconds of play behind already) for 5 s more to be cut. One that
+ * stalls for longer than about 10 s has been ended by Colyseus's ping check first unless it fakes
+ * pongs. A stalled connection costs the process at most maxBytes plus maxMs of its stream before it
+ * goes, and Node's record of each queued write beside it (a few hundred bytes a message: with small
+ * messages, about as much again).
  */
-export const DEFAULT_STALL_LIMITS: Readonly<StallLimits> = Object.freeze({ maxBytes: 256 * 1024, maxMs: 5000, closeGraceMs: 1000 });
+export const DEFAULT_STALL_LIMITS: Readonly<StallLimits> = Object.freeze({ maxBytes: 64 * 1024, maxMs: 5000, closeGraceMs: 1000 });
 
 /** The connection as the watch reads it; a `ws` WebSocket fits (readyState 1 = open). */
 export interface StallSocket {

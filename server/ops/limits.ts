@@ -36,7 +36,7 @@ export interface LimitOptions {
   hostileLogPerMinute?: number;
   /**
    * Unsent bytes a connection may hold (WebSocket bufferedAmount: what the kernel would not take
-   * yet) without limit of time. Default 256 KiB.
+   * yet) without limit of time. Default 64 KiB.
    */
   stallMaxBytes?: number;
   /**
