@@ -26,7 +26,7 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { autoSpawnPoints } from './level/spawnPoints';
 import { MANNEQUIN_RIG, Clip } from './rig/mannequin';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type Rig, type ValidationConfig } from '../shared/index';
-import { DEFAULT_PING_INTERVAL_MS, type MatchRecorder } from './match/index';
+import { DEFAULT_PING_INTERVAL_MS, DEFAULT_STALL_LIMITS, type MatchRecorder } from './match/index';
 import type { ArenaRoom } from './arena/room';
 import type { ArenaConfig } from './arena/config';
 import { DEFAULT_REJECT_BUDGET } from './arena/budget';
@@ -51,7 +51,7 @@ export { findSpawnPoints, spreadSpawnPoints, autoSpawnPoints } from './level/spa
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 export type { ArenaRoom } from './arena/room';
-export type { ArenaConfig, HostileEvent, SpawnPoint } from './arena/config';
+export type { ArenaConfig, HostileEvent, SpawnPoint, StalledEvent } from './arena/config';
 export type { MatchRecorder, MatchHeader, TickRecord, ShotRecord, MatchEvent } from './match/index';
 export type { ServerStats } from './arena/stats';
 export type { LimitOptions } from './ops/limits';
@@ -116,7 +116,7 @@ interface RoomShared {
   onTickTimed: (wallMs: number) => void;
 }
 
-function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShared): ArenaConfig {
+function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShared, limits: Required<LimitOptions>): ArenaConfig {
   const { world, levelPath, maxPlayers } = rules;
   const { hostile, rooms } = shared;
   const config: ArenaConfig = {
@@ -137,6 +137,8 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     debugVerdicts: options.debugVerdicts ?? false,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),
+    stalls: { ...DEFAULT_STALL_LIMITS, maxBytes: limits.stallMaxBytes, maxMs: limits.stallMaxMs },
+    onStalled: (e) => hostile.report('stalled_client', { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, bytes: e.bytes, ms: Math.round(e.overMs) }, 'client not reading: disconnected, slot kept'),
     clock: options.clock ?? (() => performance.now()),
     stats: shared.stats,
     onTickTimed: shared.onTickTimed,
@@ -310,7 +312,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     metrics?.tickSeconds.observe(ms / 1000);
   };
   const shared: RoomShared = { tickRate, stats, rooms, hostile, logRecorder: logs.recorderFor, onTickTimed };
-  const config = arenaConfig(options, rules, shared);
+  const config = arenaConfig(options, rules, shared, limits);
   let joins = 0;
   const room = servedRoomFor(config, { verifier: options.auth ?? null, limits, hostile, logger, rooms, onJoined: () => void joins++ });
 

@@ -35,7 +35,7 @@ describe('readServerEnv', () => {
   it('defaults', () => {
     const e = readServerEnv({ MATCH_LOG_DIR: join(tmp, 'logs') });
     expect(e).toMatchObject({ port: 2567, host: '0.0.0.0', tickRate: 64, level: undefined, spawnPoints: undefined, statusIntervalMs: 5000, logFormat: 'json', logLevel: 'info', metrics: true, monitorPassword: null, auth: null });
-    expect(e.limits).toEqual({ maxRooms: 64, roomCreateBurst: 10, roomCreatePerMinute: 30, maxBodyBytes: 16384, seatReservationSeconds: 15, trustProxy: false, hostileLogPerMinute: 20 });
+    expect(e.limits).toEqual({ maxRooms: 64, roomCreateBurst: 10, roomCreatePerMinute: 30, maxBodyBytes: 16384, seatReservationSeconds: 15, trustProxy: false, hostileLogPerMinute: 20, stallMaxBytes: 65536, stallMaxMs: 5000 });
     expect(readServerEnv(base, true).logFormat).toBe('text');
     expect(gameServerOptionsFrom(e)).toMatchObject({ port: 2567, tickRate: 64, matchLogDir: join(tmp, 'logs'), metrics: true, monitor: false });
   });
@@ -45,11 +45,11 @@ describe('readServerEnv', () => {
       ...base, PORT: '0', HOST: '127.0.0.1', TICK_RATE: '128', LEVEL: level, SPAWN_POINTS: '0,0,0; 1,2,3,-1,0', STATUS_INTERVAL_MS: '0',
       LOG_FORMAT: 'text', LOG_LEVEL: 'debug', METRICS: 'off', MONITOR_PASSWORD: 'twelve-chars!', MAX_ROOMS: '3', ROOM_CREATE_BURST: '2',
       ROOM_CREATE_PER_MINUTE: '0', MAX_BODY_BYTES: '4096', SEAT_RESERVATION_SECONDS: '5', TRUST_PROXY: 'on', HOSTILE_LOG_PER_MINUTE: '0',
-      AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWT_ISSUER: 'me', AUTH_JWT_AUDIENCE: 'game',
+      STALL_MAX_BYTES: '1048576', STALL_MAX_MS: '0', AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWT_ISSUER: 'me', AUTH_JWT_AUDIENCE: 'game',
     });
     expect(e).toMatchObject({ port: 0, host: '127.0.0.1', tickRate: 128, level, matchLogDir: false, statusIntervalMs: 0, logFormat: 'text', logLevel: 'debug', metrics: false, monitorPassword: 'twelve-chars!' });
     expect(e.spawnPoints).toEqual([{ x: 0, y: 0, z: 0, dirX: 0, dirZ: 1 }, { x: 1, y: 2, z: 3, dirX: -1, dirZ: 0 }]);
-    expect(e.limits).toEqual({ maxRooms: 3, roomCreateBurst: 2, roomCreatePerMinute: 0, maxBodyBytes: 4096, seatReservationSeconds: 5, trustProxy: true, hostileLogPerMinute: 0 });
+    expect(e.limits).toEqual({ maxRooms: 3, roomCreateBurst: 2, roomCreatePerMinute: 0, maxBodyBytes: 4096, seatReservationSeconds: 5, trustProxy: true, hostileLogPerMinute: 0, stallMaxBytes: 1048576, stallMaxMs: 0 });
     expect(e.auth).toEqual({ secret: 'x'.repeat(32), publicKeyPem: undefined, issuer: 'me', audience: 'game' });
     expect(readServerEnv({ ...base, HOST: 'game.example.com' }).host).toBe('game.example.com');
     expect(readServerEnv({ ...base, AUTH_JWT_PUBLIC_KEY: keyPath }).auth?.publicKeyPem).toMatch(/BEGIN PUBLIC KEY/);
@@ -89,6 +89,8 @@ describe('readServerEnv', () => {
     [{ SEAT_RESERVATION_SECONDS: '0' }, /^SEAT_RESERVATION_SECONDS="0" is not valid/],
     [{ TRUST_PROXY: 'yes please' }, /^TRUST_PROXY="yes please" is not valid: give "on" or "off"$/],
     [{ HOSTILE_LOG_PER_MINUTE: '-5' }, /^HOSTILE_LOG_PER_MINUTE="-5" is not valid/],
+    [{ STALL_MAX_BYTES: '512' }, /^STALL_MAX_BYTES="512" is not valid: give unsent bytes a client that does not read may hold indefinitely, 1024\.\.1073741824 \(default 65536\)$/],
+    [{ STALL_MAX_MS: '5s' }, /^STALL_MAX_MS="5s" is not valid: give ms a client may hold more than STALL_MAX_BYTES unsent/],
     [{ AUTH_JWT_SECRET: 'short' }, /^AUTH_JWT_SECRET is shorter than 32 bytes/],
     [{ AUTH_JWT_SECRET: 'x'.repeat(32), AUTH_JWT_PUBLIC_KEY: keyPath }, /both set: use one/],
     [{ AUTH_JWT_PUBLIC_KEY: join(tmp, 'nope.pem') }, /^AUTH_JWT_PUBLIC_KEY=".*nope\.pem" cannot be read \(ENOENT\)/],

@@ -36,6 +36,8 @@ const LIMIT_VARS: Record<NumericLimit, string> = {
   maxBodyBytes: 'MAX_BODY_BYTES',
   seatReservationSeconds: 'SEAT_RESERVATION_SECONDS',
   hostileLogPerMinute: 'HOSTILE_LOG_PER_MINUTE',
+  stallMaxBytes: 'STALL_MAX_BYTES',
+  stallMaxMs: 'STALL_MAX_MS',
 };
 
 describe('one table of ranges for the environment and the options', () => {

@@ -6,7 +6,7 @@
  * counted, until the bucket refills. A client that does not let the bucket refill to half within
  * `disconnectAfterMs` of first running dry is disconnected with CLOSE_OVER_BUDGET.
  */
-
+import { CLOSE_OVER_BUDGET } from '../../shared/index';
 
 /** A structured line about a hostile client (rate-limited by the room). */
 export interface HostileEvent {
@@ -31,8 +31,8 @@ export interface RejectBudgetConfig {
 
 export const DEFAULT_REJECT_BUDGET: Readonly<RejectBudgetConfig> = Object.freeze({ perSecond: 20, burst: 60, disconnectAfterMs: 3000 });
 
-/** WebSocket close code for a client disconnected for flooding refused messages. */
-export const CLOSE_OVER_BUDGET = 4429;
+/** WebSocket close code for a client disconnected for flooding refused messages (shared/protocol/messages.ts). */
+export { CLOSE_OVER_BUDGET };
 
 export class RejectBudget {
   private tokens: number;

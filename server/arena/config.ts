@@ -3,7 +3,7 @@
  * hooks. Fixed per server; client options never reach it.
  */
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
-import type { MatchRecorder } from '../match/index';
+import type { MatchRecorder, StallLimits } from '../match/index';
 import type { ServerStats } from './stats';
 import type { HostileEvent, RejectBudgetConfig } from './budget';
 
@@ -48,6 +48,13 @@ export interface ArenaConfig {
   rejectBudget: RejectBudgetConfig;
   /** One structured event per hostile client per second at most (refused messages, throttling, disconnects). */
   onHostile?: (e: HostileEvent) => void;
+  /**
+   * Clients that stop reading (hitreg/server StallWatch): unsent data over `maxBytes` for longer than
+   * `maxMs` closes the connection with CLOSE_STALLED; the slot is kept for reconnection as for any drop.
+   */
+  stalls: StallLimits;
+  /** Called once per connection cut for not reading. */
+  onStalled?: (e: StalledEvent) => void;
   /** Monotonic ms source (performance.now by default); the room subtracts its creation time. */
   clock: () => number;
   stats: ServerStats;
@@ -56,6 +63,17 @@ export interface ArenaConfig {
   /** Registry hooks so the server (and tests) can reach room instances. */
   onCreated?: (room: ArenaRoomLike) => void;
   onDisposed?: (room: ArenaRoomLike) => void;
+}
+
+/** A connection cut for not reading (its player stays, disconnected, for reconnectSeconds). */
+export interface StalledEvent {
+  roomId: string;
+  sessionId: string;
+  slot: number;
+  /** Unsent bytes when it was cut. */
+  bytes: number;
+  /** How long they had been over the bound, ms. */
+  overMs: number;
 }
 
 /** What the registry hooks see of a room (room.ts ArenaRoom). */

@@ -3,7 +3,8 @@
  * (hitreg/server) owns the histories, lives, round trips, the shot judge and the log; this room is
  * the game around it: Colyseus hooks plus a message table, hitreg's movement (shared/movement) fed
  * by the clients' inputs (inputQueue.ts), its synced state (schema.ts), replies, kill feed and
- * bullet holes (applyOutcome.ts), and a budget against floods of refused messages (budget.ts).
+ * bullet holes (applyOutcome.ts), a budget against floods of refused messages (budget.ts), and a
+ * watch that cuts connections that stop reading (hitreg/server StallWatch; their slots are kept).
  *
  * Each fixed tick: the match stamps the tick, the room respawns and moves its players, the match
  * records every pose (read through writePose, rounded as the wire carries it, so what a client
@@ -20,7 +21,7 @@
  */
 import { Room, type Client } from '@colyseus/core';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
-import { HitregMatch, type PoseInput } from '../match/index';
+import { HitregMatch, StallWatch, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
 import { ArenaState, PlayerState } from './schema';
 import { ArenaPlayer } from './player';
 import { applyOutcome, type OutcomeHost } from './applyOutcome';
@@ -43,6 +44,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private readonly bySession = new Map<string, ArenaPlayer>();
   private readonly waiting = new WaitingShots();
   private readonly inputScratch: InputMessage = createInputMessage();
+  /** Connections that stop reading are cut (hitreg/server StallWatch), checked every tick. */
+  private stalls!: StallWatch<ArenaPlayer>;
 
   /** Room ms now (the match's clock: 0 at room creation). */
   now(): number {
@@ -71,6 +74,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       },
     });
     for (let i = 0; i < cfg.maxPlayers; i++) this.seats.push(null);
+    this.stalls = new StallWatch<ArenaPlayer>(cfg.stalls, (c) => this.stalled(c));
     const state = new ArenaState();
     state.tickRate = cfg.tickRate;
     state.serverTimeMs = 0;
@@ -137,6 +141,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   override onDrop(client: Client): void {
     const p = this.bySession.get(client.sessionId);
     if (p === undefined) return;
+    this.stalls.forget(p);
     // Colyseus calls onLeave next when no reconnection is allowed (also for a client we disconnected).
     if (!(this.cfg.reconnectSeconds > 0) || p.kicked) return;
     p.connected = false;
@@ -161,6 +166,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   override onLeave(client: Client): void {
     const p = this.bySession.get(client.sessionId);
     if (p === undefined) return;
+    this.stalls.forget(p);
     // Shots still waiting for their inputs are judged now, as the player stands.
     this.judgeWaitingShots(p);
     p.inputs.clear();
@@ -215,6 +221,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
         if (h.alive) p.stepInputs(this.cfg.world, this.cfg.movement, dt);
       }
       policeBudgets(this.seats, t, this.roomId, (e) => this.match.throttled(this.seats[e.slot]!.sessionId, e.other), this.cfg.onHostile);
+      for (const p of this.seats) if (p !== null && p.connected && p.client !== null) this.stalls.check(p, stallSocketOf(p.client.ref), t);
       this.match.endTick();
       for (const p of this.seats) if (p !== null) this.syncPlayer(p);
       this.state.serverTimeMs = t;
@@ -225,6 +232,12 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       this.cfg.stats.internalErrors++;
       console.error('arena: tick failed:', e);
     }
+  }
+
+  /** A connection cut for not reading: its drop follows when the socket closes (onDrop keeps the slot). */
+  private stalled(c: StallCut<ArenaPlayer>): void {
+    this.cfg.stats.stalledCut++;
+    this.cfg.onStalled?.({ roomId: this.roomId, sessionId: c.id.sessionId, slot: c.id.index, bytes: c.bytes, overMs: c.overMs });
   }
 
   /** The pose adapter: what the match records of `id` this tick. */

@@ -12,6 +12,8 @@ export interface ServerStats {
   rejects: Record<string, number>;
   /** Messages dropped unjudged from clients over their budget of refused messages. */
   throttled: number;
+  /** Connections cut for not reading (unsent data over the stall bound). */
+  stalledCut: number;
   internalErrors: number;
   recorderErrors: number;
   /** Room ticks run, every room (counted by the server's fixed-timestep wrapper, server/index.ts). */
@@ -19,7 +21,7 @@ export interface ServerStats {
 }
 
 export function createServerStats(): ServerStats {
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, internalErrors: 0, recorderErrors: 0, ticks: 0 };
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, stalledCut: 0, internalErrors: 0, recorderErrors: 0, ticks: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {

@@ -7,6 +7,9 @@
  *   const match = new HitregMatch({ world, rig, tickRate: 30, maxPlayers: 10, poses: (id, out) => {...} });
  *   onJoin:  match.join(sessionId, { team });           onLeave: match.leave(sessionId);
  *   tick:    move players; match.tick();                 message: match.shot(sessionId, msg);
+ *
+ * Beside the match, StallWatch (stalls.ts) cuts connections that stop reading before what the
+ * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
 export type { HitregMatchOptions } from './options';
@@ -17,3 +20,4 @@ export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type Match
 export { RoundTrip, PongResult, RTT_WINDOW, DEFAULT_PING_INTERVAL_MS } from './roundTrip';
 export { MatchLogRecorder, matchLogDir, matchLogFileName, DEFAULT_MATCH_LOG_DIR, MATCH_LOG_EXT, type MatchLogRecorderOptions } from '../matchlog/recorder';
 export type { MatchLogStats } from '../matchlog/writer';
+export { StallWatch, stallSocketOf, resolveStallLimits, DEFAULT_STALL_LIMITS, CLOSE_STALLED, type StallLimits, type StallSocket, type StallCut } from './stalls';

@@ -75,6 +75,8 @@ export const ENV_HELP: Record<string, string> = {
   SEAT_RESERVATION_SECONDS: `seconds a matchmade seat waits for its WebSocket, ${span(L.seatReservationSeconds)} (default ${D.seatReservationSeconds})`,
   TRUST_PROXY: '"on" to take the client address from X-Forwarded-For / X-Real-IP (default off)',
   HOSTILE_LOG_PER_MINUTE: `log lines per kind of hostile event per minute, ${span(L.hostileLogPerMinute)} (default ${D.hostileLogPerMinute})`,
+  STALL_MAX_BYTES: `unsent bytes a client that does not read may hold indefinitely, ${span(L.stallMaxBytes)} (default ${D.stallMaxBytes})`,
+  STALL_MAX_MS: `ms a client may hold more than STALL_MAX_BYTES unsent before it is disconnected (close code 4408, its slot kept), ${span(L.stallMaxMs)} (default ${D.stallMaxMs})`,
   AUTH_JWT_SECRET: `HS256 secret (>= ${HS256_SECRET_MIN_BYTES} characters): players must present a JWT signed with it`,
   AUTH_JWT_PUBLIC_KEY: 'path of a PEM Ed25519 public key: players must present an EdDSA JWT signed by its private key',
   AUTH_JWT_ISSUER: 'required "iss" claim when auth is on',
@@ -182,6 +184,8 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     seatReservationSeconds: int(env, 'SEAT_RESERVATION_SECONDS', L.seatReservationSeconds, D.seatReservationSeconds),
     trustProxy: onOff(env, 'TRUST_PROXY', D.trustProxy),
     hostileLogPerMinute: int(env, 'HOSTILE_LOG_PER_MINUTE', L.hostileLogPerMinute, D.hostileLogPerMinute),
+    stallMaxBytes: int(env, 'STALL_MAX_BYTES', L.stallMaxBytes, D.stallMaxBytes),
+    stallMaxMs: int(env, 'STALL_MAX_MS', L.stallMaxMs, D.stallMaxMs),
   };
 
   return {

@@ -11,9 +11,12 @@
  *   the room past the cap is refused by the room itself, see servedRoom.ts).
  *
  * A few extra GET routes (/metrics) are served here too. Each refusal is one hostile-log event.
+ * The bound on what a client that stops reading may hold unsent (`stallMaxBytes` for longer than
+ * `stallMaxMs`) is a limit too; the rooms enforce it (hitreg/server StallWatch).
  */
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { HostileLog } from './log';
+import { DEFAULT_STALL_LIMITS } from '../match/index';
 import { LIMIT_RANGES, inRange, type IntRange, type NumericLimit } from './ranges';
 
 export interface LimitOptions {
@@ -31,6 +34,16 @@ export interface LimitOptions {
   trustProxy?: boolean;
   /** Hostile-event log lines per kind per minute. Default 20. */
   hostileLogPerMinute?: number;
+  /**
+   * Unsent bytes a connection may hold (WebSocket bufferedAmount: what the kernel would not take
+   * yet) without limit of time. Default 64 KiB.
+   */
+  stallMaxBytes?: number;
+  /**
+   * Milliseconds a connection may hold more than stallMaxBytes; then it is closed with
+   * CLOSE_STALLED (4408) and its slot kept for reconnection. Default 5000.
+   */
+  stallMaxMs?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = {
@@ -41,6 +54,8 @@ export const DEFAULT_LIMITS: Readonly<Required<LimitOptions>> = {
   seatReservationSeconds: 15,
   trustProxy: false,
   hostileLogPerMinute: 20,
+  stallMaxBytes: DEFAULT_STALL_LIMITS.maxBytes,
+  stallMaxMs: DEFAULT_STALL_LIMITS.maxMs,
 };
 
 // Every numeric limit has its range in ranges.ts, and nothing else is there.

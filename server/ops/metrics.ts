@@ -49,6 +49,7 @@ export class ServerMetrics {
     total('hitreg_shots_total', 'Shots judged (rate() = shots per second)', () => src.stats.shots);
     total('hitreg_kills_total', 'Kills', () => src.stats.kills);
     total('hitreg_throttled_messages_total', 'Messages dropped unjudged from clients over their budget of refused messages', () => src.stats.throttled);
+    total('hitreg_stalled_clients_cut_total', 'Connections closed for not reading (unsent data over STALL_MAX_BYTES for longer than STALL_MAX_MS); their slots are kept', () => src.stats.stalledCut);
     total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
     total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);
     total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', () => src.matchLogs().bytes);

@@ -18,6 +18,8 @@ export const LIMIT_RANGES = {
   maxBodyBytes: { lo: 256, hi: 1_048_576 },
   seatReservationSeconds: { lo: 1, hi: 300 },
   hostileLogPerMinute: { lo: 0, hi: 100_000 },
+  stallMaxBytes: { lo: 1024, hi: 1_073_741_824 },
+  stallMaxMs: { lo: 0, hi: 600_000 },
 } as const satisfies Record<string, IntRange>;
 
 export type NumericLimit = keyof typeof LIMIT_RANGES;

@@ -2,7 +2,7 @@
  * A game server started by a supervisor with an IPC channel (server/cluster/supervisor.ts: `npm run
  * cluster`, the load and fault tests) answers its `report` requests with what the supervisor
  * cannot see from outside: the exact tick times since the last report, each room's tick count, the
- * process's CPU time, joins and verdicts; and `profile-start` / `profile-stop` (with a path) take a
+ * process's CPU time and memory, joins and verdicts; and `profile-start` / `profile-stop` (with a path) take a
  * V8 CPU profile of just the window between them (node:inspector), written as a .cpuprofile file.
  * A process started without IPC (npm start by an operator) answers nothing.
  *
@@ -24,6 +24,9 @@ export interface ProcessReport {
   /** process.cpuUsage(), µs since start. */
   cpuUserUs: number;
   cpuSystemUs: number;
+  /** process.memoryUsage(): resident set and V8 heap in use, bytes. */
+  rssBytes: number;
+  heapUsedBytes: number;
   rooms: { roomId: string; ticks: number; players: number }[];
   players: number;
   joins: number;
@@ -70,10 +73,11 @@ export function answerSupervisor(game: () => GameServer | undefined, onGone: () 
     if (m?.type !== 'report' || g === undefined) return;
     const taken = g.tickTimes.take();
     const cpu = process.cpuUsage();
+    const mem = process.memoryUsage();
     const rooms = [...g.rooms.values()].map((r) => ({ roomId: r.roomId, ticks: r.tickCount, players: r.clients.length }));
     const report: ProcessReport = {
       type: 'report', id: m.id ?? ++last, pid: process.pid, processId: g.processId, publicAddress: g.publicAddress,
-      atMs: performance.now(), cpuUserUs: cpu.user, cpuSystemUs: cpu.system, rooms, players: g.stats.players,
+      atMs: performance.now(), cpuUserUs: cpu.user, cpuSystemUs: cpu.system, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, rooms, players: g.stats.players,
       joins: g.joins(), shots: g.stats.shots, internalErrors: g.stats.internalErrors + g.stats.recorderErrors,
       tickMs: Array.from(taken.ms, (x) => Math.round(x * 1000) / 1000), ticksLost: taken.lost,
     };

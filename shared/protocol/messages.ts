@@ -12,6 +12,21 @@ export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, Se
 
 export const ROOM_NAME = 'arena';
 
+/**
+ * WebSocket close codes the server ends a connection with, besides Colyseus's own (1000-1006;
+ * 4000 a consented leave, 4001 server shutdown, 4002 an error, 4003 a failed reconnection, 4010 may
+ * try to reconnect; 4217 an invalid payload). A client that gets one of these may still reconnect
+ * with its reconnection token when the server kept its slot.
+ */
+/** Too many refused messages for too long (server/arena/budget.ts); the slot is not kept. */
+export const CLOSE_OVER_BUDGET = 4429;
+/**
+ * Not reading: the data the server could not send to this client stayed over the bound
+ * (hitreg/server StallWatch, the server's STALL_MAX_BYTES / STALL_MAX_MS). The slot is kept for
+ * reconnection like any lost connection's.
+ */
+export const CLOSE_STALLED = 4408;
+
 /** Message type names. */
 export const Msg = {
   /** client -> server, bytes: a weapon message, fire / switch / reload (shot.ts). */
