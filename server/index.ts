@@ -138,7 +138,7 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),
     stalls: { ...DEFAULT_STALL_LIMITS, maxBytes: limits.stallMaxBytes, maxMs: limits.stallMaxMs },
-    onStalled: (e) => hostile.report('stalled_client', { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, bytes: e.bytes, ms: Math.round(e.overMs) }, 'client not reading: disconnected, slot kept'),
+    onStalled: (e) => hostile.report('stalled_client', { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, bytes: e.bytes, ms: Math.round(e.overMs), rule: e.rule }, 'client not reading: disconnected, slot kept'),
     clock: options.clock ?? (() => performance.now()),
     stats: shared.stats,
     onTickTimed: shared.onTickTimed,

@@ -18,6 +18,7 @@ import { joinPair, sleep, startTestServer, TEST_SPAWNS, TestPlayer, buildTestWor
 import { StalledClient } from './helpers/stalledClient';
 import { createLogger } from '../server/ops/log';
 import { CLOSE_STALLED, DEFAULT_STALL_LIMITS, StallWatch, type StallCut, type StallSocket } from '../server/match/index';
+import { HARD_FACTOR } from '../server/match/stalls';
 
 const MAX_BYTES = 32 * 1024;
 const MAX_MS = 300;
@@ -53,7 +54,15 @@ describe('clients that stop reading', () => {
     expect(new Set([...slots, a.slot, b.slot]).size).toBe(5);
 
     const chunk = new Uint8Array(32 * 1024);
-    const stream = setInterval(() => room.broadcastBytes(FILLER, chunk, {}), 10);
+    const unsent = (s: StalledClient): number => (room.clients.find((x) => x.sessionId === s.sessionId)?.ref as unknown as { bufferedAmount: number } | undefined)?.bufferedAmount ?? 0;
+    // Each connection is streamed to until it holds more than the bound: a stalled one then holds
+    // between the bound and one chunk more (under HARD_FACTOR times it), and the held rule cuts it.
+    const stream = setInterval(() => {
+      if (stalled.every((s) => unsent(s) > MAX_BYTES)) clearInterval(stream);
+      for (const c of room.clients) {
+        if ((c.ref as unknown as { bufferedAmount: number }).bufferedAmount <= MAX_BYTES) c.sendBytes(FILLER, chunk);
+      }
+    }, 10);
     try {
       for (const s of stalled) s.stall(200);
       // The first to be cut reads again at once: it gets what was sent before the close, then the close.
@@ -72,7 +81,9 @@ describe('clients that stop reading', () => {
       const line = cutLine(s.sessionId)!;
       expect(line).toMatchObject({ roomId: room.roomId, slot: room.slotOf(s.sessionId)!.index });
       expect(line.bytes as number).toBeGreaterThan(MAX_BYTES);
+      expect(line.bytes as number).toBeLessThanOrEqual(HARD_FACTOR * MAX_BYTES);
       expect(line.ms as number).toBeGreaterThan(MAX_MS);
+      expect(line.rule).toBe('held');
     }
     expect(lines.filter((l) => l.event === 'stalled_client')).toHaveLength(3);
     expect(ts.server.stats.stalledCut).toBe(3);
@@ -80,7 +91,7 @@ describe('clients that stop reading', () => {
 
     // The players read the same stream and stay, connected.
     for (const p of [a, b]) {
-      expect(read.get(p)!).toBeGreaterThan(4 * 1024 * 1024);
+      expect(read.get(p)!).toBeGreaterThan(1024 * 1024);
       expect(room.state.players.get(p.room.sessionId)?.connected).toBe(true);
     }
     await a.snapshotsPass(3);
@@ -95,6 +106,28 @@ describe('clients that stop reading', () => {
     for (const s of stalled) s.terminate();
     await Promise.all([a.leave(), b.leave(), back.leave()]);
   });
+
+  it('a connection whose unsent data passes HARD_FACTOR times the bound is cut at once', async () => {
+    const a = await TestPlayer.create(ts.url, {});
+    a.room.onMessage(FILLER, () => {});
+    const room = ts.server.rooms.get(a.room.roomId)!;
+    const c = await StalledClient.join(`http://127.0.0.1:${ts.port}`, room.roomId, { name: 'flooded' });
+    const chunk = new Uint8Array(32 * 1024);
+    const stream = setInterval(() => room.broadcastBytes(FILLER, chunk, {}), 10);
+    try {
+      c.stall(200);
+      await waitFor(() => cutLine(c.sessionId) !== undefined, 'the flooded client cut', 30_000);
+    } finally {
+      clearInterval(stream);
+    }
+    const line = cutLine(c.sessionId)!;
+    expect(line.rule).toBe('hard');
+    expect(line.bytes as number).toBeGreaterThan(HARD_FACTOR * MAX_BYTES);
+    // At most one tick's worth of chunks past the hard bound: what it costs stays bounded.
+    expect(line.bytes as number).toBeLessThan(HARD_FACTOR * MAX_BYTES + 4 * chunk.length);
+    c.terminate();
+    await a.leave();
+  });
 });
 
 describe('the default bound', () => {
@@ -106,11 +139,14 @@ describe('the default bound', () => {
       const room = plain.server.rooms.get(a.room.roomId)!;
       const c = await StalledClient.join(`http://127.0.0.1:${plain.port}`, room.roomId);
       const server = room.clients.find((x) => x.sessionId === c.sessionId)!.ref as unknown as { bufferedAmount: number; readyState: number };
-      const chunk = new Uint8Array(32 * 1024);
-      const stream = setInterval(() => room.broadcastBytes(FILLER, chunk, {}), 10);
+      // Loopback's kernel buffers hold ~4 MB: a heavy stream fills them, then the stream drops to
+      // 48 KB/s (a full room's rate, twice over) while the client stays stalled.
+      const heavy = new Uint8Array(32 * 1024);
+      const light = new Uint8Array(480);
+      const limit = DEFAULT_STALL_LIMITS.maxBytes;
+      const stream = setInterval(() => room.broadcastBytes(FILLER, server.bufferedAmount > limit ? light : heavy, {}), 10);
       try {
         c.stall();
-        const limit = DEFAULT_STALL_LIMITS.maxBytes;
         await waitFor(() => server.bufferedAmount > limit, 'unsent data over the default bound', 30_000);
         await sleep(1500); // a stall of a couple of seconds in all
         c.resume();
@@ -153,22 +189,28 @@ describe('StallWatch', () => {
     s.bufferedAmount = 10; // drained: the clock starts again
     expect(w.check('a', s, 111)).toBe(false);
     expect(w.over).toBe(0);
-    s.bufferedAmount = 5000;
+    s.bufferedAmount = 4000; // HARD_FACTOR times the bound: not yet cut at once
     expect(w.check('a', s, 200)).toBe(false);
     expect(w.check('a', s, 300)).toBe(false);
     expect(w.check('a', s, 301)).toBe(true);
-    expect(cuts).toEqual([{ id: 'a', bytes: 5000, overMs: 101 }]);
+    expect(cuts).toEqual([{ id: 'a', bytes: 4000, overMs: 101, rule: 'held' }]);
     expect(s.closedWith).toBe(CLOSE_STALLED);
     expect(s.terminated).toBe(true);
     // Closed: never cut again, nor counted.
     expect(w.check('a', s, 1000)).toBe(false);
     expect(w.cuts).toBe(1);
     expect(w.over).toBe(0);
+    // Past HARD_FACTOR times the bound: cut on the spot, held or not.
+    const t = socket(500);
+    expect(w.check('b', t, 0)).toBe(false);
+    t.bufferedAmount = 4001;
+    expect(w.check('b', t, 1)).toBe(true);
+    expect(cuts[1]).toEqual({ id: 'b', bytes: 4001, overMs: 0, rule: 'hard' });
   });
 
   it('a socket that is not open, or none, is left alone; forget drops what is known', () => {
     const w = new StallWatch<string>({ maxBytes: 10, maxMs: 0, closeGraceMs: 0 });
-    const s = socket(100);
+    const s = socket(30);
     s.readyState = 0;
     expect(w.check('a', s, 0)).toBe(false);
     expect(w.check('a', null, 0)).toBe(false);

@@ -74,6 +74,8 @@ export interface StalledEvent {
   bytes: number;
   /** How long they had been over the bound, ms. */
   overMs: number;
+  /** Which bound it crossed (server/match/stalls.ts StallCut). */
+  rule: 'held' | 'hard';
 }
 
 /** What the registry hooks see of a room (room.ts ArenaRoom). */

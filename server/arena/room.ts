@@ -237,7 +237,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   /** A connection cut for not reading: its drop follows when the socket closes (onDrop keeps the slot). */
   private stalled(c: StallCut<ArenaPlayer>): void {
     this.cfg.stats.stalledCut++;
-    this.cfg.onStalled?.({ roomId: this.roomId, sessionId: c.id.sessionId, slot: c.id.index, bytes: c.bytes, overMs: c.overMs });
+    this.cfg.onStalled?.({ roomId: this.roomId, sessionId: c.id.sessionId, slot: c.id.index, bytes: c.bytes, overMs: c.overMs, rule: c.rule });
   }
 
   /** The pose adapter: what the match records of `id` this tick. */

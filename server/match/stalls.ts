@@ -4,7 +4,7 @@
  * buffers (on loopback ~4 MB, over the internet typically some hundred KB), then in the server
  * process, as the WebSocket's `bufferedAmount` (Node's socket buffer plus the ws sender's queue).
  * Nothing bounds that growth but a rule like this one: a connection whose `bufferedAmount` stays
- * above `maxBytes` for longer than `maxMs` is cut. Colyseus's own WebSocket ping check does end a
+ * above `maxBytes` for longer than `maxMs`, or passes HARD_FACTOR × `maxBytes`, is cut. Colyseus's own WebSocket ping check does end a
  * peer that stops answering pings, but unasked pongs (which any client can send without reading a
  * byte) keep it content for ever.
  *
@@ -41,9 +41,8 @@ export interface StallLimits {
  * few seconds (and the retransmission backoff after it) rarely leaves anything in the process, and
  * would have to stay over 64 KiB (seconds of play behind already) for 5 s more to be cut. One that
  * stalls for longer than about 10 s has been ended by Colyseus's ping check first unless it fakes
- * pongs. A stalled connection costs the process at most maxBytes plus maxMs of its stream before it
- * goes, and Node's record of each queued write beside it (a few hundred bytes a message: with small
- * messages, about as much again).
+ * pongs. A stalled connection costs the process at most 4 × maxBytes (256 KiB) before it goes, and
+ * Node's record of each queued write beside it (a few hundred bytes a message).
  */
 export const DEFAULT_STALL_LIMITS: Readonly<StallLimits> = Object.freeze({ maxBytes: 64 * 1024, maxMs: 5000, closeGraceMs: 1000 });
 
@@ -62,9 +61,13 @@ export interface StallCut<Id> {
   bytes: number;
   /** How long it had been over maxBytes, ms. */
   overMs: number;
+  /** `held`: over maxBytes for longer than maxMs; `hard`: over HARD_FACTOR × maxBytes. */
+  rule: 'held' | 'hard';
 }
 
 const OPEN = 1;
+/** A connection holding more than this many times maxBytes is cut at once, however briefly it has held it. */
+export const HARD_FACTOR = 4;
 
 /** The `ws` WebSocket behind a transport's client reference (Colyseus's `client.ref`), or null for anything else. */
 export function stallSocketOf(ref: unknown): StallSocket | null {
@@ -95,7 +98,8 @@ export class StallWatch<Id = string> {
 
   /**
    * Checks connection `id` at `nowMs` (any monotonic ms clock, the same for every call) and cuts it
-   * when it has held more than maxBytes for longer than maxMs. A socket that is not open (closing,
+   * when it has held more than maxBytes for longer than maxMs, or more than HARD_FACTOR × maxBytes
+   * at all (what a stalled connection costs the process stays bounded whatever its stream's rate). A socket that is not open (closing,
    * or cut already) is left alone. True when this call cut it.
    */
   check(id: Id, socket: StallSocket | null, nowMs: number): boolean {
@@ -105,17 +109,18 @@ export class StallWatch<Id = string> {
       if (this.overSince.size > 0) this.overSince.delete(id);
       return false;
     }
-    const since = this.overSince.get(id);
+    let since = this.overSince.get(id);
     if (since === undefined) {
+      since = nowMs;
       this.overSince.set(id, nowMs);
-      return false;
     }
-    if (nowMs - since <= this.limits.maxMs) return false;
+    const hard = bytes > HARD_FACTOR * this.limits.maxBytes;
+    if (nowMs - since <= this.limits.maxMs && !hard) return false;
     this.overSince.delete(id);
     this.cuts++;
     cutSocket(socket, this.limits.closeGraceMs);
     try {
-      this.onCut?.({ id, bytes, overMs: nowMs - since });
+      this.onCut?.({ id, bytes, overMs: nowMs - since, rule: hard ? 'hard' : 'held' });
     } catch {
       // a reporting hook must not break the caller's loop
     }

@@ -6,11 +6,13 @@
  * pause their TCP reads while sending unasked pongs (so only the server's own stall rule can end
  * them), and waits until every one is disconnected. Measures the server's RSS (its IPC reports):
  * before the stalled clients came, once they had joined, at its peak while they stalled, and once
- * they were cut (steady: samples a second apart within 1 MB); `rssGrowthMb` = after - before. RSS
+ * they were cut (steady: samples a second apart within 1 MB); `rssGrowthMb` = after - before. With
+ * `waves`, that many rounds of stalled clients come one after another (each once the last round's
+ * kept slots have freed): RSS after each round (`rssAfterWaveMb`) shows whether it keeps growing. RSS
  * keeps what the peak took (V8 and malloc hold on to their pages); the V8 heap after a full
  * collection (`heapAfterGcMb`, beside `heapBeforeMb`) tells whether anything is still held.
  *
- *   npx tsx test/bench/faults/stalledClients.ts [--json] [--stalled 300] [--stallMaxBytes B] [--stallMaxMs MS] [--fillerKBps 256]
+ *   npx tsx test/bench/faults/stalledClients.ts [--json] [--stalled 300] [--stallMaxBytes B] [--stallMaxMs MS] [--fillerKBps 256] [--waves 2]
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -42,13 +44,23 @@ export interface StalledClientsOptions {
   heartbeatMs?: number;
   /** How long to wait for every stalled client to be disconnected (default 180 s). */
   timeoutMs?: number;
+  /** Times `stalled` clients come, each once the last ones' kept slots have freed (default 1). */
+  waves?: number;
+  /** How long a cut client's slot is kept for its reconnection, s (default 2: the waves follow sooner). */
+  reconnectSeconds?: number;
 }
 
 export interface StalledClientsResult {
+  /** Stalled clients, over every wave. */
   stalled: number;
+  waves: number;
+  /** Server RSS after each wave was cut (steady), MB: flat when later waves add nothing. */
+  rssAfterWaveMb: number[];
+  /** What the last wave added to RSS, MB (null for one wave). */
+  rssLastWaveGrowthMb: number | null;
   /** Stalled clients whose connection closed. */
   disconnected: number;
-  /** Server RSS once they were cut, less before they came, MB. */
+  /** Server RSS once the last wave was cut, less before the first came, MB. */
   rssGrowthMb: number;
   /** Connections the server cut for not reading (hitreg_stalled_clients_cut_total). */
   cut: number;
@@ -58,7 +70,7 @@ export interface StalledClientsResult {
   bots: number;
   /** Bots whose connection closed (0: the rule cut no player who reads). */
   botsLeft: number;
-  /** From the stall to the last disconnection, s. */
+  /** From the last wave's stall to its last disconnection, s. */
   secondsToAllCut: number;
   rssBeforeMb: number;
   rssJoinedMb: number;
@@ -70,7 +82,8 @@ export interface StalledClientsResult {
   heapAfterMb: number;
   /** After a full garbage collection, once they were cut. */
   heapAfterGcMb: number;
-  /** Players the server held once they were all cut: the bots and the cut clients' kept slots. */
+  rssAfterGcMb: number;
+  /** Players the server held once the last wave was cut: the bots and the cut clients' kept slots. */
   playersAtCut: number;
   stallMaxBytes: number | null;
   stallMaxMs: number | null;
@@ -162,6 +175,7 @@ export async function stalledClientsScenario(opts: StalledClientsOptions = {}): 
   const env: Record<string, string> = {
     PORT: '0', HOST: '127.0.0.1', MATCH_LOG_DIR: 'off', LOG_FORMAT: 'json', LOG_LEVEL: 'error', METRICS: 'on',
     MAX_ROOMS: String(Math.max(64, rooms + 1)), ROOM_CREATE_BURST: '10000', FILLER_KBPS: String(fillerKBps),
+    RECONNECT_SECONDS: String(opts.reconnectSeconds ?? 2),
   };
   if (opts.stallMaxBytes !== undefined) env.STALL_MAX_BYTES = String(Math.round(opts.stallMaxBytes));
   if (opts.stallMaxMs !== undefined) env.STALL_MAX_MS = String(Math.round(opts.stallMaxMs));
@@ -176,27 +190,40 @@ export async function stalledClientsScenario(opts: StalledClientsOptions = {}): 
     server.child.send({ type: 'gc' });
     const before = await steady(server);
 
-    // Each room's stalled clients join one after another, the rooms side by side.
-    await Promise.all(load.roomIds.map(async (roomId, r) => {
-      for (let k = 0; k < perRoom && r * perRoom + k < n; k++) stalled.push(await StalledClient.join(http, roomId, { name: `stalled${r}.${k}` }));
-    }));
-    const joined = await server.report();
-
-    const t0 = performance.now();
-    for (const s of stalled) s.stall(opts.heartbeatMs ?? 1000);
-    let peak = joined.rssBytes;
-    let heapPeak = joined.heapUsedBytes;
-    const deadline = t0 + (opts.timeoutMs ?? 180_000);
-    while (stalled.some((s) => s.closed === null) && performance.now() < deadline) {
-      await pause(250);
-      const r = await server.report();
-      peak = Math.max(peak, r.rssBytes);
-      heapPeak = Math.max(heapPeak, r.heapUsedBytes);
+    const waves = Math.max(1, Math.round(opts.waves ?? 1));
+    const rssAfterWaveMb: number[] = [];
+    let joined: ProcessReport | null = null;
+    let atCut: ProcessReport | null = null;
+    let after = before;
+    let peak = before.rssBytes;
+    let heapPeak = before.heapUsedBytes;
+    let t0 = 0;
+    let lastClose = Number.NaN;
+    for (let w = 0; w < waves; w++) {
+      // The last wave's kept slots free up (reconnectSeconds) before the next wave takes them.
+      const deadline = performance.now() + (opts.timeoutMs ?? 180_000);
+      while (w > 0 && (await server.report()).players > load.players.length && performance.now() < deadline) await pause(250);
+      const wave: StalledClient[] = [];
+      // Each room's stalled clients join one after another, the rooms side by side.
+      await Promise.all(load.roomIds.map(async (roomId, r) => {
+        for (let k = 0; k < perRoom && r * perRoom + k < n; k++) wave.push(await StalledClient.join(http, roomId, { name: `stalled${w}.${r}.${k}` }));
+      }));
+      stalled.push(...wave);
+      joined ??= await server.report();
+      t0 = performance.now();
+      for (const s of wave) s.stall(opts.heartbeatMs ?? 1000);
+      while (wave.some((s) => s.closed === null) && performance.now() < deadline) {
+        await pause(250);
+        const r = await server.report();
+        peak = Math.max(peak, r.rssBytes);
+        heapPeak = Math.max(heapPeak, r.heapUsedBytes);
+      }
+      lastClose = Math.max(...wave.map((s) => s.closed?.atMs ?? Number.NaN));
+      atCut = await server.report();
+      after = await steady(server);
+      rssAfterWaveMb.push(round(after.rssBytes / MB));
+      peak = Math.max(peak, after.rssBytes);
     }
-    const lastClose = Math.max(...stalled.map((s) => s.closed?.atMs ?? Number.NaN));
-    const atCut = await server.report();
-    const after = await steady(server);
-    peak = Math.max(peak, after.rssBytes);
     server.child.send({ type: 'gc' });
     const collected = await server.report();
     const closeCodes: Record<string, number> = {};
@@ -209,10 +236,13 @@ export async function stalledClientsScenario(opts: StalledClientsOptions = {}): 
       closeCodes, rooms, bots: load.players.length,
       botsLeft: load.players.filter((p) => p.left !== null).length,
       secondsToAllCut: round((lastClose - t0) / 1000),
-      rssBeforeMb: round(before.rssBytes / MB), rssJoinedMb: round(joined.rssBytes / MB), rssPeakMb: round(peak / MB), rssAfterMb: round(after.rssBytes / MB),
+      waves, rssAfterWaveMb,
+      rssLastWaveGrowthMb: rssAfterWaveMb.length > 1 ? round(rssAfterWaveMb.at(-1)! - rssAfterWaveMb.at(-2)!) : null,
+      rssBeforeMb: round(before.rssBytes / MB), rssJoinedMb: round(joined!.rssBytes / MB), rssPeakMb: round(peak / MB), rssAfterMb: round(after.rssBytes / MB),
       heapBeforeMb: round(before.heapUsedBytes / MB), heapPeakMb: round(heapPeak / MB), heapAfterMb: round(after.heapUsedBytes / MB),
       heapAfterGcMb: round(collected.heapUsedBytes / MB),
-      playersAtCut: atCut.players,
+      rssAfterGcMb: round(collected.rssBytes / MB),
+      playersAtCut: atCut!.players,
       stallMaxBytes: opts.stallMaxBytes ?? null, stallMaxMs: opts.stallMaxMs ?? null, fillerKBps,
     };
   } finally {
@@ -223,7 +253,7 @@ export async function stalledClientsScenario(opts: StalledClientsOptions = {}): 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const a = benchArgs('faults/stalledClients.ts', ['stalled', 'stalledPerRoom', 'botsPerRoom', 'stallMaxBytes', 'stallMaxMs', 'fillerKBps', 'heartbeatMs', 'timeoutMs']);
+  const a = benchArgs('faults/stalledClients.ts', ['stalled', 'stalledPerRoom', 'botsPerRoom', 'stallMaxBytes', 'stallMaxMs', 'fillerKBps', 'heartbeatMs', 'timeoutMs', 'waves', 'reconnectSeconds']);
   const r = await stalledClientsScenario(a);
   if (a.json) console.log(JSON.stringify({ stalledClients: r }));
   else {

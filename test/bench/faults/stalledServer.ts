@@ -3,7 +3,7 @@
  * (`node --import tsx`) so that its memory is its own: what `npm start` runs (the environment read
  * and checked by server/ops/env.ts, createGameServer, reports to its parent over IPC as under a
  * supervisor: server/ops/supervised.ts, with the process's RSS) whose rooms also send every client
- * FILLER_KBPS kilobytes a second of filler bytes (message type "filler", one broadcast per room every
+ * FILLER_KBPS kilobytes a second of filler bytes (and whose kept slots last RECONNECT_SECONDS when set) (message type "filler", one broadcast per room every
  * 20 ms). Why: on loopback the kernel takes ~4 MB per connection before anything stays in the server
  * process, and the arena's own stream (10-40 KB/s a player) would take minutes to fill that.
  * Prints one JSON line `{"msg":"listening","url":...,"port":...}`; exits when its parent goes. Run
@@ -25,7 +25,8 @@ answerSupervisor(() => game, () => process.exit(0));
 process.on('message', (m: { type?: string }) => {
   if (m?.type === 'gc') (globalThis as { gc?: () => void }).gc?.();
 });
-game = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger });
+const reconnectSeconds = process.env.RECONNECT_SECONDS === undefined ? undefined : Number(process.env.RECONNECT_SECONDS);
+game = await createGameServer({ ...gameServerOptionsFrom(env), statusIntervalMs: 0, logger, ...(reconnectSeconds !== undefined ? { reconnectSeconds } : {}) });
 const g = game;
 process.stdout.write(`${JSON.stringify({ msg: 'listening', url: g.url, port: g.port, pid: process.pid })}\n`);
 
