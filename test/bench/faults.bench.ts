@@ -11,7 +11,7 @@
  * - diskFull: a server whose match logs go to a 1 MiB tmpfs (needs root to mount; otherwise the
  *   entry says why it did not run): bytes left unwritten as /metrics reports them and whether the
  *   audit of the cut log says it is truncated.
- * With --json the last line is one object: { redisOutage: { secondsToRecover, joinsDuringOutage,
+ * With --json the last line is one object: { bench: 'faults', redisOutage: { secondsToRecover, joinsDuringOutage,
  * ticksPerSecondMin, ... }, stalledClients: { stalled, disconnected, rssGrowthMb, ... },
  * diskFull: { unwrittenBytes, auditSaysTruncated, ... } }. --only redis|stalled|disk runs one part.
  *
@@ -57,15 +57,16 @@ async function redisPart(runs: number, playS: number, outageS: number, log: (s: 
   };
 }
 
-export async function run(): Promise<void> {
-  const a = benchArgs('faults.bench.ts', ['runs', 'play', 'outage', 'stalled', 'waves'], ['only']);
+/** One bench row (`bench: 'faults'`) holding the three parts; `npm run bench` calls this with defaults. */
+export async function run(opts: { json: boolean }, argv: string[] = []): Promise<void> {
+  const a = { ...benchArgs('faults.bench.ts', ['runs', 'play', 'outage', 'stalled', 'waves'], ['only'], argv), json: opts.json };
   const log = (s: string): void => { if (!a.json) console.log(s); else console.error(s); };
   const only = a.only;
   if (only !== undefined && !['redis', 'stalled', 'disk'].includes(only)) {
     console.error('--only takes redis, stalled or disk');
     process.exit(2);
   }
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { bench: 'faults' };
   if (only === undefined || only === 'redis') out.redisOutage = await redisPart(a.runs ?? 3, a.play ?? 12, a.outage ?? 10, log);
   if (only === undefined || only === 'stalled') {
     out.stalledClients = await stalledClientsScenario({ stalled: a.stalled ?? 300, waves: a.waves ?? 4 });
@@ -88,6 +89,6 @@ export async function run(): Promise<void> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run();
+  await run({ json: process.argv.includes('--json') }, process.argv.slice(2));
   process.exit(0);
 }

@@ -152,6 +152,35 @@ function sim(rows: Row[]): string {
   ].join('\n');
 }
 
+function faults(rows: Row[]): string {
+  const out: string[] = [];
+  for (const r of rows) {
+    const red = r.redisOutage as Record<string, unknown> | undefined;
+    const st = r.stalledClients as Record<string, unknown> | undefined;
+    const disk = r.diskFull as Record<string, unknown> | undefined;
+    if (red) {
+      const j = red.joinsDuringOutage as { attempts: number; refusedRetryable: number; hung: number };
+      out.push(`**Redis outage.** A 2-process cluster with 6 bots playing; its Redis killed with SIGKILL after 12 s of play and restarted empty ${num(red.outageSeconds)} s later, ${num(red.runs)} times, then once FLUSHALL.`, '',
+        table(['recovery s (slowest)', 'each restart', 'after FLUSHALL', 'joins during outages', 'refused 503 + Retry-After', 'hung', 'ticks/s seen (min)', 'processes up', 'bots dropped', 'unhandled error lines'],
+          [[num(red.secondsToRecover, 2), (red.secondsToRecoverRuns as number[]).map((x) => num(x, 2)).join(' / '), num(red.secondsToRecoverFlushall, 2), num(j.attempts), num(j.refusedRetryable), num(j.hung),
+            num(red.ticksPerSecondMin, 1), num(red.processesAlive), num(red.botsDisconnected), num(red.unhandledErrorLines)]]), '');
+    }
+    if (st) {
+      out.push(`**Stalled clients.** ${num(st.waves)} rounds of ${num(Number(st.stalled) / Number(st.waves))} clients that join and stop reading (sending pongs unasked), streamed ${num(st.fillerKBps)} KB/s each, beside ${num(st.bots)} playing bots in ${num(st.rooms)} rooms; server RSS after each round: ${(st.rssAfterWaveMb as number[]).map((x) => num(x, 1)).join(', ')} MB.`, '',
+        table(['stalled', 'disconnected', 'cut by the rule', 'bots dropped', 'RSS growth MB', 'last round added MB', 'heap before / after GC MB'],
+          [[num(st.stalled), num(st.disconnected), num(st.cut), num(st.botsLeft), num(st.rssGrowthMb, 1), num(st.rssLastWaveGrowthMb, 1), `${num(st.heapBeforeMb, 1)} / ${num(st.heapAfterGcMb, 1)}`]]), '');
+    }
+    if (disk) {
+      out.push(disk.skipped !== undefined ? `**Full disk.** Not run: ${String(disk.skipped)}.` : `**Full disk.** ${num(disk.players)} players in one room, match logs on a ${num(Number(disk.sizeBytes) / 1024)} KiB tmpfs, played on after the first failed write.`, '');
+      if (disk.skipped === undefined) {
+        out.push(table(['unwritten bytes (/metrics)', 'failed writes', 'ticks/s after full', 'audit says truncated', 'why'],
+          [[num(disk.unwrittenBytes), num(disk.writeFailures), num(disk.ticksPerSecondAfterFull, 1), String(disk.auditSaysTruncated), String(disk.why)]]));
+      }
+    }
+  }
+  return out.join('\n');
+}
+
 function generic(rows: Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== 'bench');
   return table(keys, rows.map((r) => keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : num(r[k], Number.isInteger(r[k]) ? 0 : 2)))));
@@ -164,6 +193,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Pellets and penetration', command: 'npm run bench:pellets', benches: ['pellets'], render: pellets },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
+  { name: 'Faults', command: 'npm run bench:faults', benches: ['faults'], render: faults },
 ];
 
 /** The whole page. */

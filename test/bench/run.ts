@@ -17,6 +17,7 @@ import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
 import { run as pellets } from './pellets.bench';
 import { run as sim } from './sim.bench';
+import { run as faults } from './faults.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
@@ -25,6 +26,7 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
   { name: 'sim', run: sim },
+  { name: 'faults', run: faults },
 ];
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
