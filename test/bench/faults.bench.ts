@@ -50,6 +50,7 @@ async function redisPart(runs: number, playS: number, outageS: number, log: (s: 
     secondsToRecoverFlushall: flush.secondsToRecover,
     joinsDuringOutage: joins,
     ticksPerSecondMin: Math.min(...all.map((r) => r.ticksPerSecondMin)),
+    ticksPerSecondMinWindow: Math.min(...all.map((r) => r.ticksPerSecondMinWindow)),
     processesAlive: Math.min(...all.map((r) => r.processesAlive)),
     botsDisconnected: all.reduce((n, r) => n + r.bots - r.botsConnected, 0),
     unhandledErrorLines: all.reduce((n, r) => n + r.unhandledErrorLines, 0),
