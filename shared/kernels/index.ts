@@ -31,6 +31,11 @@ export {
   buildSweepFrames,
   buildSweepFramesInto,
   sweepSphereTriangle,
+  sweepSphereTriangleAt,
   sweepSphereFace,
 } from './sweptSphere';
+export type { ClosestPair } from './closestPoint';
+export {
+  createClosestPair, closestPointTriangle, closestPointTriangleAt, closestSegmentTriangle, closestSegmentTriangleAt,
+} from './closestPoint';
 export * from './perTriangle';
