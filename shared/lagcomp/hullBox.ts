@@ -5,7 +5,8 @@
  * pair makes a face of the Minkowski difference, i.e. the edge's two faces lie on both sides of the
  * plane normal to the box axis (their normals' dots with the axis differ in sign): the other edge
  * pairs cannot separate two convex polytopes. An edge along the axis gives no axis (the face planes
- * cover it). No axis separates: overlap, touching included.
+ * cover it). No axis separates: overlap, touching included. A vertex of the hull inside the box
+ * answers first (an overlap without the axes).
  *
  * Reads the box from hulls.q (Q_A centre, Q_EXTENTS half extents, Q_AXES axes); nothing boxed or
  * allocated per call. Deterministic: + - * /, Math.abs, comparisons.
@@ -27,6 +28,12 @@ export function boxOverlapsHull(hulls: RigHulls, h: number): boolean {
   const ux = q[Q_AXES], uy = q[Q_AXES + 1], uz = q[Q_AXES + 2];
   const vx = q[Q_AXES + 3], vy = q[Q_AXES + 4], vz = q[Q_AXES + 5];
   const wx = q[Q_AXES + 6], wy = q[Q_AXES + 7], wz = q[Q_AXES + 8];
+  // 0. Quick accept: a vertex of the hull inside the box.
+  const verts = hulls.verts;
+  for (let v = hulls.vertStart[h] * 3, v1 = hulls.vertStart[h + 1] * 3; v < v1; v += 3) {
+    const px = verts[v] - cx, py = verts[v + 1] - cy, pz = verts[v + 2] - cz;
+    if (Math.abs(px * ux + py * uy + pz * uz) <= e0 && Math.abs(px * vx + py * vy + pz * vz) <= e1 && Math.abs(px * wx + py * wy + pz * wz) <= e2) return true;
+  }
   // 1. The hull's face planes (the hull spans planeMin .. d along each).
   for (let i = i0; i < i1; i++) {
     const nx = planes[i * 4], ny = planes[i * 4 + 1], nz = planes[i * 4 + 2];

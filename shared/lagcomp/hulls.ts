@@ -15,7 +15,9 @@
  *   bound and the triangles (point and edge kernels, ../kernels/closestPoint) give the distance.
  * - sweepSphere: first contact of a moving sphere: overlap at the start (pointDistance <= r) is a
  *   contact at t = 0; otherwise the swept-sphere kernel over the hull's triangles, after a clip of the
- *   path against the planes pushed out by r (a conservative bound of hull + sphere).
+ *   path against the planes pushed out by r (a conservative bound of hull + sphere), on the
+ *   triangles whose plane the centre is within 0 .. r in front of between the clip's entry and the
+ *   best contact so far (the only ones that can report a contact then).
  * (The box against a hull, a separating-axis test, is ./hullBox, on the vertices and edges kept here.)
  *
  * Queries read their input from `q` and write their answer into `res` (layouts below), so calls pass
@@ -49,6 +51,8 @@ export const R_S = 14;
 
 /** Clip margin in t (as the segment clip of ./rewind). */
 const CLIP_EPS = 1e-7;
+/** Margin in metres of the sweep's per-triangle height band (far above the planes' rounding). */
+const HEIGHT_EPS = 1e-7;
 const PARALLEL_EPS = 1e-9;
 
 export class RigHulls {
@@ -71,6 +75,9 @@ export class RigHulls {
   /** Scratch per plane of one hull: a_i (distance at the start) and b_i (its change along the segment). */
   private readonly pa: Float64Array;
   private readonly pb: Float64Array;
+  /** The same for sweepSphere (height of the centre over each plane at t = 0, and its change to t = 1). */
+  private readonly sa: Float64Array;
+  private readonly sb: Float64Array;
   /** Scratch of ./hullBox: per plane of one hull, its normal . each box axis (3 per plane). */
   readonly boxDots: Float64Array;
   private readonly pair = createClosestPair();
@@ -138,6 +145,8 @@ export class RigHulls {
     this.edgeFaces = Uint32Array.from(faces);
     this.pa = new Float64Array(most);
     this.pb = new Float64Array(most);
+    this.sa = new Float64Array(most);
+    this.sb = new Float64Array(most);
     this.boxDots = new Float64Array(most * 3);
   }
 
@@ -265,6 +274,7 @@ export class RigHulls {
     const dx = bx - ax, dy = by - ay, dz = bz - az;
     const parallel = PARALLEL_EPS * Math.sqrt(dx * dx + dy * dy + dz * dz);
     // Clip against the planes pushed out by r (Cyrus-Beck); m: the start's largest plane distance.
+    const sa = this.sa, sb = this.sb;
     let tIn = -Infinity, tOut = Infinity, m = -Infinity;
     for (let i = i0; i < i1; i++) {
       const nx = planes[i * 4], ny = planes[i * 4 + 1], nz = planes[i * 4 + 2];
@@ -272,6 +282,8 @@ export class RigHulls {
       if (d0 > m) m = d0;
       const dist = d0 - r;
       const denom = nx * dx + ny * dy + nz * dz;
+      sa[i - i0] = d0;
+      sb[i - i0] = denom;
       if (denom < -parallel) {
         const te = -dist / denom;
         if (te > tIn) tIn = te;
@@ -292,9 +304,17 @@ export class RigHulls {
       }
     }
     if (tIn > tOut + CLIP_EPS || tIn > limit + CLIP_EPS || tOut < -CLIP_EPS) return false;
+    // A triangle reports a contact only with the centre 0 .. r in front of its plane (one-sided, and
+    // no farther from the plane than from the triangle), and no contact comes before the clip's
+    // entry: the kernel runs only on triangles whose band [0, r] the centre is in at some t in
+    // [entry, best] (with margins; the plane's height is linear in t). Ties keep the lower triangle.
     const hit = this.sweep, frames = this.frames;
+    const lo = (tIn > 0 ? tIn : 0) - CLIP_EPS, top = r + HEIGHT_EPS;
     let best = limit, found = false;
     for (let i = i0; i < i1; i++) {
+      const a = sa[i - i0], b = sb[i - i0];
+      const h0 = a + b * lo, h1 = a + b * (best + CLIP_EPS);
+      if ((h0 > h1 ? h0 : h1) < -HEIGHT_EPS || (h0 < h1 ? h0 : h1) > top) continue;
       if (!sweepSphereTriangleAt(hit, frames, i, q, Q_A)) continue; // q holds A, B, r in the kernel's order
       const t = hit.t;
       if (!(t < best || (t === best && inclusive && !found))) continue;
