@@ -31,7 +31,7 @@
 import { HitZone, type Rig } from '../rig/rig';
 import { type PlayerHistory, RewindStatus } from './history';
 import { boxOverlapsHull } from './hullBox';
-import { RigHulls, Q_A, Q_AXES, Q_B, Q_EXTENTS, Q_LIMIT, Q_R, R_CORE, R_EMBEDDED, R_FEATURE, R_FEATURE_INDEX, R_HULL, R_NORMAL, R_S, R_TRIANGLE, R_VALUE } from './hulls';
+import { RigHulls, Q_A, Q_AXES, Q_B, Q_EXTENTS, Q_LIMIT, Q_R, R_EMBEDDED, R_FEATURE, R_FEATURE_INDEX, R_HULL, R_NORMAL, R_S, R_TRIANGLE, R_VALUE } from './hulls';
 import type { Rewinder } from './rewind';
 import {
   createSphereCastHit, insertSphereCastHit, insertVolumeOverlap, OV_CORE, OV_DISTANCE, OV_NORMAL, OV_SURFACE,

@@ -2,7 +2,8 @@
  * The state of one rewound volume query (./rewindVolume): the volume in world space (w), the bounds
  * the broadphase tests it against (firstHit's three per player, then each hitbox's sphere), and the
  * candidate player's posed bones with the changes of frame between world and bone space. The
- * numbers move through typed arrays, never as call arguments, so nothing is boxed per query.
+ * numbers computed here move through typed arrays, never as call arguments or results, so nothing
+ * is boxed per query.
  *
  * Broadphase, per player, as Rewinder.firstHit (./rewind) in the same order: the history's swept
  * bound grown by the rig's reach, the rewound root in a rotation-free sphere, the rig's bound sphere
