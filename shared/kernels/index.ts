@@ -1,8 +1,9 @@
 /**
- * The public kernel API of shared/: segment-vs-triangle tests and the swept-sphere test. Every
- * kernel takes plain numbers or flat typed arrays, writes into a caller-owned record passed first,
- * and allocates nothing per query. Verdicts use the watertight kernel; the others are kept for
- * comparison, speed and special uses (see each module's header).
+ * The public kernel API of shared/: segment-vs-triangle tests, the swept-sphere test and closest
+ * points of a point or a segment and a triangle. Every kernel takes plain numbers or flat typed
+ * arrays, writes into a caller-owned record passed first, and allocates nothing per query. Verdicts
+ * use the watertight kernel; the others are kept for comparison, speed and special uses (see each
+ * module's header).
  */
 export type { SegmentHit } from './hit';
 export { createSegmentHit, clearSegmentHit, copySegmentHit } from './hit';
@@ -31,6 +32,11 @@ export {
   buildSweepFrames,
   buildSweepFramesInto,
   sweepSphereTriangle,
+  sweepSphereTriangleAt,
   sweepSphereFace,
 } from './sweptSphere';
+export type { ClosestPair } from './closestPoint';
+export {
+  createClosestPair, closestPointTriangle, closestPointTriangleAt, closestSegmentTriangle, closestSegmentTriangleAt,
+} from './closestPoint';
 export * from './perTriangle';

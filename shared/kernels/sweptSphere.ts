@@ -82,19 +82,6 @@ export function createSweepHit(): SweepHit {
   };
 }
 
-/**
- * First time in [0, 1] at which a mover that starts outside (c > 0) and approaches (hb < 0) meets a
- * quadratic distance condition a t^2 + 2 hb t + c = 0, or -1. `disc` is hb^2 - a c, passed in because
- * the callers form it from a cross product (Lagrange's identity, r^2 |d|^2 - |m x d|^2), which keeps
- * its precision when the path passes close to the feature; hb^2 - a c would cancel to zero there and
- * report a contact that is not there.
- */
-function entryTime(a: number, hb: number, c: number, disc: number): number {
-  if (!(c > 0) || !(hb < 0) || !(disc >= 0) || !(a >= 0)) return -1;
-  const t = c / (-hb + Math.sqrt(disc));
-  return t <= 1 ? t : -1;
-}
-
 /** Inclusive point-in-triangle test in the standard orientation's x/z plane. */
 function insideStandard(x: number, z: number, x1: number, z1: number, x2: number): boolean {
   return z >= 0 && x * z1 - x1 * z >= 0 && (x2 - x) * z1 + (x1 - x2) * z >= 0;
@@ -108,11 +95,11 @@ const PATH = new Float64Array(7);
 const BEST = new Float64Array(7);
 let bestFeature: SweepFeature = SweepFeature.FACE;
 let bestIndex = 0;
-
-/** Vertex i of the triangle in its frame, component k (v0 is the origin). */
-function vertexComponent(frames: Float64Array, o: number, i: number, k: number): number {
-  return i === 0 ? 0 : frames[o + 9 + 3 * i + k];
-}
+/** The triangle's vertices in its frame, vertex i component k at 3 i + k (vertex 0 is the origin). */
+const VERT = new Float64Array(9);
+// The core calls no helper with doubles (V8 boxes the arguments and the result of a call it does
+// not inline, and after a deoptimisation it may stop inlining them): entry times and the
+// point-in-triangle test are written out where they are used.
 
 /** Writes BEST (with bestFeature, bestIndex) into `out` in world space, the path from PATH. */
 function finish(out: SweepHit, frames: Float64Array, o: number, embedded: boolean): boolean {
@@ -160,6 +147,15 @@ export function sweepSphereTriangle(
   return sweepSphereTriangleCore(out, frames, tri);
 }
 
+/**
+ * sweepSphereTriangle with the path read from path[po .. po + 6] (P0, P1, radius), so the call boxes
+ * no doubles whether or not V8 inlines it.
+ */
+export function sweepSphereTriangleAt(out: SweepHit, frames: Float64Array, tri: number, path: ArrayLike<number>, po: number): boolean {
+  for (let k = 0; k < 7; k++) PATH[k] = path[po + k];
+  return sweepSphereTriangleCore(out, frames, tri);
+}
+
 function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: number): boolean {
   const p0x = PATH[0], p0y = PATH[1], p0z = PATH[2];
   const p1x = PATH[3], p1y = PATH[4], p1z = PATH[5];
@@ -185,6 +181,7 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
   const dd = dx * dx + dy * dy + dz * dz;
   if (!(dd > 0)) return false;
   const x1 = frames[o + 12], z1 = frames[o + 14], x2 = frames[o + 15];
+  for (let k = 3; k < 9; k++) VERT[k] = frames[o + 9 + k];
 
   // Cheap rejections (most triangles of a scene): the path's box against the triangle's box grown
   // by r, and for a triangle with a front, a path that stays above height r or entirely behind.
@@ -206,16 +203,16 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
   let best2 = Infinity;
   bestFeature = SweepFeature.FACE;
   bestIndex = 0;
-  if (faceOk && insideStandard(x0, z0, x1, z1, x2)) {
+  if (faceOk && z0 >= 0 && x0 * z1 - x1 * z0 >= 0 && (x2 - x0) * z1 + (x1 - x2) * z0 >= 0) { // inside, as insideStandard
     qx = x0; qz = z0;
     best2 = y0 * y0;
   } else {
     for (let i = 0; i < 3; i++) {
       const j = i === 2 ? 0 : i + 1;
-      const Px = vertexComponent(frames, o, i, 0), Py = vertexComponent(frames, o, i, 1), Pz = vertexComponent(frames, o, i, 2);
-      const ex = vertexComponent(frames, o, j, 0) - Px;
-      const ey = vertexComponent(frames, o, j, 1) - Py;
-      const ez = vertexComponent(frames, o, j, 2) - Pz;
+      const Px = VERT[3 * i], Py = VERT[3 * i + 1], Pz = VERT[3 * i + 2];
+      const ex = VERT[3 * j] - Px;
+      const ey = VERT[3 * j + 1] - Py;
+      const ez = VERT[3 * j + 2] - Pz;
       const ee = ex * ex + ey * ey + ez * ez;
       let s = ee > 0 ? ((x0 - Px) * ex + (y0 - Py) * ey + (z0 - Pz) * ez) / ee : 0;
       s = s < 0 ? 0 : s > 1 ? 1 : s;
@@ -258,7 +255,7 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
     const beta = (radius - y0) / dy;
     if (beta <= 1) {
       const hx = x0 + beta * dx, hz = z0 + beta * dz;
-      if (insideStandard(hx, hz, x1, z1, x2)) {
+      if (hz >= 0 && hx * z1 - x1 * hz >= 0 && (x2 - hx) * z1 + (x1 - x2) * hz >= 0) { // insideStandard
         bestT = beta;
         bestFeature = SweepFeature.FACE;
         bestIndex = 0;
@@ -271,10 +268,10 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
   // 3. Edges as capsules: |perpendicular offset from the edge line| = r, contact inside the edge.
   for (let i = 0; i < 3; i++) {
     const j = i === 2 ? 0 : i + 1;
-    const Px = vertexComponent(frames, o, i, 0), Py = vertexComponent(frames, o, i, 1), Pz = vertexComponent(frames, o, i, 2);
-    const ex = vertexComponent(frames, o, j, 0) - Px;
-    const ey = vertexComponent(frames, o, j, 1) - Py;
-    const ez = vertexComponent(frames, o, j, 2) - Pz;
+    const Px = VERT[3 * i], Py = VERT[3 * i + 1], Pz = VERT[3 * i + 2];
+    const ex = VERT[3 * j] - Px;
+    const ey = VERT[3 * j + 1] - Py;
+    const ez = VERT[3 * j + 2] - Pz;
     const ee = ex * ex + ey * ey + ez * ez;
     if (!(ee > 0)) continue;
     // Perpendicular parts of the start offset and of the motion, formed as vectors: the scalar
@@ -286,12 +283,15 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
     const dpx = dx - kd * ex, dpy = dy - kd * ey, dpz = dz - kd * ez;
     const aa = dpx * dpx + dpy * dpy + dpz * dpz;
     const cpx = mpy * dpz - mpz * dpy, cpy = mpz * dpx - mpx * dpz, cpz = mpx * dpy - mpy * dpx;
-    const t = entryTime(
-      aa,
-      dpx * mpx + dpy * mpy + dpz * mpz,
-      mpx * mpx + mpy * mpy + mpz * mpz - r2,
-      r2 * aa - (cpx * cpx + cpy * cpy + cpz * cpz),
-    );
+    // Entry time: the first t in [0, 1] at which a mover that starts outside (c > 0) and approaches
+    // (hb < 0) meets a t^2 + 2 hb t + c = 0, else -1, as t = c / (-hb + sqrt(disc)). disc = hb^2 - a c
+    // is formed from a cross product (Lagrange's identity, r^2 |d|^2 - |m x d|^2), which keeps its
+    // precision when the path passes close to the feature; hb^2 - a c would cancel to zero there and
+    // report a contact that is not there.
+    const hb = dpx * mpx + dpy * mpy + dpz * mpz, c = mpx * mpx + mpy * mpy + mpz * mpz - r2;
+    const disc = r2 * aa - (cpx * cpx + cpy * cpy + cpz * cpz);
+    const tq = c > 0 && hb < 0 && disc >= 0 && aa >= 0 ? c / (-hb + Math.sqrt(disc)) : -1;
+    const t = tq <= 1 ? tq : -1;
     if (!(t >= 0 && t < bestT)) continue;
     const s = km + t * kd;
     if (!(s >= 0 && s <= 1)) continue;
@@ -311,15 +311,13 @@ function sweepSphereTriangleCore(out: SweepHit, frames: Float64Array, tri: numbe
 
   // 4. Vertices as spheres: |centre - v| = r.
   for (let i = 0; i < 3; i++) {
-    const Vx = vertexComponent(frames, o, i, 0), Vy = vertexComponent(frames, o, i, 1), Vz = vertexComponent(frames, o, i, 2);
+    const Vx = VERT[3 * i], Vy = VERT[3 * i + 1], Vz = VERT[3 * i + 2];
     const mx = x0 - Vx, my = y0 - Vy, mz = z0 - Vz;
     const cpx = my * dz - mz * dy, cpy = mz * dx - mx * dz, cpz = mx * dy - my * dx;
-    const t = entryTime(
-      dd,
-      dx * mx + dy * my + dz * mz,
-      mx * mx + my * my + mz * mz - r2,
-      r2 * dd - (cpx * cpx + cpy * cpy + cpz * cpz),
-    );
+    const hb = dx * mx + dy * my + dz * mz, c = mx * mx + my * my + mz * mz - r2;
+    const disc = r2 * dd - (cpx * cpx + cpy * cpy + cpz * cpz);
+    const tq = c > 0 && hb < 0 && disc >= 0 && dd >= 0 ? c / (-hb + Math.sqrt(disc)) : -1; // entry time, as for edges
+    const t = tq <= 1 ? tq : -1;
     if (!(t >= 0 && t < bestT)) continue;
     const hy = y0 + t * dy;
     if (faceOk && !(hy >= 0)) continue;

@@ -16,7 +16,12 @@
  *
  * Bump pose.epoch on every teleport and respawn; keep pose.time (clip time) running while the clip
  * stays the same. The audit can record MANNEQUIN_RIG.hash and rewinder.trianglesAt(...) snapshots.
+ *
+ * Volumes (thick projectiles, melee, explosions) on the same rewound poses: a VolumeRewinder composed
+ * from the Rewinder sweeps a sphere (sphereCast, sphereCastAll) or finds every player a sphere, a
+ * capsule or an oriented box overlaps with its nearest hitbox (overlapSphere, overlapCapsule, overlapBox).
  */
 export * from './pose';
 export * from './history';
 export * from './rewind';
+export * from './rewindVolume';

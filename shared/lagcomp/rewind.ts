@@ -20,7 +20,7 @@
 import { clearSegmentHit, createSegmentHit, type SegmentHit } from '../kernels/hit';
 import { createPreparedSegment, intersectPreparedAt, prepareSegment } from '../kernels/watertight';
 import { BONE_STRIDE, HitZone, type Rig } from '../rig/rig';
-import { composeRoot, sampleClipBones } from '../rig/posing';
+import { composeRootOf, sampleClipBonesOf } from '../rig/posing';
 import { createRewindPolicy, PlayerHistory, RewindStatus, rewindStatusUsable, type RewindPolicy } from './history';
 import { createPlayerPose, type PlayerPose } from './pose';
 import { insertHitboxHit, type HitboxHits } from './rewindAll';
@@ -104,8 +104,8 @@ export class Rewinder {
    * bind pose (the history refuses such snapshots, so only direct callers can hit this).
    */
   poseBones(out: Float64Array, pose: PlayerPose): Float64Array {
-    sampleClipBones(out, this.rig, pose.clip, pose.time);
-    return composeRoot(out, out, this.rig.hitboxCount, pose.x, pose.y, pose.z, pose.qx, pose.qy, pose.qz, pose.qw);
+    sampleClipBonesOf(out, this.rig, pose);
+    return composeRootOf(out, out, this.rig.hitboxCount, pose);
   }
 
   /**

@@ -3,8 +3,31 @@
  * nearest resampled frames (lerp translation, nlerp rotation with sign fix), and world transforms
  * are those composed with the player's root transform. Bone transforms are BONE_STRIDE (7) numbers:
  * tx ty tz qx qy qz qw. Everything writes into caller-owned Float64Arrays and allocates nothing.
+ * The …Of forms read the clip state and the root from an object (a player's pose), so a call V8 does
+ * not inline boxes no double arguments; the plain forms take numbers.
  */
 import { BONE_STRIDE, type Rig } from './rig';
+
+/** The animation state sampleClipBonesOf reads (a PlayerPose has it). */
+export interface ClipState {
+  clip: number;
+  time: number;
+}
+
+/** The root transform composeRootOf reads (a PlayerPose has it); the rotation must be unit. */
+export interface RootTransform {
+  x: number;
+  y: number;
+  z: number;
+  qx: number;
+  qy: number;
+  qz: number;
+  qw: number;
+}
+
+// Scratch of the plain forms.
+const CLIP_STATE: ClipState = { clip: 0, time: 0.5 };
+const ROOT: RootTransform = { x: 0.5, y: 0.5, z: 0.5, qx: 0.5, qy: 0.5, qz: 0.5, qw: 0.5 };
 
 /**
  * Writes the model-space bone transforms of `clip` at `time` seconds (wrapped into the loop, so the
@@ -12,7 +35,15 @@ import { BONE_STRIDE, type Rig } from './rig';
  * writes the bind pose when clip or time is not usable (unknown clip index, non-finite time).
  */
 export function sampleClipBones(out: Float64Array, rig: Rig, clip: number, time: number): boolean {
+  CLIP_STATE.clip = clip;
+  CLIP_STATE.time = time;
+  return sampleClipBonesOf(out, rig, CLIP_STATE);
+}
+
+/** sampleClipBones with the clip and time read from `state`. */
+export function sampleClipBonesOf(out: Float64Array, rig: Rig, state: ClipState): boolean {
   const H = rig.hitboxCount;
+  const clip = state.clip, time = state.time;
   if (!(clip >= 0 && clip < rig.clips.length && Math.floor(clip) === clip) || !Number.isFinite(time)) {
     out.set(rig.bindPose);
     return false;
@@ -76,6 +107,14 @@ export function composeRoot(
   out: Float64Array, bones: Float64Array, count: number,
   x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number,
 ): Float64Array {
+  const r = ROOT;
+  r.x = x; r.y = y; r.z = z; r.qx = qx; r.qy = qy; r.qz = qz; r.qw = qw;
+  return composeRootOf(out, bones, count, r);
+}
+
+/** composeRoot with the root transform read from `root`. */
+export function composeRootOf(out: Float64Array, bones: Float64Array, count: number, root: RootTransform): Float64Array {
+  const x = root.x, y = root.y, z = root.z, qx = root.qx, qy = root.qy, qz = root.qz, qw = root.qw;
   for (let o = 0; o < count * BONE_STRIDE; o += BONE_STRIDE) {
     const tx = bones[o], ty = bones[o + 1], tz = bones[o + 2];
     const bx = bones[o + 3], by = bones[o + 4], bz = bones[o + 5], bw = bones[o + 6];

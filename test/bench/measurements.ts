@@ -102,6 +102,20 @@ function rewind(rows: Row[]): string {
   ].join('\n');
 }
 
+function volume(rows: Row[]): string {
+  const out: string[][] = [];
+  for (const r of rows) {
+    for (const [name, k] of Object.entries(r.queries as Record<string, Record<string, number>>)) {
+      out.push([num(r.players), `\`${name}\``, num(k.nsPerQuery), num(k.cpuNsPerQuery), num(k.posedPerQuery, 2), num(k.playersPerQuery, 2), num(k.gcs)]);
+    }
+  }
+  return [
+    'Volume queries on rewound players (`VolumeRewinder`), each aimed at one of 16 or 64 players running around a 60 m arena, at a random time in the 250 ms window: a sphere of 2 to 25 cm cast 100 m from 15 to 25 m away (`firstHit` on the same segments for scale), a 0.5 to 1.5 m sphere, a 1 m capsule of 20 cm, a box of half extents 0.2 to 0.8 m in any rotation, each within a metre of the body; median of interleaved rounds.',
+    '',
+    table(['players', 'query', 'ns/query', 'CPU ns/query', 'players posed/query', 'players reported/query', 'GCs'], out, [true, false, true, true, true, true, true]),
+  ].join('\n');
+}
+
 function room(rows: Row[]): string {
   const out: string[][] = [];
   for (const r of rows) {
@@ -189,6 +203,7 @@ function generic(rows: Row[]): string {
 const SECTIONS: { name: string; command: string; benches: string[]; render: (rows: Row[]) => string }[] = [
   { name: 'World queries', command: 'npm run bench:world', benches: ['world'], render: world },
   { name: 'Rewind', command: 'npm run bench:rewind', benches: ['rewind'], render: rewind },
+  { name: 'Volume queries', command: 'npm run bench:volume', benches: ['volume'], render: volume },
   { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
   { name: 'Pellets and penetration', command: 'npm run bench:pellets', benches: ['pellets'], render: pellets },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },

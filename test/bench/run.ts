@@ -13,6 +13,7 @@ import { benchArgs } from './args';
 import { measurementsMarkdown, type Row } from './measurements';
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
+import { run as volume } from './volume.bench';
 import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
 import { run as pellets } from './pellets.bench';
@@ -22,6 +23,7 @@ import { run as faults } from './faults.bench';
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
+  { name: 'volume', run: volume },
   { name: 'room', run: room },
   { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
