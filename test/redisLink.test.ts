@@ -16,26 +16,19 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisLink, ResilientRedisDriver, WatchedRedisPresence, resilientRedisOptions } from '../server/ops/redisLink';
-import { clearRedisPrefix, probeRedis } from '../server/ops/scale';
+import { clearRedisPrefix } from '../server/ops/scale';
 import { installRequestGate, resolveLimits } from '../server/ops/limits';
 import { createLogger, HostileLog } from '../server/ops/log';
 import { startOwnRedis } from './bench/faults/redisServer';
 import { waitFor } from './helpers/wait';
+import { REDIS_URL, needRedis } from './helpers/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `hitreg-link-${process.pid}-${Date.now().toString(36)}:`;
 
 afterAll(async () => {
   await clearRedisPrefix(REDIS_URL, prefix).catch(() => 0);
 });
 
-async function needRedis(): Promise<void> {
-  try {
-    await probeRedis(REDIS_URL);
-  } catch (e) {
-    throw new Error(`this test needs Redis: ${(e as Error).message}`);
-  }
-}
 
 describe('ResilientRedisDriver', () => {
   it('a failed room query is not kept: the next query after the fault answers', async () => {

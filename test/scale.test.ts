@@ -12,20 +12,13 @@ import { publicAddressFor, checkPublicAddress, clearRedisPrefix, probeRedis, Red
 import { TickTimes } from '../server/ops/tickTimes';
 import { matchLogFileName } from '../server/matchlog/recorder';
 import { startTestServer, TestPlayer } from './helpers/server';
+import { REDIS_URL, needRedis } from './helpers/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `hitreg-test-${process.pid}-${Date.now().toString(36)}-unit:`;
 afterAll(async () => {
   await clearRedisPrefix(REDIS_URL, prefix).catch(() => 0);
 });
 
-async function needRedis(): Promise<void> {
-  try {
-    await probeRedis(REDIS_URL);
-  } catch (e) {
-    throw new Error(`this test needs Redis: ${(e as Error).message}`);
-  }
-}
 
 describe('public address', () => {
   it('given, else the bound host and port, else the host name and port', () => {
