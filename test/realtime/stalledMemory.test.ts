@@ -1,6 +1,6 @@
 /**
  * The stalled-clients fault scenario (test/bench/faults/stalledClients.ts) at a small size: a real
- * server process whose rooms stream filler, two rooms of playing bots, and 24 clients that join them
+ * server process whose rooms stream filler, fifteen rooms of playing bots, and 200 clients that join them
  * and stop reading (sending unasked pongs). Every stalled client is disconnected, each by the
  * server's stall rule (its count in /metrics), no bot is; the server's RSS grows by little, and what
  * its heap held for them is freed once they are cut.
@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { stalledClientsScenario } from '../bench/faults/stalledClients';
 
 describe('clients that stop reading, against a server process', () => {
-  it('24 stalled clients beside playing bots: all cut by the stall rule, the bots stay, the memory comes back', async () => {
-    const r = await stalledClientsScenario({ stalled: 24, stalledPerRoom: 12, botsPerRoom: 2, stallMaxBytes: 64 * 1024, stallMaxMs: 500, fillerKBps: 1024, timeoutMs: 90_000 });
+  it('200 stalled clients beside playing bots: all cut by the stall rule, the bots stay, the memory comes back', async () => {
+    const r = await stalledClientsScenario({ stalled: 200, stalledPerRoom: 14, botsPerRoom: 2, stallMaxBytes: 64 * 1024, stallMaxMs: 500, fillerKBps: 1024, timeoutMs: 90_000 });
     const why = JSON.stringify(r);
-    expect(r.stalled, why).toBe(24);
-    expect(r.disconnected, why).toBe(24);
-    expect(r.cut, why).toBe(24);
+    expect(r.stalled, why).toBe(200);
+    expect(r.disconnected, why).toBe(200);
+    expect(r.cut, why).toBe(200);
     expect(r.botsLeft, why).toBe(0);
     // The bots and the cut clients' kept slots.
     expect(r.playersAtCut, why).toBe(r.bots + r.stalled);
