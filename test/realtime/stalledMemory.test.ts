@@ -1,5 +1,5 @@
 /**
- * The stalled-clients fault scenario (test/bench/faults/stalledClients.ts) at a small size: a real
+ * The stalled-clients fault scenario (test/bench/faults/stalledClients.ts) with a few hundred clients: a real
  * server process whose rooms stream filler, fifteen rooms of playing bots, and 200 clients that join them
  * and stop reading (sending unasked pongs). Every stalled client is disconnected, each by the
  * server's stall rule (its count in /metrics), no bot is; the server's RSS grows by little, and what
