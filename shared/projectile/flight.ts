@@ -31,7 +31,7 @@
  * - Deadlines: the fuse (fuseMs > 0) explodes where the projectile is (FUSE), the lifetime ends it
  *   without explosion (EXPIRED); whichever comes first, at exactly that age.
  *
- * Catch-up (the server's use, ../projectile/catchUp for the pure part): a shot is spawned at the
+ * Catch-up (the server's use; ./catchUp is the pure part): a shot is spawned at the
  * shooter's eye at its rewound fire time, and the first min(now - fire time, MAX_CATCH_UP_MS) of
  * flight is simulated at once against players rewound to each sub-step's start time; the flight
  * then steps with the room's ticks against the present players. A shot older than the cap starts
