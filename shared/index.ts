@@ -1,7 +1,7 @@
 /**
  * The browser-safe entry of hitreg's shared code (package export "hitreg"): everything a game's
  * client needs to predict exactly as the server judges (kernels, the world, rigs and their
- * posing, lag compensation, the shot pipeline, the wire protocol, movement, the predicting
+ * posing, lag compensation, projectiles and explosions, the shot pipeline, the wire protocol, movement, the predicting
  * client's view of the match, its weapon state and shot prediction). No Node module, no DOM, no clock.
  *
  * The mannequin rig is not in here as code: load it, or the server's rig, from its binary asset
@@ -13,6 +13,7 @@ export * from './rig/rig';
 export * from './rig/posing';
 export { RIG_BINARY_MAGIC, RIG_BINARY_VERSION, MAX_RIG_BINARY_BYTES, rigDataToBuffer, rigDataFromBuffer, rigFromBuffer } from './rig/rigBinary';
 export * from './lagcomp/index';
+export * from './projectile/index';
 export * from './validate/shot';
 export * from './validate/scene';
 export * from './validate/verdict';

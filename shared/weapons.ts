@@ -11,6 +11,8 @@ export const WeaponId = {
   PISTOL: 1,
   SNIPER: 2,
   SHOTGUN: 3,
+  ROCKET: 5,
+  GRENADE: 6,
 } as const;
 export type WeaponId = (typeof WeaponId)[keyof typeof WeaponId];
 
@@ -62,7 +64,55 @@ export interface WeaponSpec {
    * proportion to the power left. Absent or 0: the bullet stops at the first thing it meets.
    */
   readonly penetration?: number;
+  /**
+   * A projectile weapon: the shot is a sphere flown by shared/projectile (not a hitscan segment) and
+   * may explode. Absent: hitscan. `damage` is then unused by the flight; directDamage is the impact's.
+   */
+  readonly projectile?: ProjectileSpec;
 }
+
+/**
+ * How a projectile flies and what it does (shared/projectile/flight.ts, explosion.ts). Units:
+ * metres, seconds for speeds (m/s, m/s^2), milliseconds for times.
+ */
+export interface ProjectileSpec {
+  /** Launch speed along the aim, m/s (> 0). */
+  readonly speed: number;
+  /** Downward acceleration, m/s^2 (>= 0; 0 flies straight). */
+  readonly gravity: number;
+  /** Radius of the flying sphere, m (>= 0). */
+  readonly radius: number;
+  /** The projectile vanishes (no explosion) this long after launch, ms (> 0). */
+  readonly lifetimeMs: number;
+  /** Explodes where it is this long after launch, ms; 0: explodes on impact instead. */
+  readonly fuseMs: number;
+  /**
+   * 0: a contact with the level ends the flight (explodes when fuseMs is 0). Otherwise the
+   * restitution (0..1] of a bounce: the velocity's normal component is reversed and scaled by it,
+   * the tangential one kept.
+   */
+  readonly bounce: number;
+  /** The blast, absent: no explosion (direct damage only). Damage falls linearly with distance. */
+  readonly splash?: SplashSpec;
+  /** Damage to a player the projectile itself touches (before the zone multiplier), >= 0. */
+  readonly directDamage: number;
+  /**
+   * The shooter cannot be touched by its own projectile during this much of the flight, ms
+   * (absent: DEFAULT_SHOOTER_GRACE_MS); later it can (a grenade bouncing back).
+   */
+  readonly shooterGraceMs?: number;
+}
+
+/** A blast: damageMax at distance 0 falling linearly to damageMin at `radius`, nothing beyond. */
+export interface SplashSpec {
+  /** m, > 0. */
+  readonly radius: number;
+  readonly damageMax: number;
+  readonly damageMin: number;
+}
+
+/** Time during which a projectile cannot touch its shooter when the spec names none, ms. */
+export const DEFAULT_SHOOTER_GRACE_MS = 250;
 
 /** The most pellets one pull may fire (the message carries each pellet's stop point). */
 export const MAX_PELLETS = 16;
@@ -130,7 +180,7 @@ export function weaponTableProblem(table: readonly WeaponSpec[]): string | null 
         if (k > 0 && !(p.distanceM > f[k - 1]!.distanceM)) return `${at}: falloff distances must increase (falloff[${k}])`;
       }
     }
-    const pattern = patternProblem(w, at);
+    const pattern = patternProblem(w, at) ?? projectileProblem(w.projectile, at);
     if (pattern !== null) return pattern;
   }
   return null;
@@ -146,6 +196,31 @@ function patternProblem(w: WeaponSpec, at: string): string | null {
   return null;
 }
 
+/** The projectile fields of one weapon, or null when absent or valid. */
+function projectileProblem(p: ProjectileSpec | undefined, at: string): string | null {
+  if (p === undefined) return null;
+  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  if (p === null || typeof p !== 'object') return `${at}: projectile must be an object`;
+  if (!(finite(p.speed) && p.speed > 0) || !(finite(p.lifetimeMs) && p.lifetimeMs > 0)) return `${at}: projectile speed and lifetimeMs must be > 0`;
+  if (!(finite(p.gravity) && p.gravity >= 0) || !(finite(p.radius) && p.radius >= 0) || !(finite(p.fuseMs) && p.fuseMs >= 0) || !(finite(p.directDamage) && p.directDamage >= 0)) {
+    return `${at}: projectile gravity, radius, fuseMs and directDamage must be finite numbers >= 0`;
+  }
+  if (!(finite(p.bounce) && p.bounce >= 0 && p.bounce <= 1)) return `${at}: projectile bounce must be 0..1`;
+  if (p.shooterGraceMs !== undefined && !(finite(p.shooterGraceMs) && p.shooterGraceMs >= 0)) return `${at}: projectile shooterGraceMs must be >= 0`;
+  const s = p.splash;
+  if (s !== undefined) {
+    if (s === null || typeof s !== 'object' || !(finite(s.radius) && s.radius > 0)) return `${at}: splash radius must be > 0`;
+    if (!(finite(s.damageMax) && s.damageMax >= 0) || !(finite(s.damageMin) && s.damageMin >= 0)) return `${at}: splash damageMax and damageMin must be finite numbers >= 0`;
+  }
+  return null;
+}
+
+/**
+ * Id 4 is kept for the melee weapon (issue 30, point 1) so the projectile ids stay 5 and 6; until it
+ * lands this entry is a plain hitscan weapon no loadout carries.
+ */
+const RESERVED_4: WeaponSpec = { id: 4, name: 'reserved', damage: 0, rangeM: 1, fireIntervalMs: 1000, magazine: 1, reloadMs: 0, drawMs: 0, zoneMultipliers: null };
+
 /** Indexed by WeaponId. */
 export const WEAPONS: readonly WeaponSpec[] = [
   { id: WeaponId.RIFLE, name: 'rifle', damage: 25, rangeM: 200, fireIntervalMs: 100, magazine: 30, reloadMs: 2000, drawMs: 500, zoneMultipliers: null },
@@ -156,6 +231,16 @@ export const WEAPONS: readonly WeaponSpec[] = [
   {
     id: WeaponId.SHOTGUN, name: 'shotgun', damage: 12, rangeM: 40, fireIntervalMs: 900, magazine: 6, reloadMs: 2500, drawMs: 500,
     zoneMultipliers: null, pellets: 8, spread: 0.06, falloff: [{ distanceM: 8, multiplier: 1 }, { distanceM: 30, multiplier: 0.25 }],
+  },
+  RESERVED_4,
+  // Projectiles (not in the default loadout). rangeM: the farthest the flight can carry.
+  {
+    id: WeaponId.ROCKET, name: 'rocket', damage: 100, rangeM: 100, fireIntervalMs: 800, magazine: 1, reloadMs: 1500, drawMs: 600, zoneMultipliers: null,
+    projectile: { speed: 20, gravity: 0, radius: 0.3, lifetimeMs: 5000, fuseMs: 0, bounce: 0, splash: { radius: 4, damageMax: 100, damageMin: 10 }, directDamage: 100 },
+  },
+  {
+    id: WeaponId.GRENADE, name: 'grenade', damage: 10, rangeM: 60, fireIntervalMs: 1000, magazine: 1, reloadMs: 1000, drawMs: 400, zoneMultipliers: null,
+    projectile: { speed: 15, gravity: 9.81, radius: 0.08, lifetimeMs: 4000, fuseMs: 2500, bounce: 0.45, splash: { radius: 5, damageMax: 120, damageMin: 15 }, directDamage: 10 },
   },
 ];
 

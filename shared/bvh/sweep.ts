@@ -7,7 +7,7 @@
  * The per-triangle work is the kernel itself, over sweep frames precomputed per leaf-order triangle
  * (20 doubles each, built by the World on first use, not stored in the world's bytes).
  */
-import { sweepSphereTriangle, type SweepHit } from '../kernels/sweptSphere';
+import { sweepSphereTriangleAt, type SweepHit } from '../kernels/sweptSphere';
 import { createSweepHit } from '../kernels/sweptSphere';
 import {
   PRUNE_ABS, PRUNE_REL, SLAB_DOUBLES, SLAB_GROW, SLAB_IX, SLAB_IY, SLAB_IZ, SLAB_SIDES, SLAB_SXH, SLAB_SXL, SLAB_SYH,
@@ -69,7 +69,7 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
     if (cnt > 0) {
       const first = U[w + 6];
       for (let i = first, end = first + cnt; i < end; i++) {
-        if (sweepSphereTriangle(tmp, frames, i, sx, sy, sz, ex, ey, ez, r)) {
+        if (sweepSphereTriangleAt(tmp, frames, i, q, 0)) { // the path from q: no double crosses the call
           const t = tmp.t;
           if (t < best || bestTri < 0) {
             best = t;
@@ -126,6 +126,6 @@ export function bvhSweepSphere(out: SweepHit, b: BvhArrays, frames: Float64Array
     if (node < 0) break;
   }
   if (bestTri < 0) return -1;
-  sweepSphereTriangle(out, frames, bestTri, sx, sy, sz, ex, ey, ez, r);
+  sweepSphereTriangleAt(out, frames, bestTri, q, 0);
   return bestTri;
 }

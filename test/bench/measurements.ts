@@ -116,6 +116,20 @@ function volume(rows: Row[]): string {
   ].join('\n');
 }
 
+function projectile(rows: Row[]): string {
+  const out: string[][] = [];
+  for (const r of rows) {
+    const c = r.cases as Record<string, Record<string, number>>;
+    if (c.step) out.push([num(r.players), '`stepProjectile` (one projectile, one 1/64 s tick)', num(c.step.ns), num(c.step.cpuNs), `${num(c.step.perCall, 1)} impacts / 1,000 steps`, num(c.step.gcs)]);
+    if (c.explode) out.push([num(r.players), '`explode` (4 m or 5 m blast)', num(c.explode.ns), num(c.explode.cpuNs), `${num(c.explode.perCall, 2)} victims, ${num(c.explode.blockedPerCall, 2)} shielded`, num(c.explode.gcs)]);
+  }
+  return [
+    'Projectiles among 16 or 64 players running around a 60 m arena with 60 pillars and slabs: 256 rockets and grenades in flight, each stepped every tick against the present players (finished ones launched again at a player 5 to 20 m away); blasts within 2 m of a player at a random time in the 250 ms window, the level shielding; median of interleaved rounds.',
+    '',
+    table(['players', 'call', 'ns/call', 'CPU ns/call', 'what happened', 'GCs'], out, [true, false, true, true, false, true]),
+  ].join('\n');
+}
+
 function room(rows: Row[]): string {
   const out: string[][] = [];
   for (const r of rows) {
@@ -204,6 +218,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'World queries', command: 'npm run bench:world', benches: ['world'], render: world },
   { name: 'Rewind', command: 'npm run bench:rewind', benches: ['rewind'], render: rewind },
   { name: 'Volume queries', command: 'npm run bench:volume', benches: ['volume'], render: volume },
+  { name: 'Projectiles and explosions', command: 'npm run bench:projectile', benches: ['projectile'], render: projectile },
   { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
   { name: 'Pellets and penetration', command: 'npm run bench:pellets', benches: ['pellets'], render: pellets },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },

@@ -14,6 +14,7 @@ import { measurementsMarkdown, type Row } from './measurements';
 import { run as world } from './world.bench';
 import { run as rewind } from './rewind.bench';
 import { run as volume } from './volume.bench';
+import { run as projectile } from './projectile.bench';
 import { run as audit } from './audit.bench';
 import { run as room } from './room.bench';
 import { run as pellets } from './pellets.bench';
@@ -24,6 +25,7 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'world', run: world },
   { name: 'rewind', run: rewind },
   { name: 'volume', run: volume },
+  { name: 'projectile', run: projectile },
   { name: 'room', run: room },
   { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
