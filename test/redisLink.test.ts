@@ -91,6 +91,12 @@ describe('RedisLink', () => {
       // Commands work again on every connection.
       expect(await driver.client.ping()).toBe('PONG');
       await presence.publish('x', 1);
+      // Stopped, then closed on purpose (a server shutting down): no line for that.
+      const seen = events.length;
+      link.stop();
+      for (const c of [...presence.connections, driver.client]) c.disconnect();
+      await waitFor(() => [...presence.connections, driver.client].every((c) => c.status === 'end'), 'connections closed', 10_000);
+      expect(events).toHaveLength(seen);
     } finally {
       link.stop();
       for (const c of [...presence.connections, driver.client]) c.disconnect();

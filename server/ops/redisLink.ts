@@ -130,7 +130,9 @@ export class RedisLink {
     this.timer.unref();
   }
 
+  /** Stops watching (before the connections are closed on purpose: no line for that). */
   stop(): void {
+    this.started = false;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
   }
