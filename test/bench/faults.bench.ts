@@ -17,6 +17,7 @@
  *
  *   npm run bench:faults [-- --json] [-- --runs 3] [-- --stalled 300 --waves 4] [-- --only redis]
  */
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args';
 import { redisOutageScenario, type JoinTally, type RedisOutageResult } from './faults/redisOutage';
@@ -68,6 +69,8 @@ export async function run(opts: { json: boolean }, argv: string[] = []): Promise
     process.exit(2);
   }
   const out: Record<string, unknown> = { bench: 'faults' };
+  // The cluster runs the built server (dist/): build it when a source is newer.
+  if (only === undefined || only === 'redis') execFileSync(process.execPath, ['server/build/build.mjs', '--if-stale'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'ignore', 'inherit'] });
   if (only === undefined || only === 'redis') out.redisOutage = await redisPart(a.runs ?? 3, a.play ?? 12, a.outage ?? 10, log);
   if (only === undefined || only === 'stalled') {
     out.stalledClients = await stalledClientsScenario({ stalled: a.stalled ?? 300, waves: a.waves ?? 4 });
