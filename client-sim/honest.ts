@@ -72,6 +72,12 @@ const SNIPER_FAN_RANGE_M = 12;
 const SHOTGUN_RANGE_M = 12;
 const SHOTGUN_KEEP_M = 16;
 const SHOTGUN_FAN_SHARE = 0.5;
+/**
+ * A target nearer than this fraction of the knife's range (eye to the aimed zone) makes a player
+ * who carries one take it; once in hand it is kept out to KNIFE_KEEP of the range.
+ */
+const KNIFE_TAKE = 0.55;
+const KNIFE_KEEP = 0.95;
 /** Least time between two switches or reloads, ms (a person does not juggle weapons). */
 const ACTION_GAP_MS = 700;
 /**
@@ -264,7 +270,7 @@ export class HonestPlay {
   /** A tap, a burst or a spray by weapon and distance. */
   private startTrigger(weapon: number, dist: number): void {
     const mode = triggerMode(dist);
-    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN) {
+    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN || weapon === WeaponId.KNIFE) {
       this.mode = TriggerMode.TAP;
       this.burstLeft = 1;
     } else if (weapon === WeaponId.PISTOL) {
@@ -278,9 +284,9 @@ export class HonestPlay {
   }
 
   /**
-   * Weapon choice in a fight: the sniper rifle far away, the shotgun close by for a player who
-   * likes it (loaded, not reloading), the pistol when the rifle is dry (its reload takes longer than drawing the pistol),
-   * else the rifle. True when a switch was sent.
+   * Weapon choice in a fight: the knife within its reach, the sniper rifle far away, the shotgun
+   * close by for a player who likes it (loaded, not reloading), the pistol when the rifle is dry
+   * (its reload takes longer than drawing the pistol), else the rifle. True when a switch was sent.
    */
   private chooseWeapon(now: number, dist: number, intent: Intent): boolean {
     const ws = this.me.weapons;
@@ -293,6 +299,10 @@ export class HonestPlay {
     const rifleDry = ws.ammoAt(WeaponId.RIFLE, server) === 0 || ws.reloadingAt(WeaponId.RIFLE, server);
     if (want === WeaponId.RIFLE && rifleDry) want = WeaponId.PISTOL;
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
+    if (this.me.carries(WeaponId.KNIFE)) {
+      const reach = ws.weapon(WeaponId.KNIFE).rangeM;
+      if (dist < reach * KNIFE_TAKE || (eq === WeaponId.KNIFE && dist < reach * KNIFE_KEEP)) want = WeaponId.KNIFE;
+    }
     if (want !== eq && !this.me.carries(want)) return false;
     if (want === eq || now < this.nextActionAt || this.inRun) return false;
     return this.switchTo(now, want, intent);
