@@ -14,7 +14,7 @@
 import { ShotAction } from '../shared/protocol/shot';
 import { RULES_OK } from '../shared/validate/weaponRules';
 import { HitZone } from '../shared/rig/rig';
-import { WeaponId } from '../shared/weapons';
+import { isMelee, WeaponId } from '../shared/weapons';
 import type { WeaponState } from '../shared/client/weaponState';
 import type { Aim } from './aim';
 import type { Rng } from './rng';
@@ -55,6 +55,8 @@ export interface Fighter {
   fireThroughView(now: number, t: number, at: number, intent: Intent): boolean;
   /** Whether the player's loadout carries weapon `id`. */
   carries(weapon: number): boolean;
+  /** Whether the link holds (or just held) this player's inputs back: the server's eye path may stray from the predicted one. */
+  linkStalled(now: number): boolean;
   /** What the walls from the eye to `p` cost a bullet's penetration power (thickness x resistance). */
   wallCost(eye: Float64Array, p: Float64Array): number;
   /** Sends a switch (to `weapon`) or a reload at action time `at`. */
@@ -78,6 +80,8 @@ const SHOTGUN_FAN_SHARE = 0.5;
  */
 const KNIFE_TAKE = 0.55;
 const KNIFE_KEEP = 0.95;
+/** The target must stay within KNIFE_TAKE this long before the knife comes out (one passing by is shot), ms. */
+const KNIFE_CLOSE_MS = 250;
 /** Least time between two switches or reloads, ms (a person does not juggle weapons). */
 const ACTION_GAP_MS = 700;
 /**
@@ -105,6 +109,8 @@ export class HonestPlay {
   /** Local ms until which the wall-bang may go on. */
   private bangUntil = 0;
   private nextActionAt = 0;
+  /** Since when the target has been within the knife's KNIFE_TAKE (-1: it is not). */
+  private closeSince = -1;
   private readonly p = new Float64Array(3);
   private readonly q = new Float64Array(3);
   /** Counters for the report. */
@@ -190,6 +196,12 @@ export class HonestPlay {
       at = me.stamp(now);
     }
     if (ws.fireCheck(at) !== RULES_OK) {
+      this.inRun = false;
+      return;
+    }
+    // A swing reaches only a little beyond the knife from the server's eye: held while the link
+    // holds the inputs back and the server's eye path strays from where this player stands.
+    if (isMelee(w) && me.linkStalled(now)) {
       this.inRun = false;
       return;
     }
@@ -301,7 +313,9 @@ export class HonestPlay {
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
     if (this.me.carries(WeaponId.KNIFE)) {
       const reach = ws.weapon(WeaponId.KNIFE).rangeM;
-      if (dist < reach * KNIFE_TAKE || (eq === WeaponId.KNIFE && dist < reach * KNIFE_KEEP)) want = WeaponId.KNIFE;
+      if (!(dist < reach * KNIFE_TAKE)) this.closeSince = -1;
+      else if (this.closeSince < 0) this.closeSince = now;
+      if ((this.closeSince >= 0 && now - this.closeSince >= KNIFE_CLOSE_MS) || (eq === WeaponId.KNIFE && dist < reach * KNIFE_KEEP)) want = WeaponId.KNIFE;
     }
     if (want !== eq && !this.me.carries(want)) return false;
     if (want === eq || now < this.nextActionAt || this.inRun) return false;
