@@ -41,6 +41,11 @@ import type { BotOptions } from './botOptions';
 export { Intent, OVERRULED, type ShotLog } from './shots';
 export type { BotOptions } from './botOptions';
 
+/** Inputs unapplied beyond a round trip's worth that mean the link holds them back (Bot.linkStalled). */
+const STALL_SLACK_INPUTS = 8;
+/** How long after a stall the server's eye path may still stray, ms (Bot.linkStalled). */
+const STALL_HOLD_MS = 400;
+
 /** A cheat profile: its frame runs every frame while the match is on; true when it handled the trigger. */
 export interface Profile {
   readonly name: string;
@@ -309,6 +314,17 @@ export class Bot implements Fighter {
     this.framer.fresh();
     return fillAction(this.msg, action, weapon, timeMs);
   }
+
+  /**
+   * Whether the link holds this player's inputs back now or did within STALL_HOLD_MS: more inputs
+   * unapplied than a round trip explains (plus STALL_SLACK_INPUTS). The server's eye path then
+   * strays from where this player's prediction puts its eye.
+   */
+  linkStalled(now: number): boolean {
+    if (this.move.unapplied > (this.clock.rttMs * this.opts.tickRate) / 1000 + STALL_SLACK_INPUTS) this.stalledAt = now;
+    return now - this.stalledAt < STALL_HOLD_MS;
+  }
+  private stalledAt = Number.NEGATIVE_INFINITY;
 
   /** A shot of the equipped weapon along the view of the last input sent (what the server holds), unless predicted refused. */
   fireAlongView(now: number, t: number, at: number, intent: Intent): boolean {

@@ -14,7 +14,7 @@
 import { ShotAction } from '../shared/protocol/shot';
 import { RULES_OK } from '../shared/validate/weaponRules';
 import { HitZone } from '../shared/rig/rig';
-import { WeaponId } from '../shared/weapons';
+import { isMelee, WeaponId } from '../shared/weapons';
 import type { WeaponState } from '../shared/client/weaponState';
 import type { Aim } from './aim';
 import type { Rng } from './rng';
@@ -55,6 +55,8 @@ export interface Fighter {
   fireThroughView(now: number, t: number, at: number, intent: Intent): boolean;
   /** Whether the player's loadout carries weapon `id`. */
   carries(weapon: number): boolean;
+  /** Whether the link holds (or just held) this player's inputs back: the server's eye path may stray from the predicted one. */
+  linkStalled(now: number): boolean;
   /** What the walls from the eye to `p` cost a bullet's penetration power (thickness x resistance). */
   wallCost(eye: Float64Array, p: Float64Array): number;
   /** Sends a switch (to `weapon`) or a reload at action time `at`. */
@@ -72,6 +74,14 @@ const SNIPER_FAN_RANGE_M = 12;
 const SHOTGUN_RANGE_M = 12;
 const SHOTGUN_KEEP_M = 16;
 const SHOTGUN_FAN_SHARE = 0.5;
+/**
+ * A target nearer than this fraction of the knife's range (eye to the aimed zone) makes a player
+ * who carries one take it; once in hand it is kept out to KNIFE_KEEP of the range.
+ */
+const KNIFE_TAKE = 0.55;
+const KNIFE_KEEP = 0.95;
+/** The target must stay within KNIFE_TAKE this long before the knife comes out (one passing by is shot), ms. */
+const KNIFE_CLOSE_MS = 250;
 /** Least time between two switches or reloads, ms (a person does not juggle weapons). */
 const ACTION_GAP_MS = 700;
 /**
@@ -99,6 +109,8 @@ export class HonestPlay {
   /** Local ms until which the wall-bang may go on. */
   private bangUntil = 0;
   private nextActionAt = 0;
+  /** Since when the target has been within the knife's KNIFE_TAKE (-1: it is not). */
+  private closeSince = -1;
   private readonly p = new Float64Array(3);
   private readonly q = new Float64Array(3);
   /** Counters for the report. */
@@ -187,6 +199,12 @@ export class HonestPlay {
       this.inRun = false;
       return;
     }
+    // A swing reaches only a little beyond the knife from the server's eye: held while the link
+    // holds the inputs back and the server's eye path strays from where this player stands.
+    if (isMelee(w) && me.linkStalled(now)) {
+      this.inRun = false;
+      return;
+    }
     if (!this.inRun) this.startTrigger(w.id, dist);
     // A shot the server would refuse is held back, as a player holds fire at a wall.
     if (!me.fireAlongView(now, t, at, intent)) {
@@ -264,7 +282,7 @@ export class HonestPlay {
   /** A tap, a burst or a spray by weapon and distance. */
   private startTrigger(weapon: number, dist: number): void {
     const mode = triggerMode(dist);
-    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN) {
+    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN || weapon === WeaponId.KNIFE) {
       this.mode = TriggerMode.TAP;
       this.burstLeft = 1;
     } else if (weapon === WeaponId.PISTOL) {
@@ -278,9 +296,9 @@ export class HonestPlay {
   }
 
   /**
-   * Weapon choice in a fight: the sniper rifle far away, the shotgun close by for a player who
-   * likes it (loaded, not reloading), the pistol when the rifle is dry (its reload takes longer than drawing the pistol),
-   * else the rifle. True when a switch was sent.
+   * Weapon choice in a fight: the knife within its reach, the sniper rifle far away, the shotgun
+   * close by for a player who likes it (loaded, not reloading), the pistol when the rifle is dry
+   * (its reload takes longer than drawing the pistol), else the rifle. True when a switch was sent.
    */
   private chooseWeapon(now: number, dist: number, intent: Intent): boolean {
     const ws = this.me.weapons;
@@ -293,6 +311,12 @@ export class HonestPlay {
     const rifleDry = ws.ammoAt(WeaponId.RIFLE, server) === 0 || ws.reloadingAt(WeaponId.RIFLE, server);
     if (want === WeaponId.RIFLE && rifleDry) want = WeaponId.PISTOL;
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
+    if (this.me.carries(WeaponId.KNIFE)) {
+      const reach = ws.weapon(WeaponId.KNIFE).rangeM;
+      if (!(dist < reach * KNIFE_TAKE)) this.closeSince = -1;
+      else if (this.closeSince < 0) this.closeSince = now;
+      if ((this.closeSince >= 0 && now - this.closeSince >= KNIFE_CLOSE_MS) || (eq === WeaponId.KNIFE && dist < reach * KNIFE_KEEP)) want = WeaponId.KNIFE;
+    }
     if (want !== eq && !this.me.carries(want)) return false;
     if (want === eq || now < this.nextActionAt || this.inRun) return false;
     return this.switchTo(now, want, intent);

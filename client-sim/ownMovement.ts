@@ -44,6 +44,8 @@ export class OwnMovement {
   private lastNow = -1;
   private readonly input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
   private inputSeq = 0;
+  /** The newest input seq the server said it applied (the last patch's). */
+  private appliedSeq = 0;
   private jumpPending = false;
   private readonly pose: PlayerPose = createPlayerPose();
   private lastRecordMs = Number.NEGATIVE_INFINITY;
@@ -62,6 +64,15 @@ export class OwnMovement {
    */
   constructor(private readonly world: MoveWorld, private readonly cfg: MoveConfig, private readonly tickRate: number, private readonly history: () => PlayerHistory | undefined, private readonly observedRate: () => number = () => 0, private readonly stampOf: (localMs: number) => number = () => Number.NaN) {
     this.dtMs = 1000 / tickRate;
+  }
+
+  /**
+   * Inputs sent that the newest patch does not say were applied: about a round trip's worth on a
+   * flowing link, many more while the link holds them back (the server then moves this player on
+   * the last input it has, away from where this prediction puts it).
+   */
+  get unapplied(): number {
+    return this.inputSeq - this.appliedSeq;
   }
 
   /** The input just sent (values as the wire rounds them). */
@@ -138,6 +149,7 @@ export class OwnMovement {
    * used the same input is corrected to the server's position and the later steps are replayed.
    */
   reconcile(x: number, y: number, z: number, viewX: number, viewY: number, viewZ: number, alive: boolean, epoch: number, inputSeq: number, serverMs: number): void {
+    if (inputSeq > this.appliedSeq) this.appliedSeq = inputSeq;
     if (epoch !== this.epoch || !this.active) {
       if (!alive) {
         this.alive = false;

@@ -1,7 +1,8 @@
 /**
  * The weapon table: what a shot may claim (range), how often it may happen (fire interval,
  * magazine, reload, draw time) and what it does when it lands (base damage times the hit zone's
- * multiplier), and the loadout a player spawns with. Plain data shared by the server, clients and
+ * multiplier), whether its trace is thin (a bullet) or has a radius (melee), and the loadout a
+ * player spawns with. Plain data shared by the server, clients and
  * the audit replay, so all three agree on the rules. The table's content goes into the audit log
  * header, so a replay uses the rules of its match.
  */
@@ -11,6 +12,7 @@ export const WeaponId = {
   PISTOL: 1,
   SNIPER: 2,
   SHOTGUN: 3,
+  KNIFE: 4,
   ROCKET: 5,
   GRENADE: 6,
 } as const;
@@ -65,10 +67,28 @@ export interface WeaponSpec {
    */
   readonly penetration?: number;
   /**
+   * Radius of the trace, metres: absent or 0, a thin bullet (a segment); above 0, a melee weapon,
+   * whose swing is a capsule of this radius around the claimed segment (a sphere swept along it),
+   * so it reaches a body within the radius of the line a bullet would miss. Its reach is rangeM from
+   * the start; radius / rangeM is the tangent of the half-angle it covers at full reach. A melee
+   * weapon uses no rounds (magazine and reloadMs are not read), has no pattern and no penetration,
+   * and the level is tested with the thin segment from the start to the body's contact point
+   * (shared/validate/melee.ts).
+   */
+  readonly radius?: number;
+  /**
    * A projectile weapon: the shot is a sphere flown by shared/projectile (not a hitscan segment) and
    * may explode. Absent: hitscan. `damage` is then unused by the flight; directDamage is the impact's.
    */
   readonly projectile?: ProjectileSpec;
+}
+
+/** The widest trace a melee weapon may have, metres. */
+export const MAX_MELEE_RADIUS = 1;
+
+/** Whether `w` is a melee weapon (its trace has a radius): no rounds, no pattern, no penetration. */
+export function isMelee(w: WeaponSpec): boolean {
+  return (w.radius ?? 0) > 0;
 }
 
 /**
@@ -186,13 +206,15 @@ export function weaponTableProblem(table: readonly WeaponSpec[]): string | null 
   return null;
 }
 
-/** The pattern and penetration fields of one weapon (weaponTableProblem's second half). */
+/** The pattern, penetration and radius fields of one weapon (weaponTableProblem's second half). */
 function patternProblem(w: WeaponSpec, at: string): string | null {
   const optional = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
   if (w.pellets !== undefined && !(Number.isInteger(w.pellets) && w.pellets >= 1 && w.pellets <= MAX_PELLETS)) return `${at}: pellets ${String(w.pellets)} must be an integer 1..${MAX_PELLETS}`;
   if (!optional(w.spread) || !optional(w.spreadPerShot) || !optional(w.spreadMax) || !optional(w.penetration)) return `${at}: spread, spreadPerShot, spreadMax and penetration must be finite numbers >= 0`;
   if ((w.spread ?? 0) > 1 || (w.spreadMax ?? 0) > 1) return `${at}: spread and spreadMax must be at most 1 (a 45-degree cone)`;
   if (w.spreadRecoverMs !== undefined && !(typeof w.spreadRecoverMs === 'number' && Number.isFinite(w.spreadRecoverMs) && w.spreadRecoverMs > 0)) return `${at}: spreadRecoverMs must be > 0`;
+  if (!optional(w.radius) || (w.radius ?? 0) > MAX_MELEE_RADIUS) return `${at}: radius ${String(w.radius)} must be a finite number from 0 to ${MAX_MELEE_RADIUS}`;
+  if (isMelee(w) && (hasPattern(w) || (w.penetration ?? 0) > 0)) return `${at}: a melee weapon (radius > 0) has no pellets, spread or penetration`;
   return null;
 }
 
@@ -215,12 +237,6 @@ function projectileProblem(p: ProjectileSpec | undefined, at: string): string | 
   return null;
 }
 
-/**
- * Id 4 is kept for the melee weapon (issue 30, point 1) so the projectile ids stay 5 and 6; until it
- * lands this entry is a plain hitscan weapon no loadout carries.
- */
-const RESERVED_4: WeaponSpec = { id: 4, name: 'reserved', damage: 0, rangeM: 1, fireIntervalMs: 1000, magazine: 1, reloadMs: 0, drawMs: 0, zoneMultipliers: null };
-
 /** Indexed by WeaponId. */
 export const WEAPONS: readonly WeaponSpec[] = [
   { id: WeaponId.RIFLE, name: 'rifle', damage: 25, rangeM: 200, fireIntervalMs: 100, magazine: 30, reloadMs: 2000, drawMs: 500, zoneMultipliers: null },
@@ -232,7 +248,9 @@ export const WEAPONS: readonly WeaponSpec[] = [
     id: WeaponId.SHOTGUN, name: 'shotgun', damage: 12, rangeM: 40, fireIntervalMs: 900, magazine: 6, reloadMs: 2500, drawMs: 500,
     zoneMultipliers: null, pellets: 8, spread: 0.06, falloff: [{ distanceM: 8, multiplier: 1 }, { distanceM: 30, multiplier: 0.25 }],
   },
-  RESERVED_4,
+  // The knife: a 0.25 m thick swing reaching 2 m (radius / range: about 7 degrees either side of the
+  // aim at full reach, wider up close), no rounds.
+  { id: WeaponId.KNIFE, name: 'knife', damage: 55, rangeM: 2, fireIntervalMs: 450, magazine: 1, reloadMs: 0, drawMs: 250, zoneMultipliers: null, radius: 0.25 },
   // Projectiles (not in the default loadout). rangeM: the farthest the flight can carry.
   {
     id: WeaponId.ROCKET, name: 'rocket', damage: 100, rangeM: 100, fireIntervalMs: 800, magazine: 1, reloadMs: 1500, drawMs: 600, zoneMultipliers: null,
@@ -248,7 +266,7 @@ export const WEAPONS: readonly WeaponSpec[] = [
  * What a player carries, as weapon ids; the first is equipped (and drawn) at every spawn. A shot,
  * switch or reload may name only a carried weapon.
  */
-export const DEFAULT_LOADOUT: readonly number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN];
+export const DEFAULT_LOADOUT: readonly number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN, WeaponId.KNIFE];
 
 /** The weapon with this id, or undefined for anything that is not a known integer id. */
 export function weaponById(table: readonly WeaponSpec[], id: number): WeaponSpec | undefined {

@@ -37,6 +37,8 @@ describe('golden batch', () => {
     expect(node.verdictReasons).toBeGreaterThan(4);
     expect(node.pelletHits).toBeGreaterThan(200);
     expect(node.wallsPassed).toBeGreaterThan(50);
+    expect(node.swingHits).toBeGreaterThan(50);
+    expect(node.swings - node.swingHits).toBeGreaterThan(50);
     expect(node.hash).toBe(GOLDEN_HASH);
   });
 

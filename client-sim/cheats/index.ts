@@ -29,6 +29,7 @@ import { pelletStackProfile } from './pelletStack';
 import { thickWallbangProfile } from './thickWallbang';
 import { seedForgeProfile } from './seedForge';
 import { spreadCancelProfile } from './spreadCancel';
+import { meleeReachProfile } from './meleeReach';
 import { Behaviour, INHUMAN_PROFILES } from '../human/profiles';
 
 export type ProfileFactory = (strength?: number) => Profile;
@@ -52,6 +53,7 @@ export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   pelletStack: pelletStackProfile,
   thickWallbang: thickWallbangProfile,
   seedForge: seedForgeProfile,
+  meleeReach: meleeReachProfile,
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 import { PlayerHistory, RecordResult, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../lagcomp/history';
 import { Rewinder } from '../lagcomp/rewind';
+import { VolumeRewinder } from '../lagcomp/rewindVolume';
 import { createPlayerPose, type PlayerPose } from '../lagcomp/pose';
 import type { World } from '../world/world';
 import type { Rig } from '../rig/rig';
@@ -19,6 +20,8 @@ export { ARENA_READER, Snap, SNAP_STRIDE, SnapshotPool, type SnapPlayer, type Sn
 export class MatchView implements ShotScene {
   readonly world: World;
   readonly rewinder: Rewinder;
+  /** The volume queries over `rewinder`, for predicting melee swings. */
+  readonly volumes: VolumeRewinder;
   readonly histories: PlayerHistory[] = [];
   readonly eyePolicy: RewindPolicy;
   readonly maxPlayers: number;
@@ -57,6 +60,7 @@ export class MatchView implements ShotScene {
     this.maxPlayers = maxPlayers;
     this.eyePolicy = createRewindPolicy(reachMs, OutOfWindow.CLAMP);
     this.rewinder = new Rewinder(rig, { policy: this.eyePolicy });
+    this.volumes = new VolumeRewinder(this.rewinder);
     // The reach plus a second covers the interpolation delay and the backtracking cheats; own
     // predicted poses are recorded at the tick rate too.
     const cap = Math.min(4096, PlayerHistory.capacityFor(tickRate, reachMs + 1000) + 8);

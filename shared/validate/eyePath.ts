@@ -35,12 +35,13 @@ export function eyeHeightOf(pose: PlayerPose, config: Pick<ValidationConfig, 'ey
 }
 
 /**
- * Fills `eye` from the shooter's history and judges the start (sx, sy, sz): writes originOffsetM
- * into `out` and returns ORIGIN_OK or the reason (NO_SHOOTER, ORIGIN_MISMATCH, START_BLOCKED).
+ * Fills `eye` from the shooter's history and judges the start (sx, sy, sz) within `tolerance` of
+ * the path (the rules' originToleranceM unless given): writes originOffsetM into `out` and returns
+ * ORIGIN_OK or the reason (NO_SHOOTER, ORIGIN_MISMATCH, START_BLOCKED).
  */
 export function judgeOrigin(
   eye: EyePath, out: Verdict, scene: ShotScene, config: ValidationConfig, history: PlayerHistory,
-  when: number, endMs: number, sx: number, sy: number, sz: number,
+  when: number, endMs: number, sx: number, sy: number, sz: number, tolerance: number = config.originToleranceM,
 ): number {
   const p = scratchPose;
   if (!rewindStatusUsable(history.sampleAt(p, when, scene.eyePolicy))) return VerdictReason.NO_SHOOTER;
@@ -68,7 +69,7 @@ export function judgeOrigin(
   const ox = sx - cx, oy = sy - cy, oz = sz - cz;
   const off2 = ox * ox + oy * oy + oz * oz;
   out.originOffsetM = Math.sqrt(off2);
-  if (off2 > config.originToleranceM * config.originToleranceM) return VerdictReason.ORIGIN_MISMATCH;
+  if (off2 > tolerance * tolerance) return VerdictReason.ORIGIN_MISMATCH;
   if (off2 > 1e-12 && scene.world.anyHit(cx, cy, cz, sx, sy, sz)) return VerdictReason.START_BLOCKED;
   return ORIGIN_OK;
 }

@@ -10,7 +10,7 @@
  * - A player hit before any wall must be visible from the server's eye (NOT_VISIBLE); behind a wall
  *   the penetration explains the hit, provided the eye sees where the pellet enters its first wall.
  * A weapon without penetration reads only the first world and the first hitbox hit, as a single
- * segment always has. Allocation-free after the first call at a player count; deterministic
+ * segment always has; a melee weapon's swing fills the same two from its thick trace (melee.ts). Allocation-free after the first call at a player count; deterministic
  * (+ - * /, Math.sqrt).
  */
 import { createWorldHit, createWorldHits, type WorldHits } from '../world/world';
@@ -20,6 +20,7 @@ import type { WeaponSpec } from '../weapons';
 import { MAX_HITS_PER_PELLET, MAX_WALLS_PER_PELLET } from './pelletVerdict';
 import { VerdictKind, VerdictReason, type Verdict } from './verdict';
 import { visibleFromEye } from './sight';
+import { replaySwing } from './melee';
 import { hitDamage, teammates } from './targets';
 import type { EyePath } from './eyePath';
 import type { ShotScene, ShotTargets, ValidationConfig } from './rules';
@@ -68,11 +69,19 @@ export interface PelletContext {
   seg: Float64Array;
 }
 
-/** Fills W and P for the segment: every hit with penetration, the first of each without. */
+/**
+ * Fills W and P for the segment: every hit with penetration, the first of each without, a melee
+ * swing's contact and the wall before it for a weapon with a radius (melee.ts).
+ */
 function replay(c: PelletContext): void {
   const world = c.scene.world;
   const g = c.seg;
   const sx = g[0]!, sy = g[1]!, sz = g[2]!, ex = g[3]!, ey = g[4]!, ez = g[5]!;
+  const radius = c.weapon.radius ?? 0;
+  if (radius > 0) {
+    replaySwing(W, P, c.scene, c.masked, c.whenMs, c.shooter, g, radius);
+    return;
+  }
   if ((c.weapon.penetration ?? 0) > 0) {
     if (P.t.length < c.masked.length) P = createHitboxHits(c.masked.length);
     world.allHits(W, sx, sy, sz, ex, ey, ez);

@@ -1,6 +1,6 @@
 /**
- * The match's replay scene: per-slot snapshot histories, the rewinder over the rig, and the
- * sampling policy. The server's match builds one with createMatchScene and the audit replay builds
+ * The match's replay scene: per-slot snapshot histories, the rewinder over the rig (and the volume
+ * queries over it, for melee swings), and the sampling policy. The server's match builds one with createMatchScene and the audit replay builds
  * an identical one from the log header's `scene`, so both judge shots against the same data
  * structures.
  */
@@ -8,6 +8,7 @@ import type { World } from '../world/world';
 import type { Rig } from '../rig/rig';
 import { PlayerHistory, createRewindPolicy, OutOfWindow, type RewindPolicy } from '../lagcomp/history';
 import { Rewinder } from '../lagcomp/rewind';
+import { VolumeRewinder } from '../lagcomp/rewindVolume';
 import { rewindReachMs, type ShotScene, type ValidationConfig } from './rules';
 
 export interface SceneOptions {
@@ -21,6 +22,8 @@ export interface SceneOptions {
 export interface MatchScene extends ShotScene {
   histories: PlayerHistory[];
   rewinder: Rewinder;
+  /** The volume queries over `rewinder` (melee swings), built once with the scene. */
+  volumes: VolumeRewinder;
   eyePolicy: RewindPolicy;
   options: SceneOptions;
 }
@@ -34,10 +37,12 @@ export function createMatchScene(world: World, rig: Rig, options: SceneOptions):
   const histories: PlayerHistory[] = [];
   for (let i = 0; i < options.maxPlayers; i++) histories.push(new PlayerHistory(options.capacityTicks));
   const policy = createRewindPolicy(options.windowMs, OutOfWindow.CLAMP);
+  const rewinder = new Rewinder(rig, { policy });
   return {
     world,
     histories,
-    rewinder: new Rewinder(rig, { policy }),
+    rewinder,
+    volumes: new VolumeRewinder(rewinder),
     eyePolicy: policy,
     options: { ...options },
   };

@@ -25,7 +25,9 @@
  *    eye at each end is the rewound root plus that snapshot's eye height, or the rules' one; the
  *    shooter's own client predicts itself ahead of the rewound time, so both ends are legitimate;
  *    across a respawn or teleport only the newest eye counts), and no world geometry between that
- *    eye point and the start. Passing marks the shot as fired (a round and a fire interval are used).
+ *    eye point and the start. A melee weapon's swing (radius > 0) has the lesser meleeOriginToleranceM,
+ *    so it reaches little beyond its range from the eye. Passing marks the shot as fired (a round
+ *    and a fire interval are used; a melee weapon uses no round).
  * 5b. Pattern (spread.ts): a weapon with a spread pattern sends its aim as the segment and each
  *    pellet's stop; the server rebuilds the pull's pattern around the aim (spread seed, shooter,
  *    pulls fired before, spray heat) and refuses the whole pull when any claimed pellet strays (SPREAD_MISMATCH).
@@ -40,6 +42,8 @@
  *    server's eye (the eye point nearest the start, or either end of the eye path) is NOT_VISIBLE:
  *    a start pushed past a corner within the origin tolerance does not reach around it.
  *    With penetration power a pellet passes walls it can pay for and players it hits (pellets.ts).
+ *    A melee swing meets the players as a sphere of the weapon's radius swept along the segment and
+ *    the world as a thin segment from the start to the contact (melee.ts).
  * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier x the weapon's falloff at the hit's
  *    distance from the start, x the power left behind walls; 0 for a teammate under friendly fire
  *    'noDamage', OK_FRIENDLY), MISS, ACTION, or REJECTED. Each pellet's own end, hits and impacts
@@ -47,7 +51,7 @@
  *    first refusal's, or pellet 0's end).
  */
 import { decodeShot, createShotMessage, FrameStatus, ShotAction, type ShotMessage } from '../protocol/shot';
-import { hasPattern, MAX_PELLETS, pelletsOf, weaponById, type WeaponSpec } from '../weapons';
+import { hasPattern, isMelee, MAX_PELLETS, pelletsOf, weaponById, type WeaponSpec } from '../weapons';
 import { copyShooterState, TimeSource, VerdictKind, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { applyFire, applyReload, applySwitch, checkFire, RULES_OK } from './weaponRules';
 import { createEyePath, judgeOrigin } from './eyePath';
@@ -56,9 +60,9 @@ import { judgePellet, type PelletContext } from './pellets';
 import { PATTERN_TOLERANCE, predictPellets } from './spread';
 import { totalDamage } from './pelletVerdict';
 import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime } from './times';
-import type { ShotScene, ShotTargets, ShotTiming, ValidationConfig } from './rules';
+import { MELEE_ORIGIN_TOLERANCE_M, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
-export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
+export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
@@ -246,7 +250,8 @@ function judgeClaim(out: Verdict, scene: ShotScene, config: ValidationConfig, ti
   const history = scene.histories[shooter.slot]!; // step 2 refused a shooter without one
   const when = out.rewindTimeMs;
   const end = eyeEnd(history, config, timing, when, shot.timeMs, cappedRtt(config, timing));
-  return judgeOrigin(eye, out, scene, config, history, when, end, shot.sx, shot.sy, shot.sz);
+  const tolerance = isMelee(weapon) ? Math.min(config.originToleranceM, config.meleeOriginToleranceM ?? MELEE_ORIGIN_TOLERANCE_M) : config.originToleranceM;
+  return judgeOrigin(eye, out, scene, config, history, when, end, shot.sx, shot.sy, shot.sz, tolerance);
 }
 
 /**

@@ -10,14 +10,16 @@
  *   reload completes at reloadEndMs: the magazine is full from then on), loaded, and the fire clock
  *   must allow it (time >= nextFireMs). Firing uses a round, moves the fire clock to time +
  *   fireIntervalMs, counts the pull (the next one's pattern) and adds a shot to the spray heat
- *   (spread.ts); the last round starts a reload.
+ *   (spread.ts); the last round starts a reload. A melee weapon (radius > 0) uses no round: its
+ *   magazine stays full, so only the fire clock limits it.
  * - Switch: to a carried weapon other than the equipped one. The holstered weapon's reload is
  *   cancelled (its rounds stay) and the spray heat cleared; the new weapon is drawn at time + drawMs, and an empty one reloads
  *   by itself once drawn. The fire clock is kept: switching never fires sooner than the last
  *   weapon's interval allows.
- * - Reload: of the equipped, drawn weapon, not already reloading, magazine not full.
+ * - Reload: of the equipped, drawn weapon, not already reloading, magazine not full (a melee
+ *   weapon's always is).
  */
-import type { WeaponSpec } from '../weapons';
+import { isMelee, type WeaponSpec } from '../weapons';
 import { VerdictReason, type ShooterState } from './verdict';
 import { applySprayHeat } from './spread';
 
@@ -59,7 +61,7 @@ function checkInHand(state: ShooterState, weapon: WeaponSpec, timeMs: number): n
 export function checkFire(state: ShooterState, weapon: WeaponSpec, timeMs: number): number {
   const ready = checkInHand(state, weapon, timeMs);
   if (ready !== RULES_OK) return ready;
-  if (!((state.ammo[weapon.id] ?? 0) > 0)) return VerdictReason.NO_AMMO;
+  if (!isMelee(weapon) && !((state.ammo[weapon.id] ?? 0) > 0)) return VerdictReason.NO_AMMO;
   if (timeMs < state.nextFireMs) return VerdictReason.FIRE_RATE;
   return RULES_OK;
 }
@@ -67,9 +69,11 @@ export function checkFire(state: ShooterState, weapon: WeaponSpec, timeMs: numbe
 /** Fires `weapon` at `timeMs` (after checkFire passed): one round, the fire clock, a reload when empty. */
 export function applyFire(state: ShooterState, weapon: WeaponSpec, timeMs: number): void {
   const w = weapon.id;
-  const ammo = (state.ammo[w] ?? 0) - 1;
-  state.ammo[w] = ammo;
-  if (ammo <= 0) state.reloadEndMs[w] = timeMs + weapon.reloadMs;
+  if (!isMelee(weapon)) {
+    const ammo = (state.ammo[w] ?? 0) - 1;
+    state.ammo[w] = ammo;
+    if (ammo <= 0) state.reloadEndMs[w] = timeMs + weapon.reloadMs;
+  }
   state.nextFireMs = timeMs + weapon.fireIntervalMs;
   state.lastActionMs = timeMs;
   state.pulls++;
@@ -100,7 +104,7 @@ export function applyReload(state: ShooterState, weapon: WeaponSpec, timeMs: num
   const ready = checkInHand(state, weapon, timeMs);
   if (ready !== RULES_OK) return ready;
   const w = weapon.id;
-  if ((state.ammo[w] ?? 0) >= weapon.magazine) return VerdictReason.MAGAZINE_FULL;
+  if (isMelee(weapon) || (state.ammo[w] ?? 0) >= weapon.magazine) return VerdictReason.MAGAZINE_FULL;
   state.reloadEndMs[w] = timeMs + weapon.reloadMs;
   state.lastActionMs = timeMs;
   return RULES_OK;

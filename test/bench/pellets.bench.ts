@@ -1,8 +1,10 @@
 /**
  * The cost of judging a trigger pull, seeded and single-threaded: validateShot for the rifle (one
- * segment), the shotgun (8 pellets from the pull's pattern, each replayed) and the sniper (every
- * wall and player along the segment, for penetration), with 16 and 64 players on two rings around
- * the shooter on the default level, aimed at random players. Prints a table; `--json` prints one
+ * segment), the shotgun (8 pellets from the pull's pattern, each replayed), the sniper (every
+ * wall and player along the segment, for penetration) and the knife (a sphere swept along its 2 m
+ * swing, then the thin segment to the contact), with 16 and 64 players on two rings around the
+ * shooter on the default level, aimed at random players; the knife also with the rings drawn in
+ * within its reach (`knife, crowd`: 1.2 and 1.6 m). Prints a table; `--json` prints one
  * line per case. Run: `npm run bench:pellets [-- --json]` (heap bytes per pull with node's
  * --expose-gc, e.g. `node --expose-gc --import tsx test/bench/pellets.bench.ts`).
  */
@@ -43,7 +45,7 @@ interface Row {
 const N = 6000;
 const SEED = 0x1234abcd;
 
-export function measure(world: World, players: number, weapon: number, warmed?: () => void): Row {
+export function measure(world: World, players: number, weapon: number, warmed?: () => void, near = false): Row {
   const rig = MANNEQUIN_RIG;
   const hz = 64;
   const dt = 1000 / hz;
@@ -56,7 +58,7 @@ export function measure(world: World, players: number, weapon: number, warmed?: 
   for (let k = 0; k <= hz; k++) {
     for (let p = 0; p < players; p++) {
       // Half rings of 6 m and 10 m (rational parametrisation of the circle), alternating.
-      const i = p - 1, ring = i % 2 === 0 ? 6 : 10;
+      const i = p - 1, ring = near ? (i % 2 === 0 ? 1.2 : 1.6) : i % 2 === 0 ? 6 : 10;
       const u = others > 1 ? (i - (others - 1) / 2) / ((others - 1) / 2) : 0;
       pose.x = p === 0 ? 0 : (ring * (1 - u * u)) / (1 + u * u);
       pose.y = floor;
@@ -122,7 +124,7 @@ export function measure(world: World, players: number, weapon: number, warmed?: 
   const ns = ((performance.now() - t0) * 1e6) / N;
   const heap1 = process.memoryUsage().heapUsed;
   return {
-    bench: 'pellets', weapon: spec.name, players, pulls: N, pellets: spec.pellets ?? 1, nsPerPull: Math.round(ns),
+    bench: 'pellets', weapon: near ? `${spec.name}, crowd` : spec.name, players, pulls: N, pellets: spec.pellets ?? 1, nsPerPull: Math.round(ns),
     hitsPerPull: Math.round((hits / N) * 1000) / 1000, wallsPerPull: Math.round((walls / N) * 1000) / 1000,
     heapBytesPerPull: gc !== undefined ? Math.round(((heap1 - heap0) / N) * 10) / 10 : null,
   };
@@ -131,13 +133,16 @@ export function measure(world: World, players: number, weapon: number, warmed?: 
 export async function run(opts: { json: boolean }): Promise<void> {
   const world = await loadWorld();
   const rows: Row[] = [];
-  for (const players of [16, 64]) for (const w of [WeaponId.RIFLE, WeaponId.SHOTGUN, WeaponId.SNIPER]) rows.push(measure(world, players, w));
+  for (const players of [16, 64]) {
+    for (const w of [WeaponId.RIFLE, WeaponId.SHOTGUN, WeaponId.SNIPER, WeaponId.KNIFE]) rows.push(measure(world, players, w));
+    rows.push(measure(world, players, WeaponId.KNIFE, undefined, true));
+  }
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify(r));
     return;
   }
   for (const r of rows) {
-    console.log(`${r.weapon.padEnd(8)} ${String(r.players).padStart(3)} players: ${(r.nsPerPull / 1000).toFixed(2)} µs per pull (${r.pellets} pellet${r.pellets > 1 ? 's' : ''}, ${r.hitsPerPull} hits, ${r.wallsPerPull} walls per pull)${r.heapBytesPerPull === null ? '' : `, ${r.heapBytesPerPull} heap B per pull`}`);
+    console.log(`${r.weapon.padEnd(13)} ${String(r.players).padStart(3)} players: ${(r.nsPerPull / 1000).toFixed(2)} µs per pull (${r.pellets} pellet${r.pellets > 1 ? 's' : ''}, ${r.hitsPerPull} hits, ${r.wallsPerPull} walls per pull)${r.heapBytesPerPull === null ? '' : `, ${r.heapBytesPerPull} heap B per pull`}`);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The determinism golden batch: a seeded mix of world queries (build, bytes round trip, first hit,
- * any hit, ground height, swept sphere), rewinds over the mannequin rig and validateShot calls,
+ * any hit, ground height, swept sphere), rewinds over the mannequin rig and validateShot calls
+ * (bullets, pellets, penetration and knife swings),
  * every answer folded into one FNV-1a 64 hash. It takes the shared API as an argument, so the same
  * code runs against the sources in Node and against the built browser entry (dist/lib/index.js)
  * in Chromium and SpiderMonkey (gjs); test/determinism.test.ts compares each with GOLDEN_HASH.
@@ -10,7 +11,7 @@
 import type * as Api from '../../shared/index';
 
 /** The committed hash of the batch. A change means verdict math changed: every engine must agree on the new value. */
-export const GOLDEN_HASH = 'afbd772d5f47b50c';
+export const GOLDEN_HASH = '1dec8d8a1583f76c';
 
 export interface GoldenResult {
   hash: string;
@@ -26,6 +27,11 @@ export interface GoldenResult {
   pellets: number;
   pelletHits: number;
   wallsPassed: number;
+  /** Knife swings judged and those that hit (a sphere swept along the swing). */
+  swings: number;
+  swingHits: number;
+  /** The reasons of the swings' verdicts, by name. */
+  swingReasons: string;
 }
 
 export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult {
@@ -214,6 +220,56 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     for (let i = 0; i < np; i++) out.push(allP.player[i]!, allP.t[i]!, allP.hitbox[i]!);
   }
 
+  // Melee: knife swings from a shooter who follows one of the others at 0.6..1.8 m (one scene per
+  // target, with its own follower in slot 0 and no VolumeRewinder of its own): a sphere swept along
+  // each swing, the thin segment to the contact against the boxes.
+  let swings = 0, swingHits = 0;
+  const swingReasons = new Set<number>();
+  const knife = api.WEAPONS[api.WeaponId.KNIFE]!;
+  const meleeScenes: Api.ShotScene[] = [];
+  for (let t = 1; t < players; t++) {
+    const follower = new api.PlayerHistory(128);
+    const dist = u(0.6, 1.8);
+    const ox = dist * (t === 1 ? 1 : t === 2 ? -0.6 : 0.2), oz = dist * (t === 1 ? 0 : t === 2 ? 0.8 : -0.98);
+    for (let k = 0; k < 96; k++) {
+      histories[t]!.sampleAt(pose, k * dt, policy);
+      pose.x += ox; pose.z += oz;
+      follower.record(k, k * dt, pose);
+    }
+    meleeScenes.push({ world, rewinder, histories: [follower, histories[1]!, histories[2]!, histories[3]!], eyePolicy: policy });
+  }
+  for (let q = 0; q < 400; q++) {
+    shooter = api.createShooterState(0, api.WEAPONS.map((w) => w.magazine), config.loadout);
+    shooter.equipped = api.WeaponId.KNIFE;
+    const timing: Api.ShotTiming = { receiveTimeMs: newest, rttMs: 40, interpDelayMs: 100, newestTickMs: newest };
+    const target = 1 + (q % 3);
+    const melee = meleeScenes[target - 1]!;
+    melee.histories[0]!.sampleAt(pose, newest, policy);
+    const sx = pose.x, sy = pose.y + rig.eyeHeight, sz = pose.z;
+    // Aims at a point around the target, or anywhere near the shooter; swings of every length up to the range.
+    histories[target]!.sampleAt(pose, newest - 120, policy);
+    const near = q % 4 !== 0;
+    const ax = near ? pose.x + u(-0.6, 0.6) : sx + u(-3, 3), ay = u(0.1, 2), az = near ? pose.z + u(-0.6, 0.6) : sz + u(-3, 3);
+    const len = Math.sqrt((ax - sx) * (ax - sx) + (ay - sy) * (ay - sy) + (az - sz) * (az - sz)) || 1;
+    const reach = (knife.rangeM * u(0.3, 1.05)) / len;
+    shot.action = api.ShotAction.FIRE;
+    shot.seq = q + 1;
+    shot.weapon = api.WeaponId.KNIFE;
+    shot.claimedTarget = -1;
+    shot.timeMs = newest - 20;
+    shot.renderTimeMs = newest - 120;
+    shot.sx = sx; shot.sy = sy; shot.sz = sz;
+    shot.ex = sx + (ax - sx) * reach; shot.ey = sy + (ay - sy) * reach; shot.ez = sz + (az - sz) * reach;
+    shot.pelletCount = 0;
+    api.encodeShot(bytes, shot);
+    api.validateShot(verdict, melee, config, bytes, shooter, timing, targets);
+    swings++;
+    if (verdict.kind === api.VerdictKind.HIT) swingHits++;
+    swingReasons.add(verdict.reason);
+    out.push(verdict.kind, verdict.reason, verdict.target, verdict.zone, verdict.hitbox, verdict.t, verdict.x, verdict.y, verdict.z, verdict.damage,
+      verdict.worldHit ? 1 : 0, verdict.worldT, verdict.after.nextFireMs, verdict.after.ammo[api.WeaponId.KNIFE]!);
+  }
+
   const f = new Float64Array(out);
   return {
     hash: api.fnv1a64(new Uint8Array(f.buffer)),
@@ -227,5 +283,8 @@ export function goldenBatch(api: typeof Api, rigBytes: Uint8Array): GoldenResult
     pellets,
     pelletHits,
     wallsPassed,
+    swings,
+    swingHits,
+    swingReasons: [...swingReasons].sort((a, b) => a - b).map((r) => api.reasonName(r)).join(' '),
   };
 }

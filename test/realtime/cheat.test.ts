@@ -24,6 +24,7 @@ import { findSpawnPoints, spreadSpawnPoints } from '../../server/index';
 import { loadWorld } from '../../server/level/gltf';
 import { Intent, OVERRULED, type ShotLog } from '../../client-sim/bot';
 import { VerdictReason } from '../../shared/validate/verdict';
+import { WeaponId } from '../../shared/weapons';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
@@ -53,6 +54,8 @@ const EXPECTED: Record<string, string | null> = {
   pelletStack: 'PELLET_COUNT',
   thickWallbang: 'OCCLUDED',
   seedForge: 'SPREAD_MISMATCH',
+  // By turns: a swing longer than the knife's range, and one started ahead of the eye.
+  meleeReach: 'OUT_OF_RANGE or ORIGIN_MISMATCH',
 };
 
 beforeAll(async () => {
@@ -173,6 +176,14 @@ describe('cheat profiles', () => {
     const forged = logs.filter((l) => (l.profile === 'noSpread' || l.profile === 'seedForge') && l.intent === Intent.INVALID && l.verdict?.reasonName === 'SPREAD_MISMATCH');
     expect(forged.length).toBeGreaterThan(0);
     for (const l of forged) expect(l.verdict!.pellets!.every((p) => p.reason === VerdictReason.SPREAD_MISMATCH)).toBe(true);
+  });
+
+  it('meleeReach: both ways to reach past the knife refused, each for its own reason', () => {
+    const shots = logs.filter((l) => l.profile === 'meleeReach' && l.intent === Intent.INVALID && l.verdict !== null);
+    expect(shots.every((s) => s.weapon === WeaponId.KNIFE)).toBe(true);
+    // The first cheat is the long swing; the pushed start follows it.
+    expect(shots.some((s) => s.expected === 'OUT_OF_RANGE' && cheatOutcome(s) === 'expected')).toBe(true);
+    for (const s of shots) expect(['OUT_OF_RANGE', 'ORIGIN_MISMATCH'], why(s)).toContain(s.expected);
   });
 
   it('aimSnap: instant perfect aim is valid geometry, accepted and counted apart', () => {

@@ -4,7 +4,7 @@
  * the impact view. Query: `debug=1` (debug verdicts, when the server allows them), `interp=<ms>`,
  * `name=`, `server=<http origin>`. The HUD names the weapon in hand and the loadout by key (1, 2, ...). `window.hitreg` exposes the running game to tests and the console.
  */
-import { HIT_ZONE_NAMES, VerdictKind } from '../../shared/index';
+import { HIT_ZONE_NAMES, isMelee, VerdictKind } from '../../shared/index';
 import { join } from './net';
 import { Game, type ShotView } from './game';
 import { keyDown } from './controls';
@@ -102,7 +102,7 @@ async function play(): Promise<void> {
     graph.update(now);
     const serverNow = game.net.clock.serverNow(now);
     const weapon = game.net.welcome.validation.weapons.find((w) => w.id === game.equipped);
-    const state = serverNow < game.drawEndMs ? 'drawing' : serverNow < game.reloadEndMs ? 'reloading' : String(game.ammo);
+    const state = serverNow < game.drawEndMs ? 'drawing' : serverNow < game.reloadEndMs ? 'reloading' : weapon !== undefined && isMelee(weapon) ? '' : String(game.ammo);
     $('health').textContent = `health ${game.health.toFixed(0)}  ${weapon?.name ?? 'weapon'} ${state}`;
     $('loadout').textContent = loadout.map((id, i) => `${id === game.equipped ? '>' : ' '}${i + 1} ${names.get(id) ?? id}`).join('  ');
     requestAnimationFrame(loop);

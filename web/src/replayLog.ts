@@ -12,7 +12,7 @@ import {
   type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
-  PlayerHistory, Rewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
+  PlayerHistory, Rewinder, VolumeRewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
   rewindStatusUsable, validateShot, FrameStatus,
   type PlayerPose, type Rig, type ShotScene, type Verdict, type World,
 } from '../../shared/index';
@@ -155,7 +155,8 @@ export class MatchLogView {
     const histories: PlayerHistory[] = [];
     for (let s = 0; s < this.slots; s++) histories.push(new PlayerHistory(cap));
     const policy = createRewindPolicy(this.header.scene.windowMs, OutOfWindow.CLAMP);
-    const scene: ShotScene = { world, rewinder: new Rewinder(rig, { policy }), histories, eyePolicy: policy };
+    const rewinder = new Rewinder(rig, { policy });
+    const scene: ShotScene = { world, rewinder, volumes: new VolumeRewinder(rewinder), histories, eyePolicy: policy };
     const pose = createPlayerPose();
     const from = Math.max(0, shot.tickIndex - cap - 2);
     for (let i = from; i <= shot.tickIndex; i++) {
