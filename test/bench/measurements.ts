@@ -143,7 +143,7 @@ function room(rows: Row[]): string {
 
 function pellets(rows: Row[]): string {
   return [
-    'One trigger pull judged by `validateShot` on the default level, players on two half rings (6 m and 10 m) around the shooter, each pull aimed at a random one: the rifle is one segment; the shotgun rebuilds its 8-pellet pattern and replays each pellet; the sniper walks every wall and player along its segment (penetration).',
+    'One trigger pull judged by `validateShot` on the default level, players on two half rings (6 m and 10 m) around the shooter, each pull aimed at a random one: the rifle is one segment; the shotgun rebuilds its 8-pellet pattern and replays each pellet; the sniper walks every wall and player along its segment (penetration); the knife sweeps a 0.25 m sphere along its 2 m swing against the rewound players and tests the thin segment to the contact against the level (on the rings nobody is within its reach; `knife, crowd` draws the rings in to 1.2 and 1.6 m, every player within reach).',
     '',
     table(['weapon', 'players', 'µs per pull', 'pellets', 'hits per pull', 'walls passed per pull', 'heap B per pull'],
       rows.map((r) => [String(r.weapon), num(r.players), num(Number(r.nsPerPull) / 1000, 2), num(r.pellets), num(r.hitsPerPull, 2), num(r.wallsPerPull, 2), r.heapBytesPerPull === null ? '-' : num(r.heapBytesPerPull, 1)])),
