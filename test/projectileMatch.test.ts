@@ -23,11 +23,15 @@ import { readFrames } from '../shared/matchlog/frame';
 import { RecordType, EVENT_BYTES, writeEvent } from '../shared/matchlog/records';
 import { ProjectileRecordType } from '../shared/matchlog/projectileRecord';
 import { crc32 } from '../shared/matchlog/crc32';
+import { auditIntegrity, closeAuditWorkers } from '../server/audit/audit';
 
 const world = buildTestWorld();
 const rig = MANNEQUIN_RIG;
 const dir = mkdtempSync(join(tmpdir(), 'projmatch-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await closeAuditWorkers();
+  rmSync(dir, { recursive: true, force: true });
+});
 const TICK = 1000 / 64;
 const ROCKET = WEAPONS.find((w) => w.id === WeaponId.ROCKET)!;
 const GRENADE = WEAPONS.find((w) => w.id === WeaponId.GRENADE)!;
@@ -214,6 +218,12 @@ describe('the match log of projectiles, audited', () => {
     expect(a.problems).toEqual([]);
     expect(a.projectiles.mismatches.map((m) => m.record)).toEqual(['blast']);
     expect(a.projectiles.mismatches[0]!.fields.some((f) => f.field.startsWith('damage['))).toBe(true);
+    // The server's audit (worker shards plus the serial projectile walk) fails it the same way.
+    const clean = await auditIntegrity('clean.hrml', { world, rig }, bytes);
+    expect([clean.failed, clean.problems, clean.projectiles?.flights]).toEqual([false, [], 2]);
+    const caught = await auditIntegrity('tampered.hrml', { world, rig }, tampered);
+    expect(caught.failed).toBe(true);
+    expect(caught.problems.map((p) => p.kind)).toEqual(['projectile-mismatch']);
 
     // A death of carol credited to alice, inserted after the last tick: nothing judged caused it.
     const frames = readFrames(bytes).frames;
@@ -232,5 +242,8 @@ describe('the match log of projectiles, audited', () => {
     const f = verifyMatchLog(forged, world, rig);
     expect(f.projectiles.deaths.unexplained.map((d) => [d.slot, d.killer])).toEqual([[2, 0]]);
     expect(f.problems.some((p) => /death/.test(p))).toBe(true);
+    const forgedAudit = await auditIntegrity('forged.hrml', { world, rig }, forged);
+    expect(forgedAudit.failed).toBe(true);
+    expect(forgedAudit.problems.map((p) => p.kind)).toContain('unexplained-death');
   });
 });

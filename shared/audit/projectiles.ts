@@ -11,7 +11,7 @@
  * as the game's, one credited to another player with none is reported.
  */
 import { RecordType, readEvent } from '../matchlog/records';
-import type { FrameRef } from '../matchlog/frame';
+import { GAP_FRAME_TYPE, type FrameRef } from '../matchlog/frame';
 import { readBlast, readEnd, readSpawn } from '../matchlog/projectileRecord';
 import { createShotInput, readShotInput, readVerdict } from '../matchlog/shotRecord';
 import type { FieldMismatch } from '../matchlog/verdictCompare';
@@ -55,13 +55,20 @@ export interface ProjectileAudit {
     /** Deaths credited to another player with no judged cause. */
     unexplained: UnexplainedDeath[];
   };
+  /**
+   * Findings the log cannot settle: deaths and flight ends whose records may have been lost (the
+   * writer dropped records, or the log was cut before their cause could follow).
+   */
+  unresolved: number;
 }
 
 type Expected = { kind: 'end'; end: ProjectileEndData } | { kind: 'blast'; blast: ProjectileBlastData };
 
 /** The walk's state; `record` is the replay's onRecord hook (after each record is applied). */
 export class ProjectileAuditor {
-  readonly result: ProjectileAudit = { flights: 0, mismatches: [], deaths: { explained: 0, byGame: 0, unexplained: [] } };
+  readonly result: ProjectileAudit = { flights: 0, mismatches: [], deaths: { explained: 0, byGame: 0, unexplained: [] }, unresolved: 0 };
+  /** Records were dropped by the writer: a missing or extra record may be one of them. */
+  private gapSeen = false;
   private readonly flights: ProjectileFlights;
   private readonly present: (PlayerHistory | undefined)[];
   private readonly view: DataView;
@@ -92,6 +99,10 @@ export class ProjectileAuditor {
   record(f: FrameRef, tick: number, tickMs: number): void {
     const view = this.view, at = f.payloadOffset, len = f.payloadLength;
     switch (f.type) {
+      case GAP_FRAME_TYPE:
+        this.settle(f.offset, false);
+        this.gapSeen = true;
+        break;
       case RecordType.TICK:
         this.settle(f.offset);
         this.flights.step(tick, tickMs, this.present, this.onEnd);
@@ -133,9 +144,12 @@ export class ProjectileAuditor {
     }
   }
 
-  /** The log's end: what is still expected or unexplained is reported. */
-  finish(offset: number): ProjectileAudit {
-    this.settle(offset);
+  /**
+   * The log's end: what is still expected or unexplained is reported when the log is complete (its
+   * end record written); a cut log may have lost the records that would settle them.
+   */
+  finish(offset: number, complete: boolean): ProjectileAudit {
+    this.settle(offset, complete);
     return this.result;
   }
 
@@ -163,7 +177,8 @@ export class ProjectileAuditor {
   private next(offset: number, kind: 'end' | 'blast', id: number): Expected | null {
     const x = this.expected.shift();
     if (x === undefined || x.kind !== kind) {
-      this.result.mismatches.push({ record: 'extra', offset, id, fields: [{ field: `${kind} record`, recorded: true, replayed: false }] });
+      if (this.gapSeen) this.result.unresolved++;
+      else this.result.mismatches.push({ record: 'extra', offset, id, fields: [{ field: `${kind} record`, recorded: true, replayed: false }] });
       if (x !== undefined) this.expected.unshift(x);
       return null;
     }
@@ -190,15 +205,17 @@ export class ProjectileAuditor {
     if (fields.length > 0) this.result.mismatches.push({ record: 'blast', offset, id: got.id, fields });
   }
 
-  /** Before a tick or a spawn: computed records the log lacks, and deaths no judged kill followed. */
-  private settle(offset: number): void {
+  /** Before a tick or a spawn: computed records the log lacks, and deaths no judged kill followed (unresolved when `sure` is false). */
+  private settle(offset: number, sure = !this.gapSeen): void {
     for (const x of this.expected.splice(0)) {
       const id = x.kind === 'end' ? x.end.id : x.blast.id;
-      this.result.mismatches.push({ record: 'missing', offset, id, fields: [{ field: `${x.kind} record`, recorded: false, replayed: true }] });
+      if (!sure) this.result.unresolved++;
+      else this.result.mismatches.push({ record: 'missing', offset, id, fields: [{ field: `${x.kind} record`, recorded: false, replayed: true }] });
     }
     const d = this.result.deaths;
     for (const death of this.deaths.splice(0)) {
       if (death.killer === death.slot) d.byGame++;
+      else if (!sure) this.result.unresolved++;
       else d.unexplained.push(death);
     }
     this.kills.fill(0);

@@ -38,7 +38,7 @@ export interface LogVerification {
 export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVerification {
   const out: LogVerification = {
     header: null, problems: [], shots: 0, mismatches: [], replay: null, ends: null,
-    projectiles: { flights: 0, mismatches: [], deaths: { explained: 0, byGame: 0, unexplained: [] } },
+    projectiles: { flights: 0, mismatches: [], deaths: { explained: 0, byGame: 0, unexplained: [] }, unresolved: 0 },
   };
   let frames;
   try {
@@ -69,7 +69,7 @@ export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVe
   const onRecord = auditor === null ? null : (f: FrameRef, tick: number, tickMs: number) => auditor.record(f, tick, tickMs);
   const replay = replayMatchLog(bytes, scene, h.validation, { onRecord }, () => 0, frames);
   if (auditor !== null) {
-    out.projectiles = auditor.finish(frames.frames.at(-1)?.offset ?? 0);
+    out.projectiles = auditor.finish(frames.frames.at(-1)?.offset ?? 0, out.ends.complete);
     for (const d of out.projectiles.deaths.unexplained) out.problems.push(`a death of slot ${d.slot} credited to slot ${d.killer} at byte ${d.offset} has no judged cause`);
   }
   out.replay = replay;
