@@ -408,11 +408,8 @@ export class HitregMatch<Id extends string | number = string> {
 
   /** A flight ended (shared/projectile/flights.ts): damage applied, logged, handed to the game. */
   private projectileEnded(end: ProjectileEndData, blast: ProjectileBlastData | null): void {
-    const f = this.projectiles;
-    let index = -1;
-    for (let i = 0; i < f.capacity; i++) if (f.id[i] === end.id) { index = i; break; }
-    const shooter = (index >= 0 ? this.owners[index] : null) ?? this.outsider(this.bySlot[end.shooter]?.id as Id);
-    if (index >= 0) this.owners[index] = null;
+    const shooter = this.owners[end.index] ?? this.outsider(this.bySlot[end.shooter]?.id as Id);
+    this.owners[end.index] = null;
     const out = this.projectileOut;
     applyProjectileEnd(out, end, blast, this.bySlot, shooter, this.rules.friendlyFire ?? 'full', (victim, killer) => this.die(victim, killer));
     this.safeRecord(() => this.recorder?.projectileEnd?.(end));

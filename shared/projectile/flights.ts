@@ -51,7 +51,8 @@ export interface ProjectileSpawnData {
 
 /** How a flight ended, and a direct hit's damage and what the match did with it. */
 export interface ProjectileEndData {
-  id: number; shooter: number; weapon: number;
+  /** The projectile's id and its index in the flights' arrays (free again once the end is handled). */
+  id: number; index: number; shooter: number; weapon: number;
   /** The tick whose step ended it, -1 for the catch-up. */
   tick: number;
   kind: FlightEventKind;
@@ -82,7 +83,7 @@ export function createSpawnData(): ProjectileSpawnData {
 
 export function createEndData(): ProjectileEndData {
   return {
-    id: -1, shooter: -1, weapon: -1, tick: -1, kind: FlightEventKind.NONE, timeMs: NaN, x: NaN, y: NaN, z: NaN, ageMs: NaN, bounces: 0,
+    id: -1, index: -1, shooter: -1, weapon: -1, tick: -1, kind: FlightEventKind.NONE, timeMs: NaN, x: NaN, y: NaN, z: NaN, ageMs: NaN, bounces: 0,
     player: -1, zone: 0, hitbox: -1, damage: 0, applied: 0, healthAfter: -1, killed: false,
   };
 }
@@ -222,7 +223,7 @@ export class ProjectileFlights {
     this.count--;
     const e = this.ended;
     const end = this.startMs[i]! + ev.ageMs;
-    e.id = this.id[i]!; e.shooter = this.shooter[i]!; e.weapon = w.id; e.tick = tick; e.kind = ev.kind;
+    e.id = this.id[i]!; e.index = i; e.shooter = this.shooter[i]!; e.weapon = w.id; e.tick = tick; e.kind = ev.kind;
     e.timeMs = end < ceilMs ? end : ceilMs;
     e.x = ev.x; e.y = ev.y; e.z = ev.z; e.ageMs = ev.ageMs; e.bounces = this.bounces[i]!;
     e.player = ev.player; e.zone = ev.zone; e.hitbox = ev.hitbox;
