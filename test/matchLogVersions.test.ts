@@ -6,7 +6,8 @@
 // version 4 layout (no shooter death time in its shot records) the same, and in the version 3 layout
 // (no view, no inputs either) still every verdict bit for bit, with the angle measures taken from
 // the body's heading and no input measure. A version 8 log (before the writer's note frame) is a
-// version 9 log without one: it replays the same. A version the reader does not know is refused.
+// version 9 log without one, and a version 9 log (before projectile records) a version 10 log
+// without them: both replay the same. A version the reader does not know is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -232,8 +233,16 @@ describe('match log format versions', () => {
     expect(column(a3, MeasureCol.ON_TARGET_MS).some((x) => x > 0)).toBe(true);
   });
 
-  it('a version 8 log (no writer\'s note could end it) reads and replays as the current version does', async () => {
-    expect(LOG_FORMAT_VERSION).toBe(9);
+  it('a version 8 or 9 log (no writer\'s note could end a version 8 one; no projectiles in either) reads and replays as the current version does', async () => {
+    expect(LOG_FORMAT_VERSION).toBe(10);
+    const v9 = cur.slice();
+    new DataView(v9.buffer).setUint32(4, 9, true);
+    expect(readFrames(v9).version).toBe(9);
+    writeFileSync(join(dir, 'v9.hrml'), v9);
+    const a9 = await auditMatchLog(join(dir, 'v9.hrml'), { world, calibration: null });
+    expect(a9.problems).toEqual(aCur.problems);
+    expect(a9.mismatches).toEqual([]);
+    for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a9, c), `column ${c}`).toEqual(column(aCur, c));
     const v8 = cur.slice();
     new DataView(v8.buffer).setUint32(4, 8, true);
     const path = join(dir, 'v8.hrml');

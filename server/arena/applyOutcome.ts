@@ -36,6 +36,9 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
   } else if (v.kind === VerdictKind.ACTION) {
     stats.actions++;
     host.syncStatus(p);
+  } else if (v.kind === VerdictKind.LAUNCH) {
+    // The match flies the projectile; its blast reaches the arena through the match's deaths.
+    host.syncStatus(p);
   } else {
     const name = reasonName(v.reason);
     stats.rejects[name] = (stats.rejects[name] ?? 0) + 1;

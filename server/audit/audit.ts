@@ -2,14 +2,17 @@
  * The integrity audit of one match log: frame it (torn tail cut, corruption named), check the
  * header's world and rig hashes against what is loaded here, replay every shot (in pooled worker
  * threads, split into shot ranges or by shooter), compare verdicts bit for bit, and check each
- * shooter's seq chain over the merged rows. An observer plugin (./plugin.ts) may fill the rows'
+ * shooter's seq chain over the merged rows; re-fly every projectile and check every death's cause
+ * in one serial walk (format 10 on, shared/audit/projectiles.ts). An observer plugin (./plugin.ts) may fill the rows'
  * observed columns as the replay goes; what those mean is not this layer's business
  * (server/behaviour reads them).
  */
 import { existsSync } from 'node:fs';
-import { readFrames, type FrameReadResult, type FrameRef } from '../../shared/matchlog/frame';
+import { LOG_VERSION_WITH_PROJECTILES, readFrames, type FrameReadResult, type FrameRef } from '../../shared/matchlog/frame';
+import { createMatchScene } from '../../shared/validate/scene';
+import { ProjectileAuditor, type ProjectileAudit } from '../../shared/audit/projectiles';
 import { RecordType, decodeHeader } from '../../shared/matchlog/records';
-import { ShotCol, SHOT_COLUMNS, checkSeqChains, type ShotMismatch } from '../../shared/audit/replay';
+import { ShotCol, SHOT_COLUMNS, checkSeqChains, replayMatchLog, type ShotMismatch } from '../../shared/audit/replay';
 import { describeLogEnd, type LogEnd } from '../../shared/audit/logEnd';
 import { MANNEQUIN_RIG } from '../rig/mannequin';
 import type { Rig } from '../../shared/rig/rig';
@@ -18,7 +21,7 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../level/gltf';
 import type { ReplayHeader, Shard } from './jobs';
 import { partitionRanges, partitionShooters } from './partition';
 import type { ObserverPlugin } from './plugin';
-import { endProblems, FAILING_PROBLEMS, framingProblems, ProblemKind, replayProblems, type AuditProblem } from './problems';
+import { endProblems, FAILING_PROBLEMS, framingProblems, ProblemKind, projectileProblems, replayProblems, type AuditProblem } from './problems';
 import { endRecord, shotsByShooter, slotEvents, tickSpan } from './scan';
 import { headerProblem, runShard } from './shard';
 import { closeAuditWorkers, copyToShared, readShared, workerPool, type ShardResult } from './workerPool';
@@ -76,6 +79,8 @@ export interface IntegrityResult {
   replayMs: number;
   shotsPerSecond: number;
   world: World;
+  /** Projectiles re-flown and deaths' causes (format 10 on; null for an older log). */
+  projectiles: ProjectileAudit | null;
   /** True when anything points at tampering or a wrong environment (mismatch, corruption, hash). */
   failed: boolean;
 }
@@ -205,6 +210,8 @@ export async function auditIntegrity(path: string, options: IntegrityOptions = {
   const { rows, shots } = mergeRows(results);
   const mismatches = mergeMismatches(results, rows, shots, slotEvents(bytes, frames, 'join'));
   problems.push(...replayProblems(results));
+  const projectiles = auditProjectileFlights(bytes, frames, h, world, rig, ends.complete);
+  if (projectiles !== null) problems.push(...projectileProblems(projectiles));
   problems.sort((a, b) => (a.offset ?? Infinity) - (b.offset ?? Infinity));
   // The replay reports the end record when it reads that far; a log without shots is not replayed
   // to its end, so the record is also looked up in the framing.
@@ -213,6 +220,18 @@ export async function auditIntegrity(path: string, options: IntegrityOptions = {
   const failed = mismatches.length > 0 || problems.some((p) => FAILING_PROBLEMS.has(p.kind));
   return {
     logPath: path, header, frames, ends, bytes, problems, shots, ticks, ticksPerSecond, tickRate, mismatches, rows, workers,
-    replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed,
+    replayMs, shotsPerSecond: shots / (Math.max(loopMs, 1e-3) / 1000), world, failed, projectiles,
   };
+}
+
+/**
+ * Format 10 on: re-flies every projectile and checks every death's cause in one serial walk of the
+ * log (a flight spans ticks the shards split; the walk validates no shot: shooters = none).
+ */
+function auditProjectileFlights(bytes: Uint8Array, frames: FrameReadResult, h: ReplayHeader, world: World, rig: Rig, complete: boolean): ProjectileAudit | null {
+  if (frames.version < LOG_VERSION_WITH_PROJECTILES) return null;
+  const scene = createMatchScene(world, rig, h.scene);
+  const auditor = new ProjectileAuditor(scene, h.validation, bytes, frames.version);
+  replayMatchLog(bytes, scene, h.validation, { shooters: new Set(), onRecord: (f, tick, tickMs) => auditor.record(f, tick, tickMs) }, () => 0, frames);
+  return auditor.finish(frames.frames.at(-1)?.offset ?? 0, complete);
 }

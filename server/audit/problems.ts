@@ -1,11 +1,13 @@
 /**
  * Problems with a match log as a whole, named for a reviewer: a cut or corrupted file, records that
  * do not decode or were dropped by the writer, records the writer could not write at all (its
- * note), a world or rig other than the match's, a missing or wrong end record.
+ * note), a world or rig other than the match's, a missing or wrong end record, a projectile record
+ * its re-flight contradicts, a death no judged action caused.
  */
 import type { FrameReadResult } from '../../shared/matchlog/frame';
 import { RECORD_TYPE_NAMES, type EndData } from '../../shared/matchlog/records';
 import { EndWhy, type LogEnd } from '../../shared/audit/logEnd';
+import type { ProjectileAudit } from '../../shared/audit/projectiles';
 
 export const ProblemKind = {
   TRUNCATED: 'truncated',
@@ -17,6 +19,10 @@ export const ProblemKind = {
   UNWRITTEN: 'unwritten-records',
   NO_END: 'no-end-record',
   HEADER: 'header',
+  /** A projectile's spawn, flight end or blast record differs from the flight re-flown from its spawn (or is missing, or extra). */
+  PROJECTILE: 'projectile-mismatch',
+  /** A death credited to another player that no judged kill (shot hit, direct projectile hit, blast share) accounts for. */
+  DEATH: 'unexplained-death',
 } as const;
 export type ProblemKind = (typeof ProblemKind)[keyof typeof ProblemKind];
 
@@ -28,7 +34,19 @@ export interface AuditProblem {
 }
 
 /** Problems that point at tampering or a wrong environment (the audit fails on them). */
-export const FAILING_PROBLEMS: ReadonlySet<ProblemKind> = new Set([ProblemKind.CORRUPT, ProblemKind.WORLD_HASH, ProblemKind.RIG_HASH, ProblemKind.BAD_RECORD]);
+export const FAILING_PROBLEMS: ReadonlySet<ProblemKind> = new Set([ProblemKind.CORRUPT, ProblemKind.WORLD_HASH, ProblemKind.RIG_HASH, ProblemKind.BAD_RECORD, ProblemKind.PROJECTILE, ProblemKind.DEATH]);
+
+/** The projectile audit's findings (shared/audit/projectiles.ts) as problems. */
+export function projectileProblems(a: ProjectileAudit): AuditProblem[] {
+  const out: AuditProblem[] = [];
+  for (const m of a.mismatches) {
+    out.push({ kind: ProblemKind.PROJECTILE, offset: m.offset, message: `projectile ${m.id}: its ${m.record} record at byte ${m.offset} is not what re-flying it from its spawn gives (${m.fields.map((f) => `${f.field}: recorded ${String(f.recorded)}, replayed ${String(f.replayed)}`).join('; ')})` });
+  }
+  for (const d of a.deaths.unexplained) {
+    out.push({ kind: ProblemKind.DEATH, offset: d.offset, message: `the death of slot ${d.slot} at byte ${d.offset} (match ms ${d.timeMs}) is credited to slot ${d.killer}, but no judged shot or projectile of the log killed it` });
+  }
+  return out;
+}
 
 /** A cut tail (logEnd.ts says why) and records failing their CRC. */
 export function framingProblems(frames: FrameReadResult, ends: LogEnd): AuditProblem[] {

@@ -25,6 +25,11 @@ import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type Pose
 import { matchRules, numberOption, type HitregMatchOptions } from './options';
 import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
 import { applyHits, createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
+import { VerdictKind } from '../../shared/validate/verdict';
+import { VolumeRewinder } from '../../shared/lagcomp/rewindVolume';
+import type { PlayerHistory } from '../../shared/lagcomp/history';
+import { DEFAULT_MAX_PROJECTILES, ProjectileFlights, SpawnRefusal, type ProjectileBlastData, type ProjectileEndData } from '../../shared/projectile/flights';
+import { applyProjectileEnd, createProjectileOutcome, type ProjectileOutcome } from './projectileOutcome';
 
 export class HitregMatch<Id extends string | number = string> {
   readonly world: World;
@@ -63,6 +68,17 @@ export class HitregMatch<Id extends string | number = string> {
   private closed: Promise<void> | null = null;
   /** Recorder calls that threw and poses the history refused (the match went on). */
   problems = 0;
+  /** Live projectiles (rockets, grenades) in flat arrays, flown at each endTick (shared/projectile/flights.ts). */
+  readonly projectiles: ProjectileFlights;
+  /** Launches not flown because the match already kept maxProjectiles (their round was used). */
+  projectilesRefused = 0;
+  /** The histories projectiles and blasts may touch: a slot's is undefined while nobody holds it. */
+  private readonly present: (PlayerHistory | undefined)[];
+  /** The shooter of each live projectile, by its index in `projectiles`. */
+  private readonly owners: (MatchPlayer<Id> | null)[];
+  private readonly onProjectile: ((out: ProjectileOutcome<Id>) => void) | null;
+  private readonly projectileOut: ProjectileOutcome<Id> = createProjectileOutcome<Id>();
+  private readonly endHandler = (end: ProjectileEndData, blast: ProjectileBlastData | null) => this.projectileEnded(end, blast);
 
   constructor(options: HitregMatchOptions<Id>) {
     this.rules = matchRules(options);
@@ -84,6 +100,11 @@ export class HitregMatch<Id extends string | number = string> {
     this.bySlot = this.roster.bySlot;
     this.rows = new Float64Array(this.maxPlayers * TICK_POSE_STRIDE);
     this.judge = new ShotJudge(this.scene, this.rules, this.roster.targets);
+    const maxProjectiles = numberOption('maxProjectiles', options.maxProjectiles, DEFAULT_MAX_PROJECTILES, 0, 65536);
+    this.projectiles = new ProjectileFlights(this.rules.weapons, this.rules.zoneMultipliers, this.world, new VolumeRewinder(this.scene.rewinder), Math.floor(maxProjectiles), this.maxPlayers);
+    this.present = new Array<PlayerHistory | undefined>(this.maxPlayers).fill(undefined);
+    this.owners = new Array<MatchPlayer<Id> | null>(this.projectiles.capacity).fill(null);
+    this.onProjectile = options.onProjectile ?? null;
     this.safeRecord(() => this.recorder?.header({
       formatVersion: HEADER_LAYOUT_VERSION,
       roomId: options.roomId ?? '',
@@ -113,6 +134,7 @@ export class HitregMatch<Id extends string | number = string> {
   join(id: Id, options: { team?: number; interpDelayMs?: number } = {}): HitregPlayer<Id> {
     const p = this.roster.seat(id, teamNumber(options.team), clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs));
     this.scene.histories[p.slot]!.clear();
+    this.present[p.slot] = this.scene.histories[p.slot];
     this.event(MatchEventKind.JOIN, p, this.now());
     return p;
   }
@@ -123,6 +145,7 @@ export class HitregMatch<Id extends string | number = string> {
     if (p === undefined) return;
     const t = this.now();
     this.roster.unseat(p, t);
+    this.present[p.slot] = undefined;
     this.event(MatchEventKind.LEAVE, p, t);
   }
 
@@ -285,9 +308,11 @@ export class HitregMatch<Id extends string | number = string> {
     rows.fill(0);
     for (const p of this.bySlot) if (p !== null) this.recordPlayer(p, tick, t, rows);
     this.newestTickMs = t;
+    this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: rows }));
+    // Projectiles fly to the tick's time against the poses just recorded (deaths happen at it).
+    this.projectiles.step(tick, t, this.present, this.endHandler);
     this.tickMs = Number.NaN;
     this.tickNo = tick + 1;
-    this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: rows }));
   }
 
   /** beginTick and endTick at once, for games that move their players before it. */
@@ -350,7 +375,51 @@ export class HitregMatch<Id extends string | number = string> {
       hk[i] = out.hits[i]!.killed;
     }
     this.safeRecord(() => this.recorder?.shot(rec));
+    out.projectile = -1;
+    out.projectileRefusal = '';
+    if (v.kind === VerdictKind.LAUNCH) this.launch(out, p, v);
     return out;
+  }
+
+  /**
+   * A launch verdict: the projectile spawns at the verdict's eye point at its rewound time and is
+   * caught up to the newest tick against the rewound players (an end during the catch-up is
+   * applied at once); refused (PROJECTILE_LIMIT) when maxProjectiles already fly.
+   */
+  private launch(out: ShotOutcome<Id>, p: MatchPlayer<Id>, v: ShotOutcome<Id>['verdict']): void {
+    const f = this.projectiles;
+    // The index is known before the catch-up may end the flight: the end handler reads its owner.
+    let free = 0;
+    while (free < f.capacity && f.live[free] === 1) free++;
+    if (free < f.capacity) this.owners[free] = p;
+    const i = f.spawn(p.slot, v.weapon, v.seq, v.rewindTimeMs, this.newestTickMs, 1000 / this.tickRate, v.x, v.y, v.z, v.nx, v.ny, v.nz, this.present, (end, blast) => {
+      // The spawn is logged before what its catch-up did.
+      this.safeRecord(() => this.recorder?.projectileSpawn?.(f.spawned));
+      this.projectileEnded(end, blast);
+    });
+    if (i < 0) {
+      if (f.refusal === SpawnRefusal.PROJECTILE_LIMIT) this.projectilesRefused++;
+      out.projectileRefusal = refusalName(f.refusal);
+      return;
+    }
+    out.projectile = f.spawned.id;
+    if (f.spawned.alive) this.safeRecord(() => this.recorder?.projectileSpawn?.(f.spawned));
+  }
+
+  /** A flight ended (shared/projectile/flights.ts): damage applied, logged, handed to the game. */
+  private projectileEnded(end: ProjectileEndData, blast: ProjectileBlastData | null): void {
+    const shooter = this.owners[end.index] ?? this.outsider(this.bySlot[end.shooter]?.id as Id);
+    this.owners[end.index] = null;
+    const out = this.projectileOut;
+    applyProjectileEnd(out, end, blast, this.bySlot, shooter, this.rules.friendlyFire ?? 'full', (victim, killer) => this.die(victim, killer));
+    this.safeRecord(() => this.recorder?.projectileEnd?.(end));
+    if (blast !== null) this.safeRecord(() => this.recorder?.projectileBlast?.(blast));
+    if (this.onProjectile === null) return;
+    try {
+      this.onProjectile(out);
+    } catch (e) {
+      this.problem('the onProjectile hook threw (the match goes on)', e);
+    }
   }
 
   /**
@@ -434,6 +503,11 @@ function clampInterp(v: unknown, fallback: number, max: number): number {
 
 function teamNumber(team: unknown): number {
   return typeof team === 'number' && Number.isInteger(team) && team >= 0 && team <= 0x7fff ? team : -1;
+}
+
+function refusalName(r: number): string {
+  for (const [k, v] of Object.entries(SpawnRefusal)) if (v === r) return k;
+  return String(r);
 }
 
 function frameStatusName(s: number): string {

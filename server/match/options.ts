@@ -3,6 +3,7 @@
  * and loadout, weapon rules on or off, friendly fire, tolerances, health. Every option is checked
  * once, at construction, with a message that says what to give instead.
  */
+import type { ProjectileOutcome } from './projectileOutcome';
 import type { World } from '../../shared/world/world';
 import type { Rig } from '../../shared/rig/rig';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
@@ -58,6 +59,14 @@ export interface HitregMatchOptions<Id> {
   clock?: () => number;
   /** A recorder call that throws, or a pose the history refuses: told here (default console.error), the match goes on. */
   onProblem?: (message: string, error?: unknown) => void;
+  /** Live projectiles the match keeps at most (default 256); a launch beyond is refused (PROJECTILE_LIMIT). */
+  maxProjectiles?: number;
+  /**
+   * Called when a projectile's flight ends (at a tick, or at once when its catch-up ended it) with
+   * what its impact and blast did (damage applied, kills): for the game's kill feed and effects.
+   * The outcome is reused: read it at once.
+   */
+  onProjectile?: (out: ProjectileOutcome<Id>) => void;
 }
 
 /** Checks the options and builds the match's rules (what the log header keeps). */

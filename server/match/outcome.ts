@@ -51,10 +51,16 @@ export interface ShotOutcome<Id> {
   hits: AppliedHit<Id>[];
   /** Why an object message could not be a frame (the verdict is MALFORMED); '' otherwise. */
   problem: string;
+  /**
+   * A launch (verdict LAUNCH): the projectile's id (its end comes later, through the match's
+   * onProjectile hook), -1 otherwise; when the launch was not flown, why (PROJECTILE_LIMIT), else ''.
+   */
+  projectile: number;
+  projectileRefusal: string;
 }
 
 export function createShotOutcome<Id>(): ShotOutcome<Id> {
-  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '' };
+  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '', projectile: -1, projectileRefusal: '' };
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ShotTiming } from '../../shared/validate/shot';
 import type { ShooterState, Verdict } from '../../shared/validate/verdict';
 import type { MatchHeader } from '../../shared/matchlog/records';
 import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
+import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 
 /**
  * Pose layout in TickRecord.poses, per slot (TICK_POSE_STRIDE numbers): present (1/0), x, y, z, qx,
@@ -87,6 +88,14 @@ export interface MatchRecorder {
   tick(t: TickRecord): void;
   shot(s: ShotRecord): void;
   event(e: MatchEvent): void;
+  /**
+   * Projectiles (shared/projectile/flights.ts): a spawn after its launch's shot record, then each
+   * flight end (after the tick record whose step ended it, or right after the spawn when its
+   * catch-up did) followed by its blast. Optional: a recorder without them logs no projectiles.
+   */
+  projectileSpawn?(s: ProjectileSpawnData): void;
+  projectileEnd?(e: ProjectileEndData): void;
+  projectileBlast?(b: ProjectileBlastData): void;
   /** Called when the room is disposed; may flush asynchronously. */
   close(): void | Promise<void>;
 }

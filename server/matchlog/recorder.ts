@@ -11,6 +11,8 @@
 import { join, resolve } from 'node:path';
 import type { MatchEvent, MatchHeader, MatchRecorder, ShotRecord, TickRecord } from '../match/recorder';
 import { TICK_POSE_STRIDE } from '../match/recorder';
+import { blastRecordBytes, END_RECORD_BYTES, SPAWN_BYTES, writeBlast, writeEnd as writeProjectileEnd, writeSpawn } from '../../shared/matchlog/projectileRecord';
+import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
@@ -151,6 +153,24 @@ export class MatchLogRecorder implements MatchRecorder {
     const at = writer.begin(RecordType.EVENT, EVENT_BYTES);
     writer.end(writeEvent(writer.view, at, e));
     this.events++;
+  }
+
+  projectileSpawn(s: ProjectileSpawnData): void {
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.PROJECTILE_SPAWN, SPAWN_BYTES);
+    writer.end(writeSpawn(writer.view, at, s));
+  }
+
+  projectileEnd(e: ProjectileEndData): void {
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.PROJECTILE_END, END_RECORD_BYTES);
+    writer.end(writeProjectileEnd(writer.view, at, e));
+  }
+
+  projectileBlast(b: ProjectileBlastData): void {
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.PROJECTILE_BLAST, blastRecordBytes(b));
+    writer.end(writeBlast(writer.view, at, b));
   }
 
   /** Writes the END record, flushes, syncs and closes. Safe to call more than once. */

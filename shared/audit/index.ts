@@ -7,3 +7,4 @@ export * from './replay';
 export * from './verify';
 export * from './logEnd';
 export { checkHitHealth } from './hitHealth';
+export { ProjectileAuditor, type ProjectileAudit, type ProjectileMismatch, type UnexplainedDeath } from './projectiles';

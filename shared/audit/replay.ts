@@ -56,10 +56,16 @@ export interface ReplayOptions {
   /** Called with the number of shots validated so far, every `progressEvery` shots. */
   onProgress: ((shots: number) => void) | null;
   progressEvery: number;
+  /**
+   * Called after each record is applied, in log order, with the newest tick's number and time
+   * (-1 and -Infinity before the first): the projectile audit (./projectiles.ts) walks the log
+   * beside the replay on the histories it rebuilds. Null: not called.
+   */
+  onRecord: ((f: FrameRef, tick: number, tickMs: number) => void) | null;
 }
 
 export const DEFAULT_REPLAY_OPTIONS: Readonly<ReplayOptions> = Object.freeze({
-  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, observer: null, onProgress: null, progressEvery: 4096,
+  shooters: null, applyFrom: 0, shotsFrom: 0, shotsTo: Number.MAX_SAFE_INTEGER, shotIndexBase: 0, observer: null, onProgress: null, progressEvery: 4096, onRecord: null,
 });
 
 export interface ReplayResult {
@@ -135,6 +141,7 @@ export function replayMatchLog(
   let shotFrames = 0;
   for (let fi = Math.max(first, opt.shotsFrom); fi < lastFrame; fi++) if (list[fi]!.type === RecordType.SHOT) shotFrames++;
   const st = new Replay(bytes, scene, config, opt, frames, shotFrames);
+  const onRecord = opt.onRecord;
   const result = st.result;
   const t0 = now();
 
@@ -151,6 +158,7 @@ export function replayMatchLog(
     if (type === RecordType.TICK) st.applyTick(f);
     else if (type === RecordType.SHOT) st.replayShot(f, fi);
     else st.otherRecord(f);
+    if (onRecord !== null) onRecord(f, st.lastTick, st.lastTickMs);
   }
   result.rows = st.rows.subarray(0, result.shots * SHOT_COLUMNS);
   result.elapsedMs = now() - t0;
@@ -175,6 +183,9 @@ class Replay {
   readonly hasView: boolean;
   /** The log's format version (frame.ts). */
   readonly version: number;
+  /** The newest tick applied: its number and time (-1, -Infinity before the first). */
+  lastTick = -1;
+  lastTickMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -245,6 +256,8 @@ class Replay {
       if (observer !== null) observer.slot(slot, p);
     }
     if (observer !== null) observer.endTick(tickMs);
+    this.lastTick = tickNo;
+    this.lastTickMs = tickMs;
     this.result.ticks++;
   }
 
@@ -278,6 +291,11 @@ class Replay {
         result.gaps.push({ offset: f.offset, records: f.payloadLength >= 4 ? view.getUint32(at, true) : -1 });
         break;
       }
+      case RecordType.PROJECTILE_SPAWN:
+      case RecordType.PROJECTILE_END:
+      case RecordType.PROJECTILE_BLAST:
+        // Re-flown by the projectile audit (./projectiles.ts), which walks the whole log in order.
+        break;
       case NOTE_FRAME_TYPE: {
         // The writer's note on records it could not write: how the log ends (logEnd.ts) reports it.
         if (readNote(view, at, f.payloadLength) === null) this.bad(f.offset, f.type, 'writer note of the wrong size');

@@ -2,7 +2,8 @@
  * The integrity audit of one match log in one call: the header read and held against the level
  * and rig at hand (by content hash), the match's scene rebuilt from it, every verdict replayed from
  * the log alone and compared bit for bit, and each shooter's chain of seqs and fire clocks checked
- * across its shots (a removed or reordered shot shows there). What server/audit adds on top (worker
+ * across its shots (a removed or reordered shot shows there); every projectile re-flown from its
+ * spawn and every death held against a judged cause (./projectiles.ts). What server/audit adds on top (worker
  * threads, behaviour measures, flags, reports) is not needed to trust a log's verdicts.
  */
 import type { World } from '../world/world';
@@ -13,6 +14,8 @@ import { RecordType, decodeHeader, readEvent, type MatchHeader } from '../matchl
 import { replayMatchLog, type ReplayResult, type ShotMismatch } from './replay';
 import { checkSeqChains } from './seqChains';
 import { describeLogEnd, type LogEnd } from './logEnd';
+import { ProjectileAuditor, type ProjectileAudit } from './projectiles';
+import { LOG_VERSION_WITH_PROJECTILES, type FrameRef } from '../matchlog/frame';
 
 export interface LogVerification {
   /** The log's header, null when it has none that reads. */
@@ -27,11 +30,16 @@ export interface LogVerification {
   replay: ReplayResult | null;
   /** Where and why the log ends (null when it could not be framed). */
   ends: LogEnd | null;
+  /** Projectiles re-flown from their spawns and the causes of deaths (format 10 on; empty before). */
+  projectiles: ProjectileAudit;
 }
 
 /** Replays `bytes` (a whole match log) against `world` and `rig`. Never throws on a damaged log. */
 export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVerification {
-  const out: LogVerification = { header: null, problems: [], shots: 0, mismatches: [], replay: null, ends: null };
+  const out: LogVerification = {
+    header: null, problems: [], shots: 0, mismatches: [], replay: null, ends: null,
+    projectiles: { flights: 0, mismatches: [], deaths: { explained: 0, byGame: 0, unexplained: [] }, unresolved: 0 },
+  };
   let frames;
   try {
     frames = readFrames(bytes);
@@ -56,7 +64,14 @@ export function verifyMatchLog(bytes: Uint8Array, world: World, rig: Rig): LogVe
   if (h.worldHash !== world.hash) out.problems.push(`the log's level is ${h.worldHash}, the one given is ${world.hash}`);
   if (h.rigHash !== rig.hash) out.problems.push(`the log's rig is ${h.rigHash}, the one given is ${rig.hash}`);
   if (out.problems.length > 0) return out;
-  const replay = replayMatchLog(bytes, createMatchScene(world, rig, h.scene), h.validation, {}, () => 0, frames);
+  const scene = createMatchScene(world, rig, h.scene);
+  const auditor = frames.version >= LOG_VERSION_WITH_PROJECTILES ? new ProjectileAuditor(scene, h.validation, bytes, frames.version) : null;
+  const onRecord = auditor === null ? null : (f: FrameRef, tick: number, tickMs: number) => auditor.record(f, tick, tickMs);
+  const replay = replayMatchLog(bytes, scene, h.validation, { onRecord }, () => 0, frames);
+  if (auditor !== null) {
+    out.projectiles = auditor.finish(frames.frames.at(-1)?.offset ?? 0, out.ends.complete);
+    for (const d of out.projectiles.deaths.unexplained) out.problems.push(`a death of slot ${d.slot} credited to slot ${d.killer} at byte ${d.offset} has no judged cause`);
+  }
   out.replay = replay;
   out.shots = replay.shots;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

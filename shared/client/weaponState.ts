@@ -31,7 +31,7 @@ interface Pending {
 
 /** Whether the server carried the action out, from its verdict reply. */
 export function verdictFired(v: { kind: number; reason: number }): boolean {
-  if (v.kind === VerdictKind.HIT || v.kind === VerdictKind.MISS || v.kind === VerdictKind.ACTION) return true;
+  if (v.kind === VerdictKind.HIT || v.kind === VerdictKind.MISS || v.kind === VerdictKind.ACTION || v.kind === VerdictKind.LAUNCH) return true;
   // Rejections found in the replay step come after the shot was fired (shared/validate/shot.ts).
   return v.reason === VerdictReason.OCCLUDED || v.reason === VerdictReason.NOT_VISIBLE;
 }

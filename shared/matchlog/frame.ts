@@ -31,8 +31,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  *    (shotRecord.ts, pelletRecord.ts).
  * 9: a log the writer could not finish may end with its note (NOTE_FRAME_TYPE): the records it
  *    could not write and why. Records unchanged: a version 8 log reads as a version 9 one.
+ * 10: projectile records (spawn, flight end, blast: projectileRecord.ts); the other records
+ *    unchanged, so a version 9 log reads as a version 10 one without projectiles.
  */
-export const LOG_FORMAT_VERSION = 9;
+export const LOG_FORMAT_VERSION = 10;
+/** The first version whose logs carry projectile records (and account for every death: the audit's cause check). */
+export const LOG_VERSION_WITH_PROJECTILES = 10;
 /** The first version whose writer may leave a note frame. */
 export const LOG_VERSION_WITH_NOTE = 9;
 /** The oldest version this reader reads (a version 3 tick slot has no view: its measures fall back to the body's heading). */

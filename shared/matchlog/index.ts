@@ -1,7 +1,7 @@
 /**
  * The match log's codec: the framing (preamble, length-prefixed CRC-checked records, the writer's
  * gap and note frames), the header, tick, event and end records, and the shot record (the message
- * as received, its timing, the rules state before and the verdict). The room's writer (server/matchlog) and the
+ * as received, its timing, the rules state before and the verdict), and the projectile records. The room's writer (server/matchlog) and the
  * audit's replay (../audit) both read and write logs through it.
  */
 export * from './frame';
@@ -9,4 +9,5 @@ export * from './records';
 export * from './shotRecord';
 export * from './pelletRecord';
 export * from './verdictCompare';
+export { ProjectileRecordType, readSpawn, readBlast, readEnd as readProjectileEnd, writeSpawn, writeBlast, writeEnd as writeProjectileEnd, blastRecordBytes, SPAWN_BYTES, END_RECORD_BYTES } from './projectileRecord';
 export { crc32 } from './crc32';

@@ -44,6 +44,10 @@
  *    With penetration power a pellet passes walls it can pay for and players it hits (pellets.ts).
  *    A melee swing meets the players as a sphere of the weapon's radius swept along the segment and
  *    the world as a thin segment from the start to the contact (melee.ts).
+ * 5c. A projectile weapon (weapon.projectile) is launched instead of replayed: verdict LAUNCH
+ *    (OK_LAUNCH) with the eye point nearest the start and the claim's unit direction; the match
+ *    flies it (shared/projectile) from the rewound time. Its claim needs only a length > 0 and
+ *    within rangeM (step 5); no pattern, no pellets.
  * 7. Verdict: HIT (zone, damage = weapon damage x zone multiplier x the weapon's falloff at the hit's
  *    distance from the start, x the power left behind walls; 0 for a teammate under friendly fire
  *    'noDamage', OK_FRIENDLY), MISS, ACTION, or REJECTED. Each pellet's own end, hits and impacts
@@ -166,6 +170,9 @@ export function validateShot(
   const claimRule = judgeClaim(out, scene, config, timing, shot, shooter, weapon);
   if (claimRule !== RULES_OK) return refuse(out, shooter, claimRule);
 
+  // 5c. A projectile weapon: launched from the eye point nearest the start along the claim (no hit test)
+  if (weapon.projectile !== undefined) return launch(out, shot, weapon, rules);
+
   // 5b. Pattern
   const pellets = pelletsFor(out, config, shot, shooter, weapon);
   if (pellets < 0) return refuse(out, shooter, VerdictReason.SPREAD_MISMATCH);
@@ -180,6 +187,26 @@ export function validateShot(
 
   // 6 and 7. Replay and verdict, pellet by pellet
   return judgePull(out, scene, config, targets, shot, shooter, weapon, pellets);
+}
+
+/**
+ * Step 5c: a projectile weapon's shot is fired (a round and the fire interval used) and launched:
+ * verdict LAUNCH, OK_LAUNCH; x, y, z the server's eye point nearest the claimed start (eyePath.ts),
+ * nx, ny, nz the claim's unit direction. The claim's length only had to be > 0 and within rangeM.
+ */
+function launch(out: Verdict, shot: ShotMessage, weapon: WeaponSpec, rules: boolean): Verdict {
+  out.fired = true;
+  if (rules) applyFire(out.after, weapon, shot.timeMs);
+  else {
+    out.after.lastActionMs = shot.timeMs;
+    out.after.pulls++;
+  }
+  const len = Math.sqrt(claimLength2(shot));
+  out.kind = VerdictKind.LAUNCH;
+  out.reason = VerdictReason.OK_LAUNCH;
+  out.x = eye.cx; out.y = eye.cy; out.z = eye.cz;
+  out.nx = (shot.ex - shot.sx) / len; out.ny = (shot.ey - shot.sy) / len; out.nz = (shot.ez - shot.sz) / len;
+  return out;
 }
 
 /**

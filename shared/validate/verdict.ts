@@ -11,6 +11,11 @@ export const VerdictKind = {
   REJECTED: 2,
   /** A switch or reload that was carried out. */
   ACTION: 3,
+  /**
+   * A projectile weapon fired: no hit test here; the match flies the projectile (shared/projectile)
+   * from the eye point (x, y, z) along the unit direction (nx, ny, nz) from rewindTimeMs on.
+   */
+  LAUNCH: 4,
 } as const;
 export type VerdictKind = (typeof VerdictKind)[keyof typeof VerdictKind];
 
@@ -83,6 +88,8 @@ export const VerdictReason = {
   SPREAD_MISMATCH: 34,
   /** A pull claiming a number of pellets other than its weapon fires (none for a weapon without a pattern). */
   PELLET_COUNT: 35,
+  /** A projectile was launched (verdict LAUNCH): the match flies it and its impact or blast does the damage. */
+  OK_LAUNCH: 36,
 } as const;
 export type VerdictReason = (typeof VerdictReason)[keyof typeof VerdictReason];
 

@@ -28,10 +28,16 @@ export const TEAM_READER: SnapshotReader = {
   },
 };
 
+/** A rocket's or grenade's end as the room tells everyone (room.ts projectileEnded). */
+export interface ProjectileEnd {
+  id: number; shooterId: string | null; weapon: number; kind: number; x: number; y: number; z: number; exploded: boolean;
+  hits: { targetId: string | null; damage: number; healthAfter: number; killed: boolean }[];
+}
+
 export interface Judged {
   seq: number;
   predicted: { kind: number; reason: string; target: string | number | null; zone: number };
-  verdict: VerdictReply & { targetId: string | null; problem: string };
+  verdict: VerdictReply & { targetId: string | null; problem: string; projectile: number; projectileRefusal: string };
 }
 
 export class Soldier {
@@ -40,6 +46,8 @@ export class Soldier {
   readonly judged: Judged[] = [];
   /** Every verdict the server sent this soldier (a message that could not be one included). */
   readonly replies: Judged['verdict'][] = [];
+  /** Every projectile end the room announced. */
+  readonly projectiles: ProjectileEnd[] = [];
   private left = false;
   private readonly pending = new Map<number, Judged['predicted']>();
   private waiters: (() => void)[] = [];
@@ -68,6 +76,10 @@ export class Soldier {
       this.pending.delete(v.seq);
       this.predicting.settle(v.seq, v);
       if (predicted !== undefined) this.judged.push({ seq: v.seq, predicted, verdict: v });
+      this.wake();
+    });
+    room.onMessage('projectile', (e: ProjectileEnd) => {
+      this.projectiles.push(e);
       this.wake();
     });
     room.onStateChange((state) => {

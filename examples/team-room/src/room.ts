@@ -6,14 +6,25 @@
  */
 import { Room, type Client } from '@colyseus/core';
 import { VerdictKind, type Rig, type WeaponSpec, type World } from 'hitreg';
-import { HitregMatch, MatchLogRecorder, verdictReply } from 'hitreg/server';
+import { HitregMatch, MatchLogRecorder, verdictReply, type AppliedHit, type ProjectileOutcome } from 'hitreg/server';
 import { Soldier, TeamState } from './schema.js';
 import { SPAWNS } from './level.js';
 
-/** The game's weapons: a carbine whose damage falls off past 25 m, and a sidearm. */
+/**
+ * The game's weapons: a carbine whose damage falls off past 25 m, a sidearm, and two projectile
+ * weapons the match flies (a rocket that explodes on impact, a grenade that bounces until its fuse).
+ */
 export const TEAM_WEAPONS: readonly WeaponSpec[] = [
   { id: 0, name: 'carbine', damage: 30, rangeM: 120, fireIntervalMs: 120, magazine: 24, reloadMs: 1800, drawMs: 400, zoneMultipliers: null, falloff: [{ distanceM: 25, multiplier: 1 }, { distanceM: 80, multiplier: 0.6 }] },
   { id: 1, name: 'sidearm', damage: 18, rangeM: 50, fireIntervalMs: 200, magazine: 10, reloadMs: 1200, drawMs: 250, zoneMultipliers: null },
+  {
+    id: 2, name: 'rocket', damage: 0, rangeM: 100, fireIntervalMs: 900, magazine: 1, reloadMs: 1500, drawMs: 500, zoneMultipliers: null,
+    projectile: { speed: 25, gravity: 0, radius: 0.25, lifetimeMs: 4000, fuseMs: 0, bounce: 0, splash: { radius: 3.5, damageMax: 90, damageMin: 10 }, directDamage: 60 },
+  },
+  {
+    id: 3, name: 'grenade', damage: 0, rangeM: 60, fireIntervalMs: 1000, magazine: 1, reloadMs: 1000, drawMs: 400, zoneMultipliers: null,
+    projectile: { speed: 12, gravity: 9.81, radius: 0.08, lifetimeMs: 4000, fuseMs: 2000, bounce: 0.4, splash: { radius: 5, damageMax: 100, damageMin: 10 }, directDamage: 5 },
+  },
 ];
 export const TICK_RATE = 30;
 /** Eye heights of the game's stances, metres. */
@@ -60,6 +71,9 @@ export class TeamRoom extends Room<{ state: TeamState }> {
         out.viewX = s.faceX; out.viewY = 0; out.viewZ = s.faceZ; // the body's yaw follows the facing
         out.eyeHeight = s.crouched ? CROUCHED_EYE : STANDING_EYE;
       },
+      // A rocket's or grenade's end, at a tick (or at once when its catch-up ended it): its damage
+      // and kills are applied like a shot's; everyone is told where it blew up and whom it hurt.
+      onProjectile: (o) => this.projectileEnded(o),
     });
     this.onMessage('move', (client, m: unknown) => this.move(client, m));
     this.onMessage('shot', (client, m: unknown) => this.shot(client, m));
@@ -151,15 +165,28 @@ export class TeamRoom extends Room<{ state: TeamState }> {
     const v = out.verdict;
     if (v.kind === VerdictKind.HIT && out.target === null) (this.constructor as typeof TeamRoom).setup.counters.ghostHits++;
     // Every hit the match applied (one per pellet, and the players a bullet passed through).
-    for (const h of out.hits) {
-      if (h.target === null || h.healthAfter < 0) continue;
-      const victim = this.state.soldiers.get(h.target)!;
-      victim.health = h.healthAfter;
-      if (h.killed) {
-        victim.alive = false;
-        this.respawnAt.set(h.target, this.match.now() + RESPAWN_MS);
-      }
+    for (const h of out.hits) this.applied(h);
+    // A launch's projectile flies on in the match: its id (-1 and a reason when the match refused to fly it).
+    client.send('verdict', { ...verdictReply(v), targetId: out.target, problem: out.problem, projectile: out.projectile, projectileRefusal: out.projectileRefusal });
+  }
+
+  private projectileEnded(o: ProjectileOutcome<string>): void {
+    for (const h of o.hits) this.applied(h);
+    this.broadcast('projectile', {
+      id: o.id, shooterId: o.shooter, weapon: o.weapon, kind: o.kind, x: o.x, y: o.y, z: o.z, exploded: o.exploded,
+      hits: o.hits.map((h) => ({ targetId: h.target, damage: h.damage, healthAfter: h.healthAfter, killed: h.killed })),
+    });
+  }
+
+  /** A hit the match applied, into the room's state (health; a kill schedules the respawn). */
+  private applied(h: AppliedHit<string>): void {
+    if (h.target === null || h.healthAfter < 0) return;
+    const victim = this.state.soldiers.get(h.target);
+    if (victim === undefined) return;
+    victim.health = h.healthAfter;
+    if (h.killed) {
+      victim.alive = false;
+      this.respawnAt.set(h.target, this.match.now() + RESPAWN_MS);
     }
-    client.send('verdict', { ...verdictReply(v), targetId: out.target, problem: out.problem });
   }
 }

@@ -2,7 +2,7 @@
  * The team room end to end: a Colyseus server with TeamRoom on an ephemeral port, four soldiers over
  * real WebSockets (alice and carol on team 0, bob and dave on team 1), a scripted fight, then the
  * match log audited with hitreg/audit. Prints one JSON line:
- *   { shots, verdicts: { reason: n }, predictedAgree, auditMismatches, ghostHits }
+ *   { shots, verdicts: { reason: n }, predictedAgree, auditMismatches, ghostHits, projectiles: { launched, exploded }, auditFlights, auditDeaths }
  * and exits 1 when something that must hold does not (a ghost hit, a replay mismatch, a shot at a
  * teammate or at a departed player that did damage).
  */
@@ -82,6 +82,21 @@ try {
   expect((await alice.switchTo(1)).verdict.reasonName === 'OK_SWITCH', 'alice switches to the sidearm');
   const sidearm = await alice.fireAt(chest(alice, bobId), bobId);
   expect(sidearm.verdict.reasonName === 'OK_HIT' && sidearm.verdict.damage > 0, `the sidearm at bob: ${sidearm.verdict.reasonName}`);
+  // A rocket at bob and a grenade at his feet: each launched (OK_LAUNCH), flown by the match, and
+  // its end (impact or fuse) announced with the damage it did.
+  const launched: number[] = [];
+  for (const [weapon, aimAt] of [[2, (p: [number, number, number]) => p], [3, (p: [number, number, number]) => [p[0], 0.1, p[2]] as [number, number, number]]] as const) {
+    await alice.until(() => alice.drawn(bobId) !== null, 'bob in view');
+    expect((await alice.switchTo(weapon)).verdict.reasonName === 'OK_SWITCH', `alice switches to weapon ${weapon}`);
+    await alice.until(() => alice.drawn(bobId) !== null, 'bob in view');
+    const shot = await alice.fireAt(aimAt(chest(alice, bobId)), bobId);
+    expect(shot.verdict.reasonName === 'OK_LAUNCH' && shot.verdict.projectile >= 0, `weapon ${weapon} launched: ${shot.verdict.reasonName}`);
+    launched.push(shot.verdict.projectile);
+    await alice.until(() => alice.projectiles.some((e) => e.id === shot.verdict.projectile), `projectile ${shot.verdict.projectile} ended`);
+  }
+  const ended = alice.projectiles.filter((e) => launched.includes(e.id));
+  expect(ended.every((e) => e.exploded), 'the rocket and the grenade exploded');
+  expect(ended.some((e) => e.hits.some((h) => h.targetId === bobId && h.damage > 0)), 'a blast or a direct hit damaged bob');
   // A message that cannot be a weapon message: refused with the field at fault, nothing changes.
   const before = bob.judged.length;
   bob.sendMalformed();
@@ -92,6 +107,7 @@ try {
   const ghostHits = counters.ghostHits;
   const judged: Judged[] = everyone.flatMap((s) => s.judged);
   const fires = judged.filter((j) => j.predicted.reason !== 'OK_SWITCH');
+  const projectiles = { launched: launched.length, exploded: ended.filter((e) => e.exploded).length };
   const agree = fires.filter((j) => j.predicted.kind === j.verdict.kind && j.predicted.target === j.verdict.targetId && j.predicted.zone === j.verdict.zone).length;
   for (const s of everyone) await s.leave();
   await sleep(200);
@@ -106,7 +122,8 @@ try {
   for (const r of replies) verdicts[r.reasonName] = (verdicts[r.reasonName] ?? 0) + 1;
   const summary = {
     shots: replies.length, verdicts, predictedAgree: fires.length > 0 ? agree / fires.length : 0,
-    auditMismatches: audit.mismatches.length, ghostHits,
+    auditMismatches: audit.mismatches.length + audit.projectiles.mismatches.length, ghostHits, projectiles,
+    auditFlights: audit.projectiles.flights, auditDeaths: audit.projectiles.deaths.explained,
   };
   expect(ghostHits === 0, 'no ghost hits');
   expect(summary.auditMismatches === 0, 'the audit replays every verdict');
