@@ -27,9 +27,8 @@ import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEven
 import { applyHits, createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { VolumeRewinder } from '../../shared/lagcomp/rewindVolume';
-import type { PlayerHistory } from '../../shared/lagcomp/history';
-import { DEFAULT_MAX_PROJECTILES, ProjectileFlights, SpawnRefusal, type ProjectileBlastData, type ProjectileEndData } from '../../shared/projectile/flights';
-import { applyProjectileEnd, createProjectileOutcome, type ProjectileOutcome } from './projectileOutcome';
+import { DEFAULT_MAX_PROJECTILES, ProjectileFlights } from '../../shared/projectile/flights';
+import { MatchProjectiles } from './projectiles';
 
 export class HitregMatch<Id extends string | number = string> {
   readonly world: World;
@@ -70,15 +69,7 @@ export class HitregMatch<Id extends string | number = string> {
   problems = 0;
   /** Live projectiles (rockets, grenades) in flat arrays, flown at each endTick (shared/projectile/flights.ts). */
   readonly projectiles: ProjectileFlights;
-  /** Launches not flown because the match already kept maxProjectiles (their round was used). */
-  projectilesRefused = 0;
-  /** The histories projectiles and blasts may touch: a slot's is undefined while nobody holds it. */
-  private readonly present: (PlayerHistory | undefined)[];
-  /** The shooter of each live projectile, by its index in `projectiles`. */
-  private readonly owners: (MatchPlayer<Id> | null)[];
-  private readonly onProjectile: ((out: ProjectileOutcome<Id>) => void) | null;
-  private readonly projectileOut: ProjectileOutcome<Id> = createProjectileOutcome<Id>();
-  private readonly endHandler = (end: ProjectileEndData, blast: ProjectileBlastData | null) => this.projectileEnded(end, blast);
+  private readonly flights: MatchProjectiles<Id>;
 
   constructor(options: HitregMatchOptions<Id>) {
     this.rules = matchRules(options);
@@ -102,9 +93,12 @@ export class HitregMatch<Id extends string | number = string> {
     this.judge = new ShotJudge(this.scene, this.rules, this.roster.targets);
     const maxProjectiles = numberOption('maxProjectiles', options.maxProjectiles, DEFAULT_MAX_PROJECTILES, 0, 65536);
     this.projectiles = new ProjectileFlights(this.rules.weapons, this.rules.zoneMultipliers, this.world, new VolumeRewinder(this.scene.rewinder), Math.floor(maxProjectiles), this.maxPlayers);
-    this.present = new Array<PlayerHistory | undefined>(this.maxPlayers).fill(undefined);
-    this.owners = new Array<MatchPlayer<Id> | null>(this.projectiles.capacity).fill(null);
-    this.onProjectile = options.onProjectile ?? null;
+    this.flights = new MatchProjectiles<Id>(this.projectiles, {
+      bySlot: this.bySlot, friendlyFire: this.rules.friendlyFire ?? 'full',
+      die: (victim, killer) => this.die(victim, killer), outsider: (id) => this.outsider(id),
+      record: (fn) => this.safeRecord(() => { if (this.recorder !== null) fn(this.recorder); }),
+      problem: (m, e) => this.problem(m, e),
+    }, this.maxPlayers, options.onProjectile ?? null);
     this.safeRecord(() => this.recorder?.header({
       formatVersion: HEADER_LAYOUT_VERSION,
       roomId: options.roomId ?? '',
@@ -134,7 +128,7 @@ export class HitregMatch<Id extends string | number = string> {
   join(id: Id, options: { team?: number; interpDelayMs?: number } = {}): HitregPlayer<Id> {
     const p = this.roster.seat(id, teamNumber(options.team), clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs));
     this.scene.histories[p.slot]!.clear();
-    this.present[p.slot] = this.scene.histories[p.slot];
+    this.flights.setPresent(p.slot, this.scene.histories[p.slot]);
     this.event(MatchEventKind.JOIN, p, this.now());
     return p;
   }
@@ -145,7 +139,7 @@ export class HitregMatch<Id extends string | number = string> {
     if (p === undefined) return;
     const t = this.now();
     this.roster.unseat(p, t);
-    this.present[p.slot] = undefined;
+    this.flights.setPresent(p.slot, undefined);
     this.event(MatchEventKind.LEAVE, p, t);
   }
 
@@ -310,7 +304,7 @@ export class HitregMatch<Id extends string | number = string> {
     this.newestTickMs = t;
     this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: rows }));
     // Projectiles fly to the tick's time against the poses just recorded (deaths happen at it).
-    this.projectiles.step(tick, t, this.present, this.endHandler);
+    this.flights.step(tick, t);
     this.tickMs = Number.NaN;
     this.tickNo = tick + 1;
   }
@@ -377,49 +371,13 @@ export class HitregMatch<Id extends string | number = string> {
     this.safeRecord(() => this.recorder?.shot(rec));
     out.projectile = -1;
     out.projectileRefusal = '';
-    if (v.kind === VerdictKind.LAUNCH) this.launch(out, p, v);
+    if (v.kind === VerdictKind.LAUNCH) this.flights.launch(out, p, this.newestTickMs, 1000 / this.tickRate);
     return out;
   }
 
-  /**
-   * A launch verdict: the projectile spawns at the verdict's eye point at its rewound time and is
-   * caught up to the newest tick against the rewound players (an end during the catch-up is
-   * applied at once); refused (PROJECTILE_LIMIT) when maxProjectiles already fly.
-   */
-  private launch(out: ShotOutcome<Id>, p: MatchPlayer<Id>, v: ShotOutcome<Id>['verdict']): void {
-    const f = this.projectiles;
-    // The index is known before the catch-up may end the flight: the end handler reads its owner.
-    let free = 0;
-    while (free < f.capacity && f.live[free] === 1) free++;
-    if (free < f.capacity) this.owners[free] = p;
-    const i = f.spawn(p.slot, v.weapon, v.seq, v.rewindTimeMs, this.newestTickMs, 1000 / this.tickRate, v.x, v.y, v.z, v.nx, v.ny, v.nz, this.present, (end, blast) => {
-      // The spawn is logged before what its catch-up did.
-      this.safeRecord(() => this.recorder?.projectileSpawn?.(f.spawned));
-      this.projectileEnded(end, blast);
-    });
-    if (i < 0) {
-      if (f.refusal === SpawnRefusal.PROJECTILE_LIMIT) this.projectilesRefused++;
-      out.projectileRefusal = refusalName(f.refusal);
-      return;
-    }
-    out.projectile = f.spawned.id;
-    if (f.spawned.alive) this.safeRecord(() => this.recorder?.projectileSpawn?.(f.spawned));
-  }
-
-  /** A flight ended (shared/projectile/flights.ts): damage applied, logged, handed to the game. */
-  private projectileEnded(end: ProjectileEndData, blast: ProjectileBlastData | null): void {
-    const shooter = this.owners[end.index] ?? this.outsider(this.bySlot[end.shooter]?.id as Id);
-    this.owners[end.index] = null;
-    const out = this.projectileOut;
-    applyProjectileEnd(out, end, blast, this.bySlot, shooter, this.rules.friendlyFire ?? 'full', (victim, killer) => this.die(victim, killer));
-    this.safeRecord(() => this.recorder?.projectileEnd?.(end));
-    if (blast !== null) this.safeRecord(() => this.recorder?.projectileBlast?.(blast));
-    if (this.onProjectile === null) return;
-    try {
-      this.onProjectile(out);
-    } catch (e) {
-      this.problem('the onProjectile hook threw (the match goes on)', e);
-    }
+  /** Launches not flown because the match already kept maxProjectiles (their round was used). */
+  get projectilesRefused(): number {
+    return this.flights.refused;
   }
 
   /**
@@ -503,11 +461,6 @@ function clampInterp(v: unknown, fallback: number, max: number): number {
 
 function teamNumber(team: unknown): number {
   return typeof team === 'number' && Number.isInteger(team) && team >= 0 && team <= 0x7fff ? team : -1;
-}
-
-function refusalName(r: number): string {
-  for (const [k, v] of Object.entries(SpawnRefusal)) if (v === r) return k;
-  return String(r);
 }
 
 function frameStatusName(s: number): string {
