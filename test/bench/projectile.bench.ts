@@ -16,8 +16,9 @@
  * [-- --json]; with --json one line {"bench": "projectile", "players", "cases": {...}} per player count.
  */
 import { benchArgs } from './args';
+import { GcWatch, runningArena } from './runningArena';
 import { fileURLToPath } from 'node:url';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { Rewinder } from '../../shared/lagcomp/rewind';
@@ -52,33 +53,7 @@ interface Row {
   cases: Record<string, CaseRow>;
 }
 
-const gcStarts: number[] = [];
-const gcObserver = new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcStarts.push(e.startTime);
-});
-
-/** 64 players running around the arena for one second (as the volume bench). */
-function arena(): { histories: PlayerHistory[]; newest: number } {
-  const rnd = mulberry32(0x7e3d + HZ);
-  const dt = 1000 / HZ;
-  const cap = PlayerHistory.capacityFor(HZ, DEFAULT_REWIND_WINDOW_MS);
-  const pose = createPlayerPose();
-  const state = Array.from({ length: ARENA_PLAYERS }, () => ({
-    x: (rnd() - 0.5) * 50, z: (rnd() - 0.5) * 50, vx: (rnd() - 0.5) * 12, vz: (rnd() - 0.5) * 12, yaw: rnd() * 6.28, clip: Math.floor(rnd() * 3),
-  }));
-  const histories = state.map(() => new PlayerHistory(cap));
-  for (let tick = 0; tick < HZ; tick++) {
-    for (let p = 0; p < ARENA_PLAYERS; p++) {
-      const s = state[p], t = tick / HZ;
-      pose.x = s.x + s.vx * t; pose.y = 0; pose.z = s.z + s.vz * t;
-      const half = (s.yaw + 0.5 * t) / 2;
-      pose.qx = 0; pose.qy = Math.sin(half); pose.qz = 0; pose.qw = Math.cos(half);
-      pose.clip = s.clip; pose.time = t;
-      histories[p].record(tick, tick * dt, pose);
-    }
-  }
-  return { histories, newest: (HZ - 1) * dt };
-}
+const gc = new GcWatch();
 
 /** Floor, walls and 60 seeded pillars and slabs. */
 function level() {
@@ -183,7 +158,7 @@ async function measure(histories: PlayerHistory[], players: number, newest: numb
       per[name] = name === 'step' ? (1000 * counted) / c.calls : counted / c.calls;
       blk[name] = blocked / c.calls;
       await new Promise((resolve) => setTimeout(resolve, 20)); // let the observer deliver
-      gcs[name] += gcStarts.filter((t) => t >= g0 && t <= g1).length;
+      gcs[name] += gc.between(g0, g1);
     }
   }
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[ROUNDS >> 1];
@@ -196,11 +171,11 @@ async function measure(histories: PlayerHistory[], players: number, newest: numb
 }
 
 export async function run(opts: { json: boolean }): Promise<void> {
-  gcObserver.observe({ entryTypes: ['gc'] });
-  const { histories, newest } = arena();
+  gc.start();
+  const { histories, newest } = runningArena(ARENA_PLAYERS, HZ, 50);
   const rows: Row[] = [];
   for (const players of [16, 64]) rows.push(await measure(histories, players, newest));
-  gcObserver.disconnect();
+  gc.stop();
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify({ bench: 'projectile', hz: HZ, ...r }));
     return;

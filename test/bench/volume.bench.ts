@@ -17,8 +17,9 @@
  * {"bench": "volume", "players", "queries": {kind: {...}}} per player count.
  */
 import { benchArgs } from './args';
+import { GcWatch, runningArena } from './runningArena';
 import { fileURLToPath } from 'node:url';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { createRewindPolicy, DEFAULT_REWIND_WINDOW_MS, PlayerHistory } from '../../shared/lagcomp/history';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import { createHitboxHit, Rewinder } from '../../shared/lagcomp/rewind';
@@ -46,34 +47,7 @@ interface Row {
   queries: Record<string, KindRow>;
 }
 
-/** Start times (performance.now) of garbage collections seen so far. */
-const gcStarts: number[] = [];
-const gcObserver = new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcStarts.push(e.startTime);
-});
-
-/** 64 players running around the arena for one second. */
-function arena(): { histories: PlayerHistory[]; newest: number } {
-  const rnd = mulberry32(0x7e3d + HZ);
-  const dt = 1000 / HZ;
-  const cap = PlayerHistory.capacityFor(HZ, DEFAULT_REWIND_WINDOW_MS);
-  const pose = createPlayerPose();
-  const state = Array.from({ length: ARENA_PLAYERS }, () => ({
-    x: (rnd() - 0.5) * 60, z: (rnd() - 0.5) * 60, vx: (rnd() - 0.5) * 12, vz: (rnd() - 0.5) * 12, yaw: rnd() * 6.28, clip: Math.floor(rnd() * 3),
-  }));
-  const histories = state.map(() => new PlayerHistory(cap));
-  for (let tick = 0; tick < HZ; tick++) {
-    for (let p = 0; p < ARENA_PLAYERS; p++) {
-      const s = state[p], t = tick / HZ;
-      pose.x = s.x + s.vx * t; pose.y = 0; pose.z = s.z + s.vz * t;
-      const half = (s.yaw + 0.5 * t) / 2;
-      pose.qx = 0; pose.qy = Math.sin(half); pose.qz = 0; pose.qw = Math.cos(half);
-      pose.clip = s.clip; pose.time = t;
-      histories[p].record(tick, tick * dt, pose);
-    }
-  }
-  return { histories, newest: (HZ - 1) * dt };
-}
+const gc = new GcWatch();
 
 /**
  * One query's numbers, held as heap numbers (an array of any elements), so the timed calls box no
@@ -165,7 +139,7 @@ async function measure(histories: PlayerHistory[], players: number, newest: numb
       run(name);
       const g1 = performance.now();
       await new Promise((resolve) => setTimeout(resolve, 20)); // let the observer deliver
-      gcs[name] += gcStarts.filter((t) => t >= g0 && t <= g1).length;
+      gcs[name] += gc.between(g0, g1);
     }
   }
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[ROUNDS >> 1];
@@ -182,11 +156,11 @@ async function measure(histories: PlayerHistory[], players: number, newest: numb
 }
 
 export async function run(opts: { json: boolean }): Promise<void> {
-  gcObserver.observe({ entryTypes: ['gc'] });
-  const { histories, newest } = arena();
+  gc.start();
+  const { histories, newest } = runningArena(ARENA_PLAYERS, HZ, 60);
   const rows: Row[] = [];
   for (const players of [16, 64]) rows.push(await measure(histories, players, newest));
-  gcObserver.disconnect();
+  gc.stop();
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify({ bench: 'volume', hz: HZ, ...r }));
     return;
