@@ -5,25 +5,18 @@
  * SpiderMonkey (Debian's gjs, when installed) from the built browser entry dist/lib/index.js.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import * as api from '../shared/index';
 import { MANNEQUIN_RIG_PATH } from '../server/rig/paths';
 import { goldenBatch, GOLDEN_HASH, type GoldenResult } from './golden/batch';
 import { launchChromium } from './helpers/chromium';
+import { batchModule as batchModuleOf, DIST, GJS, runBatchInGjs } from './helpers/goldenEngines';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = join(ROOT, 'dist', 'lib');
 
 /** The batch as an ES module with no shared code in it (the page passes it the built entry). */
-async function batchModule(): Promise<string> {
-  const r = await build({ entryPoints: [join(ROOT, 'test', 'golden', 'batch.ts')], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
-  return r.outputFiles[0]!.text;
-}
+const batchModule = (): Promise<string> => batchModuleOf('batch.ts');
 
 let node: GoldenResult;
 
@@ -84,27 +77,10 @@ describe('golden batch in Chromium', () => {
   });
 });
 
-const GJS = ['/usr/bin/gjs'].find((p) => existsSync(p));
 describe.skipIf(GJS === undefined)('golden batch in SpiderMonkey (gjs)', () => {
   it('the built entry in gjs gives the committed hash', async () => {
-    const dir = join(ROOT, 'dist', '.golden-gjs');
-    const { mkdirSync, writeFileSync, rmSync } = await import('node:fs');
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'batch.js'), await batchModule());
-      writeFileSync(join(dir, 'run.js'), [
-        `import GLib from 'gi://GLib';`,
-        `import * as api from '${pathToFileURL(join(DIST, 'index.js')).href}';`,
-        `import { goldenBatch } from './batch.js';`,
-        `const [, bytes] = GLib.file_get_contents('${join(DIST, 'assets', 'mannequin.hrrg')}');`,
-        `print(JSON.stringify(goldenBatch(api, new Uint8Array(bytes))));`,
-      ].join('\n'));
-      const out = execFileSync(GJS!, ['-m', join(dir, 'run.js')], { encoding: 'utf8', timeout: 60_000 });
-      const result = JSON.parse(out.trim().split('\n').pop()!) as GoldenResult;
-      console.log(`golden batch (gjs): ${result.hash}`);
-      expect(result.hash).toBe(GOLDEN_HASH);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const result = await runBatchInGjs<GoldenResult>('batch.ts', 'goldenBatch');
+    console.log(`golden batch (gjs): ${result.hash}`);
+    expect(result.hash).toBe(GOLDEN_HASH);
   });
 });

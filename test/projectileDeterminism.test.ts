@@ -4,24 +4,17 @@
  * gives the committed PROJECTILE_GOLDEN_HASH in Node from the sources and from the built browser
  * entry dist/lib/index.js, in Chromium and in SpiderMonkey (gjs, when installed).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { build } from 'esbuild';
 import * as api from '../shared/index';
 import { MANNEQUIN_RIG_PATH } from '../server/rig/paths';
 import { projectileBatch, PROJECTILE_GOLDEN_HASH, type ProjectileGoldenResult } from './golden/projectileBatch';
 import { launchChromium } from './helpers/chromium';
+import { batchModule as batchModuleOf, DIST, GJS, runBatchInGjs } from './helpers/goldenEngines';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = join(ROOT, 'dist', 'lib');
 
-async function batchModule(): Promise<string> {
-  const r = await build({ entryPoints: [join(ROOT, 'test', 'golden', 'projectileBatch.ts')], bundle: true, format: 'esm', platform: 'neutral', write: false, logLevel: 'silent' });
-  return r.outputFiles[0]!.text;
-}
+const batchModule = (): Promise<string> => batchModuleOf('projectileBatch.ts');
 
 describe('projectile golden batch', () => {
   it('in Node, from the sources and from the built entry: the committed hash, with every kind of event', async () => {
@@ -65,25 +58,9 @@ describe('projectile golden batch', () => {
     }
   });
 
-  const GJS = ['/usr/bin/gjs'].find((p) => existsSync(p));
   it.skipIf(GJS === undefined)('the built entry in gjs gives the committed hash', async () => {
-    const dir = join(ROOT, 'dist', '.projectile-gjs');
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'batch.js'), await batchModule());
-      writeFileSync(join(dir, 'run.js'), [
-        `import GLib from 'gi://GLib';`,
-        `import * as api from '${pathToFileURL(join(DIST, 'index.js')).href}';`,
-        `import { projectileBatch } from './batch.js';`,
-        `const [, bytes] = GLib.file_get_contents('${join(DIST, 'assets', 'mannequin.hrrg')}');`,
-        `print(JSON.stringify(projectileBatch(api, new Uint8Array(bytes))));`,
-      ].join('\n'));
-      const out = execFileSync(GJS!, ['-m', join(dir, 'run.js')], { encoding: 'utf8', timeout: 60_000 });
-      const result = JSON.parse(out.trim().split('\n').pop()!) as ProjectileGoldenResult;
-      console.log(`projectile batch (gjs): ${result.hash}`);
-      expect(result.hash).toBe(PROJECTILE_GOLDEN_HASH);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const result = await runBatchInGjs<ProjectileGoldenResult>('projectileBatch.ts', 'projectileBatch');
+    console.log(`projectile batch (gjs): ${result.hash}`);
+    expect(result.hash).toBe(PROJECTILE_GOLDEN_HASH);
   });
 });
