@@ -23,7 +23,7 @@ import { cheatOutcome } from '../../client-sim/report';
 import { findSpawnPoints, spreadSpawnPoints } from '../../server/index';
 import { loadWorld } from '../../server/level/gltf';
 import { Intent, OVERRULED, type ShotLog } from '../../client-sim/bot';
-import { VerdictReason } from '../../shared/validate/verdict';
+import { VerdictKind, VerdictReason } from '../../shared/validate/verdict';
 import { WeaponId } from '../../shared/weapons';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
@@ -56,6 +56,12 @@ const EXPECTED: Record<string, string | null> = {
   seedForge: 'SPREAD_MISMATCH',
   // By turns: a swing longer than the knife's range, and one started ahead of the eye.
   meleeReach: 'OUT_OF_RANGE or ORIGIN_MISMATCH',
+  // A rocket launched from a start ahead of the eye along the aim.
+  projectileSpeed: 'ORIGIN_MISMATCH',
+  // By turns: a grenade's start sideways beyond the tolerance, and one just behind a wall next to the eye.
+  projectileOrigin: 'ORIGIN_MISMATCH or START_BLOCKED',
+  // A rocket claimed to start beside a player hidden behind a wall (blasts are the server's own).
+  splashThroughWall: 'ORIGIN_MISMATCH or START_BLOCKED',
 };
 
 beforeAll(async () => {
@@ -184,6 +190,22 @@ describe('cheat profiles', () => {
     // The first cheat is the long swing; the pushed start follows it.
     expect(shots.some((s) => s.expected === 'OUT_OF_RANGE' && cheatOutcome(s) === 'expected')).toBe(true);
     for (const s of shots) expect(['OUT_OF_RANGE', 'ORIGIN_MISMATCH'], why(s)).toContain(s.expected);
+  });
+
+  it('projectile cheats: rockets and grenades whose claimed start is not the eye, refused before any launch', () => {
+    const weapon: Record<string, number> = { projectileSpeed: WeaponId.ROCKET, projectileOrigin: WeaponId.GRENADE, splashThroughWall: WeaponId.ROCKET };
+    for (const [profile, id] of Object.entries(weapon)) {
+      const shots = logs.filter((l) => l.profile === profile && l.intent === Intent.INVALID && l.verdict !== null);
+      expect(shots.length, profile).toBeGreaterThan(0);
+      for (const s of shots) {
+        expect(s.weapon, why(s)).toBe(id);
+        // No LAUNCH: the server flies nothing, so no blast can follow.
+        expect(s.verdict!.kind, why(s)).toBe(VerdictKind.REJECTED);
+        expect(['ORIGIN_MISMATCH', 'START_BLOCKED'], why(s)).toContain(s.expected);
+      }
+    }
+    // The head start is always beyond the tolerance.
+    expect(logs.filter((l) => l.profile === 'projectileSpeed' && l.intent === Intent.INVALID).every((s) => s.expected === 'ORIGIN_MISMATCH')).toBe(true);
   });
 
   it('aimSnap: instant perfect aim is valid geometry, accepted and counted apart', () => {
