@@ -17,6 +17,7 @@ export function projectileSpeedProfile(strength = 0.5): Profile {
   const cadence = new Cadence(500);
   const a = new Acquired();
   const start = new Float64Array(3);
+  const ahead = new Float64Array(3);
   return {
     name: 'projectileSpeed', strength: s,
     frame(bot: Bot, now: number): boolean {
@@ -26,11 +27,15 @@ export function projectileSpeedProfile(strength = 0.5): Profile {
       const at = bot.linkStalled(now) ? Number.NaN : fireTime(bot, now);
       if (!(at === at)) return true;
       const push = bot.rules.originToleranceM + 0.5 + 3 * s;
-      if (!(a.dist > push + 1)) return true;
+      if (!(a.dist > 0.5)) return true;
+      // Along the aim from the eye (past the target too when it is nearer than the push).
       const eye = bot.eyeNow;
-      const k = push / a.dist;
-      for (let i = 0; i < 3; i++) start[i] = eye[i]! + (a.point[i]! - eye[i]!) * k;
-      const m = bot.fireMessage(start, a.point[0]!, a.point[1]!, a.point[2]!, bot.shotLength(), a.t, at, -1, false);
+      for (let i = 0; i < 3; i++) {
+        const u = (a.point[i]! - eye[i]!) / a.dist;
+        start[i] = eye[i]! + u * push;
+        ahead[i] = start[i]! + u;
+      }
+      const m = bot.fireMessage(start, ahead[0]!, ahead[1]!, ahead[2]!, bot.shotLength(), a.t, at, -1, false);
       const p = bot.predict(m, now);
       if (p.reason !== VerdictReason.ORIGIN_MISMATCH || p.originOffsetM < bot.rules.originToleranceM + 0.3) return true;
       bot.send(m, Intent.INVALID, 'ORIGIN_MISMATCH');
