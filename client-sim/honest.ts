@@ -141,8 +141,6 @@ export class HonestPlay {
   launcher: number;
   /** Local ms before which no launcher is taken again. */
   private nextLaunchAt = 0;
-  /** Rockets and grenades sent. */
-  launches = 0;
 
   constructor(private readonly me: Fighter, private readonly rng: Rng) {
     this.sniperRangeM = rng.next() < SNIPER_FAN_SHARE ? SNIPER_FAN_RANGE_M : SNIPER_RANGE_M;
@@ -230,10 +228,7 @@ export class HonestPlay {
       return;
     }
     if (this.inRun) this.runShots++;
-    if (w.projectile !== undefined) {
-      this.launches++;
-      this.nextLaunchAt = now + LAUNCH_GAP_MS;
-    }
+    if (w.projectile !== undefined) this.nextLaunchAt = now + LAUNCH_GAP_MS;
     this.burstLeft--;
     if (this.burstLeft > 0) this.inRun = true;
     else {
