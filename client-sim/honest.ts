@@ -4,7 +4,8 @@
  * a run's claimed action times exactly one fire interval apart, the edge of the server's fire
  * clock), from wherever the own-movement prediction says the player is while it walks, strafes
  * and jumps; weapon switches (to the pistol when the rifle runs dry in a fight, back to the rifle
- * afterwards, the sniper rifle at long range) and manual reloads between fights.
+ * afterwards, the sniper rifle at long range, a rocket or a grenade now and then at a target in
+ * the open at middle range when the loadout carries them) and manual reloads between fights.
  *
  * It plays for a Fighter (the bot, through that interface only). Nothing is sent that the
  * mirrored rules state (weaponState.ts) says the server would refuse: every decision asks the same
@@ -82,6 +83,15 @@ const KNIFE_TAKE = 0.55;
 const KNIFE_KEEP = 0.95;
 /** The target must stay within KNIFE_TAKE this long before the knife comes out (one passing by is shot), ms. */
 const KNIFE_CLOSE_MS = 250;
+/**
+ * A player who likes a launcher (LAUNCHER_FAN_SHARE of them: rocket or grenade, even odds) takes it
+ * at a target between LAUNCH_MIN_M and LAUNCH_MAX_M away, loaded and not reloading, at most once
+ * per LAUNCH_GAP_MS (then back to the rifle while it reloads).
+ */
+const LAUNCHER_FAN_SHARE = 0.4;
+const LAUNCH_MIN_M = 8;
+const LAUNCH_MAX_M = 30;
+const LAUNCH_GAP_MS = 4000;
 /** Least time between two switches or reloads, ms (a person does not juggle weapons). */
 const ACTION_GAP_MS = 700;
 /**
@@ -127,10 +137,16 @@ export class HonestPlay {
   readonly sniperRangeM: number;
   /** This player takes the shotgun at close range (a cheat profile that needs the rifle turns it off). */
   shotgunFan: boolean;
+  /** The launcher this player takes at middle range (WeaponId.ROCKET or GRENADE), -1: none. */
+  launcher: number;
+  /** Local ms before which no launcher is taken again. */
+  private nextLaunchAt = 0;
 
   constructor(private readonly me: Fighter, private readonly rng: Rng) {
     this.sniperRangeM = rng.next() < SNIPER_FAN_SHARE ? SNIPER_FAN_RANGE_M : SNIPER_RANGE_M;
     this.shotgunFan = rng.next() < SHOTGUN_FAN_SHARE;
+    const l = rng.next();
+    this.launcher = l < LAUNCHER_FAN_SHARE / 2 ? WeaponId.ROCKET : l < LAUNCHER_FAN_SHARE ? WeaponId.GRENADE : -1;
   }
 
   /** One frame of honest play (a cheater in between its cheats passes intent VALID). */
@@ -212,6 +228,7 @@ export class HonestPlay {
       return;
     }
     if (this.inRun) this.runShots++;
+    if (w.projectile !== undefined) this.nextLaunchAt = now + LAUNCH_GAP_MS;
     this.burstLeft--;
     if (this.burstLeft > 0) this.inRun = true;
     else {
@@ -282,7 +299,7 @@ export class HonestPlay {
   /** A tap, a burst or a spray by weapon and distance. */
   private startTrigger(weapon: number, dist: number): void {
     const mode = triggerMode(dist);
-    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN || weapon === WeaponId.KNIFE) {
+    if (weapon === WeaponId.SNIPER || weapon === WeaponId.SHOTGUN || weapon === WeaponId.KNIFE || weapon === WeaponId.ROCKET || weapon === WeaponId.GRENADE) {
       this.mode = TriggerMode.TAP;
       this.burstLeft = 1;
     } else if (weapon === WeaponId.PISTOL) {
@@ -311,6 +328,7 @@ export class HonestPlay {
     const rifleDry = ws.ammoAt(WeaponId.RIFLE, server) === 0 || ws.reloadingAt(WeaponId.RIFLE, server);
     if (want === WeaponId.RIFLE && rifleDry) want = WeaponId.PISTOL;
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
+    if (this.launcherWanted(now, dist, server)) want = this.launcher;
     if (this.me.carries(WeaponId.KNIFE)) {
       const reach = ws.weapon(WeaponId.KNIFE).rangeM;
       if (!(dist < reach * KNIFE_TAKE)) this.closeSince = -1;
@@ -320,6 +338,18 @@ export class HonestPlay {
     if (want !== eq && !this.me.carries(want)) return false;
     if (want === eq || now < this.nextActionAt || this.inRun) return false;
     return this.switchTo(now, want, intent);
+  }
+
+  /**
+   * Whether this player takes its launcher at a target `dist` away: it likes one, carries it, the
+   * target is at middle range, the launcher is loaded and not reloading (one in hand is kept until it
+   * has fired), and none was fired within LAUNCH_GAP_MS.
+   */
+  private launcherWanted(now: number, dist: number, server: number): boolean {
+    const id = this.launcher;
+    if (id < 0 || now < this.nextLaunchAt || !(dist >= LAUNCH_MIN_M && dist <= LAUNCH_MAX_M) || !this.me.carries(id)) return false;
+    const ws = this.me.weapons;
+    return ws.ammoAt(id, server) > 0 && !ws.reloadingAt(id, server);
   }
 
   private switchTo(now: number, weapon: number, intent: Intent): boolean {

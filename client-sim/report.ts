@@ -96,6 +96,8 @@ export interface SimReport {
   honestReloads: number;
   /** Honest shots claimed exactly one fire interval after the previous one (the fire clock's edge). */
   honestFullRateShots: number;
+  /** Honest rockets and grenades launched (verdict LAUNCH). */
+  honestLaunches: number;
   predictedHits: number;
   confirmedHits: number;
   /**
@@ -215,7 +217,7 @@ type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerS
 
 /** The running counts summarizeShots keeps over the logs. */
 interface Tally {
-  lost: number; unanswered: number; honestShots: number; honestJudged: number; fire: number; switches: number; reloads: number; fullRate: number;
+  lost: number; unanswered: number; honestShots: number; honestJudged: number; fire: number; switches: number; reloads: number; fullRate: number; launches: number;
   predictedHits: number; confirmedHits: number; agree: number; agreeClean: number; raceShots: number;
   pellets: PelletReport;
   /** Disagreements: predicted hit/server miss, predicted miss/server hit, other target, refused unpredicted, other kind; of them races. */
@@ -237,7 +239,7 @@ interface Tally {
 
 function newTally(): Tally {
   return {
-    lost: 0, unanswered: 0, honestShots: 0, honestJudged: 0, fire: 0, switches: 0, reloads: 0, fullRate: 0,
+    lost: 0, unanswered: 0, honestShots: 0, honestJudged: 0, fire: 0, switches: 0, reloads: 0, fullRate: 0, launches: 0,
     predictedHits: 0, confirmedHits: 0, agree: 0, agreeClean: 0, raceShots: 0,
     pellets: { pulls: 0, pellets: 0, agreeing: 0, pelletOnlyDisagreements: 0, refused: 0, patternPulls: 0, patternHits: 0, wallBangs: 0, wallBangTries: 0 },
     phsm: 0, pmsh: 0, other: 0, rejNot: 0, otherKind: 0, races: 0,
@@ -334,6 +336,7 @@ function countHonest(t: Tally, s: ShotLog, fireIntervals: readonly number[]): vo
   t.honestJudged++;
   countAgreement(t, s, v);
   countPellets(t, s, v);
+  if (v.kind === VerdictKind.LAUNCH) t.launches++;
   if (v.kind === VerdictKind.REJECTED) countHonestRefusal(t, s, v);
   else if (s.action === 0 && v.originOffsetM >= 0) t.offsets.push(v.originOffsetM);
   if (s.floorLeadMs === s.floorLeadMs) t.floorLeads.push(s.floorLeadMs);
@@ -388,7 +391,7 @@ function shotPart(t: Tally, shots: number): ShotPart {
   t.latencies.sort((a, b) => a - b);
   return {
     shots, lostShots: t.lost, unanswered: t.unanswered, honestShots: t.honestShots, honestJudged: t.honestJudged,
-    honestFireShots: t.fire, honestSwitches: t.switches, honestReloads: t.reloads, honestFullRateShots: t.fullRate,
+    honestFireShots: t.fire, honestSwitches: t.switches, honestReloads: t.reloads, honestFullRateShots: t.fullRate, honestLaunches: t.launches,
     predictedHits: t.predictedHits, confirmedHits: t.confirmedHits,
     agreementAll: t.honestJudged > 0 ? t.agree / t.honestJudged : Number.NaN,
     pellets: t.pellets,

@@ -30,6 +30,9 @@ import { thickWallbangProfile } from './thickWallbang';
 import { seedForgeProfile } from './seedForge';
 import { spreadCancelProfile } from './spreadCancel';
 import { meleeReachProfile } from './meleeReach';
+import { projectileSpeedProfile } from './projectileSpeed';
+import { projectileOriginProfile } from './projectileOrigin';
+import { splashThroughWallProfile } from './splashThroughWall';
 import { Behaviour, INHUMAN_PROFILES } from '../human/profiles';
 
 export type ProfileFactory = (strength?: number) => Profile;
@@ -54,6 +57,9 @@ export const RULE_PROFILES: Readonly<Record<string, ProfileFactory>> = {
   thickWallbang: thickWallbangProfile,
   seedForge: seedForgeProfile,
   meleeReach: meleeReachProfile,
+  projectileSpeed: projectileSpeedProfile,
+  projectileOrigin: projectileOriginProfile,
+  splashThroughWall: splashThroughWallProfile,
 };
 
 /**

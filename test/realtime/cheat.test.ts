@@ -11,20 +11,22 @@
  * accepted, counted apart. The pellet and penetration cheats (no spread, stacked pellets, forged
  * patterns, wall-bangs through too much wall) play a run of their own beside honest players who
  * take the shotgun at close range: until each has cheated and an honest pull's pellets have come
- * back, their every pellet as predicted.
+ * back, their every pellet as predicted. The rocket and grenade cheats (a start ahead of the eye,
+ * sideways or behind a wall, beside a hidden player) play a run of their own with the launchers in
+ * the loadout: every one refused before any launch, no honest message refused.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSimulation, type SimReport } from '../../client-sim/simulate';
+import { runSimulation, SIM_LOADOUT, type SimReport } from '../../client-sim/simulate';
 import { RULE_PROFILES, createProfile, parseProfile } from '../../client-sim/cheats/index';
 import { cheatOutcome } from '../../client-sim/report';
 import { findSpawnPoints, spreadSpawnPoints } from '../../server/index';
 import { loadWorld } from '../../server/level/gltf';
 import { Intent, OVERRULED, type ShotLog } from '../../client-sim/bot';
-import { VerdictReason } from '../../shared/validate/verdict';
-import { WeaponId } from '../../shared/weapons';
+import { VerdictKind, VerdictReason } from '../../shared/validate/verdict';
+import { DEFAULT_LOADOUT, WeaponId } from '../../shared/weapons';
 
 const logDir = mkdtempSync(join(tmpdir(), 'cheat-test-'));
 afterAll(() => rmSync(logDir, { recursive: true, force: true }));
@@ -32,9 +34,13 @@ afterAll(() => rmSync(logDir, { recursive: true, force: true }));
 let report: SimReport;
 /** The run of the pellet cheats and honest shotgunners. */
 let pelletReport: SimReport;
+/** The run of the rocket and grenade cheats, beside honest players who launch them too. */
+let projectileReport: SimReport;
 let logs: readonly ShotLog[] = [];
 
 const PELLET_PROFILES = ['noSpread', 'pelletStack', 'thickWallbang', 'seedForge'];
+/** The rocket and grenade cheats: a run of their own, the only one whose loadout carries the launchers. */
+const PROJECTILE_PROFILES = ['projectileSpeed', 'projectileOrigin', 'splashThroughWall'];
 
 const EXPECTED: Record<string, string | null> = {
   originSpoof: 'ORIGIN_MISMATCH',
@@ -56,6 +62,12 @@ const EXPECTED: Record<string, string | null> = {
   seedForge: 'SPREAD_MISMATCH',
   // By turns: a swing longer than the knife's range, and one started ahead of the eye.
   meleeReach: 'OUT_OF_RANGE or ORIGIN_MISMATCH',
+  // A rocket launched from a start ahead of the eye along the aim.
+  projectileSpeed: 'ORIGIN_MISMATCH',
+  // By turns: a grenade's start sideways beyond the tolerance, and one just behind a wall next to the eye.
+  projectileOrigin: 'ORIGIN_MISMATCH or START_BLOCKED',
+  // A rocket claimed to start beside a player hidden behind a wall (blasts are the server's own).
+  splashThroughWall: 'ORIGIN_MISMATCH or START_BLOCKED',
 };
 
 beforeAll(async () => {
@@ -74,8 +86,11 @@ beforeAll(async () => {
   // stand still).
   // The pellet cheats in a run of their own too, beside honest players, until each has cheated and
   // an honest shotgun pull has been judged.
-  const all = [...Object.keys(RULE_PROFILES).filter((p) => p !== 'backdate' && !PELLET_PROFILES.includes(p)), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
-  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate'], PELLET_PROFILES];
+  // The projectile cheats in a run of their own too, the only one with the launchers in the loadout
+  // (the others keep the default loadout they were tuned with: a blast's death is stamped at the
+  // server's tick, not at a message's arrival).
+  const all = [...Object.keys(RULE_PROFILES).filter((p) => p !== 'backdate' && !PELLET_PROFILES.includes(p) && !PROJECTILE_PROFILES.includes(p)), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
+  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate'], PELLET_PROFILES, PROJECTILE_PROFILES];
   // Each part plays on past its seconds until every rule-breaking profile in it has cheated and been
   // judged (a loaded machine slows the bots' search for a chance: a corner to peek around, a target).
   const cheated = (profiles: readonly string[], l: readonly ShotLog[]): boolean =>
@@ -93,11 +108,12 @@ beforeAll(async () => {
       // Standing cheaters: each refusal is the rule under test. A moving client's start can differ
       // from the server's eye path when a loaded server drops ticks (sim.test.ts measures that).
       cheatersStill: true,
-      server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints }, onShots: (l) => { collected.push(...l); },
+      server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints, loadout: profiles === PROJECTILE_PROFILES ? SIM_LOADOUT : DEFAULT_LOADOUT }, onShots: (l) => { collected.push(...l); },
     }));
   }
   logs = collected;
   pelletReport = reports[3]!;
+  projectileReport = reports[4]!;
   report = {
     ...reports[0]!,
     serverErrors: reports.reduce((n, r) => n + r.serverErrors!, 0),
@@ -184,6 +200,24 @@ describe('cheat profiles', () => {
     // The first cheat is the long swing; the pushed start follows it.
     expect(shots.some((s) => s.expected === 'OUT_OF_RANGE' && cheatOutcome(s) === 'expected')).toBe(true);
     for (const s of shots) expect(['OUT_OF_RANGE', 'ORIGIN_MISMATCH'], why(s)).toContain(s.expected);
+  });
+
+  it('projectile cheats: rockets and grenades whose claimed start is not the eye, refused before any launch', () => {
+    const weapon: Record<string, number> = { projectileSpeed: WeaponId.ROCKET, projectileOrigin: WeaponId.GRENADE, splashThroughWall: WeaponId.ROCKET };
+    for (const [profile, id] of Object.entries(weapon)) {
+      const shots = logs.filter((l) => l.profile === profile && l.intent === Intent.INVALID && l.verdict !== null);
+      expect(shots.length, profile).toBeGreaterThan(0);
+      for (const s of shots) {
+        expect(s.weapon, why(s)).toBe(id);
+        // No LAUNCH: the server flies nothing, so no blast can follow.
+        expect(s.verdict!.kind, why(s)).toBe(VerdictKind.REJECTED);
+        expect(['ORIGIN_MISMATCH', 'START_BLOCKED'], why(s)).toContain(s.expected);
+      }
+    }
+    expect(projectileReport.honestRejected).toBe(0);
+    expect(projectileReport.ruleCheatAccepted).toBe(0);
+    // The head start is always beyond the tolerance.
+    expect(logs.filter((l) => l.profile === 'projectileSpeed' && l.intent === Intent.INVALID).every((s) => s.expected === 'ORIGIN_MISMATCH')).toBe(true);
   });
 
   it('aimSnap: instant perfect aim is valid geometry, accepted and counted apart', () => {

@@ -4,7 +4,7 @@
  * message with the shared pipeline, their own movement with the shared step and their rules state
  * with the shared weapon rules. Targets at a lenient threshold for a short run: agreement of the
  * predictions with the verdicts (races with deaths on the server aside), no honest message
- * rejected, shots at the weapon's full rate among them, the mirrored rules state equal to the
+ * rejected, shots at the weapon's full rate among them, rockets or grenades launched, the mirrored rules state equal to the
  * synced one, honest shot starts well inside the origin tolerance, no server error. Also the
  * per-bot link on real timers and the interpolation delay (the TCP model's loss, retransmission
  * and bandwidth behaviour is tested in net.test.ts). No loss here: on a TCP link a loss holds a
@@ -20,6 +20,8 @@ import { runSimulation, interpDelayFor, type SimReport } from '../../client-sim/
 import { Link } from '../../client-sim/net';
 import { Rng } from '../../client-sim/rng';
 import { distribution } from '../../client-sim/report';
+import { Intent, type ShotLog } from '../../client-sim/bot';
+import { VerdictKind } from '../../shared/validate/verdict';
 import { waitFor } from '../helpers/wait';
 
 const logDir = mkdtempSync(join(tmpdir(), 'sim-test-'));
@@ -63,7 +65,9 @@ describe('per-bot link', () => {
 describe('honest players at 100 ms RTT, 20 ms jitter', () => {
   let report: SimReport;
   it('predictions agree with the server, no honest message is rejected, the mirrors hold', async () => {
-    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, server: { matchLogDir: logDir } });
+    // Plays on until an honest rocket or grenade has been launched (the simulator's arena carries them).
+    const launched = (l: readonly ShotLog[]): boolean => l.some((s) => s.intent === Intent.HONEST && s.verdict?.kind === VerdictKind.LAUNCH);
+    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, until: launched, maxSeconds: 60, server: { matchLogDir: logDir } });
     expect(report.matchLog).not.toBeNull(); // the in-process server keeps writing its match log
     expect(report.config.inProcess).toBe(true);
     expect(report.honestJudged).toBeGreaterThanOrEqual(20);
@@ -76,6 +80,8 @@ describe('honest players at 100 ms RTT, 20 ms jitter', () => {
     expect(report.inhumanShots).toBe(0);
     // Sprays and bursts claim exactly one fire interval apart, and the server accepts them.
     expect(report.honestFullRateShots).toBeGreaterThan(0);
+    // Rockets and grenades launched as predicted (OK_LAUNCH; counted in the agreement above).
+    expect(report.honestLaunches).toBeGreaterThan(0);
     // The rules state mirrored from the bot's own predictions equals the server's synced one.
     expect(report.weaponState.checks).toBeGreaterThan(100);
     expect(report.weaponState.mismatches).toBe(0);
