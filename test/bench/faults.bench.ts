@@ -15,7 +15,7 @@
  * ticksPerSecondMin, ... }, stalledClients: { stalled, disconnected, rssGrowthMb, ... },
  * diskFull: { unwrittenBytes, auditSaysTruncated, ... } }. --only redis|stalled|disk runs one part.
  *
- *   npm run bench:faults [-- --json] [-- --runs 3] [-- --stalled 300 --waves 4] [-- --only redis]
+ *   npm run bench:faults [-- --json] [-- --runs 3] [-- --stalled 300 --waves 6] [-- --only redis]
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +73,7 @@ export async function run(opts: { json: boolean }, argv: string[] = []): Promise
   if (only === undefined || only === 'redis') execFileSync(process.execPath, ['server/build/build.mjs', '--if-stale'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'ignore', 'inherit'] });
   if (only === undefined || only === 'redis') out.redisOutage = await redisPart(a.runs ?? 3, a.play ?? 12, a.outage ?? 10, log);
   if (only === undefined || only === 'stalled') {
-    out.stalledClients = await stalledClientsScenario({ stalled: a.stalled ?? 300, waves: a.waves ?? 4 });
+    out.stalledClients = await stalledClientsScenario({ stalled: a.stalled ?? 300, waves: a.waves ?? 6 });
     log(`stalled clients: ${JSON.stringify(out.stalledClients)}`);
   }
   if (only === undefined || only === 'disk') {
