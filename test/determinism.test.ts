@@ -4,7 +4,7 @@
  * GOLDEN_HASH in Node from the sources, and in Chromium (Debian's, through playwright-core) and in
  * SpiderMonkey (Debian's gjs, when installed) from the built browser entry dist/lib/index.js.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -12,11 +12,10 @@ import * as api from '../shared/index';
 import { MANNEQUIN_RIG_PATH } from '../server/rig/paths';
 import { goldenBatch, GOLDEN_HASH, type GoldenResult } from './golden/batch';
 import { launchChromium } from './helpers/chromium';
-import { batchModule as batchModuleOf, DIST, GJS, runBatchInGjs } from './helpers/goldenEngines';
+import { DIST, GJS, runBatchInGjs, serveBatch } from './helpers/goldenEngines';
 
 
 /** The batch as an ES module with no shared code in it (the page passes it the built entry). */
-const batchModule = (): Promise<string> => batchModuleOf('batch.ts');
 
 let node: GoldenResult;
 
@@ -53,16 +52,7 @@ describe('golden batch in Chromium', () => {
 
   it('the built entry in Chromium gives the committed hash', async () => {
     const page = await browser.newPage();
-    const batch = await batchModule();
-    await page.route('http://hitreg.test/**', async (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>golden</title>' });
-      if (path === '/batch.js') return route.fulfill({ contentType: 'text/javascript', body: batch });
-      const file = join(DIST, path);
-      if (!file.startsWith(DIST) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
-      return route.fulfill({ contentType: path.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
-    });
-    await page.goto('http://hitreg.test/');
+    await serveBatch(page, 'batch.ts');
     // A string, so the test runner's transform leaves the page's dynamic imports alone.
     const result = (await page.evaluate(`(async () => {
       const api = await import('/index.js');

@@ -4,17 +4,16 @@
  * gives the committed PROJECTILE_GOLDEN_HASH in Node from the sources and from the built browser
  * entry dist/lib/index.js, in Chromium and in SpiderMonkey (gjs, when installed).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from '../shared/index';
 import { MANNEQUIN_RIG_PATH } from '../server/rig/paths';
 import { projectileBatch, PROJECTILE_GOLDEN_HASH, type ProjectileGoldenResult } from './golden/projectileBatch';
 import { launchChromium } from './helpers/chromium';
-import { batchModule as batchModuleOf, DIST, GJS, runBatchInGjs } from './helpers/goldenEngines';
+import { DIST, GJS, runBatchInGjs, serveBatch } from './helpers/goldenEngines';
 
 
-const batchModule = (): Promise<string> => batchModuleOf('projectileBatch.ts');
 
 describe('projectile golden batch', () => {
   it('in Node, from the sources and from the built entry: the committed hash, with every kind of event', async () => {
@@ -35,16 +34,7 @@ describe('projectile golden batch', () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
-      const batch = await batchModule();
-      await page.route('http://hitreg.test/**', async (route) => {
-        const path = new URL(route.request().url()).pathname;
-        if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>projectile golden</title>' });
-        if (path === '/batch.js') return route.fulfill({ contentType: 'text/javascript', body: batch });
-        const file = join(DIST, path);
-        if (!file.startsWith(DIST) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
-        return route.fulfill({ contentType: path.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(file) });
-      });
-      await page.goto('http://hitreg.test/');
+      await serveBatch(page, 'projectileBatch.ts');
       const result = (await page.evaluate(`(async () => {
         const api = await import('/index.js');
         const { projectileBatch } = await import('/batch.js');

@@ -1,9 +1,10 @@
 /**
  * Running a golden batch (test/golden/*.ts: a function of the built `hitreg` entry and the rig's
  * bytes that returns a hash) outside Node: the batch bundled as one ES module, and that module run
- * by gjs (SpiderMonkey) against dist/lib. The Chromium runs stay in each test (their pages differ).
+ * by gjs (SpiderMonkey) against dist/lib; for Chromium, a page that serves the batch and dist/lib.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,4 +39,21 @@ export async function runBatchInGjs<T>(file: string, fn: string): Promise<T> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Opens http://hitreg.test/ in `page`, serving test/golden/`file` bundled at /batch.js and dist/lib
+ * beneath it; then `page.evaluate` can import both.
+ */
+export async function serveBatch(page: Page, file: string): Promise<void> {
+  const batch = await batchModule(file);
+  await page.route('http://hitreg.test/**', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>golden</title>' });
+    if (path === '/batch.js') return route.fulfill({ contentType: 'text/javascript', body: batch });
+    const f = join(DIST, path);
+    if (!f.startsWith(DIST) || !existsSync(f)) return route.fulfill({ status: 404, body: '' });
+    return route.fulfill({ contentType: path.endsWith('.js') ? 'text/javascript' : 'application/octet-stream', body: readFileSync(f) });
+  });
+  await page.goto('http://hitreg.test/');
 }
