@@ -36,6 +36,7 @@ import { PING_MARGIN_MS } from '../shared/client/stamps';
 import { HonestPlay, type Fighter } from './honest';
 import { wallsBetween } from './walls';
 import { ShotFramer, takeWelcomeRules } from './framer';
+import { LaunchWatch } from './launches';
 import type { BotOptions } from './botOptions';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
@@ -90,6 +91,8 @@ export class Bot implements Fighter {
   readonly camera: Camera;
   readonly honest: HonestPlay;
   private readonly predictor: ShotPredictor;
+  /** Its rockets and grenades predicted from the moment they fly, and the server's ends beside them. */
+  private readonly launches: LaunchWatch;
   slot = -1;
   profile: Profile | null = null;
   /** Last seq used (every weapon message takes the next one). */
@@ -139,7 +142,8 @@ export class Bot implements Fighter {
     this.inputs = new InputSender(this.conn, this.steer, this.aim, this.move);
     this.camera = new Camera(opts.world);
     this.predictor = new ShotPredictor(this.view, v, this.view.targets);
-    this.honest = new HonestPlay(this, this.rng.fork(4));
+    this.launches = new LaunchWatch(this.view, v, opts.tickRate);
+    this.honest = new HonestPlay(this, this.rng.fork(4), opts.launcherShare);
   }
 
   get now(): number {
@@ -164,6 +168,7 @@ export class Bot implements Fighter {
       hit: (h) => this.onHit(h),
       damaged: (d) => this.onDamaged(d),
       reject: (r) => this.onReject(r),
+      projectile: (e) => this.launches.serverEnd(e, this.slot),
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
   }
@@ -418,6 +423,7 @@ export class Bot implements Fighter {
       this.tracked.add(log);
     }
     if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
+    if (p.kind === VerdictKind.LAUNCH && p.seq === seq) this.launches.launched(log, p, this.slot);
     // Inputs held back go first: the server judges a weapon message after the inputs sent before it.
     this.inputs.flush();
     log.dropped = !this.conn.sendShot(payload);
@@ -473,6 +479,7 @@ export class Bot implements Fighter {
     const handled = !this.shooting || (this.profile !== null && this.profile.frame(this, now));
     if (!handled) this.honest.frame(now, this.profile === null ? Intent.HONEST : Intent.VALID);
     this.camera.update(this.eyeNow, this.aim.viewX, this.aim.viewY, this.aim.viewZ);
+    this.launches.frame(this.renderTime(now));
   }
 
   /**

@@ -26,6 +26,8 @@ export interface BotOptions {
   tickRate: number;
   /** Interpolation delay the bot declares and renders at, ms. */
   interpDelayMs: number;
+  /** Share of honest players who like a launcher (honest.ts LAUNCHER_FAN_SHARE by default). */
+  launcherShare?: number;
   /** Frame interval (inputs, aim, trigger), ms. */
   frameMs?: number;
   onShot?: (log: ShotLog) => void;

@@ -13,7 +13,7 @@ import { formatReport } from './reportText';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
-                      [--seed N] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
+                      [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
                       [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
   --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
@@ -35,7 +35,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
       allowPositionals: false,
       options: {
         bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
-        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, stall: { type: 'string' }, seed: { type: 'string' },
+        jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, stall: { type: 'string' }, seed: { type: 'string' }, launchers: { type: 'string' },
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -75,6 +75,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
   }
   set('seed', num('seed', v.seed));
   set('interpDelayMs', num('interp', v.interp));
+  set('launcherShare', num('launchers', v.launchers));
   if (v.url !== undefined) {
     if (!/^wss?:\/\/[^\s/]+/.test(v.url)) fail(`--url needs ws://host:port (got ${JSON.stringify(v.url)})`);
     opts.url = v.url;

@@ -9,7 +9,7 @@
  * for seconds behind a retransmission, so the ring is deep; a slot still queued is never reused).
  */
 import { Client, type Room } from '@colyseus/sdk';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../shared/protocol/messages';
+import { Msg, ROOM_NAME, type ProjectileEndReply, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../shared/protocol/messages';
 import { INPUT_BYTES } from '../shared/protocol/input';
 import { FrameStatus, SHOT_BYTES, SHOT_MAX_BYTES, SHOT_PELLET_BYTES } from '../shared/protocol/shot';
 import { createPingMessage, decodePing } from '../shared/protocol/ping';
@@ -25,6 +25,8 @@ export interface Handlers {
   hit(h: HitReply): void;
   damaged(d: DamagedReply): void;
   reject(r: RejectReply): void;
+  /** A projectile's flight ended (everyone hears of every one). */
+  projectile?(e: ProjectileEndReply): void;
   /** The own slot once the room's state names it. */
   joined(slot: number): void;
   /** The room's welcome: the match's own rules (its spread seed among them). */
@@ -106,6 +108,7 @@ export class Connection {
     room.onMessage(Msg.HIT, (v: HitReply) => link.receive(() => h.hit(v)));
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => link.receive(() => h.damaged(v)));
     room.onMessage(Msg.REJECT, (r: RejectReply) => link.receive(() => h.reject(r)));
+    room.onMessage(Msg.PROJECTILE, (e: ProjectileEndReply) => link.receive(() => h.projectile?.(e)));
     let slot = -1;
     room.onStateChange((state: any) => {
       if (slot < 0) {

@@ -142,11 +142,11 @@ export class HonestPlay {
   /** Local ms before which no launcher is taken again. */
   private nextLaunchAt = 0;
 
-  constructor(private readonly me: Fighter, private readonly rng: Rng) {
+  constructor(private readonly me: Fighter, private readonly rng: Rng, launcherShare = LAUNCHER_FAN_SHARE) {
     this.sniperRangeM = rng.next() < SNIPER_FAN_SHARE ? SNIPER_FAN_RANGE_M : SNIPER_RANGE_M;
     this.shotgunFan = rng.next() < SHOTGUN_FAN_SHARE;
     const l = rng.next();
-    this.launcher = l < LAUNCHER_FAN_SHARE / 2 ? WeaponId.ROCKET : l < LAUNCHER_FAN_SHARE ? WeaponId.GRENADE : -1;
+    this.launcher = l < launcherShare / 2 ? WeaponId.ROCKET : l < launcherShare ? WeaponId.GRENADE : -1;
   }
 
   /** One frame of honest play (a cheater in between its cheats passes intent VALID). */
@@ -329,6 +329,12 @@ export class HonestPlay {
     if (want === WeaponId.RIFLE && rifleDry) want = WeaponId.PISTOL;
     if (eq === WeaponId.PISTOL && want === WeaponId.RIFLE) want = WeaponId.PISTOL; // keep the pistol until the fight ends
     if (this.launcherWanted(now, dist, server)) want = this.launcher;
+    else if (eq === this.launcher && ws.ammoAt(eq, server) === 0) {
+      // A launcher that has fired is reloaded at once, in hand, and kept while it reloads at a target at middle range.
+      this.inRun = false;
+      if (!ws.reloadingAt(eq, server)) return now >= this.nextActionAt && this.reloadInHand(now, eq, intent);
+      if (dist >= LAUNCH_MIN_M && dist <= LAUNCH_MAX_M) return false;
+    }
     if (this.me.carries(WeaponId.KNIFE)) {
       const reach = ws.weapon(WeaponId.KNIFE).rangeM;
       if (!(dist < reach * KNIFE_TAKE)) this.closeSince = -1;
@@ -350,6 +356,15 @@ export class HonestPlay {
     if (id < 0 || now < this.nextLaunchAt || !(dist >= LAUNCH_MIN_M && dist <= LAUNCH_MAX_M) || !this.me.carries(id)) return false;
     const ws = this.me.weapons;
     return ws.ammoAt(id, server) > 0 && !ws.reloadingAt(id, server);
+  }
+
+  private reloadInHand(now: number, weapon: number, intent: Intent): boolean {
+    const at = this.me.stamp(now);
+    if (this.me.weapons.reloadCheck(at) !== RULES_OK) return false;
+    this.me.act(ShotAction.RELOAD, weapon, at, intent);
+    this.reloads++;
+    this.nextActionAt = now + ACTION_GAP_MS;
+    return true;
   }
 
   private switchTo(now: number, weapon: number, intent: Intent): boolean {

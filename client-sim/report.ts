@@ -12,6 +12,7 @@
 import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdict';
 import type { VerdictReply } from '../shared/protocol/messages';
 import { Intent, OVERRULED, pelletsAgree, type ShotLog } from './shots';
+import type { ImpactReport } from './impacts';
 
 export interface ProfileReport {
   strength: number;
@@ -98,6 +99,8 @@ export interface SimReport {
   honestFullRateShots: number;
   /** Honest rockets and grenades launched (verdict LAUNCH). */
   honestLaunches: number;
+  /** Their predicted ends against the server's (impacts.ts). */
+  impacts: ImpactReport;
   predictedHits: number;
   confirmedHits: number;
   /**
@@ -213,7 +216,7 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   return 'accepted';
 }
 
-type ShotPart = Omit<SimReport, 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
+type ShotPart = Omit<SimReport, 'impacts' | 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
 
 /** The running counts summarizeShots keeps over the logs. */
 interface Tally {

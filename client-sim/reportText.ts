@@ -29,6 +29,8 @@ export function formatReport(r: SimReport): string {
   L.push(`messages              ${r.shots} (lost on the link ${r.lostShots}, unanswered ${r.unanswered})`);
   L.push(`network (TCP)         ${r.network.lostTransmissions} transmissions lost, ${r.network.retransmittedMessages} messages retransmitted, longest retransmission wait ${r.network.maxRetransmitDelayMs.toFixed(0)} ms`);
   L.push(`honest                ${r.honestShots} messages (judged ${r.honestJudged}): ${r.honestFireShots} shots (${r.honestFullRateShots} exactly one fire interval after the last), ${r.honestSwitches} switches, ${r.honestReloads} reloads, ${r.honestLaunches} rockets and grenades launched`);
+  const im = r.impacts;
+  if (im.launches > 0) L.push(`projectile impacts    ${pct(im.rate)} of ${im.resolved} predicted ends agree with the server's (same end and target, within 0.5 m; ${im.sameVictims} same blast victims; distance p50 ${im.distanceM.p50.toFixed(3)} m, p90 ${im.distanceM.p90.toFixed(3)} m)`);
   L.push(`hits                  predicted ${r.predictedHits}, confirmed ${r.confirmedHits}`);
   L.push(`agreement             ${pct(r.agreementAll)} of all ${r.honestJudged} judged honest messages; ${pct(r.agreementRaceFree)} without the ${r.raceShots} death races`);
   const d = r.disagreements;

@@ -82,6 +82,17 @@ export interface ShotLog {
   respawnedInFlight: boolean;
   /** In-process: how far its stream's floor at arrival lay ahead of its claimed time, ms (NaN: unknown). */
   floorLeadMs: number;
+  /** A launch: where the shooter predicted its projectile would end, and where the server's did (launches.ts). */
+  impactPredicted?: ProjectileImpact;
+  impactServer?: ProjectileImpact;
+}
+
+/** How a projectile's flight ended: FlightEventKind, the centre, the player it struck (-1), the players its blast damaged (sorted). */
+export interface ProjectileImpact {
+  kind: number;
+  x: number; y: number; z: number;
+  player: number;
+  victims: number[];
 }
 
 const fillHit = createWorldHit();

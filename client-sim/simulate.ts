@@ -19,6 +19,7 @@ import { Intent } from './shots';
 import { CHEAT_PROFILE_NAMES, createProfile, parseProfile } from './cheats/index';
 import { Rng } from './rng';
 import { summarizeShots, percentile, type ProfileReport, type SimReport } from './report';
+import { summarizeImpacts } from './impacts';
 import { ServerProbe } from './serverProbe';
 import { classifyRaces } from './races';
 import { detect } from './detection';
@@ -74,6 +75,8 @@ export interface SimOptions {
   audit?: boolean;
   /** Interpolation delay override, ms (default: derived from the network conditions, see interpDelayFor). */
   interpDelayMs?: number;
+  /** Share of honest players who take a rocket or grenade launcher at middle range (default 0.4, honest.ts). */
+  launcherShare?: number;
   /** Progress: called about every 250 ms with elapsed and total play ms and shots so far. */
   onProgress?: (elapsedMs: number, totalMs: number, shots: number) => void;
   /** Every shot log at the end of the run (prediction, verdict, timing), for tools and tests. */
@@ -234,7 +237,7 @@ function makeBots(options: SimOptions, s: RunSettings, arena: Arena, interpFor: 
     const botStalls = stalls === undefined ? undefined : { ...stalls, phaseMs: ((i * 2654435761) >>> 0) % Math.round(stalls.everyMs) };
     const bot = new Bot({
       index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS, stalls: botStalls }, seed: seedI,
-      world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath,
+      world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath, launcherShare: options.launcherShare,
       onShot: (l) => {
         logs.push(l);
         options.onFire?.(l, bot);
@@ -419,6 +422,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   return {
     config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles] },
     ...shots,
+    impacts: summarizeImpacts(logs),
     pellets: { ...shots.pellets, wallBangTries: t.wallBangTries },
     detection,
     tickRate,

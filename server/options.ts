@@ -80,6 +80,8 @@ export interface GameServerOptions {
   metrics?: boolean;
   /** Serve the Colyseus monitor (@colyseus/monitor) at /colyseus/, behind HTTP basic auth as user `admin`. Default off. */
   monitor?: { password: string } | false;
+  /** Projectiles (rockets, grenades) a room flies at once at most; a launch past it is refused PROJECTILE_LIMIT (default 256). */
+  maxProjectiles?: number;
   /**
    * Allow debug verdicts: a client joining with `{ debug: true }` then gets every other player's
    * rewound pose in each verdict (the web client's impact view). Default false.

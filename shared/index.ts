@@ -30,5 +30,6 @@ export * from './client/weaponState';
 export * from './client/predictor';
 export * from './client/client';
 export * from './client/stamps';
+export * from './client/projectiles';
 export { fnv1a64 } from './util/hash';
 export { mulberry32, uniform, type Uniform } from './util/prng';

@@ -47,6 +47,7 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
   for (let i = 0; i < v.impacts.count; i++) addHole(host, p.index, v, i);
 
   const reply = verdictReply(v);
+  if (v.kind === VerdictKind.LAUNCH) reply.projectile = out.projectile;
   if (p.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, p.sessionId, v.rewindTimeMs);
   client?.send(Msg.VERDICT, reply);
 }
@@ -106,15 +107,20 @@ function damageDirection(out: Float64Array, shooter: ArenaPlayer | undefined, ta
 
 /** The match recorded the death: the victim stops, waits to respawn, and the kill feed shows it. */
 function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: Verdict, zone: number): void {
+  host.syncStatus(killer);
+  recordKill(host, target, killer.index, v.weapon, zone);
+}
+
+/** A death the match recorded (by a shot or a blast): the victim waits to respawn, the kill feed shows it. */
+export function recordKill(host: OutcomeHost, target: ArenaPlayer, killerSlot: number, weapon: number, zone: number): void {
   const t = host.match.player(target.sessionId)?.diedAtMs ?? host.match.now();
   target.inputs.clear();
   target.respawnAtMs = Math.max(t + host.cfg.respawnDelayMs, 1e-9);
-  host.syncStatus(killer);
   const feed = host.state.killFeed;
   const e = new KillFeedEntry();
-  e.killer = killer.index;
+  e.killer = killerSlot;
   e.victim = target.index;
-  e.weapon = v.weapon;
+  e.weapon = weapon;
   e.zone = zone;
   e.timeMs = t;
   feed.push(e);

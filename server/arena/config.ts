@@ -42,6 +42,8 @@ export interface ArenaConfig {
    * player's pose as rewound for that shot (for a debug view; extra bytes per verdict, so off by default).
    */
   debugVerdicts: boolean;
+  /** Projectiles the room's match flies at once at most (undefined: the match's default). */
+  maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */
   reconnectSeconds: number;
   /** Refused messages a client may send before its messages are dropped unjudged, then it is disconnected. */

@@ -28,6 +28,7 @@ import { applyOutcome, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal, policeBudgets } from './budget';
 import { syncPlayerState, syncStatusState, writePose } from './sync';
 import { WaitingShots } from './waitingShots';
+import { ArenaProjectiles } from './projectiles';
 import type { ArenaConfig } from './config';
 
 export type { ArenaConfig, SpawnPoint } from './config';
@@ -46,6 +47,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private readonly inputScratch: InputMessage = createInputMessage();
   /** Connections that stop reading are cut (hitreg/server StallWatch), checked every tick. */
   private stalls!: StallWatch<ArenaPlayer>;
+  /** The match's projectiles mirrored into the synced state, and their ends told (projectiles.ts). */
+  private projectiles!: ArenaProjectiles;
 
   /** Room ms now (the match's clock: 0 at room creation). */
   now(): number {
@@ -68,12 +71,15 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       recorder: rec === undefined ? null : typeof rec === 'function' ? rec(this.roomId) : rec,
       roomId: this.roomId, levelPath: cfg.levelPath, movement: cfg.movement, clock: cfg.clock,
       poses: (id, out) => this.poseOf(id, out),
+      maxProjectiles: cfg.maxProjectiles,
+      onProjectile: (o) => this.projectiles.ended(this, o),
       onProblem: (m, e) => {
         cfg.stats.recorderErrors++;
         if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m} (the match goes on):`, e ?? '');
       },
     });
     for (let i = 0; i < cfg.maxPlayers; i++) this.seats.push(null);
+    this.projectiles = new ArenaProjectiles(this.match.projectiles);
     this.stalls = new StallWatch<ArenaPlayer>(cfg.stalls, (c) => this.stalled(c));
     const state = new ArenaState();
     state.tickRate = cfg.tickRate;
@@ -224,6 +230,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       for (const p of this.seats) if (p !== null && p.connected && p.client !== null) this.stalls.check(p, stallSocketOf(p.client.ref), t);
       this.match.endTick();
       for (const p of this.seats) if (p !== null) this.syncPlayer(p);
+      this.projectiles.sync(this.state.projectiles);
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       if (this.waiting.length > 0) this.judgeWaitingShots(null);
@@ -260,6 +267,11 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private syncPlayer(p: ArenaPlayer): void {
     const h = this.match.player(p.sessionId);
     if (p.state !== null && h !== undefined) syncPlayerState(p.state, p, h);
+  }
+
+  /** The arena player of a session (projectiles.ts). */
+  player(sessionId: string): ArenaPlayer | undefined {
+    return this.bySession.get(sessionId);
   }
 
   /** Status only, between ticks. */

@@ -1,7 +1,7 @@
 /**
  * The arena's synced state (@colyseus/schema 5, `schema()` builder: works under tsx and vitest
  * without decorator settings). What every client sees: players (pose, view, animation, health,
- * score), a bounded list of recent bullet holes and a kill feed. Audit data (verdict details,
+ * score), a bounded list of recent bullet holes, a kill feed and the live projectiles. Audit data (verdict details,
  * histories, round trips of others) never goes on the wire.
  *
  * `serverTimeMs` and `tick` are those of the newest recorded snapshot: clients interpolate the
@@ -73,6 +73,32 @@ export const KillFeedEntry = schema({
 }, 'KillFeedEntry');
 export type KillFeedEntry = SchemaType<typeof KillFeedEntry>;
 
+/**
+ * A live projectile as the server flies it: its state at `timeMs` (server ms), written when it
+ * spawns and again at a tick where it bounced or began or stopped rolling, so between writes a
+ * client re-flies it from this state against the level (shared/client/projectiles.ts) and draws it
+ * where the server has it. Removed when its flight ends (the `projectile` message says how).
+ */
+export const ProjectileSnapshot = schema({
+  id: t.uint32(),
+  shooter: t.int8(),
+  weapon: t.uint8(),
+  /** The launch's seq: the shooter matches its predicted projectile to this one. */
+  seq: t.uint32(),
+  timeMs: t.float64(),
+  ageMs: t.float64(),
+  x: t.float64(),
+  y: t.float64(),
+  z: t.float64(),
+  vx: t.float64(),
+  vy: t.float64(),
+  vz: t.float64(),
+  bounces: t.uint16(),
+  /** shared/projectile FlightMode: flying, rolling, stuck. */
+  mode: t.uint8(),
+}, 'ProjectileSnapshot');
+export type ProjectileSnapshot = SchemaType<typeof ProjectileSnapshot>;
+
 export const ArenaState = schema({
   serverTimeMs: t.float64(),
   tick: t.uint32(),
@@ -80,5 +106,7 @@ export const ArenaState = schema({
   players: t.map(PlayerState),
   holes: t.array(BulletHole),
   killFeed: t.array(KillFeedEntry),
+  /** Live projectiles by id. */
+  projectiles: t.map(ProjectileSnapshot),
 }, 'ArenaState');
 export type ArenaState = SchemaType<typeof ArenaState>;

@@ -110,6 +110,7 @@ export class HitregMatch<Id extends string | number = string> {
       rigHash: this.rig.hash,
       validation: this.rules,
       scene: this.scene.options,
+      maxProjectiles: this.projectiles.capacity,
       ...(options.movement !== undefined ? { movement: options.movement } : {}),
     }));
   }

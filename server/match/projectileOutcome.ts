@@ -7,7 +7,7 @@
  * share. What was applied is written back into the end and blast records for the log.
  */
 import type { ProjectileBlastData, ProjectileEndData } from '../../shared/projectile/flights';
-import type { FlightEventKind } from '../../shared/projectile/flight';
+import { FlightEventKind } from '../../shared/projectile/flight';
 import type { FriendlyFire } from '../../shared/validate/rules';
 import type { MatchPlayer } from './player';
 import type { AppliedHit } from './outcome';
@@ -17,21 +17,30 @@ export interface ProjectileOutcome<Id> {
   id: number;
   shooter: Id | null;
   weapon: number;
+  /** The launch's seq (the shooter's weapon message). */
+  seq: number;
   /** How the flight ended (FlightEventKind: PLAYER, LEVEL, FUSE, EXPIRED). */
   kind: FlightEventKind;
   /** Where and when, match ms. */
   x: number; y: number; z: number; timeMs: number;
   /** Whether it exploded (every end but EXPIRED, for a weapon with a splash). */
   exploded: boolean;
+  /** The player the projectile itself struck (kind PLAYER), -1 for none. */
+  player: number;
+  /** The shooter's slot when it launched (its projectile flies on after it leaves). */
+  shooterSlot: number;
   /** The direct hit first (when kind is PLAYER), then each blast victim (read at once). */
   hits: AppliedHit<Id>[];
+  /** Per entry of hits: the victim's slot and the HitZone struck (the blast's: the part that saw the centre). */
+  slots: number[];
+  zones: number[];
   /** Damage applied in all, and whether any of it killed. */
   damage: number;
   killed: boolean;
 }
 
 export function createProjectileOutcome<Id>(): ProjectileOutcome<Id> {
-  return { id: -1, shooter: null, weapon: -1, kind: 0 as FlightEventKind, x: NaN, y: NaN, z: NaN, timeMs: NaN, exploded: false, hits: [], damage: 0, killed: false };
+  return { id: -1, shooter: null, weapon: -1, seq: -1, kind: FlightEventKind.NONE, x: NaN, y: NaN, z: NaN, timeMs: NaN, player: -1, shooterSlot: -1, exploded: false, hits: [], slots: [], zones: [], damage: 0, killed: false };
 }
 
 type Die<Id> = (victim: MatchPlayer<Id>, killer: MatchPlayer<Id>) => void;
@@ -44,19 +53,28 @@ export function applyProjectileEnd<Id>(
   out.id = end.id;
   out.shooter = shooter.id;
   out.weapon = end.weapon;
+  out.seq = end.seq;
   out.kind = end.kind;
   out.x = end.x; out.y = end.y; out.z = end.z; out.timeMs = end.timeMs;
   out.exploded = blast !== null;
   out.damage = 0;
   out.killed = false;
+  out.shooterSlot = end.shooter;
+  out.player = end.kind === FlightEventKind.PLAYER ? end.player : -1;
   out.hits.length = 0;
+  out.slots.length = 0;
+  out.zones.length = 0;
   if (end.player >= 0 && end.damage > 0) {
+    out.slots.push(end.player);
+    out.zones.push(end.zone);
     const a = applyOne(out, bySlot[end.player] ?? null, end.damage, shooter, friendlyFire, die);
     end.applied = a.damage; end.healthAfter = a.healthAfter; end.killed = a.killed;
   }
   if (blast === null) return;
   const h = blast.hits;
   for (let k = 0; k < h.count; k++) {
+    out.slots.push(h.player[k]!);
+    out.zones.push(h.zone[k]!);
     const a = applyOne(out, bySlot[h.player[k]!] ?? null, h.damage[k]!, shooter, friendlyFire, die);
     blast.applied[k] = a.damage; blast.healthAfter[k] = a.healthAfter; blast.killed[k] = a.killed ? 1 : 0;
   }

@@ -11,7 +11,7 @@
  * as the game's, one credited to another player with none is reported.
  */
 import { RecordType, readEvent } from '../matchlog/records';
-import { GAP_FRAME_TYPE, type FrameRef } from '../matchlog/frame';
+import { GAP_FRAME_TYPE, LOG_VERSION_WITH_GRID_FLIGHTS, type FrameRef } from '../matchlog/frame';
 import { readBlast, readEnd, readSpawn } from '../matchlog/projectileRecord';
 import { createShotInput, readShotInput, readVerdict } from '../matchlog/shotRecord';
 import type { FieldMismatch } from '../matchlog/verdictCompare';
@@ -91,7 +91,7 @@ export class ProjectileAuditor {
 
   constructor(private readonly scene: MatchScene, config: ValidationConfig, bytes: Uint8Array, private readonly version: number) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.flights = new ProjectileFlights(config.weapons, config.zoneMultipliers, scene.world, new VolumeRewinder(scene.rewinder), AUDIT_CAPACITY, scene.histories.length);
+    this.flights = new ProjectileFlights(config.weapons, config.zoneMultipliers, scene.world, new VolumeRewinder(scene.rewinder), AUDIT_CAPACITY, scene.histories.length, version >= LOG_VERSION_WITH_GRID_FLIGHTS);
     this.present = new Array<PlayerHistory | undefined>(scene.histories.length).fill(undefined);
     this.kills = new Array<number>(scene.histories.length).fill(0);
   }

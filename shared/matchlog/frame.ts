@@ -33,8 +33,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  *    could not write and why. Records unchanged: a version 8 log reads as a version 9 one.
  * 10: projectile records (spawn, flight end, blast: projectileRecord.ts); the other records
  *    unchanged, so a version 9 log reads as a version 10 one without projectiles.
+ * 11: projectiles fly on the spawn's sub-step grid (shared/projectile/flights.ts); the header names
+ *    maxProjectiles. Records unchanged: a version 10 log is audited with the version 10 flight policy.
  */
-export const LOG_FORMAT_VERSION = 10;
+export const LOG_FORMAT_VERSION = 11;
+/** The first version whose projectiles fly on their sub-step grid. */
+export const LOG_VERSION_WITH_GRID_FLIGHTS = 11;
 /** The first version whose logs carry projectile records (and account for every death: the audit's cause check). */
 export const LOG_VERSION_WITH_PROJECTILES = 10;
 /** The first version whose writer may leave a note frame. */

@@ -45,6 +45,8 @@ export interface MatchHeader {
   validation: ValidationConfig;
   /** How histories and the rewinder are built: ring capacity in ticks, rewind reach in ms. */
   scene: { maxPlayers: number; capacityTicks: number; windowMs: number };
+  /** Projectiles the match flew at once at most (format 11 on; launches past it were refused PROJECTILE_LIMIT). */
+  maxProjectiles?: number;
   /** The movement rules of hitreg's own movement step, when the game uses it (absent otherwise). */
   movement?: MoveConfig;
 }

@@ -50,3 +50,32 @@ export function catchUpProjectile(
   }
   return out.kind;
 }
+
+/**
+ * Whole sub-steps of stepMs from startMs that fit by timeMs (0 when none, or for NaN or stepMs <= 0).
+ * A flight is flown on this grid: sub-step k covers startMs + k stepMs to startMs + (k + 1) stepMs.
+ */
+export function gridSteps(startMs: number, timeMs: number, stepMs: number): number {
+  if (!(stepMs > 0)) return 0;
+  const n = Math.floor((timeMs - startMs) / stepMs);
+  return n > 0 ? n : 0;
+}
+
+/**
+ * Flies `s` through grid sub-steps fromStep .. toStep - 1 of a flight that started at startMs, each
+ * of exactly stepMs against the players posed at its start (startMs + k stepMs). The flight's path
+ * then depends only on its launch and the grid, never on how the calls split the time, so a client
+ * that flies its own launch frame by frame meets the level exactly where the server does. Stops at
+ * the first event that ends the flight; writes `out` (cleared first) and returns out.kind.
+ */
+export function flyGridSteps(
+  out: FlightEvent, s: ProjectileState, spec: ProjectileSpec, startMs: number, fromStep: number, toStep: number, stepMs: number,
+  world: World | null, vol: VolumeRewinder | null, histories: ArrayLike<PlayerHistory | undefined>,
+): FlightEventKind {
+  clearFlightEvent(out);
+  if (!(stepMs > 0)) return out.kind;
+  for (let k = fromStep; k < toStep && s.alive; k++) {
+    if (advanceProjectile(out, s, spec, stepMs, world, vol, histories, startMs + k * stepMs) !== FlightEventKind.NONE) break;
+  }
+  return out.kind;
+}

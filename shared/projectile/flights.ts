@@ -1,11 +1,14 @@
 /**
  * The projectiles of one match in flat arrays (a bounded count), flown the same way by the server's
  * match and by the audit that re-flies them from the log, so both reach the same bits:
- * - spawn: a launched shot (verdict LAUNCH) at its eye point and direction, caught up from
- *   catchUpStartMs(fire time, present) to the present (the newest tick) in sub-steps of the tick
- *   against the players rewound to each sub-step (./catchUp);
- * - step: at each tick, every live projectile flown from where it was to the tick's time against
- *   the players posed at the tick's time (the present) and the level;
+ * - spawn: a launched shot (verdict LAUNCH) at its eye point and direction, its flight starting at
+ *   catchUpStartMs(fire time, present) and caught up at once to the present (the newest tick);
+ * - step: at each tick, every live projectile flown on toward the tick's time.
+ * A flight is flown on a grid of sub-steps of the spawn's stepMs counted from its start, each
+ * against the players posed at the sub-step's start (./catchUp flyGridSteps), up to the last grid
+ * point reached: the catch-up sub-steps are rewound poses, the later ones the present's. The path
+ * is then the same however the time is split into calls, so a shooter that flies its own launch
+ * frame by frame on the same grid (shared/client/projectiles.ts) meets the level on the same bits.
  * - an end (PLAYER, LEVEL, FUSE, EXPIRED) is resolved here: a direct hit's damage (directDamage x
  *   the zone's multiplier, the weapon's table else the rules'), and for every end but EXPIRED the
  *   blast (./explosion) among the players posed at the end's time (flight start + age, at most
@@ -19,7 +22,7 @@ import type { PlayerHistory } from '../lagcomp/history';
 import type { VolumeRewinder } from '../lagcomp/rewindVolume';
 import { weaponById, type WeaponSpec } from '../weapons';
 import type { World } from '../world/world';
-import { catchUpProjectile, catchUpStartMs } from './catchUp';
+import { catchUpProjectile, catchUpStartMs, flyGridSteps, gridSteps } from './catchUp';
 import { createSplashHits, explode, type SplashHits } from './explosion';
 import { createFlightEvent, createProjectileState, FlightEventKind, launchProjectile, stepProjectile, type FlightEvent, type ProjectileState } from './flight';
 
@@ -53,6 +56,8 @@ export interface ProjectileSpawnData {
 export interface ProjectileEndData {
   /** The projectile's id and its index in the flights' arrays (free again once the end is handled). */
   id: number; index: number; shooter: number; weapon: number;
+  /** The launch's seq (the shooter's weapon message). */
+  seq: number;
   /** The tick whose step ended it, -1 for the catch-up. */
   tick: number;
   kind: FlightEventKind;
@@ -83,7 +88,7 @@ export function createSpawnData(): ProjectileSpawnData {
 
 export function createEndData(): ProjectileEndData {
   return {
-    id: -1, index: -1, shooter: -1, weapon: -1, tick: -1, kind: FlightEventKind.NONE, timeMs: NaN, x: NaN, y: NaN, z: NaN, ageMs: NaN, bounces: 0,
+    id: -1, index: -1, shooter: -1, weapon: -1, seq: -1, tick: -1, kind: FlightEventKind.NONE, timeMs: NaN, x: NaN, y: NaN, z: NaN, ageMs: NaN, bounces: 0,
     player: -1, zone: 0, hitbox: -1, damage: 0, applied: 0, healthAfter: -1, killed: false,
   };
 }
@@ -104,9 +109,14 @@ export class ProjectileFlights {
   readonly id: Float64Array;
   readonly shooter: Int32Array;
   readonly weapon: Int32Array;
+  /** The launch's seq. */
+  readonly seq: Float64Array;
   /** Flight start (catch-up start), and the time flown to, ms. */
   readonly startMs: Float64Array;
   readonly timeMs: Float64Array;
+  /** The flight's sub-step (the spawn's stepMs) and the grid sub-steps flown so far. */
+  readonly stepMs: Float64Array;
+  readonly steps: Float64Array;
   readonly x: Float64Array; readonly y: Float64Array; readonly z: Float64Array;
   readonly vx: Float64Array; readonly vy: Float64Array; readonly vz: Float64Array;
   readonly ageMs: Float64Array;
@@ -124,15 +134,20 @@ export class ProjectileFlights {
   private readonly state: ProjectileState = createProjectileState();
   private readonly event: FlightEvent = createFlightEvent();
 
+  /**
+   * `grid` false: the format-10 flight policy, for auditing logs of that format (a spawn caught up
+   * to the present with a last partial sub-step; each tick flown in one call against the players
+   * posed at the tick's time). True (every writer now): flown on the spawn's sub-step grid.
+   */
   constructor(
     readonly weapons: readonly WeaponSpec[], readonly zoneMultipliers: ArrayLike<number>, readonly world: World | null,
-    readonly vol: VolumeRewinder, capacity = DEFAULT_MAX_PROJECTILES, maxPlayers = 64,
+    readonly vol: VolumeRewinder, capacity = DEFAULT_MAX_PROJECTILES, maxPlayers = 64, readonly grid = true,
   ) {
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 16) throw new RangeError(`ProjectileFlights: capacity must be an integer 0..65536 (got ${capacity})`);
     this.capacity = capacity;
     const f = () => new Float64Array(capacity);
-    this.live = new Uint8Array(capacity); this.id = f(); this.shooter = new Int32Array(capacity); this.weapon = new Int32Array(capacity);
-    this.startMs = f(); this.timeMs = f(); this.x = f(); this.y = f(); this.z = f(); this.vx = f(); this.vy = f(); this.vz = f();
+    this.live = new Uint8Array(capacity); this.id = f(); this.shooter = new Int32Array(capacity); this.weapon = new Int32Array(capacity); this.seq = f();
+    this.startMs = f(); this.timeMs = f(); this.stepMs = f(); this.steps = f(); this.x = f(); this.y = f(); this.z = f(); this.vx = f(); this.vy = f(); this.vz = f();
     this.ageMs = f(); this.bounces = new Int32Array(capacity); this.mode = new Uint8Array(capacity);
     this.blast = createBlastData(Math.max(1, maxPlayers));
   }
@@ -162,11 +177,19 @@ export class ProjectileFlights {
     const id = this.nextId++;
     this.live[i] = 1;
     this.count++;
-    this.id[i] = id; this.shooter[i] = shooter; this.weapon[i] = weapon; this.startMs[i] = from;
+    this.id[i] = id; this.shooter[i] = shooter; this.weapon[i] = weapon; this.seq[i] = seq; this.startMs[i] = from;
     const ev = this.event;
-    catchUpProjectile(ev, s, spec, from, nowMs, stepMs, this.world, this.vol, histories);
+    this.stepMs[i] = stepMs;
+    if (this.grid) {
+      const n = gridSteps(from, nowMs, stepMs);
+      flyGridSteps(ev, s, spec, from, 0, n, stepMs, this.world, this.vol, histories);
+      this.steps[i] = n;
+      this.timeMs[i] = from + n * stepMs;
+    } else {
+      catchUpProjectile(ev, s, spec, from, nowMs, stepMs, this.world, this.vol, histories);
+      this.timeMs[i] = nowMs > from ? nowMs : from;
+    }
     this.store(i);
-    this.timeMs[i] = nowMs > from ? nowMs : from;
     const o = this.spawned;
     o.id = id; o.index = i; o.shooter = shooter; o.weapon = weapon; o.seq = seq;
     o.fireMs = fireMs; o.fromMs = from; o.toMs = nowMs; o.stepMs = stepMs;
@@ -177,19 +200,33 @@ export class ProjectileFlights {
     return i;
   }
 
-  /** Flies every live projectile to tickMs against `histories` posed at tickMs; ends go to onEnd in index order. */
+  /**
+   * Flies every live projectile through the whole grid sub-steps that end by tickMs, each against
+   * `histories` posed at the sub-step's start (format 10: to tickMs at once, posed at tickMs); ends
+   * go to onEnd in index order.
+   */
   step(tick: number, tickMs: number, histories: ArrayLike<PlayerHistory | undefined>, onEnd: FlightEndHandler): void {
     if (this.count === 0) return;
     for (let i = 0; i < this.capacity; i++) {
       if (this.live[i] !== 1) continue;
-      const dt = tickMs - this.timeMs[i]!;
-      if (!(dt > 0)) continue;
       const w = weaponById(this.weapons, this.weapon[i]!)!;
-      this.load(i);
-      stepProjectile(this.event, this.state, w.projectile!, dt, this.world, this.vol, histories, tickMs);
+      if (this.grid) {
+        const q = this.stepMs[i]!, start = this.startMs[i]!, done = this.steps[i]!;
+        const n = gridSteps(start, tickMs, q);
+        if (!(n > done)) continue;
+        this.load(i);
+        flyGridSteps(this.event, this.state, w.projectile!, start, done, n, q, this.world, this.vol, histories);
+        this.steps[i] = n;
+        this.timeMs[i] = start + n * q;
+      } else {
+        const dt = tickMs - this.timeMs[i]!;
+        if (!(dt > 0)) continue;
+        this.load(i);
+        stepProjectile(this.event, this.state, w.projectile!, dt, this.world, this.vol, histories, tickMs);
+        this.timeMs[i] = tickMs;
+      }
       this.store(i);
-      this.timeMs[i] = tickMs;
-      if (this.event.kind !== FlightEventKind.NONE) this.finish(i, w, tick, tickMs, histories, onEnd);
+      if (this.event.kind !== FlightEventKind.NONE) this.finish(i, w, tick, this.timeMs[i]!, histories, onEnd);
     }
   }
 
@@ -223,7 +260,7 @@ export class ProjectileFlights {
     this.count--;
     const e = this.ended;
     const end = this.startMs[i]! + ev.ageMs;
-    e.id = this.id[i]!; e.index = i; e.shooter = this.shooter[i]!; e.weapon = w.id; e.tick = tick; e.kind = ev.kind;
+    e.id = this.id[i]!; e.index = i; e.shooter = this.shooter[i]!; e.weapon = w.id; e.seq = this.seq[i]!; e.tick = tick; e.kind = ev.kind;
     e.timeMs = end < ceilMs ? end : ceilMs;
     e.x = ev.x; e.y = ev.y; e.z = ev.z; e.ageMs = ev.ageMs; e.bounces = this.bounces[i]!;
     e.player = ev.player; e.zone = ev.zone; e.hitbox = ev.hitbox;

@@ -42,6 +42,8 @@ export const Msg = {
   HIT: 'hit',
   /** server -> victim, JSON DamagedReply: damage and the direction it came from. */
   DAMAGED: 'damaged',
+  /** server -> every client, JSON ProjectileEndReply: a rocket's or grenade's flight ended (and what its blast did). */
+  PROJECTILE: 'projectile',
   /** server -> sender, JSON RejectReply: a non-shot message that was refused. */
   REJECT: 'reject',
   /** server -> joining client, JSON WelcomeReply: its slot, the rules and the world and rig by content hash. */
@@ -69,11 +71,34 @@ export interface VerdictReply {
    */
   pellets?: PelletReply[];
   impacts?: ImpactReply[];
+  /** A launch (kind LAUNCH): the id of the projectile the server flies, -1 when it refused to fly it. */
+  projectile?: number;
   /**
    * Debug verdicts only (the server's `debugVerdicts` and the client's `debug` join option): every
    * other player's pose as the server rewound it for this shot, to draw beside what the client saw.
    */
   rewound?: RewoundPose[];
+}
+
+/**
+ * A projectile's flight ended. `kind` is shared/projectile FlightEventKind (PLAYER, LEVEL, FUSE,
+ * EXPIRED); `victims` lists the direct hit first (when the weapon does direct damage), then each
+ * player the blast reached, with what the server applied (0 for a teammate spared or one already dead).
+ */
+export interface ProjectileEndReply {
+  id: number;
+  shooter: number;
+  weapon: number;
+  seq: number;
+  kind: number;
+  x: number;
+  y: number;
+  z: number;
+  timeMs: number;
+  /** The player the projectile itself struck (kind PLAYER), -1 for none. */
+  player: number;
+  exploded: boolean;
+  victims: { slot: number; damage: number; killed: boolean }[];
 }
 
 export interface PelletReply {
