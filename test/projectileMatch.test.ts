@@ -19,7 +19,8 @@ import { WEAPONS, WeaponId } from '../shared/weapons';
 import { FlightEventKind } from '../shared/projectile/flight';
 import { HitregMatch, MatchLogRecorder, type PoseInput, type ProjectileOutcome } from '../server/match/index';
 import { verifyMatchLog } from '../shared/audit/verify';
-import { readFrames } from '../shared/matchlog/frame';
+import { LOG_VERSION_WITH_GRID_FLIGHTS, readFrames } from '../shared/matchlog/frame';
+import { DEFAULT_MAX_PROJECTILES } from '../shared/projectile/flights';
 import { RecordType, EVENT_BYTES, writeEvent } from '../shared/matchlog/records';
 import { ProjectileRecordType } from '../shared/matchlog/projectileRecord';
 import { crc32 } from '../shared/matchlog/crc32';
@@ -202,6 +203,19 @@ describe('the match log of projectiles, audited', () => {
     expect(audit.projectiles.flights).toBe(2);
     expect(audit.projectiles.mismatches).toEqual([]);
     expect(audit.projectiles.deaths).toEqual({ explained: 1, byGame: 0, unexplained: [] });
+  });
+
+  it('the log\'s format picks the flight policy: the header names maxProjectiles, and the same log relabelled version 10 is re-flown the version 10 way (its flights then differ)', async () => {
+    const bytes = await recorded();
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(readFrames(bytes).frames[0]!.payloadOffset, readFrames(bytes).frames[0]!.payloadOffset + readFrames(bytes).frames[0]!.payloadLength)));
+    expect(header.maxProjectiles).toBe(DEFAULT_MAX_PROJECTILES);
+    expect(readFrames(bytes).version).toBe(LOG_VERSION_WITH_GRID_FLIGHTS);
+    const v10 = bytes.slice();
+    new DataView(v10.buffer).setUint32(4, 10, true);
+    const a = verifyMatchLog(v10, world, rig);
+    expect(a.problems).toEqual([]);
+    expect(a.projectiles.flights).toBe(2);
+    expect(a.projectiles.mismatches.length).toBeGreaterThan(0);
   });
 
   it('a tampered blast record (one victim\'s damage) is caught; a forged death with no cause is reported', async () => {

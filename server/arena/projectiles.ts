@@ -7,8 +7,7 @@
  * damage direction to each victim, and for each kill a kill-feed entry and the victim's respawn timer.
  */
 import type { MapSchema } from '@colyseus/schema';
-import { Msg, type DamagedReply, type HitReply, type ProjectileEndReply } from '../../shared/index';
-import type { ProjectileFlights } from '../../shared/projectile/flights';
+import { Msg, type DamagedReply, type HitReply, type ProjectileEndReply, type ProjectileFlights } from '../../shared/index';
 import type { ProjectileOutcome } from '../match/index';
 import { ProjectileSnapshot } from './schema';
 import { recordKill, type OutcomeHost } from './applyOutcome';

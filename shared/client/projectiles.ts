@@ -7,8 +7,8 @@
  *   says what really happened.
  * - SyncedProjectiles: every projectile the server flies, as its synced snapshots give them (the
  *   state at a server time, rewritten at spawn, bounces and mode changes), re-flown from the latest
- *   snapshot against the level to the time drawn. Players are not touched here: a projectile that
- *   ends on one disappears when the server's end arrives.
+ *   snapshot against the level on the server's sub-step grid to the time drawn. Players are not
+ *   touched here: a projectile that ends on one disappears when the server's end arrives.
  * Neither reads a clock: the caller passes its render time (server ms).
  */
 import type { ValidationConfig } from '../validate/rules';
@@ -16,7 +16,8 @@ import type { WeaponSpec } from '../weapons';
 import { weaponById } from '../weapons';
 import type { World } from '../world/world';
 import { ProjectileFlights, type FlightEndHandler } from '../projectile/flights';
-import { createFlightEvent, createProjectileState, FlightEventKind, stepProjectile, type FlightMode, type ProjectileState } from '../projectile/flight';
+import { createFlightEvent, createProjectileState, FlightEventKind, FlightMode, type ProjectileState } from '../projectile/flight';
+import { flyGridSteps, gridSteps } from '../projectile/catchUp';
 import type { MatchView } from './view';
 
 /** Own projectiles predicted at once by default. */
@@ -71,9 +72,11 @@ export interface SyncedProjectile {
   readonly shooter: number;
   readonly weapon: number;
   readonly seq: number;
-  /** Where it is drawn: the state flown to `timeMs` (alive false once the level ended it here). */
+  /** The flight as the server flies it: the state at `timeMs`, a point of the flight's sub-step grid. */
   readonly state: ProjectileState;
   timeMs: number;
+  /** Where to draw it at the time last advanced to: `state` carried on along its arc for the part of a sub-step after timeMs. */
+  x: number; y: number; z: number;
   /** The snapshot it was last reset from (its time and bounces). */
   snapTimeMs: number;
   snapBounces: number;
@@ -85,8 +88,12 @@ export class SyncedProjectiles {
   /** Live synced projectiles by id. */
   readonly entries = new Map<number, SyncedProjectile>();
   private readonly event = createFlightEvent();
+  /** The flight sub-step: the server's tick period. */
+  readonly stepMs: number;
 
-  constructor(private readonly world: World | null, private readonly weapons: readonly WeaponSpec[]) {}
+  constructor(private readonly world: World | null, private readonly weapons: readonly WeaponSpec[], tickRate: number) {
+    this.stepMs = 1000 / tickRate;
+  }
 
   /** The server's current list: new ones appear, changed ones are reset to their snapshot, missing ones go. */
   update(list: Iterable<ProjectileSnapshotLike>): void {
@@ -95,7 +102,7 @@ export class SyncedProjectiles {
       if (weaponById(this.weapons, s.weapon)?.projectile === undefined) continue;
       let e = this.entries.get(s.id);
       if (e === undefined) {
-        e = { id: s.id, shooter: s.shooter, weapon: s.weapon, seq: s.seq, state: createProjectileState(), timeMs: Number.NaN, snapTimeMs: Number.NaN, snapBounces: -1, seen: true };
+        e = { id: s.id, shooter: s.shooter, weapon: s.weapon, seq: s.seq, state: createProjectileState(), timeMs: Number.NaN, x: s.x, y: s.y, z: s.z, snapTimeMs: Number.NaN, snapBounces: -1, seen: true };
         this.entries.set(s.id, e);
       }
       e.seen = true;
@@ -104,27 +111,36 @@ export class SyncedProjectiles {
       st.x = s.x; st.y = s.y; st.z = s.z; st.vx = s.vx; st.vy = s.vy; st.vz = s.vz;
       st.ageMs = s.ageMs; st.bounces = s.bounces; st.mode = s.mode as FlightMode; st.shooter = s.shooter; st.alive = true;
       e.timeMs = s.timeMs; e.snapTimeMs = s.timeMs; e.snapBounces = s.bounces;
+      e.x = s.x; e.y = s.y; e.z = s.z;
     }
     for (const [id, e] of this.entries) if (!e.seen) this.entries.delete(id);
   }
 
   /**
-   * Flies each to timeMs against the level (never backward: a projectile whose snapshot is newer
-   * than timeMs is drawn at its snapshot). One that the level ends stays where it ended until the
-   * server removes it.
+   * Flies each through the whole sub-steps that end by timeMs, against the level only, with the
+   * server's code on the server's grid (the same bits as the server's flight while no player is
+   * touched), then sets the drawn point part of a sub-step further along its arc. Never backward.
+   * One the level ends stays where it ended until the server removes it.
    */
   advance(timeMs: number): void {
+    const q = this.stepMs, ev = this.event;
     for (const e of this.entries.values()) {
-      const dt = timeMs - e.timeMs;
-      if (!(dt > 0) || !e.state.alive) continue;
+      const st = e.state;
+      if (!st.alive) continue;
+      const n = gridSteps(e.timeMs, timeMs, q);
       const spec = weaponById(this.weapons, e.weapon)!.projectile!;
-      stepProjectile(this.event, e.state, spec, dt, this.world, null, NO_PLAYERS, timeMs);
-      if (this.event.kind !== FlightEventKind.NONE) {
-        const st = e.state;
-        st.x = this.event.x; st.y = this.event.y; st.z = this.event.z;
-        st.alive = false;
+      if (n > 0) {
+        flyGridSteps(ev, st, spec, e.timeMs, 0, n, q, this.world, null, NO_PLAYERS);
+        e.timeMs += n * q;
+        if (ev.kind !== FlightEventKind.NONE) {
+          e.x = ev.x; e.y = ev.y; e.z = ev.z;
+          st.alive = false;
+          continue;
+        }
       }
-      e.timeMs = timeMs;
+      const r = timeMs > e.timeMs ? (timeMs - e.timeMs) / 1000 : 0;
+      const g = st.mode === FlightMode.FLYING ? spec.gravity : 0;
+      e.x = st.x + st.vx * r; e.y = st.y + st.vy * r - 0.5 * g * r * r; e.z = st.z + st.vz * r;
     }
   }
 }
