@@ -15,7 +15,7 @@ import { VolumeRewinder } from '../shared/lagcomp/rewindVolume';
 import { Rewinder } from '../shared/lagcomp/rewind';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { WEAPONS, WeaponId } from '../shared/weapons';
-import { DEFAULT_ZONE_MULTIPLIERS } from '../shared/rig/rig';
+import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../shared/rig/rig';
 import { defaultValidationConfig } from '../shared/validate/shot';
 import { MatchView } from '../shared/client/view';
 import { LaunchPredictor, SyncedProjectiles } from '../shared/client/projectiles';
@@ -30,7 +30,8 @@ const world = worldOf([
 ]);
 const vol = new VolumeRewinder(new Rewinder(MANNEQUIN_RIG));
 const NOBODY: undefined[] = new Array(8).fill(undefined);
-const rules = defaultValidationConfig(WEAPONS, DEFAULT_ZONE_MULTIPLIERS, MANNEQUIN_RIG.eyeHeight, 8, [WeaponId.RIFLE, WeaponId.ROCKET, WeaponId.GRENADE]);
+const zones = Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z]!);
+const rules = defaultValidationConfig(WEAPONS, zones, MANNEQUIN_RIG.eyeHeight, 8, [WeaponId.RIFLE, WeaponId.ROCKET, WeaponId.GRENADE]);
 
 interface Launch { weapon: number; p: number[]; d: number[] }
 
@@ -44,7 +45,7 @@ const launchArb = fc.record({
 }).filter((l) => Math.abs(l.d[0]!) + Math.abs(l.d[2]!) > 0.1);
 
 function flights(): ProjectileFlights {
-  return new ProjectileFlights(WEAPONS, DEFAULT_ZONE_MULTIPLIERS, world, vol, 8, 8);
+  return new ProjectileFlights(WEAPONS, zones, world, vol, 8, 8);
 }
 
 /** Flies one launch (fired at fireMs, spawned at nowMs) with ticks at `times`; returns its end and the state at every grid step reached. */

@@ -10,7 +10,8 @@ import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
 import { silentLogger } from '../../server/ops/log';
 import { World } from '../../shared/world/world';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply, type ProjectileEndReply } from '../../shared/protocol/messages';
+import type { ProjectileSnapshotLike } from '../../shared/client/projectiles';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
 import { createShotMessage, encodeShot, SHOT_BYTES, SHOT_VERSION, type ShotMessage } from '../../shared/protocol/shot';
 import { encodeInput, INPUT_BYTES, type InputMessage } from '../../shared/protocol/input';
@@ -87,6 +88,9 @@ export class TestPlayer {
   readonly hits: HitReply[] = [];
   readonly damaged: DamagedReply[] = [];
   readonly rejects: RejectReply[] = [];
+  /** Every projectile end the room announced, and every synced state of each projectile seen (by id). */
+  readonly projectileEnds: ProjectileEndReply[] = [];
+  readonly projectileStates = new Map<number, ProjectileSnapshotLike[]>();
   pings = 0;
   welcome: WelcomeReply | null = null;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
@@ -113,6 +117,7 @@ export class TestPlayer {
     room.onMessage(Msg.HIT, (v: HitReply) => { this.hits.push(v); this.wake(); });
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => { this.damaged.push(v); this.wake(); });
     room.onMessage(Msg.REJECT, (v: RejectReply) => { this.rejects.push(v); this.wake(); });
+    room.onMessage(Msg.PROJECTILE, (v: ProjectileEndReply) => { this.projectileEnds.push(v); this.wake(); });
     room.onStateChange((state: any) => {
       const poses = new Map<number, PlayerPose>();
       state.players.forEach((p: any) => {
@@ -121,6 +126,11 @@ export class TestPlayer {
         pose.qx = p.qx; pose.qy = p.qy; pose.qz = p.qz; pose.qw = p.qw;
         pose.clip = p.clip; pose.time = p.animTime; pose.alive = p.alive; pose.epoch = p.epoch;
         poses.set(p.slot, pose);
+      });
+      state.projectiles?.forEach((q: any) => {
+        const seen = this.projectileStates.get(q.id) ?? [];
+        if (seen.at(-1)?.timeMs !== q.timeMs) seen.push({ timeMs: q.timeMs, ageMs: q.ageMs, x: q.x, y: q.y, z: q.z, vx: q.vx, vy: q.vy, vz: q.vz, bounces: q.bounces, mode: q.mode, id: q.id, shooter: q.shooter, weapon: q.weapon, seq: q.seq });
+        this.projectileStates.set(q.id, seen);
       });
       const last = this.snapshots[this.snapshots.length - 1];
       if (last === undefined || state.serverTimeMs > last.timeMs) {
