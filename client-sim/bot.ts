@@ -217,6 +217,7 @@ export class Bot implements Fighter {
     if (log === null) return;
     log.verdict = v;
     log.verdictAt = this.now;
+    if (v.kind === VerdictKind.LAUNCH) this.launches.verdict(log, v);
     if (this.tracked.has(log)) {
       this.tracked.delete(log);
       this.weapons.settle(log.seq, v);
@@ -423,7 +424,7 @@ export class Bot implements Fighter {
       this.tracked.add(log);
     }
     if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
-    if (p.kind === VerdictKind.LAUNCH && p.seq === seq) this.launches.launched(log, p, this.slot);
+    if (p.kind === VerdictKind.LAUNCH && p.seq === seq) this.launches.launched(log, p, this.slot, this.serverAt(now));
     // Inputs held back go first: the server judges a weapon message after the inputs sent before it.
     this.inputs.flush();
     log.dropped = !this.conn.sendShot(payload);

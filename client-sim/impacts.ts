@@ -2,7 +2,9 @@
  * How often an honest shooter's predicted projectile end (launches.ts) agrees with the server's:
  * over the honest launches whose both ends are known, the share with the same end (FlightEventKind),
  * the same player struck directly, and centres within IMPACT_AGREE_M; the blast's victims compared
- * as sets beside it, and the distance between the two centres.
+ * as sets beside it, and the distance between the two centres. The predicted end is the last one:
+ * a prediction that started its flight elsewhere than the server is flown again once the verdict
+ * names the server's start (shared/client/projectiles.ts LaunchPredictor.confirm).
  */
 import { Intent, type ShotLog } from './shots';
 
@@ -19,6 +21,11 @@ export interface ImpactReport {
   rate: number;
   /** The blast reached the same players. */
   sameVictims: number;
+  /**
+   * Predictions whose end came before the verdict named the server's flight start and that were then
+   * flown again from it (their end replaced): the first guess of the start was off.
+   */
+  revised: number;
   /** Distance between the predicted and the server's centre, m. */
   distanceM: { p50: number; p90: number; max: number };
   /** Resolved launches by server end kind (PLAYER, LEVEL, FUSE, EXPIRED). */
@@ -28,7 +35,7 @@ export interface ImpactReport {
 const END_NAMES = ['NONE', 'PLAYER', 'LEVEL', 'FUSE', 'EXPIRED'];
 
 export function summarizeImpacts(logs: readonly ShotLog[]): ImpactReport {
-  let launches = 0, resolved = 0, agreed = 0, sameVictims = 0;
+  let launches = 0, resolved = 0, agreed = 0, sameVictims = 0, revised = 0;
   const d: number[] = [];
   const byEnd: ImpactReport['byEnd'] = {};
   for (const s of logs) {
@@ -37,6 +44,7 @@ export function summarizeImpacts(logs: readonly ShotLog[]): ImpactReport {
     const p = s.impactPredicted, v = s.impactServer;
     if (p === undefined || v === undefined) continue;
     resolved++;
+    if (s.impactReflown === true) revised++;
     const dist = Math.sqrt((p.x - v.x) ** 2 + (p.y - v.y) ** 2 + (p.z - v.z) ** 2);
     d.push(dist);
     const ok = p.kind === v.kind && p.player === v.player && dist <= IMPACT_AGREE_M;
@@ -48,7 +56,7 @@ export function summarizeImpacts(logs: readonly ShotLog[]): ImpactReport {
     }
     if (p.victims.length === v.victims.length && p.victims.every((x, i) => x === v.victims[i])) sameVictims++;
   }
-  return { launches, resolved, agreed, rate: resolved > 0 ? agreed / resolved : Number.NaN, sameVictims, distanceM: spread(d), byEnd };
+  return { launches, resolved, agreed, rate: resolved > 0 ? agreed / resolved : Number.NaN, sameVictims, revised, distanceM: spread(d), byEnd };
 }
 
 function spread(v: number[]): ImpactReport['distanceM'] {

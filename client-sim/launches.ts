@@ -5,7 +5,7 @@
  * log; the server's end (the room's `projectile` message for this shooter and seq) is written beside
  * it. The report compares the two (report.ts impactAgreement).
  */
-import type { ProjectileEndReply } from '../shared/protocol/messages';
+import type { ProjectileEndReply, VerdictReply } from '../shared/protocol/messages';
 import type { ValidationConfig } from '../shared/validate/rules';
 import type { Verdict } from '../shared/validate/verdict';
 import { LaunchPredictor } from '../shared/client/projectiles';
@@ -24,6 +24,7 @@ export class LaunchWatch {
     if (log === undefined) return;
     const victims: number[] = [];
     if (b !== null) for (let k = 0; k < b.hits.count; k++) victims.push(b.hits.player[k]!);
+    if (log.impactPredicted !== undefined) log.impactReflown = true;
     log.impactPredicted = { kind: e.kind, x: e.x, y: e.y, z: e.z, player: e.kind === FlightEventKind.PLAYER ? e.player : -1, victims: victims.sort((a, c) => a - c) };
     if (log.impactServer !== undefined) this.open.delete(e.seq);
   };
@@ -32,10 +33,13 @@ export class LaunchWatch {
     this.predictor = new LaunchPredictor(view, rules, tickRate);
   }
 
-  /** A launch predicted as verdict `p` was sent as `log`: its projectile flies from the predicted eye point and render time. */
-  launched(log: ShotLog, p: Verdict, slot: number): void {
+  /**
+   * A launch predicted as verdict `p` was sent as `log`, expected at the server at arrivalMs: its
+   * projectile flies from the predicted eye point, starting where the server will start it.
+   */
+  launched(log: ShotLog, p: Verdict, slot: number, arrivalMs: number): void {
     this.open.set(log.seq, log);
-    if (this.predictor.launch(slot, p.weapon, log.seq, p.x, p.y, p.z, p.nx, p.ny, p.nz, p.rewindTimeMs, this.onEnd) < 0) this.open.delete(log.seq);
+    if (this.predictor.launch(slot, p.weapon, log.seq, p.x, p.y, p.z, p.nx, p.ny, p.nz, p.rewindTimeMs, this.onEnd, arrivalMs) < 0) this.open.delete(log.seq);
   }
 
   /** Flies the predictions to the render time. */
@@ -46,6 +50,14 @@ export class LaunchWatch {
   private directListed(weapon: number): boolean {
     return (weaponById(this.rules.weapons, weapon)?.projectile?.directDamage ?? 0) > 0;
   }
+
+  /** The verdict of launch `log`: the prediction is flown again from the server's start when it started elsewhere. */
+  verdict(log: ShotLog, v: VerdictReply): void {
+    if (v.projectileStartMs === undefined || !this.open.has(log.seq)) return;
+    if (this.predictor.confirm(log.seq, v.projectileStartMs, this.onEnd)) this.reflown++;
+  }
+  /** Predictions flown again from the server's start. */
+  reflown = 0;
 
   /** The room told of a projectile's end. */
   serverEnd(e: ProjectileEndReply, slot: number): void {

@@ -85,6 +85,8 @@ export interface ShotLog {
   /** A launch: where the shooter predicted its projectile would end, and where the server's did (launches.ts). */
   impactPredicted?: ProjectileImpact;
   impactServer?: ProjectileImpact;
+  /** The predicted end was replaced by a flight re-flown from the server's start (the verdict came after the first end). */
+  impactReflown?: boolean;
 }
 
 /** How a projectile's flight ended: FlightEventKind, the centre, the player it struck (-1), the players its blast damaged (sorted). */

@@ -114,7 +114,11 @@ export interface ProjectileSpec {
   readonly bounce: number;
   /** The blast, absent: no explosion (direct damage only). Damage falls linearly with distance. */
   readonly splash?: SplashSpec;
-  /** Damage to a player the projectile itself touches (before the zone multiplier), >= 0. */
+  /**
+   * Damage to the player a flight ends on (before the zone multiplier), >= 0: an impact projectile
+   * (fuseMs 0) striking a player. A fused one bounces off or sticks to a player without direct
+   * damage; its blast at the fuse does the harm.
+   */
   readonly directDamage: number;
   /**
    * The shooter cannot be touched by its own projectile during this much of the flight, ms

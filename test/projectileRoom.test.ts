@@ -52,6 +52,9 @@ describe('projectiles in the arena room', () => {
     const id = v.projectile!;
     for (const p of [a, b]) await p.until(() => p.projectileEnds.some((e) => e.id === id), 5000, 'the rocket\'s end');
     const end = a.projectileEnds.find((e) => e.id === id)!;
+    // The flight started at most the catch-up cap before the shot was judged, never before its render time.
+    expect(v.projectileStartMs).toBeGreaterThanOrEqual(v.rewindTimeMs);
+    expect(v.projectileStartMs).toBeLessThan(end.timeMs);
     expect(end).toMatchObject({ shooter: a.slot, weapon: WeaponId.ROCKET, seq: 2, kind: FlightEventKind.PLAYER, player: b.slot, exploded: true });
     // 8 m at 20 m/s: synced to both clients while it flew, then removed from the state.
     for (const p of [a, b]) {

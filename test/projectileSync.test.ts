@@ -111,6 +111,31 @@ describe('flights on their sub-step grid', () => {
     }), { numRuns: 40, seed: 7 });
   });
 
+  it('a prediction started at a wrong guess of the server\'s start is flown again from the start the verdict names, and then ends when the server\'s does', () => {
+    const l: Launch = { weapon: WeaponId.ROCKET, p: [-10, 1.7, -10], d: [0.6, 0, 0.8] };
+    const fire = 500, now = fire + 180;
+    const server = fly(l, fire, now, ticks(now, 3000));
+    const serverStart = now - MAX_CATCH_UP_MS;
+    const view = new MatchView(world, MANNEQUIN_RIG, 8, 1000, TICK_RATE);
+    const predictor = new LaunchPredictor(view, rules, TICK_RATE);
+    const ends: ProjectileEndData[] = [];
+    const onEnd = (e: ProjectileEndData) => { ends.push({ ...e }); };
+    // Guessed 40 ms early: the flight starts 40 ms before the server's.
+    predictor.launch(3, l.weapon, 4, l.p[0]!, l.p[1]!, l.p[2]!, l.d[0]!, l.d[1]!, l.d[2]!, fire, onEnd, now - 40);
+    for (let t = fire; ends.length === 0; t += 16.7) predictor.advance(t, onEnd);
+    expect(ends[0]!.timeMs).toBeCloseTo(server.end!.timeMs - 40, 6);
+    let t = ends[0]!.timeMs;
+    expect(predictor.confirm(4, serverStart, onEnd)).toBe(true);
+    // Re-flown to the last render time: it starts 40 ms later, so it has not ended yet.
+    expect(ends.length).toBe(1);
+    while (ends.length === 1) predictor.advance((t += 16.7), onEnd);
+    for (const k of ['kind', 'x', 'y', 'z', 'ageMs', 'timeMs'] as const) expect(Object.is(ends[1]![k], server.end![k]), k).toBe(true);
+    // Confirming the start it already flew from changes nothing; an unknown seq neither.
+    expect(predictor.confirm(4, serverStart, onEnd)).toBe(false);
+    expect(predictor.confirm(99, serverStart, onEnd)).toBe(false);
+    expect(ends.length).toBe(2);
+  });
+
   it('a synced copy re-flown from the server\'s snapshot after a bounce reaches the server\'s states at every grid point', () => {
     const l: Launch = { weapon: WeaponId.GRENADE, p: [-10, 1.7, -10], d: [0.6, 0.3, 0.74] };
     const f = flights();

@@ -47,7 +47,10 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
   for (let i = 0; i < v.impacts.count; i++) addHole(host, p.index, v, i);
 
   const reply = verdictReply(v);
-  if (v.kind === VerdictKind.LAUNCH) reply.projectile = out.projectile;
+  if (v.kind === VerdictKind.LAUNCH) {
+    reply.projectile = out.projectile;
+    if (out.projectile >= 0) reply.projectileStartMs = out.projectileStartMs;
+  }
   if (p.debug && host.cfg.debugVerdicts && Number.isFinite(v.rewindTimeMs)) reply.rewound = rewoundPoses(host, p.sessionId, v.rewindTimeMs);
   client?.send(Msg.VERDICT, reply);
 }

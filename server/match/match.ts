@@ -372,6 +372,7 @@ export class HitregMatch<Id extends string | number = string> {
     this.safeRecord(() => this.recorder?.shot(rec));
     out.projectile = -1;
     out.projectileRefusal = '';
+    out.projectileStartMs = Number.NaN;
     if (v.kind === VerdictKind.LAUNCH) this.flights.launch(out, p, this.newestTickMs, 1000 / this.tickRate);
     return out;
   }

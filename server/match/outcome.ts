@@ -57,10 +57,12 @@ export interface ShotOutcome<Id> {
    */
   projectile: number;
   projectileRefusal: string;
+  /** A flown launch: the server time its flight started (the catch-up's start), NaN otherwise. */
+  projectileStartMs: number;
 }
 
 export function createShotOutcome<Id>(): ShotOutcome<Id> {
-  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '', projectile: -1, projectileRefusal: '' };
+  return { verdict: createVerdict(), shooter: undefined as unknown as Id, target: null, damage: 0, healthAfter: -1, killed: false, hits: [], problem: '', projectile: -1, projectileRefusal: '', projectileStartMs: Number.NaN };
 }
 
 /**

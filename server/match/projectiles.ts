@@ -76,6 +76,7 @@ export class MatchProjectiles<Id> {
       return;
     }
     out.projectile = f.spawned.id;
+    out.projectileStartMs = f.spawned.fromMs;
     if (f.spawned.alive) this.host.record((r) => r.projectileSpawn?.(f.spawned));
   }
 

@@ -17,7 +17,7 @@ import { weaponById } from '../weapons';
 import type { World } from '../world/world';
 import { ProjectileFlights, type FlightEndHandler } from '../projectile/flights';
 import { createFlightEvent, createProjectileState, FlightEventKind, FlightMode, type ProjectileState } from '../projectile/flight';
-import { flyGridSteps, gridSteps } from '../projectile/catchUp';
+import { catchUpStartMs, flyGridSteps, gridSteps } from '../projectile/catchUp';
 import type { MatchView } from './view';
 
 /** Own projectiles predicted at once by default. */
@@ -26,36 +26,78 @@ export const DEFAULT_PREDICTED_PROJECTILES = 16;
 export class LaunchPredictor {
   /** The predicted flights (ProjectileFlights: flat arrays; `seq` names each one's launch). */
   readonly flights: ProjectileFlights;
-
   /** The flight sub-step: the server's tick period (1000 / tickRate), so the grids match. */
   readonly stepMs: number;
+  /** The last launches (a ring of `capacity`), kept to re-fly one from the server's start: seq, slot, weapon, start, point, direction. */
+  private readonly launches: Float64Array;
+  private next = 0;
+  private lastRenderMs = Number.NaN;
 
-  constructor(private readonly view: MatchView, rules: ValidationConfig, tickRate: number, capacity = DEFAULT_PREDICTED_PROJECTILES) {
+  constructor(private readonly view: MatchView, rules: ValidationConfig, tickRate: number, readonly capacity = DEFAULT_PREDICTED_PROJECTILES) {
     this.stepMs = 1000 / tickRate;
     this.flights = new ProjectileFlights(rules.weapons, rules.zoneMultipliers, view.world, view.volumes, capacity, view.maxPlayers);
+    this.launches = new Float64Array(capacity * LAUNCH_STRIDE).fill(Number.NaN);
   }
 
   /**
    * The shooter in `slot` launched weapon `weapon` with message `seq` from (x, y, z) along the unit
    * (dx, dy, dz) at render time renderTimeMs (the time its shot states). Returns the flight's index,
    * -1 when it cannot fly (no projectile weapon, bad numbers, as many in flight as the capacity).
-   * Its flight starts at renderTimeMs on the server's grid of tick-period sub-steps: no time is flown
-   * yet, so its end comes from advance.
+   * `arrivalMs`: when the server is expected to judge it (its clock then, about the client's server
+   * clock plus half a round trip). The server starts the flight at catchUpStartMs(render time,
+   * arrival): more than MAX_CATCH_UP_MS late, the start moves later by the excess; the prediction
+   * starts where the server will, so its sub-steps meet the players at the times the server's do
+   * (the same poses: the client's rings hold the server's). Default: the render time (no delay).
+   * Nothing is flown yet: its end comes from advance.
    */
-  launch(slot: number, weapon: number, seq: number, x: number, y: number, z: number, dx: number, dy: number, dz: number, renderTimeMs: number, onEnd: FlightEndHandler): number {
-    return this.flights.spawn(slot, weapon, seq, renderTimeMs, renderTimeMs, this.stepMs, x, y, z, dx, dy, dz, this.view.histories, onEnd);
+  launch(
+    slot: number, weapon: number, seq: number, x: number, y: number, z: number, dx: number, dy: number, dz: number, renderTimeMs: number, onEnd: FlightEndHandler,
+    arrivalMs: number = renderTimeMs,
+  ): number {
+    const start = catchUpStartMs(renderTimeMs, arrivalMs);
+    const i = this.flights.spawn(slot, weapon, seq, start, start, this.stepMs, x, y, z, dx, dy, dz, this.view.histories, onEnd);
+    if (i < 0) return i;
+    const L = this.launches, o = this.next * LAUNCH_STRIDE;
+    this.next = (this.next + 1) % this.capacity;
+    L[o] = seq; L[o + 1] = slot; L[o + 2] = weapon; L[o + 3] = start;
+    L[o + 4] = x; L[o + 5] = y; L[o + 6] = z; L[o + 7] = dx; L[o + 8] = dy; L[o + 9] = dz;
+    return i;
+  }
+
+  /**
+   * The server's verdict named the start of launch `seq`'s flight (VerdictReply.projectileStartMs).
+   * When the prediction started elsewhere it is flown again from that start up to the last render
+   * time advanced to, against the same rings: its end (again to onEnd, replacing the first) is then
+   * the server's own unless a player was posed differently. Returns true when it was re-flown.
+   */
+  confirm(seq: number, startMs: number, onEnd: FlightEndHandler): boolean {
+    const L = this.launches;
+    let o = -1;
+    for (let k = 0; k < this.capacity; k++) if (L[k * LAUNCH_STRIDE] === seq) o = k * LAUNCH_STRIDE;
+    if (o < 0 || !(startMs - startMs === 0) || L[o + 3] === startMs) return false;
+    const f = this.flights;
+    for (let i = 0; i < f.capacity; i++) if (f.live[i] === 1 && f.seq[i] === seq) f.remove(i);
+    L[o + 3] = startMs;
+    const i = f.spawn(L[o + 1]!, L[o + 2]!, seq, startMs, startMs, this.stepMs, L[o + 4]!, L[o + 5]!, L[o + 6]!, L[o + 7]!, L[o + 8]!, L[o + 9]!, this.view.histories, onEnd);
+    if (i >= 0 && this.lastRenderMs === this.lastRenderMs) f.step(-1, this.lastRenderMs, this.view.histories, onEnd);
+    return i >= 0;
   }
 
   /** Flies every predicted projectile through the grid sub-steps that end by renderTimeMs, against the view's players; ends go to onEnd. */
   advance(renderTimeMs: number, onEnd: FlightEndHandler): void {
+    if (!(renderTimeMs <= this.lastRenderMs)) this.lastRenderMs = renderTimeMs;
     this.flights.step(-1, renderTimeMs, this.view.histories, onEnd);
   }
 
   /** Forgets every prediction (a new life, a new match). */
   clear(): void {
     this.flights.clear();
+    this.launches.fill(Number.NaN);
   }
 }
+
+/** Numbers kept per launch: seq, slot, weapon, start, x, y, z, dx, dy, dz. */
+const LAUNCH_STRIDE = 10;
 
 /** A synced projectile as the game's state carries it (hitreg's arena: ProjectileSnapshot). */
 export interface ProjectileSnapshotLike {

@@ -19,7 +19,7 @@
  *   LEVEL, explode where the centre touched). A fused one bounces (bounce > 0: the normal
  *   component of v reversed and scaled by the restitution, the tangential one kept, the rest of the
  *   step continued from the contact, SKIN_M off the surface) or sticks (bounce 0), and the first
- *   player it touched during the call is reported (its direct damage is the caller's).
+ *   player it touched during the call is reported (ProjectileFlights applies direct damage only to a flight that ends on a player).
  * - Rolling: a bounce off a floor (normal y >= FLOOR_NY) leaving less than the speed gravity gives in
  *   REST_MS ends the bouncing: the normal component is dropped and the projectile slides along the
  *   floor with its tangential velocity, without gravity, until a support probe (a sweep

@@ -230,6 +230,13 @@ export class ProjectileFlights {
     }
   }
 
+  /** Drops the projectile at `index` (no end is reported). */
+  remove(index: number): void {
+    if (this.live[index] !== 1) return;
+    this.live[index] = 0;
+    this.count--;
+  }
+
   /** Drops every projectile (a match's end or reset). */
   clear(): void {
     this.live.fill(0);

@@ -73,6 +73,8 @@ export interface VerdictReply {
   impacts?: ImpactReply[];
   /** A launch (kind LAUNCH): the id of the projectile the server flies, -1 when it refused to fly it. */
   projectile?: number;
+  /** A flown launch: the server time its flight started (the shooter re-flies its prediction from it). */
+  projectileStartMs?: number;
   /**
    * Debug verdicts only (the server's `debugVerdicts` and the client's `debug` join option): every
    * other player's pose as the server rewound it for this shot, to draw beside what the client saw.

@@ -167,7 +167,7 @@ function sim(rows: Row[]): string {
   const o = (r: Row) => r.originOffsetM as { p50: number; p99: number; max: number };
   const flagged = (n: unknown, of: unknown) => (n === null || of === null ? 'no audit' : `${n} of ${of}`);
   return [
-    'Seeded matches over modelled TCP links (100 ms round trip, 20 ms jitter, 1% loss) against a server in the same process; the wall clock runs them, so a loaded machine shows in the tick rate and the latencies. `honest`: `npm run sim -- --bots 16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`; `cheaters`: the same with `--bots 12 --cheaters 19 --cheaters-still` (every cheat profile once). Agreement: the share of honest weapon messages whose predicted verdict the server confirmed; the races are shots raced by a death in flight.',
+    'Seeded matches over modelled TCP links (100 ms round trip, 20 ms jitter, 1% loss) against a server in the same process; the wall clock runs them, so a loaded machine shows in the tick rate and the latencies. `honest`: `npm run sim -- --bots 16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`; `launchers`: the honest run with `--launchers 1` (every bot takes a rocket or grenade launcher at middle range); `cheaters`: the honest run with `--bots 12 --cheaters 19 --cheaters-still` (every cheat profile once). Agreement: the share of honest weapon messages whose predicted verdict the server confirmed; the races are shots raced by a death in flight.',
     '',
     table(['run', 'players', 'honest messages', 'agreement (races)', 'without races', 'honest refused', 'rule-breaking accepted', 'shot start from eye path p50 / p99 / max', 'ticks/s seen', 'tick p99', 'verdict p99', 'audit flagged: honest / cheaters'],
       rows.map((r) => [String(r.run), `${r.bots} + ${r.cheaters}`, num(r.honestMessages), `${pct(r.agreementAll)} (${r.raceShots})`, pct(r.agreementRaceFree), num(r.honestRejected),
@@ -175,6 +175,11 @@ function sim(rows: Row[]): string {
         `${num(r.ticksPerSecond, 1)} of ${r.tickRate}`, `${num(r.tickMsP99, 2)} ms`, `${num(r.verdictLatencyMsP99)} ms`,
         `${flagged(r.honestFlagged, r.honestPlayers)} / ${flagged(r.cheatersFlagged, r.cheaterPlayers)}`]),
       [false, true, true, true, true, true, true, true, true, true, true, true]),
+    ...rows.filter((r) => Number(r.impactsResolved) > 0).map((r) => {
+      const d = r.impactDistanceM as { p50: number; p90: number; max: number };
+      const ends = Object.entries(r.impactsByEnd as Record<string, { resolved: number; agreed: number }>).map(([k, v]) => `${k} ${v.agreed}/${v.resolved}`).join(', ');
+      return `\nProjectile impacts in the \`${r.run}\` run: ${num(r.impactsResolved)} of ${num(r.launches)} honest launches had both ends known; the shooter's predicted end agreed with the server's (same end, same player struck, centres within 0.5 m) for ${pct(r.impactAgreement)} (by end: ${ends}); the blast reached the same players for ${num(r.impactSameVictims)}; centres apart p50 ${num(d.p50, 3)} m, p90 ${num(d.p90, 3)} m, max ${num(d.max, 2)} m.`;
+    }),
     ...rows.filter((r) => Array.isArray(r.ruleCheatAcceptedList) && r.ruleCheatAcceptedList.length > 0)
       .map((r) => `\nRule-breaking messages accepted in the \`${r.run}\` run (profile: verdict): ${(r.ruleCheatAcceptedList as string[]).join('; ')}.`),
   ].join('\n');

@@ -7,6 +7,8 @@
  *   clients, and the honest bots the audit flags.
  * - cheaters: 12 honest bots beside 19 cheaters, every profile once (`--bots 12 --cheaters 19
  *   --cheaters-still`): rule-breaking messages accepted, and players of each kind the audit flags.
+ * - launchers: the honest run with every bot a launcher fan (`--launchers 1`): how often a shooter's
+ *   predicted rocket or grenade end agrees with the server's (client-sim/impacts.ts).
  * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
  * Run: `npm run bench:sim [-- --json] [-- --seconds S]`.
  */
@@ -16,6 +18,7 @@ import { benchArgs } from './args';
 
 const RUNS: { run: string; options: SimOptions }[] = [
   { run: 'honest', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
+  { run: 'launchers', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, launcherShare: 1 } },
   { run: 'cheaters', options: { bots: 12, cheaters: 19, cheatersStill: true, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
 ];
 
@@ -30,6 +33,8 @@ function row(run: string, r: SimReport): Record<string, unknown> {
     ruleCheatAcceptedList: r.ruleCheatAcceptedList.map((a) => `${a.profile}: ${a.verdict}`),
     ticksPerSecond: r.ticksPerSecond, tickRate: r.tickRate, tickMsP99: r.tickMsP99, verdictLatencyMsP99: r.verdictLatencyMsP99,
     honestFlagged: det.honest?.flagged ?? null, honestPlayers: det.honest?.players ?? null,
+    launches: r.impacts.launches, impactsResolved: r.impacts.resolved, impactAgreement: r.impacts.rate, impactSameVictims: r.impacts.sameVictims,
+    impactDistanceM: r.impacts.distanceM, impactsByEnd: r.impacts.byEnd,
     cheatersFlagged: cheaters.reduce((n, [, d]) => n + d.flagged, 0), cheaterPlayers: cheaters.reduce((n, [, d]) => n + d.players, 0),
   };
 }
