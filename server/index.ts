@@ -40,7 +40,7 @@ import { ListenError, listenErrorMessage } from './ops/listen';
 import { MatchLogs, type MatchLogTotals } from './ops/matchLogs';
 import { servedRoomFor } from './ops/servedRoom';
 import { statusLineFor } from './ops/status';
-import { resolveMonitorPassword, resolveTickRate } from './ops/ranges';
+import { inRange, MAX_PLAYERS_RANGE, resolveMonitorPassword, resolveTickRate } from './ops/ranges';
 import { serverRoutes } from './http/routes';
 import type { GameServerOptions, GameServer } from './options';
 
@@ -96,6 +96,7 @@ async function resolveRules(options: GameServerOptions): Promise<Rules> {
   const world = options.level instanceof World ? options.level : await loadWorld(levelPath);
   const rig = options.rig ?? MANNEQUIN_RIG;
   const maxPlayers = options.maxPlayers ?? 16;
+  if (!inRange(maxPlayers, MAX_PLAYERS_RANGE)) throw new Error(`maxPlayers ${String(maxPlayers)}: use an integer ${MAX_PLAYERS_RANGE.lo}..${MAX_PLAYERS_RANGE.hi}`);
   const weapons = options.weapons ?? WEAPONS;
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);

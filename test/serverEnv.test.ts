@@ -52,6 +52,12 @@ describe('readServerEnv', () => {
     expect(e.limits).toEqual({ maxRooms: 3, roomCreateBurst: 2, roomCreatePerMinute: 0, maxBodyBytes: 4096, seatReservationSeconds: 5, trustProxy: true, hostileLogPerMinute: 0, stallMaxBytes: 1048576, stallMaxMs: 0 });
     expect(e.auth).toEqual({ secret: 'x'.repeat(32), publicKeyPem: undefined, issuer: 'me', audience: 'game' });
     expect(readServerEnv({ ...base, HOST: 'game.example.com' }).host).toBe('game.example.com');
+    // Room size and loadout: unset leaves the server's defaults; names and ids mix, in the order given.
+    expect(readServerEnv(base)).toMatchObject({ maxPlayers: undefined, loadout: undefined });
+    expect(gameServerOptionsFrom(readServerEnv(base))).not.toHaveProperty('loadout');
+    const rockets = readServerEnv({ ...base, MAX_PLAYERS: '32', LOADOUT: 'Rocket, rifle,6' });
+    expect(rockets).toMatchObject({ maxPlayers: 32, loadout: [5, 0, 6] });
+    expect(gameServerOptionsFrom(rockets)).toMatchObject({ maxPlayers: 32, loadout: [5, 0, 6] });
     expect(readServerEnv({ ...base, AUTH_JWT_PUBLIC_KEY: keyPath }).auth?.publicKeyPem).toMatch(/BEGIN PUBLIC KEY/);
     // Shared matchmaking: off without REDIS_URL; with it, the prefix defaults and the address is passed on.
     expect(readServerEnv(base)).toMatchObject({ redis: null, publicAddress: undefined });
@@ -82,6 +88,12 @@ describe('readServerEnv', () => {
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL="loud" is not valid: give one of fatal, error/],
     [{ METRICS: 'maybe' }, /^METRICS="maybe" is not valid: give "on" or "off"$/],
     [{ MONITOR_PASSWORD: 'pw' }, /^MONITOR_PASSWORD is shorter than 12 characters/],
+    [{ MAX_PLAYERS: '0' }, /^MAX_PLAYERS="0" is not valid: give players per room, an integer 1\.\.1024 \(default 16\)$/],
+    [{ MAX_PLAYERS: '2000' }, /^MAX_PLAYERS="2000" is not valid/],
+    [{ LOADOUT: 'rifle,bazooka' }, /^LOADOUT="rifle,bazooka" is not valid: "bazooka" is no weapon; give weapons every player carries.*5 rocket/],
+    [{ LOADOUT: '9' }, /^LOADOUT="9" is not valid: "9" is no weapon/],
+    [{ LOADOUT: 'rifle,0' }, /^LOADOUT="rifle,0" is not valid: rifle is named twice/],
+    [{ LOADOUT: ',' }, /^LOADOUT="," is not valid: give at least one weapon/],
     [{ MAX_ROOMS: '0' }, /^MAX_ROOMS="0" is not valid: give arena rooms per process/],
     [{ ROOM_CREATE_BURST: 'lots' }, /^ROOM_CREATE_BURST="lots" is not valid/],
     [{ ROOM_CREATE_PER_MINUTE: '1e3' }, /^ROOM_CREATE_PER_MINUTE="1e3" is not valid/],

@@ -10,7 +10,8 @@ import type { SpawnPoint } from '../arena/room';
 import type { GameServerOptions } from '../options';
 import type { AuthEnv } from './authTypes';
 import { DEFAULT_LIMITS, type LimitOptions } from './limits';
-import { HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
+import { HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MAX_PLAYERS_RANGE, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
+import { WEAPONS } from '../../shared/weapons';
 import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';
 
 export type { AuthEnv } from './authTypes';
@@ -31,6 +32,10 @@ export interface ServerEnv {
   /** Absolute path of the level, or undefined for the default level. */
   level: string | undefined;
   spawnPoints: SpawnPoint[] | undefined;
+  /** Players per room, undefined for the server's default. */
+  maxPlayers: number | undefined;
+  /** Weapon ids every player carries (the first equipped at spawn), undefined for the default loadout. */
+  loadout: number[] | undefined;
   matchLogDir: string | false;
   statusIntervalMs: number;
   logFormat: LogFormat;
@@ -61,6 +66,8 @@ export const ENV_HELP: Record<string, string> = {
   RIG: '"mannequin" (default), a rig file (.rig.json, npm run build:rig) or a character (.glb, .gltf, .vrm); read by server/rig/rigFile.ts',
   RIG_MAP: 'bone map file for a RIG character whose bones follow no known convention',
   SPAWN_POINTS: 'spawn points as "x,y,z[,dirX,dirZ];..." in metres (default: found on the level floor)',
+  MAX_PLAYERS: `players per room, an integer ${span(MAX_PLAYERS_RANGE)} (default 16)`,
+  LOADOUT: `weapons every player carries, names or ids separated by commas, the first equipped at spawn (${WEAPONS.map((w) => `${w.id} ${w.name}`).join(', ')}; default rifle,pistol,sniper,shotgun,knife: shared/weapons.ts DEFAULT_LOADOUT)`,
   MATCH_LOG_DIR: 'directory for match logs, or "off" (default matches/)',
   STATUS_INTERVAL_MS: 'status line period in ms, 0 = none (default 5000)',
   LOG_FORMAT: '"text" or "json" (default text on a terminal, json otherwise)',
@@ -131,6 +138,21 @@ export function parseSpawnPoints(text: string, name = 'SPAWN_POINTS'): SpawnPoin
   return out;
 }
 
+/** "rifle,pistol,5" -> weapon ids of the WEAPONS table (names case-insensitive), each once, at least one. */
+export function parseLoadout(text: string, name = 'LOADOUT'): number[] {
+  const out: number[] = [];
+  for (const part of text.split(',')) {
+    const p = part.trim().toLowerCase();
+    if (p === '') continue;
+    const w = /^\d+$/.test(p) ? WEAPONS.find((x) => x.id === Number(p)) : WEAPONS.find((x) => x.name === p);
+    if (w === undefined) throw bad(name, text, `"${part.trim()}" is no weapon; give ${ENV_HELP.LOADOUT}`);
+    if (out.includes(w.id)) throw bad(name, text, `${w.name} is named twice; name each weapon once`);
+    out.push(w.id);
+  }
+  if (out.length === 0) throw bad(name, text, `give at least one weapon, e.g. LOADOUT=rifle,pistol,rocket`);
+  return out;
+}
+
 /** Reads and checks every variable; throws ConfigError (one line) on the first wrong one. */
 export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = false): ServerEnv {
   const port = int(env, 'PORT', { lo: 0, hi: 65535 }, 2567);
@@ -156,6 +178,10 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
   }
   const spawnVar = get(env, 'SPAWN_POINTS');
   const spawnPoints = spawnVar === undefined ? undefined : parseSpawnPoints(spawnVar);
+  const maxPlayersVar = get(env, 'MAX_PLAYERS');
+  const maxPlayers = maxPlayersVar === undefined ? undefined : int(env, 'MAX_PLAYERS', MAX_PLAYERS_RANGE, 16);
+  const loadoutVar = get(env, 'LOADOUT');
+  const loadout = loadoutVar === undefined ? undefined : parseLoadout(loadoutVar);
 
   let matchLogDir: string | false = resolve('matches');
   const dirVar = get(env, 'MATCH_LOG_DIR');
@@ -189,7 +215,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
   };
 
   return {
-    port, host, tickRate, level, spawnPoints, matchLogDir, statusIntervalMs, logFormat,
+    port, host, tickRate, level, spawnPoints, maxPlayers, loadout, matchLogDir, statusIntervalMs, logFormat,
     logLevel: (lvl as LogLevel | undefined) ?? 'info',
     metrics: onOff(env, 'METRICS', true),
     debugVerdicts: onOff(env, 'DEBUG_VERDICTS', false),
@@ -253,6 +279,8 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     tickRate: e.tickRate,
     ...(e.level !== undefined ? { level: e.level } : {}),
     ...(e.spawnPoints !== undefined ? { spawnPoints: e.spawnPoints } : {}),
+    ...(e.maxPlayers !== undefined ? { maxPlayers: e.maxPlayers } : {}),
+    ...(e.loadout !== undefined ? { loadout: e.loadout } : {}),
     matchLogDir: e.matchLogDir,
     statusIntervalMs: e.statusIntervalMs,
     limits: e.limits,

@@ -27,6 +27,9 @@ export type NumericLimit = keyof typeof LIMIT_RANGES;
 /** Fixed timestep, Hz (option tickRate, variable TICK_RATE). */
 export const TICK_RATE_RANGE: IntRange = { lo: 1, hi: 128 };
 
+/** Players per room (option maxPlayers, variable MAX_PLAYERS; HitregMatch takes up to 1024). */
+export const MAX_PLAYERS_RANGE: IntRange = { lo: 1, hi: 1024 };
+
 /** Shortest password of the Colyseus monitor (option monitor.password, variable MONITOR_PASSWORD): it can dispose rooms. */
 export const MONITOR_PASSWORD_MIN_LENGTH = 12;
 

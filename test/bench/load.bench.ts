@@ -16,6 +16,16 @@
  * --light-rooms N adds N rooms of 16 light players (lightBots.ts: real clients that never decode
  * the state, step to and fro and shoot into the floor at the rifle's full rate), so one core of bots can fill a
  * server core; their verdicts are counted by reason beside the simulator bots'.
+ * --rockets SHARE (0..1, default 0): that share of each room's --bots-per-room players (rounded, at
+ * least one simulator bot left) are rocket players (lightRockets.ts: light clients that decode the
+ * state, switch to the rocket in each life and launch at the nearest other player in range and in
+ * sight at the launcher's rhythm, the magazine reloading itself after each launch); the rest are
+ * simulator bots. The server processes then carry ROCKET and GRENADE (LOADOUT); the simulator bots
+ * never take a launcher (their loadout leaves them out). The loadout is always given explicitly, and
+ * MAX_PLAYERS follows --bots-per-room (at least 16). The JSON counts, over the measured window,
+ * launches (verdicts OK_LAUNCH) and those refused, projectileEnds (the rooms' `projectile` messages,
+ * each once) by kind, their mean flight (end time less launch time), projectilesLiveMean (launches
+ * per second x mean flight: rockets in the air on average) and their kills.
  * --pin (Linux, taskset) gives each server process a core of its own (process i on core i) and the
  * bots the cores left over, so the server's tick times are not the bots' scheduling.
  * --profile takes a V8 CPU profile of each server over the measured window and prints where the
@@ -47,8 +57,11 @@ import { autoSpawnPoints } from '../../server/level/spawnPoints';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { summarizeProfiles, type ProfileSummary } from './cpuProfile';
 import { summarizeShots } from '../../client-sim/report';
+import { WeaponId } from '../../shared/weapons';
+import { countLaunches } from './loadRockets';
+import { startRocketLoad, type RocketLoad } from './lightRockets';
 
-const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--light-rooms 0] [--logs DIR] [--pin] [--profile] [--json]';
+const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--rockets 0] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--light-rooms 0] [--logs DIR] [--pin] [--profile] [--json]';
 
 function usage(message: string): never {
   console.error(`${message}. ${USAGE}`);
@@ -62,7 +75,7 @@ try {
     options: {
       processes: { type: 'string' }, rooms: { type: 'string' }, 'bots-per-room': { type: 'string' }, 'cheaters-per-room': { type: 'string' },
       seconds: { type: 'string' }, warmup: { type: 'string' }, 'tick-rate': { type: 'string' }, seed: { type: 'string' },
-      'light-rooms': { type: 'string' }, logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
+      'light-rooms': { type: 'string' }, rockets: { type: 'string' }, logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
     },
   }) as { values: Record<string, string | boolean | undefined> });
 } catch (e) {
@@ -78,12 +91,22 @@ const int = (k: string, d: number, lo: number, hi: number): number => {
 const processes = int('processes', 2, 1, 16);
 const rooms = int('rooms', 2, 0, 256);
 const lightRooms = int('light-rooms', 0, 0, 256);
-const botsPerRoom = int('bots-per-room', 16, 1, 16);
+const botsPerRoom = int('bots-per-room', 16, 1, 64);
 const cheatersPerRoom = int('cheaters-per-room', botsPerRoom >= 8 ? 1 : 0, 0, botsPerRoom);
 const seconds = int('seconds', 60, 1, 3600);
 const warmup = int('warmup', 5, 0, 600);
 const tickRate = int('tick-rate', 64, 1, 128);
 const seed = int('seed', 1, 0, 2 ** 31);
+const rocketShare = values.rockets === undefined ? 0 : Number(values.rockets);
+if (typeof values.rockets === 'string' && (values.rockets.trim() === '' || !(rocketShare >= 0 && rocketShare <= 1))) usage(`--rockets takes a share 0..1 (got ${JSON.stringify(values.rockets)})`);
+/** Rocket players per room; the simulator bots (one at least: they open and hold the room) are the rest. */
+const rocketsPerRoom = Math.min(Math.round(rocketShare * botsPerRoom), botsPerRoom - Math.max(1, cheatersPerRoom));
+const simPerRoom = botsPerRoom - rocketsPerRoom;
+if (cheatersPerRoom > simPerRoom) usage(`--cheaters-per-room ${cheatersPerRoom} leaves no room for ${rocketsPerRoom} rocket players among ${botsPerRoom}`);
+/** Players per room on the servers, and what each carries (explicit: the server's default may change); the simulator bots carry no launcher. */
+const maxPlayers = Math.max(16, botsPerRoom);
+const simLoadout: number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN, WeaponId.KNIFE];
+const loadout: number[] = [...simLoadout, ...(rocketsPerRoom > 0 ? [WeaponId.ROCKET, WeaponId.GRENADE] : [])];
 const json = values.json === true;
 const say = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
 
@@ -111,6 +134,7 @@ let cluster: Cluster | null = null;
 let starting: Promise<Cluster> | null = null;
 let load: Load | null = null;
 let light: LightLoad | null = null;
+let rocketLoad: RocketLoad | null = null;
 let redisAnswered = true;
 const died: number[] = [];
 const serverErrors: string[] = [];
@@ -127,6 +151,7 @@ function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     const started = cluster ?? await starting?.catch(() => null) ?? null;
     await load?.close();
+    await rocketLoad?.close();
     await light?.close();
     await started?.stop();
     if (redisAnswered) await clearRedisPrefix(started?.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL, prefix).catch(() => 0);
@@ -152,7 +177,7 @@ try {
   starting = startCluster({
     processes, basePort: 0, keyPrefix: prefix, signal: stop.signal,
     env: {
-      MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
+      MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), MAX_PLAYERS: String(maxPlayers), LOADOUT: loadout.join(','), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
       MAX_ROOMS: String(Math.max(64, rooms + lightRooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
     },
     onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
@@ -160,16 +185,18 @@ try {
   });
   cluster = await starting;
   if (values.pin === true) pinCores(cluster);
-  say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} bots (${cheatersPerRoom} cheater(s) each)...`);
+  say(`load: ${processes} processes (${cluster.processes.map((p) => p.publicAddress).join(', ')}), opening ${rooms} rooms x ${botsPerRoom} players (${simPerRoom} simulator bots with ${cheatersPerRoom} cheater(s), ${rocketsPerRoom} rocket players)...`);
   const urls = cluster.processes.map((p) => p.url);
-  load = await startLoad({ urls, rooms, botsPerRoom, cheatersPerRoom, seed, tickRate });
+  load = await startLoad({ urls, rooms, botsPerRoom: simPerRoom, cheatersPerRoom, seed, tickRate, maxPlayers, loadout: simLoadout });
+  const level = await loadWorld(DEFAULT_LEVEL_PATH);
+  if (rocketsPerRoom > 0) rocketLoad = await startRocketLoad(urls, load.roomIds, rocketsPerRoom, level, MANNEQUIN_RIG.eyeHeight);
   if (lightRooms > 0) {
-    const level = await loadWorld(DEFAULT_LEVEL_PATH);
-    light = await startLightLoad(urls, lightRooms, 16, level, autoSpawnPoints(level, 16, DEFAULT_LEVEL_PATH), MANNEQUIN_RIG.eyeHeight);
+    light = await startLightLoad(urls, lightRooms, 16, level, autoSpawnPoints(level, maxPlayers, DEFAULT_LEVEL_PATH), MANNEQUIN_RIG.eyeHeight);
   }
   load.start();
+  rocketLoad?.start();
   light?.start();
-  say(`load: ${load.bots.length} bots and ${light?.players.length ?? 0} light players in; warm-up ${warmup} s, then ${seconds} s measured`);
+  say(`load: ${load.bots.length} bots, ${rocketLoad?.players.length ?? 0} rocket players and ${light?.players.length ?? 0} light players in; warm-up ${warmup} s, then ${seconds} s measured`);
   await sleep(warmup * 1000);
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -184,9 +211,11 @@ try {
   }
   const r1 = await cluster.report();
   const profilePaths = profileDir !== null ? await cluster.profileStop(profileDir) : [];
-  const wallS = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  const wallS = (t1 - t0) / 1000;
   const botCpu = process.cpuUsage(botCpu0);
   load.stop();
+  rocketLoad?.stop();
   light?.stop();
 
   // Per process: CPU, verdicts and room tick rates over the window on the process's own clock.
@@ -214,6 +243,14 @@ try {
   const logs = load.bots.flatMap((b) => b.bot.shots);
   const lat = Float64Array.from(logs.filter((l) => l.verdict !== null).map((l) => l.verdictAt - l.sentAt)).sort();
   const sim = summarizeShots(logs);
+  const rockets = countLaunches(rocketLoad?.players ?? [], rocketLoad?.ends ?? new Map(), t0, t1);
+  const rocketVerdicts: Record<string, number> = {};
+  const rocketRejects: Record<string, number> = {};
+  for (const p of rocketLoad?.players ?? []) {
+    for (const [k, v] of Object.entries(p.verdicts)) rocketVerdicts[k] = (rocketVerdicts[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(p.rejects)) rocketRejects[k] = (rocketRejects[k] ?? 0) + v;
+  }
+  const rocketsLeft = (rocketLoad?.players ?? []).filter((p) => p.left !== null).length;
   loop.disable();
   const leftBots = load.bots.filter((b) => b.left !== null);
   const left = leftBots.length;
@@ -227,10 +264,12 @@ try {
   for (const p of light?.players ?? []) for (const [k, v] of Object.entries(p.verdicts)) lightVerdicts[k] = (lightVerdicts[k] ?? 0) + v;
   const lightLeft = (light?.players ?? []).filter((p) => p.left !== null).length;
   const lightLost = (light?.players ?? []).filter((p) => p.lost).length;
-  const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + lightLeft + serverErrors.length;
+  const errors = per.reduce((s, p) => s + p.internalErrors, 0) + died.length + (processes - r1.length) + left + lightLeft + rocketsLeft + serverErrors.length;
 
   await load.close();
   load = null;
+  await rocketLoad?.close();
+  rocketLoad = null;
   await light?.close();
   light = null;
   await cluster.stop();
@@ -238,7 +277,7 @@ try {
   if (profilePaths.length > 0) profile = summarizeProfiles(profilePaths);
 
   const result = {
-    bench: 'load', processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, cheatersPerRoom, tickRate, seconds: r3(wallS),
+    bench: 'load', processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, simBotsPerRoom: simPerRoom, cheatersPerRoom, rocketsPerRoom, loadout, tickRate, seconds: r3(wallS),
     ticksPerSecondMin: r3(Math.min(...per.map((p) => p.ticksPerSecondMin).filter(Number.isFinite))),
     ticksPerSecondSeenMin: r3(ticksPerSecondSeenMin),
     tickMsP50: r3(pct(all, 0.5)), tickMsP99: r3(pct(all, 0.99)), tickMsMax: r3(all.length ? all[all.length - 1]! : Number.NaN), ticksMeasured: all.length,
@@ -256,11 +295,15 @@ try {
     botCpuPct: r3((100 * (botCpu.user + botCpu.system)) / 1e6 / wallS),
     botsLeft: left, botsLeftByCode: leftCodes, lightPlayers: lightRooms * 16, lightVerdicts, lightLeft, lightLost, botLoopDelayMsMax: r3(loop.max / 1e6), botLoopDelayMsP99: r3(loop.percentile(99) / 1e6),
     cores: cpus().length, pinned: values.pin === true, loadAverageStart: loadStart.map(r3), loadAverageEnd: loadavg().map(r3),
+    launches: rockets.launches, launchesPerSecond: r3(rockets.launches / wallS), launchesRefused: rockets.refused, projectileEnds: rockets.ends, projectileEndsByKind: rockets.endsByKind,
+    projectileFlightMsMean: r3(rockets.flightMsMean), projectilesLiveMean: r3((rockets.launches / wallS) * (rockets.flightMsMean / 1000)),
+    projectileKills: rockets.kills, rocketVerdicts, rocketRejects, rocketsLeft,
     ...(profile !== null ? { profile } : {}),
   };
   if (!json) {
     say(`rooms ${result.rooms}, players ${players}, over ${result.seconds} s: ticks/s min ${result.ticksPerSecondMin} of ${tickRate}; tick p50 ${result.tickMsP50} ms, p99 ${result.tickMsP99} ms, max ${result.tickMsMax} ms (${all.length} ticks)`);
     say(`server CPU ${result.serverCpuPct.join(' + ')} % of a core = ${result.cpuPerPlayerPct} % per player -> ${result.playersPerCore} players per core; bots used ${result.botCpuPct} %`);
+    if (rocketsPerRoom > 0) say(`rockets: ${result.launches} launches (${result.launchesPerSecond}/s; refused ${JSON.stringify(result.launchesRefused)}), ${result.projectileEnds} ends ${JSON.stringify(result.projectileEndsByKind)}, mean flight ${result.projectileFlightMsMean} ms, ${result.projectilesLiveMean} in the air on average, ${result.projectileKills} kills`);
     say(`verdicts/s ${result.verdictsPerSecond}; verdict round trip p50 ${result.verdictLatencyMsP50} ms p99 ${result.verdictLatencyMsP99} ms; honest prediction agreement ${(100 * sim.agreementAll).toFixed(2)} %, honest rejected ${sim.honestRejected}, rule-breaking cheat shots accepted ${sim.ruleCheatAccepted} of ${sim.ruleCheatShots}; joins per process ${result.joinsPerProcess.join(', ')}; errors ${errors}${left ? ` (bots left: ${JSON.stringify(leftCodes)})` : ''}; bots' event loop delay max ${result.botLoopDelayMsMax} ms; load average ${result.loadAverageStart.join(' ')} -> ${result.loadAverageEnd.join(' ')}`);
     if (profile !== null) {
       say(`profile (${profile.busyMs} ms busy): parts ${profile.parts.slice(0, 10).map((p) => `${p.name} ${p.pct}%`).join(', ')}`);

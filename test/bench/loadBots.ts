@@ -15,7 +15,7 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { MANNEQUIN_RIG, Clip } from '../../server/rig/mannequin';
 import { defaultMoveConfig } from '../../shared/movement/step';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../../shared/rig/rig';
-import { WEAPONS } from '../../shared/weapons';
+import { DEFAULT_LOADOUT, WEAPONS } from '../../shared/weapons';
 import { defaultValidationConfig } from '../../shared/validate/shot';
 import { ROOM_NAME, Msg } from '../../shared/protocol/messages';
 
@@ -31,6 +31,9 @@ export interface LoadOptions {
   jitterMs?: number;
   loss?: number;
   tickRate?: number;
+  /** The servers' players per room (default 16) and loadout (default DEFAULT_LOADOUT): the bots play by the same rules. */
+  maxPlayers?: number;
+  loadout?: readonly number[];
 }
 
 export interface LoadBot {
@@ -63,7 +66,7 @@ export async function startLoad(o: LoadOptions): Promise<Load> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const zm: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const validation = defaultValidationConfig(WEAPONS, zm, MANNEQUIN_RIG.eyeHeight, 16);
+  const validation = defaultValidationConfig(WEAPONS, zm, MANNEQUIN_RIG.eyeHeight, o.maxPlayers ?? 16, o.loadout ?? DEFAULT_LOADOUT);
   const movement = defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, MANNEQUIN_RIG.clips.map((c) => c.duration));
   const ruleProfiles = Object.keys(RULE_PROFILES);
   const rttMs = o.rttMs ?? 40;
