@@ -50,6 +50,21 @@ export class LaunchPredictor {
     this.flights.step(-1, renderTimeMs, this.view.histories, onEnd);
   }
 
+  /**
+   * Drops the prediction of launch `seq` still flying (the server's end for it arrived): it ends
+   * without a predicted end. Returns whether one was flying.
+   */
+  drop(seq: number): boolean {
+    const f = this.flights;
+    for (let i = 0; i < f.capacity; i++) {
+      if (f.live[i] === 1 && f.seq[i] === seq) {
+        f.discard(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Forgets every prediction (a new life, a new match). */
   clear(): void {
     this.flights.clear();

@@ -230,6 +230,13 @@ export class ProjectileFlights {
     }
   }
 
+  /** Drops entry i without an end (a client's prediction that the server's end replaced). */
+  discard(i: number): void {
+    if (this.live[i] !== 1) return;
+    this.live[i] = 0;
+    this.count--;
+  }
+
   /** Drops every projectile (a match's end or reset). */
   clear(): void {
     this.live.fill(0);
