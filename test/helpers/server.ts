@@ -10,7 +10,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { createGameServer, type GameServer, type GameServerOptions } from '../../server/index';
 import { silentLogger } from '../../server/ops/log';
 import { World } from '../../shared/world/world';
-import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../../shared/protocol/messages';
+import { Msg, ROOM_NAME, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply, type ProjectileEndReply } from '../../shared/protocol/messages';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared/protocol/ping';
 import { createShotMessage, encodeShot, SHOT_BYTES, SHOT_VERSION, type ShotMessage } from '../../shared/protocol/shot';
 import { encodeInput, INPUT_BYTES, type InputMessage } from '../../shared/protocol/input';
@@ -87,6 +87,8 @@ export class TestPlayer {
   readonly hits: HitReply[] = [];
   readonly damaged: DamagedReply[] = [];
   readonly rejects: RejectReply[] = [];
+  /** Every projectile end the room broadcast. */
+  readonly projectileEnds: ProjectileEndReply[] = [];
   pings = 0;
   welcome: WelcomeReply | null = null;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
@@ -113,6 +115,7 @@ export class TestPlayer {
     room.onMessage(Msg.HIT, (v: HitReply) => { this.hits.push(v); this.wake(); });
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => { this.damaged.push(v); this.wake(); });
     room.onMessage(Msg.REJECT, (v: RejectReply) => { this.rejects.push(v); this.wake(); });
+    room.onMessage(Msg.PROJECTILE, (v: ProjectileEndReply) => { this.projectileEnds.push(v); this.wake(); });
     room.onStateChange((state: any) => {
       const poses = new Map<number, PlayerPose>();
       state.players.forEach((p: any) => {
