@@ -12,7 +12,7 @@ import { World } from '../shared/world/world';
 import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
-import { DEFAULT_LOADOUT, WEAPONS, WeaponId } from '../shared/weapons';
+import { ARENA_LOADOUT, WEAPONS } from '../shared/weapons';
 import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
 import { Bot, type ShotLog } from './bot';
 import { Intent } from './shots';
@@ -182,7 +182,7 @@ interface Arena {
  * The loadout of the in-process arena unless options.server names one: the default loadout plus
  * the rocket and the grenade (honest players launch them now and then; the projectile cheats need them).
  */
-export const SIM_LOADOUT: readonly number[] = [...DEFAULT_LOADOUT, WeaponId.ROCKET, WeaponId.GRENADE];
+export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {

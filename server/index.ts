@@ -25,7 +25,7 @@ import { monitor as colyseusMonitor } from '@colyseus/monitor';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { autoSpawnPoints } from './level/spawnPoints';
 import { MANNEQUIN_RIG, Clip } from './rig/mannequin';
-import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type Rig, type ValidationConfig } from '../shared/index';
+import { ARENA_LOADOUT, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type Rig, type ValidationConfig } from '../shared/index';
 import { DEFAULT_PING_INTERVAL_MS, DEFAULT_STALL_LIMITS, type MatchRecorder } from './match/index';
 import type { ArenaRoom } from './arena/room';
 import type { ArenaConfig } from './arena/config';
@@ -100,8 +100,8 @@ async function resolveRules(options: GameServerOptions): Promise<Rules> {
   const weapons = options.weapons ?? WEAPONS;
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers, options.loadout), ...options.validation };
-  if (validation.loadout.length === 0) throw new Error(`loadout ${JSON.stringify(options.loadout)} names no weapon of the table (ids 0..${weapons.length - 1})`);
+  const validation: ValidationConfig = { ...defaultValidationConfig(weapons, zoneMultipliers, rig.eyeHeight, maxPlayers, options.loadout ?? ARENA_LOADOUT), ...options.validation };
+  if (validation.loadout.length === 0) throw new Error(`loadout ${JSON.stringify(options.loadout ?? ARENA_LOADOUT)} names no weapon of the table (ids 0..${weapons.length - 1})`);
   const movement: MoveConfig = { ...defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)), headHeight: rig.eyeHeight + HEAD_ABOVE_EYE_M, ...options.movement };
   return { levelPath, world, rig, maxPlayers, validation, movement };
 }

@@ -40,7 +40,7 @@ export interface GameServerOptions {
   respawnDelayMs?: number;
   maxHealth?: number;
   weapons?: readonly WeaponSpec[];
-  /** Weapon ids every player carries, the first equipped at each spawn (default shared/weapons.ts DEFAULT_LOADOUT). */
+  /** Weapon ids every player carries, the first equipped at each spawn (default shared/weapons.ts ARENA_LOADOUT: DEFAULT_LOADOUT, then the rocket and the grenade). */
   loadout?: readonly number[];
   /** Overrides of the validation rules (window, tolerances, ...). */
   validation?: Partial<Omit<ValidationConfig, 'weapons' | 'zoneMultipliers' | 'maxPlayers' | 'eyeHeightM'>>;

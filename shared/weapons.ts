@@ -255,7 +255,7 @@ export const WEAPONS: readonly WeaponSpec[] = [
   // The knife: a 0.25 m thick swing reaching 2 m (radius / range: about 7 degrees either side of the
   // aim at full reach, wider up close), no rounds.
   { id: WeaponId.KNIFE, name: 'knife', damage: 55, rangeM: 2, fireIntervalMs: 450, magazine: 1, reloadMs: 0, drawMs: 250, zoneMultipliers: null, radius: 0.25 },
-  // Projectiles (not in the default loadout). rangeM: the farthest the flight can carry.
+  // Projectiles (not in the default loadout; the arena's carries them). rangeM: the farthest the flight can carry.
   {
     id: WeaponId.ROCKET, name: 'rocket', damage: 100, rangeM: 100, fireIntervalMs: 800, magazine: 1, reloadMs: 1500, drawMs: 600, zoneMultipliers: null,
     projectile: { speed: 20, gravity: 0, radius: 0.3, lifetimeMs: 5000, fuseMs: 0, bounce: 0, splash: { radius: 4, damageMax: 100, damageMin: 10 }, directDamage: 100 },
@@ -271,6 +271,12 @@ export const WEAPONS: readonly WeaponSpec[] = [
  * switch or reload may name only a carried weapon.
  */
 export const DEFAULT_LOADOUT: readonly number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN, WeaponId.KNIFE];
+
+/**
+ * The game server's loadout when its options name none (createGameServer, `npm start`, the
+ * simulator's in-process arena): the default loadout, then the rocket and the grenade (keys 6 and 7 on the page).
+ */
+export const ARENA_LOADOUT: readonly number[] = [...DEFAULT_LOADOUT, WeaponId.ROCKET, WeaponId.GRENADE];
 
 /** The weapon with this id, or undefined for anything that is not a known integer id. */
 export function weaponById(table: readonly WeaponSpec[], id: number): WeaponSpec | undefined {

@@ -76,7 +76,7 @@ export class LaunchPredictor {
     for (let k = 0; k < this.capacity; k++) if (L[k * LAUNCH_STRIDE] === seq) o = k * LAUNCH_STRIDE;
     if (o < 0 || !(startMs - startMs === 0) || L[o + 3] === startMs) return false;
     const f = this.flights;
-    for (let i = 0; i < f.capacity; i++) if (f.live[i] === 1 && f.seq[i] === seq) f.remove(i);
+    this.drop(seq);
     L[o + 3] = startMs;
     const i = f.spawn(L[o + 1]!, L[o + 2]!, seq, startMs, startMs, this.stepMs, L[o + 4]!, L[o + 5]!, L[o + 6]!, L[o + 7]!, L[o + 8]!, L[o + 9]!, this.view.histories, onEnd);
     if (i >= 0 && this.lastRenderMs === this.lastRenderMs) f.step(-1, this.lastRenderMs, this.view.histories, onEnd);
@@ -87,6 +87,21 @@ export class LaunchPredictor {
   advance(renderTimeMs: number, onEnd: FlightEndHandler): void {
     if (!(renderTimeMs <= this.lastRenderMs)) this.lastRenderMs = renderTimeMs;
     this.flights.step(-1, renderTimeMs, this.view.histories, onEnd);
+  }
+
+  /**
+   * Drops the prediction of launch `seq` still flying (the server's end for it arrived): it ends
+   * without a predicted end. Returns whether one was flying.
+   */
+  drop(seq: number): boolean {
+    const f = this.flights;
+    for (let i = 0; i < f.capacity; i++) {
+      if (f.live[i] === 1 && f.seq[i] === seq) {
+        f.remove(i);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Forgets every prediction (a new life, a new match). */

@@ -10,7 +10,7 @@
  */
 import * as THREE from 'three';
 import {
-  BONE_STRIDE, HIT_ZONE_NAMES, Msg, MatchView, PredictingShooter, RULES_OK, Snap, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
+  BONE_STRIDE, Msg, MatchView, PredictingShooter, RULES_OK, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
   createPlayerPose, createWorldHit, encodeInput, hasPattern, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
@@ -19,6 +19,7 @@ import type { Controls } from './controls';
 import { HitboxFigure, hitboxGeometries, levelMesh, segmentLine } from './scene';
 import { MarkColour, ShotDecor, muzzle } from './shotDecor';
 import { marksOfReply, marksOfVerdict, sameOutcome, type ShotMarks } from './shotMarks';
+import { ProjectileView } from './projectiles';
 
 /** One shot as the page saw it: the prediction at once, the verdict when it comes. */
 export interface ShotView {
@@ -38,7 +39,6 @@ export interface ShotView {
   /** Prediction and verdict agree on kind, target and zone. */
   agreed: boolean | null;
 }
-
 
 export class Game {
   readonly renderer: THREE.WebGLRenderer;
@@ -78,6 +78,8 @@ export class Game {
   private readonly clockNow: ClientClock = { serverNowMs: 0, rttMs: 0, interpDelayMs: 0, newestTickMs: 0, streamFloorMs: Number.NaN };
   /** Tracers, holes and hit dots of the shots, predicted then judged. */
   readonly decor = new ShotDecor();
+  /** Rockets and grenades: own launches predicted, every synced one, the explosions. */
+  readonly projectiles: ProjectileView;
   private readonly debugGroup = new THREE.Group();
   /** Per-second counters for the net graph. */
   readonly stats = { snapshots: 0, tickRate: 0, lastTick: -1, lastTickAt: 0, corrections: 0, correctionM: 0 };
@@ -96,6 +98,7 @@ export class Game {
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
     this.geometries = hitboxGeometries(rig);
     this.debug = welcome.debug;
+    this.projectiles = new ProjectileView(this.view, net, welcome.slot);
 
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio));
@@ -106,7 +109,7 @@ export class Game {
     sun.position.set(20, 40, 10);
     this.scene.add(sun);
     this.scene.add(levelMesh(world));
-    this.scene.add(this.decor.group, this.debugGroup);
+    this.scene.add(this.decor.group, this.debugGroup, this.projectiles.group);
     for (let s = 0; s < welcome.validation.maxPlayers; s++) this.figures.push(null);
 
     const room = net.room;
@@ -262,13 +265,14 @@ export class Game {
     const [sx, sy, sz] = this.eye();
     const [dx, dy, dz] = this.viewDir;
     let len = weapon.rangeM * 0.999;
-    // A pattern's pellets are as long as the aim, and a penetrating round flies on through walls: both
-    // take the weapon's range. Any other shot ends just behind the first wall.
-    const reaches = hasPattern(weapon) || (weapon.penetration ?? 0) > 0;
+    // Pellets (as long as the aim), a penetrating round and a launch take the weapon's range; any other shot ends just behind the first wall.
+    const reaches = hasPattern(weapon) || (weapon.penetration ?? 0) > 0 || weapon.projectile !== undefined;
     if (!reaches && this.net.world.firstHit(this.hit, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len)) len = Math.min(len, this.hit.t * len + 0.05);
     // Prediction: the server's pipeline against this client's rings, arrival half a round trip away.
-    const pr = this.shooter.fire(this.clockAt(now), t, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len);
+    const clock = this.clockAt(now);
+    const pr = this.shooter.fire(clock, t, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len);
     const p = pr.verdict;
+    const launch = p.kind === VerdictKind.LAUNCH && this.projectiles.launched(pr.seq, p, clock.serverNowMs + clock.rttMs / 2); // drawn as a projectile, not a tracer
     const seen = new Map<number, Float64Array>();
     for (let s = 0; s < this.view.maxPlayers; s++) {
       if (s === this.slot || !this.view.renderPose(this.pose, s, p.rewindTimeMs === p.rewindTimeMs ? p.rewindTimeMs : t) || !this.pose.alive) continue;
@@ -277,7 +281,7 @@ export class Game {
     const view: ShotView = {
       seq: pr.seq, sentAt: now, renderTimeMs: t, segment: [sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len],
       predicted: { kind: p.kind, reason: reasonName(p.reason), target: p.target, zone: p.zone, hitbox: p.hitbox, damage: p.damage },
-      weapon: weapon.id, marks: marksOfVerdict(p, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len), verdictMarks: null,
+      weapon: weapon.id, marks: launch ? { sx, sy, sz, pellets: [], holes: [], hits: [] } : marksOfVerdict(p, sx, sy, sz, sx + dx * len, sy + dy * len, sz + dz * len), verdictMarks: null,
       seen, verdict: null, agreed: null,
     };
     this.net.room.sendBytes(Msg.SHOT, pr.bytes);
@@ -309,6 +313,7 @@ export class Game {
 
   private verdict(v: VerdictReply): void {
     this.shooter.settle(v.seq, v);
+    this.projectiles.verdict(v);
     const s = this.shots.find((x) => x.seq === v.seq && x.verdict === null);
     if (s === undefined) return;
     s.verdict = v;
@@ -379,6 +384,7 @@ export class Game {
   draw(now: number): void {
     const t = this.renderTime(now);
     this.decor.update(now);
+    this.projectiles.draw(t, now);
     for (let s = 0; s < this.view.maxPlayers; s++) {
       const drawable = s !== this.slot && this.view.present(s) && this.view.renderPose(this.pose, s, t) && this.pose.alive;
       let f = this.figures[s] ?? null;
@@ -424,5 +430,3 @@ export class Game {
     return true;
   }
 }
-
-export { HIT_ZONE_NAMES, Snap };
