@@ -173,7 +173,7 @@ describe('a signal to npm run cluster / npm run load ends the whole process tree
   it('npm run load: SIGTERM to npm stops the bots and the server process; the run\'s Redis keys are deleted', async (ctx) => {
     if (redisProblem !== null) ctx.skip(`needs Redis on 127.0.0.1:6379: ${redisProblem}`);
     const p = npmLoad();
-    const tree = await upTree(p, 'bots and', 1);
+    const tree = await upTree(p, 'light players in', 1);
     const driver = childOf(tree, childOf(tree, p.pid, 'tsx'), 'load.bench.ts');
     prefixes.push(`hitreg-load-${driver}-`);
     await signalAndWaitGone(p, tree, p.pid, 'SIGTERM');
