@@ -21,7 +21,7 @@
  */
 import { Room, type Client } from '@colyseus/core';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
-import { HitregMatch, StallWatch, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
+import { HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
 import { ArenaState, PlayerState } from './schema';
 import { ArenaPlayer } from './player';
 import { applyOutcome, type OutcomeHost } from './applyOutcome';
@@ -118,7 +118,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   override onJoin(client: Client, options?: unknown): void {
     const o = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
     if (this.match.playerCount >= this.cfg.maxPlayers) throw new Error('arena is full; try another room');
-    const h = this.match.join(client.sessionId, { interpDelayMs: typeof o.interpDelayMs === 'number' ? o.interpDelayMs : undefined });
+    const h = this.match.join(client.sessionId, { interpDelayMs: typeof o.interpDelayMs === 'number' ? o.interpDelayMs : undefined, player: playerOf(client, o) });
     const p = new ArenaPlayer(client, h.slot, this.cfg.tickRate, this.cfg.rejectBudget, this.cfg.debugVerdicts && o.debug === true);
     this.seats[h.slot] = p;
     this.bySession.set(client.sessionId, p);
@@ -390,6 +390,18 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       }
     });
   }
+}
+
+/**
+ * Who joined, for the log's identity record: the verified token's subject when the server checks
+ * tokens (client.auth), else the `playerId` join option, marked unverified (a client may name itself
+ * anything; the evidence store keeps the two apart); none when neither is there.
+ */
+function playerOf(client: Client, o: Record<string, unknown>): { id: string; verified: boolean } | undefined {
+  const auth = client.auth as { id?: unknown } | true | undefined;
+  if (typeof auth === 'object' && auth !== null && typeof auth.id === 'string') return { id: auth.id, verified: true };
+  if (playerIdBytes(o.playerId) !== null) return { id: o.playerId as string, verified: false };
+  return undefined;
 }
 
 function inputStatusName(s: number): string {

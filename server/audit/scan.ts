@@ -1,11 +1,12 @@
 /**
  * Quick passes over a framed match log that need no replay: shots per shooter (to balance shards),
- * join and death events in log order, the tick records' span (the match's own tick rate) and the
+ * join and death events in log order, who joined on each slot, the tick records' span (the match's own tick rate) and the
  * end record.
  */
 import type { FrameReadResult, FrameRef } from '../../shared/matchlog/frame';
 import { RecordType, readEnd, readEvent, TICK_TIME_AT, type EndData } from '../../shared/matchlog/records';
 import { SHOT_SHOOTER_AT } from '../../shared/matchlog/shotRecord';
+import { readIdentity, type IdentityData } from '../../shared/matchlog/identityRecord';
 
 export interface SlotEvent { offset: number; slot: number; timeMs: number }
 
@@ -19,6 +20,21 @@ export function slotEvents(bytes: Uint8Array, frames: FrameReadResult, kind: 'jo
     if (f.type !== RecordType.EVENT) continue;
     const e = readEvent(view, f.payloadOffset, f.payloadLength);
     if (e !== null && e.kind === kind) out.push({ offset: f.offset, slot: e.slot, timeMs: e.timeMs });
+  }
+  return out;
+}
+
+/** Who joined on each slot (identity records, log format 12 on), in log order; malformed ones skipped. */
+export function slotIdentities(bytes: Uint8Array, frames: FrameReadResult): Map<number, IdentityData[]> {
+  const view = viewOf(bytes);
+  const out = new Map<number, IdentityData[]>();
+  for (const f of frames.frames) {
+    if (f.type !== RecordType.IDENTITY) continue;
+    const i = readIdentity(view, f.payloadOffset, f.payloadLength);
+    if (i === null) continue;
+    const list = out.get(i.slot) ?? [];
+    list.push(i);
+    out.set(i.slot, list);
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import { auditIntegrity, closeAuditWorkers, ProblemKind, type AuditProblem, type IntegrityOptions, type IntegrityResult, type ReplayHeader } from '../audit/audit';
-import { slotEvents } from '../audit/scan';
+import { slotEvents, slotIdentities } from '../audit/scan';
 import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
 import { MEASURES, type Calibration } from './score';
 import { eventsFromRows } from './events';
@@ -99,6 +99,8 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   const claimToleranceMs = typeof h.validation.claimToleranceMs === 'number' ? h.validation.claimToleranceMs : 60;
   const players = flagPlayers(shotFacts(r, claimToleranceMs), h.validation.rewindWindowMs, options.thresholds);
   markUnavailable(players, r, h.maxPlayers);
+  const ids = slotIdentities(r.bytes, r.frames);
+  for (const p of players) p.identities = (ids.get(p.player) ?? []).map((i) => ({ playerId: i.playerId, verified: i.verified }));
   if (measures !== false && options.calibration !== null) flagBehaviour(players, eventsFromRows(r.rows, r.shots), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   return { ...r, players, flagged };

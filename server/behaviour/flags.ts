@@ -200,6 +200,12 @@ export interface PlayerReport {
   /** The behaviour measures and score (set by the audit; null when not scored). */
   behaviour: BehaviourResult | null;
   /**
+   * Who held this slot (the log's identity records, format 12 on; set by the audit): each player id
+   * that joined on it, in log order, verified when it was a checked token's subject. Empty when the
+   * game named nobody; more than one when the slot changed hands during the match.
+   */
+  identities: { playerId: string; verified: boolean }[];
+  /**
    * Behaviour measures this player's log cannot give: the game's pose adapter left the view or the
    * input counts unknown (or the log's format predates them), so those measures were not computed
    * rather than read from placeholders. Set by the audit.
@@ -225,7 +231,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     if (!p) {
       p = {
         player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
-        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, patternPulls: 0, patternCorrelation: [Number.NaN, Number.NaN], patternZ: Number.NaN, patternNearer: Number.NaN, flags: [], behaviour: null, unavailable: [], reactions: [], reasonsAfterStall: {}, pattern: new PatternSums(),
+        reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, patternPulls: 0, patternCorrelation: [Number.NaN, Number.NaN], patternZ: Number.NaN, patternNearer: Number.NaN, flags: [], behaviour: null, unavailable: [], identities: [], reactions: [], reasonsAfterStall: {}, pattern: new PatternSums(),
       };
       players.set(s.shooter, p);
     }

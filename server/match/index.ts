@@ -12,7 +12,7 @@
  * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
-export type { HitregMatchOptions } from './options';
+export type { HitregMatchOptions, JoinOptions } from './options';
 export type { HitregPlayer } from './player';
 export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';
 export { verdictReply, type AppliedHit, type ShotOptions, type ShotOutcome } from './outcome';
@@ -22,3 +22,4 @@ export { RoundTrip, PongResult, RTT_WINDOW, DEFAULT_PING_INTERVAL_MS } from './r
 export { MatchLogRecorder, matchLogDir, matchLogFileName, DEFAULT_MATCH_LOG_DIR, MATCH_LOG_EXT, type MatchLogRecorderOptions } from '../matchlog/recorder';
 export type { MatchLogStats } from '../matchlog/writer';
 export { StallWatch, stallSocketOf, resolveStallLimits, DEFAULT_STALL_LIMITS, CLOSE_STALLED, type StallLimits, type StallSocket, type StallCut } from './stalls';
+export { playerIdBytes, MAX_PLAYER_ID_BYTES } from '../../shared/matchlog/identityRecord';

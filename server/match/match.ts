@@ -22,7 +22,8 @@ import { TickClock } from './tickClock';
 import { ShotJudge } from './judge';
 import { Roster } from './roster';
 import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type PoseAdapter } from './poses';
-import { matchRules, numberOption, type HitregMatchOptions } from './options';
+import { matchRules, numberOption, type HitregMatchOptions, type JoinOptions } from './options';
+import { playerIdBytes } from '../../shared/matchlog/identityRecord';
 import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
 import { applyHits, createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
 import { VerdictKind } from '../../shared/validate/verdict';
@@ -126,11 +127,16 @@ export class HitregMatch<Id extends string | number = string> {
    * A player joins and its first life begins (alive, full health, the loadout's first weapon in
    * hand): the first free slot, an empty history. Throws when the id is already in or the match is full.
    */
-  join(id: Id, options: { team?: number; interpDelayMs?: number } = {}): HitregPlayer<Id> {
+  join(id: Id, options: JoinOptions = {}): HitregPlayer<Id> {
     const p = this.roster.seat(id, teamNumber(options.team), clampInterp(options.interpDelayMs, this.defaultInterpDelayMs, this.maxInterpDelayMs));
     this.scene.histories[p.slot]!.clear();
     this.flights.setPresent(p.slot, this.scene.histories[p.slot]);
     this.event(MatchEventKind.JOIN, p, this.now());
+    const who = options.player;
+    if (who !== undefined) {
+      if (playerIdBytes(who.id) === null) this.problem(`join: player id ${JSON.stringify(String(who.id).slice(0, 40))} not logged (1..128 UTF-8 bytes, no control characters)`);
+      else this.safeRecord(() => this.recorder?.identity?.({ slot: p.slot, playerId: who.id, verified: who.verified === true }));
+    }
     return p;
   }
 

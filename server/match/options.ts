@@ -119,3 +119,18 @@ export function numberOption(name: string, v: number | undefined, fallback: numb
   if (!(typeof v === 'number' && v >= lo && v <= hi)) throw new Error(`HitregMatch: ${name} ${String(v)}: use a number ${lo}..${hi}`);
   return v;
 }
+
+/** What HitregMatch.join takes beside the id. */
+export interface JoinOptions {
+  /** Team number (>= 0); absent or -1: no team. */
+  team?: number;
+  /** The interpolation delay the client declared, ms (clamped to the match's bounds). */
+  interpDelayMs?: number;
+  /**
+   * Who the player is, for evidence across matches: logged as the slot's identity record. `verified`
+   * when `id` is the subject of a token the server checked (auth on); otherwise the client named
+   * itself and the audit treats it as unverified. 1..128 UTF-8 bytes, no control characters (else
+   * not logged, and the match's onProblem says so).
+   */
+  player?: { id: string; verified: boolean };
+}

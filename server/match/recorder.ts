@@ -96,6 +96,8 @@ export interface MatchRecorder {
   projectileSpawn?(s: ProjectileSpawnData): void;
   projectileEnd?(e: ProjectileEndData): void;
   projectileBlast?(b: ProjectileBlastData): void;
+  /** Who joined on a slot: right after its join event (`playerId` at most 128 UTF-8 bytes, no control characters). */
+  identity?(i: { slot: number; playerId: string; verified: boolean }): void;
   /** Called when the room is disposed; may flush asynchronously. */
   close(): void | Promise<void>;
 }

@@ -14,6 +14,7 @@ import { TICK_POSE_STRIDE } from '../match/recorder';
 import { blastRecordBytes, END_RECORD_BYTES, SPAWN_BYTES, writeBlast, writeEnd as writeProjectileEnd, writeSpawn } from '../../shared/matchlog/projectileRecord';
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
+import { identityRecordBytes, playerIdBytes, writeIdentity } from '../../shared/matchlog/identityRecord';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
@@ -171,6 +172,14 @@ export class MatchLogRecorder implements MatchRecorder {
     const writer = this.writerOrNull ?? this.open();
     const at = writer.begin(RecordType.PROJECTILE_BLAST, blastRecordBytes(b));
     writer.end(writeBlast(writer.view, at, b));
+  }
+
+  identity(i: { slot: number; playerId: string; verified: boolean }): void {
+    const id = playerIdBytes(i.playerId);
+    if (id === null) return;
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.IDENTITY, identityRecordBytes(id.length));
+    writer.end(writeIdentity(writer.view, at, i.slot, i.verified, id));
   }
 
   /** Writes the END record, flushes, syncs and closes. Safe to call more than once. */

@@ -30,6 +30,7 @@ import { MAX_PELLETS } from '../weapons';
 import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
 import { BodyPoints } from './bodyPoint';
+import { readIdentity } from '../matchlog/identityRecord';
 
 export { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 export type { ObservedShot, ReplayHistory, ReplayObserver, ReplayPose, TickSlotPose } from './observer';
@@ -295,6 +296,9 @@ class Replay {
       case RecordType.PROJECTILE_END:
       case RecordType.PROJECTILE_BLAST:
         // Re-flown by the projectile audit (./projectiles.ts), which walks the whole log in order.
+        break;
+      case RecordType.IDENTITY:
+        if (readIdentity(view, at, f.payloadLength) === null) this.bad(f.offset, f.type, 'identity record malformed');
         break;
       case NOTE_FRAME_TYPE: {
         // The writer's note on records it could not write: how the log ends (logEnd.ts) reports it.

@@ -35,8 +35,11 @@ export const LOG_MAGIC = 0x4c4d5248;
  *    unchanged, so a version 9 log reads as a version 10 one without projectiles.
  * 11: projectiles fly on the spawn's sub-step grid (shared/projectile/flights.ts); the header names
  *    maxProjectiles. Records unchanged: a version 10 log is audited with the version 10 flight policy.
+ * 12: identity records (who joined on a slot: identityRecord.ts); the other records unchanged.
  */
-export const LOG_FORMAT_VERSION = 11;
+export const LOG_FORMAT_VERSION = 12;
+/** The first version whose logs say who joined on each slot. */
+export const LOG_VERSION_WITH_IDENTITY = 12;
 /** The first version whose projectiles fly on their sub-step grid. */
 export const LOG_VERSION_WITH_GRID_FLIGHTS = 11;
 /** The first version whose logs carry projectile records (and account for every death: the audit's cause check). */

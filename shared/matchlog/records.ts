@@ -61,11 +61,13 @@ export const RecordType = {
   PROJECTILE_SPAWN: 6,
   PROJECTILE_END: 7,
   PROJECTILE_BLAST: 8,
+  /** Who joined on a slot (format 12 on, ./identityRecord). */
+  IDENTITY: 9,
 } as const;
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 254: 'note', 255: 'gap',
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 254: 'note', 255: 'gap',
 });
 
 /** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */
