@@ -21,6 +21,7 @@ import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared
 import { Msg, ROOM_NAME, type VerdictReply, type WelcomeReply } from '../../shared/protocol/messages';
 import type { SpawnPoint } from '../../server/arena/config';
 import { createMoveState, stepMovement, type MoveWorld } from '../../shared/movement/step';
+import { tickLoop } from './tickLoop';
 
 /** A serializer that drops state: the light player never looks at it. */
 const DROP_STATE = { setState() {}, getState() { return undefined; }, patch() {}, teardown() {}, handshake() {} };
@@ -56,25 +57,10 @@ export async function startLightLoad(urls: string[], rooms: number, perRoom: num
       if (k === 0) await opener.leave(true);
     }
   }
-  let timer: ReturnType<typeof setInterval> | null = null;
-  const stop = (): void => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-  };
   return {
     players,
     roomIds,
-    start() {
-      timer ??= setInterval(() => {
-        const now = performance.now();
-        for (const p of players) p.tick(now);
-      }, 4);
-    },
-    stop,
-    async close() {
-      stop();
-      await Promise.all(players.map((p) => Promise.race([p.room.leave(true).catch(() => undefined), new Promise((r) => setTimeout(r, 2000))])));
-    },
+    ...tickLoop(players),
   };
 }
 

@@ -24,6 +24,7 @@ import { createPingMessage, decodePing, ServerClockEstimate } from '../../shared
 import { Msg, type ProjectileEndReply, type RejectReply, type VerdictReply, type WelcomeReply } from '../../shared/protocol/messages';
 import { WeaponId, type WeaponSpec } from '../../shared/weapons';
 import type { World } from '../../shared/world/world';
+import { tickLoop } from './tickLoop';
 
 /** The blast must stay this far from the launcher's own eye (metres beyond the splash radius). */
 const CLEAR_M = 1;
@@ -78,25 +79,10 @@ export async function startRocketLoad(urls: string[], roomIds: readonly string[]
     await Promise.all(players.map((p) => p.room.leave(true).catch(() => undefined)));
     throw e;
   }
-  let timer: ReturnType<typeof setInterval> | null = null;
-  const stop = (): void => {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-  };
   return {
     players,
     ends,
-    start() {
-      timer ??= setInterval(() => {
-        const now = performance.now();
-        for (const p of players) p.tick(now);
-      }, 4);
-    },
-    stop,
-    async close() {
-      stop();
-      await Promise.all(players.map((p) => Promise.race([p.room.leave(true).catch(() => undefined), new Promise((r) => setTimeout(r, 2000))])));
-    },
+    ...tickLoop(players),
   };
 }
 
