@@ -10,13 +10,13 @@ import { stalledClientsScenario } from '../bench/faults/stalledClients';
 
 describe('clients that stop reading, against a server process', () => {
   it('200 stalled clients beside playing bots: all cut by the stall rule, the bots stay, the memory comes back', async () => {
-    const r = await stalledClientsScenario({ stalled: 200, stalledPerRoom: 14, botsPerRoom: 2, stallMaxBytes: 64 * 1024, stallMaxMs: 500, fillerKBps: 1024, timeoutMs: 90_000 });
+    const r = await stalledClientsScenario({ stalled: 200, stalledPerRoom: 14, botsPerRoom: 2, stallMaxBytes: 64 * 1024, stallMaxMs: 500, fillerKBps: 1024, timeoutMs: 90_000, reconnectSeconds: 120 });
     const why = JSON.stringify(r);
     expect(r.stalled, why).toBe(200);
     expect(r.disconnected, why).toBe(200);
     expect(r.cut, why).toBe(200);
     expect(r.botsLeft, why).toBe(0);
-    // The bots and the cut clients' kept slots.
+    // The bots and the cut clients' kept slots (kept 120 s: on a loaded machine the cuts may take longer than the scenario's 2 s default).
     expect(r.playersAtCut, why).toBe(r.bots + r.stalled);
     expect(r.rssGrowthMb, why).toBeLessThan(64);
     expect(r.heapAfterGcMb, why).toBeLessThan(r.heapBeforeMb + 8);
