@@ -1,0 +1,99 @@
+/**
+ * `npm run audit-worker`: one audit worker process of the fleet (worker.ts).
+ *
+ *   npm run audit-worker -- [--store file.sqlite | postgres://...] [--concurrency N] [--redis redis://host:port]
+ *                           [--prefix P] [--lock-ms MS] [--incomplete] [--status]
+ *
+ * Takes match logs off the audit queue (REDIS_URL, default redis://127.0.0.1:6379; key prefix
+ * hitreg-audit) and records each in the evidence store (default DATABASE_URL, else
+ * ./evidence.sqlite). Prints one JSON line per event on stdout: {"event":"ready"}, then "done",
+ * "failed" (with its reason, and whether it was the last attempt), "stalled", "error". SIGTERM or
+ * SIGINT lets the running jobs finish and exits 0; a second one exits at once. `--status` prints
+ * the queue's counts as one JSON line and exits. Exit code 2: bad arguments or the store cannot be
+ * opened.
+ */
+import { parseArgs } from 'node:util';
+import { closeAuditWorkers } from '../behaviour/audit';
+import { hidePassword } from './db';
+import { AuditQueue, queueRedisUrl } from './queue';
+import { defaultStoreTarget, EvidenceStore } from './store';
+import { startAuditWorker } from './worker';
+
+const USAGE = 'usage: npm run audit-worker -- [--store file.sqlite | postgres://...] [--concurrency N] [--redis redis://host:port] [--prefix P] [--lock-ms MS] [--incomplete] [--status]';
+
+function intArg(v: string | undefined, name: string, lo: number, hi: number, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`${name} takes an integer ${lo}..${hi}. ${USAGE}`);
+  return n;
+}
+
+const say = (o: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(o)}\n`);
+
+export async function main(argv: string[]): Promise<number> {
+  let v;
+  try {
+    v = parseArgs({
+      args: argv, strict: true, allowPositionals: false,
+      options: { store: { type: 'string' }, concurrency: { type: 'string' }, redis: { type: 'string' }, prefix: { type: 'string' }, 'lock-ms': { type: 'string' }, incomplete: { type: 'boolean' }, status: { type: 'boolean' } },
+    }).values;
+  } catch (e) {
+    console.error(`audit-worker: ${(e as Error).message.split('\n', 1)[0]}. ${USAGE}`);
+    return 2;
+  }
+  let concurrency: number, lockMs: number;
+  try {
+    concurrency = intArg(v.concurrency, '--concurrency', 1, 64, 1);
+    lockMs = intArg(v['lock-ms'], '--lock-ms', 1000, 600_000, 30_000);
+  } catch (e) {
+    console.error(`audit-worker: ${(e as Error).message}`);
+    return 2;
+  }
+  const url = queueRedisUrl(v.redis);
+  if (v.status) {
+    const q = new AuditQueue({ url, prefix: v.prefix });
+    try {
+      say({ event: 'status', redis: hidePassword(url), ...(await q.counts()) });
+    } finally {
+      await q.close();
+    }
+    return 0;
+  }
+  let store: EvidenceStore;
+  const target = v.store ?? defaultStoreTarget();
+  try {
+    store = await EvidenceStore.open(target);
+  } catch (e) {
+    console.error(`audit-worker: cannot open the evidence store ${hidePassword(target)}: ${(e as Error).message.split('\n', 1)[0]}`);
+    return 2;
+  }
+  const worker = startAuditWorker({ store, url, prefix: v.prefix, concurrency, lockMs, incomplete: v.incomplete === true, onEvent: say });
+  await worker.waitUntilReady();
+  say({ event: 'ready', pid: process.pid, store: store.where, redis: hidePassword(url), concurrency });
+  return new Promise<number>((done) => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      say({ event: 'stopping', signal });
+      void (async () => {
+        await worker.close();
+        await closeAuditWorkers();
+        await store.close();
+        say({ event: 'stopped' });
+        done(0);
+      })();
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  // Exits when done: a connection library's timer must not keep a stopped worker alive.
+  main(process.argv.slice(2)).then((code) => process.exit(code), (e: unknown) => {
+    console.error(`audit-worker: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  });
+}
