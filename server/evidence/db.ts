@@ -61,6 +61,9 @@ function loadSqlite(): Promise<typeof import('node:sqlite')> {
   return sqliteModule;
 }
 
+/** Per SQLite file: the end of the last transaction begun on it in this process. */
+const fileQueues = new Map<string, Promise<void>>();
+
 /** A SQLite file (created with its directory when missing), in WAL mode so readers never wait on a writer. */
 export async function openSqlite(file: string): Promise<Db> {
   const path = resolve(file);
@@ -68,7 +71,7 @@ export async function openSqlite(file: string): Promise<Db> {
   const { DatabaseSync: Database } = await loadSqlite();
   const db: DatabaseSync = new Database(path);
   // Several worker processes may write one file: wait for the lock rather than fail at once.
-  db.exec('PRAGMA busy_timeout = 30000');
+  db.exec('PRAGMA busy_timeout = 10000');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA foreign_keys = ON');
   // Prepared once per statement text (the store runs a few statements many times).
@@ -86,13 +89,13 @@ export async function openSqlite(file: string): Promise<Db> {
     run: async (s, p = []) => Number(statement(s).run(...p).changes),
     all: async <T>(s: string, p: readonly SqlValue[] = []) => statement(s).all(...p) as T[],
   };
-  // One connection: transactions must not interleave (a second waits for the first to end).
-  let queue: Promise<unknown> = Promise.resolve();
   return {
     ...sql,
     where: path,
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      const next = queue.then(async () => {
+      // Transactions on one file in this process take turns (a connection waiting on the file's lock
+      // would block the thread the holder needs to finish); other processes wait on the lock itself.
+      const next = (fileQueues.get(path) ?? Promise.resolve()).then(async () => {
         db.exec('BEGIN IMMEDIATE');
         try {
           const out = await fn(sql);
@@ -103,11 +106,13 @@ export async function openSqlite(file: string): Promise<Db> {
           throw e;
         }
       });
-      queue = next.catch(() => {});
+      const settled = next.then(() => {}, () => {});
+      fileQueues.set(path, settled);
+      void settled.then(() => { if (fileQueues.get(path) === settled) fileQueues.delete(path); });
       return next;
     },
     close: async () => {
-      await queue;
+      await fileQueues.get(path);
       db.close();
     },
   };

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args';
-import { distinctCopy, makeBaseLogs, poisonOf, POISON_KINDS } from './fleetLogs';
+import { distinctCopy, makeBaseLogs, playerIdOf, poisonOf, POISON_KINDS } from './fleetLogs';
 import { AuditQueue, queueRedisUrl } from '../../server/evidence/queue';
 import { logIdOf } from '../../server/evidence/evidence';
 import { EvidenceStore } from '../../server/evidence/store';
@@ -90,7 +90,7 @@ export async function run(opts: { json: boolean; logs?: number; workers?: number
     const poisonEvery = poisonCount > 0 ? Math.max(1, Math.floor(n / poisonCount)) : Infinity;
     let poisoned = 0;
     for (let j = 0; j < n; j++) {
-      const bytes = distinctCopy(base[j % bases]!, j + 1, players, pool);
+      const bytes = distinctCopy(base[j % bases]!, j + 1, (slot) => playerIdOf(((j + 1) * players + slot) % pool));
       const path = join(dir, `log-${j}.hrml`);
       writeFileSync(path, bytes);
       valid.push({ path, logId: logIdOf(bytes) });

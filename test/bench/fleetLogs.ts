@@ -4,15 +4,15 @@
  * identity records), then distinct copies of them. A copy is the same match with another room id
  * in its header and other player ids in its identity records, each changed in place (same lengths)
  * with the record's CRC written again: a valid log that audits exactly as its original, with its
- * own bytes and so its own log id. Copy j's slot s is player (j x players + s) mod `pool`, so the
- * same players come back across matches. Poison: logs that cannot be evidence (not a log, empty, a
+ * own bytes and so its own log id. In the benchmark copy j's slot s is player (j x players + s) mod
+ * `pool`, so the same players come back across matches. Poison: logs that cannot be evidence (not a log, empty, a
  * header cut short, truncated halfway, a record's byte flipped).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from '../../shared/matchlog/crc32';
 import { readFrames } from '../../shared/matchlog/frame';
-import { RecordType } from '../../shared/matchlog/records';
+import { decodeHeader, RecordType } from '../../shared/matchlog/records';
 import { IDENTITY_HEAD_BYTES } from '../../shared/matchlog/identityRecord';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../../server/level/gltf';
 import { synthesizeMatch } from '../../server/behaviour/synth/synthMatch';
@@ -57,22 +57,29 @@ function fixCrc(b: Uint8Array, at: number, length: number): void {
 
 const enc = new TextEncoder();
 
-/** Copy `j` of `base`: room fleet-<j>, slot s played by playerIdOf((j * players + s) % pool). */
-export function distinctCopy(base: Uint8Array, j: number, players: number, pool: number): Uint8Array {
+/**
+ * Copy `j` of `base`: its room id's last digits replaced by j, each identity record's id by
+ * `idFor(slot)` (of the same UTF-8 length as the id it replaces).
+ */
+export function distinctCopy(base: Uint8Array, j: number, idFor: (slot: number) => string): Uint8Array {
   const b = base.slice();
   const frames = readFrames(b).frames;
   const header = frames.find((f) => f.type === RecordType.HEADER)!;
-  const from = enc.encode(`"roomId":"${roomIdOf(0)}"`);
-  const to = enc.encode(`"roomId":"${roomIdOf(j)}"`);
   const payload = b.subarray(header.payloadOffset, header.payloadOffset + header.payloadLength);
+  const old = (decodeHeader(payload) as { roomId: string }).roomId;
+  const tail = Math.min(ROOM_DIGITS, old.length);
+  const from = enc.encode(`"roomId":${JSON.stringify(old)}`);
+  const to = enc.encode(`"roomId":${JSON.stringify(old.slice(0, old.length - tail) + String(j % 10 ** tail).padStart(tail, '0'))}`);
   const at = Buffer.from(payload).indexOf(Buffer.from(from));
-  if (at < 0) throw new Error('the base log has no room id to change');
+  if (at < 0 || to.length !== from.length) throw new Error('the base log has no room id to change');
   payload.set(to, at);
   fixCrc(b, header.payloadOffset, header.payloadLength);
   for (const f of frames) {
     if (f.type !== RecordType.IDENTITY) continue;
     const slot = b[f.payloadOffset]! | (b[f.payloadOffset + 1]! << 8);
-    b.set(enc.encode(playerIdOf((j * players + slot) % pool)), f.payloadOffset + IDENTITY_HEAD_BYTES);
+    const id = enc.encode(idFor(slot));
+    if (id.length !== f.payloadLength - IDENTITY_HEAD_BYTES) throw new Error(`slot ${slot}: the new id must be as long as the old (${f.payloadLength - IDENTITY_HEAD_BYTES} bytes)`);
+    b.set(id, f.payloadOffset + IDENTITY_HEAD_BYTES);
     fixCrc(b, f.payloadOffset, f.payloadLength);
   }
   return b;
