@@ -2,9 +2,10 @@
  * The game server's side of fleet audits (optional, off by default; AUDIT_QUEUE in
  * server/ops/env.ts): each match log, once its recorder has closed it, is put on the audit queue
  * (server/evidence/queue.ts) for `npm run audit-worker` processes to audit and record. The queue
- * module (and bullmq) is loaded only when this is on. An enqueue never throws into the room: a
- * failure is one warning line; while Redis is away the connection holds the enqueues and sends them
- * when it is back. A stop waits a little for enqueues in flight and says which logs did not make it.
+ * module (and bullmq) is loaded only when this is on. An enqueue never throws into the room: while
+ * Redis is away the connection holds it and retries (ioredis: 20 tries per command), and one that
+ * still fails is a warning line naming the log. A stop waits a little for enqueues in flight and
+ * says which logs did not make it (`npm run audit -- <dir> --store` records such logs by hand).
  */
 import type { AuditQueue } from '../evidence/queue';
 

@@ -38,7 +38,7 @@ export async function postgresProblem(): Promise<string | null> {
 /** Null when Redis answers at REDIS_URL, else why not (one line). */
 export async function redisProblem(): Promise<string | null> {
   try {
-    await probeRedis(REDIS_URL);
+    await probeRedis(REDIS_URL, 3000, 'start Redis there (e.g. redis-server), or point REDIS_URL at one');
     return null;
   } catch (e) {
     return `Redis at ${hostPort(REDIS_URL)} does not answer: ${(e as Error).message.split('\n', 1)[0]}`;
