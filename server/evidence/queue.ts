@@ -94,3 +94,13 @@ export class AuditQueue {
     return this.queue.close();
   }
 }
+
+/** Puts one log on the queue at `target` (a connection for this one call); resolves with its job id. */
+export async function enqueueLog(path: string, target: QueueTarget = {}): Promise<string> {
+  const q = new AuditQueue(target);
+  try {
+    return await q.enqueueLog(path);
+  } finally {
+    await q.close();
+  }
+}

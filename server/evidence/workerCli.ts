@@ -3,23 +3,27 @@
  *
  *   npm run audit-worker -- [--store file.sqlite | postgres://...] [--concurrency N] [--redis redis://host:port]
  *                           [--prefix P] [--lock-ms MS] [--incomplete] [--status]
+ *   npm run audit-worker -- --enqueue <log or directory> ... [--redis URL] [--prefix P]
  *
  * Takes match logs off the audit queue (REDIS_URL, default redis://127.0.0.1:6379; key prefix
  * hitreg-audit) and records each in the evidence store (default DATABASE_URL, else
  * ./evidence.sqlite). Prints one JSON line per event on stdout: {"event":"ready"}, then "done",
  * "failed" (with its reason, and whether it was the last attempt), "stalled", "error". SIGTERM or
  * SIGINT lets the running jobs finish and exits 0; a second one exits at once. `--status` prints
- * the queue's counts as one JSON line and exits. Exit code 2: bad arguments or the store cannot be
- * opened.
+ * the queue's counts as one JSON line and exits; `--enqueue` puts logs (every *.hrml under a
+ * directory) on the queue, e.g. those of servers that ran without AUDIT_QUEUE, prints how many and
+ * exits. Exit code 2: bad arguments or the store cannot be opened.
  */
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { findMatchLogs } from '../behaviour/many';
 import { closeAuditWorkers } from '../behaviour/audit';
 import { hidePassword } from './db';
 import { AuditQueue, queueRedisUrl } from './queue';
 import { defaultStoreTarget, EvidenceStore } from './store';
 import { startAuditWorker } from './worker';
 
-const USAGE = 'usage: npm run audit-worker -- [--store file.sqlite | postgres://...] [--concurrency N] [--redis redis://host:port] [--prefix P] [--lock-ms MS] [--incomplete] [--status]';
+const USAGE = 'usage: npm run audit-worker -- [--store file.sqlite | postgres://...] [--concurrency N] [--redis redis://host:port] [--prefix P] [--lock-ms MS] [--incomplete] [--status | --enqueue <log or directory> ...]';
 
 function intArg(v: string | undefined, name: string, lo: number, hi: number, fallback: number): number {
   if (v === undefined) return fallback;
@@ -30,15 +34,43 @@ function intArg(v: string | undefined, name: string, lo: number, hi: number, fal
 
 const say = (o: Record<string, unknown>): void => void process.stdout.write(`${JSON.stringify(o)}\n`);
 
-export async function main(argv: string[]): Promise<number> {
-  let v;
+/** --enqueue: every log named (every *.hrml under a directory) onto the queue. */
+async function enqueueAll(paths: string[], url: string, prefix: string | undefined): Promise<number> {
+  if (paths.length === 0) {
+    console.error(`audit-worker: --enqueue needs logs or directories. ${USAGE}`);
+    return 2;
+  }
+  const logs: string[] = [];
+  for (const p of paths) {
+    const isDir = await stat(p).then((s) => s.isDirectory(), () => false);
+    logs.push(...(isDir ? await findMatchLogs(p) : [p]));
+  }
+  const q = new AuditQueue({ url, prefix });
   try {
-    v = parseArgs({
-      args: argv, strict: true, allowPositionals: false,
-      options: { store: { type: 'string' }, concurrency: { type: 'string' }, redis: { type: 'string' }, prefix: { type: 'string' }, 'lock-ms': { type: 'string' }, incomplete: { type: 'boolean' }, status: { type: 'boolean' } },
-    }).values;
+    for (const log of logs) await q.enqueueLog(log);
+    say({ event: 'enqueued', logs: logs.length, redis: hidePassword(url), ...(await q.counts()) });
+  } finally {
+    await q.close();
+  }
+  return 0;
+}
+
+const OPTIONS = {
+  store: { type: 'string' }, concurrency: { type: 'string' }, redis: { type: 'string' }, prefix: { type: 'string' }, 'lock-ms': { type: 'string' },
+  incomplete: { type: 'boolean' }, status: { type: 'boolean' }, enqueue: { type: 'boolean' },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: typeof OPTIONS }>>;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: OPTIONS });
   } catch (e) {
     console.error(`audit-worker: ${(e as Error).message.split('\n', 1)[0]}. ${USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  if (positionals.length > 0 && !v.enqueue) {
+    console.error(`audit-worker: ${positionals[0]}: paths go with --enqueue. ${USAGE}`);
     return 2;
   }
   let concurrency: number, lockMs: number;
@@ -59,6 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   }
+  if (v.enqueue) return enqueueAll(positionals, url, v.prefix);
   let store: EvidenceStore;
   const target = v.store ?? defaultStoreTarget();
   try {
