@@ -38,6 +38,7 @@ import { createRedisScale, probeRedis, publicAddressFor, freePort, checkPublicAd
 import { TickTimes } from './ops/tickTimes';
 import { ListenError, listenErrorMessage } from './ops/listen';
 import { MatchLogs, type MatchLogTotals } from './ops/matchLogs';
+import { LogEnqueuer } from './ops/auditQueue';
 import { servedRoomFor } from './ops/servedRoom';
 import { statusLineFor } from './ops/status';
 import { inRange, MAX_PLAYERS_RANGE, resolveMonitorPassword, resolveTickRate } from './ops/ranges';
@@ -270,7 +271,7 @@ function socketsClosed(sockets: Set<Duplex>, ms: number): Promise<void> {
   });
 }
 
-function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof setInterval> | null): () => Promise<void> {
+function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof setInterval> | null, enqueuer: LogEnqueuer | null): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () => {
     closing ??= (async () => {
@@ -279,6 +280,8 @@ function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof s
       try {
         await served.server.gracefullyShutdown(false);
         await logs.finishAll();
+        // The logs just finished are on their way to the audit queue: give them a moment.
+        await enqueuer?.close();
         // The rooms closed every client with its close code; let those frames reach the clients
         // (a compressed patch ahead of one goes through zlib first) before the process may exit.
         await socketsClosed(served.sockets, SOCKET_CLOSE_WAIT_MS);
@@ -305,7 +308,9 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   const rooms = new Map<string, ArenaRoom>();
   const hostile = new HostileLog(logger, { perMinute: limits.hostileLogPerMinute });
   // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
-  const logs = new MatchLogs(options.matchLogDir || undefined);
+  // With an audit queue, each closed log is put on it (the queue's module is loaded only then).
+  const enqueuer = options.auditQueue ? await LogEnqueuer.open(options.auditQueue, (fields, msg) => logger.warn(fields, msg)) : null;
+  const logs = new MatchLogs(options.matchLogDir || undefined, enqueuer ? (path) => enqueuer.add(path) : undefined);
   const tickTimes = new TickTimes();
   let metrics: ServerMetrics | null = null;
   const onTickTimed = (ms: number): void => {
@@ -320,7 +325,13 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
 
   const served = serveArena(options, { room, rules, shared, logger, limits, monitorPassword, publicAddress, matchLogs: logs.totals });
   metrics = served.metrics;
-  const port = await listenOn(served, hostile, host, wantPort);
+  let port: number;
+  try {
+    port = await listenOn(served, hostile, host, wantPort);
+  } catch (e) {
+    await enqueuer?.close(0);
+    throw e;
+  }
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   served.scale?.start();
 
@@ -335,6 +346,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     processId: matchMaker.processId,
     publicAddress,
     redis: options.redis ? redisDisplay(options.redis.url) : null,
-    close: shutdownFor(served, logs, timer),
+    auditQueue: enqueuer,
+    close: shutdownFor(served, logs, timer, enqueuer),
   };
 }

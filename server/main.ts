@@ -18,6 +18,7 @@ import { createLogger, firstLine } from './ops/log';
 import { verifierFromEnv } from './ops/auth';
 import { answerSupervisor } from './ops/supervised';
 import { rigFromEnv } from './rig/rigFile';
+import { redisDisplay } from './ops/scale';
 
 /** How long a signal-triggered shutdown may take before the process gives up on it. */
 const SHUTDOWN_DEADLINE_MS = 4500;
@@ -112,7 +113,8 @@ logger.info({
   url: started.url, room: 'arena', tickRate: c.tickRate, level: c.levelPath, worldHash: started.world.hash, rigHash: started.rig.hash,
   spawnPoints: c.spawnPoints.length, auth: env.auth !== null, metrics: env.metrics, node: process.version,
   port: started.port, processId: started.processId, redis: started.redis, publicAddress: started.publicAddress,
-  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.webPage ? `, play at http://${started.url.slice(5)}/` : ''}${env.debugVerdicts ? ', debug verdicts allowed' : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''})`,
+  auditQueue: env.auditQueue !== null ? `${redisDisplay(env.auditQueue.url)} (${env.auditQueue.prefix})` : null,
+  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.webPage ? `, play at http://${started.url.slice(5)}/` : ''}${env.debugVerdicts ? ', debug verdicts allowed' : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''}${env.auditQueue !== null ? `, match logs onto the audit queue at ${redisDisplay(env.auditQueue.url)} (${env.auditQueue.prefix})` : ''})`,
 }, 'listening');
 
 if (env.statusIntervalMs > 0) {

@@ -14,6 +14,7 @@ import type { HostileLog, Logger } from './ops/log';
 import type { LimitOptions } from './ops/limits';
 import type { ServerMetrics } from './ops/metrics';
 import type { MatchLogTotals } from './ops/matchLogs';
+import type { AuditQueueOptions } from './ops/auditQueue';
 import type { TokenVerifier } from './ops/authTypes';
 import type { TickTimes } from './ops/tickTimes';
 
@@ -105,6 +106,12 @@ export interface GameServerOptions {
    * interface. Port 0 with `redis` picks a free port before listening, so the address is known.
    */
   publicAddress?: string;
+  /**
+   * Put every match log, once closed, on the fleet's audit queue (server/ops/auditQueue.ts; Redis
+   * through BullMQ) for `npm run audit-worker`; default none. The workers must read the logs at the
+   * same paths (a shared MATCH_LOG_DIR).
+   */
+  auditQueue?: AuditQueueOptions | null;
 }
 
 export interface GameServer {
@@ -139,6 +146,8 @@ export interface GameServer {
   publicAddress: string | null;
   /** With `redis`: the Redis URL (password hidden); null for a lone process. */
   redis: string | null;
+  /** With `auditQueue`: match logs put on the audit queue so far, and enqueues that failed; null without. */
+  auditQueue: { enqueued: number; failures: number } | null;
   /** Stops taking players, finishes every room (match logs get their end record and are flushed), closes the port. */
   close(): Promise<void>;
 }

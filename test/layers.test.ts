@@ -1,7 +1,9 @@
 // The layers import one way. Every static import of the sources is resolved to a file and checked
 // against the rules below: the deterministic core and the log's codec know nothing above them, the
 // integrity audit knows nothing of the behaviour science, the public server entry knows neither,
-// and only the synthetic harness borrows the simulator's human model.
+// only the synthetic harness borrows the simulator's human model, and the evidence kept across
+// matches sits on top of the behaviour science, reached only by the audit's command line and the
+// server's enqueuer.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -32,7 +34,11 @@ const RULES: { from: string; not: string[]; except?: string[]; why: string }[] =
   { from: 'server/match/', not: ['server/audit/', 'server/behaviour/', 'server/arena/', 'server/ops/'], why: 'hitreg/server is the public server entry' },
   { from: 'server/audit/', not: ['server/behaviour/', 'server/arena/'], why: 'the integrity audit knows no behaviour measure' },
   { from: 'server/', not: ['client-sim/'], except: ['server/behaviour/synth/'], why: 'only the synthetic players borrow the human model' },
-  { from: 'server/', not: ['server/behaviour/'], except: ['server/behaviour/'], why: 'the behaviour science is the top layer' },
+  { from: 'server/', not: ['server/behaviour/'], except: ['server/behaviour/', 'server/evidence/'], why: 'the behaviour science is the top layer, but for the evidence kept of it' },
+  {
+    from: 'server/', not: ['server/evidence/'], except: ['server/evidence/', 'server/behaviour/cli.ts', 'server/ops/auditQueue.ts'],
+    why: 'the evidence store is above the audit: only the audit command line (--store) and the enqueuer of closed logs reach it',
+  },
 ];
 
 describe('one-way layers', () => {

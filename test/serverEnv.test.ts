@@ -66,6 +66,13 @@ describe('readServerEnv', () => {
     expect(gameServerOptionsFrom(scaled)).toMatchObject({ redis: { url: 'redis://10.0.0.2:6379/2', keyPrefix: 'hitreg:' }, publicAddress: 'game1.example.com:2567' });
     expect(readServerEnv({ ...base, REDIS_URL: 'redis://r:6379', REDIS_KEY_PREFIX: 'game-eu:' }).redis?.keyPrefix).toBe('game-eu:');
     expect(readServerEnv({ ...base, REDIS_URL: 'redis://r:6379', PUBLIC_ADDRESS: 'edge.example.com/game1' }).publicAddress).toBe('edge.example.com/game1');
+    // The audit queue: off by default; on takes REDIS_URL (else the local Redis), or a URL of its own.
+    expect(readServerEnv(base).auditQueue).toBeNull();
+    expect(readServerEnv({ ...base, AUDIT_QUEUE: 'off' }).auditQueue).toBeNull();
+    expect(readServerEnv({ ...base, AUDIT_QUEUE: 'on' }).auditQueue).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'hitreg-audit' });
+    expect(readServerEnv({ ...base, AUDIT_QUEUE: 'on', REDIS_URL: 'redis://r:6379/1' }).auditQueue).toEqual({ url: 'redis://r:6379/1', prefix: 'hitreg-audit' });
+    const queued = readServerEnv({ ...base, AUDIT_QUEUE: 'redis://q:6380', AUDIT_QUEUE_PREFIX: 'eu-1' });
+    expect(gameServerOptionsFrom(queued).auditQueue).toEqual({ url: 'redis://q:6380', prefix: 'eu-1' });
   });
 
   const cases: [Record<string, string>, RegExp][] = [
@@ -116,6 +123,9 @@ describe('readServerEnv', () => {
     [{ REDIS_URL: 'redis://127.0.0.1', PUBLIC_ADDRESS: 'ws://game1:2567' }, /^PUBLIC_ADDRESS="ws:\/\/game1:2567" is not valid: give it without a scheme/],
     [{ REDIS_URL: 'redis://127.0.0.1', PUBLIC_ADDRESS: 'game 1:2567' }, /^PUBLIC_ADDRESS="game 1:2567" is not valid: give host:port/],
     [{ PUBLIC_ADDRESS: 'game1:2567' }, /^PUBLIC_ADDRESS\/REDIS_KEY_PREFIX are set but REDIS_URL is not/],
+    [{ AUDIT_QUEUE: 'maybe' }, /^AUDIT_QUEUE="maybe" is not valid: not a URL.*"off" \(default\), "on"/],
+    [{ AUDIT_QUEUE: 'on', AUDIT_QUEUE_PREFIX: 'a:b' }, /^AUDIT_QUEUE_PREFIX="a:b" is not valid: use 1\.\.64 characters/],
+    [{ AUDIT_QUEUE_PREFIX: 'eu-1' }, /^AUDIT_QUEUE_PREFIX is set but AUDIT_QUEUE is off/],
   ];
   for (const [env, re] of cases) {
     it(`refuses ${JSON.stringify(env).slice(0, 80)}`, () => {

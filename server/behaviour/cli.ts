@@ -5,6 +5,7 @@
  *                    [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only]
  *   npm run audit -- <directory> [--json] [--workers N] [...]
  *                    [--replay-url URL]
+ *   ... --store [file.sqlite | postgres://...] [--store-incomplete]
  *
  * Replays the match log, prints what it found (problems with the log, every verdict mismatch with
  * its shot, the per-player table and the flags), writes the HTML report when asked, and with
@@ -15,6 +16,9 @@
  * A directory (the logs of many processes or machines, sub-directories included) is audited log by
  * log over the worker threads (server/behaviour/many.ts, default one per core): one line per log, then
  * one summary; exit 1 when any log fails or cannot be audited, 2 when the directory holds no log.
+ *
+ * --store records every audited log in the evidence store (server/evidence/cliStore.ts: a bare
+ * --store is DATABASE_URL, else ./evidence.sqlite); a store that cannot be opened or written exits 2.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs as parseArgv } from 'node:util';
@@ -29,6 +33,8 @@ import { auditMatchLogs, findMatchLogs, type LogOutcome, type ManyAuditSummary }
 import { renderHtmlReport, type ReportShot } from './report';
 import type { DetectionSummary } from './synth/detectReport';
 import { rigFromEnv } from '../rig/rigFile';
+import { StoreRecorder, withStoreDefault } from '../evidence/cliStore';
+import { hidePassword } from '../evidence/db';
 
 export interface CliArgs {
   log: string;
@@ -44,16 +50,20 @@ export interface CliArgs {
   verdictsOnly: boolean;
   /** The match-log viewer the HTML report links shots to (e.g. http://localhost:2567/replay.html). */
   replayUrl: string | undefined;
+  /** The evidence store to record every audited log in (--store), null for none. */
+  store: string | null;
+  /** Record logs that end early too (--store-incomplete). */
+  storeIncomplete: boolean;
 }
 
-const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html]';
+const USAGE = 'usage: npm run audit -- <log.hrml | directory> [--json] [--html report.html] [--workers N] [--level level.glb] [--rig rig.json|character.glb] [--threshold name=value ...] [--verdicts-only] [--replay-url http://host:port/replay.html] [--store [file.sqlite | postgres://...]] [--store-incomplete]';
 
 /** The audit's arguments (node:util parseArgs); throws an Error whose message ends with the usage. */
 export function parseArgs(argv: string[]): CliArgs {
   let parsed;
   try {
     parsed = parseArgv({
-      args: argv,
+      args: withStoreDefault(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -65,6 +75,8 @@ export function parseArgs(argv: string[]): CliArgs {
         rig: { type: 'string' },
         workers: { type: 'string' },
         threshold: { type: 'string', multiple: true },
+        store: { type: 'string' },
+        'store-incomplete': { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -76,7 +88,8 @@ export function parseArgs(argv: string[]): CliArgs {
     throw new Error(`${msg.split('\n', 1)[0]}. ${USAGE}`);
   }
   const v = parsed.values;
-  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'] };
+  const out: CliArgs = { log: '', json: v.json === true, html: v.html ?? null, workers: 1, workersGiven: v.workers !== undefined, level: v.level, rig: v.rig, thresholds: {}, verdictsOnly: v['verdicts-only'] === true, replayUrl: v['replay-url'], store: v.store ?? null, storeIncomplete: v['store-incomplete'] === true };
+  if (out.storeIncomplete && out.store === null) throw new Error(`--store-incomplete goes with --store. ${USAGE}`);
   if (out.replayUrl !== undefined && !/^https?:\/\/[^\s"<>]+$/.test(out.replayUrl)) throw new Error(`--replay-url takes an http(s) address, e.g. http://localhost:2567/replay.html. ${USAGE}`);
   if (v.workers !== undefined) {
     const n = Number(v.workers);
@@ -230,6 +243,23 @@ export function manySummaryLines(dir: string, m: ManyAuditSummary): string[] {
   return lines;
 }
 
+/** The evidence store of --store (null without it; 'failed' when it cannot be opened, said on stderr). */
+async function openStore(args: CliArgs): Promise<StoreRecorder | null | 'failed'> {
+  if (args.store === null) return null;
+  try {
+    return await StoreRecorder.open(args.store, args.storeIncomplete);
+  } catch (e) {
+    console.error(`audit: cannot open the evidence store ${hidePassword(args.store)}: ${(e as Error).message.split('\n', 1)[0]}`);
+    return 'failed';
+  }
+}
+
+/** Prints how the recording went; false when a write failed. */
+async function finishStore(store: StoreRecorder): Promise<boolean> {
+  for (const line of await store.finish()) console.log(line);
+  return store.tally.errors.length === 0;
+}
+
 async function mainDirectory(args: CliArgs): Promise<number> {
   if (args.html) {
     console.error(`audit: --html writes the report of one log; give a log file, not the directory ${args.log}`);
@@ -241,11 +271,17 @@ async function mainDirectory(args: CliArgs): Promise<number> {
     return 2;
   }
   const workers = args.workersGiven ? args.workers : Math.min(availableParallelism(), logs.length);
+  const store = await openStore(args);
+  if (store === 'failed') return 2;
   const m = await auditMatchLogs(logs, {
     workers, levelPath: args.level, thresholds: args.thresholds, measures: args.verdictsOnly ? false : undefined,
-    onLog: (o) => console.log(logLine(o)),
+    onLog: (o) => {
+      console.log(logLine(o));
+      if (o.result !== null) store?.add(o.result);
+    },
   });
   for (const line of manySummaryLines(args.log, m)) console.log(line);
+  if (store && !(await finishStore(store))) return 2;
   if (args.json) {
     console.log(JSON.stringify({
       logs: m.logs, shots: m.shots, ticks: m.ticks, mismatches: m.mismatches, failedLogs: m.failedLogs, unreadable: m.unreadable,
@@ -298,6 +334,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   bar?.stop();
   for (const line of summaryLines(result)) console.log(line);
+  const store = await openStore(args);
+  if (store === 'failed') return 2;
+  if (store) {
+    store.add(result);
+    if (!(await finishStore(store))) return 2;
+  }
   if (args.html) {
     try {
       await writeFile(args.html, htmlFor(result, undefined, args.replayUrl));

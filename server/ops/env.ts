@@ -51,6 +51,8 @@ export interface ServerEnv {
   redis: { url: string; keyPrefix: string } | null;
   /** Announced to clients with Redis; undefined = derived (server/ops/scale.ts publicAddressFor). */
   publicAddress: string | undefined;
+  /** The fleet's audit queue every closed match log goes on; null = none (default). */
+  auditQueue: { url: string; prefix: string } | null;
 }
 
 const span = (r: IntRange): string => `${r.lo}..${r.hi}`;
@@ -91,6 +93,8 @@ export const ENV_HELP: Record<string, string> = {
   REDIS_URL: 'redis://host:port[/db]: share matchmaking with every process that names the same Redis (default none: one process alone)',
   REDIS_KEY_PREFIX: `prefix of every Redis key, the same for all processes of one deployment (default ${DEFAULT_REDIS_KEY_PREFIX})`,
   PUBLIC_ADDRESS: 'with REDIS_URL, the host:port clients reach this process at (default HOST:PORT, or the host name and PORT when HOST is 0.0.0.0)',
+  AUDIT_QUEUE: '"off" (default), "on" (the queue on REDIS_URL, else redis://127.0.0.1:6379) or a redis://host:port URL: put every closed match log on the audit queue for `npm run audit-worker`',
+  AUDIT_QUEUE_PREFIX: 'with AUDIT_QUEUE, the queue\'s key prefix, the same for the servers and workers of one deployment (default hitreg-audit)',
 };
 
 function bad(name: string, value: string, what: string): ConfigError {
@@ -223,7 +227,24 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     limits,
     auth: readAuthEnv(env),
     ...readScaleEnv(env),
+    auditQueue: readAuditQueueEnv(env),
   };
+}
+
+function readAuditQueueEnv(env: NodeJS.ProcessEnv): ServerEnv['auditQueue'] {
+  const v = get(env, 'AUDIT_QUEUE');
+  const prefix = get(env, 'AUDIT_QUEUE_PREFIX');
+  const off = v === undefined || ['off', '0', 'false', 'no'].includes(v.toLowerCase());
+  if (off) {
+    if (prefix !== undefined) throw new ConfigError('AUDIT_QUEUE_PREFIX is set but AUDIT_QUEUE is off: set AUDIT_QUEUE=on (or a redis:// URL) to put match logs on the audit queue');
+    return null;
+  }
+  let url = v;
+  if (['on', '1', 'true', 'yes'].includes(v.toLowerCase())) url = get(env, 'REDIS_URL') ?? 'redis://127.0.0.1:6379';
+  const badUrl = checkRedisUrl(url);
+  if (badUrl !== null) throw bad('AUDIT_QUEUE', v.replace(/:[^:@/]*@/, ':***@'), `${badUrl}; or give ${ENV_HELP.AUDIT_QUEUE}`);
+  if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw bad('AUDIT_QUEUE_PREFIX', prefix, 'use 1..64 characters of A-Z a-z 0-9 _ . -');
+  return { url, prefix: prefix ?? 'hitreg-audit' };
 }
 
 function readScaleEnv(env: NodeJS.ProcessEnv): Pick<ServerEnv, 'redis' | 'publicAddress'> {
@@ -288,6 +309,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     debugVerdicts: e.debugVerdicts,
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
     redis: e.redis,
+    auditQueue: e.auditQueue,
     ...(e.publicAddress !== undefined ? { publicAddress: e.publicAddress } : {}),
   };
 }

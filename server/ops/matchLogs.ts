@@ -3,7 +3,8 @@
  * opened at the room's first join), their counters summed over every room, closed ones included
  * (for /metrics and the stop line): bytes written, bytes waiting in memory for the disk, bytes given
  * up, failed writes and dropped records; and the finish of every log still open at shutdown. A log's
- * end is heard through the recorder's own `onClosed` hook.
+ * end is heard through the recorder's own `onClosed` hook, and told on (`onLogClosed`: the audit
+ * queue, server/ops/auditQueue.ts) when the log was opened.
  */
 import { hostname } from 'node:os';
 import { matchMaker } from '@colyseus/core';
@@ -32,8 +33,11 @@ export class MatchLogs {
   /** The counters of the logs already closed. */
   private readonly closed = { bytes: 0, unwrittenBytes: 0, writeFailures: 0, droppedRecords: 0 };
 
-  /** `dir`: where the files go (undefined: the recorder's default, MATCH_LOG_DIR or ./matches). */
-  constructor(private readonly dir: string | undefined) {}
+  /**
+   * `dir`: where the files go (undefined: the recorder's default, MATCH_LOG_DIR or ./matches).
+   * `onLogClosed`: called with a log's path once it is closed, when it was opened (bytes written).
+   */
+  constructor(private readonly dir: string | undefined, private readonly onLogClosed?: (path: string) => void) {}
 
   /** The recorder of room `roomId` (a factory for ArenaConfig.recorder). */
   readonly recorderFor = (roomId: string): MatchRecorder => {
@@ -46,6 +50,7 @@ export class MatchLogs {
         c.unwrittenBytes += s.bytesPending + s.droppedBytes;
         c.writeFailures += s.errors;
         c.droppedRecords += s.droppedRecords;
+        if (s.bytesWritten > 0) this.onLogClosed?.(rec.path);
       },
     });
     this.live.add(rec);

@@ -30,6 +30,13 @@ export interface SynthMatchOptions {
    * dense firefight for throughput benchmarks.
    */
   trigger?: 'aimed' | 'spray';
+  /**
+   * Who joined on each slot, logged after the slot's join as the room logs it (identity records,
+   * log format 12); several for one slot log a slot that changed hands. Default: nobody named.
+   */
+  identities?: readonly { slot: number; playerId: string; verified: boolean }[];
+  /** The header's room id (default "synthetic"). */
+  roomId?: string;
   /** Rules that differ from the defaults (a key set to undefined: a rule the match does not have). */
   rules?: Partial<ValidationConfig>;
 }

@@ -97,7 +97,7 @@ export class SynthMatchState {
     this.spawns = findSpawnPoints(world, n);
     this.rec = new MatchLogRecorder({ path: options.path, flushIntervalMs: 50 });
     this.rec.header({
-      formatVersion: HEADER_LAYOUT_VERSION, roomId: 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
+      formatVersion: HEADER_LAYOUT_VERSION, roomId: options.roomId ?? 'synthetic', startedAtIso: new Date(0).toISOString(), tickRate, maxPlayers: n,
       levelPath: options.levelPath, worldHash: world.hash, rigHash: rig.hash, validation, scene: header.scene, movement: header.movement,
     });
     this.magazines = validation.weapons.map((w) => w.magazine);
@@ -124,6 +124,7 @@ export class SynthMatchState {
       const strength = options.strengths?.[i] ?? options.strength ?? 1;
       this.players.push(createPlayer(i, cheat, LEGACY.has(cheat), this.spawns[i % this.spawns.length]!, strength, seed, this.rng, windowMs, this.magazines));
       this.rec.event({ kind: 'join', slot: i, timeMs: 0 });
+      for (const id of options.identities ?? []) if (id.slot === i) this.rec.identity(id);
     }
   }
 
