@@ -185,6 +185,16 @@ function sim(rows: Row[]): string {
   ].join('\n');
 }
 
+function fleet(rows: Row[]): string {
+  return [
+    'Finished match logs enqueued on a BullMQ queue in Redis and audited into a SQLite evidence store by 2 worker processes; the first is killed with SIGKILL when half the jobs are done and started again. The logs are distinct copies of 8 synthetic matches of 4 players x 6 s, plus 5 poisoned ones (not a log, empty, a header cut short, truncated, a flipped byte). Lost: enqueued logs neither audited nor failed; duplicates: store rows beyond one per log and player.',
+    '',
+    table(['logs', 'audited', 'failed (poisoned)', 'lost', 'duplicates', 'jobs/s', 'job p99', 'workers killed', 'jobs taken back'],
+      rows.map((r) => [num(r.logs), num(r.audited), `${num(r.failed)} (${num(r.poisonFailed)} of ${num(r.poison)})`, num(r.lost), num(r.duplicates), num(r.jobsPerSecond, 1), `${num(r.jobP99Ms)} ms`, num(r.killed), num(r.stalled)]),
+      [true, true, true, true, true, true, true, true, true]),
+  ].join('\n');
+}
+
 function faults(rows: Row[]): string {
   const out: string[] = [];
   for (const r of rows) {
@@ -229,6 +239,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
   { name: 'Faults', command: 'npm run bench:faults', benches: ['faults'], render: faults },
+  { name: 'Fleet audits', command: 'npm run bench:fleet -- --logs 1000 --workers 2 --kill', benches: ['fleet'], render: fleet },
 ];
 
 /** The whole page. */

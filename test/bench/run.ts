@@ -20,6 +20,7 @@ import { run as room } from './room.bench';
 import { run as pellets } from './pellets.bench';
 import { run as sim } from './sim.bench';
 import { run as faults } from './faults.bench';
+import { run as fleet } from './fleet.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
@@ -31,6 +32,13 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'audit', run: audit },
   { name: 'sim', run: sim },
   { name: 'faults', run: faults },
+  // 1,000 logs through 2 audit workers, one SIGKILLed halfway (needs Redis, as the faults do).
+  {
+    name: 'fleet', run: async (o) => {
+      const r = await fleet({ json: o.json, logs: 1000, workers: 2, kill: true });
+      console.log(o.json ? JSON.stringify(r) : `fleet: ${r.logs} logs, ${r.audited} audited, ${r.failed} failed, ${r.lost} lost, ${r.duplicates} duplicates, ${r.jobsPerSecond} jobs/s`);
+    },
+  },
 ];
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
