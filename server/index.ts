@@ -5,8 +5,9 @@
  *
  * Around the room (server/ops/): limits on what anonymous clients can make the process do
  * (request bodies, rooms, room creation per address, seat reservations), an optional token
- * verifier run at matchmaking, Prometheus metrics at /metrics, and structured logs in which
- * Colyseus's own error output becomes one rate-limited line per hostile event.
+ * verifier run at matchmaking, Prometheus metrics at /metrics, structured logs in which
+ * Colyseus's own error output becomes one rate-limited line per hostile event, and with an evidence
+ * store the review page under /review/, behind the monitor's password (server/ops/review.ts).
  *
  * With `redis`, matchmaking and room lookup are shared through Redis with every other process of
  * the same deployment (server/ops/scale.ts); each process announces its own public address. Without
@@ -39,6 +40,7 @@ import { TickTimes } from './ops/tickTimes';
 import { ListenError, listenErrorMessage } from './ops/listen';
 import { MatchLogs, type MatchLogTotals } from './ops/matchLogs';
 import { LogEnqueuer } from './ops/auditQueue';
+import { openReview, type ReviewMount } from './ops/review';
 import { servedRoomFor } from './ops/servedRoom';
 import { statusLineFor } from './ops/status';
 import { inRange, MAX_PLAYERS_RANGE, resolveMonitorPassword, resolveTickRate } from './ops/ranges';
@@ -173,12 +175,14 @@ interface ServeParts {
   monitorPassword: string | null;
   publicAddress: string | null;
   matchLogs: () => MatchLogTotals;
+  /** The review page under /review/, when an evidence store is configured. */
+  review: ReviewMount | null;
 }
 
 /**
  * The Colyseus server on an HTTP server of our own (so its errors and requests pass through here
- * first): the room, Redis presence and driver, the monitor, metrics, and every GET route behind
- * the request gate (server/ops/limits.ts).
+ * first): the room, Redis presence and driver, the monitor, metrics, the review page, and every
+ * GET route behind the request gate (server/ops/limits.ts).
  */
 function serveArena(options: GameServerOptions, parts: ServeParts): Served {
   const { logger, limits, monitorPassword, shared: { hostile, rooms, stats } } = parts;
@@ -218,14 +222,20 @@ function serveArena(options: GameServerOptions, parts: ServeParts): Served {
     stats, rooms, matchLogs: parts.matchLogs, hostile: hostile.counts,
     ...(link !== undefined ? { redis: { up: () => link.up, outages: () => link.outages } } : {}),
   });
-  const { routes, webPage } = serverRoutes(metrics, parts.rules.world, parts.rules.rig, options.webDir === false ? false : options.webDir ?? DEFAULT_WEB_DIR);
+  const { routes, webPage } = serverRoutes(metrics, parts.rules.world, parts.rules.rig, webDirOf(options));
   const wouldCreate = (): boolean => {
     for (const room of rooms.values()) if (!room.locked) return false;
     return true;
   };
   const matchmakingUnavailable = link === undefined ? undefined : (): string | null => (link.up ? null : 'Redis, which matchmaking goes through, is not answering');
-  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes, matchmakingUnavailable });
+  const review = parts.review;
+  installRequestGate(http, { limits, hostile, roomCount: () => rooms.size, wouldCreate, routes, matchmakingUnavailable, ...(review !== null ? { subtree: review } : {}) });
   return { server, http, sockets, scale, metrics, webPage, unrouteConsole };
+}
+
+/** The built browser client's directory, or false for no page. */
+function webDirOf(options: GameServerOptions): string | false {
+  return options.webDir === false ? false : options.webDir ?? DEFAULT_WEB_DIR;
 }
 
 /** Listens on host:port and returns the bound port; a failure undoes serveArena and throws a one-line ListenError. */
@@ -271,7 +281,7 @@ function socketsClosed(sockets: Set<Duplex>, ms: number): Promise<void> {
   });
 }
 
-function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof setInterval> | null, enqueuer: LogEnqueuer | null): () => Promise<void> {
+function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof setInterval> | null, enqueuer: LogEnqueuer | null, review: ReviewMount | null): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () => {
     closing ??= (async () => {
@@ -289,6 +299,7 @@ function shutdownFor(served: Served, logs: MatchLogs, timer: ReturnType<typeof s
         served.metrics?.close();
         served.unrouteConsole();
         served.http.closeAllConnections?.();
+        await review?.close().catch(() => {});
       }
     })();
     return closing;
@@ -310,6 +321,14 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   // Match logs: each room's file opens at its first join; bytes of closed logs are kept for /metrics.
   // With an audit queue, each closed log is put on it (the queue's module is loaded only then).
   const enqueuer = options.auditQueue ? await LogEnqueuer.open(options.auditQueue, (fields, msg) => logger.warn(fields, msg)) : null;
+  // The review page: the evidence store opened now, so a store that cannot be opened stops the start.
+  let review: ReviewMount | null = null;
+  try {
+    review = options.evidence ? await openReview(options.evidence, monitorPassword, webDirOf(options)) : null;
+  } catch (e) {
+    await enqueuer?.close(0);
+    throw e;
+  }
   const logs = new MatchLogs(options.matchLogDir || undefined, enqueuer ? (path) => enqueuer.add(path) : undefined);
   const tickTimes = new TickTimes();
   let metrics: ServerMetrics | null = null;
@@ -323,13 +342,14 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
   let joins = 0;
   const room = servedRoomFor(config, { verifier: options.auth ?? null, limits, hostile, logger, rooms, onJoined: () => void joins++ });
 
-  const served = serveArena(options, { room, rules, shared, logger, limits, monitorPassword, publicAddress, matchLogs: logs.totals });
+  const served = serveArena(options, { room, rules, shared, logger, limits, monitorPassword, publicAddress, matchLogs: logs.totals, review });
   metrics = served.metrics;
   let port: number;
   try {
     port = await listenOn(served, hostile, host, wantPort);
   } catch (e) {
     await enqueuer?.close(0);
+    await review?.close().catch(() => {});
     throw e;
   }
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -347,6 +367,7 @@ export async function createGameServer(options: GameServerOptions = {}): Promise
     publicAddress,
     redis: options.redis ? redisDisplay(options.redis.url) : null,
     auditQueue: enqueuer,
-    close: shutdownFor(served, logs, timer, enqueuer),
+    review: review !== null ? { store: review.where } : null,
+    close: shutdownFor(served, logs, timer, enqueuer, review),
   };
 }

@@ -15,6 +15,7 @@ import type { LimitOptions } from './ops/limits';
 import type { ServerMetrics } from './ops/metrics';
 import type { MatchLogTotals } from './ops/matchLogs';
 import type { AuditQueueOptions } from './ops/auditQueue';
+import type { EvidenceOptions } from './ops/review';
 import type { TokenVerifier } from './ops/authTypes';
 import type { TickTimes } from './ops/tickTimes';
 
@@ -112,6 +113,11 @@ export interface GameServerOptions {
    * same paths (a shared MATCH_LOG_DIR).
    */
   auditQueue?: AuditQueueOptions | null;
+  /**
+   * Serve the review page at /review/ over this evidence store (a SQLite file or a postgres:// URL;
+   * docs/evidence.md), behind the monitor's password as user `admin`: needs `monitor`. Default none.
+   */
+  evidence?: EvidenceOptions | null;
 }
 
 export interface GameServer {
@@ -148,6 +154,8 @@ export interface GameServer {
   redis: string | null;
   /** With `auditQueue`: match logs put on the audit queue so far, and enqueues that failed; null without. */
   auditQueue: { enqueued: number; failures: number } | null;
+  /** With `evidence`: the store the review page at /review/ reads (password hidden); null without. */
+  review: { store: string } | null;
   /** Stops taking players, finishes every room (match logs get their end record and are flushed), closes the port. */
   close(): Promise<void>;
 }

@@ -167,7 +167,14 @@ describe.each(kinds)('evidence store: $name', (kind) => {
       expect(matches.length).toBe(top.matches);
       expect(matches.map((m) => m.logId).sort()).toEqual(ev.filter((e) => e.players.some((p) => p.playerId === top.playerId && p.verified === top.verified)).map((e) => e.logId).sort());
       expect(matches[0]!.measures.length).toBeGreaterThan(0);
-      expect((await store.offendingShots(top)).length).toBe(matches.reduce((n, m) => n + m.offendingShots, 0));
+      const shots = await store.offendingShots(top);
+      expect(shots.length).toBe(matches.reduce((n, m) => n + m.offendingShots, 0));
+      // Each offending shot is the player's, in its slot of that match; the review page's look-ups.
+      for (const o of shots) expect(matches.some((m) => m.logId === o.logId && m.slot === o.slot)).toBe(true);
+      expect(await store.hasPlayer(top)).toBe(true);
+      expect(await store.hasPlayer({ playerId: 'nobody', verified: false })).toBe(false);
+      expect(await store.matchPath(matches[0]!.logId)).toBe(join(dir, `copy-${ev.findIndex((e) => e.logId === matches[0]!.logId) + 1}.hrml`));
+      expect(await store.matchPath('0'.repeat(64))).toBeNull();
       // A verified id and the same id self-named are two players.
       const other = { playerId: top.playerId, verified: !top.verified };
       expect((await store.playerMatches(other)).length).toBe(ev.filter((e) => e.players.some((p) => p.playerId === other.playerId && p.verified === other.verified)).length);

@@ -2,8 +2,8 @@
 // against the rules below: the deterministic core and the log's codec know nothing above them, the
 // integrity audit knows nothing of the behaviour science, the public server entry knows neither,
 // only the synthetic harness borrows the simulator's human model, and the evidence kept across
-// matches sits on top of the behaviour science, reached only by the audit's command line and the
-// server's enqueuer.
+// matches sits on top of the behaviour science, reached only by the audit's command line, the
+// server's enqueuer and the loader of its review page (server/ops/review.ts, a dynamic import).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,8 +36,8 @@ const RULES: { from: string; not: string[]; except?: string[]; why: string }[] =
   { from: 'server/', not: ['client-sim/'], except: ['server/behaviour/synth/'], why: 'only the synthetic players borrow the human model' },
   { from: 'server/', not: ['server/behaviour/'], except: ['server/behaviour/', 'server/evidence/'], why: 'the behaviour science is the top layer, but for the evidence kept of it' },
   {
-    from: 'server/', not: ['server/evidence/'], except: ['server/evidence/', 'server/behaviour/cli.ts', 'server/ops/auditQueue.ts'],
-    why: 'the evidence store is above the audit: only the audit command line (--store) and the enqueuer of closed logs reach it',
+    from: 'server/', not: ['server/evidence/'], except: ['server/evidence/', 'server/behaviour/cli.ts', 'server/ops/auditQueue.ts', 'server/ops/review.ts'],
+    why: 'the evidence store is above the audit: only the audit command line (--store), the enqueuer of closed logs and the review page\'s loader reach it',
   },
 ];
 

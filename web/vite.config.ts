@@ -1,7 +1,8 @@
 /**
  * Vite for the browser client: `npm run dev:web` serves web/ with hot reload and forwards the game
  * server's HTTP routes and WebSocket (GAME_SERVER, default http://127.0.0.1:2567); `npm run build`
- * writes dist/web/, which `npm start` serves: the game at `/`, the match-log viewer at `/replay.html`.
+ * writes dist/web/, which `npm start` serves: the game at `/`, the match-log viewer at `/replay.html`,
+ * and with an evidence store the review page at `/review/` (review.html, behind the monitor's password).
  */
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         replay: fileURLToPath(new URL('./replay.html', import.meta.url)),
+        review: fileURLToPath(new URL('./review.html', import.meta.url)),
       },
     },
   },
@@ -29,6 +31,7 @@ export default defineConfig({
       '/assets/world': target,
       '/assets/rig': target,
       '/matchmake': target,
+      '/review/': target,
       '^/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+\\?': { target, ws: true },
     },
   },

@@ -10,6 +10,7 @@
  * match. A player id is kept apart from the same id unverified: the key is (player id, verified).
  */
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { AuditResult } from '../behaviour/audit';
 import type { PlayerReport } from '../behaviour/flags';
 import { DEFAULT_CALIBRATION } from '../behaviour/calibration';
@@ -56,6 +57,7 @@ export interface PlayerEvidence extends PlayerKey {
 export interface MatchEvidence {
   /** SHA-256 of the log's bytes, hex. */
   logId: string;
+  /** Where the log was audited: an absolute path on the auditing machine (the review page serves the log from it). */
   path: string;
   roomId: string;
   /** The header's start time (ISO 8601), '' when the header gives none. */
@@ -129,7 +131,7 @@ export function evidenceFromAudit(result: AuditResult, logBytes: Uint8Array = re
   const scored = result.players.some((p) => p.behaviour !== null);
   return {
     logId: logIdOf(logBytes),
-    path: result.logPath,
+    path: resolve(result.logPath),
     roomId: typeof h.roomId === 'string' ? h.roomId : '',
     startedAt: typeof h.startedAtIso === 'string' ? h.startedAtIso : '',
     auditedAt: (options.auditedAt ?? new Date()).toISOString(),

@@ -128,6 +128,17 @@ export class EvidenceStore {
     });
   }
 
+  /** The path the match's log was audited at, or null when the match is not in the store. */
+  async matchPath(logId: string): Promise<string | null> {
+    const rows = await this.db.all<{ path: string }>('SELECT path FROM matches WHERE log_id = ?', [logId]);
+    return rows.length > 0 ? String(rows[0]!.path) : null;
+  }
+
+  /** The player has at least one match in the store. */
+  async hasPlayer(key: PlayerKey): Promise<boolean> {
+    return (await this.db.all('SELECT 1 AS one FROM player_matches WHERE player_id = ? AND verified = ? LIMIT 1', [key.playerId, b(key.verified)])).length > 0;
+  }
+
   /** The match is in the store. */
   async hasMatch(logId: string): Promise<boolean> {
     return (await this.db.all('SELECT 1 AS one FROM matches WHERE log_id = ?', [logId])).length > 0;
@@ -161,11 +172,11 @@ export class EvidenceStore {
   }
 
   /** The player's offending shots over every match, by match and shot. */
-  async offendingShots(key: PlayerKey): Promise<{ logId: string; shot: number; timeMs: number | null; measure: string; value: number | null; threshold: number | null; unit: string }[]> {
+  async offendingShots(key: PlayerKey): Promise<{ logId: string; slot: number; shot: number; timeMs: number | null; measure: string; value: number | null; threshold: number | null; unit: string }[]> {
     const rows = await this.db.all<Record<string, unknown>>(
-      'SELECT log_id, shot, time_ms, measure, value, threshold, unit FROM offending_shots WHERE player_id = ? AND verified = ? ORDER BY log_id, shot, measure',
+      'SELECT log_id, slot, shot, time_ms, measure, value, threshold, unit FROM offending_shots WHERE player_id = ? AND verified = ? ORDER BY log_id, shot, measure',
       [key.playerId, b(key.verified)]);
-    return rows.map((r) => ({ logId: String(r.log_id), shot: Number(r.shot), timeMs: numOrNull(r.time_ms), measure: String(r.measure), value: numOrNull(r.value), threshold: numOrNull(r.threshold), unit: String(r.unit) }));
+    return rows.map((r) => ({ logId: String(r.log_id), slot: Number(r.slot), shot: Number(r.shot), timeMs: numOrNull(r.time_ms), measure: String(r.measure), value: numOrNull(r.value), threshold: numOrNull(r.threshold), unit: String(r.unit) }));
   }
 
   /**

@@ -92,7 +92,8 @@ function rigDataToBufferOf(rig: Rig): Uint8Array {
 }
 
 /**
- * The built browser client under `dir` (dist/web): every file at its path, `/` as index.html.
+ * The built browser client under `dir` (dist/web): every file at its path, `/` as index.html, but
+ * review.html (the review page's routes serve it at /review/).
  * Vite names its bundles by content (static/), so those are immutable; the page itself is revalidated.
  * Returns an empty map when the client has not been built.
  */
@@ -107,6 +108,8 @@ export function webRoutes(dir: string): Map<string, RouteHandler> {
         continue;
       }
       const rel = '/' + relative(dir, p).split('\\').join('/');
+      // The review page is served under /review/, behind the monitor's password (server/evidence/review/).
+      if (rel === '/review.html') continue;
       const bytes = readFileSync(p);
       const hashed = rel.startsWith('/static/');
       const body: Body = {

@@ -53,6 +53,8 @@ export interface ServerEnv {
   publicAddress: string | undefined;
   /** The fleet's audit queue every closed match log goes on; null = none (default). */
   auditQueue: { url: string; prefix: string } | null;
+  /** The evidence store the review page at /review/ reads (a SQLite file's absolute path or a postgres:// URL); null = no page. */
+  evidenceStore: string | null;
 }
 
 const span = (r: IntRange): string => `${r.lo}..${r.hi}`;
@@ -94,6 +96,7 @@ export const ENV_HELP: Record<string, string> = {
   REDIS_KEY_PREFIX: `prefix of every Redis key, the same for all processes of one deployment (default ${DEFAULT_REDIS_KEY_PREFIX})`,
   PUBLIC_ADDRESS: 'with REDIS_URL, the host:port clients reach this process at (default HOST:PORT, or the host name and PORT when HOST is 0.0.0.0)',
   AUDIT_QUEUE: '"off" (default), "on" (the queue on REDIS_URL, else redis://127.0.0.1:6379) or a redis://host:port URL: put every closed match log on the audit queue for `npm run audit-worker`',
+  EVIDENCE_STORE: '"off" (default), "on" (DATABASE_URL, else ./evidence.sqlite), a SQLite file or a postgres:// URL: serve the review page at /review/ over that evidence store, behind MONITOR_PASSWORD',
   AUDIT_QUEUE_PREFIX: 'with AUDIT_QUEUE, the queue\'s key prefix, the same for the servers and workers of one deployment (default hitreg-audit)',
 };
 
@@ -228,7 +231,31 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     auth: readAuthEnv(env),
     ...readScaleEnv(env),
     auditQueue: readAuditQueueEnv(env),
+    evidenceStore: readEvidenceStoreEnv(env),
   };
+}
+
+function readEvidenceStoreEnv(env: NodeJS.ProcessEnv): string | null {
+  const v = get(env, 'EVIDENCE_STORE');
+  if (v === undefined || ['off', '0', 'false', 'no'].includes(v.toLowerCase())) return null;
+  if (get(env, 'MONITOR_PASSWORD') === undefined) throw new ConfigError('EVIDENCE_STORE is set but MONITOR_PASSWORD is not: the review page at /review/ is behind the monitor\'s password; set MONITOR_PASSWORD too');
+  if (['on', '1', 'true', 'yes'].includes(v.toLowerCase())) {
+    const url = get(env, 'DATABASE_URL');
+    return url ?? resolve('evidence.sqlite');
+  }
+  if (/^postgres(ql)?:\/\//i.test(v)) return v;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) throw bad('EVIDENCE_STORE', v.replace(/:[^:@/]*@/, ':***@'), `give ${ENV_HELP.EVIDENCE_STORE}`);
+  const file = resolve(v);
+  if (statOrNull(file)?.isDirectory() === true) throw bad('EVIDENCE_STORE', v, 'that is a directory; give a SQLite file (created when missing)');
+  return file;
+}
+
+function statOrNull(path: string): { isDirectory(): boolean } | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function readAuditQueueEnv(env: NodeJS.ProcessEnv): ServerEnv['auditQueue'] {
@@ -310,6 +337,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
     redis: e.redis,
     auditQueue: e.auditQueue,
+    evidence: e.evidenceStore !== null ? { store: e.evidenceStore } : null,
     ...(e.publicAddress !== undefined ? { publicAddress: e.publicAddress } : {}),
   };
 }

@@ -10,7 +10,8 @@
  * - `create` is refused with 503 once `maxRooms` rooms are live (a `joinOrCreate` that would create
  *   the room past the cap is refused by the room itself, see servedRoom.ts).
  *
- * A few extra GET routes (/metrics) are served here too. Each refusal is one hostile-log event.
+ * A few extra GET routes (/metrics) are served here too, and one subtree of paths for any method
+ * (the review page), its bodies capped like the rest. Each refusal is one hostile-log event.
  * The bound on what a client that stops reading may hold unsent (`stallMaxBytes` for longer than
  * `stallMaxMs`) is a limit too; the rooms enforce it (hitreg/server StallWatch).
  */
@@ -152,6 +153,11 @@ export interface RequestGateOptions {
   wouldCreate: () => boolean;
   /** Extra GET routes by path (e.g. "/metrics"). */
   routes?: Map<string, RouteHandler>;
+  /**
+   * Paths served whole by one handler, any method (the review page under /review/): its request
+   * body is capped and read here like any other, then handed on as `req.body`.
+   */
+  subtree?: { owns: (path: string) => boolean; handle: RouteHandler };
   /** Why matchmaking cannot be served now (Redis away), or null: such requests get 503 with Retry-After. */
   matchmakingUnavailable?: () => string | null;
   /** A matchmaking request not answered in this long gets 503 with Retry-After, ms (default MATCHMAKE_DEADLINE_MS). */
@@ -204,19 +210,25 @@ export function installRequestGate(server: HttpServer, options: RequestGateOptio
   server.requestTimeout = 15_000;
   server.headersTimeout = 10_000;
 
-  const gate = (req: IncomingMessage, res: ServerResponse, pass: () => void): void => {
+  const gate = (req: IncomingMessage, res: ServerResponse, toColyseus: () => void): void => {
+    let pass = toColyseus;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = req.method ?? 'GET';
-    const route = method === 'GET' || method === 'HEAD' ? options.routes?.get(path) : undefined;
-    if (route !== undefined) {
+    const run = (route: RouteHandler): void => {
       Promise.resolve(route(req, res)).catch((e: unknown) => {
         hostile.report('server_error', { detail: String(e), path }, 'route failed');
         refuse(res, 500, 'internal error');
       });
+    };
+    const route = method === 'GET' || method === 'HEAD' ? options.routes?.get(path) : undefined;
+    if (route !== undefined) {
+      run(route);
       return;
     }
+    const subtree = options.subtree?.owns(path) === true ? options.subtree.handle : null;
+    if (subtree !== null) pass = () => run(subtree);
     const ip = clientAddress(req, limits.trustProxy);
     const declared = req.headers['content-length'];
     const length = declared === undefined ? -1 : Number(declared);

@@ -29,7 +29,7 @@ export class Proc {
   constructor(command: string, args: string[], env: Record<string, string | undefined>, cwd = REPO) {
     const base: Record<string, string | undefined> = { ...process.env };
     // A test must not inherit the runner's own settings for the server.
-    for (const k of ['PORT', 'HOST', 'TICK_RATE', 'LEVEL', 'RIG', 'RIG_MAP', 'SPAWN_POINTS', 'MATCH_LOG_DIR', 'LOG_FORMAT', 'LOG_LEVEL', 'AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'MONITOR_PASSWORD', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'PUBLIC_ADDRESS', 'AUDIT_QUEUE', 'AUDIT_QUEUE_PREFIX', 'DATABASE_URL']) delete base[k];
+    for (const k of ['PORT', 'HOST', 'TICK_RATE', 'LEVEL', 'RIG', 'RIG_MAP', 'SPAWN_POINTS', 'MATCH_LOG_DIR', 'LOG_FORMAT', 'LOG_LEVEL', 'AUTH_JWT_SECRET', 'AUTH_JWT_PUBLIC_KEY', 'MONITOR_PASSWORD', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'PUBLIC_ADDRESS', 'AUDIT_QUEUE', 'AUDIT_QUEUE_PREFIX', 'DATABASE_URL', 'EVIDENCE_STORE']) delete base[k];
     this.child = spawn(command, args, { cwd, env: { ...base, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(this);
     let buf = '';

@@ -5,7 +5,8 @@
  * the verdict and its reason, and whether judging it again in this page gives the
  * recorded verdict bit for bit. The world and rig come by the log's content hashes from the server
  * that serves the page, or from .hrwb / .hrrg files opened beside the log. `?shot=<slot>:<seq>`
- * (the audit report's links) selects that shot once the log is open.
+ * (the audit report's links) or `?index=<n>` (the n-th shot record of the log, as the audit counts
+ * them: the review page's links) selects that shot once the log is open.
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
@@ -112,6 +113,10 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
     const s = log.find(slot!, seq!);
     if (s !== undefined) select(s.index);
     else $('detail').textContent = `shot ${want} (slot:seq) is not in this log`;
+  } else if (params.has('index')) {
+    const k = Number(params.get('index'));
+    if (Number.isInteger(k) && k >= 0 && k < log.shots.length) select(k);
+    else $('detail').textContent = `shot index ${params.get('index')} is not in this log (${log.shots.length} shots)`;
   }
   (window as unknown as { replay: unknown }).replay = { log, select, get selected() { return selected; }, drawn: () => decor.counts(selected) };
 }
