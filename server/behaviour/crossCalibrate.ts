@@ -42,7 +42,13 @@ export function varianceParts(players: readonly (readonly { n: number; x: number
   return { mean, matchSd: wm > 0 ? Math.sqrt(Math.max(0, m2 / wm)) : 0, playerSd: wp > 0 ? Math.sqrt(Math.max(0, p2 / wp)) : 0, players: used };
 }
 
-/** Each measure's honest parts from the players' matches, with the per-match calibration's event spread. */
+/**
+ * Each measure's honest parts from the players' matches, beside the per-match calibration. The
+ * centre is the per-match calibration's, and the player part at least what its spread between
+ * players (of one match each) leaves after the match part: its honest players may be a broader
+ * population than the persons who played several matches (simulator bots beside synthetic players),
+ * and a quirk of their setup stays with them from match to match.
+ */
 export function crossMeasures(players: readonly (readonly MatchEvidence[])[], behaviour: Calibration): Record<string, CrossMeasure> {
   const out: Record<string, CrossMeasure> = {};
   for (const spec of MEASURES) {
@@ -58,19 +64,22 @@ export function crossMeasures(players: readonly (readonly MatchEvidence[])[], be
       }
       return list;
     });
+    // The player part: at least what the one-match spread between players leaves after the match part.
+    const player = (own: number, oneMatch: number, match: number) => Math.sqrt(Math.max(own * own, oneMatch * oneMatch - match * match));
     if (spec.level === 'player') {
       const v = varianceParts(rows, 0);
       if (v.players < 10) continue;
-      out[spec.name] = { mean: v.mean, sd: NaN, matchSd: v.matchSd, playerSd: v.playerSd, tailMean: NaN, tailMatchSd: NaN, tailPlayerSd: NaN, players: v.players };
+      out[spec.name] = { mean: c.mean, sd: NaN, matchSd: v.matchSd, playerSd: player(v.playerSd, c.sd, v.matchSd), tailMean: NaN, tailMatchSd: NaN, tailPlayerSd: NaN, players: v.players };
       continue;
     }
     const v = varianceParts(rows, c.sd * c.sd);
     if (v.players < 10) continue;
-    let sw = 0, st = 0;
-    for (const p of rows) for (const r of p) { sw += r.n; st += r.n * r.t; }
-    const pt = st / sw;
+    const pt = c.tailMean;
     const t = varianceParts(rows.map((p) => p.map((r) => ({ n: r.n, x: r.t }))), pt * (1 - pt));
-    out[spec.name] = { mean: v.mean, sd: c.sd, matchSd: v.matchSd, playerSd: v.playerSd, tailMean: pt, tailMatchSd: t.matchSd, tailPlayerSd: t.playerSd, players: v.players };
+    out[spec.name] = {
+      mean: c.mean, sd: c.sd, matchSd: v.matchSd, playerSd: player(v.playerSd, c.between, v.matchSd),
+      tailMean: pt, tailMatchSd: t.matchSd, tailPlayerSd: player(t.playerSd, c.tailBetween, t.matchSd), players: v.players,
+    };
   }
   return out;
 }
@@ -86,7 +95,7 @@ export interface FitOptions {
    * of fpTarget: what is fitted on one sample is looser on the next).
    */
   fitShare?: number;
-  /** No threshold below this (default 2, as the per-match score's). */
+  /** No threshold below this (default the per-match calibration's threshold: several matches are never judged more loosely than one). */
   floor?: number;
 }
 
@@ -104,15 +113,21 @@ export function scoresByMatches(players: readonly (readonly MatchEvidence[])[], 
   });
 }
 
+/** The smallest number of 7 significant digits (what the file keeps) above x. */
+function above7(x: number): number {
+  const r = Number(x.toPrecision(7));
+  return r > x ? r : Number((r + 10 ** (Math.floor(Math.log10(Math.abs(r) || 1)) - 6)).toPrecision(7));
+}
+
 /**
- * Thresholds for 1 ... horizon matches from honest players' scores (scores[p][k - 1]): at each k the
- * j-th highest score (the same j for every k, just above it), with j as large as keeps the players
- * flagged at any k within `allowed`; never under `floor`.
+ * Thresholds for 1 ... horizon matches from honest players' scores (scores[p][k - 1]): at each k
+ * just above the j-th highest score (the same j for every k; as the file keeps it), with j as large
+ * as keeps the players flagged at any k within `allowed`; never under `floor`.
  */
 export function thresholdsFor(scores: readonly (readonly number[])[], horizon: number, allowed: number, floor: number): number[] {
   const sorted: number[][] = [];
   for (let k = 0; k < horizon; k++) sorted.push(scores.map((s) => s[k]!).filter((x) => x === x).sort((a, b) => b - a));
-  const at = (j: number) => sorted.map((s) => Math.max(floor, j <= s.length ? s[j - 1]! + 1e-9 : floor));
+  const at = (j: number) => sorted.map((s) => Math.max(floor, j <= s.length ? above7(s[j - 1]!) : floor));
   const flaggedBy = (thr: number[]) => scores.filter((s) => thr.some((t, k) => s[k]! >= t)).length;
   let best = at(1);
   for (let j = 2; j <= scores.length; j++) {
@@ -133,6 +148,6 @@ export function fitCrossMatch(players: readonly (readonly MatchEvidence[])[], be
     measures: crossMeasures(players, behaviour), thresholds: [],
   };
   const scores = scoresByMatches(players, cal, horizon);
-  cal.thresholds = thresholdsFor(scores, horizon, Math.floor(fitShare * players.length), o.floor ?? 2);
+  cal.thresholds = thresholdsFor(scores, horizon, Math.floor(fitShare * players.length), o.floor ?? Math.max(2, behaviour.scoreThreshold));
   return cal;
 }
