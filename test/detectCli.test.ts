@@ -42,6 +42,9 @@ describe('npm run detect -- --matches N --json', () => {
       if (p.matchesToDetect90 !== null) expect(p.byMatches[p.matchesToDetect90 - 1]!, name).toBeGreaterThanOrEqual(0.9);
     }
     expect(j.thresholds).toHaveLength(5);
+    expect(j.honestTopByMatches).toHaveLength(5);
+    // No held-out honest person flagged within five matches has all its scores under the thresholds.
+    if (j.falsePositiveRatePerPlayer === 0) j.honestTopByMatches.forEach((t: number, k: number) => expect(t).toBeLessThan(j.thresholds[k]));
     expect(j.matchesPlayed).toBe(5 * (1 + 2));
   }, 120_000);
 

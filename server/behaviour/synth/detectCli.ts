@@ -101,7 +101,7 @@ function crossJson(r: CrossDetectResult): object {
   for (const [k, p] of Object.entries(r.profiles)) profiles[k] = { strength: p.strength, matchesToDetect90: p.matchesToDetect90, detectionRateAt5: p.detectionRateAt5, persons: p.persons, byMatches: p.byMatches };
   return {
     honestPlayers: r.honestPlayers, falsePositiveRatePerPlayer: r.falsePositiveRatePerPlayer, profiles,
-    falsePositiveByMatches: r.falsePositiveByMatches, matches: r.matches, seconds: r.seconds, players: r.players, seed: r.seed,
+    falsePositiveByMatches: r.falsePositiveByMatches, honestTopByMatches: r.honestTopByMatches.map((x) => Math.floor(x * 100) / 100), matches: r.matches, seconds: r.seconds, players: r.players, seed: r.seed,
     calibrationHonestPlayers: r.calibration.honestPlayers, calibrationHonestFlagged: r.calibrationHonestFlagged, thresholds: r.calibration.thresholds,
     matchesPlayed: r.matchesPlayed, elapsedS: Math.round(r.elapsedMs / 100) / 10,
   };
@@ -109,7 +109,7 @@ function crossJson(r: CrossDetectResult): object {
 
 function printCross(r: CrossDetectResult): void {
   console.log(`detection across matches: ${r.honestPlayers} held-out honest persons x ${r.matches} matches of ${r.seconds} s, ${pct(r.falsePositiveRatePerPlayer)} flagged within ${r.matches} (${r.falsePositiveByMatches.map(pct).join(', ')} within 1..${r.matches})`);
-  console.log(`calibration: ${r.calibration.source}; thresholds ${r.calibration.thresholds.map((t) => t.toFixed(2)).join(', ')}`);
+  console.log(`calibration: ${r.calibration.source}; thresholds ${r.calibration.thresholds.map((t) => t.toFixed(2)).join(', ')}; highest held-out honest scores ${r.honestTopByMatches.map((t) => t.toFixed(2)).join(', ')}`);
   console.log(`${'profile'.padEnd(15)}${r.falsePositiveByMatches.map((_, k) => `k=${k + 1}`.padStart(7)).join('')}   matches to ${pct(r.target)}`);
   for (const [name, p] of Object.entries(r.profiles)) console.log(`${name.padEnd(15)}${p.byMatches.map((s) => pct(s).padStart(7)).join('')}   ${p.matchesToDetect90 ?? `more than ${r.matches}`}`);
   console.log(`${r.matchesPlayed} matches, elapsed ${(r.elapsedMs / 1000).toFixed(1)} s`);

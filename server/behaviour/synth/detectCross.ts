@@ -15,7 +15,7 @@ import { mulberry32 } from '../../../shared/util/prng';
 import { auditMatchLog, type AuditResult } from '../audit';
 import { DEFAULT_CALIBRATION, type Calibration } from '../calibration';
 import { scoreAcrossMatches, type MatchEvidence } from '../crossMatch';
-import { fitCrossMatch } from '../crossCalibrate';
+import { fitCrossMatch, scoresByMatches } from '../crossCalibrate';
 import { roundCrossCalibration, type CrossMatchCalibration } from '../crossCalibration';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
 
@@ -68,6 +68,8 @@ export interface CrossDetectResult {
   honestPlayers: number;
   falsePositiveRatePerPlayer: number;
   falsePositiveByMatches: number[];
+  /** The highest held-out honest score over their first k matches, k = 1 ... N (against the thresholds). */
+  honestTopByMatches: number[];
   /** The calibration's own honest persons flagged within N matches by the fitted thresholds. */
   calibrationHonestFlagged: number;
   target: number;
@@ -180,6 +182,8 @@ export async function runCrossDetection(o: CrossDetectOptions): Promise<CrossDet
   rmSync(o.dir, { recursive: true, force: true });
   const honestPeople = people.filter((p) => p.kind === Behaviour.HONEST);
   const fp = flaggedWithin(honestPeople, cross, n);
+  const top = scoresByMatches(honestPeople.map((p) => p.results), cross, n);
+  const honestTopByMatches = Array.from({ length: n }, (_, k) => Math.max(0, ...top.map((s) => s[k]!).filter((x) => x === x)));
   const profiles: Record<string, CrossProfileDetection> = {};
   for (const kind of INHUMAN_PROFILES) {
     const these = people.filter((p) => p.kind === kind);
@@ -189,7 +193,7 @@ export async function runCrossDetection(o: CrossDetectOptions): Promise<CrossDet
   }
   return {
     seed, matches: n, seconds: o.seconds ?? 90, players: o.players ?? 16, calibration: cross, honestPlayers: honestPeople.length,
-    falsePositiveRatePerPlayer: fp[n - 1]!, falsePositiveByMatches: fp, calibrationHonestFlagged, target, profiles, matchesPlayed: played,
+    falsePositiveRatePerPlayer: fp[n - 1]!, falsePositiveByMatches: fp, honestTopByMatches, calibrationHonestFlagged, target, profiles, matchesPlayed: played,
     elapsedMs: performance.now() - t0,
   };
 }
