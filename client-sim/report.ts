@@ -168,6 +168,11 @@ export interface SimReport {
   hostileEvents: number;
   server: { shots: number; hits: number; misses: number; kills: number; rejects: Record<string, number> } | null;
   matchLog: string | null;
+  /**
+   * Each in-process room's match log (null when it wrote none) and who played which slot: the bot,
+   * its profile ('honest' for an honest bot) and strength. Empty for a remote server.
+   */
+  rooms: { roomId: string; matchLog: string | null; slots: { slot: number; bot: number; profile: string; strength: number }[] }[];
   cameraPushes: number;
   botFrames: number;
   starvedFrames: number;
@@ -216,7 +221,7 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   return 'accepted';
 }
 
-type ShotPart = Omit<SimReport, 'impacts' | 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
+type ShotPart = Omit<SimReport, 'impacts' | 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'rooms' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
 
 /** The running counts summarizeShots keeps over the logs. */
 interface Tally {

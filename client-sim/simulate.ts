@@ -103,6 +103,20 @@ export interface SimOptions {
   maxSeconds?: number;
 }
 
+/** Each in-process room's match log and its slots' bots and profiles (what a caller needs to audit a room per player). */
+function roomSlots(bots: readonly Bot[], probe: ServerProbe | null): SimReport['rooms'] {
+  if (probe === null) return [];
+  const rooms = new Map<string, SimReport['rooms'][number]>();
+  for (const b of bots) {
+    const roomId = b.conn.room?.roomId;
+    if (roomId === undefined || b.slot < 0) continue;
+    let r = rooms.get(roomId);
+    if (r === undefined) rooms.set(roomId, (r = { roomId, matchLog: probe.matchLogByRoom.get(roomId) ?? null, slots: [] }));
+    r.slots.push({ slot: b.slot, bot: b.index, profile: b.profile?.name ?? 'honest', strength: b.profile?.strength ?? 0 });
+  }
+  return [...rooms.values()];
+}
+
 /** Closes every bot, giving each at most 2 s (leaving a room whose server is gone never completes). */
 async function closeBots(bots: Bot[]): Promise<void> {
   await Promise.all(bots.map((b) => Promise.race([b.close(), new Promise<void>((r) => setTimeout(r, 2000))])));
@@ -431,7 +445,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     tickMsP50: ticks.length > 0 ? percentile(ticks, 0.5) : null,
     tickMsP99: ticks.length > 0 ? percentile(ticks, 0.99) : null,
     ticks: ticks.length,
-    serverErrors: counters.serverErrors, server: counters.server, matchLog: counters.matchLog,
+    serverErrors: counters.serverErrors, server: counters.server, matchLog: counters.matchLog, rooms: roomSlots(bots, probe),
     cameraPushes: t.cameraPushes, botFrames: t.botFrames, starvedFrames: t.starvedFrames, messageRejects: t.messageRejects, network: t.network,
     durationMs: performance.now() - started,
   };

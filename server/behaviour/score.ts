@@ -109,9 +109,9 @@ export interface BehaviourEvent {
 export interface MeasureResult {
   name: string;
   events: number;
-  /** Event measures: events beyond the threshold; their mean honest rank is in `stat`. */
+  /** Event measures: events beyond the threshold; their mean honest rank is in `stat` (both from one event on; tested from MIN_EVENTS). */
   beyond: number;
-  /** Player measures: the player's statistic. */
+  /** Event measures: the events' mean honest rank. Player measures: the player's statistic (NaN under 5 values). */
   stat: number;
   /** Tail probability for an honest player (the smaller of the measure's tests). */
   p: number;
@@ -193,7 +193,9 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
     let lp = 0;
     let k = 0;
     let stat = NaN;
-    if (c !== undefined && spec.level === 'event' && list.length >= MIN_EVENTS) {
+    if (c !== undefined && spec.level === 'event' && list.length > 0) {
+      // The mean rank and the tail count from one event on (several matches' few events add up,
+      // crossMatch.ts); the tests from MIN_EVENTS on.
       let sum = 0;
       for (const v of values) {
         if (beyond(spec, v, c.threshold)) k++;
@@ -201,6 +203,11 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
       }
       stat = sum / values.length;
       const n = values.length;
+      if (n < MIN_EVENTS) {
+        measures.push({ name: spec.name, events: n, beyond: k, stat, p: 1, score: 0, median: med });
+        scores.push(0);
+        continue;
+      }
       const z = ((spec.tail === 'high' ? 1 : -1) * (stat - c.mean)) / Math.sqrt((c.sd * c.sd) / n + c.between * c.between);
       // The tail count, exactly: a beta-binomial whose mean share is the honest one and whose
       // spread between players is tailBetween (a normal approximation overstates a few events).
@@ -243,12 +250,23 @@ export function scorePlayer(events: readonly BehaviourEvent[], cal: Calibration 
 }
 
 /**
+ * A source of honest players smaller than this many has its highest score raised by log10(this / n)
+ * for the score threshold (calibrate).
+ */
+export const THRESHOLD_PLAYERS = 200;
+
+/**
  * Calibrates from honest players' events (an array of per-player event lists): per event measure
  * the quantile table, the q-tail value and the honest rank's mean and spread; per player measure
  * the honest players' mean and spread; then the score threshold: at least 2 and above the highest
- * honest score plus `margin` (default 0: the highest of a few hundred honest players is their 99.7th percentile or so).
+ * honest score plus `margin` (default 0: the highest of a few hundred honest players is their 99.7th
+ * percentile or so). `groups` names each player's source (synthetic players, simulator bots, ...):
+ * a source of n < THRESHOLD_PLAYERS players shows its highest score about once in n, and since a
+ * score is -log10 of a tail probability, one log10(THRESHOLD_PLAYERS / n) higher about once in
+ * THRESHOLD_PLAYERS; the threshold is above that too, so a small source that sits apart from the
+ * rest (its players score higher) is not flagged one in n times on its next players.
  */
-export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 0): Calibration {
+export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source: string, q = 0.1, margin = 0, groups?: readonly number[]): Calibration {
   const measures: Record<string, MeasureCalibration> = {};
   MEASURES.forEach((spec, i) => {
     if (spec.level === 'player') {
@@ -287,7 +305,15 @@ export function calibrate(honest: readonly (readonly BehaviourEvent[])[], source
   const cal: Calibration = { source, honestPlayers: honest.length, q, measures, scoreThreshold: 2 };
   // The score threshold: at least 2, and no honest calibration player above it (plus the margin).
   let top = 0;
-  for (const p of honest) top = Math.max(top, scorePlayer(p, cal).score);
+  const byGroup = new Map<number, { top: number; n: number }>();
+  honest.forEach((p, i) => {
+    const sc = scorePlayer(p, cal).score;
+    top = Math.max(top, sc);
+    const g = groups?.[i] ?? 0;
+    const e = byGroup.get(g) ?? { top: 0, n: 0 };
+    byGroup.set(g, { top: Math.max(e.top, sc), n: e.n + 1 });
+  });
+  for (const g of byGroup.values()) if (g.n < THRESHOLD_PLAYERS) top = Math.max(top, g.top + Math.log10(THRESHOLD_PLAYERS / g.n));
   cal.scoreThreshold = Math.max(2, top + margin);
   return cal;
 }

@@ -1,6 +1,7 @@
 // The simulator's honest bots against the synthetic honest players, by the audit's behaviour
 // measures. Both play the one human model (client-sim/human/); the shipped calibration
-// (server/behaviour/calibration.json) describes the synthetic honest population: each event measure's
+// (server/behaviour/calibration.json) describes the synthetic honest population and the honest bots
+// of a few simulator runs of other seeds (server/behaviour/synth/simPlayers.ts): each event measure's
 // quantiles, the mean and spread of an honest event's rank, and how much honest players' mean
 // ranks differ. A short real run (8 honest bots over real sockets, the room writing its log) is
 // audited, and for every event measure with enough events the bots' mean honest rank must lie

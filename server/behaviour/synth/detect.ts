@@ -5,7 +5,7 @@
  * events alone are used: an honest player whose opponents cheat fights differently, dies sooner,
  * re-engages more often) -- then further matches (other seeds, five minutes long by default) with
  * honest players and every rule-abiding inhuman profile at several strengths are audited with those
- * thresholds. The result
+ * thresholds. Honest simulator bots (simPlayers.ts) may join the calibration's honest players. The result
  * is the false-positive rate on the held-out honest players and, per profile and strength, the share
  * of cheating players flagged. `npm run detect` (detectCli.ts) prints it as JSON and draws it.
  */
@@ -17,6 +17,7 @@ import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Cal
 import { eventsFromRows } from '../events';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
 import { mulberry32 } from '../../../shared/util/prng';
+import { simHonestEvents, simRunText, type SimRun } from './simPlayers';
 
 export interface DetectOptions {
   world: World;
@@ -46,6 +47,11 @@ export interface DetectOptions {
   target?: number;
   /** Use this calibration instead of making one (the evaluation still runs). */
   calibration?: Calibration;
+  /**
+   * Simulator runs whose honest bots join the calibration's honest players (simPlayers.ts: the real
+   * server over the modelled TCP links; real time, about 70 s each). Default none.
+   */
+  simRuns?: readonly SimRun[];
   keepLogs?: boolean;
   onProgress?: (what: string) => void;
   /** Called with each evaluation match's audit (the CLI keeps one for its HTML report). */
@@ -111,6 +117,15 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
   let cal = o.calibration;
   const calibrationHonest: BehaviourEvent[][] = [];
   if (cal === undefined) {
+    // Simulator runs first, on a machine not yet busy with anything else of this run (they are real time).
+    const sims = o.simRuns ?? [];
+    let simPlayers = 0;
+    for (const [i, run] of sims.entries()) {
+      progress(`simulator run ${i + 1}/${sims.length}`);
+      const ev = await simHonestEvents(run, o.world, o.dir);
+      simPlayers += ev.length;
+      calibrationHonest.push(...ev);
+    }
     const n = o.calibrationMatches ?? 40;
     const draw = mulberry32((seed * 2654435761) >>> 0);
     for (let c = 0; c < n; c++) {
@@ -122,7 +137,9 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
       const a = await auditMatchLog(path, { world: o.world });
       for (const [p, ev] of eventsFromRows(a.rows, a.shots)) if ((cheats[p] ?? Behaviour.HONEST) === Behaviour.HONEST) calibrationHonest.push(ev);
     }
-    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length} honest players in ${n} synthetic matches of ${players} players x ${seconds} s (three in four with ${players - honestPerMatch} cheaters), seed ${seed}`));
+    const simText = sims.length > 0 ? ` and ${simPlayers} honest simulator bots of ${sims.length} runs (npm run sim -- ${sims.map(simRunText).join('; ')})` : '';
+    const groups = calibrationHonest.map((_, i) => (i < simPlayers ? 1 : 0));
+    cal = roundCalibration(calibrate(calibrationHonest, `${calibrationHonest.length - simPlayers} honest players in ${n} synthetic matches of ${players} players x ${seconds} s (three in four with ${players - honestPerMatch} cheaters), seed ${seed}${simText}`, 0.1, 0, groups));
   }
 
   // 2. Evaluation: honest players and every profile at each strength, with the calibration above.

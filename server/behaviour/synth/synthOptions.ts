@@ -20,6 +20,12 @@ export interface SynthMatchOptions {
   cheats?: Partial<Record<number, CheatKind>>;
   /** Strength of each slot's inhuman profile in [0, 1] (default `strength`). */
   strengths?: Partial<Record<number, number>>;
+  /**
+   * A person seed by slot: that slot's make-up (round trip, human traits, interpolation delay, idle
+   * pitch, input link) is drawn from it instead of the match's stream, so one person plays several
+   * matches as itself (crossMatch.ts). Slots not listed draw theirs from the match.
+   */
+  persons?: Partial<Record<number, number>>;
   /** Default strength of the inhuman profiles (default 1). */
   strength?: number;
   /** Disable deaths (very long bench matches keep everyone in play). */

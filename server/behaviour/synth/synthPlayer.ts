@@ -7,11 +7,11 @@ import { createShooterState, type ShooterState } from '../../../shared/validate/
 import type { SpawnPoint } from '../../arena/config';
 import { DEFAULT_PING_INTERVAL_MS, RoundTrip } from '../../match/roundTrip';
 import { createPingMessage, PING_BYTES } from '../../../shared/protocol/ping';
-import type { Rng } from '../../../client-sim/rng';
+import { Rng } from '../../../client-sim/rng';
 import { drawTraits } from '../../../client-sim/human/traits';
 import { drawIdlePitch } from '../../../client-sim/human/hand';
 import { drawStrafes, nextJumpAt, nextSideAt } from '../../../client-sim/human/dodge';
-import { Behaviour, type CheatKind, lerp, profileStream, InputStream, type ViewState } from './synthPlayers';
+import { Behaviour, type CheatKind, drawLink, lerp, profileStream, InputStream, type ViewState } from './synthPlayers';
 
 export interface Player extends ViewState {
   slot: number;
@@ -104,18 +104,23 @@ export function fightWish(pl: Player, t: number, out: { wishX: number; wishZ: nu
  */
 export function createPlayer(
   i: number, cheat: CheatKind, legacy: boolean, p: SpawnPoint, strengthGiven: number, seed: number, rng: Rng, windowMs: number, magazines: readonly number[],
+  person?: number,
 ): Player {
   const strength = Math.max(0, Math.min(1, strengthGiven));
+  // A person (SynthMatchOptions.persons) brings its make-up from its own seed: round trip, traits,
+  // interpolation delay, idle pitch and input link are the same in every match it plays.
+  const own = person === undefined ? null : Rng.derive(person >>> 0, 0x9e50);
+  const pr = own ?? rng;
   // Round trips from a nearby server to another continent (20-250 ms, most under 100).
-  const u = rng.next();
+  const u = pr.next();
   const baseRttMs = 20 + Math.floor(230 * u * u);
   const wishYaw = rng.next() * 2 * Math.PI;
-  const traits = drawTraits(rng);
+  const traits = drawTraits(pr);
   // Honest clients pick an interpolation delay for their connection: 40-100 ms plus a quarter of the
   // round trip (a farther server's snapshots come less evenly), as long as the rewind stays inside the
   // window. A backtracker declares a longer one, so its render times sit toward the window's edge.
   // The caricatures keep 100 ms.
-  const honestInterp = legacy ? 100 : Math.min(40 + 60 * rng.next() + baseRttMs / 4, windowMs - baseRttMs / 2 - 20);
+  const honestInterp = legacy ? 100 : Math.min(40 + 60 * pr.next() + baseRttMs / 4, windowMs - baseRttMs / 2 - 20);
   const interpMs = cheat === Behaviour.EDGE_BACKTRACK ? lerp(honestInterp, windowMs - baseRttMs / 2 - 12, strength) : honestInterp;
   const pl: Player = {
     slot: i, cheat, legacy, prand: profileStream(seed, i), move: createMoveState(p.x, p.y, p.z, p.dirX, p.dirZ), yaw: Math.atan2(p.dirX, p.dirZ), sentYaw: Math.atan2(p.dirX, p.dirZ), clockErrMs: 10 * rng.normal(), wishYaw,
@@ -127,9 +132,9 @@ export function createPlayer(
   };
   // The view in height and the input stream draw from streams of their own (the match's draws stay as they were).
   const vrand = profileStream(seed ^ 0x5bd1e995, i);
-  if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = drawIdlePitch(vrand);
+  if (!legacy) pl.idlePitch = pl.pitch = pl.sentPitch = drawIdlePitch(own ?? vrand);
   const choke = cheat === Behaviour.FAKE_LAG && strength > 0 ? () => strength * (120 + 180 * vrand.next()) : null;
-  pl.inputs = new InputStream(vrand, baseRttMs / 2, choke);
+  pl.inputs = new InputStream(vrand, baseRttMs / 2, choke, undefined, own === null ? undefined : drawLink(own));
   return pl;
 }
 

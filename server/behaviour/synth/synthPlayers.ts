@@ -203,6 +203,21 @@ export function stepView(v: ViewState, nowMs: number, dtMs: number, targetYaw: n
   v.pitch += (targetPitch + v.pitchNoise - v.pitch) * k;
 }
 
+/** What a client's input stream keeps from match to match: its frame interval, jitter (ms) and loss share. */
+export interface InputLink {
+  frameMs: number;
+  jitterMs: number;
+  loss: number;
+}
+
+/** A client's input link drawn as InputStream draws its own (50-160 frames per second, 0.5-4.5 ms of jitter, 0-2% loss). */
+export function drawLink(rng: Rng): InputLink {
+  const frameMs = 1000 / (50 + 110 * rng.next());
+  const jitterMs = 0.5 + 4 * rng.next();
+  const u = rng.next();
+  return { frameMs, jitterMs, loss: 0.02 * u * u };
+}
+
 /**
  * A client's input stream as the server receives it: one input per frame, in order (one TCP
  * stream), each half a round trip plus a little jitter after it was sent. A lost segment waits for
@@ -223,12 +238,14 @@ export class InputStream {
   private readonly loss: number;
   private readonly rtoMs: number;
 
-  constructor(private readonly rng: Rng, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null, loss?: number) {
-    this.frameMs = 1000 / (50 + 110 * rng.next());
-    this.jitterMs = 0.5 + 4 * rng.next();
+  /** `link`: the client's frame rate, jitter and loss drawn elsewhere (a person's, drawLink); else drawn here from `rng`. */
+  constructor(private readonly rng: Rng, private readonly oneWayMs: number, private readonly chokeMs: (() => number) | null, loss?: number, link?: InputLink) {
+    const own = link === undefined;
+    this.frameMs = own ? 1000 / (50 + 110 * rng.next()) : link.frameMs;
+    this.jitterMs = own ? 0.5 + 4 * rng.next() : link.jitterMs;
     this.sendMs = this.frameMs * rng.next();
-    const u = rng.next();
-    this.loss = loss ?? 0.02 * u * u;
+    const u = own ? rng.next() : 0;
+    this.loss = loss ?? (own ? 0.02 * u * u : link.loss);
     this.rtoMs = Math.max(200, 2 * oneWayMs + 4 * this.jitterMs);
     this.next();
   }

@@ -122,7 +122,7 @@ export class SynthMatchState {
       const cheat = options.cheats?.[i] ?? CheatKind.HONEST;
       this.cheats[i] = cheat;
       const strength = options.strengths?.[i] ?? options.strength ?? 1;
-      this.players.push(createPlayer(i, cheat, LEGACY.has(cheat), this.spawns[i % this.spawns.length]!, strength, seed, this.rng, windowMs, this.magazines));
+      this.players.push(createPlayer(i, cheat, LEGACY.has(cheat), this.spawns[i % this.spawns.length]!, strength, seed, this.rng, windowMs, this.magazines, options.persons?.[i]));
       this.rec.event({ kind: 'join', slot: i, timeMs: 0 });
       for (const id of options.identities ?? []) if (id.slot === i) this.rec.identity(id);
     }
