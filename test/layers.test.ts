@@ -36,8 +36,8 @@ const RULES: { from: string; not: string[]; except?: string[]; why: string }[] =
   { from: 'server/', not: ['client-sim/'], except: ['server/behaviour/synth/'], why: 'only the synthetic players borrow the human model' },
   { from: 'server/', not: ['server/behaviour/'], except: ['server/behaviour/', 'server/evidence/'], why: 'the behaviour science is the top layer, but for the evidence kept of it' },
   {
-    from: 'server/', not: ['server/evidence/'], except: ['server/evidence/', 'server/behaviour/cli.ts', 'server/ops/auditQueue.ts', 'server/ops/review.ts'],
-    why: 'the evidence store is above the audit: only the audit command line (--store), the enqueuer of closed logs and the review page\'s loader reach it',
+    from: 'server/', not: ['server/evidence/'], except: ['server/evidence/', 'server/behaviour/cli.ts', 'server/behaviour/synth/detectCli.ts', 'server/ops/auditQueue.ts', 'server/ops/review.ts'],
+    why: 'the evidence store is above the audit: only the audit command line (--store), detect --labels, the enqueuer of closed logs and the review page\'s loader reach it',
   },
 ];
 

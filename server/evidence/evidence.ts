@@ -24,6 +24,8 @@ export interface PlayerKey {
 export interface MeasureEvidence {
   measure: string;
   events: number;
+  /** Event measures: events in the honest tail (what the score across matches pools). */
+  beyond: number;
   /** Null where the audit had no number (NaN, infinite). */
   stat: number | null;
   p: number | null;
@@ -104,7 +106,7 @@ function playerEvidence(p: PlayerReport, who: PlayerKey): PlayerEvidence {
     score: b === null ? null : num(b.score),
     flagged: b?.flagged === true,
     flags: p.flags.map((f) => ({ rule: f.rule, detail: f.detail })),
-    measures: (b?.measures ?? []).map((m) => ({ measure: m.name, events: m.events, stat: num(m.stat), p: num(m.p), score: num(m.score) })),
+    measures: (b?.measures ?? []).map((m) => ({ measure: m.name, events: m.events, beyond: m.beyond, stat: num(m.stat), p: num(m.p), score: num(m.score) })),
     offending: (b?.offending ?? []).map((o) => ({ shot: o.shot, timeMs: num(o.timeMs), measure: o.measure, value: num(o.value), threshold: num(o.threshold), unit: o.unit })),
   };
 }

@@ -87,6 +87,11 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX labels_player ON labels (player_id, verified, at)',
     ],
   },
+  {
+    version: 2,
+    name: 'each measure\'s events in the honest tail (the score across matches pools them)',
+    up: () => ['ALTER TABLE player_measures ADD COLUMN beyond INTEGER'],
+  },
 ];
 
 /** The versions applied, in order. */

@@ -45,7 +45,8 @@ export interface PlayerMatch {
   score: number | null;
   flagged: boolean;
   flags: { rule: string; detail: string }[];
-  measures: { measure: string; events: number; stat: number | null; p: number | null; score: number | null }[];
+  /** `beyond` is null for matches recorded before migration 2. */
+  measures: { measure: string; events: number; beyond: number | null; stat: number | null; p: number | null; score: number | null }[];
   offendingShots: number;
 }
 
@@ -120,8 +121,8 @@ export class EvidenceStore {
       if (fresh === 0) return { recorded: false };
       await insertRows(tx, 'player_matches', ['log_id', 'slot', 'player_id', 'verified', 'shots', 'hits', 'headshots', 'score', 'flagged', 'flags'],
         e.players.map((p) => [e.logId, p.slot, p.playerId, b(p.verified), p.shots, p.hits, p.headshots, p.score, b(p.flagged), JSON.stringify(p.flags)]));
-      await insertRows(tx, 'player_measures', ['log_id', 'slot', 'measure', 'events', 'stat', 'p', 'score'],
-        e.players.flatMap((p) => p.measures.map((m) => [e.logId, p.slot, m.measure, m.events, m.stat, m.p, m.score])));
+      await insertRows(tx, 'player_measures', ['log_id', 'slot', 'measure', 'events', 'beyond', 'stat', 'p', 'score'],
+        e.players.flatMap((p) => p.measures.map((m) => [e.logId, p.slot, m.measure, m.events, m.beyond, m.stat, m.p, m.score])));
       await insertRows(tx, 'offending_shots', ['log_id', 'slot', 'player_id', 'verified', 'shot', 'time_ms', 'measure', 'value', 'threshold', 'unit'],
         e.players.flatMap((p) => p.offending.map((o) => [e.logId, p.slot, p.playerId, b(p.verified), o.shot, o.timeMs, o.measure, o.value, o.threshold, o.unit])));
       return { recorded: true };
@@ -153,14 +154,14 @@ export class EvidenceStore {
          FROM player_matches pm JOIN matches m ON m.log_id = pm.log_id
         WHERE pm.player_id = ? AND pm.verified = ? ORDER BY m.started_at, pm.log_id, pm.slot`, k);
     const measures = await this.db.all<Record<string, unknown>>(
-      `SELECT x.log_id, x.slot, x.measure, x.events, x.stat, x.p, x.score FROM player_measures x
+      `SELECT x.log_id, x.slot, x.measure, x.events, x.beyond, x.stat, x.p, x.score FROM player_measures x
          JOIN player_matches pm ON pm.log_id = x.log_id AND pm.slot = x.slot
         WHERE pm.player_id = ? AND pm.verified = ? ORDER BY x.measure`, k);
     const byMatch = new Map<string, PlayerMatch['measures']>();
     for (const m of measures) {
       const id = `${String(m.log_id)}:${String(m.slot)}`;
       const list = byMatch.get(id) ?? [];
-      list.push({ measure: String(m.measure), events: Number(m.events), stat: numOrNull(m.stat), p: numOrNull(m.p), score: numOrNull(m.score) });
+      list.push({ measure: String(m.measure), events: Number(m.events), beyond: numOrNull(m.beyond), stat: numOrNull(m.stat), p: numOrNull(m.p), score: numOrNull(m.score) });
       byMatch.set(id, list);
     }
     return rows.map((r) => ({
@@ -207,6 +208,15 @@ export class EvidenceStore {
     await this.db.run('INSERT INTO labels (id, player_id, verified, label, reviewer, at, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [rec.id, rec.playerId, b(rec.verified), rec.label, rec.reviewer, rec.at, rec.note]);
     return rec;
+  }
+
+  /** Every labelled player with its newest label. */
+  async labelledPlayers(): Promise<LabelRecord[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT id, player_id, verified, label, reviewer, at, note FROM labels l
+        WHERE NOT EXISTS (SELECT 1 FROM labels n WHERE n.player_id = l.player_id AND n.verified = l.verified AND (n.at > l.at OR (n.at = l.at AND n.id > l.id)))
+        ORDER BY player_id, verified`);
+    return rows.map((r) => ({ id: String(r.id), playerId: String(r.player_id), verified: Number(r.verified) === 1, label: String(r.label) as Label, reviewer: String(r.reviewer), at: String(r.at), note: r.note === null ? null : String(r.note) }));
   }
 
   /** A player's labels, oldest first. */

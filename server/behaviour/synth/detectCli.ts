@@ -37,7 +37,7 @@ import { SIM_CALIBRATION_RUNS } from './simPlayers';
 import { calibrationText, DEFAULT_CALIBRATION, DEFAULT_CALIBRATION_URL } from '../calibration';
 import { crossCalibrationText, DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration } from '../crossCalibration';
 
-const USAGE = 'usage: npm run detect -- [--seed N] [--seconds S] [--eval-seconds S] [--players N] [--calibration-matches N] [--eval-matches N] [--honest N] [--sim-runs N] [--strengths 1,0.75,0.5,0.25] [--default-strength S] [--html file] [--write-calibration | --shipped-calibration] [--json]\n'
+const USAGE = 'usage: npm run detect -- [--seed N] [--seconds S] [--eval-seconds S] [--players N] [--calibration-matches N] [--eval-matches N] [--honest N] [--sim-runs N] [--strengths 1,0.75,0.5,0.25] [--default-strength S] [--html file] [--write-calibration | --shipped-calibration] [--json]; npm run detect -- --labels [--store file|url] [--write-calibration] [--json]\n'
   + '       npm run detect -- --matches N [--seed N] [--seconds S] [--players N] [--persons N] [--calibration-cheaters N] [--per-profile N] [--default-strength S] [--write-calibration | --shipped-calibration] [--json]';
 
 interface Args { one: DetectOptions; cross: CrossDetectOptions | null; html: string | null; write: boolean; shipped: boolean; json: boolean; simRuns: number | null }
@@ -115,7 +115,48 @@ function printCross(r: CrossDetectResult): void {
   console.log(`${r.matchesPlayed} matches, elapsed ${(r.elapsedMs / 1000).toFixed(1)} s`);
 }
 
+/**
+ * `--labels [--store file|url] [--write-calibration] [--json]`: the reviewers' labels in the evidence
+ * store back into the score across matches (server/evidence/labels.ts): the labelled players scored,
+ * the thresholds a clean player passes raised above it, what changed; --write-calibration stores it.
+ */
+async function labels(argv: string[]): Promise<number> {
+  let target: string | undefined;
+  let write = false, json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const x = argv[i]!;
+    if (x === '--labels') continue;
+    if (x === '--store') target = argv[++i];
+    else if (x === '--write-calibration') write = true;
+    else if (x === '--json') json = true;
+    else throw new Error(`${x} does not go with --labels: npm run detect -- --labels [--store file|url] [--write-calibration] [--json]`);
+  }
+  const { EvidenceStore } = await import('../../evidence/store');
+  const { recalibrateFromLabels } = await import('../../evidence/labels');
+  const store = await EvidenceStore.open(target);
+  try {
+    const r = await recalibrateFromLabels(store, loadCrossCalibration(DEFAULT_CROSS_CALIBRATION_URL));
+    const { calibration, ...report } = r;
+    if (!json) {
+      console.log(`labels: ${r.labelled.clean} clean, ${r.labelled.cheater} cheater, ${r.labelled.unsure} unsure; scored ${r.before.length}`);
+      console.log(`clean players flagged: ${r.cleanFlagged.before} before, ${r.cleanFlagged.after} after; cheaters flagged: ${r.cheatersFlagged.before} before, ${r.cheatersFlagged.after} after`);
+      for (const x of r.raised) console.log(`threshold for ${x.matches} match(es): ${x.from.toFixed(3)} -> ${x.to.toFixed(3)} (clean player ${x.by})`);
+      if (r.raised.length === 0) console.log('no threshold changed');
+      if (r.missed.length > 0) console.log(`cheaters the score misses: ${r.missed.join(', ')}`);
+    }
+    if (write && r.raised.length > 0) {
+      writeFileSync(DEFAULT_CROSS_CALIBRATION_URL, crossCalibrationText(calibration));
+      if (!json) console.log('cross-match calibration written to server/behaviour/crossCalibration.json');
+    }
+    console.log(JSON.stringify(report));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--labels')) return labels(argv);
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const dir = join(tmpdir(), `hitreg-detect-${process.pid}`);
   const a = parse(argv, { world, levelPath: DEFAULT_LEVEL_PATH, dir });
