@@ -51,13 +51,13 @@
  *
  * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
- * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM (also
- * up and down) and covering hiddenLeadS of each player's current motion; while both players' current
- * regions stay inside the grown ones the verdict stands untested (a superset was judged hidden: the
- * same argument, the same limits). maxDistance hides pairs beyond a client's draw distance without
- * rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No cell-to-cell
- * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
- * update() allocates nothing.
+ * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
+ * across and hiddenSlackYM up and down, covering hiddenLeadS of each player's current motion; while
+ * both players' current regions stay inside the grown ones the verdict stands untested (a superset
+ * was judged hidden: the same argument, the same limits). maxDistance hides pairs beyond a client's
+ * draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No
+ * cell-to-cell visibility table is built with the level (not done). Flat typed arrays indexed by
+ * slot and pair; update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
@@ -306,25 +306,26 @@ export class FogOfWar {
 
   /**
    * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
-   * horizons, and when `grown`, hiddenSlackM larger all round and covering hiddenLeadS of their
-   * motion (see the module comment). False when a number is not finite. (Flags and slots only cross
+   * horizons, and when `grown`, hiddenSlackM wider, hiddenSlackYM taller both ways and covering
+   * hiddenLeadS of their motion (see the module comment). False when a number is not finite. (Flags and slots only cross
    * the call: a double argument would be boxed.)
    */
   private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
     const m = this.cfg.motion, body = this.cfg.body, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
     const h = this.horizon[v], hb = this.bodyHorizon[v];
     // The eye: never lower than an eye height above the floor under the viewer.
     const eyeY = this.py[v] + this.eye[v];
     const re = this.speed[v] * h, we = walkRise(m, re, this.slope[v], this.step[v] === 1);
     const eyeFloor = this.floor[v] + this.eye[v];
     const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
-    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - g, eyeY + jumpRise(m, this.vy[v], h) + we + g, grow);
+    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
     out[P_EYE] = eyeY;
     out[P_MID] = eyeY;
     // The body: the envelope moved over hb; never below the floor under the enemy.
     const fy = this.py[e];
     const rb = this.speed[e] * hb, wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
-    this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - g, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + g, grow);
+    this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - gy, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + gy, grow);
     out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
     let check = 0;
