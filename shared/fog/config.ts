@@ -1,0 +1,62 @@
+/**
+ * Fog of war's settings (./fog): the movement bounds and body envelope the regions are built from,
+ * the margins, the sampling density, and the caches that keep the work per update small; with the
+ * defaults used by fogConfigOf.
+ */
+import { bodyEnvelopeOf, type BodyEnvelope } from './body';
+import type { ClimbMap } from './climb';
+import type { FogMotion } from './reach';
+import type { Rig } from '../rig/rig';
+
+export interface FogConfig {
+  motion: FogMotion;
+  body: BodyEnvelope;
+  /** Metres added to both regions all round (rounding, the rig's frame sampling). */
+  marginM: number;
+  /** Size of the smallest opening the grid lines are spaced to find, metres (see ./rays). */
+  openingM: number;
+  /**
+   * Most grid points a side (bounds the lines per test: FIXED_RAYS + 3 maxGridSide^2 with the fans).
+   * Regions wider or taller than (maxGridSide - 1) * openingM get a coarser grid than openingM (the
+   * defaults: 5.25 m, against about 3 m at 200 ms horizons).
+   */
+  maxGridSide: number;
+  /** Also test each eye against the other's grid (./rays: slivers at grazing angles; twice the grid's lines). */
+  fans: boolean;
+  /** Seconds of each player's current motion a hidden pair's grown regions also cover (so the verdict lasts). */
+  hiddenLeadS: number;
+  /** Updates a visible verdict is kept untested (0: every update re-tests). */
+  visibleHoldTicks: number;
+  /** Metres a hidden pair's regions are grown by across, so the verdict can stand while both stay inside. */
+  hiddenSlackM: number;
+  /** The same up and down (a step, a ramp's walking term, a floor change move a region's heights). */
+  hiddenSlackYM: number;
+  /** Farthest distance between regions at which an enemy can be drawn, metres (Infinity: no limit). */
+  maxDistance: number;
+  /** Rays one update may cast; pairs left untested when it is spent are visible (Infinity: no cap). */
+  maxRaysPerUpdate: number;
+  /** Where ramps and steps are (./climb); without it the motion's climbSlope and stepHeight apply everywhere. */
+  climb?: ClimbMap;
+  /** Grow bodies over the viewer's whole horizon instead of patch + safety (see the module comment). */
+  enemyFullHorizon: boolean;
+}
+
+/** A configuration from movement bounds and a rig (its body envelope), with the defaults below. */
+export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConfig, 'motion'>> = {}): FogConfig {
+  return {
+    motion,
+    body: o.body ?? bodyEnvelopeOf(rig),
+    marginM: o.marginM ?? 0.1,
+    openingM: o.openingM ?? 0.75,
+    maxGridSide: o.maxGridSide ?? 8,
+    fans: o.fans ?? false,
+    hiddenLeadS: o.hiddenLeadS ?? 0.1,
+    visibleHoldTicks: o.visibleHoldTicks ?? 6,
+    hiddenSlackM: o.hiddenSlackM ?? 0.15,
+    hiddenSlackYM: o.hiddenSlackYM ?? 0.15,
+    maxDistance: o.maxDistance ?? Infinity,
+    maxRaysPerUpdate: o.maxRaysPerUpdate ?? Infinity,
+    climb: o.climb,
+    enemyFullHorizon: o.enemyFullHorizon ?? false,
+  };
+}

@@ -1,0 +1,381 @@
+/**
+ * Server-side fog of war: for every ordered pair (viewer, enemy), whether the server must send the
+ * enemy to the viewer now. A withheld enemy cannot be drawn by a wallhack; one withheld wrongly pops
+ * in on an honest screen. "Hidden" is answered only when no line of sight is found that could open
+ * before data sent at the next patch would be on screen.
+ *
+ * Horizons (per viewer, setTiming; ./reach horizonSeconds). A decision at server time d stands
+ * until the next patch, d + patch. The viewer's screen at time tau shows its own eye predicted ahead
+ * (the server gets there about one-way later) and the enemy interpolated `interp` behind. An enemy
+ * withheld at d has no snapshot at d, so the client draws it again only from render time d + patch
+ * (the next patch), i.e. screen time d + patch + interp: until then the eye the viewer may see from
+ * is its server position moved for up to patch + interp + one-way, and the body it would see is the
+ * enemy's at render times within patch of d. Hence two horizons:
+ *   eye  H  = one-way + interp + patch + safety   (how far the viewer's eye may move),
+ *   body Hb = patch + safety                      (how far the enemy's body may move),
+ * safety taking jitter, input buffering and clock error (enemyFullHorizon: the body over H too),
+ * each plus one movement tick (players move in whole ticks: ./reach).
+ *
+ * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
+ * speed * H (./reach: the movement's max speed, or its measured speed if higher), from the lowest to
+ * the highest eye the vertical bounds allow (a jump, ramps and steps near it: ./reach, ./climb). The
+ * enemy's body region: the body envelope (./body: a cylinder about the feet holding every hitbox in
+ * every clip) moved the same way over Hb. Both grow by marginM all round (rounding, the rig's sampled
+ * frames) and are upright octagonal prisms circumscribing those cylinders. A region stops FLOOR_LIFT
+ * above the floor under its player when the level shows the player cannot get lower (./climb
+ * floorUnder), and the eye region an eye height above it: nothing under the floor can be seen, and a
+ * line run inside a solid floor meets no triangle. Regions are not cut by walls: a region reaching
+ * through a wall the player cannot cross only adds lines (visible is the safe side), which is what
+ * makes players within a couple of metres of a thin wall visible through it.
+ *
+ * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
+ * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
+ * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
+ * openingM apart (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
+ * when all are blocked.
+ * What it guarantees: against any single convex occluder (a wall, pillar, crate, a low wall to see
+ * over) the matched corners are exact (./rays gives the separating-plane argument), and the regions
+ * hold every eye and body point the bounds allow, so no line of sight is missed.
+ * Openings (doorways, windows, gaps between obstacles) are sampled: one wall's opening whose clear
+ * part, as seen along the line between the players (so narrowed by the angle and the wall's
+ * thickness), holds an openingM x openingM square is found; a narrower one, or several openings that
+ * must line up, may not be: a doorway seen at a grazing angle is a sliver and may pop in while it
+ * stays that thin. Growing the regions (marginM) widens the bundle of lines but not the spacing
+ * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
+ * checks both statements against dense brute force (reachable eye positions to posed body points)
+ * and counts the slivers missed.
+ * Outside the rule: teleports (respawn) move a player beyond the bounds: call forget(slot) (the pair
+ * is visible until re-tested there), or pick the respawn spot a horizon ahead. Same team (team >= 0,
+ * equal) and self are visible; a dead enemy is hidden (no body to draw); a player with non-finite
+ * numbers is visible to everyone.
+ *
+ * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
+ * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
+ * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
+ * across and hiddenSlackYM up and down, covering hiddenLeadS of each player's current motion; while
+ * both players' current regions stay inside the grown ones the verdict stands untested (a superset
+ * was judged hidden: the same argument, the same limits). maxDistance hides pairs beyond a client's
+ * draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No
+ * cell-to-cell visibility table is built with the level (not done). Flat typed arrays indexed by
+ * slot and pair; update() allocates nothing.
+ */
+import { climbCell, floorUnder } from './climb';
+import type { FogConfig } from './config';
+import { bvhAnyHit, type BvhArrays } from '../bvh/traverse';
+import { fallDrop, horizonSeconds, horizontalReach, jumpRise, MAX_HORIZON_S, walkRise } from './reach';
+import { GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+
+export { fogConfigOf, type FogConfig } from './config';
+
+/**
+ * The world query fog of war needs: is the segment blocked? shared/world/world.ts World has it, and
+ * its BVH arrays, which are then queried directly with the segment in an array (the same query
+ * World.anyHit makes, without six double arguments V8 would box on every call).
+ */
+export interface FogWorld {
+  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
+  arrays?(): BvhArrays;
+}
+
+/** Numbers cached per pair: the two grown regions of the last hidden verdict. */
+const CACHE = 2 * PRISM_STRIDE;
+/** Height above the floor under a player where its region starts, metres (see place()). */
+const FLOOR_LIFT = 0.01;
+/** The head's line aims this far below the top of the body envelope, metres. */
+const HEAD_BELOW_TOP = 0.1;
+const J = PRISM_STRIDE;
+
+export class FogOfWar {
+  readonly capacity: number;
+  /** Per slot: in the match (1) or not; alive; team (-1: none, everyone is an enemy). */
+  readonly present: Uint8Array;
+  readonly alive: Uint8Array;
+  readonly team: Int32Array;
+  /** Per slot: feet position, velocity (m/s), eye height above the feet. */
+  readonly px: Float64Array; readonly py: Float64Array; readonly pz: Float64Array;
+  readonly vx: Float64Array; readonly vy: Float64Array; readonly vz: Float64Array;
+  readonly eye: Float64Array;
+  /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
+  readonly horizon: Float64Array;
+  readonly bodyHorizon: Float64Array;
+  /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy must be sent to the viewer. */
+  readonly visible: Uint8Array;
+  /** Of the last update: rays cast, pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
+  rays = 0;
+  pairsTested = 0;
+  pairsOverBudget = 0;
+  enemyPairs = 0;
+  enemyVisible = 0;
+  /** Per ordered pair (viewer * capacity + enemy): its verdict and memory. */
+  private readonly pairVisible: Uint8Array;
+  private readonly lastRay: Int16Array;
+  private readonly hold: Uint16Array;
+  private readonly cached: Uint8Array;
+  private readonly cache: Float64Array;
+  /** Per slot, set by prepare(): speed bound m/s, walking slope and step near it, the floor under it (./climb floorUnder). */
+  private readonly speed: Float64Array;
+  private readonly slope: Float64Array;
+  private readonly step: Uint8Array;
+  private readonly floor: Float64Array;
+  /** Scratch: the current regions, the grown ones, the grid, one ray's ends. */
+  private readonly reg = new Float64Array(2 * PRISM_STRIDE);
+  private readonly grown = new Float64Array(2 * PRISM_STRIDE);
+  private readonly grid = new Float64Array(GRID_STRIDE);
+  private readonly seg = new Float64Array(7);
+  private readonly bvh: BvhArrays | null;
+  private updates = 0;
+
+  constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
+    if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
+    if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
+    this.capacity = capacity;
+    this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
+    const n = capacity, nn = n * n;
+    this.present = new Uint8Array(n);
+    this.alive = new Uint8Array(n);
+    this.team = new Int32Array(n).fill(-1);
+    this.px = new Float64Array(n); this.py = new Float64Array(n); this.pz = new Float64Array(n);
+    this.vx = new Float64Array(n); this.vy = new Float64Array(n); this.vz = new Float64Array(n);
+    this.eye = new Float64Array(n);
+    this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
+    this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
+    this.visible = new Uint8Array(nn);
+    this.pairVisible = new Uint8Array(nn);
+    this.lastRay = new Int16Array(nn).fill(-1);
+    this.hold = new Uint16Array(nn);
+    this.cached = new Uint8Array(nn);
+    this.cache = new Float64Array(nn * CACHE);
+    this.speed = new Float64Array(n);
+    this.slope = new Float64Array(n);
+    this.step = new Uint8Array(n);
+    this.floor = new Float64Array(n);
+  }
+
+  /** Puts a player in slot s (or updates it): feet position, velocity, eye height, alive, team (-1: none). */
+  setPlayer(s: number, x: number, y: number, z: number, vx: number, vy: number, vz: number, eyeHeight: number, alive: boolean, team: number): void {
+    if (!(s >= 0 && s < this.capacity)) return;
+    this.present[s] = 1;
+    this.px[s] = x; this.py[s] = y; this.pz[s] = z;
+    this.vx[s] = vx; this.vy[s] = vy; this.vz[s] = vz;
+    this.eye[s] = eyeHeight;
+    this.alive[s] = alive ? 1 : 0;
+    this.team[s] = Number.isInteger(team) ? team : -1;
+  }
+
+  /** Takes slot s out of the match; its pairs' memory is cleared. */
+  removePlayer(s: number): void {
+    if (!(s >= 0 && s < this.capacity)) return;
+    this.present[s] = 0;
+    this.horizon[s] = MAX_HORIZON_S;
+    this.bodyHorizon[s] = MAX_HORIZON_S;
+    this.forget(s);
+  }
+
+  /**
+   * Viewer s's timing, ms: its one-way delay, the interpolation delay it renders others with, the
+   * patch interval and a safety margin. Its eye is covered over all four, others' bodies over patch
+   * + safety (or all four with enemyFullHorizon), each plus one movement tick; see the module
+   * comment. A value that is negative or not finite gives both the longest horizon (./reach horizonSeconds).
+   */
+  setTiming(s: number, oneWayMs: number, interpMs: number, patchMs: number, safetyMs: number): void {
+    if (!(s >= 0 && s < this.capacity)) return;
+    // One tick more: players move in whole ticks (./reach).
+    const h = horizonSeconds(oneWayMs, interpMs, patchMs, safetyMs), tick = this.cfg.motion.tickS;
+    this.horizon[s] = h + tick;
+    this.bodyHorizon[s] = (this.cfg.enemyFullHorizon || h === MAX_HORIZON_S ? h : horizonSeconds(0, 0, patchMs, safetyMs)) + tick;
+  }
+
+  /** Drops what is remembered about slot s's pairs (call on a teleport: respawn, epoch change). */
+  forget(s: number): void {
+    if (!(s >= 0 && s < this.capacity)) return;
+    const n = this.capacity;
+    for (let o = 0; o < n; o++) {
+      this.reset(s * n + o);
+      this.reset(o * n + s);
+    }
+  }
+
+  /** Pair p re-tested at the next update, visible until then. */
+  private reset(p: number): void {
+    this.hold[p] = 0;
+    this.cached[p] = 0;
+    this.lastRay[p] = -1;
+    this.pairVisible[p] = 1;
+  }
+
+  /** Whether slot `enemy` must be sent to slot `viewer` (after the last update). */
+  isVisible(viewer: number, enemy: number): boolean {
+    return viewer >= 0 && viewer < this.capacity && enemy >= 0 && enemy < this.capacity && this.visible[viewer * this.capacity + enemy] === 1;
+  }
+
+  /**
+   * Decides every ordered pair from the players' current state (one call per patch). Viewers are
+   * visited from a row that moves on each update, so a ray cap never starves the same pairs.
+   */
+  update(): void {
+    const n = this.capacity;
+    this.rays = 0;
+    this.pairsTested = 0;
+    this.pairsOverBudget = 0;
+    this.enemyPairs = 0;
+    this.enemyVisible = 0;
+    this.prepare();
+    const first = this.updates++ % n;
+    for (let k = 0; k < n; k++) {
+      const v = (first + k) % n;
+      const row = v * n;
+      for (let e = 0; e < n; e++) {
+        const p = row + e;
+        if (this.present[v] === 0 || this.present[e] === 0) { this.visible[p] = 0; continue; }
+        if (e === v || (this.team[v] >= 0 && this.team[v] === this.team[e])) { this.visible[p] = 1; continue; }
+        this.enemyPairs++;
+        const vis = this.alive[e] === 0 ? 0 : this.decide(v, e, p);
+        this.visible[p] = vis;
+        this.enemyVisible += vis;
+      }
+    }
+  }
+
+  /** One ordered pair (memory at p): held, cached, over the ray cap, or tested. */
+  private decide(v: number, e: number, p: number): number {
+    if (this.pairVisible[p] === 1 && this.hold[p] > 0) {
+      this.hold[p]--;
+      return 1;
+    }
+    const reg = this.reg, cfg = this.cfg;
+    if (!this.regions(reg, v, e, false)) return this.verdict(p, 1);
+    if (cfg.maxDistance < Infinity) {
+      const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
+      const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
+      if (dx * dx + dz * dz > reach * reach) return this.verdict(p, 0);
+    }
+    const c = p * CACHE;
+    if (this.pairVisible[p] === 0 && this.cached[p] === 1 && prismInside(reg, 0, this.cache, c) && prismInside(reg, J, this.cache, c + J)) {
+      return 0;
+    }
+    if (this.rays >= cfg.maxRaysPerUpdate) {
+      this.pairsOverBudget++;
+      return this.verdict(p, 1);
+    }
+    this.pairsTested++;
+    const grown = this.grown;
+    this.regions(grown, v, e, true);
+    sizeGrid(this.grid, grown, cfg.openingM, cfg.maxGridSide, cfg.fans);
+    const clear = this.anyClear(grown, this.lastRay[p]);
+    if (clear >= 0) {
+      this.verdict(p, 1);
+      this.lastRay[p] = clear;
+      return 1;
+    }
+    this.verdict(p, 0);
+    this.cached[p] = 1;
+    this.cache.set(grown, c);
+    return 0;
+  }
+
+  /** Records a verdict for pair p with no line or cache remembered; a visible one is held. */
+  private verdict(p: number, vis: number): number {
+    this.pairVisible[p] = vis;
+    this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
+    this.cached[p] = 0;
+    this.lastRay[p] = -1;
+    return vis;
+  }
+
+  /** The first clear line between the regions in r (line `first` tried first), or -1. */
+  private anyClear(r: Float64Array, first: number): number {
+    const seg = this.seg, g = this.grid, count = rayCount(g);
+    if (first >= 0 && first < count) {
+      rayEnds(seg, first, r, g);
+      if (!this.blocked()) return first;
+    }
+    for (let i = 0; i < count; i++) {
+      if (i === first) continue;
+      rayEnds(seg, i, r, g);
+      if (!this.blocked()) return i;
+    }
+    return -1;
+  }
+
+  /** Whether the segment in seg meets the level (one ray). */
+  private blocked(): boolean {
+    this.rays++;
+    const seg = this.seg;
+    return this.bvh !== null ? bvhAnyHit(this.bvh, seg) : this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
+  }
+
+  /**
+   * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
+   * horizons, and when `grown`, hiddenSlackM wider, hiddenSlackYM taller both ways and covering
+   * hiddenLeadS of their motion (see the module comment). False when a number is not finite. (Flags and slots only cross
+   * the call: a double argument would be boxed.)
+   */
+  private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
+    const m = this.cfg.motion, body = this.cfg.body, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+    const h = this.horizon[v], hb = this.bodyHorizon[v];
+    // The eye: never lower than an eye height above the floor under the viewer.
+    const eyeY = this.py[v] + this.eye[v];
+    const re = this.speed[v] * h, we = walkRise(m, re, this.slope[v], this.step[v] === 1);
+    const eyeFloor = this.floor[v] + this.eye[v];
+    const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
+    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
+    out[P_EYE] = eyeY;
+    out[P_MID] = eyeY;
+    // The body: the envelope moved over hb; never below the floor under the enemy.
+    const fy = this.py[e];
+    const rb = this.speed[e] * hb, wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
+    this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - gy, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + gy, grow);
+    out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
+    out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
+    let check = 0;
+    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
+    return check - check === 0;
+  }
+
+  /**
+   * Player s's region at out[o..]: radius r and heights y0..y1 about its feet; with grow > 0 it also
+   * covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius grows by
+   * half the distance, so the region now and the one there both fit). Nothing below the floor under
+   * the player can be seen (it is inside or under the floor), and a line run inside a solid floor
+   * meets no triangle: the region stops FLOOR_LIFT above it.
+   */
+  private place(out: Float64Array, o: number, s: number, r: number, y0: number, y1: number, grow: number): void {
+    const lead = grow > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
+    const vx = this.vx[s], vz = this.vz[s];
+    out[o + P_CX] = this.px[s] + vx * lead;
+    out[o + P_CZ] = this.pz[s] + vz * lead;
+    out[o + P_R] = r + Math.sqrt(vx * vx + vz * vz) * lead;
+    const floor = this.floor[s] + FLOOR_LIFT;
+    out[o + P_Y0] = y0 > floor ? y0 : floor;
+    out[o + P_Y1] = y1;
+  }
+
+  /**
+   * Per player, once per update: the speed bound (./reach horizontalReach per second), the walking
+   * slope and step near it and the floor under it (the climb map's cell for its largest reach this
+   * update; without a map, the motion's level-wide slope and step, and no floor).
+   */
+  private prepare(): void {
+    const n = this.capacity, m = this.cfg.motion, map = this.cfg.climb;
+    let hMax = 0;
+    for (let i = 0; i < n; i++) if (this.present[i] === 1 && this.horizon[i] > hMax) hMax = this.horizon[i];
+    for (let i = 0; i < n; i++) {
+      if (this.present[i] === 0) continue;
+      const sp = horizontalReach(m, this.vx[i], this.vz[i], 1);
+      this.speed[i] = sp;
+      if (map === undefined) {
+        this.slope[i] = m.climbSlope;
+        this.step[i] = m.stepHeight > 0 ? 1 : 0;
+        this.floor[i] = -Infinity;
+        continue;
+      }
+      const reach = sp * (hMax + this.cfg.hiddenLeadS) + this.cfg.marginM + this.cfg.hiddenSlackM;
+      const cell = climbCell(map, this.px[i], this.pz[i], reach);
+      this.slope[i] = cell >= 0 ? map.slope[cell] : map.maxSlope;
+      this.step[i] = (cell >= 0 ? map.step[cell] === 1 : map.anyStep) ? 1 : 0;
+      const walk = walkRise(m, reach, this.slope[i], this.step[i] === 1);
+      this.floor[i] = floorUnder(map, cell, this.px[i], this.py[i], this.pz[i], reach, walk, walk + jumpRise(m, this.vy[i], hMax));
+    }
+  }
+}

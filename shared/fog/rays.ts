@@ -1,0 +1,116 @@
+/**
+ * The lines fog of war tests between a viewer's eye region (A) and an enemy's body region (B)
+ * (./fog). Each region is an upright prism over a regular octagon with world-fixed corner directions
+ * (k * 45 degrees about +Y), stored as PRISM_STRIDE numbers: centre x, z, the radius r of the disc
+ * it covers (the octagon circumscribes it: corners at r / cos(22.5 deg)), lowest and highest y, and
+ * two aim heights (A: the eye; B: the head, then the body's middle).
+ *
+ * Line i:
+ * - 0, 1: the eye to the body's middle and to its head (the enemy in the open);
+ * - 2..17 (matched corners): corner k, bottom or top, of A to the same corner of B. The prisms are
+ *   the same octagon scaled (horizontally and vertically by positive factors) and moved, so for any
+ *   direction n the corner of each lying farthest along n is the same corner. Against ONE convex
+ *   occluder these 16 are exact: a segment from A to B that misses a convex occluder has a plane
+ *   separating the two (n.x > c on the segment, < c on the occluder); the matched corners farthest
+ *   along n lie beyond it too, so their segment misses the occluder as well.
+ * - 18.. (grid): a lateral x vertical grid, matched: point (l, m) of each prism is its centre moved
+ *   by l * r along the horizontal direction across the line between the centres, at height
+ *   y0 + m * (y1 - y0), l in [-1, 1] and m in [0, 1] on nLat x nVert steps. Between the prisms the
+ *   points where these lines cross a plane across the line between the centres form the same grid
+ *   scaled to the bundle's section there (lateral spacing at most 2 max(rA, rB) / (nLat - 1),
+ *   vertical at most max(heights) / (nVert - 1)): a line threads any opening in a wall across the
+ *   line of sight whose clear part holds a rectangle that size (./fog chooses the counts from its
+ *   openingM). Openings smaller than that, or several openings that must line up, may be missed.
+ * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
+ *   body's middle: lines from where the eye and body are now, which find some slivers seen through
+ *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts).
+ * Pure arithmetic on the caller's arrays; nothing allocated.
+ */
+
+/** Numbers per region: cx, cz, r, y0, y1, and the aim heights (A: eye, eye; B: head, body middle). */
+export const PRISM_STRIDE = 7;
+export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID = 6;
+
+/** The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or 3 with the fans). */
+export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4;
+/** Numbers in a grid record. */
+export const GRID_STRIDE = 5;
+
+/** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
+export const OCTAGON_SEC = 1.082392200292394;
+const S = 0.7071067811865476;
+const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
+const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
+
+/** The two aimed lines and the 16 matched corners: the lines before the grid. */
+export const FIXED_RAYS = 18;
+
+/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan). */
+export function rayCount(g: Float64Array): number {
+  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT]) | 0;
+}
+
+/**
+ * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, the
+ * counts that make the crossing grid no coarser than `spacing` metres (capped at maxSide a side),
+ * and whether the fans follow the matched grid.
+ */
+export function sizeGrid(g: Float64Array, r: Float64Array, spacing: number, maxSide: number, fans: boolean): void {
+  g[G_PARTS] = fans ? 3 : 1;
+  const J = PRISM_STRIDE;
+  const dx = r[J + P_CX] - r[P_CX], dz = r[J + P_CZ] - r[P_CZ];
+  const l = Math.sqrt(dx * dx + dz * dz);
+  if (l > 1e-9) {
+    g[G_UX] = -dz / l;
+    g[G_UZ] = dx / l;
+  } else {
+    g[G_UX] = 1;
+    g[G_UZ] = 0;
+  }
+  const width = 2 * (r[P_R] > r[J + P_R] ? r[P_R] : r[J + P_R]);
+  const hi = r[P_Y1] - r[P_Y0], hj = r[J + P_Y1] - r[J + P_Y0];
+  const height = hi > hj ? hi : hj;
+  const lat = Math.floor(width / spacing) + 2, vert = Math.floor(height / spacing) + 2;
+  g[G_LAT] = lat < maxSide ? lat : maxSide;
+  g[G_VERT] = vert < maxSide ? vert : maxSide;
+}
+
+/** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */
+export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float64Array): void {
+  const J = PRISM_STRIDE;
+  if (i < 2) {
+    out[0] = r[P_CX]; out[1] = r[P_EYE]; out[2] = r[P_CZ];
+    out[3] = r[J + P_CX]; out[4] = i === 0 ? r[J + P_MID] : r[J + P_EYE]; out[5] = r[J + P_CZ];
+    return;
+  }
+  if (i < FIXED_RAYS) {
+    const j = i - 2;
+    const k = j >> 1, top = (j & 1) === 1;
+    const dx = DIR_X[k] * OCTAGON_SEC, dz = DIR_Z[k] * OCTAGON_SEC;
+    out[0] = r[P_CX] + dx * r[P_R]; out[1] = top ? r[P_Y1] : r[P_Y0]; out[2] = r[P_CZ] + dz * r[P_R];
+    out[3] = r[J + P_CX] + dx * r[J + P_R]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + P_CZ] + dz * r[J + P_R];
+    return;
+  }
+  const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
+  const k = i - FIXED_RAYS, part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
+  const j = k - part * cells;
+  const a = j % lat, b = (j - a) / lat;
+  const l = -1 + (2 * a) / (lat - 1), m = b / (vert - 1);
+  const ux = g[G_UX] * l, uz = g[G_UZ] * l;
+  out[0] = r[P_CX] + ux * r[P_R]; out[1] = r[P_Y0] + m * (r[P_Y1] - r[P_Y0]); out[2] = r[P_CZ] + uz * r[P_R];
+  out[3] = r[J + P_CX] + ux * r[J + P_R]; out[4] = r[J + P_Y0] + m * (r[J + P_Y1] - r[J + P_Y0]); out[5] = r[J + P_CZ] + uz * r[J + P_R];
+  // The fans: the eye to each body grid point, each eye grid point to the body's middle.
+  if (part === 1) {
+    out[0] = r[P_CX]; out[1] = r[P_EYE]; out[2] = r[P_CZ];
+  } else if (part === 2) {
+    out[3] = r[J + P_CX]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ];
+  }
+}
+
+/** True when region P (at p[po..]) lies inside region Q (at q[qo..]): its disc in Q's disc, its heights in Q's. */
+export function prismInside(p: Float64Array, po: number, q: Float64Array, qo: number): boolean {
+  const dx = p[po + P_CX] - q[qo + P_CX], dz = p[po + P_CZ] - q[qo + P_CZ];
+  const room = q[qo + P_R] - p[po + P_R];
+  if (!(room >= 0)) return false;
+  return dx * dx + dz * dz <= room * room && p[po + P_Y0] >= q[qo + P_Y0] && p[po + P_Y1] <= q[qo + P_Y1];
+}

@@ -1,0 +1,97 @@
+/**
+ * How far a player can move within a time horizon, for fog of war (./fog): the horizon a viewer's
+ * timing gives, and bounds on the horizontal and vertical displacement of a player's feet over it
+ * under the movement rules (../movement/step). Each bound is an upper bound, never an estimate:
+ * fog of war stays conservative only if no honest player can get farther.
+ *
+ * - Horizontal: speed never exceeds MoveConfig.maxSpeed (acceleration steers the velocity toward
+ *   wish * maxSpeed, on the ground and in the air); a player measured faster (a caller's own
+ *   movement rules) is bounded by its measured speed. Reach = speed * horizon.
+ * - Up: a jump (vertical speed max(jumpSpeed, vy) under gravity: the apex if reached within the
+ *   horizon, else the height at the horizon) plus walking up: slope metres per metre walked and one
+ *   stepHeight snap (step.ts snaps up steps no higher than stepHeight). The slope and whether a step
+ *   is near come from the level (./climb) or, without a climb map, from climbSlope and stepHeight
+ *   level-wide: a level with climbable ground steeper than climbSlope needs a larger one.
+ * - Down: a fall from the current downward speed under gravity, capped at maxFallSpeed, plus the
+ *   same walking term (ramps and stairs down).
+ * Players move in whole ticks: a window of h seconds holds up to h / tick + 1 ticks, so the caller
+ * (./fog setTiming) adds one tickS to every horizon.
+ * Arithmetic only (+ - * /, Math.sqrt, min/max): the same numbers on every engine.
+ */
+
+/** Movement bounds fog of war needs (from a MoveConfig, see fogMotionOf). */
+export interface FogMotion {
+  maxSpeed: number;
+  jumpSpeed: number;
+  gravity: number;
+  maxFallSpeed: number;
+  stepHeight: number;
+  /** Metres climbed (or descended) per metre walked at most: ramps and stairs; 1 = 45 degrees. */
+  climbSlope: number;
+  /** The movement's tick, seconds: players move in whole ticks (see the module comment). */
+  tickS: number;
+}
+
+/** The movement bounds of a MoveConfig moved every tickS seconds, with climbSlope 1 unless given. */
+export function fogMotionOf(move: { maxSpeed: number; jumpSpeed: number; gravity: number; maxFallSpeed: number; stepHeight: number }, tickS: number, climbSlope = 1): FogMotion {
+  return {
+    tickS: tickS > 0 && tickS <= 1 ? tickS : 1,
+    maxSpeed: move.maxSpeed,
+    jumpSpeed: move.jumpSpeed,
+    gravity: move.gravity,
+    maxFallSpeed: move.maxFallSpeed,
+    stepHeight: move.stepHeight,
+    climbSlope: climbSlope >= 0 && climbSlope < Infinity ? climbSlope : 1,
+  };
+}
+
+/** Longest horizon accepted, seconds: what a missing or hostile timing value becomes. */
+export const MAX_HORIZON_S = 1;
+
+/**
+ * The horizon of a viewer, seconds: one-way delay + interpolation delay + patch interval + safety
+ * margin (ms each; see ./fog for why these four). A part that is negative, NaN or infinite makes the
+ * whole horizon MAX_HORIZON_S (the conservative side); the sum is capped there too.
+ */
+export function horizonSeconds(oneWayMs: number, interpMs: number, patchMs: number, safetyMs: number): number {
+  if (!(oneWayMs >= 0 && interpMs >= 0 && patchMs >= 0 && safetyMs >= 0)) return MAX_HORIZON_S;
+  const s = (oneWayMs + interpMs + patchMs + safetyMs) / 1000;
+  return s < MAX_HORIZON_S ? s : MAX_HORIZON_S;
+}
+
+/** Horizontal reach over h seconds of a player whose horizontal velocity is (vx, vz). */
+export function horizontalReach(m: FogMotion, vx: number, vz: number, h: number): number {
+  const s = Math.sqrt(vx * vx + vz * vz);
+  return (s > m.maxSpeed ? s : m.maxSpeed) * h;
+}
+
+/** How far a jump lifts the feet within h seconds from vertical speed vy (max(jumpSpeed, vy) under gravity). */
+export function jumpRise(m: FogMotion, vy: number, h: number): number {
+  const v0 = vy > m.jumpSpeed ? vy : m.jumpSpeed;
+  const g = m.gravity;
+  if (!(g > 0)) return v0 * h;
+  if (v0 <= g * h) return (v0 * v0) / (2 * g);
+  return v0 * h - 0.5 * g * h * h;
+}
+
+/**
+ * How far a fall lowers the feet within h seconds from vertical speed vy (gravity, capped at
+ * maxFallSpeed). The step updates the speed before moving, so k ticks of dt fall g dt^2 k (k + 1) / 2,
+ * half a tick's worth more than the parabola: hence h (h + tickS).
+ */
+export function fallDrop(m: FogMotion, vy: number, h: number): number {
+  const down = vy < 0 ? -vy : 0;
+  const g = m.gravity > 0 ? m.gravity : 0;
+  const fall = down * h + 0.5 * g * h * (h + m.tickS);
+  const cap = (down > m.maxFallSpeed ? down : m.maxFallSpeed) * h;
+  return fall < cap ? fall : cap;
+}
+
+/**
+ * How far walking moves the feet up (or down) over a horizontal reach: `slope` metres per metre
+ * walked plus one step of stepHeight when `step` (slope and step from ./climb at the player's place,
+ * or the motion's level-wide climbSlope and stepHeight).
+ */
+export function walkRise(m: FogMotion, reach: number, slope: number, step: boolean): number {
+  return slope * reach + (step ? m.stepHeight : 0);
+}

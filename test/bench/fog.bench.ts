@@ -1,0 +1,208 @@
+/**
+ * Fog-of-war benchmark: the cost of FogOfWar.update (shared/fog) per tick at 16, 32 and 64 players
+ * on the default level, and how much it withholds.
+ *
+ * Players start at the level's spawn points (autoSpawnPoints) and move by the movement step
+ * (shared/movement/step) at 64 Hz: each holds a seeded wish direction for 0.3 to 2 s, sometimes
+ * stands still, and jumps now and then, so they spread over the level, run into walls and slide
+ * along them. Their motion is computed first (5 s to spread out, then the measured ticks), then
+ * replayed into a fresh FogOfWar per round: the first 64 ticks of a round warm its memory untimed,
+ * the rest are timed one update per tick (a patch every tick, the server's default). Each viewer's
+ * timing is seeded: one-way 20..80 ms, interpolation 100 ms, patch 15.625 ms, safety 25 ms.
+ *
+ * Per row: usPerTick (median over rounds of the mean wall time of one update; cpuUsPerTick the same
+ * loop as process CPU time), p99UsPerTick (99th percentile of single updates, all rounds), raysPerTick,
+ * pairsTestedPerTick (pairs decided by rays; the others were held visible or cached hidden),
+ * visibleShare (enemy pairs sent), occludedShare (enemy pairs with no clear line from the current
+ * eye to the current body: eye to 9 points of the body envelope, measured untimed) and
+ * withheldOfOccluded (of those, the share the fog withheld), gcs during the timed rounds. A second
+ * row per size, `uncached: true`, runs every pair's full rule every tick (no hold, no slack cache):
+ * the cost the caches save.
+ *
+ * gcs counts collections during the timed rounds (the update allocates nothing: test/fogUpdate.test.ts;
+ * what remains is the bench's own per-tick bookkeeping). --fans turns on the fans (shared/fog/rays).
+ *
+ * --opening, --slack, --slack-y and --hold set openingM, hiddenSlackM, hiddenSlackYM and
+ * visibleHoldTicks (shared/fog/config) to weigh cost against what is withheld.
+ *
+ * Run: npm run bench:fog [-- --json] [-- --ticks N] [-- --rounds N] [-- --fans] [-- --opening M] ...
+ */
+import { benchArgs } from './args';
+import { fileURLToPath } from 'node:url';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { DEFAULT_LEVEL_PATH, loadWorld } from '../../server/level/gltf';
+import { autoSpawnPoints } from '../../server/level/spawnPoints';
+import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
+import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../../shared/movement/step';
+import { mulberry32 } from '../../shared/util/prng';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
+import type { World } from '../../shared/world/world';
+
+const HZ = 64;
+const SIZES = [16, 32, 64];
+const SPREAD_TICKS = 5 * HZ;
+const WARM_TICKS = 64;
+
+interface Frames { ticks: number; n: number; state: Float64Array }
+const F = 7; // x y z vx vy vz onGround per player per tick
+
+/** Seeded player motion: `ticks` ticks after SPREAD_TICKS of spreading out. */
+function simulate(world: World, n: number, ticks: number, seed: number): Frames {
+  const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+  const spawns = autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH);
+  const rnd = mulberry32(seed);
+  const players = Array.from({ length: n }, (_, i) => {
+    const sp = spawns[i % spawns.length];
+    return { s: createMoveState(sp.x, sp.y, sp.z, sp.dirX, sp.dirZ), wx: 0, wz: 0, until: 0 };
+  });
+  const input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
+  const state = new Float64Array(ticks * n * F);
+  for (let t = 0; t < SPREAD_TICKS + ticks; t++) {
+    for (let i = 0; i < n; i++) {
+      const p = players[i];
+      if (t >= p.until) {
+        const a = rnd() * 2 * Math.PI;
+        const still = rnd() < 0.15;
+        p.wx = still ? 0 : Math.cos(a);
+        p.wz = still ? 0 : Math.sin(a);
+        p.until = t + Math.floor((0.3 + 1.7 * rnd()) * HZ);
+      }
+      input.wishX = p.wx; input.wishZ = p.wz;
+      input.viewX = p.wx || 1; input.viewZ = p.wz;
+      input.jump = rnd() < 0.01;
+      stepMovement(p.s, input, world, move, 1 / HZ);
+      if (t >= SPREAD_TICKS) {
+        const o = ((t - SPREAD_TICKS) * n + i) * F;
+        state[o] = p.s.x; state[o + 1] = p.s.y; state[o + 2] = p.s.z;
+        state[o + 3] = p.s.vx; state[o + 4] = p.s.vy; state[o + 5] = p.s.vz; state[o + 6] = p.s.onGround ? 1 : 0;
+      }
+    }
+  }
+  return { ticks, n, state };
+}
+
+function load(fog: FogOfWar, f: Frames, t: number): void {
+  const eye = MANNEQUIN_RIG.eyeHeight;
+  for (let i = 0; i < f.n; i++) {
+    const o = (t * f.n + i) * F;
+    const s = f.state;
+    fog.setPlayer(i, s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4], s[o + 5], eye, true, -1);
+  }
+}
+
+/** Share of enemy pairs at tick t with no clear line from the current eye to the body envelope's 9 points. */
+function occluded(world: World, cfg: FogConfig, f: Frames, t: number, hidden: Uint8Array): number {
+  const eye = MANNEQUIN_RIG.eyeHeight, b = cfg.body, n = f.n, s = f.state;
+  let count = 0;
+  for (let v = 0; v < n; v++) {
+    const ov = (t * n + v) * F;
+    for (let e = 0; e < n; e++) {
+      hidden[v * n + e] = 0;
+      if (e === v) continue;
+      const oe = (t * n + e) * F;
+      let clear = false;
+      for (let k = 0; k < 9 && !clear; k++) {
+        const y = s[oe + 1] + b.bottom + ((b.top - b.bottom) * (k % 3 + 0.5)) / 3;
+        const lat = k < 3 ? 0 : k < 6 ? 0.8 : -0.8;
+        const dx = s[oe] - s[ov], dz = s[oe + 2] - s[ov + 2], l = Math.sqrt(dx * dx + dz * dz) || 1;
+        clear = !world.anyHit(s[ov], s[ov + 1] + eye, s[ov + 2], s[oe] - (dz / l) * b.radius * lat, y, s[oe + 2] + (dx / l) * b.radius * lat);
+      }
+      if (!clear) { hidden[v * n + e] = 1; count++; }
+    }
+  }
+  return count;
+}
+
+const gcStarts: number[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcStarts.push(e.startTime);
+});
+
+async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean): Promise<Record<string, unknown>> {
+  const n = f.n;
+  const rnd = mulberry32(0x7171 + n);
+  const oneWay = Array.from({ length: n }, () => 20 + 60 * rnd());
+  const c = uncached ? { ...cfg, visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0 } : cfg;
+  const means: number[] = [], cpus: number[] = [], singles: number[] = [];
+  let rays = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
+  const hidden = new Uint8Array(n * n);
+  const g0 = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    const fog = new FogOfWar(world, c, n);
+    for (let i = 0; i < n; i++) fog.setTiming(i, oneWay[i], 100, 1000 / HZ, 25);
+    for (let t = 0; t < WARM_TICKS; t++) { load(fog, f, t); fog.update(); }
+    let sum = 0;
+    const c0 = process.cpuUsage();
+    for (let t = WARM_TICKS; t < f.ticks; t++) {
+      load(fog, f, t);
+      const t0 = performance.now();
+      fog.update();
+      const us = (performance.now() - t0) * 1000;
+      sum += us;
+      singles.push(us);
+      if (r === 0) {
+        rays += fog.rays; tested += fog.pairsTested; enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
+        if ((t & 7) === 0) {
+          occ += occluded(world, c, f, t, hidden);
+          for (let p = 0; p < n * n; p++) if (hidden[p] === 1 && fog.visible[p] === 0) withheldOcc++;
+        }
+      }
+    }
+    const cu = process.cpuUsage(c0);
+    means.push(sum / (f.ticks - WARM_TICKS));
+    cpus.push((cu.user + cu.system) / (f.ticks - WARM_TICKS));
+  }
+  const g1 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const ticks = f.ticks - WARM_TICKS;
+  const med = (a: number[]): number => a.slice().sort((x, y) => x - y)[a.length >> 1];
+  singles.sort((x, y) => x - y);
+  return {
+    bench: 'fog', players: n, uncached,
+    usPerTick: +med(means).toFixed(1),
+    cpuUsPerTick: +med(cpus).toFixed(1),
+    p99UsPerTick: +singles[Math.floor(singles.length * 0.99)].toFixed(1),
+    raysPerTick: +(rays / ticks).toFixed(1),
+    pairsTestedPerTick: +(tested / ticks).toFixed(1),
+    enemyPairs: enemyPairs / ticks,
+    visibleShare: +(visible / enemyPairs).toFixed(3),
+    occludedShare: +(occ / (Math.ceil(ticks / 8) * n * (n - 1))).toFixed(3),
+    withheldOfOccluded: +(withheldOcc / Math.max(1, occ)).toFixed(3),
+    ticks, rounds, gcs: gcStarts.filter((t) => t >= g0 && t <= g1).length,
+    openingM: c.openingM, maxGridSide: c.maxGridSide, fans: c.fans, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, visibleHoldTicks: c.visibleHoldTicks,
+  };
+}
+
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; opening?: number; slack?: number; 'slack-y'?: number; hold?: number }): Promise<void> {
+  const world = await loadWorld(DEFAULT_LEVEL_PATH);
+  const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+  const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
+    climb: buildClimbMap(world, move.stepHeight), fans: opts.fans === true,
+    openingM: opts.opening, maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold,
+  });
+  const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
+  const rounds = Math.round(opts.rounds ?? 5);
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const rows: Record<string, unknown>[] = [];
+  for (const n of SIZES) {
+    const f = simulate(world, n, ticks, 0xf0f0 + n);
+    rows.push(await measure(world, cfg, f, rounds, false));
+    rows.push(await measure(world, cfg, f, Math.max(1, rounds >> 1), true));
+  }
+  gcObserver.disconnect();
+  if (opts.json) {
+    for (const r of rows) console.log(JSON.stringify(r));
+    return;
+  }
+  console.log(`fog: ${DEFAULT_LEVEL_PATH}, ${world.triangleCount} triangles, ${HZ} Hz, ${ticks - WARM_TICKS} timed ticks x ${rounds} rounds (median)`);
+  console.log('  players | cache | us/tick | cpu us | p99 us | rays/tick | tested/tick | visible | occluded | withheld of occluded | gcs');
+  for (const r of rows) {
+    console.log(`  ${String(r.players).padStart(7)} | ${r.uncached ? '  off' : '   on'} | ${String(r.usPerTick).padStart(7)} | ${String(r.cpuUsPerTick).padStart(6)} | ${String(r.p99UsPerTick).padStart(6)} | ${String(r.raysPerTick).padStart(9)} | ${String(r.pairsTestedPerTick).padStart(11)} | ${String(r.visibleShare).padStart(7)} | ${String(r.occludedShare).padStart(8)} | ${String(r.withheldOfOccluded).padStart(20)} | ${r.gcs}`);
+  }
+  console.log('  target: < 1000 us per tick at 32 players on one core');
+}
+
+// Standalone: tsx test/bench/fog.bench.ts [--json]
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'slack', 'slack-y', 'hold'], [], process.argv.slice(2), ['fans']));
+}

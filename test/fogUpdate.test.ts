@@ -1,0 +1,275 @@
+/**
+ * Fog of war (shared/fog) over time and at its edges: its reach bounds against the movement step
+ * itself (random walks with jumps over a ramp, stairs and a ledge: no player ever gets farther,
+ * higher, lower or under the floor than the bounds say); moving players tick by tick through its
+ * caches and holds, every hidden verdict checked against brute force; and its bookkeeping (self,
+ * teams, the dead, absent slots, hostile numbers and timings, the hidden cache, the visible hold,
+ * forget, the ray cap, the draw distance, one update allocating nothing). Seeded.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { buildTestWorld } from './helpers/server';
+import { boxes } from './helpers/projectileScenes';
+import { bodySamples, bruteVisible, eyeSamples, type BruteOptions } from './helpers/fogBrute';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
+import { World } from '../shared/world/world';
+import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../shared/movement/step';
+import { mulberry32 } from '../shared/util/prng';
+import {
+  buildClimbMap, climbCell, fallDrop, floorUnder, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, horizontalReach, jumpRise,
+  MAX_HORIZON_S, walkRise, type FogConfig,
+} from '../shared/fog/index';
+
+const HZ = 64, TICK = 1 / HZ, PATCH_MS = 1000 / HZ;
+const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+const motion = fogMotionOf(move, TICK);
+const EYE = MANNEQUIN_RIG.eyeHeight;
+
+/** Triangles of convex solids given by their corners' faces, each wound to face out of its solid. */
+function solids(list: number[][][][]): { positions: Float32Array; indices: Uint32Array } {
+  const pos: number[] = [];
+  for (const faces of list) {
+    const all = faces.flat();
+    const c = [0, 1, 2].map((k) => all.reduce((s, p) => s + p[k], 0) / all.length);
+    for (const f of faces) {
+      for (let i = 1; i + 1 < f.length; i++) {
+        const [a, b, d] = [f[0], f[i], f[i + 1]];
+        const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [d[0] - a[0], d[1] - a[1], d[2] - a[2]];
+        const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        const out = n[0] * (a[0] - c[0]) + n[1] * (a[1] - c[1]) + n[2] * (a[2] - c[2]) > 0;
+        pos.push(...a, ...(out ? b : d), ...(out ? d : b));
+      }
+    }
+  }
+  return { positions: Float32Array.from(pos), indices: Uint32Array.from({ length: pos.length / 3 }, (_, i) => i) };
+}
+
+/** A floor with a ramp (slope 0.5) up to a 2 m platform (a ledge on its far sides) and a flight of 5 steps (0.2 up, 0.3 deep) to a landing. */
+const rampLevel = (() => {
+  const box = boxes([[-30, -1, -30, 30, 0, 30], [6, 0, -2, 9, 2, 2], ...[0, 1, 2, 3, 4].map((i) => [-3 - 0.3 * (i + 1), 0, 3, -3, 0.2 * (i + 1), 5]), [-8, 0, 3, -4.5, 1, 5]]);
+  const ramp = solids([[
+    [[2, 0, -2], [2, 0, 2], [6, 2, 2], [6, 2, -2]],
+    [[2, 0, -2], [6, 0, -2], [6, 2, -2]], [[2, 0, 2], [6, 0, 2], [6, 2, 2]],
+    [[6, 0, -2], [6, 0, 2], [6, 2, 2], [6, 2, -2]], [[2, 0, -2], [6, 0, -2], [6, 0, 2], [2, 0, 2]],
+  ]]);
+  const positions = new Float32Array(box.positions.length + ramp.positions.length);
+  positions.set(box.positions);
+  positions.set(ramp.positions, box.positions.length);
+  const indices = Uint32Array.from({ length: positions.length / 3 }, (_, i) => i);
+  return World.fromTriangles(positions, indices);
+})();
+
+describe('fog of war: reach bounds against the movement step', () => {
+  it('no player gets farther, higher, lower or under the floor than the bounds for its state say', () => {
+    const climb = buildClimbMap(rampLevel, move.stepHeight);
+    let windows = 0, nearBound = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        const rnd = mulberry32(seed);
+        const s = createMoveState(-10 + 20 * rnd(), 0, -6 + 12 * rnd());
+        const input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
+        const track: number[] = [];
+        for (let t = 0, until = 0; t < 4 * HZ; t++) {
+          if (t >= until) {
+            const a = 2 * Math.PI * rnd();
+            input.wishX = Math.cos(a); input.wishZ = Math.sin(a);
+            until = t + 8 + Math.floor(32 * rnd());
+          }
+          input.jump = rnd() < 0.04;
+          stepMovement(s, input, rampLevel, move, TICK);
+          track.push(s.x, s.y, s.z, s.vx, s.vy, s.vz);
+        }
+        const n = track.length / 6;
+        for (let t0 = 8; t0 < n; t0 += 3) {
+          const [x0, y0, z0, vx, vy, vz] = track.slice(6 * t0, 6 * t0 + 6);
+          for (const k of [3, 8, 16]) {
+            if (t0 + k >= n) continue;
+            const h = k * TICK;
+            const reach = horizontalReach(motion, vx, vz, h);
+            const cell = climbCell(climb, x0, z0, reach);
+            const slope = cell >= 0 ? climb.slope[cell] : climb.maxSlope, step = cell >= 0 ? climb.step[cell] === 1 : climb.anyStep;
+            const walk = walkRise(motion, reach, slope, step);
+            const up = jumpRise(motion, vy, h) + walk, down = fallDrop(motion, vy, h) + walk;
+            const floor = floorUnder(climb, cell, x0, y0, z0, reach, walk, up);
+            for (let t = t0 + 1; t <= t0 + k; t++) {
+              const [x, y, z] = track.slice(6 * t, 6 * t + 3);
+              const d = Math.hypot(x - x0, z - z0);
+              expect(d, `moved ${d} > ${reach} in ${k} ticks`).toBeLessThanOrEqual(reach + 1e-9);
+              expect(y - y0, `rose ${y - y0} > ${up} from ${[x0, y0, z0]}`).toBeLessThanOrEqual(up + 1e-9);
+              expect(y0 - y, `dropped ${y0 - y} > ${down} from ${[x0, y0, z0]}`).toBeLessThanOrEqual(down + 1e-9);
+              expect(y, `went under the floor ${floor} from ${[x0, y0, z0]}`).toBeGreaterThanOrEqual(floor - 1e-9);
+              if (y - y0 > 0.8 * up || d > 0.95 * reach) nearBound++;
+            }
+            windows++;
+          }
+        }
+      }),
+      { seed: 0x40a4, numRuns: 40 },
+    );
+    console.log(`[fog] reach: ${windows} windows, ${nearBound} positions within 5% of the horizontal or 20% of the upward bound`);
+    // The bounds are approached, not merely respected from afar.
+    expect(nearBound).toBeGreaterThan(windows / 10);
+  });
+});
+
+describe('fog of war: moving players through the caches', () => {
+  it('every hidden verdict over 3 s of four players walking around a wall holds against brute force', () => {
+    const world = buildTestWorld();
+    const climb = buildClimbMap(world, move.stepHeight);
+    const fog = new FogOfWar(world, fogConfigOf(motion, MANNEQUIN_RIG, { climb }), 4);
+    const rnd = mulberry32(0x3a1e);
+    // Two players in front of the wall, two behind it, each wandering about a home spot.
+    const homes = [[-1, 3], [1.5, 6], [0, -9], [-1.5, -12]];
+    const players = homes.map(([x, z]) => ({ s: createMoveState(x, 0, z), hx: x, hz: z, wx: 0, wz: 0, until: 0 }));
+    const input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
+    const o: BruteOptions = { eyeRings: 2, eyeAngles: 8, eyeHeights: 3, feet: 6, bodyPoints: 16, floorY: 0 };
+    const t = { oneWay: 40, interp: 100, safety: 25 };
+    for (let i = 0; i < 4; i++) fog.setTiming(i, t.oneWay, t.interp, PATCH_MS, t.safety);
+    const h = horizonSeconds(t.oneWay, t.interp, PATCH_MS, t.safety) + TICK, hb = horizonSeconds(0, 0, PATCH_MS, t.safety) + TICK;
+    let hiddenChecked = 0, cachedTicks = 0, raysTotal = 0, heldOrCached = 0;
+    for (let tick = 0; tick < 3 * HZ; tick++) {
+      for (const p of players) {
+        if (tick >= p.until) {
+          const a = 2 * Math.PI * rnd();
+          p.wx = Math.cos(a) + 0.5 * (p.hx - p.s.x); p.wz = Math.sin(a) + 0.5 * (p.hz - p.s.z);
+          p.until = tick + 10 + Math.floor(40 * rnd());
+        }
+        input.wishX = p.wx; input.wishZ = p.wz; input.jump = rnd() < 0.02;
+        stepMovement(p.s, input, world, move, TICK);
+      }
+      players.forEach((p, i) => fog.setPlayer(i, p.s.x, p.s.y, p.s.z, p.s.vx, p.s.vy, p.s.vz, EYE, true, -1));
+      fog.update();
+      raysTotal += fog.rays;
+      heldOrCached += fog.enemyPairs - fog.pairsTested;
+      if (fog.rays === 0) cachedTicks++;
+      if ((tick & 1) === 1) continue;
+      for (let v = 0; v < 4; v++) {
+        for (let e = 0; e < 4; e++) {
+          if (v === e || fog.isVisible(v, e)) continue;
+          const pv = players[v].s, pe = players[e].s;
+          const bv = { x: pv.x, y: pv.y, z: pv.z, vx: pv.vx, vy: pv.vy, vz: pv.vz, eye: EYE };
+          const be = { x: pe.x, y: pe.y, z: pe.z, vx: pe.vx, vy: pe.vy, vz: pe.vz, eye: EYE };
+          const b = bruteVisible(world, eyeSamples(world, motion, climb, bv, h, o), bodySamples(world, motion, climb, MANNEQUIN_RIG, be, hb, o, rnd)).visible;
+          hiddenChecked++;
+          expect(b, `tick ${tick}: ${e} hidden from ${v} but visible to brute force (${JSON.stringify(bv)} -> ${JSON.stringify(be)})`).toBe(false);
+        }
+      }
+    }
+    console.log(`[fog] moving: ${hiddenChecked} hidden verdicts checked, ${raysTotal} rays over ${3 * HZ} updates, ${heldOrCached} pair-updates held or cached, ${cachedTicks} updates with no ray`);
+    expect(hiddenChecked).toBeGreaterThan(50);
+    expect(heldOrCached).toBeGreaterThan(0);
+  });
+});
+
+describe('fog of war: bookkeeping', () => {
+  const world = buildTestWorld();
+  const climb = buildClimbMap(world, move.stepHeight);
+  const make = (o: Partial<Omit<FogConfig, 'motion'>> = {}, n = 4) => {
+    const f = new FogOfWar(world, fogConfigOf(motion, MANNEQUIN_RIG, { climb, ...o }), n);
+    for (let i = 0; i < n; i++) f.setTiming(i, 40, 100, PATCH_MS, 25);
+    return f;
+  };
+  const place = (f: FogOfWar, i: number, x: number, z: number, o: { alive?: boolean; team?: number; vx?: number } = {}) =>
+    f.setPlayer(i, x, 0, z, o.vx ?? 0, 0, 0, EYE, o.alive ?? true, o.team ?? -1);
+
+  it('self and teammates are visible, the dead and absent are not, a dead viewer still sees', () => {
+    const f = make();
+    place(f, 0, 0, 0, { team: 1 });
+    place(f, 1, 0, -8, { team: 1 }); // behind the wall, but a teammate
+    place(f, 2, 1, 2, { alive: false });
+    f.update();
+    expect(f.isVisible(0, 0)).toBe(true);
+    expect(f.isVisible(0, 1) && f.isVisible(1, 0)).toBe(true);
+    expect(f.isVisible(0, 2)).toBe(false); // dead
+    expect(f.isVisible(2, 0)).toBe(true); // the dead one sees from where it is
+    expect(f.isVisible(0, 3) || f.isVisible(3, 0)).toBe(false); // slot 3 absent
+    expect(f.isVisible(-1, 0) || f.isVisible(0, 99)).toBe(false);
+    f.removePlayer(2);
+    f.update();
+    expect(f.isVisible(2, 0)).toBe(false);
+  });
+
+  it('hostile numbers: a non-finite player is visible to all; a bad timing gives the longest horizon', () => {
+    const f = make();
+    place(f, 0, 0, 0);
+    f.setPlayer(1, NaN, 0, -8, 0, 0, 0, EYE, true, -1);
+    f.setPlayer(2, 0, 0, -8, Infinity, 0, 0, EYE, true, -1);
+    f.update();
+    expect(f.isVisible(0, 1) && f.isVisible(0, 2) && f.isVisible(1, 0)).toBe(true);
+    f.setTiming(3, 20, NaN, PATCH_MS, 25);
+    expect(f.horizon[3]).toBe(MAX_HORIZON_S + TICK);
+    f.setTiming(3, -5, 100, PATCH_MS, 25);
+    expect(f.bodyHorizon[3]).toBe(MAX_HORIZON_S + TICK);
+    expect(horizonSeconds(1e9, 0, 0, 0)).toBe(MAX_HORIZON_S);
+  });
+
+  it('a hidden pair standing still is not re-tested; moving out of its grown regions re-tests it', () => {
+    const f = make({ visibleHoldTicks: 0 }, 2);
+    place(f, 0, 0, 0);
+    place(f, 1, 0, -8);
+    f.update();
+    expect(f.isVisible(0, 1)).toBe(false);
+    expect(f.rays).toBeGreaterThan(0);
+    f.update();
+    expect(f.rays).toBe(0);
+    expect(f.isVisible(0, 1)).toBe(false);
+    place(f, 1, 0.05, -8); // inside the slack: still cached
+    f.update();
+    expect(f.pairsTested).toBe(0);
+    place(f, 1, 1, -8.5); // out of it
+    f.update();
+    expect(f.pairsTested).toBe(2);
+    expect(f.isVisible(0, 1)).toBe(false);
+  });
+
+  it('a visible pair is held visibleHoldTicks updates, then re-tested from its last clear line; forget re-tests at once', () => {
+    const f = make({ visibleHoldTicks: 3 }, 2);
+    place(f, 0, 0, 0);
+    place(f, 1, 2, 8);
+    f.update();
+    expect(f.pairsTested).toBe(2);
+    for (let i = 0; i < 3; i++) {
+      f.update();
+      expect(f.pairsTested).toBe(0);
+      expect(f.isVisible(0, 1)).toBe(true);
+    }
+    f.update();
+    expect(f.pairsTested).toBe(2);
+    expect(f.rays).toBe(2); // the last clear line, once per direction
+    f.forget(1);
+    f.update();
+    expect(f.pairsTested).toBe(2);
+  });
+
+  it('the ray cap leaves untested pairs visible; the draw distance hides far pairs without rays', () => {
+    const f = make({ maxRaysPerUpdate: 1, visibleHoldTicks: 0 });
+    place(f, 0, 0, 0); place(f, 1, 0, -8); place(f, 2, 1, -9); place(f, 3, -1, -9);
+    f.update();
+    expect(f.pairsOverBudget).toBeGreaterThan(0);
+    // Everything the uncapped rule shows stays shown, and more (the pairs left untested).
+    const u = make({ visibleHoldTicks: 0 });
+    place(u, 0, 0, 0); place(u, 1, 0, -8); place(u, 2, 1, -9); place(u, 3, -1, -9);
+    u.update();
+    for (let p = 0; p < 16; p++) if (u.visible[p] === 1) expect(f.visible[p]).toBe(1);
+    expect(f.enemyVisible).toBeGreaterThan(u.enemyVisible);
+    const d = make({ maxDistance: 20 }, 2);
+    place(d, 0, 0, 0); place(d, 1, 40, 40);
+    d.update();
+    expect(d.isVisible(0, 1)).toBe(false);
+    expect(d.rays).toBe(0);
+  });
+
+  it('an update allocates nothing: no garbage collection during 2000 updates of 32 players re-testing every pair', () => {
+    const script = fileURLToPath(new URL('./helpers/fogAlloc.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout.trim().split('\n').pop()!) as { rays: number; tested: number; gcs: number; heapBytes: number };
+    console.log(`[fog] allocation: ${JSON.stringify(r)}`);
+    // One boxed number per pair test would be 16 bytes x ~900 tests x 2000 updates = 29 MB: several scavenges.
+    expect(r.tested).toBeGreaterThan(2000 * 900);
+    expect(r.gcs).toBe(0);
+    expect(r.heapBytes).toBeLessThan(1 << 20);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Allocation check for fog of war (test/fogUpdate.test.ts runs it as its own process under tsx, as
+ * the server runs the code, not through the test runner's module transform, whose calls through
+ * module namespaces V8 does not inline): 32 players re-testing every pair, 300 updates to warm up,
+ * then the garbage collections and heap change during 2000 more. Prints one JSON line.
+ */
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf } from '../../shared/fog/index';
+import { defaultMoveConfig } from '../../shared/movement/step';
+import { mulberry32 } from '../../shared/util/prng';
+import { buildTestWorld } from './server';
+
+const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+const world = buildTestWorld();
+const fog = new FogOfWar(world, fogConfigOf(fogMotionOf(move, 1 / 64), MANNEQUIN_RIG, { climb: buildClimbMap(world, move.stepHeight), visibleHoldTicks: 0 }), 32);
+const rnd = mulberry32(7);
+for (let i = 0; i < 32; i++) {
+  fog.setTiming(i, 40, 100, 1000 / 64, 25);
+  fog.setPlayer(i, -10 + 20 * rnd(), 0, -12 + 20 * rnd(), 0.64, 0, 0, MANNEQUIN_RIG.eyeHeight, true, -1);
+}
+for (let k = 0; k < 300; k++) fog.update();
+const starts: number[] = [];
+const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) starts.push(e.startTime); });
+obs.observe({ entryTypes: ['gc'] });
+let rays = 0, tested = 0;
+const h0 = process.memoryUsage().heapUsed;
+const t0 = performance.now();
+for (let k = 0; k < 2000; k++) {
+  fog.update();
+  rays += fog.rays;
+  tested += fog.pairsTested;
+}
+const t1 = performance.now();
+const heap = process.memoryUsage().heapUsed - h0;
+await new Promise((resolve) => setTimeout(resolve, 50));
+obs.disconnect();
+console.log(JSON.stringify({ updates: 2000, rays, tested, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap }));
