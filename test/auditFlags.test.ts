@@ -91,4 +91,29 @@ describe('head shots', () => {
     // Under the limit never, however many hits.
     expect(rules(400, 230)).toEqual([]);
   });
+
+  it('counts fights, not hits: a head fight or two of many hits is one choice; many head fights flag', () => {
+    // fights[i] = [target, hits, heads]: the hits 200 ms apart on one target, 3 s between fights.
+    const play = (fights: [number, number, number][]) => {
+      const out: ShotFacts[] = [];
+      let t = 0;
+      for (const [target, hits, heads] of fights) {
+        for (let i = 0; i < hits; i++) out.push(shot({ kind: VerdictKind.HIT, reason: VerdictReason.OK_HIT, target, receivedMs: (t += 200), zone: i < heads ? HitZone.HEAD : HitZone.UPPER_TORSO }));
+        t += 3000;
+      }
+      return flagPlayers(out, 250)[0]!;
+    };
+    // An honest simulator bot's match: 13 of 14 hits in the head over three fights, two aimed at the head.
+    const honest = play([[1, 6, 6], [2, 7, 7], [3, 1, 0]]);
+    expect([honest.fights, honest.headFights]).toEqual([3, 2]);
+    expect(honest.flags).toEqual([]);
+    // Sixteen head fights of eighteen is not one choice.
+    const snapper = play(Array.from({ length: 18 }, (_, i) => [i % 3, 2, i < 16 ? 2 : 0] as [number, number, number]));
+    expect([snapper.fights, snapper.headFights]).toEqual([18, 16]);
+    expect(snapper.flags.map((f) => f.rule)).toEqual([FlagRule.HEADSHOTS]);
+    // A pause longer than fightGapMs on the same target starts another fight; a switch of target too.
+    const t = DEFAULT_THRESHOLDS.fightGapMs;
+    const split = flagPlayers([0, t, 2 * t + 1, 2 * t + 2].map((receivedMs, i) => shot({ kind: VerdictKind.HIT, reason: VerdictReason.OK_HIT, target: i === 3 ? 2 : 1, receivedMs, zone: HitZone.HEAD })), 250)[0]!;
+    expect([split.fights, split.headFights]).toEqual([3, 3]);
+  });
 });

@@ -72,13 +72,18 @@ export interface FlagThresholds {
   minReasonShots: number;
   /**
    * Head hits / hits above this flags (with at least minHits hits), once a player whose true share
-   * were this limit would land that many head hits with a chance under headshotChance: a share is
-   * judged by what its sample can show (6 heads in 9 hits is what an honest player aiming at the
-   * head a third of the time lands now and then; 16 in 18 is not).
+   * were this limit would win that many of its fights with head hits with a chance under
+   * headshotChance. A player picks the head or the body per fight, not per shot, so the hits of
+   * one fight are not independent draws: the chance is counted over fights (a run of hits on one
+   * target, each within fightGapMs of the last; a fight is a head fight when most of its hits are
+   * in the head; a hit without a receive time is a fight of its own). A share is judged by what its
+   * sample can show: 6 heads in 9 fights is what an honest player aiming at the head a third of the
+   * time lands now and then, 13 in 14 hits over three fights too; 16 of 18 fights is not.
    */
   maxHeadshotRatio: number;
   headshotChance: number;
   minHits: number;
+  fightGapMs: number;
   /** A hit whose rewind depth is within this of the window (or was clamped to it) is "at the edge". */
   edgeMs: number;
   /** Hits at the edge / hits above this flags. */
@@ -121,6 +126,7 @@ export const DEFAULT_THRESHOLDS: Readonly<FlagThresholds> = Object.freeze({
   maxHeadshotRatio: 0.6,
   headshotChance: 1e-2,
   minHits: 8,
+  fightGapMs: 1500,
   edgeMs: 20,
   maxEdgeRatio: 0.3,
   minMedianReactionMs: 120,
@@ -179,6 +185,9 @@ export interface PlayerReport {
   stalled: number;
   byReason: Record<string, number>;
   headshots: number;
+  /** Fights (runs of hits on one target, see fightGapMs) and those mostly in the head. */
+  fights: number;
+  headFights: number;
   edgeHits: number;
   overruled: number;
   /** Shots claimed more than backdateMs before an input of the same client the room had already stepped. */
@@ -222,16 +231,40 @@ function median(values: number[]): number {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The open run of hits on one target. */
+interface Fight { target: number; lastMs: number; hits: number; heads: number }
+
+function closeFight(p: { fight: Fight; fights: number; headFights: number }): void {
+  const f = p.fight;
+  if (f.hits === 0) return;
+  p.fights++;
+  if (2 * f.heads > f.hits) p.headFights++;
+  f.hits = 0;
+  f.heads = 0;
+}
+
+/** Adds a hit to the shooter's open fight, or closes it and opens another (new target, a pause over gapMs, no receive time). */
+function addFightHit(p: { fight: Fight; fights: number; headFights: number }, s: ShotFacts, gapMs: number): void {
+  const f = p.fight;
+  const t = s.receivedMs ?? Number.NaN;
+  if (!(s.target === f.target && t - f.lastMs <= gapMs)) closeFight(p);
+  f.target = s.target;
+  f.lastMs = t;
+  f.hits++;
+  if (s.zone === HitZone.HEAD) f.heads++;
+}
+
 /** Aggregates shots per shooter and applies the thresholds. `windowMs` is the match's rewind window. */
 export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresholds: Partial<FlagThresholds> = {}): PlayerReport[] {
   const th = { ...DEFAULT_THRESHOLDS, ...thresholds };
-  const players = new Map<number, PlayerReport & { reactions: number[]; reasonsAfterStall: Record<string, number>; pattern: PatternSums }>();
+  const players = new Map<number, PlayerReport & { reactions: number[]; reasonsAfterStall: Record<string, number>; pattern: PatternSums; fight: Fight }>();
   for (const s of shots) {
     let p = players.get(s.shooter);
     if (!p) {
       p = {
-        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
+        player: s.shooter, shots: 0, hits: 0, misses: 0, rejected: 0, raced: 0, stalled: 0, byReason: {}, headshots: 0, fights: 0, headFights: 0, edgeHits: 0, overruled: 0, backdated: 0, backdatedShots: [],
         reactionSamples: 0, medianReactionMs: Number.NaN, snapHits: 0, patternPulls: 0, patternCorrelation: [Number.NaN, Number.NaN], patternZ: Number.NaN, patternNearer: Number.NaN, flags: [], behaviour: null, unavailable: [], identities: [], reactions: [], reasonsAfterStall: {}, pattern: new PatternSums(),
+        fight: { target: -1, lastMs: Number.NaN, hits: 0, heads: 0 },
       };
       players.set(s.shooter, p);
     }
@@ -255,6 +288,7 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
     else if (s.kind === VerdictKind.HIT) {
       p.hits++;
       if (s.zone === HitZone.HEAD) p.headshots++;
+      addFightHit(p, s, th.fightGapMs);
       if (s.timeSource === TimeSource.CLAMPED || s.rewindDepthMs >= windowMs - th.edgeMs) p.edgeHits++;
       if (s.reactionMs === s.reactionMs) p.reactions.push(s.reactionMs);
       if (s.snapDegPerS > th.snapDegPerS) p.snapHits++;
@@ -262,7 +296,8 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
   }
   const out: PlayerReport[] = [];
   for (const p of [...players.values()].sort((a, b) => a.player - b.player)) {
-    const { reactions, reasonsAfterStall, pattern, ...report } = p;
+    closeFight(p);
+    const { reactions, reasonsAfterStall, pattern, fight: _fight, ...report } = p;
     report.reactionSamples = reactions.length;
     report.medianReactionMs = median(reactions);
     const flags = report.flags;
@@ -287,9 +322,9 @@ export function flagPlayers(shots: Iterable<ShotFacts>, windowMs: number, thresh
       if (over > th.maxOverruledRatio) flags.push({ rule: FlagRule.OVERRULED_TIME, value: over, threshold: th.maxOverruledRatio, detail: `claimed time overruled on ${pct(over)} of shots (limit ${pct(th.maxOverruledRatio)})` });
       if (p.hits >= th.minHits) {
         const hs = p.headshots / p.hits;
-        const chance = hs > th.maxHeadshotRatio ? betaBinomialTailLog10(p.headshots, p.hits, th.maxHeadshotRatio, 0) : 0;
+        const chance = hs > th.maxHeadshotRatio ? betaBinomialTailLog10(p.headFights, p.fights, th.maxHeadshotRatio, 0) : 0;
         if (chance < Math.log10(th.headshotChance)) {
-          flags.push({ rule: FlagRule.HEADSHOTS, value: hs, threshold: th.maxHeadshotRatio, detail: `${pct(hs)} of ${p.hits} hits in the head (limit ${pct(th.maxHeadshotRatio)}; 1 in 10^${(-chance).toFixed(1)} at the limit)` });
+          flags.push({ rule: FlagRule.HEADSHOTS, value: hs, threshold: th.maxHeadshotRatio, detail: `${pct(hs)} of ${p.hits} hits in the head, ${p.headFights} of ${p.fights} fights won with head hits (limit ${pct(th.maxHeadshotRatio)}; 1 in 10^${(-chance).toFixed(1)} at the limit)` });
         }
         const edge = p.edgeHits / p.hits;
         if (edge > th.maxEdgeRatio) flags.push({ rule: FlagRule.WINDOW_EDGE, value: edge, threshold: th.maxEdgeRatio, detail: `${pct(edge)} of hits within ${th.edgeMs} ms of the ${windowMs} ms rewind window (limit ${pct(th.maxEdgeRatio)})` });
