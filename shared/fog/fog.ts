@@ -17,7 +17,7 @@
  * each plus one movement tick (players move in whole ticks: ./reach).
  *
  * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
- * speed * H (./reach: the movement's max speed, or its measured speed if higher), from the lowest to
+ * the reach over H (./reach: from its speed now, growing by at most the acceleration each tick up to the max speed), from the lowest to
  * the highest eye the vertical bounds allow (a jump, ramps and steps near it: ./reach, ./climb). The
  * enemy's body region: the body envelope (./body: a cylinder about the feet holding every hitbox in
  * every clip) moved the same way over Hb. Both grow by marginM all round (rounding, the rig's sampled
