@@ -139,6 +139,7 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     killFeedLength: 8,
     reconnectSeconds: options.reconnectSeconds ?? 10,
     debugVerdicts: options.debugVerdicts ?? false,
+    fog: options.fog === 'off' ? 'off' : 'on',
     maxProjectiles: options.maxProjectiles,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),

@@ -42,6 +42,12 @@ export interface ArenaConfig {
    * player's pose as rewound for that shot (for a debug view; extra bytes per verdict, so off by default).
    */
   debugVerdicts: boolean;
+  /**
+   * Server-side fog of war: 'on' sends each client only the enemies it could see before the next
+   * patch (hitreg/server FogFilter; room.ts), 'off' sends everyone to everyone (the state and bytes
+   * of a room without fog).
+   */
+  fog: 'on' | 'off';
   /** Projectiles the room's match flies at once at most (undefined: the match's default). */
   maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */
