@@ -14,6 +14,11 @@ import { HitZone } from '../shared/rig/rig';
 import { reasonName } from '../shared/validate/verdict';
 import { WeaponId } from '../shared/weapons';
 import type { World } from '../shared/world/world';
+import { MatchLogRecorder, type FogChanges, type MatchEvent } from '../server/match/index';
+import { auditMatchLog } from '../server/behaviour/audit';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const INTERP = 100;
 const world = buildTestWorld();
@@ -216,3 +221,62 @@ const TEST_SPAWNS_FEET = TEST_SPAWNS.map((s) => [s.x, s.y, s.z] as [number, numb
 function eye0(): number {
   return ts.server.rig.eyeHeight;
 }
+
+describe('fog of war in the match log', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hitreg-fog-'));
+  /** The room's own counts (FogFilter) per slot, taken as each player leaves; and the log's path and close. */
+  const atLeave = new Map<number, [number, number]>();
+  let path = '';
+  let closed: Promise<void> | null = null;
+  let changes = 0;
+  let logServer: TestServer;
+  beforeAll(async () => {
+    logServer = await startTestServer({
+      level: world, spawnPoints: TEST_SPAWNS,
+      recorder: (roomId: string) => {
+        const rec = new MatchLogRecorder({ path: join(dir, `${roomId}.hrml`) });
+        path = rec.path;
+        const fogOf = () => logServer.server.rooms.get(roomId)?.fog ?? null;
+        return {
+          header: (h) => rec.header(h), tick: (t) => rec.tick(t), shot: (x) => rec.shot(x), identity: (i) => rec.identity(i),
+          fog: (c: FogChanges) => { changes += c.count; rec.fog(c); },
+          event: (e: MatchEvent) => {
+            const f = fogOf();
+            if (e.kind === 'leave' && f !== null) atLeave.set(e.slot, [f.enemyTicksSent[e.slot]!, f.enemyTicksWithheld[e.slot]!]);
+            rec.event(e);
+          },
+          close: () => (closed = rec.close()),
+        };
+      },
+    });
+  });
+  afterAll(async () => {
+    await logServer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the recorded changes read back by the audit give the room\'s own counts per viewer, and the withheld pair', async () => {
+    const players = await match(logServer, 3);
+    const [a, , c] = players;
+    await a!.snapshotsPass(20);
+    c!.holdInput(walk(1));
+    await a!.until(() => holds(a!, 2), 10_000, 'C out from behind the wall');
+    c!.stopInputs();
+    await a!.snapshotsPass(10);
+    for (const p of players) await p.leave();
+    await waitFor(() => closed !== null, 'the log closed', 10_000);
+    await closed;
+    expect(changes).toBeGreaterThan(0);
+    const r = await auditMatchLog(path, { world, calibration: null });
+    expect(r.problems).toEqual([]);
+    expect(r.fog.mode).toBe('on');
+    expect(r.fog.badRecords).toBe(0);
+    for (const v of r.fog.viewers) expect([v.enemyTicksSent, v.enemyTicksWithheld], `viewer ${v.slot}`).toEqual(atLeave.get(v.slot));
+    expect(r.fog.viewers.map((v) => v.slot)).toEqual([0, 1, 2]);
+    // A was withheld C until C walked out, and never B (in the open).
+    const ac = r.fog.withheld.filter((w) => w.viewer === 0 && w.enemy === 2);
+    expect(ac.length).toBeGreaterThanOrEqual(1);
+    expect(ac[0]!.toMs).toBeGreaterThan(ac[0]!.fromMs);
+    expect(r.fog.withheld.filter((w) => w.viewer === 0 && w.enemy === 1)).toEqual([]);
+  });
+});

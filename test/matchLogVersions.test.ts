@@ -255,6 +255,18 @@ describe('match log format versions', () => {
     for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a8, c), `column ${c}`).toEqual(column(aCur, c));
   });
 
+  it('a version 12 log (no fog records) reads and replays as the current version does', async () => {
+    const v12 = cur.slice();
+    new DataView(v12.buffer).setUint32(4, 12, true);
+    expect(readFrames(v12).version).toBe(12);
+    writeFileSync(join(dir, 'v12.hrml'), v12);
+    const a12 = await auditMatchLog(join(dir, 'v12.hrml'), { world, calibration: null });
+    expect(a12.problems).toEqual(aCur.problems);
+    expect(a12.mismatches).toEqual([]);
+    for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a12, c), `column ${c}`).toEqual(column(aCur, c));
+    expect(a12.fog).toEqual(aCur.fog);
+  });
+
   it('refuses a version it does not read, naming the versions it does', () => {
     const other = cur.slice();
     new DataView(other.buffer).setUint32(4, 2, true);
