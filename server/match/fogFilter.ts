@@ -96,6 +96,9 @@ export class FogFilter<Id extends string | number = string> {
   problems = 0;
   private readonly occupant: (Id | undefined)[];
   private readonly epoch: Float64Array;
+  /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
+  private readonly oneWay: Float64Array;
+  private readonly interp: Float64Array;
   private readonly corpsesSeen: boolean;
   private readonly pose = createPlayerPose();
   private readonly onChange: FogFilterOptions['onChange'];
@@ -124,6 +127,8 @@ export class FogFilter<Id extends string | number = string> {
     this.seeAll = new Uint8Array(n);
     this.occupant = new Array<Id | undefined>(n).fill(undefined);
     this.epoch = new Float64Array(n).fill(Number.NaN);
+    this.oneWay = new Float64Array(n).fill(Number.NaN);
+    this.interp = new Float64Array(n).fill(Number.NaN);
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
@@ -205,6 +210,7 @@ export class FogFilter<Id extends string | number = string> {
     const k = hist === undefined ? 0 : hist.size();
     if (h === undefined || hist === undefined || k === 0) {
       if (fog.present[s] === 1) fog.removePlayer(s);
+      this.oneWay[s] = Number.NaN;
       return;
     }
     const pose = this.pose;
@@ -224,9 +230,20 @@ export class FogFilter<Id extends string | number = string> {
       if (this.epoch[s] === this.epoch[s]) fog.forget(s);
       this.epoch[s] = ep;
     }
-    fog.setPlayer(s, x, y, z, vx, vy, vz, eye, alive || this.corpsesSeen, h.team);
-    const rtt = h.rttMs;
-    fog.setTiming(s, rtt > 0 ? rtt / 2 : this.unknownOneWayMs, h.interpDelayMs, this.patchMs, this.safetyMs);
+    // FogOfWar.setPlayer's fields written directly: ten double arguments would be boxed on every call.
+    fog.present[s] = 1;
+    fog.px[s] = x; fog.py[s] = y; fog.pz[s] = z;
+    fog.vx[s] = vx; fog.vy[s] = vy; fog.vz[s] = vz;
+    fog.eye[s] = eye;
+    fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
+    fog.team[s] = h.team;
+    // The timing only when it changed (a round trip sample, a new interpolation delay).
+    const oneWay = h.rttMs > 0 ? h.rttMs / 2 : this.unknownOneWayMs, interp = h.interpDelayMs;
+    if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
+      this.oneWay[s] = oneWay;
+      this.interp[s] = interp;
+      fog.setTiming(s, oneWay, interp, this.patchMs, this.safetyMs);
+    }
   }
 
   /** Slot s changes hands: its pairs forgotten and withheld, its counts zeroed (no change is reported). */
@@ -240,6 +257,8 @@ export class FogFilter<Id extends string | number = string> {
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
     this.epoch[s] = Number.NaN;
+    this.oneWay[s] = Number.NaN;
+    this.interp[s] = Number.NaN;
   }
 }
 
