@@ -16,7 +16,9 @@ import { WeaponId } from '../shared/weapons';
 import type { World } from '../shared/world/world';
 import { MatchLogRecorder, type FogChanges, type MatchEvent } from '../server/match/index';
 import { auditMatchLog } from '../server/behaviour/audit';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { MatchLogView } from '../web/src/replayLog';
+import { createPlayerPose } from '../shared/lagcomp/pose';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -278,5 +280,20 @@ describe('fog of war in the match log', () => {
     expect(ac.length).toBeGreaterThanOrEqual(1);
     expect(ac[0]!.toMs).toBeGreaterThan(ac[0]!.fromMs);
     expect(r.fog.withheld.filter((w) => w.viewer === 0 && w.enemy === 1)).toEqual([]);
+    // The replay viewer reads the same: per tick, what each viewer was sent, summed over the ticks.
+    const log = MatchLogView.parse(new Uint8Array(readFileSync(path)));
+    expect(log.fogOn).toBe(true);
+    const pose = createPlayerPose();
+    for (const v of r.fog.viewers) {
+      let sent = 0, withheld = 0;
+      for (let i = 0; i < log.ticks; i++) {
+        if (!log.poseAt(pose, i, v.slot)) continue;
+        for (let e = 0; e < log.slots; e++) {
+          if (e === v.slot || !log.poseAt(pose, i, e)) continue;
+          if (log.sentAt(v.slot, e, i)) sent++; else withheld++;
+        }
+      }
+      expect([sent, withheld], `viewer ${v.slot} in the replay viewer`).toEqual([v.enemyTicksSent, v.enemyTicksWithheld]);
+    }
   });
 });
