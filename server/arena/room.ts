@@ -13,12 +13,13 @@
  * Fog of war (cfg.fog 'on'): the state is ArenaFogState, whose `players` only reach a client through
  * its StateView: its own player always, the others as the match's FogFilter says after each tick
  * (hitreg/server), everyone for a debug client. Everyone's scoreboard fields go in `roster`. What
- * else the wire carries about a withheld player, and why it may: the kill feed (slots, weapon, zone,
- * time: no position), hit confirmations (a target the shooter hit), the damage direction (zeroed
- * when the shooter is withheld from the victim; a blast's points at the blast), bullet holes and
- * projectiles (world events everyone may see: an impact point, a flying projectile and its blast;
- * a projectile's first snapshot is at its launch, the shooter's eye, so a launch reveals where the
- * shooter stood then).
+ * else the wire carries about a withheld player, and why it may: the welcome (rules and hashes
+ * only), the kill feed (slots, weapon, zone, time: no position), hit confirmations and the verdict's
+ * hit points (a target the shooter hit, through a wall too), the damage direction (zeroed when the
+ * shooter is withheld from the victim; a blast's points at the blast), bullet holes (an impact point
+ * and who fired: where the bullet went, not where from). Projectiles are world objects every client
+ * is sent: a flight is deterministic, so any snapshot of one leads back to its launch, the shooter's
+ * eye then (withholding them per viewer is not done).
  *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
  * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
