@@ -3,6 +3,7 @@
  * hooks. Fixed per server; client options never reach it.
  */
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
+import type { ClimbMap } from '../../shared/fog/index';
 import type { MatchRecorder, StallLimits } from '../match/index';
 import type { ServerStats } from './stats';
 import type { HostileEvent, RejectBudgetConfig } from './budget';
@@ -48,6 +49,8 @@ export interface ArenaConfig {
    * of a room without fog).
    */
   fog: 'on' | 'off';
+  /** The level's climb map for the fog, built once for every room (shared/fog buildClimbMap). */
+  fogClimb?: ClimbMap;
   /** Projectiles the room's match flies at once at most (undefined: the match's default). */
   maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */

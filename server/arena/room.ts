@@ -103,7 +103,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       // Same fields as ArenaState with `players` filtered per view, and the roster.
       state = fogState as unknown as ArenaState;
       this.fog = new FogFilter<string>(this.match, {
-        movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate),
+        movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true,
         onChange: (v, e, sent) => this.fogChange(v, e, sent),
         onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
       });

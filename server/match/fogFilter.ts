@@ -40,7 +40,7 @@
  *   tick:  match.endTick(); fog.update();
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type ClimbMap, type FogConfig } from '../../shared/fog/index';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import type { HitregMatch } from './match';
 
@@ -64,8 +64,12 @@ export interface FogFilterOptions {
   unknownOneWayMs?: number;
   /** Dead players: judged like standing bodies ('sight', default) or withheld from enemies ('hidden'). */
   corpses?: 'sight' | 'hidden';
-  /** Build the level's climb map (ramps, steps, floors: tighter regions; default true). */
-  climb?: boolean;
+  /**
+   * The level's climb map (ramps, steps, floors: tighter regions): true (default) builds it from the
+   * match's world (tens of ms on a large level: rooms of one level may share one, built once with
+   * buildClimbMap), false for none.
+   */
+  climb?: boolean | ClimbMap;
   /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
   config?: Partial<Omit<FogConfig, 'motion'>>;
   /** Called for each change after update(), in the change list's order. */
@@ -109,7 +113,7 @@ export class FogFilter<Id extends string | number = string> {
     const n = match.maxPlayers;
     const tickMs = 1000 / match.tickRate;
     const m = options.movement;
-    const climb = options.climb === false ? undefined : buildClimbMap(match.world, m.stepHeight);
+    const climb = options.climb === false ? undefined : options.climb === true || options.climb === undefined ? buildClimbMap(match.world, m.stepHeight) : options.climb;
     this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, ...options.config }), n);
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
