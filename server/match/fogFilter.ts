@@ -17,7 +17,9 @@
  *             (asymmetric paths and jitter put the real one-way above that), the client's estimate of
  *             the server clock (which places its interpolated render time) errs by a few ms, and the
  *             server steps queued inputs over the next ticks (a burst arriving late moves a player
- *             several ticks at once). About three 64 Hz ticks covers these; FogOfWar adds one more
+ *             several ticks at once; a burst after a stall longer than the margin can outrun it
+ *             for the tick it lands, after which the measured speed widens the regions). About
+ *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far.
  * A respawn or teleport bumps the player's epoch: the filter calls forget(slot) for it (the pair is
