@@ -3,8 +3,7 @@
  * hooks. Fixed per server; client options never reach it.
  */
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
-import type { ClimbMap } from '../../shared/fog/index';
-import type { MatchRecorder, StallLimits } from '../match/index';
+import type { ClimbMap, MatchRecorder, StallLimits } from '../match/index';
 import type { ServerStats } from './stats';
 import type { HostileEvent, RejectBudgetConfig } from './budget';
 

@@ -14,6 +14,7 @@
  */
 export { HitregMatch } from './match';
 export { FogFilter, type FogFilterOptions, type FogMovement } from './fogFilter';
+export { buildClimbMap, type ClimbMap, type FogConfig } from '../../shared/fog/index';
 export type { HitregMatchOptions, JoinOptions } from './options';
 export type { HitregPlayer } from './player';
 export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';
