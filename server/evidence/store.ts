@@ -3,14 +3,14 @@
  * SQLite file by default or in PostgreSQL for a `postgres://` URL, with one schema (schema.ts,
  * migrated at open). Writes are idempotent: a match is written whole in one transaction, keyed by
  * its log id, so recording the same log twice (two workers, a retried job, the CLI run again)
- * leaves the rows as they were. Reads for reviewers and later tools: a player's matches, their
- * offending shots, players ranked by a plain placeholder (the summed behaviour score), and labels
- * (cheater, clean, unsure) with who gave them and when.
+ * leaves the rows as they were. Reads for reviewers and later tools: a player's matches (or every
+ * player's, which the ranking across matches in ./cross.ts scores), their offending shots, and
+ * labels (cheater, clean, unsure) with who gave them and when.
  */
 import { randomUUID } from 'node:crypto';
 import { isPostgresUrl, openPostgres, openSqlite, type Db, type Sql, type SqlValue } from './db';
 import { migrate } from './schema';
-import type { MatchEvidence, PlayerKey } from './evidence';
+import type { MatchEvidence, MeasureEvidence, PlayerEvidence, PlayerKey } from './evidence';
 
 /** The store a bare `--store` (and the worker without one) uses: DATABASE_URL when set, else this file. */
 export const DEFAULT_STORE_FILE = 'evidence.sqlite';
@@ -32,33 +32,14 @@ export interface LabelRecord extends PlayerKey {
   note: string | null;
 }
 
-export interface PlayerMatch {
-  logId: string;
-  path: string;
-  roomId: string;
-  startedAt: string;
-  auditedAt: string;
-  slot: number;
-  shots: number;
-  hits: number;
-  headshots: number;
-  score: number | null;
-  flagged: boolean;
-  flags: { rule: string; detail: string }[];
-  /** `beyond` is null for matches recorded before migration 2. */
-  measures: { measure: string; events: number; beyond: number | null; stat: number | null; p: number | null; score: number | null }[];
-  offendingShots: number;
-}
+/** A measure as stored: `beyond` is null for matches recorded before migration 2. */
+export type StoredMeasure = Omit<MeasureEvidence, 'beyond'> & { beyond: number | null };
 
-export interface RankedPlayer extends PlayerKey {
-  matches: number;
-  flaggedMatches: number;
-  /** Sum of the behaviour scores over the player's matches (unscored matches add nothing). */
-  scoreSum: number;
-  maxScore: number | null;
-  shots: number;
-  /** The newest label, if any. */
-  label: Label | null;
+/** One match of one player as the store gives it back: the match's fields and the player's numbers in it. */
+export interface PlayerMatch extends Pick<MatchEvidence, 'logId' | 'path' | 'roomId' | 'startedAt' | 'auditedAt' | 'calibration'>,
+  Omit<PlayerEvidence, keyof PlayerKey | 'measures' | 'offending'> {
+  measures: StoredMeasure[];
+  offendingShots: number;
 }
 
 export interface StoreCounts {
@@ -145,19 +126,37 @@ export class EvidenceStore {
     return (await this.db.all('SELECT 1 AS one FROM matches WHERE log_id = ?', [logId])).length > 0;
   }
 
-  /** The player's matches, oldest first (by the log's start time), each with its measures. */
+  /** The player's matches, oldest first (by the log's start time, then log id), each with its measures. */
   async playerMatches(key: PlayerKey): Promise<PlayerMatch[]> {
-    const k = [key.playerId, b(key.verified)];
+    return (await this.matchesOf(key)).map(({ playerId: _p, verified: _v, ...m }) => m);
+  }
+
+  /** Every player's matches (each player's oldest first, as playerMatches); two queries for the whole store. */
+  async everyPlayerMatches(): Promise<{ player: PlayerKey; matches: PlayerMatch[] }[]> {
+    const players = new Map<string, { player: PlayerKey; matches: PlayerMatch[] }>();
+    for (const { playerId, verified, ...m } of await this.matchesOf(null)) {
+      const id = `${verified ? 1 : 0}:${playerId}`;
+      const p = players.get(id);
+      if (p === undefined) players.set(id, { player: { playerId, verified }, matches: [m] });
+      else p.matches.push(m);
+    }
+    return [...players.values()];
+  }
+
+  /** One player's matches (`key`) or everyone's (null), by player then oldest first; two queries either way. */
+  private async matchesOf(key: PlayerKey | null): Promise<(PlayerMatch & PlayerKey)[]> {
+    const where = key === null ? '' : 'WHERE pm.player_id = ? AND pm.verified = ?';
+    const k = key === null ? [] : [key.playerId, b(key.verified)];
     const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT pm.log_id, m.path, m.room_id, m.started_at, m.audited_at, pm.slot, pm.shots, pm.hits, pm.headshots, pm.score, pm.flagged, pm.flags,
+      `SELECT pm.player_id, pm.verified, pm.log_id, m.path, m.room_id, m.started_at, m.audited_at, m.calibration, pm.slot, pm.shots, pm.hits, pm.headshots, pm.score, pm.flagged, pm.flags,
               (SELECT CAST(COUNT(*) AS INTEGER) FROM offending_shots o WHERE o.log_id = pm.log_id AND o.slot = pm.slot) AS offending
          FROM player_matches pm JOIN matches m ON m.log_id = pm.log_id
-        WHERE pm.player_id = ? AND pm.verified = ? ORDER BY m.started_at, pm.log_id, pm.slot`, k);
+        ${where} ORDER BY pm.player_id, pm.verified, m.started_at, pm.log_id, pm.slot`, k);
     const measures = await this.db.all<Record<string, unknown>>(
       `SELECT x.log_id, x.slot, x.measure, x.events, x.beyond, x.stat, x.p, x.score FROM player_measures x
          JOIN player_matches pm ON pm.log_id = x.log_id AND pm.slot = x.slot
-        WHERE pm.player_id = ? AND pm.verified = ? ORDER BY x.measure`, k);
-    const byMatch = new Map<string, PlayerMatch['measures']>();
+        ${where} ORDER BY x.measure`, k);
+    const byMatch = new Map<string, StoredMeasure[]>();
     for (const m of measures) {
       const id = `${String(m.log_id)}:${String(m.slot)}`;
       const list = byMatch.get(id) ?? [];
@@ -165,7 +164,9 @@ export class EvidenceStore {
       byMatch.set(id, list);
     }
     return rows.map((r) => ({
+      playerId: String(r.player_id), verified: Number(r.verified) === 1,
       logId: String(r.log_id), path: String(r.path), roomId: String(r.room_id), startedAt: String(r.started_at), auditedAt: String(r.audited_at),
+      calibration: r.calibration === null || r.calibration === undefined ? null : String(r.calibration),
       slot: Number(r.slot), shots: Number(r.shots), hits: Number(r.hits), headshots: Number(r.headshots), score: numOrNull(r.score),
       flagged: Number(r.flagged) === 1, flags: JSON.parse(String(r.flags)) as PlayerMatch['flags'], offendingShots: Number(r.offending),
       measures: byMatch.get(`${String(r.log_id)}:${String(r.slot)}`) ?? [],
@@ -178,26 +179,6 @@ export class EvidenceStore {
       'SELECT log_id, slot, shot, time_ms, measure, value, threshold, unit FROM offending_shots WHERE player_id = ? AND verified = ? ORDER BY log_id, shot, measure',
       [key.playerId, b(key.verified)]);
     return rows.map((r) => ({ logId: String(r.log_id), slot: Number(r.slot), shot: Number(r.shot), timeMs: numOrNull(r.time_ms), measure: String(r.measure), value: numOrNull(r.value), threshold: numOrNull(r.threshold), unit: String(r.unit) }));
-  }
-
-  /**
-   * A PLACEHOLDER ranking, not a verdict: players by the sum of their behaviour scores over their
-   * matches, then by flagged matches. It grows with the number of matches played and knows nothing
-   * of how scores of one player's matches relate; a real evidence model is to replace it.
-   */
-  async rankBySummedScore(options: { limit?: number; minMatches?: number } = {}): Promise<RankedPlayer[]> {
-    const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT player_id, verified, CAST(COUNT(*) AS INTEGER) AS matches, CAST(SUM(flagged) AS INTEGER) AS flagged,
-              CAST(COALESCE(SUM(score), 0) AS DOUBLE PRECISION) AS score_sum, CAST(MAX(score) AS DOUBLE PRECISION) AS max_score,
-              CAST(SUM(shots) AS INTEGER) AS shots,
-              (SELECT l.label FROM labels l WHERE l.player_id = pm.player_id AND l.verified = pm.verified ORDER BY l.at DESC, l.id DESC LIMIT 1) AS label
-         FROM player_matches pm GROUP BY player_id, verified HAVING COUNT(*) >= ?
-        ORDER BY score_sum DESC, flagged DESC, player_id, verified LIMIT ?`,
-      [Math.max(1, Math.floor(options.minMatches ?? 1)), Math.max(0, Math.floor(options.limit ?? 100))]);
-    return rows.map((r) => ({
-      playerId: String(r.player_id), verified: Number(r.verified) === 1, matches: Number(r.matches), flaggedMatches: Number(r.flagged),
-      scoreSum: Number(r.score_sum), maxScore: numOrNull(r.max_score), shots: Number(r.shots), label: r.label === null || r.label === undefined ? null : (String(r.label) as Label),
-    }));
   }
 
   /** Adds a reviewer's label for a player (labels are kept as a history; the newest is the player's label). */

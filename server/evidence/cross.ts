@@ -1,0 +1,118 @@
+/**
+ * The store's players ranked by their evidence across matches: each player's stored matches scored
+ * by the score across matches (server/behaviour/crossMatch.ts, the test `npm run detect -- --matches`
+ * calibrates), the same pooled test and per-player false-positive control: a player is flagged when
+ * its score reaches the threshold for its number of scored matches, set so that few honest players
+ * are flagged at any of their first matches (the calibration's fpTarget).
+ *
+ * Order: flagged players first, then by the score's margin over (or under) its threshold, then by
+ * score, then by matches; players with no match the score can read come last. A stored match is
+ * left out of the score when its audit scored no behaviour, or when it was recorded before the store
+ * kept each measure's tail count (migration 2): such a player ranks on the matches it has, and its
+ * entry says how many were left out and why.
+ */
+import { scoreAcrossMatches, type CrossMatchResult, type MatchEvidence } from '../behaviour/crossMatch';
+import type { CrossMatchCalibration } from '../behaviour/crossCalibration';
+import type { PlayerKey } from './evidence';
+import type { EvidenceStore, Label, PlayerMatch } from './store';
+
+/** Why a stored match is not in the score across matches, or null when it is readable. */
+export type Unscored = 'no-score' | 'no-tail-counts';
+
+export function whyUnscored(m: PlayerMatch): Unscored | null {
+  if (m.score === null) return 'no-score';
+  return m.measures.every((x) => x.beyond !== null) ? null : 'no-tail-counts';
+}
+
+/** A stored match as the score across matches takes it (null behaviour when whyUnscored says so). */
+export function matchEvidenceOf(m: PlayerMatch): MatchEvidence {
+  return {
+    match: m.logId,
+    behaviour: whyUnscored(m) !== null ? null : { score: m.score!, measures: m.measures.map((x) => ({ name: x.measure, events: x.events, beyond: x.beyond!, stat: x.stat ?? Number.NaN })) },
+    flags: m.flags.map((f) => ({ rule: f.rule })),
+  };
+}
+
+/** One player's score across its stored matches, in their stored order (oldest first). */
+export function crossOfMatches(matches: readonly PlayerMatch[], cal: CrossMatchCalibration): CrossMatchResult {
+  return scoreAcrossMatches(matches.map(matchEvidenceOf), cal);
+}
+
+export interface CrossRankedPlayer extends PlayerKey {
+  /** Matches in the store. */
+  matches: number;
+  /** Matches the score read (the latest with measures, up to the calibration's horizon). */
+  scoredMatches: number;
+  /** Stored matches left out: the audit scored no behaviour; recorded before the store kept tail counts. */
+  unscored: { noScore: number; noTailCounts: number };
+  /** The score across matches and the threshold for `scoredMatches`; null when no match could be scored. */
+  score: number | null;
+  threshold: number | null;
+  /** score - threshold (null with them). */
+  margin: number | null;
+  /** The score reached its threshold. */
+  flagged: boolean;
+  /** The measures behind the score, strongest first. */
+  drivers: string[];
+  /** Matches whose own (per-match) score flagged them, the highest of those scores, shots, offending shots. */
+  flaggedMatches: number;
+  maxScore: number | null;
+  shots: number;
+  offendingShots: number;
+  /** The newest label, if any. */
+  label: Label | null;
+  /** What the entry rests on when not every stored match is in the score (null when all are). */
+  note: string | null;
+}
+
+/** The ranked entry of one player from its stored matches (oldest first). */
+export function rankEntry(player: PlayerKey, matches: readonly PlayerMatch[], cal: CrossMatchCalibration, label: Label | null = null): CrossRankedPlayer {
+  const r = crossOfMatches(matches, cal);
+  const noScore = matches.filter((m) => whyUnscored(m) === 'no-score').length;
+  const noTailCounts = matches.filter((m) => whyUnscored(m) === 'no-tail-counts').length;
+  const scores = matches.map((m) => m.score).filter((s): s is number => s !== null);
+  const scored = r.matches > 0;
+  return {
+    playerId: player.playerId, verified: player.verified,
+    matches: matches.length, scoredMatches: r.matches, unscored: { noScore, noTailCounts },
+    score: scored ? r.score : null, threshold: scored ? r.threshold : null, margin: scored ? r.score - r.threshold : null, flagged: scored && r.flagged,
+    drivers: r.drivers.map((d) => d.measure),
+    flaggedMatches: matches.filter((m) => m.flagged).length, maxScore: scores.length > 0 ? Math.max(...scores) : null,
+    shots: matches.reduce((n, m) => n + m.shots, 0), offendingShots: matches.reduce((n, m) => n + m.offendingShots, 0),
+    label, note: noteOf(matches.length, r.matches, noScore, noTailCounts),
+  };
+}
+
+function noteOf(all: number, scored: number, noScore: number, noTailCounts: number): string | null {
+  if (scored === all) return null;
+  const why: string[] = [];
+  if (noScore > 0) why.push(`${noScore} the audit scored no behaviour in`);
+  if (noTailCounts > 0) why.push(`${noTailCounts} recorded before the store kept the measures' tail counts (store migration 2; audit them again to count them)`);
+  const older = all - scored - noScore - noTailCounts;
+  if (older > 0) why.push(`${older} older than the latest ${scored} scored`);
+  const what = scored === 0 ? 'no match to score: not ranked by evidence' : `scored on ${scored} of ${all} matches`;
+  return `${what}; left out: ${why.join('; ')}`;
+}
+
+/** Flagged first, then by margin, then by score, then by matches (unscored last); ties by id, self-named first. */
+export function crossOrder(a: CrossRankedPlayer, b: CrossRankedPlayer): number {
+  if (a.flagged !== b.flagged) return a.flagged ? -1 : 1;
+  if ((a.margin === null) !== (b.margin === null)) return a.margin === null ? 1 : -1;
+  if (a.margin !== null && b.margin !== null && a.margin !== b.margin) return b.margin - a.margin;
+  if (a.score !== null && b.score !== null && a.score !== b.score) return b.score - a.score;
+  if (a.matches !== b.matches) return b.matches - a.matches;
+  if (a.playerId !== b.playerId) return a.playerId < b.playerId ? -1 : 1;
+  return Number(a.verified) - Number(b.verified);
+}
+
+/**
+ * Every player of the store scored across its matches with `cal`, ranked (crossOrder), the first
+ * `limit`. Reads the whole store (two queries and the labels), scores every player: its cost grows
+ * with the store's rows.
+ */
+export async function rankByCrossMatch(store: EvidenceStore, cal: CrossMatchCalibration, options: { limit?: number } = {}): Promise<CrossRankedPlayer[]> {
+  const labels = new Map((await store.labelledPlayers()).map((l) => [`${Number(l.verified)}:${l.playerId}`, l.label]));
+  const ranked = (await store.everyPlayerMatches()).map(({ player, matches }) =>
+    rankEntry(player, matches, cal, labels.get(`${Number(player.verified)}:${player.playerId}`) ?? null));
+  return ranked.sort(crossOrder).slice(0, Math.max(0, Math.floor(options.limit ?? 100)));
+}
