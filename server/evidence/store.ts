@@ -155,7 +155,7 @@ export class EvidenceStore {
     const measures = await this.db.all<Record<string, unknown>>(
       `SELECT x.log_id, x.slot, x.measure, x.events, x.beyond, x.stat, x.p, x.score FROM player_measures x
          JOIN player_matches pm ON pm.log_id = x.log_id AND pm.slot = x.slot
-        ${where} ORDER BY x.measure`, k);
+        ${where} ORDER BY x.log_id, x.slot, x.measure`, k);
     const byMatch = new Map<string, StoredMeasure[]>();
     for (const m of measures) {
       const id = `${String(m.log_id)}:${String(m.slot)}`;
