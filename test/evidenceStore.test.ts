@@ -21,7 +21,7 @@ import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/be
 import { main as auditCli } from '../server/behaviour/cli';
 import { evidenceFromAudit, type MatchEvidence } from '../server/evidence/evidence';
 import { EvidenceStore } from '../server/evidence/store';
-import { rankByCrossMatch } from '../server/evidence/cross';
+import { crossHorizon, rankByCrossMatch, summaryOf } from '../server/evidence/cross';
 import { scoreAcrossMatches, type MatchEvidence as CrossEvidence } from '../server/behaviour/crossMatch';
 import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration, type CrossMatchCalibration } from '../server/behaviour/crossCalibration';
 import { migrate, MIGRATIONS } from '../server/evidence/schema';
@@ -98,8 +98,14 @@ function bruteRanking(ev: readonly MatchEvidence[], cal: CrossMatchCalibration, 
   });
 }
 
-/** The store's ranking equals the brute-force one: the same players in the same order, with the same scores. */
+/**
+ * The store's ranking equals the brute-force one: the same players in the same order, with the same
+ * scores; and what it read (playerSummaries, in SQL) equals the same summary made here from each
+ * player's whole history (playerMatches).
+ */
 async function expectRanking(store: EvidenceStore, ev: readonly MatchEvidence[], cal: CrossMatchCalibration, leftOut?: ReadonlySet<string>) {
+  const summaries = await store.playerSummaries(crossHorizon(cal));
+  for (const s of summaries) expect(s).toEqual(summaryOf(s, await store.playerMatches(s), crossHorizon(cal), (await store.labels(s)).at(-1)?.label ?? null));
   const ranked = await rankByCrossMatch(store, cal);
   const brute = bruteRanking(ev, cal, leftOut);
   expect(ranked.map((r) => [r.playerId, r.verified, r.matches, r.scoredMatches, r.flagged])).toEqual(brute.map((r) => [r.playerId, r.verified, r.matches, r.scoredMatches, r.flagged]));
@@ -251,6 +257,7 @@ describe.each(kinds)('evidence store: $name', (kind) => {
       expect((await store.labels(top)).map((l) => [l.label, l.reviewer, l.at, l.note])).toEqual([
         ['unsure', 'rev-a', '2030-01-01T10:00:00.000Z', 'look again'], ['cheater', 'rev-b', '2030-01-02T10:00:00.000Z', null]]);
       expect((await rankByCrossMatch(store, shipped)).find((r) => r.playerId === top.playerId && r.verified === top.verified)!.label).toBe('cheater');
+      await expectRanking(store, ev, shipped, new Set([`${ev[0]!.logId}:${old.slot}`, `${ev[1]!.logId}:${noScore.slot}`]));
       expect((await rankByCrossMatch(store, shipped, { limit: 1 })).length).toBe(1);
       await expect(store.addLabel({ ...top, label: 'guilty' as 'cheater', reviewer: 'x' })).rejects.toThrow(/cheater, clean, unsure/);
       await expect(store.addLabel({ ...top, label: 'clean', reviewer: ' ' })).rejects.toThrow(/reviewer/);

@@ -14,7 +14,7 @@
 import { scoreAcrossMatches, type CrossMatchResult, type MatchEvidence } from '../behaviour/crossMatch';
 import type { CrossMatchCalibration } from '../behaviour/crossCalibration';
 import type { PlayerKey } from './evidence';
-import type { EvidenceStore, Label, PlayerMatch } from './store';
+import type { EvidenceStore, Label, PlayerMatch, PlayerSummary } from './store';
 
 /** Why a stored match is not in the score across matches, or null when it is readable. */
 export type Unscored = 'no-score' | 'no-tail-counts';
@@ -65,21 +65,29 @@ export interface CrossRankedPlayer extends PlayerKey {
   note: string | null;
 }
 
-/** The ranked entry of one player from its stored matches (oldest first). */
-export function rankEntry(player: PlayerKey, matches: readonly PlayerMatch[], cal: CrossMatchCalibration, label: Label | null = null): CrossRankedPlayer {
-  const r = crossOfMatches(matches, cal);
-  const noScore = matches.filter((m) => whyUnscored(m) === 'no-score').length;
-  const noTailCounts = matches.filter((m) => whyUnscored(m) === 'no-tail-counts').length;
+/** A player's summary from all its stored matches (oldest first), as the store's playerSummaries gives it. */
+export function summaryOf(player: PlayerKey, matches: readonly PlayerMatch[], latest: number, label: Label | null = null): PlayerSummary {
   const scores = matches.map((m) => m.score).filter((s): s is number => s !== null);
+  const readable = matches.filter((m) => whyUnscored(m) === null);
+  return {
+    playerId: player.playerId, verified: player.verified, matches: matches.length, flaggedMatches: matches.filter((m) => m.flagged).length,
+    maxScore: scores.length > 0 ? Math.max(...scores) : null, shots: matches.reduce((n, m) => n + m.shots, 0), offendingShots: matches.reduce((n, m) => n + m.offendingShots, 0),
+    noScore: matches.filter((m) => whyUnscored(m) === 'no-score').length, noTailCounts: matches.filter((m) => whyUnscored(m) === 'no-tail-counts').length,
+    label, readable: readable.slice(Math.max(0, readable.length - Math.max(0, Math.floor(latest)))),
+  };
+}
+
+/** The ranked entry of a player: its latest readable matches scored across matches with `cal`. */
+export function rankEntry(s: PlayerSummary, cal: CrossMatchCalibration): CrossRankedPlayer {
+  const r = crossOfMatches(s.readable, cal);
   const scored = r.matches > 0;
   return {
-    playerId: player.playerId, verified: player.verified,
-    matches: matches.length, scoredMatches: r.matches, unscored: { noScore, noTailCounts },
+    playerId: s.playerId, verified: s.verified,
+    matches: s.matches, scoredMatches: r.matches, unscored: { noScore: s.noScore, noTailCounts: s.noTailCounts },
     score: scored ? r.score : null, threshold: scored ? r.threshold : null, margin: scored ? r.score - r.threshold : null, flagged: scored && r.flagged,
     drivers: r.drivers.map((d) => d.measure),
-    flaggedMatches: matches.filter((m) => m.flagged).length, maxScore: scores.length > 0 ? Math.max(...scores) : null,
-    shots: matches.reduce((n, m) => n + m.shots, 0), offendingShots: matches.reduce((n, m) => n + m.offendingShots, 0),
-    label, note: noteOf(matches.length, r.matches, noScore, noTailCounts),
+    flaggedMatches: s.flaggedMatches, maxScore: s.maxScore, shots: s.shots, offendingShots: s.offendingShots,
+    label: s.label, note: noteOf(s.matches, r.matches, s.noScore, s.noTailCounts),
   };
 }
 
@@ -105,14 +113,16 @@ export function crossOrder(a: CrossRankedPlayer, b: CrossRankedPlayer): number {
   return Number(a.verified) - Number(b.verified);
 }
 
+/** The latest matches the score across matches reads with `cal` (its horizon; at least 1). */
+export const crossHorizon = (cal: CrossMatchCalibration): number => Math.max(1, cal.thresholds.length);
+
 /**
- * Every player of the store scored across its matches with `cal`, ranked (crossOrder), the first
- * `limit`. Reads the whole store (two queries and the labels), scores every player: its cost grows
- * with the store's rows.
+ * Every player of the store scored across its latest matches with `cal`, ranked (crossOrder), the
+ * first `limit`. Reads each player's numbers and the measures of its latest matches up to the
+ * horizon (store.playerSummaries), and scores every player: its cost grows with the players and the
+ * store's rows of player matches, not with the measure rows of older matches.
  */
 export async function rankByCrossMatch(store: EvidenceStore, cal: CrossMatchCalibration, options: { limit?: number } = {}): Promise<CrossRankedPlayer[]> {
-  const labels = new Map((await store.labelledPlayers()).map((l) => [`${Number(l.verified)}:${l.playerId}`, l.label]));
-  const ranked = (await store.everyPlayerMatches()).map(({ player, matches }) =>
-    rankEntry(player, matches, cal, labels.get(`${Number(player.verified)}:${player.playerId}`) ?? null));
+  const ranked = (await store.playerSummaries(crossHorizon(cal))).map((s) => rankEntry(s, cal));
   return ranked.sort(crossOrder).slice(0, Math.max(0, Math.floor(options.limit ?? 100)));
 }

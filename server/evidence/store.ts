@@ -3,9 +3,9 @@
  * SQLite file by default or in PostgreSQL for a `postgres://` URL, with one schema (schema.ts,
  * migrated at open). Writes are idempotent: a match is written whole in one transaction, keyed by
  * its log id, so recording the same log twice (two workers, a retried job, the CLI run again)
- * leaves the rows as they were. Reads for reviewers and later tools: a player's matches (or every
- * player's, which the ranking across matches in ./cross.ts scores), their offending shots, and
- * labels (cheater, clean, unsure) with who gave them and when.
+ * leaves the rows as they were. Reads for reviewers and later tools: a player's matches, every
+ * player's summary with its latest matches (what the ranking across matches in ./cross.ts scores),
+ * offending shots, and labels (cheater, clean, unsure) with who gave them and when.
  */
 import { randomUUID } from 'node:crypto';
 import { isPostgresUrl, openPostgres, openSqlite, type Db, type Sql, type SqlValue } from './db';
@@ -40,6 +40,23 @@ export interface PlayerMatch extends Pick<MatchEvidence, 'logId' | 'path' | 'roo
   Omit<PlayerEvidence, keyof PlayerKey | 'measures' | 'offending'> {
   measures: StoredMeasure[];
   offendingShots: number;
+}
+
+/** A player's numbers over its matches, and what the score across matches reads of them (playerSummaries). */
+export interface PlayerSummary extends PlayerKey {
+  matches: number;
+  /** Matches whose own (per-match) behaviour score flagged them; the highest of those scores. */
+  flaggedMatches: number;
+  maxScore: number | null;
+  shots: number;
+  offendingShots: number;
+  /** Matches the audit scored no behaviour in; matches recorded before the store kept tail counts (migration 2). */
+  noScore: number;
+  noTailCounts: number;
+  /** The newest label, if any. */
+  label: Label | null;
+  /** The latest readable matches (a score and every tail count), oldest first. */
+  readable: PlayerMatch[];
 }
 
 export interface StoreCounts {
@@ -128,34 +145,57 @@ export class EvidenceStore {
 
   /** The player's matches, oldest first (by the log's start time, then log id), each with its measures. */
   async playerMatches(key: PlayerKey): Promise<PlayerMatch[]> {
-    return (await this.matchesOf(key)).map(({ playerId: _p, verified: _v, ...m }) => m);
+    return (await this.matchesWhere('pm.player_id = ? AND pm.verified = ?', [key.playerId, b(key.verified)])).map(({ playerId: _p, verified: _v, ...m }) => m);
   }
 
-  /** Every player's matches (each player's oldest first, as playerMatches); two queries for the whole store. */
-  async everyPlayerMatches(): Promise<{ player: PlayerKey; matches: PlayerMatch[] }[]> {
-    const players = new Map<string, { player: PlayerKey; matches: PlayerMatch[] }>();
-    for (const { playerId, verified, ...m } of await this.matchesOf(null)) {
+  /**
+   * Every player's numbers over its matches, and its latest `latest` readable matches (a behaviour
+   * score and every measure's tail count: what the score across matches reads) with their measures,
+   * oldest first: three queries, and the measure rows of at most `latest` matches per player
+   * whatever the history. Players by id, then verified.
+   */
+  async playerSummaries(latest: number): Promise<PlayerSummary[]> {
+    const unread = (pm: string) => `CASE WHEN ${pm}.score IS NULL THEN 1
+      WHEN EXISTS (SELECT 1 FROM player_measures y WHERE y.log_id = ${pm}.log_id AND y.slot = ${pm}.slot AND y.beyond IS NULL) THEN 2 ELSE 0 END`;
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT player_id, verified, CAST(COUNT(*) AS INTEGER) AS matches, CAST(SUM(flagged) AS INTEGER) AS flagged,
+              CAST(MAX(score) AS DOUBLE PRECISION) AS max_score, CAST(SUM(shots) AS INTEGER) AS shots,
+              CAST(SUM(CASE WHEN unread = 1 THEN 1 ELSE 0 END) AS INTEGER) AS no_score, CAST(SUM(CASE WHEN unread = 2 THEN 1 ELSE 0 END) AS INTEGER) AS no_tail,
+              CAST(SUM(offending) AS INTEGER) AS offending,
+              (SELECT l.label FROM labels l WHERE l.player_id = u.player_id AND l.verified = u.verified ORDER BY l.at DESC, l.id DESC LIMIT 1) AS label
+         FROM (SELECT pm.player_id, pm.verified, pm.flagged, pm.score, pm.shots, ${unread('pm')} AS unread,
+                      (SELECT COUNT(*) FROM offending_shots o WHERE o.log_id = pm.log_id AND o.slot = pm.slot) AS offending
+                 FROM player_matches pm) u
+        GROUP BY player_id, verified ORDER BY player_id, verified`);
+    const readable = await this.matchesWhere(
+      `(pm.log_id, pm.slot) IN (SELECT log_id, slot FROM (
+         SELECT q.log_id, q.slot, ROW_NUMBER() OVER (PARTITION BY q.player_id, q.verified ORDER BY qm.started_at DESC, q.log_id DESC, q.slot DESC) AS rn
+           FROM player_matches q JOIN matches qm ON qm.log_id = q.log_id WHERE ${unread('q')} = 0) latest WHERE rn <= ?)`,
+      [Math.max(0, Math.floor(latest))]);
+    const byPlayer = new Map<string, PlayerMatch[]>();
+    for (const { playerId, verified, ...m } of readable) {
       const id = `${verified ? 1 : 0}:${playerId}`;
-      const p = players.get(id);
-      if (p === undefined) players.set(id, { player: { playerId, verified }, matches: [m] });
-      else p.matches.push(m);
+      byPlayer.set(id, [...(byPlayer.get(id) ?? []), m]);
     }
-    return [...players.values()];
+    return rows.map((r) => ({
+      playerId: String(r.player_id), verified: Number(r.verified) === 1, matches: Number(r.matches), flaggedMatches: Number(r.flagged),
+      maxScore: numOrNull(r.max_score), shots: Number(r.shots), offendingShots: Number(r.offending), noScore: Number(r.no_score), noTailCounts: Number(r.no_tail),
+      label: r.label === null || r.label === undefined ? null : (String(r.label) as Label),
+      readable: byPlayer.get(`${Number(r.verified) === 1 ? 1 : 0}:${String(r.player_id)}`) ?? [],
+    }));
   }
 
-  /** One player's matches (`key`) or everyone's (null), by player then oldest first; two queries either way. */
-  private async matchesOf(key: PlayerKey | null): Promise<(PlayerMatch & PlayerKey)[]> {
-    const where = key === null ? '' : 'WHERE pm.player_id = ? AND pm.verified = ?';
-    const k = key === null ? [] : [key.playerId, b(key.verified)];
+  /** The player matches `where` picks (on alias pm), by player then oldest first, with their measures; two queries. */
+  private async matchesWhere(where: string, params: SqlValue[]): Promise<(PlayerMatch & PlayerKey)[]> {
     const rows = await this.db.all<Record<string, unknown>>(
       `SELECT pm.player_id, pm.verified, pm.log_id, m.path, m.room_id, m.started_at, m.audited_at, m.calibration, pm.slot, pm.shots, pm.hits, pm.headshots, pm.score, pm.flagged, pm.flags,
               (SELECT CAST(COUNT(*) AS INTEGER) FROM offending_shots o WHERE o.log_id = pm.log_id AND o.slot = pm.slot) AS offending
          FROM player_matches pm JOIN matches m ON m.log_id = pm.log_id
-        ${where} ORDER BY pm.player_id, pm.verified, m.started_at, pm.log_id, pm.slot`, k);
+        WHERE ${where} ORDER BY pm.player_id, pm.verified, m.started_at, pm.log_id, pm.slot`, params);
     const measures = await this.db.all<Record<string, unknown>>(
       `SELECT x.log_id, x.slot, x.measure, x.events, x.beyond, x.stat, x.p, x.score FROM player_measures x
          JOIN player_matches pm ON pm.log_id = x.log_id AND pm.slot = x.slot
-        ${where} ORDER BY x.log_id, x.slot, x.measure`, k);
+        WHERE ${where} ORDER BY x.log_id, x.slot, x.measure`, params);
     const byMatch = new Map<string, StoredMeasure[]>();
     for (const m of measures) {
       const id = `${String(m.log_id)}:${String(m.slot)}`;

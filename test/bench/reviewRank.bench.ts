@@ -6,8 +6,8 @@
  * audits holds, not their values (the cost does not depend on them).
  *
  * Per row: the store's rows, then the median over --rounds of one ranking (what one request to
- * /review/api/players costs), split into reading every player's matches (store.everyPlayerMatches)
- * and scoring them (rankEntry per player, no I/O).
+ * /review/api/players costs), split into reading the players' numbers and latest matches
+ * (store.playerSummaries) and scoring them (rankEntry per player, no I/O).
  *
  * Run: npm run bench:review [-- --json] [-- --players N] [-- --matches M] [-- --rounds R]
  */
@@ -20,7 +20,7 @@ import { mulberry32 } from '../../shared/util/prng';
 import { MEASURES } from '../../server/behaviour/score';
 import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration } from '../../server/behaviour/crossCalibration';
 import { EvidenceStore } from '../../server/evidence/store';
-import { rankByCrossMatch, rankEntry } from '../../server/evidence/cross';
+import { crossHorizon, rankByCrossMatch, rankEntry } from '../../server/evidence/cross';
 import type { MatchEvidence } from '../../server/evidence/evidence';
 import { PG_URL, dropSchema, postgresProblem, uniqueName } from '../helpers/services';
 
@@ -62,10 +62,10 @@ async function measure(store: EvidenceStore, where: string, o: { players: number
     await rankByCrossMatch(store, cal, { limit: 100 });
     total.push(performance.now() - t);
     t = performance.now();
-    const all = await store.everyPlayerMatches();
+    const all = await store.playerSummaries(crossHorizon(cal));
     read.push(performance.now() - t);
     t = performance.now();
-    for (const p of all) rankEntry(p.player, p.matches, cal);
+    for (const p of all) rankEntry(p, cal);
     score.push(performance.now() - t);
   }
   return {
