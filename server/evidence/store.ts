@@ -155,8 +155,9 @@ export class EvidenceStore {
    * whatever the history. Players by id, then verified.
    */
   async playerSummaries(latest: number): Promise<PlayerSummary[]> {
-    const unread = (pm: string) => `CASE WHEN ${pm}.score IS NULL THEN 1
-      WHEN EXISTS (SELECT 1 FROM player_measures y WHERE y.log_id = ${pm}.log_id AND y.slot = ${pm}.slot AND y.beyond IS NULL) THEN 2 ELSE 0 END`;
+    // A measure without its tail count (a row from before migration 2; indexed by migration 3).
+    const missingTail = (pm: string) => `EXISTS (SELECT 1 FROM player_measures y WHERE y.log_id = ${pm}.log_id AND y.slot = ${pm}.slot AND y.beyond IS NULL)`;
+    const unread = (pm: string) => `CASE WHEN ${pm}.score IS NULL THEN 1 WHEN ${missingTail(pm)} THEN 2 ELSE 0 END`;
     const rows = await this.db.all<Record<string, unknown>>(
       `SELECT player_id, verified, CAST(COUNT(*) AS INTEGER) AS matches, CAST(SUM(flagged) AS INTEGER) AS flagged,
               CAST(MAX(score) AS DOUBLE PRECISION) AS max_score, CAST(SUM(shots) AS INTEGER) AS shots,
@@ -170,7 +171,7 @@ export class EvidenceStore {
     const readable = await this.matchesWhere(
       `(pm.log_id, pm.slot) IN (SELECT log_id, slot FROM (
          SELECT q.log_id, q.slot, ROW_NUMBER() OVER (PARTITION BY q.player_id, q.verified ORDER BY qm.started_at DESC, q.log_id DESC, q.slot DESC) AS rn
-           FROM player_matches q JOIN matches qm ON qm.log_id = q.log_id WHERE ${unread('q')} = 0) latest WHERE rn <= ?)`,
+           FROM player_matches q JOIN matches qm ON qm.log_id = q.log_id WHERE q.score IS NOT NULL AND NOT ${missingTail('q')}) latest WHERE rn <= ?)`,
       [Math.max(0, Math.floor(latest))]);
     const byPlayer = new Map<string, PlayerMatch[]>();
     for (const { playerId, verified, ...m } of readable) {
