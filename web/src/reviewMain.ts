@@ -73,7 +73,7 @@ async function loadPlayers(): Promise<void> {
   body.replaceChildren();
   data.players.forEach((p, i) => {
     const open = el('button', { type: 'button', class: 'open' }, 'open');
-    const row = el('tr', { class: `player${p.flagged ? ' across' : ''}`, 'data-player': p.playerId, 'data-verified': String(p.verified) },
+    const row = el('tr', { class: 'player', 'data-player': p.playerId, 'data-verified': String(p.verified) },
       el('td', { class: 'n' }, String(i + 1)), el('td', {}, p.playerId), el('td', { class: 'muted' }, p.verified ? 'verified' : 'self-named'),
       el('td', { class: 'n matches', ...(p.note !== null ? { title: p.note } : {}) }, `${p.scoredMatches}/${p.matches}`, p.note !== null ? el('span', { class: 'muted' }, ' *') : null),
       el('td', { class: `n score${p.flagged ? ' flagged' : ''}` }, num(p.score)), el('td', { class: 'n threshold' }, num(p.threshold)),

@@ -20,7 +20,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration, type CrossMatchCalibration } from '../../behaviour/crossCalibration';
-import { crossOfMatches, rankByCrossMatch, whyUnscored } from '../cross';
+import { crossHorizon, crossOfMatches, rankByCrossMatch, whyUnscored } from '../cross';
 import type { EvidenceStore } from '../store';
 import { labelFrom, playerKeyFrom, rankLimitFrom } from './input';
 
@@ -121,7 +121,7 @@ export class ReviewRoutes {
     if (!limit.ok) return err(400, limit.reason);
     const players = await rankByCrossMatch(this.options.store, this.cal, { limit: limit.value });
     const { source, fpTarget, thresholds } = this.cal;
-    return { status: 200, body: { store: this.options.store.where, ranking: rankingText(this.cal), calibration: { source, fpTarget, horizon: thresholds.length, thresholds }, players } };
+    return { status: 200, body: { store: this.options.store.where, ranking: rankingText(this.cal), calibration: { source, fpTarget, horizon: crossHorizon(this.cal), thresholds }, players } };
   }
 
   private async player(encodedId: string, query: URLSearchParams): Promise<Answer> {
@@ -197,8 +197,9 @@ export class ReviewRoutes {
 
 /** How the players are ranked, in words (the answer's `ranking`). */
 export function rankingText(cal: CrossMatchCalibration): string {
-  return `by the score across each player's matches (the latest ${cal.thresholds.length} the audit scored; npm run detect -- --matches): `
-    + `flagged first (the score at its threshold for that many matches, set so that ${100 * cal.fpTarget}% of honest players are flagged at any of their first ${cal.thresholds.length}), then by the score minus its threshold`;
+  const k = crossHorizon(cal);
+  return `by the score across each player's matches (its latest ${k} with behaviour measures; npm run detect -- --matches): `
+    + `flagged first (the score at its threshold for that many matches, set so that ${100 * cal.fpTarget}% of honest players are flagged at any of their first ${k}), then by the score minus its threshold`;
 }
 
 function send(res: ServerResponse, method: string, a: Answer): void {
