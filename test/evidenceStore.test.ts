@@ -213,6 +213,13 @@ describe.each(kinds)('evidence store: $name', (kind) => {
       // The silent aimer of every copy leads, flagged across its matches; not everyone is flagged.
       expect(ranked[0]!.flagged).toBe(true);
       expect(ranked.some((r) => !r.flagged)).toBe(true);
+      expect(ranked.every((r) => r.otherCalibration === 0)).toBe(true);
+      // Matches scored with another per-match calibration than the thresholds' are counted in the score, and said so.
+      const elsewhere = await expectRanking(store, ev, { ...shipped, behaviourSource: 'another per-match calibration' });
+      for (const r of elsewhere) {
+        expect(r.otherCalibration).toBe(r.scoredMatches);
+        expect(r.note).toMatch(new RegExp(`^${r.scoredMatches} of the scored matches were scored with another per-match calibration`));
+      }
 
       // A horizon of two matches and a threshold between the players' scores: the latest two scored, flagged first.
       const scores = bruteRanking(ev, { ...shipped, thresholds: [0, 0] }).map((r) => r.score).sort((a, b) => a - b);

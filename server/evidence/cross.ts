@@ -61,7 +61,9 @@ export interface CrossRankedPlayer extends PlayerKey {
   offendingShots: number;
   /** The newest label, if any. */
   label: Label | null;
-  /** What the entry rests on when not every stored match is in the score (null when all are). */
+  /** Matches in the score whose per-match results came from another calibration than the one the score goes with (cal.behaviourSource). */
+  otherCalibration: number;
+  /** What the entry rests on when not every stored match is in the score, or some were scored with another calibration (null otherwise). */
   note: string | null;
 }
 
@@ -81,25 +83,30 @@ export function summaryOf(player: PlayerKey, matches: readonly PlayerMatch[], la
 export function rankEntry(s: PlayerSummary, cal: CrossMatchCalibration): CrossRankedPlayer {
   const r = crossOfMatches(s.readable, cal);
   const scored = r.matches > 0;
+  // s.readable is the latest readable matches up to the horizon: the ones the score read.
+  const otherCalibration = s.readable.filter((m) => m.calibration !== cal.behaviourSource).length;
   return {
     playerId: s.playerId, verified: s.verified,
     matches: s.matches, scoredMatches: r.matches, unscored: { noScore: s.noScore, noTailCounts: s.noTailCounts },
     score: scored ? r.score : null, threshold: scored ? r.threshold : null, margin: scored ? r.score - r.threshold : null, flagged: scored && r.flagged,
     drivers: r.drivers.map((d) => d.measure),
     flaggedMatches: s.flaggedMatches, maxScore: s.maxScore, shots: s.shots, offendingShots: s.offendingShots,
-    label: s.label, note: noteOf(s.matches, r.matches, s.noScore, s.noTailCounts),
+    label: s.label, otherCalibration, note: noteOf(s, r.matches, otherCalibration),
   };
 }
 
-function noteOf(all: number, scored: number, noScore: number, noTailCounts: number): string | null {
-  if (scored === all) return null;
-  const why: string[] = [];
-  if (noScore > 0) why.push(`${noScore} the audit scored no behaviour in`);
-  if (noTailCounts > 0) why.push(`${noTailCounts} recorded before the store kept the measures' tail counts (store migration 2; audit them again to count them)`);
-  const older = all - scored - noScore - noTailCounts;
-  if (older > 0) why.push(`${older} older than the latest ${scored} scored`);
-  const what = scored === 0 ? 'no match to score: not ranked by evidence' : `scored on ${scored} of ${all} matches`;
-  return `${what}; left out: ${why.join('; ')}`;
+function noteOf(s: PlayerSummary, scored: number, otherCalibration: number): string | null {
+  const notes: string[] = [];
+  if (scored < s.matches) {
+    const why: string[] = [];
+    if (s.noScore > 0) why.push(`${s.noScore} the audit scored no behaviour in`);
+    if (s.noTailCounts > 0) why.push(`${s.noTailCounts} recorded before the store kept the measures' tail counts (store migration 2; audit them again to count them)`);
+    const older = s.matches - scored - s.noScore - s.noTailCounts;
+    if (older > 0) why.push(`${older} older than the latest ${scored} scored`);
+    notes.push(`${scored === 0 ? 'no match to score: not ranked by evidence' : `scored on ${scored} of ${s.matches} matches`}; left out: ${why.join('; ')}`);
+  }
+  if (otherCalibration > 0) notes.push(`${otherCalibration} of the scored matches were scored with another per-match calibration than the one the thresholds were set with`);
+  return notes.length > 0 ? notes.join('. ') : null;
 }
 
 /** Flagged first, then by margin, then by score, then by matches (unscored last); ties by id, self-named first. */

@@ -13,7 +13,7 @@ interface PlayerKey { playerId: string; verified: boolean }
 type Label = 'cheater' | 'clean' | 'unsure';
 interface RankedPlayer extends PlayerKey {
   matches: number; scoredMatches: number; score: number | null; threshold: number | null; margin: number | null; flagged: boolean; drivers: string[];
-  flaggedMatches: number; maxScore: number | null; shots: number; offendingShots: number; label: Label | null; note: string | null;
+  flaggedMatches: number; maxScore: number | null; shots: number; offendingShots: number; otherCalibration: number; label: Label | null; note: string | null;
 }
 interface Cross { matches: number; score: number | null; threshold: number | null; flagged: boolean; drivers: { measure: string; score: number; z: number }[] }
 interface LabelRecord extends PlayerKey { id: string; label: Label; reviewer: string; at: string; note: string | null }
