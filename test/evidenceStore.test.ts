@@ -4,8 +4,11 @@
  * Migrations from empty, once, in order, and a newer store refused; a real synthetic match audited
  * twice and recorded twice leaves the rows of the first recording, and those rows are the audit's
  * numbers; who is stored (named slots only, a slot that changed hands under neither); a player
- * across matches, the placeholder ranking against the same sums computed here, labels with who and
- * when; two stores racing to record one log write it once; `npm run audit -- --store`.
+ * across matches, the ranking by the score across matches against that score computed here from
+ * the recorded evidence (scoreAcrossMatches over each player's matches, in the store's order, ranked
+ * flagged first then by margin), with the calibration's horizon and thresholds and with rows of an
+ * older store (no tail counts, no score) left out and said so; labels with who and when; two stores
+ * racing to record one log write it once; `npm run audit -- --store`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,9 @@ import { auditMatchLog, closeAuditWorkers, type AuditResult } from '../server/be
 import { main as auditCli } from '../server/behaviour/cli';
 import { evidenceFromAudit, type MatchEvidence } from '../server/evidence/evidence';
 import { EvidenceStore } from '../server/evidence/store';
+import { crossHorizon, rankByCrossMatch, summaryOf } from '../server/evidence/cross';
+import { scoreAcrossMatches, type MatchEvidence as CrossEvidence } from '../server/behaviour/crossMatch';
+import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration, type CrossMatchCalibration } from '../server/behaviour/crossCalibration';
 import { migrate, MIGRATIONS } from '../server/evidence/schema';
 import { withStoreDefault } from '../server/evidence/cliStore';
 import { distinctCopy } from './bench/fleetLogs';
@@ -61,6 +67,59 @@ async function dump(store: EvidenceStore): Promise<Record<string, unknown[]>> {
     out[t] = await store.db.all(`SELECT * FROM ${t} ORDER BY ${key}`);
   }
   return out;
+}
+
+/**
+ * The ranking computed without the store: each player's matches from the evidence recorded, in the
+ * store's order (start time, log id, slot), scored by scoreAcrossMatches, sorted flagged first, then
+ * by score minus threshold, score, matches, id, self-named first. `leftOut` (log id:slot): matches
+ * whose behaviour the store cannot give (an older store's rows).
+ */
+function bruteRanking(ev: readonly MatchEvidence[], cal: CrossMatchCalibration, leftOut: ReadonlySet<string> = new Set()) {
+  const players = new Map<string, { playerId: string; verified: boolean; rows: { startedAt: string; logId: string; slot: number; m: CrossEvidence }[] }>();
+  for (const e of ev) for (const p of e.players) {
+    const k = `${p.playerId}/${p.verified}`;
+    if (!players.has(k)) players.set(k, { playerId: p.playerId, verified: p.verified, rows: [] });
+    const behaviour = p.score === null || leftOut.has(`${e.logId}:${p.slot}`) ? null
+      : { score: p.score, measures: p.measures.map((x) => ({ name: x.measure, events: x.events, beyond: x.beyond, stat: x.stat ?? NaN })) };
+    players.get(k)!.rows.push({ startedAt: e.startedAt, logId: e.logId, slot: p.slot, m: { match: e.logId, behaviour, flags: p.flags } });
+  }
+  const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+  const out = [...players.values()].map((p) => {
+    p.rows.sort((a, b) => cmp(a.startedAt, b.startedAt) || cmp(a.logId, b.logId) || cmp(a.slot, b.slot));
+    const r = scoreAcrossMatches(p.rows.map((x) => x.m), cal);
+    return { playerId: p.playerId, verified: p.verified, matches: p.rows.length, scoredMatches: r.matches, score: r.score, threshold: r.threshold, flagged: r.flagged };
+  });
+  const key = (x: (typeof out)[number]) => [x.flagged ? 0 : 1, x.scoredMatches === 0 ? 1 : 0, -(x.score - x.threshold), -x.score, -x.matches, x.playerId, x.verified ? 1 : 0];
+  return out.sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return cmp(ka[i]!, kb[i]!);
+    return 0;
+  });
+}
+
+/**
+ * The store's ranking equals the brute-force one: the same players in the same order, with the same
+ * scores; and what it read (playerSummaries, in SQL) equals the same summary made here from each
+ * player's whole history (playerMatches).
+ */
+async function expectRanking(store: EvidenceStore, ev: readonly MatchEvidence[], cal: CrossMatchCalibration, leftOut?: ReadonlySet<string>) {
+  const summaries = await store.playerSummaries(crossHorizon(cal));
+  for (const s of summaries) expect(s).toEqual(summaryOf(s, await store.playerMatches(s), crossHorizon(cal), (await store.labels(s)).at(-1)?.label ?? null));
+  const ranked = await rankByCrossMatch(store, cal);
+  const brute = bruteRanking(ev, cal, leftOut);
+  expect(ranked.map((r) => [r.playerId, r.verified, r.matches, r.scoredMatches, r.flagged])).toEqual(brute.map((r) => [r.playerId, r.verified, r.matches, r.scoredMatches, r.flagged]));
+  for (let i = 0; i < ranked.length; i++) {
+    const [r, x] = [ranked[i]!, brute[i]!];
+    if (x.scoredMatches === 0) {
+      expect([r.score, r.threshold, r.margin]).toEqual([null, null, null]);
+      continue;
+    }
+    expect(r.score).toBeCloseTo(x.score, 12);
+    expect(r.threshold).toBe(x.threshold);
+    expect(r.margin).toBeCloseTo(x.score - x.threshold, 12);
+  }
+  return ranked;
 }
 
 const kinds = [
@@ -130,7 +189,7 @@ describe.each(kinds)('evidence store: $name', (kind) => {
     }
   });
 
-  it('follows a player across matches, ranks by the summed score (the same sums as computed here), labels with who and when', async (ctx) => {
+  it('follows a player across matches, ranks by the score across matches (the same as computed here from the evidence), labels with who and when', async (ctx) => {
     const why = kind.skip();
     if (why !== null) ctx.skip(why);
     const store = await kind.open('query');
@@ -144,23 +203,43 @@ describe.each(kinds)('evidence store: $name', (kind) => {
         ev.push(evidenceFromAudit(await auditMatchLog(path)));
       }
       for (const e of ev) expect(await store.record(e)).toEqual({ recorded: true });
-      const sums = new Map<string, { matches: number; score: number; flagged: number }>();
-      for (const e of ev) for (const p of e.players) {
-        const k = `${p.playerId}/${p.verified}`;
-        const s = sums.get(k) ?? { matches: 0, score: 0, flagged: 0 };
-        s.matches++;
-        s.score += p.score ?? 0;
-        s.flagged += p.flagged ? 1 : 0;
-        sums.set(k, s);
-      }
-      const ranked = await store.rankBySummedScore();
-      expect(ranked.length).toBe(sums.size);
+      const shipped = loadCrossCalibration(DEFAULT_CROSS_CALIBRATION_URL);
+      const ranked = await expectRanking(store, ev, shipped);
+      expect(ranked.length).toBe(new Set(ev.flatMap((e) => e.players.map((p) => `${p.playerId}/${p.verified}`))).size);
       for (const r of ranked) {
-        const s = sums.get(`${r.playerId}/${r.verified}`)!;
-        expect([r.matches, r.flaggedMatches]).toEqual([s.matches, s.flagged]);
-        expect(r.scoreSum).toBeCloseTo(s.score, 9);
+        const mine = ev.flatMap((e) => e.players.filter((p) => p.playerId === r.playerId && p.verified === r.verified));
+        expect([r.flaggedMatches, r.shots, r.unscored, r.note]).toEqual([mine.filter((p) => p.flagged).length, mine.reduce((n, p) => n + p.shots, 0), { noScore: 0, noTailCounts: 0 }, null]);
       }
-      for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.scoreSum).toBeGreaterThanOrEqual(ranked[i]!.scoreSum);
+      // The silent aimer of every copy leads, flagged across its matches; not everyone is flagged.
+      expect(ranked[0]!.flagged).toBe(true);
+      expect(ranked.some((r) => !r.flagged)).toBe(true);
+      expect(ranked.every((r) => r.otherCalibration === 0)).toBe(true);
+      // Matches scored with another per-match calibration than the thresholds' are counted in the score, and said so.
+      const elsewhere = await expectRanking(store, ev, { ...shipped, behaviourSource: 'another per-match calibration' });
+      for (const r of elsewhere) {
+        expect(r.otherCalibration).toBe(r.scoredMatches);
+        expect(r.note).toMatch(new RegExp(`^${r.scoredMatches} of the scored matches were scored with another per-match calibration`));
+      }
+
+      // A horizon of two matches and a threshold between the players' scores: the latest two scored, flagged first.
+      const scores = bruteRanking(ev, { ...shipped, thresholds: [0, 0] }).map((r) => r.score).sort((a, b) => a - b);
+      const mid = (scores[0]! + scores.at(-1)!) / 2;
+      const two = await expectRanking(store, ev, { ...shipped, thresholds: [mid, mid] });
+      expect(two.every((r) => r.scoredMatches === Math.min(2, r.matches))).toBe(true);
+      expect(two.some((r) => r.flagged) && two.some((r) => !r.flagged)).toBe(true);
+      expect(two.find((r) => r.matches > 2)!.note).toMatch(/^scored on 2 of \d matches; left out: \d+ older than the latest 2 scored$/);
+
+      // Rows of an older store: a match recorded before the tail counts were kept, one the audit did not score.
+      const old = ev[0]!.players[0]!, noScore = ev[1]!.players[0]!;
+      await store.db.run('UPDATE player_measures SET beyond = NULL WHERE log_id = ? AND slot = ?', [ev[0]!.logId, old.slot]);
+      await store.db.run('UPDATE player_matches SET score = NULL WHERE log_id = ? AND slot = ?', [ev[1]!.logId, noScore.slot]);
+      const older = await expectRanking(store, ev, shipped, new Set([`${ev[0]!.logId}:${old.slot}`, `${ev[1]!.logId}:${noScore.slot}`]));
+      const o = older.find((r) => r.playerId === old.playerId && r.verified === old.verified)!;
+      expect(o.unscored.noTailCounts).toBe(1);
+      expect(o.note).toMatch(/recorded before the store kept the measures' tail counts \(store migration 2/);
+      const n = older.find((r) => r.playerId === noScore.playerId && r.verified === noScore.verified)!;
+      expect(n.unscored.noScore).toBe(1);
+      expect(n.note).toMatch(/1 the audit scored no behaviour in/);
 
       const top = ranked[0]!;
       const matches = await store.playerMatches(top);
@@ -184,7 +263,9 @@ describe.each(kinds)('evidence store: $name', (kind) => {
       await store.addLabel({ ...top, label: 'cheater', reviewer: 'rev-b', at: new Date('2030-01-02T10:00:00Z') });
       expect((await store.labels(top)).map((l) => [l.label, l.reviewer, l.at, l.note])).toEqual([
         ['unsure', 'rev-a', '2030-01-01T10:00:00.000Z', 'look again'], ['cheater', 'rev-b', '2030-01-02T10:00:00.000Z', null]]);
-      expect((await store.rankBySummedScore({ limit: 1 }))[0]!.label).toBe('cheater');
+      expect((await rankByCrossMatch(store, shipped)).find((r) => r.playerId === top.playerId && r.verified === top.verified)!.label).toBe('cheater');
+      await expectRanking(store, ev, shipped, new Set([`${ev[0]!.logId}:${old.slot}`, `${ev[1]!.logId}:${noScore.slot}`]));
+      expect((await rankByCrossMatch(store, shipped, { limit: 1 })).length).toBe(1);
       await expect(store.addLabel({ ...top, label: 'guilty' as 'cheater', reviewer: 'x' })).rejects.toThrow(/cheater, clean, unsure/);
       await expect(store.addLabel({ ...top, label: 'clean', reviewer: ' ' })).rejects.toThrow(/reviewer/);
     } finally {

@@ -9,13 +9,14 @@
  * (EVIDENCE_STORE needs MONITOR_PASSWORD; the page is not public) and `npm run review` alone.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvidenceStore } from '../server/evidence/store';
+import type { EvidenceStore } from '../server/evidence/store';
+import { crossOfMatches, rankByCrossMatch, type CrossRankedPlayer } from '../server/evidence/cross';
+import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration } from '../server/behaviour/crossCalibration';
 import { ConfigError, readServerEnv } from '../server/ops/env';
-import { fillReviewStore, type ReviewStore } from './helpers/reviewStore';
+import type { ReviewStore } from './helpers/reviewStore';
+import { startReviewFixture, type ReviewFixture } from './helpers/reviewServer';
 import { startTestServer, type TestServer } from './helpers/server';
 import { Proc, killAll } from './helpers/process';
 import { waitFor } from './helpers/wait';
@@ -23,23 +24,21 @@ import { waitFor } from './helpers/wait';
 const PASSWORD = 'review-secret-0123';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 const ALICE = { playerId: 'alice', verified: false };
-const dir = mkdtempSync(join(tmpdir(), 'review-http-'));
+const CAL = loadCrossCalibration(DEFAULT_CROSS_CALIBRATION_URL);
+let fixture: ReviewFixture;
+let dir: string;
 let filled: ReviewStore;
 let ts: TestServer;
 let store: EvidenceStore;
 
 beforeAll(async () => {
-  filled = await fillReviewStore(dir);
-  ts = await startTestServer({ monitor: { password: PASSWORD }, evidence: { store: filled.store } });
-  // A second connection to the same file: what the server wrote is read back here.
-  store = await EvidenceStore.open(filled.store);
+  fixture = await startReviewFixture('review-http-', PASSWORD);
+  ({ dir, filled, ts, store } = fixture);
 });
 
 afterAll(async () => {
   killAll();
-  await ts?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 interface Reply { status: number; headers: Headers; body: Record<string, unknown> | null; bytes: Uint8Array }
@@ -89,16 +88,19 @@ describe('the review page on the game server', () => {
     expect([moved.status, moved.headers.get('location')]).toEqual([301, '/review/']);
   });
 
-  it("ranks as the store does: each player's matches, flagged matches and summed score, in its order", async () => {
+  it('ranks by the score across matches (the same entries as the ranking computed here), with the score and threshold per player', async () => {
     const r = await call('/review/api/players');
     expect(r.status).toBe(200);
-    expect(r.body!.players).toEqual(await store.rankBySummedScore());
-    expect(String(r.body!.ranking)).toMatch(/^placeholder/);
-    const top = (r.body!.players as { playerId: string; verified: boolean; matches: number; flaggedMatches: number; scoreSum: number }[])[0]!;
-    // The silent aimer of two copies, honest in the third.
-    expect([top.playerId, top.verified, top.matches, top.flaggedMatches]).toEqual(['alice', false, 3, 2]);
-    const scores = (await store.playerMatches(ALICE)).map((m) => m.score ?? 0);
-    expect(top.scoreSum).toBeCloseTo(scores.reduce((a, b) => a + b, 0), 9);
+    expect(r.body!.players).toEqual(await rankByCrossMatch(store, CAL));
+    expect(String(r.body!.ranking)).toMatch(/^by the score across each player's matches/);
+    expect(String(r.body!.ranking)).not.toMatch(/placeholder/);
+    expect(r.body!.calibration).toEqual({ source: CAL.source, fpTarget: CAL.fpTarget, horizon: CAL.thresholds.length, thresholds: CAL.thresholds });
+    const top = (r.body!.players as CrossRankedPlayer[])[0]!;
+    // The silent aimer of two copies, honest in the third: its three matches pooled.
+    const direct = crossOfMatches(await store.playerMatches(ALICE), CAL);
+    expect([top.playerId, top.verified, top.matches, top.scoredMatches, top.flaggedMatches, top.note]).toEqual(['alice', false, 3, 3, 2, null]);
+    expect([top.score, top.threshold, top.flagged]).toEqual([direct.score, direct.threshold, direct.flagged]);
+    expect(top.flagged).toBe(true);
     expect(((await call('/review/api/players?limit=1')).body!.players as unknown[]).length).toBe(1);
     for (const bad of ['0', '-1', 'abc', '1001', '1e3', '']) {
       const b = await call(`/review/api/players?limit=${bad}`);
@@ -112,6 +114,10 @@ describe('the review page on the game server', () => {
     expect(r.status).toBe(200);
     const matches = r.body!.matches as { logId: string; slot: number; path: string; offendingShots: number; log: string | null; offending: { slot: number; shot: number; measure: string }[] }[];
     expect(matches.map((m) => m.logId)).toEqual((await store.playerMatches(ALICE)).map((m) => m.logId));
+    // Its score across matches as computed here, and each match's share in it.
+    const direct = crossOfMatches(await store.playerMatches(ALICE), CAL);
+    expect(r.body!.cross).toMatchObject({ matches: direct.matches, score: direct.score, threshold: direct.threshold, flagged: direct.flagged, drivers: direct.drivers.map((d) => ({ measure: d.measure, score: d.score, z: d.z })) });
+    expect((r.body!.matches as { cross: unknown }[]).map((m) => m.cross)).toEqual(matches.map((m) => ({ share: direct.byMatch.find((b) => b.match === m.logId)!.z })));
     const rows = await store.offendingShots(ALICE);
     expect(matches.flatMap((m) => m.offending.map((o) => [m.logId, o.slot, o.shot, o.measure]))).toEqual(rows.map((o) => [o.logId, o.slot, o.shot, o.measure]));
     for (const m of matches) expect(m.offending.length).toBe(m.offendingShots);
@@ -239,7 +245,7 @@ describe('npm run review', () => {
     expect((await call('/review/api/players', { auth: null }, base)).status).toBe(401);
     const r = await call('/review/api/players', {}, base);
     expect(r.status).toBe(200);
-    expect(r.body!.players).toEqual(await store.rankBySummedScore());
+    expect(r.body!.players).toEqual(await rankByCrossMatch(store, CAL));
     // What the replay viewer needs: the page and the world it fetches by hash.
     expect((await call('/replay.html', { auth: null }, base)).status).toBe(200);
     expect((await call(`/assets/world/${ts.server.world.hash}.hrwb`, { auth: null }, base)).status).toBe(200);

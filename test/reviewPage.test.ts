@@ -2,43 +2,41 @@
  * The review page in Chromium, on a real game server (`evidence` and `monitor` options) over a
  * SQLite store filled by `npm run audit -- --store` from three synthetic logs
  * (test/helpers/reviewStore.ts): signed in as the monitor's user, the page lists the players in the
- * store's ranking order with their numbers; the top player opened shows its matches and offending
+ * order of their score across matches (server/evidence/cross.ts, computed here from the store) with
+ * that score and its threshold; the top player opened shows that score, its matches and offending
  * shots; an offending shot's link opens the replay viewer on that log (served by the review routes)
  * with that shot selected, a shot of that player (the log read again in Node says which seq), judged
  * again to the same verdict; the reviewer labels the player a cheater with a note, and the label is
  * in the store with the reviewer's name and the server's time, and on the page. A player id that
  * looks like HTML is shown as text. Screenshot: dist/screenshots/web-review.png.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { EvidenceStore } from '../server/evidence/store';
+import type { EvidenceStore } from '../server/evidence/store';
+import { crossOfMatches, rankByCrossMatch } from '../server/evidence/cross';
+import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration } from '../server/behaviour/crossCalibration';
 import { MatchLogView } from '../web/src/replayLog';
 import { launchChromium } from './helpers/chromium';
-import { fillReviewStore, type ReviewStore } from './helpers/reviewStore';
-import { startTestServer, type TestServer } from './helpers/server';
+import { startReviewFixture, type ReviewFixture } from './helpers/reviewServer';
+import type { TestServer } from './helpers/server';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'review-page-secret-42';
 const ALICE = { playerId: 'alice', verified: false };
-const dir = mkdtempSync(join(tmpdir(), 'review-page-'));
-let filled: ReviewStore;
+let fixture: ReviewFixture;
 let ts: TestServer;
 let store: EvidenceStore;
 
 beforeAll(async () => {
-  filled = await fillReviewStore(dir);
-  ts = await startTestServer({ monitor: { password: PASSWORD }, evidence: { store: filled.store } });
-  store = await EvidenceStore.open(filled.store);
+  fixture = await startReviewFixture('review-page-', PASSWORD);
+  ({ ts, store } = fixture);
 });
 
 afterAll(async () => {
-  await ts?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 describe('review page in Chromium', () => {
@@ -54,11 +52,22 @@ describe('review page in Chromium', () => {
       await page.goto(`http://127.0.0.1:${ts.port}/review/`);
       await page.waitForSelector('tr.player');
 
-      // The store's ranking, in its order, with its numbers.
-      const ranked = await store.rankBySummedScore();
+      // The ranking across matches, in its order, with each player's score, threshold and flag.
+      const cal = loadCrossCalibration(DEFAULT_CROSS_CALIBRATION_URL);
+      const ranked = await rankByCrossMatch(store, cal);
       const rows = await page.$$eval('tr.player', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-      expect(rows.map((r) => [r[1], r[2], r[3], r[4], r[5]])).toEqual(ranked.map((p) => [p.playerId, p.verified ? 'verified' : 'self-named', String(p.matches), String(p.flaggedMatches), p.scoreSum.toFixed(2)]));
-      expect(ranked[0]).toMatchObject({ ...ALICE, matches: 3, flaggedMatches: 2 });
+      const fixed = (x: number | null) => (x === null ? '-' : x.toFixed(2));
+      expect(rows.map((r) => r.slice(1, 7))).toEqual(ranked.map((p) => [p.playerId, p.verified ? 'verified' : 'self-named', `${p.scoredMatches}/${p.matches}`,
+        fixed(p.score), fixed(p.threshold), p.flagged ? 'flagged' : 'no']));
+      // The order itself, from each player's matches scored here: flagged first, then by score minus threshold.
+      const direct = await Promise.all(ranked.map(async (p) => crossOfMatches(await store.playerMatches(p), cal)));
+      for (let i = 1; i < direct.length; i++) {
+        const [a, b] = [direct[i - 1]!, direct[i]!];
+        expect(Number(a.flagged) > Number(b.flagged) || (a.flagged === b.flagged && a.score - a.threshold >= b.score - b.threshold)).toBe(true);
+      }
+      expect(ranked[0]).toMatchObject({ ...ALICE, matches: 3, flaggedMatches: 2, flagged: true });
+      expect(ranked.filter((p) => p.flagged).length).toBeLessThan(ranked.length);
+      expect(await page.textContent('#source')).toContain('by the score across each player');
       // An id that looks like HTML is text.
       expect(rows.some((r) => r[1] === '<img>')).toBe(true);
       expect(await page.locator('#players img').count()).toBe(0);
@@ -67,6 +76,7 @@ describe('review page in Chromium', () => {
       const top = page.locator('tr.player').first();
       await top.locator('button.open').click();
       await page.waitForSelector('tr.match');
+      expect(await page.textContent('p.cross')).toMatch(new RegExp(`^across 3 matches: score ${direct[0]!.score.toFixed(2)}, threshold ${direct[0]!.threshold.toFixed(2)}: flagged;`));
       const matches = await store.playerMatches(ALICE);
       expect(await page.locator('tr.match').count()).toBe(matches.length);
       const offending = await store.offendingShots(ALICE);

@@ -9,7 +9,8 @@
  */
 import { scoreAcrossMatches, type MatchEvidence } from '../behaviour/crossMatch';
 import type { CrossMatchCalibration } from '../behaviour/crossCalibration';
-import type { EvidenceStore, LabelRecord, PlayerMatch } from './store';
+import { matchEvidenceOf } from './cross';
+import type { EvidenceStore, LabelRecord } from './store';
 
 /** A clean player's score must sit this far under its threshold after recalibration. */
 export const LABEL_MARGIN = 1e-6;
@@ -38,16 +39,6 @@ export interface LabelRecalibration {
   /** Cheaters the score does not flag after recalibration. */
   missed: string[];
   calibration: CrossMatchCalibration;
-}
-
-/** A stored match as the cross-match score takes it (null behaviour when the audit scored none, or before the store kept `beyond`). */
-export function matchEvidenceOf(m: PlayerMatch): MatchEvidence {
-  const ok = m.score !== null && m.measures.every((x) => x.beyond !== null);
-  return {
-    match: m.logId,
-    behaviour: ok ? { score: m.score!, measures: m.measures.map((x) => ({ name: x.measure, events: x.events, beyond: x.beyond!, stat: x.stat ?? Number.NaN })) } : null,
-    flags: m.flags.map((f) => ({ rule: f.rule })),
-  };
 }
 
 function scoreAll(players: { rec: LabelRecord; matches: MatchEvidence[] }[], cal: CrossMatchCalibration): LabelledScore[] {

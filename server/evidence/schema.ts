@@ -92,6 +92,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'each measure\'s events in the honest tail (the score across matches pools them)',
     up: () => ['ALTER TABLE player_measures ADD COLUMN beyond INTEGER'],
   },
+  {
+    version: 3,
+    name: 'the measures without a tail count (rows from before version 2), indexed: the ranking across matches leaves their matches out',
+    up: () => ['CREATE INDEX player_measures_missing_tail ON player_measures (log_id, slot) WHERE beyond IS NULL'],
+  },
 ];
 
 /** The versions applied, in order. */

@@ -3,14 +3,14 @@
  * SQLite file by default or in PostgreSQL for a `postgres://` URL, with one schema (schema.ts,
  * migrated at open). Writes are idempotent: a match is written whole in one transaction, keyed by
  * its log id, so recording the same log twice (two workers, a retried job, the CLI run again)
- * leaves the rows as they were. Reads for reviewers and later tools: a player's matches, their
- * offending shots, players ranked by a plain placeholder (the summed behaviour score), and labels
- * (cheater, clean, unsure) with who gave them and when.
+ * leaves the rows as they were. Reads for reviewers and later tools: a player's matches, every
+ * player's summary with its latest matches (what the ranking across matches in ./cross.ts scores),
+ * offending shots, and labels (cheater, clean, unsure) with who gave them and when.
  */
 import { randomUUID } from 'node:crypto';
 import { isPostgresUrl, openPostgres, openSqlite, type Db, type Sql, type SqlValue } from './db';
 import { migrate } from './schema';
-import type { MatchEvidence, PlayerKey } from './evidence';
+import type { MatchEvidence, MeasureEvidence, PlayerEvidence, PlayerKey } from './evidence';
 
 /** The store a bare `--store` (and the worker without one) uses: DATABASE_URL when set, else this file. */
 export const DEFAULT_STORE_FILE = 'evidence.sqlite';
@@ -32,33 +32,31 @@ export interface LabelRecord extends PlayerKey {
   note: string | null;
 }
 
-export interface PlayerMatch {
-  logId: string;
-  path: string;
-  roomId: string;
-  startedAt: string;
-  auditedAt: string;
-  slot: number;
-  shots: number;
-  hits: number;
-  headshots: number;
-  score: number | null;
-  flagged: boolean;
-  flags: { rule: string; detail: string }[];
-  /** `beyond` is null for matches recorded before migration 2. */
-  measures: { measure: string; events: number; beyond: number | null; stat: number | null; p: number | null; score: number | null }[];
+/** A measure as stored: `beyond` is null for matches recorded before migration 2. */
+export type StoredMeasure = Omit<MeasureEvidence, 'beyond'> & { beyond: number | null };
+
+/** One match of one player as the store gives it back: the match's fields and the player's numbers in it. */
+export interface PlayerMatch extends Pick<MatchEvidence, 'logId' | 'path' | 'roomId' | 'startedAt' | 'auditedAt' | 'calibration'>,
+  Omit<PlayerEvidence, keyof PlayerKey | 'measures' | 'offending'> {
+  measures: StoredMeasure[];
   offendingShots: number;
 }
 
-export interface RankedPlayer extends PlayerKey {
+/** A player's numbers over its matches, and what the score across matches reads of them (playerSummaries). */
+export interface PlayerSummary extends PlayerKey {
   matches: number;
+  /** Matches whose own (per-match) behaviour score flagged them; the highest of those scores. */
   flaggedMatches: number;
-  /** Sum of the behaviour scores over the player's matches (unscored matches add nothing). */
-  scoreSum: number;
   maxScore: number | null;
   shots: number;
+  offendingShots: number;
+  /** Matches the audit scored no behaviour in; matches recorded before the store kept tail counts (migration 2). */
+  noScore: number;
+  noTailCounts: number;
   /** The newest label, if any. */
   label: Label | null;
+  /** The latest readable matches (a score and every tail count), oldest first. */
+  readable: PlayerMatch[];
 }
 
 export interface StoreCounts {
@@ -145,19 +143,61 @@ export class EvidenceStore {
     return (await this.db.all('SELECT 1 AS one FROM matches WHERE log_id = ?', [logId])).length > 0;
   }
 
-  /** The player's matches, oldest first (by the log's start time), each with its measures. */
+  /** The player's matches, oldest first (by the log's start time, then log id), each with its measures. */
   async playerMatches(key: PlayerKey): Promise<PlayerMatch[]> {
-    const k = [key.playerId, b(key.verified)];
+    return (await this.matchesWhere('pm.player_id = ? AND pm.verified = ?', [key.playerId, b(key.verified)])).map(({ playerId: _p, verified: _v, ...m }) => m);
+  }
+
+  /**
+   * Every player's numbers over its matches, and its latest `latest` readable matches (a behaviour
+   * score and every measure's tail count: what the score across matches reads) with their measures,
+   * oldest first: three queries, and the measure rows of at most `latest` matches per player
+   * whatever the history. Players by id, then verified.
+   */
+  async playerSummaries(latest: number): Promise<PlayerSummary[]> {
+    // A measure without its tail count (a row from before migration 2; indexed by migration 3).
+    const missingTail = (pm: string) => `EXISTS (SELECT 1 FROM player_measures y WHERE y.log_id = ${pm}.log_id AND y.slot = ${pm}.slot AND y.beyond IS NULL)`;
+    const unread = (pm: string) => `CASE WHEN ${pm}.score IS NULL THEN 1 WHEN ${missingTail(pm)} THEN 2 ELSE 0 END`;
     const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT pm.log_id, m.path, m.room_id, m.started_at, m.audited_at, pm.slot, pm.shots, pm.hits, pm.headshots, pm.score, pm.flagged, pm.flags,
+      `SELECT player_id, verified, CAST(COUNT(*) AS INTEGER) AS matches, CAST(SUM(flagged) AS INTEGER) AS flagged,
+              CAST(MAX(score) AS DOUBLE PRECISION) AS max_score, CAST(SUM(shots) AS INTEGER) AS shots,
+              CAST(SUM(CASE WHEN unread = 1 THEN 1 ELSE 0 END) AS INTEGER) AS no_score, CAST(SUM(CASE WHEN unread = 2 THEN 1 ELSE 0 END) AS INTEGER) AS no_tail,
+              CAST(SUM(offending) AS INTEGER) AS offending,
+              (SELECT l.label FROM labels l WHERE l.player_id = u.player_id AND l.verified = u.verified ORDER BY l.at DESC, l.id DESC LIMIT 1) AS label
+         FROM (SELECT pm.player_id, pm.verified, pm.flagged, pm.score, pm.shots, ${unread('pm')} AS unread,
+                      (SELECT COUNT(*) FROM offending_shots o WHERE o.log_id = pm.log_id AND o.slot = pm.slot) AS offending
+                 FROM player_matches pm) u
+        GROUP BY player_id, verified ORDER BY player_id, verified`);
+    const readable = await this.matchesWhere(
+      `(pm.log_id, pm.slot) IN (SELECT log_id, slot FROM (
+         SELECT q.log_id, q.slot, ROW_NUMBER() OVER (PARTITION BY q.player_id, q.verified ORDER BY qm.started_at DESC, q.log_id DESC, q.slot DESC) AS rn
+           FROM player_matches q JOIN matches qm ON qm.log_id = q.log_id WHERE q.score IS NOT NULL AND NOT ${missingTail('q')}) latest WHERE rn <= ?)`,
+      [Math.max(0, Math.floor(latest))]);
+    const byPlayer = new Map<string, PlayerMatch[]>();
+    for (const { playerId, verified, ...m } of readable) {
+      const id = `${verified ? 1 : 0}:${playerId}`;
+      byPlayer.set(id, [...(byPlayer.get(id) ?? []), m]);
+    }
+    return rows.map((r) => ({
+      playerId: String(r.player_id), verified: Number(r.verified) === 1, matches: Number(r.matches), flaggedMatches: Number(r.flagged),
+      maxScore: numOrNull(r.max_score), shots: Number(r.shots), offendingShots: Number(r.offending), noScore: Number(r.no_score), noTailCounts: Number(r.no_tail),
+      label: r.label === null || r.label === undefined ? null : (String(r.label) as Label),
+      readable: byPlayer.get(`${Number(r.verified) === 1 ? 1 : 0}:${String(r.player_id)}`) ?? [],
+    }));
+  }
+
+  /** The player matches `where` picks (on alias pm), by player then oldest first, with their measures; two queries. */
+  private async matchesWhere(where: string, params: SqlValue[]): Promise<(PlayerMatch & PlayerKey)[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT pm.player_id, pm.verified, pm.log_id, m.path, m.room_id, m.started_at, m.audited_at, m.calibration, pm.slot, pm.shots, pm.hits, pm.headshots, pm.score, pm.flagged, pm.flags,
               (SELECT CAST(COUNT(*) AS INTEGER) FROM offending_shots o WHERE o.log_id = pm.log_id AND o.slot = pm.slot) AS offending
          FROM player_matches pm JOIN matches m ON m.log_id = pm.log_id
-        WHERE pm.player_id = ? AND pm.verified = ? ORDER BY m.started_at, pm.log_id, pm.slot`, k);
+        WHERE ${where} ORDER BY pm.player_id, pm.verified, m.started_at, pm.log_id, pm.slot`, params);
     const measures = await this.db.all<Record<string, unknown>>(
       `SELECT x.log_id, x.slot, x.measure, x.events, x.beyond, x.stat, x.p, x.score FROM player_measures x
          JOIN player_matches pm ON pm.log_id = x.log_id AND pm.slot = x.slot
-        WHERE pm.player_id = ? AND pm.verified = ? ORDER BY x.measure`, k);
-    const byMatch = new Map<string, PlayerMatch['measures']>();
+        WHERE ${where} ORDER BY x.log_id, x.slot, x.measure`, params);
+    const byMatch = new Map<string, StoredMeasure[]>();
     for (const m of measures) {
       const id = `${String(m.log_id)}:${String(m.slot)}`;
       const list = byMatch.get(id) ?? [];
@@ -165,7 +205,9 @@ export class EvidenceStore {
       byMatch.set(id, list);
     }
     return rows.map((r) => ({
+      playerId: String(r.player_id), verified: Number(r.verified) === 1,
       logId: String(r.log_id), path: String(r.path), roomId: String(r.room_id), startedAt: String(r.started_at), auditedAt: String(r.audited_at),
+      calibration: r.calibration === null || r.calibration === undefined ? null : String(r.calibration),
       slot: Number(r.slot), shots: Number(r.shots), hits: Number(r.hits), headshots: Number(r.headshots), score: numOrNull(r.score),
       flagged: Number(r.flagged) === 1, flags: JSON.parse(String(r.flags)) as PlayerMatch['flags'], offendingShots: Number(r.offending),
       measures: byMatch.get(`${String(r.log_id)}:${String(r.slot)}`) ?? [],
@@ -178,26 +220,6 @@ export class EvidenceStore {
       'SELECT log_id, slot, shot, time_ms, measure, value, threshold, unit FROM offending_shots WHERE player_id = ? AND verified = ? ORDER BY log_id, shot, measure',
       [key.playerId, b(key.verified)]);
     return rows.map((r) => ({ logId: String(r.log_id), slot: Number(r.slot), shot: Number(r.shot), timeMs: numOrNull(r.time_ms), measure: String(r.measure), value: numOrNull(r.value), threshold: numOrNull(r.threshold), unit: String(r.unit) }));
-  }
-
-  /**
-   * A PLACEHOLDER ranking, not a verdict: players by the sum of their behaviour scores over their
-   * matches, then by flagged matches. It grows with the number of matches played and knows nothing
-   * of how scores of one player's matches relate; a real evidence model is to replace it.
-   */
-  async rankBySummedScore(options: { limit?: number; minMatches?: number } = {}): Promise<RankedPlayer[]> {
-    const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT player_id, verified, CAST(COUNT(*) AS INTEGER) AS matches, CAST(SUM(flagged) AS INTEGER) AS flagged,
-              CAST(COALESCE(SUM(score), 0) AS DOUBLE PRECISION) AS score_sum, CAST(MAX(score) AS DOUBLE PRECISION) AS max_score,
-              CAST(SUM(shots) AS INTEGER) AS shots,
-              (SELECT l.label FROM labels l WHERE l.player_id = pm.player_id AND l.verified = pm.verified ORDER BY l.at DESC, l.id DESC LIMIT 1) AS label
-         FROM player_matches pm GROUP BY player_id, verified HAVING COUNT(*) >= ?
-        ORDER BY score_sum DESC, flagged DESC, player_id, verified LIMIT ?`,
-      [Math.max(1, Math.floor(options.minMatches ?? 1)), Math.max(0, Math.floor(options.limit ?? 100))]);
-    return rows.map((r) => ({
-      playerId: String(r.player_id), verified: Number(r.verified) === 1, matches: Number(r.matches), flaggedMatches: Number(r.flagged),
-      scoreSum: Number(r.score_sum), maxScore: numOrNull(r.max_score), shots: Number(r.shots), label: r.label === null || r.label === undefined ? null : (String(r.label) as Label),
-    }));
   }
 
   /** Adds a reviewer's label for a player (labels are kept as a history; the newest is the player's label). */

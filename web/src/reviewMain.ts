@@ -1,7 +1,9 @@
 /**
- * The review page (web/review.html, served at /review/ behind the monitor's password): players as
- * the evidence store ranks them (a placeholder ranking: the summed behaviour score); a player opened
- * shows its matches (log, date, score, flags), the offending shots of each, linked to the replay
+ * The review page (web/review.html, served at /review/ behind the monitor's password): players
+ * ranked by their score across matches (server/evidence/cross.ts: flagged against the threshold for
+ * their number of matches first, then by the margin), each with that score and threshold; a player
+ * opened shows its matches (log, date, score, flags, share in the score across matches), the
+ * offending shots of each, linked to the replay
  * viewer at that log and shot, and the labels given so far; a reviewer labels the player cheater,
  * clean or unsure with a note. Everything comes from the JSON endpoints under review/api/
  * (server/evidence/review/routes.ts). Text from the store is set as text, never parsed as HTML.
@@ -9,17 +11,23 @@
 
 interface PlayerKey { playerId: string; verified: boolean }
 type Label = 'cheater' | 'clean' | 'unsure';
-interface RankedPlayer extends PlayerKey { matches: number; flaggedMatches: number; scoreSum: number; maxScore: number | null; shots: number; label: Label | null }
+interface RankedPlayer extends PlayerKey {
+  matches: number; scoredMatches: number; score: number | null; threshold: number | null; margin: number | null; flagged: boolean; drivers: string[];
+  flaggedMatches: number; maxScore: number | null; shots: number; offendingShots: number; otherCalibration: number; label: Label | null; note: string | null;
+}
+interface Cross { matches: number; score: number | null; threshold: number | null; flagged: boolean; drivers: { measure: string; score: number; z: number }[] }
 interface LabelRecord extends PlayerKey { id: string; label: Label; reviewer: string; at: string; note: string | null }
 interface Offending { slot: number; shot: number; timeMs: number | null; measure: string; value: number | null; threshold: number | null; unit: string }
 interface Match {
   logId: string; path: string; roomId: string; startedAt: string; slot: number; shots: number; hits: number; headshots: number;
   score: number | null; flagged: boolean; flags: { rule: string; detail: string }[]; offendingShots: number;
+  /** In the score across matches: its share of the drivers' z-scores; else why it is left out. */
+  cross: { share: number } | { left: 'no-score' | 'no-tail-counts' | 'older' };
   /** The log's bytes (relative to the site's root) when the server reaches the file, else null. */
   log: string | null;
   offending: Offending[];
 }
-interface PlayerDetail { player: PlayerKey; matches: Match[]; labels: LabelRecord[] }
+interface PlayerDetail { player: PlayerKey; cross: Cross; matches: Match[]; labels: LabelRecord[] }
 
 const LABELS: Label[] = ['cheater', 'clean', 'unsure'];
 /** Offending shots listed per match at most (the rest counted). */
@@ -67,9 +75,12 @@ async function loadPlayers(): Promise<void> {
     const open = el('button', { type: 'button', class: 'open' }, 'open');
     const row = el('tr', { class: 'player', 'data-player': p.playerId, 'data-verified': String(p.verified) },
       el('td', { class: 'n' }, String(i + 1)), el('td', {}, p.playerId), el('td', { class: 'muted' }, p.verified ? 'verified' : 'self-named'),
-      el('td', { class: 'n' }, String(p.matches)), el('td', { class: `n${p.flaggedMatches > 0 ? ' flagged' : ''}` }, String(p.flaggedMatches)),
-      el('td', { class: 'n score' }, num(p.scoreSum)), el('td', { class: 'n' }, num(p.maxScore)), el('td', { class: 'n' }, String(p.shots)),
-      el('td', { class: 'label' }, labelText(p.label)), el('td', {}, open));
+      el('td', { class: 'n matches', ...(p.note !== null ? { title: p.note } : {}) }, `${p.scoredMatches}/${p.matches}`, p.note !== null ? el('span', { class: 'muted' }, ' *') : null),
+      el('td', { class: `n score${p.flagged ? ' flagged' : ''}` }, num(p.score)), el('td', { class: 'n threshold' }, num(p.threshold)),
+      el('td', { class: `flag${p.flagged ? ' flagged' : ''}` }, p.score === null ? '-' : p.flagged ? 'flagged' : 'no'),
+      el('td', { class: 'muted' }, p.drivers.join(', ') || '-'),
+      el('td', { class: `n${p.flaggedMatches > 0 ? ' flagged' : ''}` }, String(p.flaggedMatches)), el('td', { class: 'n' }, num(p.maxScore)),
+      el('td', { class: 'n' }, String(p.shots)), el('td', { class: 'label' }, labelText(p.label)), el('td', {}, open));
     body.append(row);
     open.onclick = () => toggle(p, row, open);
   });
@@ -84,7 +95,7 @@ function toggle(p: PlayerKey, row: HTMLTableRowElement, button: HTMLButtonElemen
     button.textContent = 'open';
     return;
   }
-  const cell = el('td', { class: 'detail', colspan: '10' }, 'loading ...');
+  const cell = el('td', { class: 'detail', colspan: '13' }, 'loading ...');
   row.after(el('tr', { class: 'detail-row' }, cell));
   button.textContent = 'close';
   showPlayer(p, row, cell).catch((e: unknown) => { cell.textContent = `could not load ${who(p)}: ${(e as Error).message}`; });
@@ -92,10 +103,20 @@ function toggle(p: PlayerKey, row: HTMLTableRowElement, button: HTMLButtonElemen
 
 async function showPlayer(p: PlayerKey, row: HTMLTableRowElement, cell: HTMLElement): Promise<void> {
   const d = await api<PlayerDetail>(playerPath(p));
-  cell.replaceChildren(el('h2', {}, `${who(d.player)}: ${d.matches.length} matches`), matchesTable(d.matches));
+  cell.replaceChildren(el('h2', {}, `${who(d.player)}: ${d.matches.length} matches`), crossLine(d.cross), matchesTable(d.matches));
   for (const m of d.matches) if (m.offending.length > 0) cell.append(offendingList(m));
   cell.append(el('h2', {}, 'labels'), labelsList(d.labels), labelForm(p, row, cell));
 }
+
+/** The player's score across matches against its threshold, and the measures behind it. */
+function crossLine(c: Cross): HTMLElement {
+  if (c.score === null) return el('p', { class: 'cross muted' }, 'no match the score across matches can read');
+  const drivers = c.drivers.map((d) => `${d.measure} ${num(d.score)} (z ${num(d.z)})`).join(', ') || 'none';
+  return el('p', { class: 'cross' }, `across ${c.matches} matches: score ${num(c.score)}, threshold ${num(c.threshold)}: `,
+    el('span', { class: c.flagged ? 'flagged' : 'muted' }, c.flagged ? 'flagged' : 'not flagged'), `; measures behind it: ${drivers}`);
+}
+
+const LEFT_OUT: Record<string, string> = { 'no-score': 'not scored', 'no-tail-counts': 'no tail counts (recorded before migration 2)', older: 'older than the latest scored' };
 
 function matchesTable(matches: Match[]): HTMLElement {
   const rows = matches.map((m) => el('tr', { class: 'match', 'data-log': m.logId },
@@ -106,8 +127,10 @@ function matchesTable(matches: Match[]): HTMLElement {
     el('td', { class: 'n' }, `${m.hits}/${m.shots}`),
     el('td', { class: `n${m.flagged ? ' flagged' : ''}` }, num(m.score)),
     el('td', {}, m.flags.length === 0 ? '-' : m.flags.map((f) => `${f.rule}: ${f.detail}`).join('; ')),
-    el('td', { class: 'n' }, String(m.offendingShots))));
-  return el('table', {}, el('thead', {}, el('tr', {}, ...['started', 'log id', 'path', 'slot', 'hits/shots', 'score', 'flags', 'offending'].map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
+    el('td', { class: 'n' }, String(m.offendingShots)),
+    'share' in m.cross ? el('td', { class: 'n' }, num(m.cross.share)) : el('td', { class: 'muted' }, LEFT_OUT[m.cross.left] ?? m.cross.left)));
+  const heads = ['started', 'log id', 'path', 'slot', 'hits/shots', 'score', 'flags', 'offending', 'share across (z)'];
+  return el('table', {}, el('thead', {}, el('tr', {}, ...heads.map((h) => el('th', {}, h)))), el('tbody', {}, ...rows));
 }
 
 /** A match's offending shots, one line per shot (its measures together), each linked to the viewer. */

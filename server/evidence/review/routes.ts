@@ -5,8 +5,8 @@
  * a store is configured (server/ops/review.ts); `npm run review` (./cli.ts) serves it alone.
  *
  *   GET  /review/                              the page
- *   GET  /review/api/players?limit=N           players by the store's placeholder ranking
- *   GET  /review/api/player/<id>?verified=B    one player: matches, offending shots, labels
+ *   GET  /review/api/players?limit=N           players ranked by their score across matches (../cross.ts)
+ *   GET  /review/api/player/<id>?verified=B    one player: its score across matches, matches, offending shots, labels
  *   POST /review/api/label                     { playerId, verified, label, note?, reviewer? } -> 201
  *   GET  /review/log/<log id>.hrml             the log's bytes, read from the path the store keeps
  *
@@ -19,6 +19,8 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_CROSS_CALIBRATION_URL, loadCrossCalibration, type CrossMatchCalibration } from '../../behaviour/crossCalibration';
+import { crossHorizon, crossOfMatches, rankByCrossMatch, whyUnscored } from '../cross';
 import type { EvidenceStore } from '../store';
 import { labelFrom, playerKeyFrom, rankLimitFrom } from './input';
 
@@ -40,6 +42,8 @@ export interface ReviewOptions {
   password: string;
   /** The built web client (dist/web) holding review.html; false: no page, the endpoints only. */
   webDir: string | false;
+  /** The calibration of the score across matches (default the shipped server/behaviour/crossCalibration.json). */
+  crossCalibration?: CrossMatchCalibration;
 }
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -54,9 +58,11 @@ export class ReviewRoutes {
   private readonly passwordDigest: Buffer;
   private readonly userDigest = digest(REVIEW_USER);
   private readonly page: Buffer | null;
+  private readonly cal: CrossMatchCalibration;
 
   constructor(private readonly options: ReviewOptions) {
     this.passwordDigest = digest(options.password);
+    this.cal = options.crossCalibration ?? loadCrossCalibration(DEFAULT_CROSS_CALIBRATION_URL);
     this.page = options.webDir === false ? null : readOptional(join(options.webDir, 'review.html'));
   }
 
@@ -113,8 +119,9 @@ export class ReviewRoutes {
   private async players(query: URLSearchParams): Promise<Answer> {
     const limit = rankLimitFrom(query.get('limit'));
     if (!limit.ok) return err(400, limit.reason);
-    const players = await this.options.store.rankBySummedScore({ limit: limit.value });
-    return { status: 200, body: { store: this.options.store.where, ranking: 'placeholder: the sum of the behaviour scores over the player\'s matches (rankBySummedScore), not a verdict', players } };
+    const players = await rankByCrossMatch(this.options.store, this.cal, { limit: limit.value });
+    const { source, fpTarget, thresholds } = this.cal;
+    return { status: 200, body: { store: this.options.store.where, ranking: rankingText(this.cal), calibration: { source, fpTarget, horizon: crossHorizon(this.cal), thresholds }, players } };
   }
 
   private async player(encodedId: string, query: URLSearchParams): Promise<Answer> {
@@ -126,12 +133,17 @@ export class ReviewRoutes {
     const offending = await store.offendingShots(key.value);
     const reachable = new Map<string, boolean>();
     for (const m of matches) if (!reachable.has(m.logId)) reachable.set(m.logId, await isFile(m.path));
+    const cross = crossOfMatches(matches, this.cal);
+    const share = new Map(cross.byMatch.map((b) => [b.match, b.z]));
     return {
       status: 200,
       body: {
         player: key.value,
+        cross: { matches: cross.matches, score: cross.matches > 0 ? cross.score : null, threshold: cross.matches > 0 ? cross.threshold : null, flagged: cross.flagged, drivers: cross.drivers.map((d) => ({ measure: d.measure, score: d.score, z: d.z })), ruleFlags: cross.ruleFlags },
         matches: matches.map((m) => ({
           ...m,
+          // In the score across matches: its share of the drivers' z-scores; else why not (unscored, or older than the latest scored).
+          cross: share.has(m.logId) ? { share: share.get(m.logId)! } : { left: whyUnscored(m) ?? 'older' },
           // Relative to the site's root: the page and the viewer resolve it there.
           log: reachable.get(m.logId) === true ? `review/log/${m.logId}.hrml` : null,
           offending: offending.filter((o) => o.logId === m.logId && o.slot === m.slot).map(({ logId: _, ...o }) => o),
@@ -181,6 +193,13 @@ export class ReviewRoutes {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/octet-stream', 'content-length': bytes.length, 'cache-control': 'private, max-age=3600' });
     res.end(method === 'HEAD' ? undefined : bytes);
   }
+}
+
+/** How the players are ranked, in words (the answer's `ranking`). */
+export function rankingText(cal: CrossMatchCalibration): string {
+  const k = crossHorizon(cal);
+  return `by the score across each player's matches (its latest ${k} with behaviour measures; npm run detect -- --matches): `
+    + `flagged first (the score at its threshold for that many matches, set so that ${100 * cal.fpTarget}% of honest players are flagged at any of their first ${k}), then by the score minus its threshold`;
 }
 
 function send(res: ServerResponse, method: string, a: Answer): void {
