@@ -98,7 +98,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
     await a!.serverTimePasses(1200);
     const to = eye(after(body(a!), 100));
     expect(to[0]! - body(a!).x).toBeGreaterThan(7);
-    const v = await fire(a!, 1, a!.clock.stamp(performance.now()), to, [to[0]!, to[1]!, to[2]! + 30]);
+    const v = await fire(a!, 1, claimNow(a!), to, [to[0]!, to[1]!, to[2]! + 30]);
     expect(reasonName(v.reason)).toBe('ORIGIN_MISMATCH');
     await a!.leave();
   });
@@ -168,8 +168,7 @@ describe('queued inputs do not carry the eye past the claimed time', () => {
       expect(world.anyHit(to[0]!, to[1]!, to[2]!, target[0], target[1], target[2])).toBe(false);
       const end = [to[0]! + (target[0] - to[0]!) * 3, to[1]! + (target[1] - to[1]!) * 3, to[2]! + (target[2] - to[2]!) * 3];
       // Control: the same shot with nothing queued.
-      const t0 = a!.clock.stamp(performance.now());
-      expect(reasonName((await fire(a!, 1, t0, to, end)).reason)).toBe('ORIGIN_MISMATCH');
+      expect(reasonName((await fire(a!, 1, claimNow(a!), to, end)).reason)).toBe('ORIGIN_MISMATCH');
       await freshPing(a!);
       const t = claimNow(a!);
       burst(a!, [...Array.from({ length: 30 }, () => walk(1)), ...Array.from({ length: 30 }, () => walk(0))], t, how);
