@@ -14,6 +14,8 @@ import {
 } from './helpers/volumeBrute';
 
 const vol = new VolumeRewinder(rewinder);
+/** The brute force is slow (seconds unloaded, over a minute on a loaded 2-core machine): its own time limit. */
+const HEAVY_MS = 240_000;
 
 describe('closest-point kernels', () => {
   it('point-triangle equals projection-and-edges; segment-triangle equals golden section over the segment', () => {
@@ -98,7 +100,7 @@ describe('VolumeRewinder overlaps', () => {
     }
     expect(entries).toBeGreaterThan(700);
     expect(insideCores).toBeGreaterThan(200);
-  });
+  }, HEAVY_MS);
 
   it('overlapCapsule equals brute force (golden section of the signed distance along the segment; 300 capsules); degenerate capsules are spheres', () => {
     const rnd = mulberry32(0x5c06);
@@ -147,7 +149,7 @@ describe('VolumeRewinder overlaps', () => {
     }
     expect(entries).toBeGreaterThan(150);
     expect(crossing).toBeGreaterThan(60);
-  });
+  }, HEAVY_MS);
 
   it('overlapBox equals brute force (vertex containment and edge-face crossings; 2,000 boxes rotated arbitrarily)', () => {
     const rnd = mulberry32(0x5c07);
@@ -209,5 +211,5 @@ describe('VolumeRewinder overlaps', () => {
     expect(entries).toBeGreaterThan(1000);
     expect(centreOutside).toBeGreaterThan(700);
     expect(entries - centreOutside).toBeGreaterThan(100);
-  });
+  }, HEAVY_MS);
 });
