@@ -19,6 +19,8 @@ import { HIT_ZONE_COUNT } from '../shared/rig/rig';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { Sight } from '../client-sim/sight';
+import { LaunchPredictor } from '../shared/client/projectiles';
+import { FlightEventKind } from '../shared/projectile/flight';
 import { buildTestWorld } from './helpers/server';
 import { arenaState, type StatePlayer } from './helpers/arenaStates';
 
@@ -158,6 +160,26 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     expect(drawnX(view, timeOf(0) + 1)).toBeNull();
     expect(drawnX(view, timeOf(1) - 1)).toBeNull();
     expect(drawnX(view, timeOf(1))).toBe(5);
+  });
+});
+
+describe('an own rocket predicted toward an enemy back from the fog', () => {
+  /** A rocket from (0, 1, 0) along +z launched at snapshot `launchK`'s time; the enemy 1.5 m ahead, withheld in 4..9. Its end. */
+  function flyAt(launchK: number): { kind: number; player: number } {
+    const { view, pool } = newView();
+    const predictor = new LaunchPredictor(view, { ...rules, loadout: [WeaponId.ROCKET] }, TICK_HZ);
+    const state = (k: number) => arenaState(k, timeOf(k), k >= 4 && k <= 9 ? [{ slot: 0, x: 0, z: -3 }] : [{ slot: 0, x: 0, z: -3 }, { slot: 1, x: 0, z: 1.5, viewZ: -1 }]);
+    for (let k = 0; k <= 12; k++) feed(pool, view, state(k));
+    let end: { kind: number; player: number } | null = null;
+    const onEnd = (e: { kind: number; player: number }) => { end ??= { kind: e.kind, player: e.player }; };
+    expect(predictor.launch(0, WeaponId.ROCKET, 1, 0, 1, 0, 0, 0, 1, timeOf(launchK), onEnd)).toBeGreaterThanOrEqual(0);
+    for (let t = timeOf(launchK); end === null && t < timeOf(launchK) + 6000; t += 16) predictor.advance(t, onEnd);
+    return end!;
+  }
+
+  it('meets it only from its first snapshot back on (launched in the gap it flies past where it stands at D)', () => {
+    expect(flyAt(10)).toMatchObject({ kind: FlightEventKind.PLAYER, player: 1 }); // control: from D on it is hit
+    expect(flyAt(5).player).toBe(-1); // launched while withheld: it met no one before D, and was past it after
   });
 });
 

@@ -142,6 +142,18 @@ export class MatchView implements ShotScene {
     this.snapshots++;
   }
 
+  /**
+   * The rings of the players whose current run of snapshots began at or before `timeMs` (others
+   * undefined): what something flown from that time on may meet, as the shot pipeline's targets
+   * are masked by lifeStartMs. Scratch, rewritten by the next call.
+   */
+  historiesFrom(timeMs: number): readonly (PlayerHistory | undefined)[] {
+    const out = this.fromScratch;
+    for (let s = 0; s < this.maxPlayers; s++) out[s] = this.presentSinceMs[s]! <= timeMs || s === this.ownSlot ? this.histories[s] : undefined;
+    return out;
+  }
+  private readonly fromScratch: (PlayerHistory | undefined)[] = [];
+
   /** This bot's hit killed `slot` (server said so): treat it as dead until its next life. */
   markKilled(slot: number): void {
     if (!(slot >= 0 && slot < this.maxPlayers) || !this.present(slot)) return; // a withheld victim: nothing drawn to mark
