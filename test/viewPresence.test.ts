@@ -152,6 +152,18 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     expect(view.aliveLatest(1)).toBe(true);
   });
 
+  it('starts a new run after an absence in a capture the view skipped as a repeat of the same time', () => {
+    const { view, pool } = newView();
+    feed(pool, view, stateAt(0));
+    feed(pool, view, stateAt(1));
+    feed(pool, view, arenaState(1, timeOf(1), [{ slot: 0, x: 0, z: 0 }])); // same time, the enemy withheld: poses skipped
+    expect(view.present(1)).toBe(true); // the view's newest is still the first state of that time
+    feed(pool, view, stateAt(2));
+    expect(view.presentSinceMs[1]).toBe(timeOf(2));
+    expect(drawnX(view, timeOf(1) + STEP / 2)).toBeNull();
+    expect(drawnX(view, timeOf(2))).toBe(enemyX(2));
+  });
+
   it('is never drawn across an epoch change within a run, and drawn from the new epoch\'s first snapshot', () => {
     const { view, pool } = newView();
     feed(pool, view, arenaState(0, timeOf(0), [{ slot: 0, x: 0, z: 0 }, { slot: 1, x: 0, z: 8 }]));

@@ -30,18 +30,29 @@ const rules = defaultValidationConfig(WEAPONS, new Array<number>(HIT_ZONE_COUNT)
 interface Gen { present: boolean; bump: boolean; alive: boolean; x: number }
 const weighted = (p: number) => fc.oneof({ arbitrary: fc.constant(true), weight: p }, { arbitrary: fc.constant(false), weight: 10 - p });
 const playerArb = fc.record({ present: weighted(7), bump: weighted(1), alive: weighted(8), x: fc.integer({ min: -500, max: 500 }).map((i) => i / 10) });
-/** At most 40 snapshots 20..45 ms apart: the rings (51 at 20 Hz) never wrap and the span stays under the render window. */
-const patternArb = (ids: number) => fc.array(fc.record({ dt: fc.integer({ min: 20, max: 45 }), players: fc.array(playerArb, { minLength: ids, maxLength: ids }) }), { minLength: 1, maxLength: 40 });
+/**
+ * At most 40 snapshots 20..45 ms apart (the rings, 51 at 20 Hz, never wrap and the span stays under
+ * the render window), one in ten a repeat of the last time (the view skips its poses; the pool
+ * still reads who is in it).
+ */
+const dtArb = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 20, max: 45 }), weight: 9 });
+const patternArb = (ids: number) => fc.array(fc.record({ dt: dtArb, players: fc.array(playerArb, { minLength: ids, maxLength: ids }) }), { minLength: 1, maxLength: 40 });
 
-/** What one id looked like in one received snapshot. */
-interface Seen { t: number; present: boolean; epoch: number; alive: boolean; x: number }
+/** What one id looked like in one applied snapshot; `newRun`: present, and absent from some capture since its last applied one. */
+interface Seen { t: number; present: boolean; newRun: boolean; epoch: number; alive: boolean; x: number }
 
-/** The reference: where `hist` (every received snapshot of one id) says it is drawn at t, or null. */
+/** The reference: the index of the first snapshot of the id's current run (its newest applied one present). */
+function runStart(hist: readonly Seen[]): number {
+  let r = hist.length - 1;
+  while (!hist[r]!.newRun) r--;
+  return r;
+}
+
+/** The reference: where `hist` (every applied snapshot of one id) says it is drawn at t, or null. */
 function refDraw(hist: readonly Seen[], t: number): number | null {
   const n = hist.length - 1;
   if (n < 0 || !hist[n]!.present) return null;
-  let r = n;
-  while (r > 0 && hist[r - 1]!.present) r--;
+  const r = runStart(hist);
   if (t > hist[n]!.t) return hist[n]!.x; // the newest, held while the newest has it
   if (t < hist[r]!.t) return null;
   for (let i = r; i <= n; i++) {
@@ -61,8 +72,9 @@ function refDraw(hist: readonly Seen[], t: number): number | null {
 function refLifeStart(hist: readonly Seen[]): number {
   const n = hist.length - 1;
   if (n < 0 || !hist[n]!.present) return Infinity;
+  const first = runStart(hist);
   let r = n;
-  while (r > 0 && hist[r - 1]!.present && hist[r - 1]!.epoch === hist[n]!.epoch) r--;
+  while (r > first && hist[r - 1]!.epoch === hist[n]!.epoch) r--;
   for (let i = r; i <= n; i++) if (hist[i]!.alive) return hist[i]!.t;
   return Infinity;
 }
@@ -92,12 +104,15 @@ function run(pattern: { dt: number; players: Gen[] }[], ids: number, byId: boole
   const hist: Seen[][] = Array.from({ length: ids }, () => []);
   const epochs = new Array<number>(ids).fill(0);
   const times: number[] = [];
+  /** Per id: absent from a capture since its last applied snapshot. */
+  const broken = new Array<boolean>(ids).fill(false);
   const idOf = (i: number): string | number => (byId ? `p${i + 1}` : i + 1);
   let t = 5000;
   for (let k = 0; k < pattern.length; k++) {
     const step = pattern[k]!;
+    const repeat = step.dt === 0 && times.length > 0;
     t += step.dt;
-    times.push(t);
+    if (!repeat) times.push(t);
     let state: unknown;
     if (byId) {
       const players = new Map<string, { x: number; z: number; epoch: number; alive: boolean }>([['self', { x: 0, z: -20, epoch: 0, alive: true }]]);
@@ -117,11 +132,20 @@ function run(pattern: { dt: number; players: Gen[] }[], ids: number, byId: boole
     const snap = pool.capture(state)!;
     view.apply(snap);
     snap.inUse = false;
-    // What was received of each id (one the pool had no slot for was not).
+    // What was received of each id (one the pool had no slot for was not); a repeat's poses are not applied.
     step.players.forEach((g, i) => {
       const received = g.present && pool.presentNow(idOf(i));
-      hist[i]!.push({ t, present: received, epoch: epochs[i]!, alive: g.alive, x: g.x });
+      if (repeat) {
+        if (!received) broken[i] = true;
+        return;
+      }
+      const h = hist[i]!;
+      const before = h[h.length - 1];
+      const newRun = received && (before === undefined || !before.present || broken[i]!);
+      broken[i] = false;
+      h.push({ t, present: received, newRun, epoch: epochs[i]!, alive: g.alive, x: g.x });
     });
+    if (repeat) continue; // the view is as before it (the pool's slots are checked after the next applied one)
     // Times around the newest snapshots: each, 1 ms either side, midpoints, and past the newest.
     const queries: number[] = [t + 17];
     for (let j = Math.max(0, times.length - 12); j < times.length; j++) {

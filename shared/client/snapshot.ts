@@ -8,7 +8,7 @@
 import { setYawFromDirection } from '../lagcomp/pose';
 
 /** Numbers captured per player per snapshot. */
-export const SNAP_STRIDE = 23;
+export const SNAP_STRIDE = 24;
 export const Snap = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11, HEALTH: 12,
   VX: 13, VY: 14, VZ: 15,
@@ -16,6 +16,12 @@ export const Snap = {
   WEAPON: 16, AMMO: 17, RELOAD_END: 18, DRAW_END: 19, INPUT_SEQ: 20,
   /** Eye height above the root (NaN: the rules'), and team (-1: none). */
   EYE: 21, TEAM: 22,
+  /**
+   * The slot's run: a count that changes whenever the slot begins a new unbroken run of captures
+   * (its player was absent from the capture before, or the slot went to another id). MatchView
+   * never joins two runs, even when it skipped the capture between them.
+   */
+  RUN: 23,
 } as const;
 
 export interface StateSnapshot {
@@ -131,6 +137,8 @@ export class SnapshotPool {
   private readonly seen: boolean[] = [];
   /** Per slot: the capture count when its id was last present (for giving the longest-absent slot first). */
   private readonly lastSeen: Float64Array;
+  /** Per slot: its run count (Snap.RUN). */
+  private readonly runs: Float64Array;
   private captures = 0;
   private current: StateSnapshot | null = null;
   private readonly visitPlayer = (p: unknown, id: string | number): void => this.copyPlayer(p, id);
@@ -140,6 +148,7 @@ export class SnapshotPool {
     for (let i = 0; i < size; i++) this.pool.push(createSnapshot(maxPlayers));
     for (let i = 0; i < maxPlayers; i++) this.seen.push(false);
     this.lastSeen = new Float64Array(maxPlayers);
+    this.runs = new Float64Array(maxPlayers);
   }
 
   /**
@@ -193,12 +202,16 @@ export class SnapshotPool {
     resetSnapPlayer(o);
     if (typeof id === 'string' || typeof id === 'number') o.id = id;
     this.reader.read(p, o);
+    const owner = this.bySlot[o.slot >= 0 ? o.slot : (this.slots.get(o.id) ?? -1)];
     const s = this.slotFor(o.id, o.slot);
-    if (s < 0) return;
+    if (s < 0) return; // over the limit
+    // Absent from the last capture, or the slot was another id's: a new run.
+    if (this.lastSeen[s]! !== this.captures || owner !== o.id) this.runs[s]!++;
     this.seen[s] = true;
     const players = this.current!.players;
     const b = s * SNAP_STRIDE;
     players[b + Snap.PRESENT] = 1;
+    players[b + Snap.RUN] = this.runs[s]!;
     players[b + Snap.X] = o.x; players[b + Snap.Y] = o.y; players[b + Snap.Z] = o.z;
     if (o.qw === o.qw) {
       players[b + Snap.QX] = o.qx; players[b + Snap.QY] = o.qy; players[b + Snap.QZ] = o.qz; players[b + Snap.QW] = o.qw;

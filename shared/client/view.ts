@@ -116,7 +116,13 @@ export class MatchView implements ShotScene {
         this.killedEpoch[s] = -1;
         continue;
       }
-      if (this.latest[o + Snap.PRESENT] !== 1) this.presentSinceMs[s] = snap.timeMs;
+      if (this.latest[o + Snap.PRESENT] !== 1 || this.latest[o + Snap.RUN] !== p[o + Snap.RUN]) {
+        // A new run: after an absence (one in a capture this view skipped as a repeat included), or another id in the slot.
+        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
+        this.epoch[s] = -1;
+        this.killedEpoch[s] = -1;
+        this.presentSinceMs[s] = snap.timeMs;
+      }
       const team = p[o + Snap.TEAM]!;
       this.teams[s] = team >= 0 ? team : -1;
       const epoch = p[o + Snap.EPOCH]!;
