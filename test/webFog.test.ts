@@ -48,7 +48,7 @@ describe('the page and an enemy that comes and goes', () => {
     for (const p of [b, c]) await p.until(() => p.pings >= 2 && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'pings and state');
     expect(c.slot).toBe(2); // spawn C, behind the wall from the page at A
     const room = ts.server.rooms.get(roomId)!;
-    const fog = (room as unknown as { fog?: unknown }).fog !== undefined;
+    const fog = ((room as unknown as { fog?: unknown }).fog ?? null) !== null; // the arena's FogFilter, when it has one and it is on
     const seen: { present: boolean; figure: boolean; shown: boolean }[] = [];
     let walking = true;
     const watch = (async () => {
