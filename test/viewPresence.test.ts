@@ -76,6 +76,7 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     feed(pool, view, stateAt(7)); // D: back
     expect(view.presentSinceMs[1]).toBe(timeOf(7));
     expect(view.lifeStartMs[1]).toBe(timeOf(7));
+    expect([view.holdsAt(1, timeOf(7) - 1), view.holdsAt(1, timeOf(7)), view.holdsAt(2, timeOf(7))]).toEqual([false, true, false]);
     // Before D nothing is drawn (the ring would clamp to D's pose; A's are gone).
     for (let t = timeOf(0); t < timeOf(7); t += 5) expect(drawnX(view, t)).toBeNull();
     expect(drawnX(view, timeOf(7))).toBe(enemyX(7));

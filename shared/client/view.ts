@@ -167,6 +167,11 @@ export class MatchView implements ShotScene {
     this.aliveNow[slot] = false;
   }
 
+  /** Whether this view holds `slot`'s data at server time `timeMs`: in the newest snapshot, its current run begun by then. */
+  holdsAt(slot: number, timeMs: number): boolean {
+    return this.present(slot) && this.presentSinceMs[slot]! <= timeMs;
+  }
+
   present(slot: number): boolean {
     return this.latest[slot * SNAP_STRIDE + Snap.PRESENT] === 1;
   }
