@@ -13,7 +13,7 @@
  * preallocated ring, snapshots through a pool. Weapon messages allocate their log entry.
  */
 import type { VerdictReply, HitReply, DamagedReply, RejectReply, WelcomeReply } from '../shared/protocol/messages';
-import { createShotMessage, type ShotMessage } from '../shared/protocol/shot';
+import { createShotMessage, ShotAction, type ShotMessage } from '../shared/protocol/shot';
 import { InputSender } from './inputSender';
 import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { WeaponSpec } from '../shared/weapons';
@@ -415,6 +415,7 @@ export class Bot implements Fighter {
       deadKnown: !this.aliveKnown(), epochAtSend: this.ownEpoch,
       predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target, predictedZone: p.zone, predictedDamage: p.damage,
       predictedOriginOffsetM: p.originOffsetM, predictedFired: p.fired, predictedPellets: predictedPellets(p),
+      unseen: payload[1] === ShotAction.FIRE ? this.unseenAt(dv.getFloat64(24, true)) : [],
       verdict: null, verdictAt: -1, diedInFlight: false, targetDiedInFlight: false, respawnedInFlight: false, floorLeadMs: Number.NaN,
     };
     const moves = seq > headSeq && p.seq === seq;
@@ -432,6 +433,13 @@ export class Bot implements Fighter {
     if (log.dropped) this.lostLater(log);
     this.opts.onShot?.(log);
     return log;
+  }
+
+  /** The other slots the view holds no data for at render time `t` (ShotLog.unseen; empty slots too: the state does not tell them apart). */
+  private unseenAt(t: number): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < this.view.maxPlayers; s++) if (s !== this.slot && !this.view.holdsAt(s, t)) out.push(s);
+    return out;
   }
 
   /** A message the link lost: the client notices when no verdict comes (after a second). */

@@ -77,6 +77,12 @@ export interface ShotLog {
   verdict: VerdictReply | null;
   verdictAt: number;
   /** Race facts, set by the simulator from the server's record of the arrival (see simulate.ts). */
+  /**
+   * A fire: the other slots its view held no data for at the render time (absent from its newest
+   * state, as a player the server's fog of war withholds or an empty slot, or back only later). The
+   * prediction cannot hit them; the server, judging with its whole history, may.
+   */
+  unseen: number[];
   diedInFlight: boolean;
   targetDiedInFlight: boolean;
   respawnedInFlight: boolean;

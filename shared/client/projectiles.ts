@@ -55,7 +55,7 @@ export class LaunchPredictor {
     arrivalMs: number = renderTimeMs,
   ): number {
     const start = catchUpStartMs(renderTimeMs, arrivalMs);
-    const i = this.flights.spawn(slot, weapon, seq, start, start, this.stepMs, x, y, z, dx, dy, dz, this.view.histories, onEnd);
+    const i = this.flights.spawn(slot, weapon, seq, start, start, this.stepMs, x, y, z, dx, dy, dz, this.view.historiesFrom(start), onEnd);
     if (i < 0) return i;
     const L = this.launches, o = this.next * LAUNCH_STRIDE;
     this.next = (this.next + 1) % this.capacity;
@@ -78,15 +78,22 @@ export class LaunchPredictor {
     const f = this.flights;
     this.drop(seq);
     L[o + 3] = startMs;
-    const i = f.spawn(L[o + 1]!, L[o + 2]!, seq, startMs, startMs, this.stepMs, L[o + 4]!, L[o + 5]!, L[o + 6]!, L[o + 7]!, L[o + 8]!, L[o + 9]!, this.view.histories, onEnd);
-    if (i >= 0 && this.lastRenderMs === this.lastRenderMs) f.step(-1, this.lastRenderMs, this.view.histories, onEnd);
+    const i = f.spawn(L[o + 1]!, L[o + 2]!, seq, startMs, startMs, this.stepMs, L[o + 4]!, L[o + 5]!, L[o + 6]!, L[o + 7]!, L[o + 8]!, L[o + 9]!, this.view.historiesFrom(startMs), onEnd);
+    if (i >= 0 && this.lastRenderMs === this.lastRenderMs) f.step(-1, this.lastRenderMs, this.view.historiesFrom(startMs), onEnd);
     return i >= 0;
   }
 
-  /** Flies every predicted projectile through the grid sub-steps that end by renderTimeMs, against the view's players; ends go to onEnd. */
+  /**
+   * Flies every predicted projectile through the grid sub-steps that end by renderTimeMs, against
+   * the view's players whose received data reaches back to the earliest flight's time (a player
+   * back from the server's fog meets nothing before its first snapshot); ends go to onEnd.
+   */
   advance(renderTimeMs: number, onEnd: FlightEndHandler): void {
     if (!(renderTimeMs <= this.lastRenderMs)) this.lastRenderMs = renderTimeMs;
-    this.flights.step(-1, renderTimeMs, this.view.histories, onEnd);
+    const f = this.flights;
+    let from = renderTimeMs;
+    for (let i = 0; i < f.capacity; i++) if (f.live[i] === 1 && f.timeMs[i]! < from) from = f.timeMs[i]!;
+    f.step(-1, renderTimeMs, this.view.historiesFrom(from), onEnd);
   }
 
   /**

@@ -8,7 +8,7 @@
 import { setYawFromDirection } from '../lagcomp/pose';
 
 /** Numbers captured per player per snapshot. */
-export const SNAP_STRIDE = 23;
+export const SNAP_STRIDE = 24;
 export const Snap = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11, HEALTH: 12,
   VX: 13, VY: 14, VZ: 15,
@@ -16,6 +16,12 @@ export const Snap = {
   WEAPON: 16, AMMO: 17, RELOAD_END: 18, DRAW_END: 19, INPUT_SEQ: 20,
   /** Eye height above the root (NaN: the rules'), and team (-1: none). */
   EYE: 21, TEAM: 22,
+  /**
+   * The slot's run: a count that changes whenever the slot begins a new unbroken run of captures
+   * (its player was absent from the capture before, or the slot went to another id). MatchView
+   * never joins two runs, even when it skipped the capture between them.
+   */
+  RUN: 23,
 } as const;
 
 export interface StateSnapshot {
@@ -70,8 +76,12 @@ export interface SnapshotReader<S = any> {
   players(state: S, visit: (player: any, id: string | number) => void): boolean;
   /** Fills `out` from a player object of the state (out.id is already the id players() gave). */
   read(player: any, out: SnapPlayer): void;
-  /** Calls `visit(victimSlot, timeMs)` for each death the state lists (a kill feed), if it has one. */
-  deaths?(state: S, visit: (victimSlot: number, timeMs: number) => void): void;
+  /**
+   * Calls `visit(victim, timeMs)` for each death the state lists (a kill feed), if it has one. The
+   * victim is its slot, or its id for a state without slots (the pool gives the slot it keeps for
+   * that id, -1 for an id it never saw); a victim absent from the state (withheld) is listed too.
+   */
+  deaths?(state: S, visit: (victim: number | string, timeMs: number) => void): void;
 }
 
 /** hitreg's arena schema (server/arena/schema.ts). */
@@ -110,6 +120,13 @@ function resetSnapPlayer(o: SnapPlayer): void {
  * record that may wait (a simulated link's queue) until applied. A record still in use (a long
  * retransmission wait) is skipped and a fresh one made, so nothing is overwritten while in flight;
  * at the patch rate the pool is not allocated from in steady state.
+ *
+ * Slots: a state that gives slots (the arena's) is used as it is. Otherwise each id keeps its slot
+ * while it is absent (left, or withheld by the server's fog of war), so one that comes back gets
+ * the same slot; a new id takes a slot never used first, then the one whose id has been absent
+ * longest. An absent id whose slot went to another gets a fresh one when it returns. Either way
+ * MatchView starts a new run for a player at its return (its ring was emptied when it went absent),
+ * so nothing of one id is ever joined to another's or across a gap.
  */
 export class SnapshotPool {
   private readonly pool: StateSnapshot[] = [];
@@ -118,23 +135,39 @@ export class SnapshotPool {
   private readonly bySlot: (string | number | undefined)[] = [];
   private readonly slots = new Map<string | number, number>();
   private readonly seen: boolean[] = [];
+  /** Per slot: the capture count when its id was last present (for giving the longest-absent slot first). */
+  private readonly lastSeen: Float64Array;
+  /** Per slot: its run count (Snap.RUN). */
+  private readonly runs: Float64Array;
+  private captures = 0;
   private current: StateSnapshot | null = null;
   private readonly visitPlayer = (p: unknown, id: string | number): void => this.copyPlayer(p, id);
-  private readonly visitDeath = (victim: number, timeMs: number): void => this.copyDeath(victim, timeMs);
+  private readonly visitDeath = (victim: number | string, timeMs: number): void => this.copyDeath(victim, timeMs);
 
   constructor(private readonly maxPlayers: number, size = 128, private readonly reader: SnapshotReader = ARENA_READER) {
     for (let i = 0; i < size; i++) this.pool.push(createSnapshot(maxPlayers));
     for (let i = 0; i < maxPlayers; i++) this.seen.push(false);
+    this.lastSeen = new Float64Array(maxPlayers);
+    this.runs = new Float64Array(maxPlayers);
   }
 
-  /** The view slot of a player id (-1 when not in the last snapshot). */
+  /**
+   * The view slot of a player id: where it is in the last snapshot, or, while it is absent, the
+   * slot kept for it (see the class comment); -1 when it has none.
+   */
   slotOf(id: string | number): number {
     return this.slots.get(id) ?? -1;
   }
 
-  /** The id of the player in a view slot (undefined when free). */
+  /** The id of the player in a view slot, or whose slot it is kept as while absent (undefined when free). */
   idOf(slot: number): string | number | undefined {
     return this.bySlot[slot];
+  }
+
+  /** Whether the id was in the last snapshot captured. */
+  presentNow(id: string | number): boolean {
+    const s = this.slots.get(id);
+    return s !== undefined && this.seen[s] === true;
   }
 
   /** Copies what a client needs out of the synced state; null when it has no players yet. */
@@ -155,14 +188,8 @@ export class SnapshotPool {
     }
     this.next = (this.next + 1) % this.pool.length;
     snap.inUse = true;
-    // Ids gone from the state free their slots.
-    for (let s = 0; s < this.maxPlayers; s++) {
-      const id = this.bySlot[s];
-      if (id !== undefined && !this.seen[s]) {
-        this.slots.delete(id);
-        this.bySlot[s] = undefined;
-      }
-    }
+    this.captures++;
+    for (let s = 0; s < this.maxPlayers; s++) if (this.seen[s]) this.lastSeen[s] = this.captures;
     reader.deaths?.(state, this.visitDeath);
     snap.tick = reader.tick(state);
     snap.timeMs = reader.timeMs(state);
@@ -175,12 +202,16 @@ export class SnapshotPool {
     resetSnapPlayer(o);
     if (typeof id === 'string' || typeof id === 'number') o.id = id;
     this.reader.read(p, o);
+    const owner = this.bySlot[o.slot >= 0 ? o.slot : (this.slots.get(o.id) ?? -1)];
     const s = this.slotFor(o.id, o.slot);
-    if (s < 0) return;
+    if (s < 0) return; // over the limit
+    // Absent from the last capture, or the slot was another id's: a new run.
+    if (this.lastSeen[s]! !== this.captures || owner !== o.id) this.runs[s]!++;
     this.seen[s] = true;
     const players = this.current!.players;
     const b = s * SNAP_STRIDE;
     players[b + Snap.PRESENT] = 1;
+    players[b + Snap.RUN] = this.runs[s]!;
     players[b + Snap.X] = o.x; players[b + Snap.Y] = o.y; players[b + Snap.Z] = o.z;
     if (o.qw === o.qw) {
       players[b + Snap.QX] = o.qx; players[b + Snap.QY] = o.qy; players[b + Snap.QZ] = o.qz; players[b + Snap.QW] = o.qw;
@@ -195,8 +226,9 @@ export class SnapshotPool {
     players[b + Snap.EYE] = o.eyeHeight; players[b + Snap.TEAM] = o.team;
   }
 
-  private copyDeath(victim: number, timeMs: number): void {
+  private copyDeath(victimOrId: number | string, timeMs: number): void {
     const snap = this.current!;
+    const victim = typeof victimOrId === 'number' ? victimOrId : this.slotOf(victimOrId);
     const n = snap.deathCount;
     if (2 * n + 2 > snap.deaths.length) {
       const grown = new Float64Array(snap.deaths.length * 2);
@@ -222,14 +254,22 @@ export class SnapshotPool {
     }
     const known = this.slots.get(id);
     if (known !== undefined) return known;
+    // A slot never used, else the one kept longest for an id absent from the last snapshot and
+    // not yet seen in this one (an id still present keeps its slot: a new one over the limit gets none).
+    let pick = -1;
     for (let s = 0; s < this.maxPlayers; s++) {
       if (this.bySlot[s] === undefined) {
-        this.bySlot[s] = id;
-        this.slots.set(id, s);
-        return s;
+        pick = s;
+        break;
       }
+      if (!this.seen[s] && this.lastSeen[s]! < this.captures && (pick < 0 || this.lastSeen[s]! < this.lastSeen[pick]!)) pick = s;
     }
-    return -1;
+    if (pick < 0) return -1;
+    const old = this.bySlot[pick];
+    if (old !== undefined) this.slots.delete(old);
+    this.bySlot[pick] = id;
+    this.slots.set(id, pick);
+    return pick;
   }
 }
 

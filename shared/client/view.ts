@@ -5,8 +5,20 @@
  * interpolated pose the client renders, and the rings together with the shared Rewinder and World
  * form a ShotScene, so the client predicts a shot with the server's own validateShot against
  * exactly what it rendered. Used by the browser client (web/) and the headless bots (client-sim/).
+ *
+ * A player may be absent from a snapshot and present again later: one that left, or an enemy the
+ * server withholds (fog of war). The view draws and predicts only from what it received:
+ * - absent from the newest snapshot: its ring is emptied; it is not drawn, not a target;
+ * - present again: a new run begins at that snapshot (presentSinceMs), never joined to the old one:
+ *   nothing is interpolated across the gap, and like a new life (epoch) it is drawn and can be hit
+ *   only from the run's first snapshot on (an earlier render time predicts a miss on it);
+ * - renderPose draws a player only between two received snapshots of one epoch, exactly at one, or
+ *   holding the newest while the newest snapshot still has it; never before the run, across an
+ *   epoch change, or older than the ring holds.
+ * The server judges every shot with its own history: a hit it finds on a player the client had no
+ * data for is its verdict (the client takes it like any other).
  */
-import { PlayerHistory, RecordResult, createRewindPolicy, OutOfWindow, type RewindPolicy, rewindStatusUsable } from '../lagcomp/history';
+import { PlayerHistory, RecordResult, RewindStatus, createRewindPolicy, OutOfWindow, MAX_REWIND_WINDOW_MS, type RewindPolicy } from '../lagcomp/history';
 import { Rewinder } from '../lagcomp/rewind';
 import { VolumeRewinder } from '../lagcomp/rewindVolume';
 import { createPlayerPose, type PlayerPose } from '../lagcomp/pose';
@@ -36,16 +48,25 @@ export class MatchView implements ShotScene {
    * drawn or predicted.
    */
   refusedPoses = 0;
-  /** Per slot: epoch of the life seen and the server time of its first snapshot (life start). */
+  /**
+   * Per slot: epoch of the life seen, and the server time from which it is a target (its life
+   * start): the first snapshot alive in that epoch within the current run, so never before data
+   * this view received (+Infinity while absent or dead since the run began).
+   */
   readonly epoch: Int32Array;
   readonly lifeStartMs: Float64Array;
+  /** Per slot: server time of the first snapshot of its current unbroken run of snapshots (+Infinity while absent). */
+  readonly presentSinceMs: Float64Array;
   /** Targets as the pipeline wants them: alive now (latest snapshot, minus kills this client caused), their lives and teams. */
   readonly targets: ShotTargets;
   private readonly aliveNow: boolean[] = [];
   private readonly teams: number[] = [];
   private readonly pose = createPlayerPose();
-  /** Rendering may reach further back than the rewind window (the backtracking cheat draws old poses). */
-  private readonly renderPolicy: RewindPolicy = createRewindPolicy(1000, OutOfWindow.CLAMP);
+  /**
+   * Rendering may reach further back than the rewind window (the backtracking cheat draws old
+   * poses): as far as the ring holds (renderPose refuses a clamped time).
+   */
+  private readonly renderPolicy: RewindPolicy = createRewindPolicy(MAX_REWIND_WINDOW_MS, OutOfWindow.CLAMP);
   /** Kills this bot's own confirmed hits caused, by slot -> epoch (cleared by a respawn). */
   private readonly killedEpoch: Int32Array;
   /**
@@ -72,6 +93,7 @@ export class MatchView implements ShotScene {
     this.latest = new Float64Array(maxPlayers * SNAP_STRIDE);
     this.epoch = new Int32Array(maxPlayers).fill(-1);
     this.lifeStartMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
+    this.presentSinceMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
     this.killedEpoch = new Int32Array(maxPlayers).fill(-1);
     this.targets = { alive: this.aliveNow, lifeStartMs: this.lifeStartMs, team: this.teams };
   }
@@ -84,22 +106,33 @@ export class MatchView implements ShotScene {
     for (let s = 0; s < this.maxPlayers; s++) {
       const o = s * SNAP_STRIDE;
       if (p[o + Snap.PRESENT] !== 1) {
-        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear(); // left: forget them
+        // Left or withheld: forget them (a return starts a new run).
+        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
         this.aliveNow[s] = false;
         this.epoch[s] = -1;
         this.teams[s] = -1;
+        this.lifeStartMs[s] = Number.POSITIVE_INFINITY;
+        this.presentSinceMs[s] = Number.POSITIVE_INFINITY;
+        this.killedEpoch[s] = -1;
         continue;
+      }
+      if (this.latest[o + Snap.PRESENT] !== 1 || this.latest[o + Snap.RUN] !== p[o + Snap.RUN]) {
+        // A new run: after an absence (one in a capture this view skipped as a repeat included), or another id in the slot.
+        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
+        this.epoch[s] = -1;
+        this.killedEpoch[s] = -1;
+        this.presentSinceMs[s] = snap.timeMs;
       }
       const team = p[o + Snap.TEAM]!;
       this.teams[s] = team >= 0 ? team : -1;
       const epoch = p[o + Snap.EPOCH]!;
       const alive = p[o + Snap.ALIVE] === 1;
       if (epoch !== this.epoch[s]) {
-        // A life this view saw begin starts at its first snapshot (within a patch of the server's
-        // first tick of it); one already under way when this view started began at an unknown time.
-        const known = this.epoch[s] !== -1 || this.snapshots > 0;
+        // A life (or a run: the epoch was -1 while absent) is a target from its first snapshot
+        // alive: within a patch of the server's first tick of it, and the first this view holds of
+        // one already under way when the run began (nothing earlier was received).
         this.epoch[s] = epoch;
-        this.lifeStartMs[s] = known ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+        this.lifeStartMs[s] = Number.POSITIVE_INFINITY;
       }
       if (alive && this.lifeStartMs[s] === Number.POSITIVE_INFINITY) this.lifeStartMs[s] = snap.timeMs;
       this.aliveNow[s] = alive && this.killedEpoch[s] !== epoch;
@@ -115,11 +148,28 @@ export class MatchView implements ShotScene {
     this.snapshots++;
   }
 
+  /**
+   * The rings of the players whose current run of snapshots began at or before `timeMs` (others
+   * undefined): what something flown from that time on may meet, as the shot pipeline's targets
+   * are masked by lifeStartMs. Scratch, rewritten by the next call.
+   */
+  historiesFrom(timeMs: number): readonly (PlayerHistory | undefined)[] {
+    const out = this.fromScratch;
+    for (let s = 0; s < this.maxPlayers; s++) out[s] = this.presentSinceMs[s]! <= timeMs || s === this.ownSlot ? this.histories[s] : undefined;
+    return out;
+  }
+  private readonly fromScratch: (PlayerHistory | undefined)[] = [];
+
   /** This bot's hit killed `slot` (server said so): treat it as dead until its next life. */
   markKilled(slot: number): void {
-    if (slot < 0 || slot >= this.maxPlayers) return;
+    if (!(slot >= 0 && slot < this.maxPlayers) || !this.present(slot)) return; // a withheld victim: nothing drawn to mark
     this.killedEpoch[slot] = this.epoch[slot]!;
     this.aliveNow[slot] = false;
+  }
+
+  /** Whether this view holds `slot`'s data at server time `timeMs`: in the newest snapshot, its current run begun by then. */
+  holdsAt(slot: number, timeMs: number): boolean {
+    return this.present(slot) && this.presentSinceMs[slot]! <= timeMs;
   }
 
   present(slot: number): boolean {
@@ -134,10 +184,14 @@ export class MatchView implements ShotScene {
     return this.latest[slot * SNAP_STRIDE + field]!;
   }
 
-  /** The pose of `slot` as rendered at server time `timeMs` (interpolated from the ring); false if none. */
+  /**
+   * The pose of `slot` as rendered at server time `timeMs`, from received snapshots only (see the
+   * module comment); false when there is none to draw (`out` may have been written).
+   */
   renderPose(out: PlayerPose, slot: number, timeMs: number): boolean {
     const h = this.histories[slot];
-    if (h === undefined || h.size() === 0) return false;
-    return rewindStatusUsable(h.sampleAt(out, timeMs, this.renderPolicy));
+    if (h === undefined || h.size() === 0 || !this.present(slot)) return false;
+    const status = h.sampleAt(out, timeMs, this.renderPolicy);
+    return status === RewindStatus.EXACT || status === RewindStatus.INTERPOLATED || status === RewindStatus.CLAMPED_NEW;
   }
 }

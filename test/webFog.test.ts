@@ -1,0 +1,82 @@
+/**
+ * The browser page (dist/web in Debian's Chromium) while an enemy walks out from behind the test
+ * level's wall and back, twice: the page at spawn A, the enemy (a real WebSocket client) behind
+ * the wall at spawn C. After each frame drawn, the page's figure of the enemy stands in the scene
+ * only while the page's newest state has the enemy: one absent from it (withheld by the arena's
+ * fog of war) is off the scene, no figure left where it was last seen, and a fresh one stands when
+ * it is back. With fog on it goes and comes back at least twice; without fog it is drawn throughout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createInputMessage } from '../shared/protocol/input';
+import { launchChromium } from './helpers/chromium';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, waitFor, type TestServer } from './helpers/server';
+
+let ts: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, maxPlayers: 4 });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await ts?.close();
+});
+
+/** Draws a frame now and says what the page holds of slot `s`: in its newest state, figure in the scene, shown. */
+async function frame(page: Page, s: number): Promise<{ present: boolean; figure: boolean; shown: boolean }> {
+  return await page.evaluate(`(() => {
+    const g = window.hitreg.game;
+    g.draw(performance.now());
+    const f = g.figures[${s}];
+    return { present: g.view.present(${s}), figure: f !== null && f !== undefined && f.group.parent === g.scene, shown: f !== null && f !== undefined && f.group.visible };
+  })()`) as { present: boolean; figure: boolean; shown: boolean };
+}
+
+describe('the page and an enemy that comes and goes', () => {
+  it('stands its figure in the scene only while its newest state has the enemy', async () => {
+    const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${ts.port}/?name=web`);
+    await page.waitForFunction(`window.hitreg?.game?.view.snapshots > 10 && window.hitreg.net.clock.measured >= 3`, undefined, { timeout: 30_000 });
+    const roomId = await page.evaluate(`window.hitreg.net.room.roomId`) as string;
+    const b = await TestPlayer.join(ts.url, roomId, { name: 'b', interpDelayMs: 100 });
+    const c = await TestPlayer.join(ts.url, roomId, { name: 'c', interpDelayMs: 100 });
+    for (const p of [b, c]) await p.until(() => p.pings >= 2 && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'pings and state');
+    expect(c.slot).toBe(2); // spawn C, behind the wall from the page at A
+    const room = ts.server.rooms.get(roomId)!;
+    const fog = ((room as unknown as { fog?: unknown }).fog ?? null) !== null; // the arena's FogFilter, when it has one and it is on
+    const seen: { present: boolean; figure: boolean; shown: boolean }[] = [];
+    let walking = true;
+    const watch = (async () => {
+      while (walking) seen.push(await frame(page, c.slot));
+    })();
+    const walk = (x: number) => ({ ...createInputMessage(), wishX: x, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1 });
+    const cx = () => room.match.scene.histories[2]!.sweepX;
+    for (let round = 0; round < 2; round++) {
+      c.holdInput(walk(1));
+      await waitFor(() => cx() > 6, 'C past the end of the wall', 10_000);
+      c.stopInputs();
+      await c.snapshotsPass(20);
+      c.holdInput(walk(-1));
+      await waitFor(() => cx() < 0, 'C back behind the wall', 10_000);
+      c.stopInputs();
+      await c.snapshotsPass(40);
+    }
+    walking = false;
+    await watch;
+    expect(errors).toEqual([]);
+    expect(seen.filter((f) => f.figure && !f.present)).toEqual([]); // never a figure of an absent enemy
+    expect(seen.filter((f) => f.shown).length).toBeGreaterThan(10);
+    let comebacks = 0;
+    for (let i = 1; i < seen.length; i++) if (seen[i]!.shown && !seen[i - 1]!.figure) comebacks++;
+    if (fog) expect(comebacks).toBeGreaterThanOrEqual(2);
+    else expect(seen.every((f) => f.present)).toBe(true);
+    await b.leave();
+    await c.leave();
+    await page.close();
+  });
+});
