@@ -77,6 +77,50 @@ describe('FogFilter', () => {
     expect(g.fog.enemyTicksSent[0]! + g.fog.enemyTicksWithheld[0]!).toBe(2 * (1 + Math.floor(8 / 0.05 + 1e-9) + 1));
   });
 
+  it("a pair turned hidden stays sent for the viewer's interpolation delay, then is withheld; sent again at once", () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('c', 8, -8);
+    g.tick(3);
+    expect(g.fog.isSent(0, 1)).toBe(true);
+    // c walks back along the wall out of sight (0.05 m a tick, under the speed bound).
+    const n = g.fog.capacity, interp = g.match.player('a')!.interpDelayMs;
+    expect(interp).toBeGreaterThan(0);
+    let hiddenAt = NaN, withheldAt = NaN;
+    for (let x = 8, k = 0; k < 400 && withheldAt !== withheldAt; k++) {
+      x = Math.max(0, x - 0.05);
+      g.feet.set('c', [x, -8]);
+      g.tick();
+      const t = g.match.newestTickMs;
+      if (g.fog.fog.visible[n + 0] === 1) expect(g.fog.isSent(1, 0)).toBe(true);
+      if (hiddenAt !== hiddenAt && g.fog.fog.visible[0 * n + 1] === 0) hiddenAt = t;
+      if (g.fog.fog.visible[0 * n + 1] === 1) hiddenAt = NaN;
+      if (!g.fog.isSent(0, 1)) withheldAt = t;
+    }
+    expect(hiddenAt).toBeLessThan(Infinity);
+    // Withheld at the first update at least `interp` after the first of an unbroken run of hidden verdicts.
+    expect(withheldAt - hiddenAt).toBeGreaterThanOrEqual(interp);
+    expect(withheldAt - hiddenAt).toBeLessThan(interp + 1000 / 64 + 1e-9);
+    // Walking back into sight: sent at the first visible verdict.
+    for (let x = 0, k = 0; k < 400; k++) {
+      x += 0.05;
+      g.feet.set('c', [x, -8]);
+      g.tick();
+      if (g.fog.fog.visible[0 * n + 1] === 1) {
+        expect(g.fog.isSent(0, 1)).toBe(true);
+        break;
+      }
+    }
+    // An explicit delay of 0: withheld with the verdict.
+    const z = game();
+    const f0 = new FogFilter(z.match, { movement: move, withdrawDelayMs: 0 });
+    z.put('a', 0, 0);
+    z.put('c', 0, -8);
+    z.tick();
+    f0.update();
+    expect(f0.isSent(0, 1)).toBe(false);
+  });
+
   it('teammates and see-all viewers are sent everyone', () => {
     const g = game();
     g.put('a', 0, 0, 1);

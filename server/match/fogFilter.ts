@@ -22,6 +22,15 @@
  *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far.
+ * Withdrawal waits: a pair judged hidden stays sent until it has been judged hidden for the
+ * viewer's interpolation delay (withdrawDelayMs to change it). A verdict at d covers the enemy's
+ * body from d on; the client draws `interp` behind the server, so a removal sent at once would reach
+ * it while it still draws the enemy as it was before d (rounding a corner in plain sight), and the
+ * client, which draws only from data it holds, would drop it from the screen early and predict a
+ * miss where the server, rewinding to that render time, hits. Sent after `interp` of hidden
+ * verdicts, the removal arrives (one-way later still) when the client draws times the verdicts
+ * cover. Sending again is immediate; so is withholding a player that teleported (a new epoch: the
+ * client draws nothing across it, and waiting would send where it landed).
  * A respawn or teleport bumps the player's epoch: the filter calls forget(slot) for it (the pair is
  * re-tested from the new spot in the same update). A player whose slot changes hands (leave, join)
  * is taken out and put back fresh.
@@ -53,6 +62,8 @@ export interface FogMovement {
   gravity: number;
   maxFallSpeed: number;
   stepHeight: number;
+  /** Horizontal acceleration bound, m/s^2 (hitreg's MoveConfig.accel): tighter reach from slow speeds (shared/fog/reach). Omit for a movement without one. */
+  accel?: number;
 }
 
 export interface FogFilterOptions {
@@ -74,6 +85,11 @@ export interface FogFilterOptions {
   climb?: boolean | ClimbMap;
   /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
   config?: Partial<Omit<FogConfig, 'motion'>>;
+  /**
+   * How long a pair must be judged hidden before it is withheld, ms (default: the viewer's
+   * interpolation delay; see the module comment).
+   */
+  withdrawDelayMs?: number;
   /** Called for each change after update(), in the change list's order. */
   onChange?: (viewerSlot: number, enemySlot: number, sent: boolean) => void;
   /** A recorder call that threw (the filter goes on). */
@@ -106,6 +122,9 @@ export class FogFilter<Id extends string | number = string> {
   private readonly oneWay: Float64Array;
   private readonly interp: Float64Array;
   private readonly corpsesSeen: boolean;
+  /** Per pair: server ms of the first hidden verdict of the current run of them while still sent (NaN: none). */
+  private readonly hiddenSince: Float64Array;
+  private readonly withdrawDelayMs: number;
   private readonly pose = createPlayerPose();
   private readonly onChange: FogFilterOptions['onChange'];
   private readonly onProblem: (message: string, error?: unknown) => void;
@@ -122,6 +141,8 @@ export class FogFilter<Id extends string | number = string> {
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
     this.corpsesSeen = options.corpses !== 'hidden';
+    this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
+    this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
     this.onChange = options.onChange;
     this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.sent = new Uint8Array(n * n);
@@ -166,17 +187,26 @@ export class FogFilter<Id extends string | number = string> {
     for (let s = 0; s < n; s++) this.feed(s);
     fog.update();
     let count = 0;
-    const sent = this.sent, vis = fog.visible;
+    const sent = this.sent, vis = fog.visible, since = this.hiddenSince, t = match.newestTickMs;
     for (let v = 0; v < n; v++) {
       if (this.occupant[v] === undefined || fog.present[v] === 0) continue;
       const row = v * n, all = this.seeAll[v] === 1;
+      const wd = this.withdrawDelayMs, delay = wd === wd ? wd : this.interp[v]! >= 0 ? this.interp[v]! : 0;
       let on = 0, off = 0;
       for (let e = 0; e < n; e++) {
         if (e === v || this.occupant[e] === undefined || fog.present[e] === 0) continue;
-        const now = all || vis[row + e] === 1 ? 1 : 0;
+        let now = all || vis[row + e] === 1 ? 1 : 0;
+        if (now === 1) since[row + e] = Number.NaN;
+        else if (sent[row + e] === 1) {
+          // Hidden while sent: withheld only once hidden for the delay (see the module comment).
+          const s0 = since[row + e]!;
+          if (s0 !== s0) since[row + e] = t;
+          if (!(t - since[row + e]! >= delay)) now = 1;
+        }
         if (now === 1) on++; else off++;
         if (now === sent[row + e]) continue;
         sent[row + e] = now;
+        since[row + e] = Number.NaN;
         this.changeViewer[count] = v;
         this.changeEnemy[count] = e;
         this.changeSent[count] = now;
@@ -233,7 +263,12 @@ export class FogFilter<Id extends string | number = string> {
       }
     }
     if (this.epoch[s] !== ep) {
-      if (this.epoch[s] === this.epoch[s]) fog.forget(s);
+      if (this.epoch[s] === this.epoch[s]) {
+        fog.forget(s);
+        // A teleport: withheld from where it lands at once (the client draws no pose across an
+        // epoch change, and a delay would send where it respawned).
+        for (let v = 0, n = this.capacity; v < n; v++) this.hiddenSince[v * n + s] = Number.NEGATIVE_INFINITY;
+      }
       this.epoch[s] = ep;
     }
     // FogOfWar.setPlayer's fields written directly: ten double arguments would be boxed on every call.
@@ -259,6 +294,8 @@ export class FogFilter<Id extends string | number = string> {
     for (let o = 0; o < n; o++) {
       this.sent[s * n + o] = 0;
       this.sent[o * n + s] = 0;
+      this.hiddenSince[s * n + o] = Number.NaN;
+      this.hiddenSince[o * n + s] = Number.NaN;
     }
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
