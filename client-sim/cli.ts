@@ -124,6 +124,7 @@ async function peekMain(opts: SimOptions, json: boolean): Promise<void> {
 async function main(): Promise<void> {
   const { opts, json, peek } = parse(process.argv.slice(2));
   if (peek) return peekMain(opts, json);
+  opts.peeks ??= 3;
   let bar: cliProgress.SingleBar | null = null;
   if (process.stderr.isTTY) {
     bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'sim [{bar}] {percentage}% | {value}/{total} s | shots {shots}', hideCursor: true }, cliProgress.Presets.shades_classic);

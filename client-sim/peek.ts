@@ -1,8 +1,9 @@
 /**
  * Peeker's advantage, scripted (issue 29): a held angle against a peek, on a level of its own (a
  * floor and one wall whose end is the corner), two bots over the network model against an
- * in-process server. The holder stands still 12 m out, facing the corner; the peeker waits behind
- * the wall, walks out past the corner at full speed, walks back into cover, waits, and again.
+ * in-process server. The holder stands still 12 m out, facing the corner; the peeker, facing the
+ * holder's spot, waits behind the wall, walks out past the corner at full speed, walks back into
+ * cover, waits, and again.
  * Every frame each bot's own screen is tested: the other drawn (present in its snapshots, posed
  * from its view's ring at its render time) and in line of sight from its own rendered eye (its
  * predicted eye) at any sampled hitbox point (fogMeasure.ts BodyPoints). Per peek, the local time
@@ -118,6 +119,15 @@ function sees(bot: Bot, other: number, points: BodyPoints, pose = createPlayerPo
   return anyClear(bot.opts.world, e[0]!, e[1]!, e[2]!, pts.subarray(3), n - 1) ? 1 : 0;
 }
 
+/** Holds a bot's view level along (dx, dz) (its aim's turn replaced on the instance). */
+function faceFixed(bot: Bot, dx: number, dz: number): void {
+  const aim = bot.aim as unknown as { turn(dtMs: number): void; viewX: number; viewY: number; viewZ: number };
+  const len = Math.sqrt(dx * dx + dz * dz);
+  aim.turn = (): void => {
+    aim.viewX = dx / len; aim.viewY = 0; aim.viewZ = dz / len;
+  };
+}
+
 /** One round trip and fog setting: its own server and two bots, `peeks` peeks measured. */
 export async function runPeek(o: PeekOptions): Promise<PeekRow> {
   const world = peekWorld();
@@ -143,6 +153,10 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
     await holder.connect();
     await peeker.connect();
     holder.steer.still = true;
+    // Each looks where the other will appear (the body turns with the view): the holder at the corner,
+    // the peeker at the holder's spot.
+    faceFixed(holder, -PEEK_SPAWNS[0]!.x, -PEEK_SPAWNS[0]!.z);
+    faceFixed(peeker, PEEK_SPAWNS[0]!.x, PEEK_SPAWNS[0]!.z - PEEK_SPAWNS[1]!.z);
     await measurePeeks(holder, peeker, gs.rig, rng, wantPeeks, (p) => { adv.push(p.advantage); head.push(p.head); pSees.push(p.peekerSees); hSees.push(p.holderSees); });
   } finally {
     await Promise.all([holder, peeker].map((b) => Promise.race([b.close(), new Promise<void>((r) => setTimeout(r, 2000))])));
@@ -217,9 +231,12 @@ function measurePeeks(holder: Bot, peeker: Bot, rig: Rig, rng: Rng, want: number
   });
 }
 
-/** The table: every round trip in `rtts` with fog off and on, all run at once (each on its own server). */
+/**
+ * The table: every round trip in `rtts` with fog off and on, one after another (each on its own
+ * server; Colyseus's matchmaker is one per process, so servers run at once would share rooms).
+ */
 export async function peekTable(base: Omit<PeekOptions, 'rttMs' | 'fog'>, rtts: readonly number[] = [20, 50, 100, 150, 200]): Promise<PeekRow[]> {
-  const runs: Promise<PeekRow>[] = [];
-  for (const fog of ['off', 'on'] as const) for (const rttMs of rtts) runs.push(runPeek({ ...base, rttMs, fog }));
-  return Promise.all(runs);
+  const rows: PeekRow[] = [];
+  for (const fog of ['off', 'on'] as const) for (const rttMs of rtts) rows.push(await runPeek({ ...base, rttMs, fog }));
+  return rows;
 }

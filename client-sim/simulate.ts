@@ -114,7 +114,7 @@ export interface SimOptions {
   /** Screen samples every this many frames of a bot (default 2) and withheldShare every this many ticks (default 4). */
   fogSampleEvery?: number;
   fogTickStride?: number;
-  /** Peeks of the scripted peek (peek.ts) at the run's round trip after the match (default 3; 0: none, peekersAdvantageMs null). */
+  /** Peeks of the scripted peek (peek.ts) at the run's round trip after the match (default 0: none, peekersAdvantageMs null; `npm run sim` asks for 3). */
   peeks?: number;
 }
 
@@ -442,7 +442,7 @@ function fogFields(fog: FogWatch | null, setting: 'on' | 'off' | null, arena: Ar
 
 /** The scripted peek (peek.ts) at the run's round trip, jitter and loss, on its own in-process server. */
 async function peekAtRunRtt(options: SimOptions, s: RunSettings, fog: 'on' | 'off', interpFor: (rtt: number) => number): Promise<PeekSummary | null> {
-  const peeks = options.peeks ?? 3;
+  const peeks = options.peeks ?? 0;
   if (!(peeks > 0)) return null;
   const tickRate = options.server?.tickRate;
   const row = await runPeek({
