@@ -113,9 +113,10 @@ async function peekMain(opts: SimOptions, json: boolean): Promise<void> {
     server: tickRate !== undefined ? { tickRate } : {},
   });
   const f = (x: number | null): string => (x === null ? '-' : x.toFixed(0).padStart(5));
-  console.log('rtt  fog  peeks  advantage  head-only  Riot model  render-clock model  interp');
+  console.log('rtt  fog  peeks  advantage  head-only  Riot model  render-clock model  interp  peeker server lag  lag + interp');
   for (const r of rows) {
-    console.log(`${String(r.rttMs).padStart(3)}  ${r.fog.padEnd(3)}  ${String(r.peeks).padStart(5)}  ${f(r.peekersAdvantageMs)} ms   ${f(r.headAdvantageMs)} ms   ${f(r.modelMs)} ms    ${f(r.modelRenderClockMs)} ms          ${f(r.interpDelayMs)} ms`);
+    const sum = r.peekerServerLagMs === null ? null : r.peekerServerLagMs + r.interpDelayMs;
+    console.log(`${String(r.rttMs).padStart(3)}  ${r.fog.padEnd(3)}  ${String(r.peeks).padStart(5)}  ${f(r.peekersAdvantageMs)} ms   ${f(r.headAdvantageMs)} ms   ${f(r.modelMs)} ms    ${f(r.modelRenderClockMs)} ms          ${f(r.interpDelayMs)} ms  ${f(r.peekerServerLagMs)} ms           ${f(sum)} ms`);
   }
   if (json) console.log(JSON.stringify({ peek: rows }));
   process.exit(0);

@@ -174,6 +174,9 @@ export interface FogMeasures {
     withheldCoveredTicks: number;
     visibleTicks: number;
     withheldVisibleTicks: number;
+    /** Screen samples of the victim's side (observer, enemy) and those in cover from the enemy. */
+    coverSamples: number;
+    inCoverSamples: number;
     deaths: number;
     deathsBehindCover: number;
     rewindWindowMs: number;
@@ -252,9 +255,15 @@ export class FogTally {
     }
   }
 
+  /** Cover samples taken (observer, enemy), and those in cover. */
+  coverSamples = 0;
+  inCoverSamples = 0;
+
   /** The observer's own screen now: it is (true) or is not in cover from `enemy`. */
   cover(observer: number, enemy: number, covered: boolean): void {
     this.covered.set(FogTally.key(observer, enemy), covered);
+    this.coverSamples++;
+    if (covered) this.inCoverSamples++;
   }
 
   /** The observer died, killed by `killer` on the server: counted behind cover when its last screen sample had it in cover from the killer. */

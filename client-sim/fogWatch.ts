@@ -196,7 +196,7 @@ export class FogWatch {
       fogDetail: {
         popInByBot, screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
-        deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
+        coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,
       },
     };

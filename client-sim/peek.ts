@@ -18,6 +18,7 @@ import { silentLogger } from '../server/ops/log';
 import { createPlayerPose } from '../shared/lagcomp/pose';
 import { World } from '../shared/world/world';
 import type { Rig } from '../shared/rig/rig';
+import type { PlayerHistory } from '../shared/lagcomp/history';
 import { Bot } from './bot';
 import { anyClear, BodyPoints } from './fogMeasure';
 import { Rng } from './rng';
@@ -90,6 +91,19 @@ export interface PeekRow {
   /** Median, from setting off, until the peeker saw the holder and the holder the peeker. */
   peekerSeesMs: number | null;
   holderSeesMs: number | null;
+  /**
+   * Median server clock estimate minus the server's clock, ms, of the holder and of the peeker as
+   * each first saw the other: a holder whose estimate runs ahead renders later server times, so sees
+   * the peeker that much sooner (rows of the same round trip differ mostly by it).
+   */
+  holderClockErrorMs: number | null;
+  peekerClockErrorMs: number | null;
+  /**
+   * Median, from the moment the peeker saw the holder, until the server's history had the peeker's
+   * eye as far out as the peeker's screen then had it, ms: its one way plus the input queue's
+   * buffering plus the wait for the tick (the part of the advantage before the holder's rendering).
+   */
+  peekerServerLagMs: number | null;
 }
 
 /** One peek: the advantage (any body point, and head only), and when each saw the other after the peeker set off, ms. */
@@ -98,6 +112,11 @@ interface PeekTimes {
   head: number;
   peekerSees: number;
   holderSees: number;
+  /** Each one's server clock estimate minus the server's clock when it first saw the other, ms. */
+  holderClockError: number;
+  peekerClockError: number;
+  /** When the server first had the peeker where its own screen had it as it saw the holder, after that moment, ms. */
+  serverLag: number;
 }
 
 function median(v: number[]): number | null {
@@ -128,6 +147,22 @@ function faceFixed(bot: Bot, dx: number, dz: number): void {
   };
 }
 
+/** The in-process server as the peek reads it: its clock and the peeker's history. */
+interface ServerSide {
+  now(): number;
+  history(): PlayerHistory | undefined;
+}
+
+/** The time of the first snapshot at or after `fromMs` in which the player's x is at least x (NaN: none kept). */
+function firstAtX(h: PlayerHistory, x: number, fromMs: number): number {
+  const p = createPlayerPose();
+  for (let k = 0; k < h.size(); k++) {
+    const t = h.snapshot(p, k);
+    if (t >= fromMs && p.x >= x) return t;
+  }
+  return Number.NaN;
+}
+
 /** One round trip and fog setting: its own server and two bots, `peeks` peeks measured. */
 export async function runPeek(o: PeekOptions): Promise<PeekRow> {
   const world = peekWorld();
@@ -148,7 +183,7 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
   });
   const holder = make(0), peeker = make(1);
   const wantPeeks = o.peeks ?? 5;
-  const adv: number[] = [], head: number[] = [], pSees: number[] = [], hSees: number[] = [];
+  const adv: number[] = [], head: number[] = [], pSees: number[] = [], hSees: number[] = [], hErr: number[] = [], pErr: number[] = [], lag: number[] = [];
   try {
     await holder.connect();
     await peeker.connect();
@@ -157,7 +192,12 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
     // the peeker at the holder's spot.
     faceFixed(holder, -PEEK_SPAWNS[0]!.x, -PEEK_SPAWNS[0]!.z);
     faceFixed(peeker, PEEK_SPAWNS[0]!.x, PEEK_SPAWNS[0]!.z - PEEK_SPAWNS[1]!.z);
-    await measurePeeks(holder, peeker, gs.rig, rng, wantPeeks, (p) => { adv.push(p.advantage); head.push(p.head); pSees.push(p.peekerSees); hSees.push(p.holderSees); });
+    const room = [...gs.rooms.values()][0] as unknown as { match: { now(): number; scene: { histories: PlayerHistory[] } } } | undefined;
+    const server = room === undefined ? null : { now: () => room.match.now(), history: () => room.match.scene.histories[peeker.slot] };
+    await measurePeeks(holder, peeker, gs.rig, rng, wantPeeks, server, (p) => {
+      adv.push(p.advantage); head.push(p.head); pSees.push(p.peekerSees); hSees.push(p.holderSees); hErr.push(p.holderClockError); pErr.push(p.peekerClockError);
+      if (!Number.isNaN(p.serverLag)) lag.push(p.serverLag);
+    });
   } finally {
     await Promise.all([holder, peeker].map((b) => Promise.race([b.close(), new Promise<void>((r) => setTimeout(r, 2000))])));
     await gs.close();
@@ -168,7 +208,7 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
     headAdvantageMs: median(head),
     modelMs: o.rttMs / 2 + o.rttMs / 2 + interp + 1000 / cfg.tickRate,
     modelRenderClockMs: o.rttMs / 2 + interp + 1000 / cfg.tickRate, interpDelayMs: interp,
-    peekerSeesMs: median(pSees), holderSeesMs: median(hSees),
+    peekerSeesMs: median(pSees), holderSeesMs: median(hSees), holderClockErrorMs: median(hErr), peekerClockErrorMs: median(pErr), peekerServerLagMs: median(lag),
   };
 }
 
@@ -176,13 +216,15 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
  * Drives the peeker (its steering replaced on the instance) and watches both screens every frame
  * until `want` peeks are measured (or 8 s per peek have passed); `done` per peek.
  */
-function measurePeeks(holder: Bot, peeker: Bot, rig: Rig, rng: Rng, want: number, done: (p: PeekTimes) => void): Promise<void> {
+function measurePeeks(holder: Bot, peeker: Bot, rig: Rig, rng: Rng, want: number, server: ServerSide | null, done: (p: PeekTimes) => void): Promise<void> {
   const points = new BodyPoints(rig);
   const pose = createPlayerPose();
   const pts = new Float64Array(points.count * 3);
   let phase: 'wait' | 'out' | 'back' = 'wait';
   let goAt = performance.now() + 1000;
-  let setOff = 0, peekerAt = -1, holderAt = -1, peekerHead = -1, holderHead = -1, measured = 0;
+  let setOff = 0, peekerAt = -1, holderAt = -1, peekerHead = -1, holderHead = -1, measured = 0, hErr = 0, pErr = 0;
+  let seenX = 0, seenServerMs = 0, serverLag = Number.NaN;
+  const serverNow = (): number => server?.now() ?? Number.NaN;
   const steer = peeker.steer as unknown as { update(now: number, eye: Float64Array): void; wishX: number; wishZ: number; jump: boolean };
   steer.update = (now: number, eye: Float64Array): void => {
     steer.jump = false;
@@ -190,10 +232,10 @@ function measurePeeks(holder: Bot, peeker: Bot, rig: Rig, rng: Rng, want: number
     if (phase === 'wait' && now >= goAt && holder.ready() && sees(holder, peeker.slot, points, pose, pts) === 0) {
       // The last peek is over on both screens (the holder's lags it): taken, and the next one starts.
       if (setOff > 0 && peekerAt >= 0 && holderAt >= 0 && peekerHead >= 0 && holderHead >= 0) {
-        done({ advantage: holderAt - peekerAt, head: holderHead - peekerHead, peekerSees: peekerAt - setOff, holderSees: holderAt - setOff });
+        done({ advantage: holderAt - peekerAt, head: holderHead - peekerHead, peekerSees: peekerAt - setOff, holderSees: holderAt - setOff, holderClockError: hErr, peekerClockError: pErr, serverLag });
         measured++;
       }
-      phase = 'out'; setOff = now; peekerAt = -1; holderAt = -1; peekerHead = -1; holderHead = -1;
+      phase = 'out'; setOff = now; peekerAt = -1; holderAt = -1; peekerHead = -1; holderHead = -1; serverLag = Number.NaN;
     } else if (phase === 'out' && x >= OUT_X) phase = 'back';
     else if (phase === 'back' && x <= HIDE_X) {
       phase = 'wait';
@@ -213,11 +255,18 @@ function measurePeeks(holder: Bot, peeker: Bot, rig: Rig, rng: Rng, want: number
     };
   };
   watch(peeker, (what, at) => {
-    if (peekerAt < 0) peekerAt = at;
+    if (peekerAt < 0) {
+      peekerAt = at; pErr = peeker.serverNow(at) - serverNow();
+      seenX = peeker.eyeNow[0]!; seenServerMs = serverNow();
+    }
     if (what === 2 && peekerHead < 0) peekerHead = at;
   });
   watch(holder, (what, at) => {
-    if (holderAt < 0) holderAt = at;
+    if (holderAt < 0) {
+      holderAt = at; hErr = holder.serverNow(at) - serverNow();
+      const h = server?.history();
+      if (peekerAt >= 0 && h !== undefined) serverLag = firstAtX(h, seenX, seenServerMs - 100) - seenServerMs;
+    }
     if (what === 2 && holderHead < 0) holderHead = at;
   });
   const deadline = performance.now() + 4000 + (want + 1) * 8000;

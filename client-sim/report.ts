@@ -85,6 +85,8 @@ export interface PeekSummary {
   headMs: number | null;
   modelMs: number;
   modelRenderClockMs: number;
+  /** How late the server had the peeker where its screen had it (one way + input buffering + the tick), ms. */
+  peekerServerLagMs: number | null;
 }
 
 export interface SimReport {

@@ -449,7 +449,7 @@ async function peekAtRunRtt(options: SimOptions, s: RunSettings, fog: 'on' | 'of
     rttMs: s.rttMs, jitterMs: s.jitterMs, loss: s.loss, fog, peeks, seed: s.seed, interpFor: (rtt) => interpFor(rtt),
     server: tickRate !== undefined ? { tickRate } : {},
   });
-  return { rttMs: row.rttMs, fog, peeks: row.peeks, ms: row.peekersAdvantageMs, headMs: row.headAdvantageMs, modelMs: row.modelMs, modelRenderClockMs: row.modelRenderClockMs };
+  return { rttMs: row.rttMs, fog, peeks: row.peeks, ms: row.peekersAdvantageMs, headMs: row.headAdvantageMs, modelMs: row.modelMs, modelRenderClockMs: row.modelRenderClockMs, peekerServerLagMs: row.peekerServerLagMs };
 }
 
 export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {

@@ -189,5 +189,6 @@ describe('FogTally', () => {
     tally.cover(5, 1, false);
     expect(tally.death(5, 1)).toBe(false);
     expect(tally.diedBehindCoverRate).toBeCloseTo(1 / 4, 12);
+    expect([tally.coverSamples, tally.inCoverSamples]).toEqual([3, 1]);
   });
 });
