@@ -75,6 +75,7 @@ export class FogWatch {
   attach(bot: Bot): void {
     const receipt = new ReceiptLog(this.maxPlayers);
     this.receipts.set(bot, receipt);
+    if (bot.profile === null && !this.tally.popInBy.has(bot.index)) this.tally.popInBy.set(bot.index, 0);
     const roomId = bot.conn.room?.roomId ?? '';
     this.bySlot.set(`${roomId}:${bot.slot}`, bot);
     const view = bot.view as unknown as { apply(s: StateSnapshot): void; newestTimeMs: number };
