@@ -54,7 +54,6 @@ export class FogWatch {
   private readonly own: Float64Array;
   /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
   private readonly policy = createRewindPolicy(2000, OutOfWindow.REJECT);
-  private readonly receipts = new Map<Bot, ReceiptLog>();
   private readonly frameCount = new Map<Bot, number>();
   private readonly bySlot = new Map<string, Bot>();
   private readonly unhook: (() => void)[] = [];
@@ -74,7 +73,6 @@ export class FogWatch {
   /** Starts watching a bot that has joined (its slot is known). */
   attach(bot: Bot): void {
     const receipt = new ReceiptLog(this.maxPlayers);
-    this.receipts.set(bot, receipt);
     if (bot.profile === null && !this.tally.popInBy.has(bot.index)) this.tally.popInBy.set(bot.index, 0);
     const roomId = bot.conn.room?.roomId ?? '';
     this.bySlot.set(`${roomId}:${bot.slot}`, bot);
