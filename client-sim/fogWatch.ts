@@ -28,6 +28,7 @@ import { SNAP_STRIDE, Snap, type StateSnapshot } from '../shared/client/snapshot
 import type { Rig } from '../shared/rig/rig';
 import type { World } from '../shared/world/world';
 import type { Bot } from './bot';
+import type { SimReport } from './report';
 import { anyClear, BodyPoints, FogTally, leadSummary, ReceiptLog, type FogMeasures } from './fogMeasure';
 
 /** The server's side of one room: its histories by slot and who holds a slot. */
@@ -200,4 +201,18 @@ export class FogWatch {
       },
     };
   }
+}
+
+/** The in-process server's fog setting (its config's `fog`; the option asked for when the server has none), null for a remote one. */
+export function fogSettingOf(gs: GameServer | null, asked: 'on' | 'off' | undefined): 'on' | 'off' | null {
+  if (gs === null) return null;
+  const f = (gs.config as { fog?: unknown }).fog;
+  return f === 'on' || f === 'off' ? f : (asked ?? 'off');
+}
+
+/** The report's fog fields: the watch's measures, or nulls (a remote server, or the watch off). */
+export function fogFields(watch: FogWatch | null, setting: 'on' | 'off' | null, gs: GameServer | null, rewindWindowMs: number, bots: readonly Bot[]): Pick<SimReport, 'fog' | 'popIn' | 'withheldShare' | 'wallhackLeadMs' | 'diedBehindCoverRate' | 'fogDetail'> {
+  if (watch === null || gs === null) return { fog: setting, popIn: null, withheldShare: null, wallhackLeadMs: null, diedBehindCoverRate: null, fogDetail: null };
+  const m = watch.measures(rewindWindowMs, (i) => bots[i]?.opts.name ?? `bot${i}`);
+  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config } };
 }

@@ -19,6 +19,7 @@ import { createPlayerPose } from '../shared/lagcomp/pose';
 import { World } from '../shared/world/world';
 import type { Rig } from '../shared/rig/rig';
 import type { PlayerHistory } from '../shared/lagcomp/history';
+import type { PeekSummary } from './report';
 import { Bot } from './bot';
 import { anyClear, BodyPoints } from './fogMeasure';
 import { Rng } from './rng';
@@ -136,6 +137,14 @@ function sees(bot: Bot, other: number, points: BodyPoints, pose = createPlayerPo
   const e = bot.eyeNow;
   if (anyClear(bot.opts.world, e[0]!, e[1]!, e[2]!, pts, 1)) return 2;
   return anyClear(bot.opts.world, e[0]!, e[1]!, e[2]!, pts.subarray(3), n - 1) ? 1 : 0;
+}
+
+/** A row as the run's report carries it (SimReport.peekersAdvantageMs). */
+export function peekSummary(row: PeekRow): PeekSummary {
+  return {
+    rttMs: row.rttMs, fog: row.fog, peeks: row.peeks, ms: row.peekersAdvantageMs, headMs: row.headAdvantageMs,
+    modelMs: row.modelMs, modelRenderClockMs: row.modelRenderClockMs, peekerServerLagMs: row.peekerServerLagMs,
+  };
 }
 
 /** Holds a bot's view level along (dx, dz) (its aim's turn replaced on the instance). */

@@ -23,8 +23,8 @@ import { summarizeImpacts } from './impacts';
 import { ServerProbe } from './serverProbe';
 import { classifyRaces } from './races';
 import { detect } from './detection';
-import { FogWatch } from './fogWatch';
-import { runPeek } from './peek';
+import { FogWatch, fogFields, fogSettingOf } from './fogWatch';
+import { peekSummary, runPeek } from './peek';
 import type { PeekSummary } from './report';
 
 export type { SimReport, ProfileReport, DetectionReport, Distribution } from './report';
@@ -426,20 +426,6 @@ function addProfileStats(bots: readonly Bot[], byProfile: Record<string, Profile
   }
 }
 
-/** The in-process server's fog setting (its config's `fog`; the option asked for when the server has none), null for a remote one. */
-function fogOf(arena: Arena, options: SimOptions): 'on' | 'off' | null {
-  if (arena.gs === null) return null;
-  const f = (arena.gs.config as { fog?: unknown }).fog;
-  return f === 'on' || f === 'off' ? f : (options.fog ?? 'off');
-}
-
-/** The report's fog fields: the watch's measures, or nulls (remote server, or the watch off). */
-function fogFields(fog: FogWatch | null, setting: 'on' | 'off' | null, arena: Arena, bots: readonly Bot[]): Pick<SimReport, 'fog' | 'popIn' | 'withheldShare' | 'wallhackLeadMs' | 'diedBehindCoverRate' | 'fogDetail'> {
-  if (fog === null || arena.gs === null) return { fog: setting, popIn: null, withheldShare: null, wallhackLeadMs: null, diedBehindCoverRate: null, fogDetail: null };
-  const m = fog.measures(arena.validation.rewindWindowMs, (i) => bots[i]?.opts.name ?? `bot${i}`);
-  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in arena.gs.config } };
-}
-
 /** The scripted peek (peek.ts) at the run's round trip, jitter and loss, on its own in-process server. */
 async function peekAtRunRtt(options: SimOptions, s: RunSettings, fog: 'on' | 'off', interpFor: (rtt: number) => number): Promise<PeekSummary | null> {
   const peeks = options.peeks ?? 0;
@@ -449,7 +435,7 @@ async function peekAtRunRtt(options: SimOptions, s: RunSettings, fog: 'on' | 'of
     rttMs: s.rttMs, jitterMs: s.jitterMs, loss: s.loss, fog, peeks, seed: s.seed, interpFor: (rtt) => interpFor(rtt),
     server: tickRate !== undefined ? { tickRate } : {},
   });
-  return { rttMs: row.rttMs, fog, peeks: row.peeks, ms: row.peekersAdvantageMs, headMs: row.headAdvantageMs, modelMs: row.modelMs, modelRenderClockMs: row.modelRenderClockMs, peekerServerLagMs: row.peekerServerLagMs };
+  return peekSummary(row);
 }
 
 export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {
@@ -475,7 +461,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
 
   options.onShots?.(logs);
   const shots = summarizeShots(logs, arena.validation.weapons.map((w) => w.fireIntervalMs));
-  const fogSetting = fogOf(arena, options);
+  const fogSetting = fogSettingOf(arena.gs, options.fog);
   const counters = await serverCounters(arena.gs, probe);
   const peek = arena.gs !== null ? await peekAtRunRtt(options, s, fogSetting ?? 'off', interpFor) : null;
   const detection = probe !== null && options.audit !== false ? await detect(bots, probe, arena.world) : null;
@@ -498,7 +484,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     ticks: ticks.length,
     serverErrors: counters.serverErrors, server: counters.server, matchLog: counters.matchLog, rooms: roomSlots(bots, probe),
     cameraPushes: t.cameraPushes, botFrames: t.botFrames, starvedFrames: t.starvedFrames, messageRejects: t.messageRejects, network: t.network,
-    ...fogFields(fog, fogSetting, arena, bots),
+    ...fogFields(fog, fogSetting, arena.gs, arena.validation.rewindWindowMs, bots),
     peekersAdvantageMs: peek,
     durationMs: performance.now() - started,
   };
