@@ -17,6 +17,7 @@
  * the rules, the rooms' config, the room class (server/ops/servedRoom.ts), the HTTP and Colyseus
  * servers, the listen, and the handle whose close() is the shutdown.
  */
+import { buildClimbMap } from '../shared/fog/index';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
@@ -139,6 +140,8 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     killFeedLength: 8,
     reconnectSeconds: options.reconnectSeconds ?? 10,
     debugVerdicts: options.debugVerdicts ?? false,
+    fog: options.fog === 'off' ? 'off' : 'on',
+    fogClimb: options.fog === 'off' ? undefined : buildClimbMap(world, rules.movement.stepHeight),
     maxProjectiles: options.maxProjectiles,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),

@@ -111,11 +111,11 @@ game = started;
 const c = started.config;
 logger.info({
   url: started.url, room: 'arena', tickRate: c.tickRate, level: c.levelPath, worldHash: started.world.hash, rigHash: started.rig.hash,
-  spawnPoints: c.spawnPoints.length, auth: env.auth !== null, metrics: env.metrics, node: process.version,
+  spawnPoints: c.spawnPoints.length, fog: c.fog, auth: env.auth !== null, metrics: env.metrics, node: process.version,
   port: started.port, processId: started.processId, redis: started.redis, publicAddress: started.publicAddress,
   auditQueue: env.auditQueue !== null ? `${redisDisplay(env.auditQueue.url)} (${env.auditQueue.prefix})` : null,
   review: started.review !== null ? started.review.store : null,
-  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.webPage ? `, play at http://${started.url.slice(5)}/` : ''}${env.debugVerdicts ? ', debug verdicts allowed' : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''}${env.auditQueue !== null ? `, match logs onto the audit queue at ${redisDisplay(env.auditQueue.url)} (${env.auditQueue.prefix})` : ''}${started.review !== null ? `, review page http://${started.url.slice(5)}/review/ over ${started.review.store}` : ''})`,
+  text: `[arena] listening on ${started.url} (room "arena", ${c.tickRate} Hz, level ${c.levelPath}, world ${started.world.hash}, rig ${started.rig.hash}, Node ${process.version}${env.auth !== null ? ', auth on' : ''}${env.metrics ? `, metrics http://${started.url.slice(5)}/metrics` : ''}${started.webPage ? `, play at http://${started.url.slice(5)}/` : ''}${c.fog === 'off' ? ', fog of war off' : ''}${env.debugVerdicts ? ', debug verdicts allowed' : ''}${started.redis !== null ? `, matchmaking shared through ${started.redis} as process ${started.processId} at ${started.publicAddress}` : ''}${env.auditQueue !== null ? `, match logs onto the audit queue at ${redisDisplay(env.auditQueue.url)} (${env.auditQueue.prefix})` : ''}${started.review !== null ? `, review page http://${started.url.slice(5)}/review/ over ${started.review.store}` : ''})`,
 }, 'listening');
 
 if (env.statusIntervalMs > 0) {

@@ -90,6 +90,11 @@ export interface GameServerOptions {
    */
   debugVerdicts?: boolean;
   /**
+   * Server-side fog of war: 'on' (default) sends each client only the enemies it could see before the
+   * next patch (hitreg/server FogFilter), 'off' sends every player to every client.
+   */
+  fog?: 'on' | 'off';
+  /**
    * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
    * served when it has not been built). false = serve no page.
    */

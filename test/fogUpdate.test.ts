@@ -62,6 +62,22 @@ const rampLevel = (() => {
 })();
 
 describe('fog of war: reach bounds against the movement step', () => {
+  it('the horizontal reach is tight: from rest, at a walk and at full speed, running straight on open ground meets it', () => {
+    for (const speed0 of [0, 2, move.maxSpeed]) {
+      for (const k of [1, 5, 9, 10, 13, 40]) {
+        const s = createMoveState(-20, 0, 0);
+        s.onGround = true;
+        s.vx = speed0;
+        const input: MoveInputLike = { wishX: 1, wishZ: 0, viewX: 1, viewY: 0, viewZ: 0, jump: false };
+        for (let t = 0; t < k; t++) stepMovement(s, input, rampLevel, move, TICK);
+        const reach = horizontalReach(motion, speed0, 0, k * TICK);
+        expect(Math.abs(s.x + 20 - reach), `from ${speed0} m/s over ${k} ticks: moved ${s.x + 20}, bound ${reach}`).toBeLessThan(1e-9);
+        // Without the acceleration bound: the cap all the way.
+        expect(horizontalReach({ ...motion, accel: undefined }, speed0, 0, k * TICK)).toBeCloseTo(move.maxSpeed * k * TICK, 12);
+      }
+    }
+  });
+
   it('no player gets farther, higher, lower or under the floor than the bounds for its state say', () => {
     const climb = buildClimbMap(rampLevel, move.stepHeight);
     let windows = 0, nearBound = 0;

@@ -234,7 +234,7 @@ describe('match log format versions', () => {
   });
 
   it('a version 8 or 9 log (no writer\'s note could end a version 8 one; no projectiles in either) reads and replays as the current version does', async () => {
-    expect(LOG_FORMAT_VERSION).toBe(12);
+    expect(LOG_FORMAT_VERSION).toBe(13);
     const v9 = cur.slice();
     new DataView(v9.buffer).setUint32(4, 9, true);
     expect(readFrames(v9).version).toBe(9);
@@ -253,6 +253,18 @@ describe('match log format versions', () => {
     expect(a8.mismatches).toEqual([]);
     expect(a8.ends).toMatchObject({ complete: true, why: 'closed', records: aCur.ends.records });
     for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a8, c), `column ${c}`).toEqual(column(aCur, c));
+  });
+
+  it('a version 12 log (no fog records) reads and replays as the current version does', async () => {
+    const v12 = cur.slice();
+    new DataView(v12.buffer).setUint32(4, 12, true);
+    expect(readFrames(v12).version).toBe(12);
+    writeFileSync(join(dir, 'v12.hrml'), v12);
+    const a12 = await auditMatchLog(join(dir, 'v12.hrml'), { world, calibration: null });
+    expect(a12.problems).toEqual(aCur.problems);
+    expect(a12.mismatches).toEqual([]);
+    for (let c = 0; c < SHOT_COLUMNS; c++) expect(column(a12, c), `column ${c}`).toEqual(column(aCur, c));
+    expect(a12.fog).toEqual(aCur.fog);
   });
 
   it('refuses a version it does not read, naming the versions it does', () => {

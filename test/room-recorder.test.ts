@@ -31,7 +31,8 @@ const recorderFor = (roomId: string): MatchRecorder => {
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder: recorderFor, respawnDelayMs: 200, validation: { claimToleranceMs: 150 } });
+  // A shoots B again after B respawns behind the wall (spawn C): every client must be sent everyone.
+  ts = await startTestServer({ level: buildTestWorld(), spawnPoints: TEST_SPAWNS, recorder: recorderFor, respawnDelayMs: 200, validation: { claimToleranceMs: 150 }, fog: 'off' });
 });
 afterAll(async () => {
   await ts?.close();

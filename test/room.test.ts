@@ -39,6 +39,9 @@ beforeAll(async () => {
     respawnDelayMs: 250,
     recorder,
     maxPlayers: 8,
+    // Clients aim from their own snapshots at players behind the wall (OCCLUDED) and at a respawn
+    // behind it: every client must be sent everyone (fog of war is tested in fogRoom.test.ts).
+    fog: 'off',
     // A wide window and interpolation delay so the respawn case can claim a time before the death.
     // A claim tolerance wider than the 60 ms default absorbs event-loop delays when the machine is
     // loaded (tests run in parallel); the tolerance boundary itself is unit-tested in validate.test.ts.

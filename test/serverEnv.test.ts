@@ -37,7 +37,13 @@ describe('readServerEnv', () => {
     expect(e).toMatchObject({ port: 2567, host: '0.0.0.0', tickRate: 64, level: undefined, spawnPoints: undefined, statusIntervalMs: 5000, logFormat: 'json', logLevel: 'info', metrics: true, monitorPassword: null, auth: null });
     expect(e.limits).toEqual({ maxRooms: 64, roomCreateBurst: 10, roomCreatePerMinute: 30, maxBodyBytes: 16384, seatReservationSeconds: 15, trustProxy: false, hostileLogPerMinute: 20, stallMaxBytes: 65536, stallMaxMs: 5000 });
     expect(readServerEnv(base, true).logFormat).toBe('text');
-    expect(gameServerOptionsFrom(e)).toMatchObject({ port: 2567, tickRate: 64, matchLogDir: join(tmp, 'logs'), metrics: true, monitor: false });
+    expect(gameServerOptionsFrom(e)).toMatchObject({ port: 2567, tickRate: 64, matchLogDir: join(tmp, 'logs'), metrics: true, monitor: false, fog: 'on' });
+  });
+
+  it('FOG turns the fog of war off (on by default), and refuses anything but on or off', () => {
+    expect(gameServerOptionsFrom(readServerEnv({ ...base, FOG: 'off' })).fog).toBe('off');
+    expect(readServerEnv({ ...base, FOG: 'on' }).fog).toBe('on');
+    expect(() => readServerEnv({ ...base, FOG: 'some' })).toThrow(/^FOG="some" is not valid: give "on" or "off"$/);
   });
 
   it('accepted values', () => {

@@ -19,6 +19,8 @@ export interface OutcomeHost {
   /** Arena players by slot (null: free). */
   readonly seats: readonly (ArenaPlayer | null)[];
   syncStatus(p: ArenaPlayer): void;
+  /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot` (fog of war; always with it off). */
+  sends(viewerSlot: number, enemySlot: number): boolean;
 }
 
 const direction = new Float64Array(3);
@@ -83,7 +85,9 @@ function confirmHits(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome<string>
     host.syncStatus(target);
     const hit: HitReply = { seq: v.seq, target: slot, zone, damage, killed: dead };
     p.client?.send(Msg.HIT, hit);
-    damageDirection(direction, host.seats[v.shooter] ?? undefined, target, v);
+    // Toward the shooter only when the victim is sent the shooter: else it would bear on a withheld player.
+    if (host.sends(target.index, v.shooter)) damageDirection(direction, host.seats[v.shooter] ?? undefined, target, v);
+    else direction.fill(0);
     const dmg: DamagedReply = { from: p.index, damage, health, dx: direction[0]!, dy: direction[1]!, dz: direction[2]! };
     if (target.connected) target.client?.send(Msg.DAMAGED, dmg);
   }

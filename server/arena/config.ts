@@ -3,7 +3,7 @@
  * hooks. Fixed per server; client options never reach it.
  */
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
-import type { MatchRecorder, StallLimits } from '../match/index';
+import type { ClimbMap, MatchRecorder, StallLimits } from '../match/index';
 import type { ServerStats } from './stats';
 import type { HostileEvent, RejectBudgetConfig } from './budget';
 
@@ -42,6 +42,14 @@ export interface ArenaConfig {
    * player's pose as rewound for that shot (for a debug view; extra bytes per verdict, so off by default).
    */
   debugVerdicts: boolean;
+  /**
+   * Server-side fog of war: 'on' sends each client only the enemies it could see before the next
+   * patch (hitreg/server FogFilter; room.ts), 'off' sends everyone to everyone (the state and bytes
+   * of a room without fog).
+   */
+  fog: 'on' | 'off';
+  /** The level's climb map for the fog, built once for every room (shared/fog buildClimbMap). */
+  fogClimb?: ClimbMap;
   /** Projectiles the room's match flies at once at most (undefined: the match's default). */
   maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */

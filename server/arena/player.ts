@@ -7,7 +7,8 @@ import type { Client } from '@colyseus/core';
 import { createMoveState, type InputMessage, type MoveConfig, type MoveState, type MoveWorld } from '../../shared/index';
 import { InputQueue } from './inputQueue';
 import { RejectBudget, type RejectBudgetConfig } from './budget';
-import type { PlayerState } from './schema';
+import type { StateView } from '@colyseus/schema';
+import type { PlayerState, RosterEntry } from './schema';
 import type { SpawnPoint } from './config';
 
 export class ArenaPlayer {
@@ -16,6 +17,9 @@ export class ArenaPlayer {
   readonly sessionId: string;
   client: Client | null;
   state: PlayerState | null = null;
+  /** Fog of war on: what this client is sent of `players` (Colyseus StateView), and its scoreboard entry. */
+  view: StateView | null = null;
+  roster: RosterEntry | null = null;
   move: MoveState = createMoveState(0, 0, 0);
   /** Inputs received and not stepped yet, in order, and the one held when none waits. */
   readonly inputs: InputQueue;

@@ -10,6 +10,17 @@
  * records every pose (read through writePose, rounded as the wire carries it, so what a client
  * receives is exactly what the server rewinds), then the state is synced and patched.
  *
+ * Fog of war (cfg.fog 'on'): the state is ArenaFogState, whose `players` only reach a client through
+ * its StateView: its own player always, the others as the match's FogFilter says after each tick
+ * (hitreg/server), everyone for a debug client. Everyone's scoreboard fields go in `roster`. What
+ * else the wire carries about a withheld player, and why it may: the welcome (rules and hashes
+ * only), the kill feed (slots, weapon, zone, time: no position), hit confirmations and the verdict's
+ * hit points (a target the shooter hit, through a wall too), the damage direction (zeroed when the
+ * shooter is withheld from the victim; a blast's points at the blast), bullet holes (an impact point
+ * and who fired: where the bullet went, not where from). Projectiles are world objects every client
+ * is sent: a flight is deterministic, so any snapshot of one leads back to its launch, the shooter's
+ * eye then (withholding them per viewer is not done).
+ *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
  * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
  *
@@ -20,13 +31,14 @@
  * uses them plugs their stamps into the match).
  */
 import { Room, type Client } from '@colyseus/core';
+import { StateView, type MapSchema } from '@colyseus/schema';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
-import { HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
-import { ArenaState, PlayerState } from './schema';
+import { FogFilter, HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
+import { ArenaFogState, ArenaState, PlayerState, RosterEntry } from './schema';
 import { ArenaPlayer } from './player';
 import { applyOutcome, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal, policeBudgets } from './budget';
-import { syncPlayerState, syncStatusState, writePose } from './sync';
+import { syncPlayerState, syncRoster, syncStatusState, writePose } from './sync';
 import { WaitingShots } from './waitingShots';
 import { ArenaProjectiles } from './projectiles';
 import type { ArenaConfig } from './config';
@@ -49,6 +61,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private stalls!: StallWatch<ArenaPlayer>;
   /** The match's projectiles mirrored into the synced state, and their ends told (projectiles.ts). */
   private projectiles!: ArenaProjectiles;
+  /** Fog of war: who is sent whom (null: fog off, everyone is sent everyone), and the scoreboard of all. */
+  fog: FogFilter<string> | null = null;
+  private roster: MapSchema<RosterEntry> | null = null;
 
   /** Room ms now (the match's clock: 0 at room creation). */
   now(): number {
@@ -70,7 +85,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       defaultInterpDelayMs: cfg.defaultInterpDelayMs, maxInterpDelayMs: cfg.maxInterpDelayMs,
       recorder: rec === undefined ? null : typeof rec === 'function' ? rec(this.roomId) : rec,
       roomId: this.roomId, levelPath: cfg.levelPath, movement: cfg.movement, clock: cfg.clock,
-      poses: (id, out) => this.poseOf(id, out),
+      poses: (id, out) => this.poseOf(id, out), fog: cfg.fog,
       maxProjectiles: cfg.maxProjectiles,
       onProjectile: (o) => this.projectiles.ended(this, o),
       onProblem: (m, e) => {
@@ -81,7 +96,18 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     for (let i = 0; i < cfg.maxPlayers; i++) this.seats.push(null);
     this.projectiles = new ArenaProjectiles(this.match.projectiles);
     this.stalls = new StallWatch<ArenaPlayer>(cfg.stalls, (c) => this.stalled(c));
-    const state = new ArenaState();
+    let state = new ArenaState();
+    if (cfg.fog === 'on') {
+      const fogState = new ArenaFogState();
+      this.roster = fogState.roster;
+      // Same fields as ArenaState with `players` filtered per view, and the roster.
+      state = fogState as unknown as ArenaState;
+      this.fog = new FogFilter<string>(this.match, {
+        movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true,
+        onChange: (v, e, sent) => this.fogChange(v, e, sent),
+        onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
+      });
+    }
     state.tickRate = cfg.tickRate;
     state.serverTimeMs = 0;
     this.state = state;
@@ -129,6 +155,19 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.state = ps;
     this.spawn(p);
     this.state.players.set(client.sessionId, ps);
+    if (this.fog !== null && this.roster !== null) {
+      // Its own player now; the others as the fog lets them through from the next tick.
+      p.view = new StateView();
+      p.view.add(ps);
+      client.view = p.view;
+      this.fog.setSeeAll(h.slot, p.debug);
+      const r = new RosterEntry();
+      r.slot = h.slot;
+      r.name = ps.name;
+      r.connected = true;
+      p.roster = r;
+      this.roster.set(client.sessionId, r);
+    }
     this.cfg.stats.players++;
     const welcome: WelcomeReply = {
       slot: h.slot, tickRate: this.cfg.tickRate, interpDelayMs: h.interpDelayMs,
@@ -154,6 +193,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.inputs.clear();
     p.inputs.hold(p.move.viewX, p.move.viewY, p.move.viewZ);
     if (p.state !== null) p.state.connected = false;
+    if (p.roster !== null) p.roster.connected = false;
     this.match.drop(client.sessionId);
     // Rejected when the time runs out (onLeave follows) or the room shuts down: nothing to do here.
     this.allowReconnection(client, this.cfg.reconnectSeconds).catch(() => undefined);
@@ -164,7 +204,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p === undefined) return;
     p.client = client;
     p.connected = true;
+    if (p.view !== null) client.view = p.view;
     if (p.state !== null) p.state.connected = true;
+    if (p.roster !== null) p.roster.connected = true;
     this.match.reconnect(client.sessionId);
     this.sendPing(p);
   }
@@ -178,6 +220,10 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.inputs.clear();
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
+    this.roster?.delete(client.sessionId);
+    p.view?.dispose();
+    p.view = null;
+    p.roster = null;
     // Messages dropped unjudged since the last count are counted before the player goes.
     if (p.budget.dropped > 0) {
       this.match.throttled(client.sessionId, p.budget.dropped);
@@ -230,6 +276,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       for (const p of this.seats) if (p !== null && p.connected && p.client !== null) this.stalls.check(p, stallSocketOf(p.client.ref), t);
       this.match.endTick();
       for (const p of this.seats) if (p !== null) this.syncPlayer(p);
+      // Who is sent whom from this tick's patch on (fogChange adds and removes from the views).
+      this.fog?.update();
       this.projectiles.sync(this.state.projectiles);
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
@@ -267,6 +315,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private syncPlayer(p: ArenaPlayer): void {
     const h = this.match.player(p.sessionId);
     if (p.state !== null && h !== undefined) syncPlayerState(p.state, p, h);
+    if (p.roster !== null && h !== undefined) syncRoster(p.roster, h);
   }
 
   /** The arena player of a session (projectiles.ts). */
@@ -274,10 +323,24 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     return this.bySession.get(sessionId);
   }
 
+  /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot`. */
+  sends(viewerSlot: number, enemySlot: number): boolean {
+    return this.fog === null || this.fog.isSent(viewerSlot, enemySlot);
+  }
+
+  /** The fog's verdict changed: the enemy's state enters or leaves the viewer's view. */
+  private fogChange(viewerSlot: number, enemySlot: number, sent: boolean): void {
+    const viewer = this.seats[viewerSlot], enemy = this.seats[enemySlot];
+    if (viewer === null || viewer === undefined || viewer.view === null || enemy === null || enemy === undefined || enemy.state === null) return;
+    if (sent) viewer.view.add(enemy.state);
+    else viewer.view.remove(enemy.state);
+  }
+
   /** Status only, between ticks. */
   syncStatus(p: ArenaPlayer): void {
     const h = this.match.player(p.sessionId);
     if (p.state !== null && h !== undefined) syncStatusState(p.state, h);
+    if (p.roster !== null && h !== undefined) syncRoster(p.roster, h);
   }
 
   // ---------------------------------------------------------------- messages

@@ -99,6 +99,20 @@ export const ProjectileSnapshot = schema({
 }, 'ProjectileSnapshot');
 export type ProjectileSnapshot = SchemaType<typeof ProjectileSnapshot>;
 
+/**
+ * What every client needs of every player whether or not it is sent that player (the scoreboard),
+ * with fog of war on (ArenaFogState), where `players` holds only the players each client is sent.
+ */
+export const RosterEntry = schema({
+  slot: t.uint8(),
+  name: t.string(),
+  kills: t.uint16(),
+  deaths: t.uint16(),
+  connected: t.boolean(),
+  rttMs: t.float32(),
+}, 'RosterEntry');
+export type RosterEntry = SchemaType<typeof RosterEntry>;
+
 export const ArenaState = schema({
   serverTimeMs: t.float64(),
   tick: t.uint32(),
@@ -110,3 +124,21 @@ export const ArenaState = schema({
   projectiles: t.map(ProjectileSnapshot),
 }, 'ArenaState');
 export type ArenaState = SchemaType<typeof ArenaState>;
+
+/**
+ * The same state with fog of war on: `players` is filtered per client (Colyseus StateView): a client
+ * is sent its own player and the enemies the fog lets through (room.ts), nothing of the others.
+ * ArenaState's fields in the same order, so one reader reads both, then `roster`: by session id,
+ * every player's scoreboard fields. (Fog off keeps ArenaState: the same bytes as without fog.)
+ */
+export const ArenaFogState = schema({
+  serverTimeMs: t.float64(),
+  tick: t.uint32(),
+  tickRate: t.uint8(),
+  players: t.map(PlayerState).view(),
+  holes: t.array(BulletHole),
+  killFeed: t.array(KillFeedEntry),
+  projectiles: t.map(ProjectileSnapshot),
+  roster: t.map(RosterEntry),
+}, 'ArenaFogState');
+export type ArenaFogState = SchemaType<typeof ArenaFogState>;

@@ -4,7 +4,7 @@
  * so a client's patches rebuild the history bit for bit; between ticks only the status changes.
  */
 import type { HitregPlayer, PoseInput } from '../match/index';
-import type { PlayerState } from './schema';
+import type { PlayerState, RosterEntry } from './schema';
 import type { ArenaPlayer } from './player';
 
 const f32 = Math.fround;
@@ -58,4 +58,12 @@ export function syncStatusState(ps: PlayerState, h: HitregPlayer<string>): void 
   ps.ammo = Math.max(0, Math.min(0xffff, w.ammo[e] ?? 0));
   ps.reloadEndMs = w.reloadEndMs[e] ?? 0;
   ps.drawEndMs = w.drawEndMs;
+}
+
+/** The scoreboard fields of a player into its roster entry (fog of war on). */
+export function syncRoster(r: RosterEntry, h: HitregPlayer<string>): void {
+  r.kills = h.kills;
+  r.deaths = h.deaths;
+  r.connected = h.connected;
+  r.rttMs = h.rttMs;
 }

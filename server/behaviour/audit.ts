@@ -10,6 +10,7 @@ import { VerdictKind } from '../../shared/validate/verdict';
 import { ShotAction } from '../../shared/protocol/shot';
 import { auditIntegrity, closeAuditWorkers, ProblemKind, type AuditProblem, type IntegrityOptions, type IntegrityResult, type ReplayHeader } from '../audit/audit';
 import { slotEvents, slotIdentities } from '../audit/scan';
+import { auditFog, type FogAudit } from '../audit/fog';
 import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
 import { MEASURES, type Calibration } from './score';
 import { eventsFromRows } from './events';
@@ -32,6 +33,8 @@ export interface AuditOptions extends Omit<IntegrityOptions, 'observer'> {
 export interface AuditResult extends IntegrityResult {
   players: PlayerReport[];
   flagged: { player: number; reasons: string[] }[];
+  /** What the fog of war sent to whom (../audit/fog.ts). */
+  fog: FogAudit;
 }
 
 /** Each player's behaviour measures that need a view or input counts its log never carried. */
@@ -103,5 +106,6 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   for (const p of players) p.identities = (ids.get(p.player) ?? []).map((i) => ({ playerId: i.playerId, verified: i.verified }));
   if (measures !== false && options.calibration !== null) flagBehaviour(players, eventsFromRows(r.rows, r.shots), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
-  return { ...r, players, flagged };
+  const fog = auditFog(r.bytes, r.frames, h.maxPlayers, (h as { fog?: unknown }).fog);
+  return { ...r, players, flagged, fog };
 }

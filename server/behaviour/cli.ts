@@ -26,6 +26,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/matchlog/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, ProblemKind, type AuditResult } from './audit';
+import { fogLine } from '../audit/fog';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -139,6 +140,7 @@ export function htmlFor(r: AuditResult, detection?: DetectionSummary, replayUrl?
       'world hash': String(h.worldHash ?? ''), 'rig hash': String(h.rigHash ?? ''), ticks: r.ticks, shots: r.shots,
       'verdict mismatches': r.mismatches.length, 'flagged players': r.flagged.map((f) => f.player).join(', ') || 'none',
       'replay shots/s': Math.round(r.shotsPerSecond), workers: r.workers,
+      'fog of war': fogLine(r.fog).replace(/^fog of war:? ?/, ''),
     },
     problems: r.problems.map((p) => p.message),
     ends: r.ends.complete ? null : `${r.ends.why} at byte ${r.ends.atByte} of ${r.ends.fileBytes}: the log ${r.ends.detail}`,
@@ -174,6 +176,7 @@ export function summaryLines(r: AuditResult): string[] {
   }
   for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
   lines.push(...unavailableLines(r));
+  lines.push(fogLine(r.fog));
   return lines;
 }
 
@@ -210,6 +213,7 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
     ends: { ...r.ends, lastTimeMs: Number.isFinite(r.ends.lastTimeMs) ? r.ends.lastTimeMs : null, cut: r.ends.cut && { bytes: r.ends.cut.bytes, promised: Number.isFinite(r.ends.cut.promised) ? r.ends.cut.promised : null } },
     problems: r.problems,
+    fog: { mode: r.fog.mode, viewers: r.fog.viewers, withheldSpans: r.fog.withheld.length },
     mismatchList: r.mismatches.slice(0, 100),
     unavailable: Object.fromEntries(r.players.filter((p) => p.unavailable.length > 0).map((p) => [p.player, p.unavailable.map((u) => u.measure)])),
     failed: r.failed,

@@ -8,16 +8,19 @@
  *   onJoin:  match.join(sessionId, { team });           onLeave: match.leave(sessionId);
  *   tick:    move players; match.tick();                 message: match.shot(sessionId, msg);
  *
- * Beside the match, StallWatch (stalls.ts) cuts connections that stop reading before what the
+ * Beside the match, FogFilter (fogFilter.ts) withholds from each client the enemies it cannot see
+ * yet (server-side fog of war), and StallWatch (stalls.ts) cuts connections that stop reading before what the
  * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
+export { FogFilter, type FogFilterOptions, type FogMovement } from './fogFilter';
+export { buildClimbMap, type ClimbMap, type FogConfig } from '../../shared/fog/index';
 export type { HitregMatchOptions, JoinOptions } from './options';
 export type { HitregPlayer } from './player';
 export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';
 export { verdictReply, type AppliedHit, type ShotOptions, type ShotOutcome } from './outcome';
 export type { ProjectileOutcome } from './projectileOutcome';
-export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchHeader, type MatchRecorder, type ShotRecord, type TickRecord } from './recorder';
+export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchHeader, type MatchRecorder, type ShotRecord, type TickRecord, type FogChanges } from './recorder';
 export { RoundTrip, PongResult, RTT_WINDOW, DEFAULT_PING_INTERVAL_MS } from './roundTrip';
 export { MatchLogRecorder, matchLogDir, matchLogFileName, DEFAULT_MATCH_LOG_DIR, MATCH_LOG_EXT, type MatchLogRecorderOptions } from '../matchlog/recorder';
 export type { MatchLogStats } from '../matchlog/writer';

@@ -113,6 +113,7 @@ export class HitregMatch<Id extends string | number = string> {
       scene: this.scene.options,
       maxProjectiles: this.projectiles.capacity,
       ...(options.movement !== undefined ? { movement: options.movement } : {}),
+      ...(options.fog === 'on' || options.fog === 'off' ? { fog: options.fog } : {}),
     }));
   }
 

@@ -55,6 +55,8 @@ export interface HitregMatchOptions<Id> {
   roomId?: string;
   levelPath?: string;
   movement?: MoveConfig;
+  /** For the log header: whether the game withholds enemies per viewer (a FogFilter) or sends everyone; absent: not said. */
+  fog?: 'on' | 'off';
   /** Monotonic ms (performance.now by default); the match counts from its creation. */
   clock?: () => number;
   /** A recorder call that throws, or a pose the history refuses: told here (default console.error), the match goes on. */

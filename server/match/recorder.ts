@@ -16,6 +16,7 @@ import type { ShotTiming } from '../../shared/validate/shot';
 import type { ShooterState, Verdict } from '../../shared/validate/verdict';
 import type { MatchHeader } from '../../shared/matchlog/records';
 import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
+import type { FogChanges } from '../../shared/matchlog/fogRecord';
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 
 /**
@@ -34,7 +35,7 @@ export const TickPose = {
   VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, STAMP: 17, EYE: 18,
 } as const;
 
-export type { MatchHeader };
+export type { MatchHeader, FogChanges };
 export { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 
 export interface TickRecord {
@@ -96,6 +97,11 @@ export interface MatchRecorder {
   projectileSpawn?(s: ProjectileSpawnData): void;
   projectileEnd?(e: ProjectileEndData): void;
   projectileBlast?(b: ProjectileBlastData): void;
+  /**
+   * What a fog of war (FogFilter) started or stopped sending to whom after a tick: right after that
+   * tick's record, only when something changed (the arrays are reused: copy or serialise at once).
+   */
+  fog?(c: FogChanges): void;
   /** Who joined on a slot: right after its join event (`playerId` at most 128 UTF-8 bytes, no control characters). */
   identity?(i: { slot: number; playerId: string; verified: boolean }): void;
   /** Called when the room is disposed; may flush asynchronously. */

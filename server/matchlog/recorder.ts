@@ -15,6 +15,7 @@ import { blastRecordBytes, END_RECORD_BYTES, SPAWN_BYTES, writeBlast, writeEnd a
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
 import { identityRecordBytes, playerIdBytes, writeIdentity } from '../../shared/matchlog/identityRecord';
+import { FOG_MAX_CHANGES, fogRecordBytes, writeFog, type FogChanges } from '../../shared/matchlog/fogRecord';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
@@ -172,6 +173,15 @@ export class MatchLogRecorder implements MatchRecorder {
     const writer = this.writerOrNull ?? this.open();
     const at = writer.begin(RecordType.PROJECTILE_BLAST, blastRecordBytes(b));
     writer.end(writeBlast(writer.view, at, b));
+  }
+
+  fog(c: FogChanges): void {
+    const writer = this.writerOrNull ?? this.open();
+    for (let from = 0; from < c.count; from += FOG_MAX_CHANGES) {
+      const n = Math.min(FOG_MAX_CHANGES, c.count - from);
+      const at = writer.begin(RecordType.FOG, fogRecordBytes(n));
+      writer.end(writeFog(writer.view, at, c, from, n));
+    }
   }
 
   identity(i: { slot: number; playerId: string; verified: boolean }): void {

@@ -43,6 +43,8 @@ export interface ServerEnv {
   metrics: boolean;
   /** Clients may ask for debug verdicts (rewound poses; the web client's impact view). */
   debugVerdicts: boolean;
+  /** Server-side fog of war (FOG, default on). */
+  fog: 'on' | 'off';
   /** The monitor's password (user admin), null = no monitor. */
   monitorPassword: string | null;
   limits: LimitOptions;
@@ -77,6 +79,7 @@ export const ENV_HELP: Record<string, string> = {
   LOG_FORMAT: '"text" or "json" (default text on a terminal, json otherwise)',
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
+  FOG: '"off" sends every player to every client; "on" withholds enemies a client cannot see before the next patch (server-side fog of war) (default on)',
   DEBUG_VERDICTS: '"on" lets clients that ask get every player\'s rewound pose in their verdicts (the web client\'s ?debug=1 impact view; reveals positions, so for development) (default off)',
   MONITOR_PASSWORD: `set (>= ${MONITOR_PASSWORD_MIN_LENGTH} characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)`,
   MAX_ROOMS: `arena rooms per process, ${span(L.maxRooms)} (default ${D.maxRooms})`,
@@ -226,6 +229,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     logLevel: (lvl as LogLevel | undefined) ?? 'info',
     metrics: onOff(env, 'METRICS', true),
     debugVerdicts: onOff(env, 'DEBUG_VERDICTS', false),
+    fog: onOff(env, 'FOG', true) ? 'on' : 'off',
     monitorPassword: monitorPassword(env),
     limits,
     auth: readAuthEnv(env),
@@ -334,6 +338,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     limits: e.limits,
     metrics: e.metrics,
     debugVerdicts: e.debugVerdicts,
+    fog: e.fog,
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
     redis: e.redis,
     auditQueue: e.auditQueue,

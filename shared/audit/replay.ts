@@ -31,6 +31,10 @@ import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './sh
 import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
 import { BodyPoints } from './bodyPoint';
 import { readIdentity } from '../matchlog/identityRecord';
+import { readFog } from '../matchlog/fogRecord';
+
+/** Fog records are checked here and counted by the behaviour audit (server/behaviour/fogAudit.ts). */
+const ignoreFogChange = (): void => {};
 
 export { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
 export type { ObservedShot, ReplayHistory, ReplayObserver, ReplayPose, TickSlotPose } from './observer';
@@ -300,6 +304,11 @@ class Replay {
       case RecordType.IDENTITY:
         if (readIdentity(view, at, f.payloadLength) === null) this.bad(f.offset, f.type, 'identity record malformed');
         break;
+      case RecordType.FOG: {
+        const t = readFog(view, at, f.payloadLength, ignoreFogChange);
+        if (t !== t) this.bad(f.offset, f.type, 'fog record malformed');
+        break;
+      }
       case NOTE_FRAME_TYPE: {
         // The writer's note on records it could not write: how the log ends (logEnd.ts) reports it.
         if (readNote(view, at, f.payloadLength) === null) this.bad(f.offset, f.type, 'writer note of the wrong size');

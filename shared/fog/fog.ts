@@ -17,7 +17,7 @@
  * each plus one movement tick (players move in whole ticks: ./reach).
  *
  * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
- * speed * H (./reach: the movement's max speed, or its measured speed if higher), from the lowest to
+ * the reach over H (./reach: from its speed now, growing by at most the acceleration each tick up to the max speed), from the lowest to
  * the highest eye the vertical bounds allow (a jump, ramps and steps near it: ./reach, ./climb). The
  * enemy's body region: the body envelope (./body: a cylinder about the feet holding every hitbox in
  * every clip) moved the same way over Hb. Both grow by marginM all round (rounding, the rig's sampled
@@ -62,7 +62,7 @@
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { bvhAnyHit, type BvhArrays } from '../bvh/traverse';
-import { fallDrop, horizonSeconds, horizontalReach, jumpRise, MAX_HORIZON_S, walkRise } from './reach';
+import { fallDrop, horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, walkRise } from './reach';
 import { GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
@@ -84,6 +84,8 @@ const FLOOR_LIFT = 0.01;
 /** The head's line aims this far below the top of the body envelope, metres. */
 const HEAD_BELOW_TOP = 0.1;
 const J = PRISM_STRIDE;
+/** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
+const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
 
 export class FogOfWar {
   readonly capacity: number;
@@ -112,7 +114,7 @@ export class FogOfWar {
   private readonly hold: Uint16Array;
   private readonly cached: Uint8Array;
   private readonly cache: Float64Array;
-  /** Per slot, set by prepare(): speed bound m/s, walking slope and step near it, the floor under it (./climb floorUnder). */
+  /** Per slot, set by prepare(): horizontal speed m/s, walking slope and step near it, the floor under it (./climb floorUnder). */
   private readonly speed: Float64Array;
   private readonly slope: Float64Array;
   private readonly step: Uint8Array;
@@ -122,6 +124,8 @@ export class FogOfWar {
   private readonly grown = new Float64Array(2 * PRISM_STRIDE);
   private readonly grid = new Float64Array(GRID_STRIDE);
   private readonly seg = new Float64Array(7);
+  /** Scratch for reachOf: a horizon and a speed in, two reaches out. */
+  private readonly rr = new Float64Array(4);
   private readonly bvh: BvhArrays | null;
   private updates = 0;
 
@@ -316,7 +320,12 @@ export class FogOfWar {
     const h = this.horizon[v], hb = this.bodyHorizon[v];
     // The eye: never lower than an eye height above the floor under the viewer.
     const eyeY = this.py[v] + this.eye[v];
-    const re = this.speed[v] * h, we = walkRise(m, re, this.slope[v], this.step[v] === 1);
+    const rr = this.rr;
+    rr[R_H] = h;
+    this.reachOf(R_EYE, v);
+    rr[R_H] = hb;
+    this.reachOf(R_BODY, e);
+    const re = rr[R_EYE], we = walkRise(m, re, this.slope[v], this.step[v] === 1);
     const eyeFloor = this.floor[v] + this.eye[v];
     const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
     this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
@@ -324,7 +333,7 @@ export class FogOfWar {
     out[P_MID] = eyeY;
     // The body: the envelope moved over hb; never below the floor under the enemy.
     const fy = this.py[e];
-    const rb = this.speed[e] * hb, wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
+    const rb = rr[R_BODY], wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
     this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - gy, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + gy, grow);
     out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
@@ -351,8 +360,14 @@ export class FogOfWar {
     out[o + P_Y1] = y1;
   }
 
+  /** rr[out] = ./reach reachInto for slot s's speed over rr[R_H] seconds. */
+  private reachOf(out: number, s: number): void {
+    this.rr[R_S] = this.speed[s];
+    reachInto(this.cfg.motion, this.rr, out);
+  }
+
   /**
-   * Per player, once per update: the speed bound (./reach horizontalReach per second), the walking
+   * Per player, once per update: its horizontal speed (./reach reachFromSpeed bounds the reach), the walking
    * slope and step near it and the floor under it (the climb map's cell for its largest reach this
    * update; without a map, the motion's level-wide slope and step, and no floor).
    */
@@ -362,7 +377,7 @@ export class FogOfWar {
     for (let i = 0; i < n; i++) if (this.present[i] === 1 && this.horizon[i] > hMax) hMax = this.horizon[i];
     for (let i = 0; i < n; i++) {
       if (this.present[i] === 0) continue;
-      const sp = horizontalReach(m, this.vx[i], this.vz[i], 1);
+      const sp = Math.sqrt(this.vx[i] * this.vx[i] + this.vz[i] * this.vz[i]);
       this.speed[i] = sp;
       if (map === undefined) {
         this.slope[i] = m.climbSlope;
@@ -370,7 +385,9 @@ export class FogOfWar {
         this.floor[i] = -Infinity;
         continue;
       }
-      const reach = sp * (hMax + this.cfg.hiddenLeadS) + this.cfg.marginM + this.cfg.hiddenSlackM;
+      this.rr[R_H] = hMax + this.cfg.hiddenLeadS;
+      this.reachOf(R_EYE, i);
+      const reach = this.rr[R_EYE] + this.cfg.marginM + this.cfg.hiddenSlackM;
       const cell = climbCell(map, this.px[i], this.pz[i], reach);
       this.slope[i] = cell >= 0 ? map.slope[cell] : map.maxSlope;
       this.step[i] = (cell >= 0 ? map.step[cell] === 1 : map.anyStep) ? 1 : 0;

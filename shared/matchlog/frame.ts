@@ -36,8 +36,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  * 11: projectiles fly on the spawn's sub-step grid (shared/projectile/flights.ts); the header names
  *    maxProjectiles. Records unchanged: a version 10 log is audited with the version 10 flight policy.
  * 12: identity records (who joined on a slot: identityRecord.ts); the other records unchanged.
+ * 13: fog records (which enemies a server-side fog of war sent to whom: fogRecord.ts); the header
+ *    may name the fog mode; the other records unchanged.
  */
-export const LOG_FORMAT_VERSION = 12;
+export const LOG_FORMAT_VERSION = 13;
+/** The first version whose logs may carry fog records. */
+export const LOG_VERSION_WITH_FOG = 13;
 /** The first version whose logs say who joined on each slot. */
 export const LOG_VERSION_WITH_IDENTITY = 12;
 /** The first version whose projectiles fly on their sub-step grid. */

@@ -49,6 +49,11 @@ export interface MatchHeader {
   maxProjectiles?: number;
   /** The movement rules of hitreg's own movement step, when the game uses it (absent otherwise). */
   movement?: MoveConfig;
+  /**
+   * Server-side fog of war (format 13 on): 'on' when enemies were withheld per viewer (the log's fog
+   * records say which, when), 'off' when every client was sent everyone; absent when the game did not say.
+   */
+  fog?: 'on' | 'off';
 }
 
 export const RecordType = {
@@ -63,11 +68,13 @@ export const RecordType = {
   PROJECTILE_BLAST: 8,
   /** Who joined on a slot (format 12 on, ./identityRecord). */
   IDENTITY: 9,
+  /** What a server-side fog of war started or stopped sending to whom (format 13 on, ./fogRecord). */
+  FOG: 10,
 } as const;
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 254: 'note', 255: 'gap',
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 10: 'fog', 254: 'note', 255: 'gap',
 });
 
 /** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */

@@ -177,7 +177,7 @@ export interface DamagedReply {
   from: number;
   damage: number;
   health: number;
-  /** Unit direction from the victim toward the shot's start (where the damage came from). */
+  /** Unit direction from the victim toward the shot's start (where the damage came from); 0, 0, 0 when the shooter is withheld from the victim (fog of war). */
   dx: number;
   dy: number;
   dz: number;

@@ -224,6 +224,17 @@ function faults(rows: Row[]): string {
   return out.join('\n');
 }
 
+function fog(rows: Row[]): string {
+  const r0 = rows[0];
+  const pct = (v: unknown) => `${num(100 * Number(v), 1)}%`;
+  return [
+    `FogOfWar.update (shared/fog) once per tick at 64 Hz on the default level, players walking it (seeded), each viewer's one-way 20-80 ms, interpolation 100 ms, patch 15.6 ms, safety 25 ms; opening ${num(r0?.openingM, 2)} m, hold ${num(r0?.visibleHoldTicks)} updates, hidden slack ${num(r0?.hiddenSlackM, 2)} m. Occluded: enemy pairs with no clear line from the eye to 9 points of the body envelope now; withheld of occluded: the share of those the fog withheld. Uncached: every pair's full rule every tick.`,
+    '',
+    table(['players', 'caches', 'µs per tick', 'p99 µs', 'rays per tick', 'pairs tested per tick', 'sent (of enemy pairs)', 'occluded', 'withheld of occluded', 'gcs'],
+      rows.map((r) => [num(r.players), r.uncached ? 'off' : 'on', num(r.usPerTick), num(r.p99UsPerTick), num(r.raysPerTick), num(r.pairsTestedPerTick), pct(r.visibleShare), pct(r.occludedShare), pct(r.withheldOfOccluded), num(r.gcs)])),
+  ].join('\n');
+}
+
 function generic(rows: Row[]): string {
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k !== 'bench');
   return table(keys, rows.map((r) => keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : num(r[k], Number.isInteger(r[k]) ? 0 : 2)))));
@@ -237,6 +248,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Shot judge and movement', command: 'npm run bench:room', benches: ['room'], render: room },
   { name: 'Pellets and penetration', command: 'npm run bench:pellets', benches: ['pellets'], render: pellets },
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
+  { name: 'Fog of war', command: 'npm run bench:fog', benches: ['fog'], render: fog },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
   { name: 'Faults', command: 'npm run bench:faults', benches: ['faults'], render: faults },
   { name: 'Fleet audits', command: 'npm run bench:fleet -- --logs 1000 --workers 2 --kill', benches: ['fleet'], render: fleet },

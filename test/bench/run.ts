@@ -21,6 +21,7 @@ import { run as pellets } from './pellets.bench';
 import { run as sim } from './sim.bench';
 import { run as faults } from './faults.bench';
 import { run as fleet } from './fleet.bench';
+import { run as fog } from './fog.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
@@ -30,6 +31,7 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'room', run: room },
   { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
+  { name: 'fog', run: fog },
   { name: 'sim', run: sim },
   { name: 'faults', run: faults },
   // 1,000 logs through 2 audit workers, one SIGKILLed halfway (needs Redis, as the faults do).

@@ -137,10 +137,11 @@ describe('audit of a simulated match (real room, real sockets)', () => {
     const killDir = join(dir, 'killed');
     mkdirSync(killDir);
     const simModule = new URL('../../client-sim/simulate.ts', import.meta.url).pathname;
+    // Fog off: the wallShot cheater aims at players behind walls, which a fog of war would not send it.
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       import { runSimulation } from ${JSON.stringify(simModule)};
       await runSimulation({ bots: 4, cheaters: 2, seconds: 60, seed: 3, rttMs: 60, jitterMs: 5, loss: 0,
-        profiles: ['wallShot', 'rangeExtension'], server: { matchLogDir: ${JSON.stringify(killDir)} } });
+        profiles: ['wallShot', 'rangeExtension'], server: { fog: 'off', matchLogDir: ${JSON.stringify(killDir)} } });
     `], { stdio: 'ignore' });
     // Wait until the log holds a few hundred kilobytes (seconds of play), then kill the server mid-write.
     // (and more than 10 shots: bots on a loaded machine fire less per second).

@@ -108,7 +108,9 @@ beforeAll(async () => {
       // Standing cheaters: each refusal is the rule under test. A moving client's start can differ
       // from the server's eye path when a loaded server drops ticks (sim.test.ts measures that).
       cheatersStill: true,
-      server: { level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints, loadout: profiles === PROJECTILE_PROFILES ? SIM_LOADOUT : DEFAULT_LOADOUT }, onShots: (l) => { collected.push(...l); },
+      // Fog off: wall shots, grazes and corner peeks aim at players hidden behind geometry, which a
+      // fog of war would not send them (fogRoom.test.ts tests the fog; here the rule under test is the refusal).
+      server: { fog: 'off', level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints, loadout: profiles === PROJECTILE_PROFILES ? SIM_LOADOUT : DEFAULT_LOADOUT }, onShots: (l) => { collected.push(...l); },
     }));
   }
   logs = collected;

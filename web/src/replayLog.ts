@@ -4,11 +4,12 @@
  * room judged it in rebuilt from the log (each history fed the same ticks in the same order, the
  * histories cleared at the same joins) so the page can draw the hitboxes the server rewound to and
  * re-judge the shot with validateShot, which must give the recorded verdict bit for bit; and what to
- * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits.
+ * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits; with fog
+ * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt).
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readFog, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -65,6 +66,10 @@ export class MatchLogView {
   readonly joins: { slot: number; beforeTick: number; frame: number }[] = [];
   /** Ticks read. */
   readonly ticks: number;
+  /** The header said fog of war was on: sentAt tells what each viewer was sent. */
+  readonly fogOn: boolean;
+  /** Per (viewer * slots + enemy): tick-index spans [from, to) the enemy was sent to the viewer, flat. */
+  private readonly fogSent = new Map<number, number[]>();
   private readonly view: DataView;
 
   private constructor(readonly bytes: Uint8Array) {
@@ -86,6 +91,24 @@ export class MatchLogView {
     const slotBytes = tickSlotBytes(this.frames.version);
     const input = createShotInput();
     const msg = createShotMessage();
+    // Fog: a record after tick index k says what that tick's patch carried on; a join or leave ends the slot's pairs.
+    this.fogOn = this.header.fog === 'on';
+    const n = this.slots;
+    const open = new Float64Array(n * n).fill(Number.NaN);
+    const close = (p: number, at: number): void => {
+      if (open[p] === open[p]) {
+        const spans = this.fogSent.get(p) ?? [];
+        spans.push(open[p]!, at);
+        this.fogSent.set(p, spans);
+      }
+      open[p] = Number.NaN;
+    };
+    const fogChange = (viewer: number, enemy: number, sent: boolean): void => {
+      if (viewer >= n || enemy >= n || ti === 0) return;
+      const p = viewer * n + enemy;
+      if (sent && !(open[p] === open[p])) open[p] = ti - 1;
+      else if (!sent) close(p, ti - 1);
+    };
     for (let fi = 0; fi < list.length; fi++) {
       const f = list[fi]!;
       const at = f.payloadOffset;
@@ -118,13 +141,26 @@ export class MatchLogView {
       } else if (f.type === RecordType.EVENT) {
         const e = readEvent(v, at, f.payloadLength);
         if (e !== null && e.kind === 'join') this.joins.push({ slot: e.slot, beforeTick: ti, frame: fi });
+        if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) for (let o = 0; o < n; o++) { close(e.slot * n + o, ti); close(o * n + e.slot, ti); }
+      } else if (f.type === RecordType.FOG) {
+        readFog(v, at, f.payloadLength, fogChange);
       }
     }
+    for (let p = 0; p < n * n; p++) close(p, ti);
     this.ticks = ti;
   }
 
   static parse(bytes: Uint8Array): MatchLogView {
     return new MatchLogView(bytes);
+  }
+
+  /** Whether `enemy` was sent to `viewer` at tick index `i` (always with fog off, and for itself). */
+  sentAt(viewer: number, enemy: number, i: number): boolean {
+    if (!this.fogOn || viewer === enemy) return true;
+    const spans = this.fogSent.get(viewer * this.slots + enemy);
+    if (spans === undefined) return false;
+    for (let k = 0; k < spans.length; k += 2) if (spans[k]! <= i && i < spans[k + 1]!) return true;
+    return false;
   }
 
   /** The pose of `slot` at tick index `i` into out; false when the slot is not in that tick. */

@@ -95,6 +95,10 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
     figures.push(f);
     players.add(f.group);
   }
+  const fogSel = $<HTMLSelectElement>('fogViewer');
+  fogSel.innerHTML = '<option value="-1">everyone</option>' + (log.fogOn ? Array.from({ length: log.slots }, (_, s) => `<option value="${s}">as player ${s} was sent</option>`).join('') : '');
+  fogSel.disabled = !log.fogOn;
+  fogSel.title = log.fogOn ? 'draw only the players this one\'s client was sent (fog of war)' : 'this log has no fog of war';
   loaded = { log, world, rig, figures, geometries, rewinder: new Rewinder(rig, { policy: createRewindPolicy(h.scene.windowMs) }) };
   const b = world.bounds(new Float64Array(6));
   orbit.target.set((b[0]! + b[3]!) / 2, b[1]!, (b[2]! + b[5]!) / 2);
@@ -206,8 +210,10 @@ function drawTick(i: number): void {
   if (loaded === null) return;
   const { log, figures, rewinder, rig } = loaded;
   const bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  // As one player's client had it: the enemies the fog withheld from it are not drawn.
+  const viewer = Number($<HTMLSelectElement>('fogViewer').value);
   for (let s = 0; s < log.slots; s++) {
-    const ok = log.poseAt(pose, i, s) && pose.alive;
+    const ok = log.poseAt(pose, i, s) && pose.alive && (viewer < 0 || log.sentAt(viewer, s, i));
     figures[s]!.group.visible = ok;
     if (ok) figures[s]!.setBones(rewinder.poseBones(bones, pose));
   }

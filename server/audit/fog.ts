@@ -1,0 +1,108 @@
+/**
+ * What a match's fog of war sent to whom, rebuilt from its log (format 13 on): the header's fog mode
+ * and the fog records (shared/matchlog/fogRecord.ts) over the tick records and join/leave events.
+ * Every (viewer, enemy) pair starts withheld when either joins; a fog record written after tick T
+ * says what the patch of tick T carried on. Per viewer slot: enemy-ticks sent and withheld (ticks x
+ * enemies present in the tick record), and per pair the spans it was withheld, in match ms.
+ */
+import type { FrameReadResult } from '../../shared/matchlog/frame';
+import { readEvent, RecordType, TICK_COUNT_AT, TICK_HEAD_BYTES, TICK_TIME_AT, tickSlotBytes } from '../../shared/matchlog/records';
+import { readFog } from '../../shared/matchlog/fogRecord';
+
+export interface FogAudit {
+  /** The header's fog mode ('unknown': the game did not say, or the log predates format 13). */
+  mode: 'on' | 'off' | 'unknown';
+  /** Per viewer slot that was ever present: enemy-ticks sent and withheld. */
+  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number }[];
+  /** Per (viewer, enemy) pair: the spans [fromMs, toMs) the enemy was withheld while both were present. */
+  withheld: { viewer: number; enemy: number; fromMs: number; toMs: number }[];
+  /** Fog records that did not read (malformed). */
+  badRecords: number;
+}
+
+/** Rebuilds the fog of a log whose header said `mode` (header.fog), over `maxPlayers` slots. */
+export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers: number, mode: unknown): FogAudit {
+  const out: FogAudit = { mode: mode === 'on' || mode === 'off' ? mode : 'unknown', viewers: [], withheld: [], badRecords: 0 };
+  const n = Math.max(1, Math.min(256, Math.floor(maxPlayers)));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const slotBytes = tickSlotBytes(frames.version);
+  const sent = new Uint8Array(n * n);
+  const since = new Float64Array(n * n).fill(Number.NaN);
+  const present = new Uint8Array(n);
+  const ever = new Uint8Array(n);
+  const on = new Float64Array(n), off = new Float64Array(n);
+  let pending = false, tickMs = Number.NaN;
+  /** The last tick's pairs, counted once its fog record (if any) is applied. */
+  const count = (): void => {
+    if (!pending) return;
+    pending = false;
+    for (let v = 0; v < n; v++) {
+      if (present[v] === 0) continue;
+      for (let e = 0; e < n; e++) {
+        if (e === v || present[e] === 0) continue;
+        const p = v * n + e;
+        if (sent[p] === 1) on[v]++;
+        else {
+          off[v]++;
+          if (!(since[p] === since[p])) since[p] = tickMs;
+        }
+      }
+    }
+  };
+  const close = (p: number, atMs: number): void => {
+    if (since[p] === since[p]) out.withheld.push({ viewer: Math.floor(p / n), enemy: p % n, fromMs: since[p]!, toMs: atMs });
+    since[p] = Number.NaN;
+  };
+  const visit = (v: number, e: number, s: boolean): void => {
+    if (v >= n || e >= n) return;
+    const p = v * n + e;
+    sent[p] = s ? 1 : 0;
+    if (s) close(p, tickMs);
+  };
+  const reset = (slot: number, atMs: number): void => {
+    for (let o = 0; o < n; o++) {
+      close(slot * n + o, atMs); close(o * n + slot, atMs);
+      sent[slot * n + o] = 0; sent[o * n + slot] = 0;
+    }
+  };
+  for (const f of frames.frames) {
+    const at = f.payloadOffset;
+    if (f.type === RecordType.TICK) {
+      count();
+      if (f.payloadLength < TICK_HEAD_BYTES) continue;
+      const k = view.getUint16(at + TICK_COUNT_AT, true);
+      if (f.payloadLength !== TICK_HEAD_BYTES + k * slotBytes) continue;
+      tickMs = view.getFloat64(at + TICK_TIME_AT, true);
+      present.fill(0);
+      for (let i = 0; i < k; i++) {
+        const s = view.getUint16(at + TICK_HEAD_BYTES + i * slotBytes, true);
+        if (s < n) { present[s] = 1; ever[s] = 1; }
+      }
+      pending = true;
+    } else if (f.type === RecordType.FOG) {
+      const t = readFog(view, at, f.payloadLength, visit);
+      if (t !== t) out.badRecords++;
+    } else if (f.type === RecordType.EVENT) {
+      const e = readEvent(view, at, f.payloadLength);
+      if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) {
+        count();
+        reset(e.slot, e.timeMs);
+        present[e.slot] = 0;
+      }
+    }
+  }
+  count();
+  for (let p = 0; p < n * n; p++) close(p, tickMs);
+  for (let s = 0; s < n; s++) if (ever[s] === 1) out.viewers.push({ slot: s, enemyTicksSent: on[s]!, enemyTicksWithheld: off[s]! });
+  return out;
+}
+
+/** One line per log: the mode and, with fog on, each viewer's enemy-ticks sent and withheld. */
+export function fogLine(f: FogAudit): string {
+  if (f.mode !== 'on') return `fog of war: ${f.mode === 'off' ? 'off (every client was sent everyone)' : 'not recorded'}`;
+  const parts = f.viewers.map((v) => {
+    const all = v.enemyTicksSent + v.enemyTicksWithheld;
+    return `player ${v.slot} ${v.enemyTicksSent} sent / ${v.enemyTicksWithheld} withheld${all > 0 ? ` (${((100 * v.enemyTicksWithheld) / all).toFixed(0)}%)` : ''}`;
+  });
+  return `fog of war on, enemy-ticks: ${parts.join('; ') || 'no players'}${f.badRecords > 0 ? `; ${f.badRecords} fog records malformed` : ''}`;
+}

@@ -1,0 +1,273 @@
+/**
+ * FogFilter: server-side fog of war for a HitregMatch (part of "hitreg/server"). It owns one
+ * FogOfWar (shared/fog: per ordered pair (viewer, enemy), whether the enemy must be sent now) for the
+ * match's slots, feeds it from the match after each tick, and tells the game which enemies each
+ * viewer starts or stops being sent, as a change list (and an optional callback), so a room maps
+ * them onto its own per-client filter (Colyseus: StateView add / remove). The changes go to the
+ * match log (fog records, format 13), so the audit can say per pair when an enemy was withheld.
+ *
+ * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
+ * newest two (0 across an epoch change or a gap), the eye height (the pose's, else the rules'
+ * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
+ *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample),
+ *   interp  = the viewer's interpolation delay (as the match clamped it),
+ *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
+ *             of the patch interval and the tick, since update() runs once per tick),
+ *   safety  = safetyMs (default 50): the round trip is a windowed estimate and one-way is half of it
+ *             (asymmetric paths and jitter put the real one-way above that), the client's estimate of
+ *             the server clock (which places its interpolated render time) errs by a few ms, and the
+ *             server steps queued inputs over the next ticks (a burst arriving late moves a player
+ *             several ticks at once; a burst after a stall longer than the margin can outrun it
+ *             for the tick it lands, after which the measured speed widens the regions). About
+ *             three 64 Hz ticks covers these; FogOfWar adds one more
+ *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
+ *             client that inflates its round trip or interpolation only widens its own regions that far.
+ * A respawn or teleport bumps the player's epoch: the filter calls forget(slot) for it (the pair is
+ * re-tested from the new spot in the same update). A player whose slot changes hands (leave, join)
+ * is taken out and put back fresh.
+ *
+ * Corpses: FogOfWar hides a dead enemy. With `corpses: 'sight'` (the default) a dead player is judged
+ * like a standing body instead, so a killer that saw it alive sees it fall (its position reveals only
+ * where it died); 'hidden' withholds every corpse from enemies.
+ *
+ * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
+ * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
+ * verdict changed, teammates included (FogOfWar sends them: they appear as sent once). A new pair
+ * starts withheld, so a joiner's enemies arrive as changes at the next update. A viewer marked
+ * setSeeAll (a debug client, a spectator) is sent everyone. Pairs of a player that left are dropped
+ * without a change (the game removes the player itself). Allocation-free per update: flat arrays
+ * sized for the match's slots at construction.
+ *
+ *   const fog = new FogFilter(match, { movement, patchMs: 1000 / 64 });
+ *   tick:  match.endTick(); fog.update();
+ *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
+ */
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { createPlayerPose } from '../../shared/lagcomp/pose';
+import type { HitregMatch } from './match';
+
+/** Movement bounds the fog needs (hitreg's MoveConfig has them). */
+export interface FogMovement {
+  maxSpeed: number;
+  jumpSpeed: number;
+  gravity: number;
+  maxFallSpeed: number;
+  stepHeight: number;
+}
+
+export interface FogFilterOptions {
+  /** The players' movement bounds (an upper bound: no honest player may move faster or jump higher). */
+  movement: FogMovement;
+  /** Time between patches the game sends, ms (default and minimum: one tick). */
+  patchMs?: number;
+  /** Safety margin added to every viewer's horizon, ms (default 50; see the module comment). */
+  safetyMs?: number;
+  /** One-way delay assumed before a viewer's first round trip sample, ms (default 150). */
+  unknownOneWayMs?: number;
+  /** Dead players: judged like standing bodies ('sight', default) or withheld from enemies ('hidden'). */
+  corpses?: 'sight' | 'hidden';
+  /**
+   * The level's climb map (ramps, steps, floors: tighter regions): true (default) builds it from the
+   * match's world (tens of ms on a large level: rooms of one level may share one, built once with
+   * buildClimbMap), false for none.
+   */
+  climb?: boolean | ClimbMap;
+  /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
+  config?: Partial<Omit<FogConfig, 'motion'>>;
+  /** Called for each change after update(), in the change list's order. */
+  onChange?: (viewerSlot: number, enemySlot: number, sent: boolean) => void;
+  /** A recorder call that threw (the filter goes on). */
+  onProblem?: (message: string, error?: unknown) => void;
+}
+
+export class FogFilter<Id extends string | number = string> {
+  readonly fog: FogOfWar;
+  readonly capacity: number;
+  /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy is being sent to the viewer. */
+  readonly sent: Uint8Array;
+  /** The last update's changes (see the module comment). */
+  readonly changeViewer: Uint16Array;
+  readonly changeEnemy: Uint16Array;
+  readonly changeSent: Uint8Array;
+  changeCount = 0;
+  /** Per viewer slot, since it joined: enemy-ticks sent and withheld (updates x enemies present, dead or alive). */
+  readonly enemyTicksSent: Float64Array;
+  readonly enemyTicksWithheld: Float64Array;
+  /** Per viewer slot: sent everyone (setSeeAll). */
+  readonly seeAll: Uint8Array;
+  readonly patchMs: number;
+  readonly safetyMs: number;
+  readonly unknownOneWayMs: number;
+  /** Recorder calls that threw. */
+  problems = 0;
+  private readonly occupant: (Id | undefined)[];
+  private readonly epoch: Float64Array;
+  /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
+  private readonly oneWay: Float64Array;
+  private readonly interp: Float64Array;
+  private readonly corpsesSeen: boolean;
+  private readonly pose = createPlayerPose();
+  private readonly onChange: FogFilterOptions['onChange'];
+  private readonly onProblem: (message: string, error?: unknown) => void;
+  private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
+
+  constructor(private readonly match: HitregMatch<Id>, options: FogFilterOptions) {
+    const n = match.maxPlayers;
+    const tickMs = 1000 / match.tickRate;
+    const m = options.movement;
+    const climb = options.climb === false ? undefined : options.climb === true || options.climb === undefined ? buildClimbMap(match.world, m.stepHeight) : options.climb;
+    this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, ...options.config }), n);
+    this.capacity = n;
+    this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
+    this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
+    this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
+    this.corpsesSeen = options.corpses !== 'hidden';
+    this.onChange = options.onChange;
+    this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
+    this.sent = new Uint8Array(n * n);
+    this.changeViewer = new Uint16Array(n * n);
+    this.changeEnemy = new Uint16Array(n * n);
+    this.changeSent = new Uint8Array(n * n);
+    this.enemyTicksSent = new Float64Array(n);
+    this.enemyTicksWithheld = new Float64Array(n);
+    this.seeAll = new Uint8Array(n);
+    this.occupant = new Array<Id | undefined>(n).fill(undefined);
+    this.epoch = new Float64Array(n).fill(Number.NaN);
+    this.oneWay = new Float64Array(n).fill(Number.NaN);
+    this.interp = new Float64Array(n).fill(Number.NaN);
+    this.record.viewer = this.changeViewer;
+    this.record.enemy = this.changeEnemy;
+    this.record.sent = this.changeSent;
+  }
+
+  /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot` (self: always). */
+  isSent(viewerSlot: number, enemySlot: number): boolean {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity && enemySlot >= 0 && enemySlot < this.capacity)) return false;
+    return viewerSlot === enemySlot || this.sent[viewerSlot * this.capacity + enemySlot] === 1;
+  }
+
+  /** The viewer in `slot` is sent everyone (true) or filtered (false) from the next update on; set it at each join (a slot keeps it). */
+  setSeeAll(slot: number, on: boolean): void {
+    if (slot >= 0 && slot < this.capacity) this.seeAll[slot] = on ? 1 : 0;
+  }
+
+  /** Drops what the fog remembers of player `id`'s pairs (a teleport the epoch does not mark). */
+  forget(id: Id): void {
+    const s = this.match.slotOf(id);
+    if (s >= 0) this.fog.forget(s);
+  }
+
+  /**
+   * Once per tick, after match.endTick(): feeds every player, decides every pair and lists the
+   * changes (also to onChange and the match's recorder). Returns changeCount.
+   */
+  update(): number {
+    const n = this.capacity, match = this.match, fog = this.fog;
+    for (let s = 0; s < n; s++) this.feed(s);
+    fog.update();
+    let count = 0;
+    const sent = this.sent, vis = fog.visible;
+    for (let v = 0; v < n; v++) {
+      if (this.occupant[v] === undefined || fog.present[v] === 0) continue;
+      const row = v * n, all = this.seeAll[v] === 1;
+      let on = 0, off = 0;
+      for (let e = 0; e < n; e++) {
+        if (e === v || this.occupant[e] === undefined || fog.present[e] === 0) continue;
+        const now = all || vis[row + e] === 1 ? 1 : 0;
+        if (now === 1) on++; else off++;
+        if (now === sent[row + e]) continue;
+        sent[row + e] = now;
+        this.changeViewer[count] = v;
+        this.changeEnemy[count] = e;
+        this.changeSent[count] = now;
+        count++;
+      }
+      this.enemyTicksSent[v] += on;
+      this.enemyTicksWithheld[v] += off;
+    }
+    this.changeCount = count;
+    if (count === 0) return 0;
+    const cb = this.onChange;
+    if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
+    const rec = match.recorder;
+    if (rec !== null && rec.fog !== undefined) {
+      this.record.timeMs = match.newestTickMs;
+      this.record.count = count;
+      try {
+        rec.fog(this.record);
+      } catch (e) {
+        this.problems++;
+        if (this.problems <= 3) this.onProblem('the recorder failed on a fog record (the match goes on)', e);
+      }
+    }
+    return count;
+  }
+
+  /** Slot s into the fog from the match: taken out when free or not recorded yet, fresh when its occupant changed. */
+  private feed(s: number): void {
+    const fog = this.fog, match = this.match;
+    const id = match.idOfSlot(s);
+    if (id !== this.occupant[s]) {
+      this.clearSlot(s);
+      this.occupant[s] = id;
+    }
+    const h = id === undefined ? undefined : match.player(id);
+    const hist = match.scene.histories[s];
+    const k = hist === undefined ? 0 : hist.size();
+    if (h === undefined || hist === undefined || k === 0) {
+      if (fog.present[s] === 1) fog.removePlayer(s);
+      this.oneWay[s] = Number.NaN;
+      return;
+    }
+    const pose = this.pose;
+    const t1 = hist.snapshot(pose, k - 1);
+    const x = pose.x, y = pose.y, z = pose.z, ep = pose.epoch, alive = pose.alive;
+    const eye = pose.eyeHeight === pose.eyeHeight ? pose.eyeHeight : match.rules.eyeHeightM;
+    let vx = 0, vy = 0, vz = 0;
+    if (k >= 2) {
+      const t0 = hist.snapshot(pose, k - 2);
+      const dt = (t1 - t0) / 1000;
+      // Velocity over the last tick; none across a teleport or a gap of more than a few ticks.
+      if (pose.epoch === ep && dt > 0 && dt < 4 / match.tickRate) {
+        vx = (x - pose.x) / dt; vy = (y - pose.y) / dt; vz = (z - pose.z) / dt;
+      }
+    }
+    if (this.epoch[s] !== ep) {
+      if (this.epoch[s] === this.epoch[s]) fog.forget(s);
+      this.epoch[s] = ep;
+    }
+    // FogOfWar.setPlayer's fields written directly: ten double arguments would be boxed on every call.
+    fog.present[s] = 1;
+    fog.px[s] = x; fog.py[s] = y; fog.pz[s] = z;
+    fog.vx[s] = vx; fog.vy[s] = vy; fog.vz[s] = vz;
+    fog.eye[s] = eye;
+    fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
+    fog.team[s] = h.team;
+    // The timing only when it changed (a round trip sample, a new interpolation delay).
+    const oneWay = h.rttMs > 0 ? h.rttMs / 2 : this.unknownOneWayMs, interp = h.interpDelayMs;
+    if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
+      this.oneWay[s] = oneWay;
+      this.interp[s] = interp;
+      fog.setTiming(s, oneWay, interp, this.patchMs, this.safetyMs);
+    }
+  }
+
+  /** Slot s changes hands: its pairs forgotten and withheld, its counts zeroed (no change is reported). */
+  private clearSlot(s: number): void {
+    const n = this.capacity;
+    this.fog.removePlayer(s);
+    for (let o = 0; o < n; o++) {
+      this.sent[s * n + o] = 0;
+      this.sent[o * n + s] = 0;
+    }
+    this.enemyTicksSent[s] = 0;
+    this.enemyTicksWithheld[s] = 0;
+    this.epoch[s] = Number.NaN;
+    this.oneWay[s] = Number.NaN;
+    this.interp[s] = Number.NaN;
+  }
+}
+
+function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {
+  return typeof v === 'number' && v - v === 0 ? Math.max(min, v) : fallback;
+}

@@ -1,0 +1,119 @@
+/**
+ * FogFilter (hitreg/server) on a HitregMatch without a network, on the test level (a wall 6 m wide
+ * and 3 m high across z = -4): its change list against FogOfWar's verdicts and a brute-force line of
+ * sight, teammates and see-all viewers, a teleport (respawn: a new epoch), a slot changing hands,
+ * and the counts it keeps. Each tick moves the clock one tick and calls match.tick() then update().
+ */
+import { describe, expect, it } from 'vitest';
+import { FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
+import { defaultMoveConfig } from '../shared/movement/step';
+import { buildTestWorld } from './helpers/server';
+
+const world = buildTestWorld();
+const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+const rig = MANNEQUIN_RIG;
+
+function game() {
+  const clock = { ms: 0 };
+  const feet = new Map<string, [number, number]>();
+  const match = new HitregMatch<string>({
+    world, rig, tickRate: 64, maxPlayers: 4, clock: () => clock.ms,
+    poses: (id: string, out: PoseInput) => {
+      const f = feet.get(id)!;
+      out.x = f[0]; out.y = 0; out.z = f[1];
+      out.viewX = 0; out.viewY = 0; out.viewZ = 1;
+    },
+  });
+  const changes: [number, number, boolean][] = [];
+  const fog = new FogFilter(match, { movement: move, onChange: (v, e, s) => changes.push([v, e, s]) });
+  const put = (id: string, x: number, z: number, team?: number) => {
+    feet.set(id, [x, z]);
+    if (match.player(id) === undefined) match.join(id, { team });
+  };
+  const tick = (n = 1) => {
+    for (let i = 0; i < n; i++) {
+      clock.ms += 1000 / 64;
+      match.tick();
+      fog.update();
+    }
+  };
+  return { match, fog, put, tick, changes, feet };
+}
+
+/** Brute force: any clear line from the eye (feet + eye height) to the body (0.2 to 1.7 m up). */
+function lineOfSight(v: [number, number], e: [number, number]): boolean {
+  for (const h of [0.2, 0.9, 1.7]) if (!world.anyHit(v[0], rig.eyeHeight, v[1], e[0], h, e[1])) return true;
+  return false;
+}
+
+describe('FogFilter', () => {
+  it('lists changes that agree with FogOfWar; a pair with a line of sight is always sent', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    g.put('c', 0, -8);
+    g.tick();
+    const n = g.fog.capacity;
+    for (let v = 0; v < 3; v++) {
+      for (let e = 0; e < 3; e++) {
+        if (v === e) continue;
+        expect(g.fog.sent[v * n + e], `${v} -> ${e}`).toBe(g.fog.fog.visible[v * n + e]);
+      }
+    }
+    expect(g.fog.isSent(0, 1)).toBe(true);
+    expect(g.fog.isSent(0, 2)).toBe(false);
+    expect(g.fog.isSent(2, 2)).toBe(true);
+    // Only "sent" changes on the first update (new pairs start withheld), one per pair sent.
+    expect(g.changes.every(([, , s]) => s)).toBe(true);
+    expect(g.changes.length).toBe([...g.fog.sent].filter((x) => x === 1).length);
+    // Walking c along the wall to x = 8: whenever a line of sight exists, c is sent to a.
+    for (let x = 0; x <= 8; x += 0.05) {
+      g.feet.set('c', [x, -8]);
+      g.tick();
+      if (lineOfSight([0, 0], [x, -8])) expect(g.fog.isSent(0, 2), `c at x ${x.toFixed(2)}`).toBe(true);
+    }
+    expect(g.fog.isSent(0, 2)).toBe(true);
+    expect(g.fog.enemyTicksSent[0]! + g.fog.enemyTicksWithheld[0]!).toBe(2 * (1 + Math.floor(8 / 0.05 + 1e-9) + 1));
+  });
+
+  it('teammates and see-all viewers are sent everyone', () => {
+    const g = game();
+    g.put('a', 0, 0, 1);
+    g.put('c', 0, -8, 1);
+    g.put('d', 0, -9, 2);
+    g.fog.setSeeAll(g.match.slotOf('d'), true);
+    g.tick(3);
+    expect(g.fog.isSent(0, 1)).toBe(true);
+    expect(g.fog.isSent(1, 0)).toBe(true);
+    expect(g.fog.isSent(2, 0)).toBe(true);
+    expect(g.fog.isSent(0, 2)).toBe(false);
+    expect(g.fog.enemyTicksWithheld[2]).toBe(0);
+  });
+
+  it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    g.tick(5);
+    expect(g.fog.isSent(0, 1)).toBe(true);
+    // b dies and respawns behind the wall: withheld from the first update after it.
+    g.match.kill('b');
+    g.feet.set('b', [0, -8]);
+    g.match.respawn('b', { x: 0, y: 0, z: -8 });
+    g.changes.length = 0;
+    g.tick();
+    expect(g.fog.isSent(0, 1)).toBe(false);
+    expect(g.changes).toContainEqual([0, 1, false]);
+    // b leaves and e takes its slot in the open: no change for the leave, e is sent at its first update.
+    g.match.leave('b');
+    g.changes.length = 0;
+    g.tick();
+    expect(g.changes).toEqual([]);
+    g.put('e', 0, 8);
+    expect(g.match.slotOf('e')).toBe(1);
+    g.tick();
+    expect(g.changes).toContainEqual([0, 1, true]);
+    expect(g.fog.enemyTicksSent[1]).toBe(1);
+  });
+});
