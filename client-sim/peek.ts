@@ -178,8 +178,7 @@ export async function runPeek(o: PeekOptions): Promise<PeekRow> {
   const gs = await createGameServer({
     log: () => {}, logger: silentLogger(), onHostile: () => {}, matchLogDir: false, ...o.server,
     level: world, spawnPoints: PEEK_SPAWNS, maxPlayers: 2, port: 0, host: '127.0.0.1',
-    // The server's fog option (ArenaConfig.fog); a server without it ignores the field.
-    ...({ fog: o.fog } as object),
+    fog: o.fog,
   });
   const rng = new Rng(o.seed ?? 1);
   const cfg = gs.config;

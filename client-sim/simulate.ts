@@ -216,8 +216,7 @@ export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  // The fog option goes through as the server's `fog` (a server without the option ignores it).
-  const fog = options.fog !== undefined ? ({ fog: options.fog } as object) : {};
+  const fog = options.fog !== undefined ? { fog: options.fog } : {};
   const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);
   const tickRate = gs.config.tickRate;
