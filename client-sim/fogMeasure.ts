@@ -141,6 +141,11 @@ export class ReceiptLog {
     return this.present[after * this.maxPlayers + slot] === 1;
   }
 
+  /** Nothing at or after server time t received yet (or nothing at all): the stream is behind a screen rendering t. */
+  behind(t: number): boolean {
+    return this.n === 0 || this.times[(this.n - 1) % this.capacity]! < t;
+  }
+
   /** Local ms since which `slot` has been in every snapshot received (NaN when the newest lacks it). */
   receivedSince(slot: number): number {
     return this.runStart[slot]!;
@@ -168,6 +173,7 @@ export interface FogMeasures {
   diedBehindCoverRate: number | null;
   fogDetail: {
     popInByBot: Record<string, number>;
+    stalledPopIn: number;
     screenSamples: number;
     visibleSamples: number;
     coveredTicks: number;
@@ -198,6 +204,8 @@ export class FogTally {
   /** Screen samples in which an enemy was visible from the observer's rendered eye but its data had not arrived, per observer. */
   readonly popInBy = new Map<number, number>();
   popIn = 0;
+  /** In sight and not arrived while the client's stream was behind its render time (no snapshot at or after it received). */
+  stalledPopIn = 0;
   /** Screen samples (observer, enemy) taken, and those with the enemy visible. */
   screenSamples = 0;
   visibleSamples = 0;
@@ -222,16 +230,19 @@ export class FogTally {
   /**
    * One screen sample at local ms `at`: `visible` (the enemy seen from the observer's rendered eye,
    * by the server's truth at the render time), `arrived` (its data in the snapshots bracketing the
-   * render time), `receivedSince` (ReceiptLog.receivedSince). A pop-in is visible and not arrived;
-   * an onset is visible after a sample not visible at most ONSET_GAP_MS earlier, and its lead is
-   * at - receivedSince (0 when not arrived).
+   * render time), `receivedSince` (ReceiptLog.receivedSince), `stalled` (nothing at or after the
+   * render time received yet: the stream is behind the screen, for every player). A pop-in is
+   * visible and not arrived with the stream not stalled; visible and not arrived on a stalled stream
+   * counts in stalledPopIn. An onset is visible after a sample not visible at most ONSET_GAP_MS
+   * earlier, and its lead is at - receivedSince (0 when not arrived).
    */
-  screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number): void {
+  screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false): void {
     const key = FogTally.key(observer, enemy);
     this.screenSamples++;
     if (visible) {
       this.visibleSamples++;
-      if (!arrived) {
+      if (!arrived && stalled) this.stalledPopIn++;
+      else if (!arrived) {
         this.popIn++;
         this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
       }

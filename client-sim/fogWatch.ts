@@ -7,7 +7,8 @@
  * - popIn: screen samples (an honest bot's frame, every `sampleEvery`-th, per enemy) in which the
  *   enemy, posed from the server's history at the bot's render time, is in line of sight from the
  *   bot's rendered eye (its predicted eye on its screen) at any sampled hitbox point, while the
- *   enemy is absent from the received snapshots bracketing that render time;
+ *   enemy is absent from the received snapshots bracketing that render time, with a snapshot at or
+ *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn);
  * - withheldShare: over the enemy-ticks a client received (every `tickStride`-th tick), with both
  *   alive on the server and no line of sight from the client's server eye to the enemy's sampled
  *   points at that tick, the share in which that tick's snapshot lacked the enemy;
@@ -160,7 +161,7 @@ export class FogWatch {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }
-      this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s));
+      this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
     }
   }
@@ -194,7 +195,7 @@ export class FogWatch {
       wallhackLeadMs: leadSummary(t.leadsMs),
       diedBehindCoverRate: t.diedBehindCoverRate,
       fogDetail: {
-        popInByBot, screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        popInByBot, stalledPopIn: t.stalledPopIn, screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,

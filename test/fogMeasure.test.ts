@@ -23,15 +23,18 @@ function playersOf(present: boolean[]): Float64Array {
   return p;
 }
 
-/** Snapshots every 15.625 ms with some missing, each slot present in runs (flips with probability 0.1). */
+/** Snapshots every 15.625 ms with some missing, each slot present in runs (flips with probability 0.1), now and then a stall. */
 function snapshots(rng: Rng, n: number): Received[] {
   const out: Received[] = [];
   const present = [true, true, false, true];
-  let t = 1000;
+  let t = 1000, local = 0, holdUntil = 0;
   for (let i = 0; i < n; i++) {
     t += rng.next() < 0.2 ? 31.25 : 15.625;
     for (let s = 0; s < SLOTS; s++) if (rng.next() < 0.1) present[s] = !present[s];
-    out.push({ timeMs: t, localMs: t + 40 + rng.next() * 30, present: [...present] });
+    // Every 100th snapshot a stall: it and those behind it for 300 ms arrive together (in order, as over TCP).
+    if (i % 100 === 50) holdUntil = t + 340;
+    local = Math.max(local, t + 40 + rng.next() * 30, t + 40 < holdUntil ? holdUntil : 0);
+    out.push({ timeMs: t, localMs: local, present: [...present] });
   }
   return out;
 }
@@ -127,7 +130,7 @@ describe('FogTally', () => {
     const interp = 90;
     // The observer (0) holds an angle at (4, 1.68, 12); enemy slot e walks back and forth behind the wall's end.
     const eye = [4, 1.68, 12];
-    const samples: { at: number; slot: number; visible: boolean; arrived: boolean; since: number }[] = [];
+    const samples: { at: number; slot: number; visible: boolean; arrived: boolean; since: number; stalled: boolean }[] = [];
     let next = 0;
     for (let at = 1100; at < all[all.length - 1]!.localMs; at += 16 + (rng.next() < 0.05 ? 150 : 0)) {
       while (next < all.length && all[next]!.localMs <= at) {
@@ -143,12 +146,13 @@ describe('FogTally', () => {
         const kept = all.slice(0, next);
         const arrived = bruteArrived(kept, s, t);
         const since = bruteSince(kept, s);
-        samples.push({ at, slot: s, visible, arrived, since });
-        tally.screen(0, s, at, anyClear(world, eye[0]!, eye[1]!, eye[2]!, pts, n), log.arrived(s, t), log.receivedSince(s));
+        const stalled = kept.length === 0 || kept[kept.length - 1]!.timeMs < t;
+        samples.push({ at, slot: s, visible, arrived, since, stalled });
+        tally.screen(0, s, at, anyClear(world, eye[0]!, eye[1]!, eye[2]!, pts, n), log.arrived(s, t), log.receivedSince(s), log.behind(t));
       }
     }
     // Brute force over the recorded samples.
-    let popIn = 0, visibleN = 0;
+    let popIn = 0, stalledPopIn = 0, visibleN = 0;
     const leads: number[] = [];
     for (let s = 1; s < SLOTS; s++) {
       const mine = samples.filter((x) => x.slot === s);
@@ -156,7 +160,8 @@ describe('FogTally', () => {
         const x = mine[i]!;
         if (!x.visible) continue;
         visibleN++;
-        if (!x.arrived) popIn++;
+        if (!x.arrived && x.stalled) stalledPopIn++;
+        else if (!x.arrived) popIn++;
         const prev = mine[i - 1];
         if (prev !== undefined && !prev.visible && x.at - prev.at <= ONSET_GAP_MS) leads.push(x.arrived && !Number.isNaN(x.since) ? x.at - x.since : 0);
       }
@@ -164,6 +169,8 @@ describe('FogTally', () => {
     expect(tally.screenSamples).toBe(samples.length);
     expect(tally.visibleSamples).toBe(visibleN);
     expect(tally.popIn).toBe(popIn);
+    expect(tally.stalledPopIn).toBe(stalledPopIn);
+    expect(stalledPopIn).toBeGreaterThan(0);
     expect(tally.popInBy.get(0) ?? 0).toBe(popIn);
     expect(popIn).toBeGreaterThan(0);
     expect(leads.length).toBeGreaterThan(5);
