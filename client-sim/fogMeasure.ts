@@ -174,6 +174,8 @@ export interface FogMeasures {
   fogDetail: {
     popInByBot: Record<string, number>;
     stalledPopIn: number;
+    /** wallhackLeadMs over the onsets after at least LONG_HIDDEN_MS out of sight. */
+    wallhackLeadAfterHiddenMs: LeadSummary;
     screenSamples: number;
     visibleSamples: number;
     coveredTicks: number;
@@ -194,6 +196,8 @@ export interface FogMeasures {
 
 /** Samples of one (observer, enemy) pair on the observer's screen, farther apart than this, break an onset. */
 export const ONSET_GAP_MS = 100;
+/** An onset after at least this long out of sight counts in FogTally.leadsAfterHiddenMs too. */
+export const LONG_HIDDEN_MS = 1000;
 
 /**
  * The counts. Observers and enemies are small integers (bot index and slot). Per pair it keeps the
@@ -216,11 +220,15 @@ export class FogTally {
   withheldVisibleTicks = 0;
   /** Per onset of visibility: how long the enemy's data had been received without a break, ms. */
   readonly leadsMs: number[] = [];
+  /** The same for onsets after the pair had been out of sight at least LONG_HIDDEN_MS (a real reappearance, not a flicker behind a post). */
+  readonly leadsAfterHiddenMs: number[] = [];
   /** Deaths of observers, and those where the observer had reached cover from the killer on its own screen. */
   deaths = 0;
   deathsBehindCover = 0;
   private readonly lastVisible = new Map<number, boolean>();
   private readonly lastAt = new Map<number, number>();
+  /** Per pair: the first sample of the current spell out of sight. */
+  private readonly hiddenSince = new Map<number, number>();
   private readonly covered = new Map<number, boolean>();
 
   private static key(observer: number, enemy: number): number {
@@ -248,8 +256,13 @@ export class FogTally {
       }
       const prevAt = this.lastAt.get(key);
       if (this.lastVisible.get(key) === false && prevAt !== undefined && at - prevAt <= ONSET_GAP_MS) {
-        this.leadsMs.push(arrived && !Number.isNaN(receivedSince) ? Math.max(0, at - receivedSince) : 0);
+        const lead = arrived && !Number.isNaN(receivedSince) ? Math.max(0, at - receivedSince) : 0;
+        this.leadsMs.push(lead);
+        if (prevAt - this.hiddenSince.get(key)! >= LONG_HIDDEN_MS) this.leadsAfterHiddenMs.push(lead);
       }
+    } else if (this.lastVisible.get(key) !== false || at - (this.lastAt.get(key) ?? at) > ONSET_GAP_MS) {
+      // The first sample of a spell out of sight (a gap in the samples starts a new one).
+      this.hiddenSince.set(key, at);
     }
     this.lastVisible.set(key, visible);
     this.lastAt.set(key, at);

@@ -195,7 +195,7 @@ export class FogWatch {
       wallhackLeadMs: leadSummary(t.leadsMs),
       diedBehindCoverRate: t.diedBehindCoverRate,
       fogDetail: {
-        popInByBot, stalledPopIn: t.stalledPopIn, screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        popInByBot, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,

@@ -4,7 +4,7 @@
 // Moller-Trumbore test over every triangle), and the report's counts (pop-ins, onsets and their
 // leads, covered ticks withheld, deaths in cover) over a scripted walk past a wall.
 import { describe, expect, it } from 'vitest';
-import { anyClear, BodyPoints, FogTally, leadSummary, ONSET_GAP_MS, ReceiptLog } from '../client-sim/fogMeasure';
+import { anyClear, BodyPoints, FogTally, leadSummary, LONG_HIDDEN_MS, ONSET_GAP_MS, ReceiptLog } from '../client-sim/fogMeasure';
 import { peekWorld } from '../client-sim/peek';
 import { Rng } from '../client-sim/rng';
 import { createPlayerPose } from '../shared/lagcomp/pose';
@@ -132,14 +132,14 @@ describe('FogTally', () => {
     const eye = [4, 1.68, 12];
     const samples: { at: number; slot: number; visible: boolean; arrived: boolean; since: number; stalled: boolean }[] = [];
     let next = 0;
-    for (let at = 1100; at < all[all.length - 1]!.localMs; at += 16 + (rng.next() < 0.05 ? 150 : 0)) {
+    for (let at = 1100; at < all[all.length - 1]!.localMs; at += 16 + (rng.next() < 0.005 ? 150 : 0)) {
       while (next < all.length && all[next]!.localMs <= at) {
         const r = all[next++]!;
         log.record(r.timeMs, r.localMs, playersOf(r.present));
       }
       const t = at - interp;
       for (let s = 1; s < SLOTS; s++) {
-        pose.x = -2.5 + 3.5 * (0.5 + 0.5 * Math.sin(t / 400 + s)); pose.z = -1.5; pose.y = 0;
+        pose.x = -2.5 + 3.5 * (0.5 + 0.5 * Math.sin(t / (250 * s) + s)); pose.z = -1.5; pose.y = 0;
         const n = points.fill(pts, rewinder, pose);
         let visible = false;
         for (let k = 0; k < n && !visible; k++) visible = !bruteBlocked(world, eye, [pts[k * 3]!, pts[k * 3 + 1]!, pts[k * 3 + 2]!]);
@@ -153,17 +153,24 @@ describe('FogTally', () => {
     }
     // Brute force over the recorded samples.
     let popIn = 0, stalledPopIn = 0, visibleN = 0;
-    const leads: number[] = [];
+    const leads: number[] = [], leadsAfterHidden: number[] = [];
     for (let s = 1; s < SLOTS; s++) {
       const mine = samples.filter((x) => x.slot === s);
       for (let i = 0; i < mine.length; i++) {
         const x = mine[i]!;
         if (!x.visible) continue;
+        // Out of sight before this sample since the earliest sample of an unbroken run of hidden samples.
+        let j = i - 1;
+        while (j > 0 && !mine[j - 1]!.visible && mine[j]!.at - mine[j - 1]!.at <= ONSET_GAP_MS) j--;
         visibleN++;
         if (!x.arrived && x.stalled) stalledPopIn++;
         else if (!x.arrived) popIn++;
         const prev = mine[i - 1];
-        if (prev !== undefined && !prev.visible && x.at - prev.at <= ONSET_GAP_MS) leads.push(x.arrived && !Number.isNaN(x.since) ? x.at - x.since : 0);
+        if (prev !== undefined && !prev.visible && x.at - prev.at <= ONSET_GAP_MS) {
+          const lead = x.arrived && !Number.isNaN(x.since) ? x.at - x.since : 0;
+          leads.push(lead);
+          if (prev.at - mine[j]!.at >= LONG_HIDDEN_MS) leadsAfterHidden.push(lead);
+        }
       }
     }
     expect(tally.screenSamples).toBe(samples.length);
@@ -176,6 +183,9 @@ describe('FogTally', () => {
     expect(leads.length).toBeGreaterThan(5);
     // The tally keeps them in time order, the brute force slot by slot.
     expect([...tally.leadsMs].sort((a, b) => a - b)).toEqual([...leads].sort((a, b) => a - b));
+    expect([...tally.leadsAfterHiddenMs].sort((a, b) => a - b)).toEqual([...leadsAfterHidden].sort((a, b) => a - b));
+    expect(leadsAfterHidden.length).toBeGreaterThan(0);
+    expect(leadsAfterHidden.length).toBeLessThan(leads.length);
     const sorted = [...leads].sort((a, b) => a - b);
     expect(leadSummary(leads)).toEqual({ p50: sorted[Math.ceil(0.5 * sorted.length) - 1], p90: sorted[Math.ceil(0.9 * sorted.length) - 1], n: leads.length });
     expect(leadSummary([])).toEqual({ p50: null, p90: null, n: 0 });
