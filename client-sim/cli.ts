@@ -1,6 +1,8 @@
 /**
- * `npm run sim -- --bots N --seconds S --rtt MS --jitter MS --loss P --cheaters K [--json] [--url ws://...] [--seed N]`
- * Runs the simulator (simulate.ts) and prints the report; with --json the last line is one JSON
+ * `npm run sim -- --bots N --seconds S --rtt MS --jitter MS --loss P --cheaters K [--fog on|off] [--json] [--url ws://...] [--seed N]`
+ * Runs the simulator (simulate.ts) and prints the report; `--peek` runs the scripted peek (peek.ts)
+ * at round trips 20 to 200 ms with fog off and on instead and prints its table (one JSON line with
+ * --json: `{ peek: PeekRow[] }`; exit 0); with --json the last line is one JSON
  * object. A progress bar is drawn when stderr is a terminal. Exits 1 when a target is missed
  * (agreementAll < 99%, an honest message rejected, a rule-breaking cheat accepted, a server error);
  * 2 when the simulation cannot run: bad arguments, no server at --url, or the server going away
@@ -8,13 +10,17 @@
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { runSimulation, type SimOptions } from './simulate';
+import { interpDelayFor, runSimulation, type SimOptions } from './simulate';
+import { peekTable } from './peek';
 import { formatReport } from './reportText';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
                       [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
-                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--json]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--fog on|off] [--peeks N] [--json]
+       npm run sim -- --peek [--peeks N] [--jitter MS] [--loss P] [--seed N] [--tick-rate HZ] [--json]
+  --fog sets the in-process server's fog of war; --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
+  --peek: the held angle against a peek at round trips 20, 50, 100, 150, 200 ms, fog off and on (jitter and loss 0 unless given);
   --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
   --stall 600:3000 holds each bot's streams for 600 ms every 3 s (a lost segment and its retransmissions), then delivers everything at once;
@@ -26,7 +32,7 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-function parse(argv: string[]): { opts: SimOptions; json: boolean } {
+function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean } {
   let v;
   try {
     ({ values: v } = parseArgs({
@@ -39,6 +45,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        fog: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' },
       },
     }));
   } catch (e) {
@@ -84,16 +91,41 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean } {
   set('strength', num('strength', v.strength));
   if (v['no-audit'] === true) opts.audit = false;
   if (v['cheaters-still'] === true) opts.cheatersStill = true;
+  if (v.fog !== undefined) {
+    if (v.fog !== 'on' && v.fog !== 'off') fail(`--fog needs on or off (got ${JSON.stringify(v.fog)})`);
+    opts.fog = v.fog;
+  }
+  set('peeks', num('peeks', v.peeks));
   const tickRate = num('tick-rate', v['tick-rate']);
   const patchRateMs = num('patch-ms', v['patch-ms']);
   if (tickRate !== undefined || patchRateMs !== undefined) {
     opts.server = { ...(tickRate !== undefined ? { tickRate } : {}), ...(patchRateMs !== undefined ? { patchRateMs } : {}) };
   }
-  return { opts, json: v.json === true };
+  return { opts, json: v.json === true, peek: v.peek === true };
+}
+
+/** --peek: the table of the scripted peek, a row per round trip and fog setting. */
+async function peekMain(opts: SimOptions, json: boolean): Promise<void> {
+  const tickRate = opts.server?.tickRate;
+  const rows = await peekTable({
+    jitterMs: opts.jitterMs ?? 0, loss: opts.loss ?? 0, peeks: opts.peeks ?? 5, seed: opts.seed ?? 1,
+    interpFor: (rtt, patchMs, windowMs, maxInterpMs) => opts.interpDelayMs ?? interpDelayFor(rtt, opts.jitterMs ?? 0, patchMs, windowMs, maxInterpMs),
+    server: tickRate !== undefined ? { tickRate } : {},
+  });
+  const f = (x: number | null): string => (x === null ? '-' : x.toFixed(0).padStart(5));
+  console.log('rtt  fog  peeks  advantage  head-only  Riot model  render-clock model  interp  peeker server lag  lag + interp');
+  for (const r of rows) {
+    const sum = r.peekerServerLagMs === null ? null : r.peekerServerLagMs + r.interpDelayMs;
+    console.log(`${String(r.rttMs).padStart(3)}  ${r.fog.padEnd(3)}  ${String(r.peeks).padStart(5)}  ${f(r.peekersAdvantageMs)} ms   ${f(r.headAdvantageMs)} ms   ${f(r.modelMs)} ms    ${f(r.modelRenderClockMs)} ms          ${f(r.interpDelayMs)} ms  ${f(r.peekerServerLagMs)} ms           ${f(sum)} ms`);
+  }
+  if (json) console.log(JSON.stringify({ peek: rows }));
+  process.exit(0);
 }
 
 async function main(): Promise<void> {
-  const { opts, json } = parse(process.argv.slice(2));
+  const { opts, json, peek } = parse(process.argv.slice(2));
+  if (peek) return peekMain(opts, json);
+  opts.peeks ??= 3;
   let bar: cliProgress.SingleBar | null = null;
   if (process.stderr.isTTY) {
     bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'sim [{bar}] {percentage}% | {value}/{total} s | shots {shots}', hideCursor: true }, cliProgress.Presets.shades_classic);

@@ -13,6 +13,7 @@ import { TimeSource, VerdictKind, VerdictReason } from '../shared/validate/verdi
 import type { VerdictReply } from '../shared/protocol/messages';
 import { Intent, OVERRULED, pelletsAgree, type ShotLog } from './shots';
 import type { ImpactReport } from './impacts';
+import type { FogMeasures } from './fogMeasure';
 
 export interface ProfileReport {
   strength: number;
@@ -73,6 +74,19 @@ export interface DetectionReport {
   falsePositiveRate: number;
   /** Audit rules that flagged this profile's players, with counts. */
   rules: Record<string, number>;
+}
+
+/** The peek at the run's round trip (peek.ts PeekRow's medians), ms. */
+export interface PeekSummary {
+  rttMs: number;
+  fog: 'on' | 'off';
+  peeks: number;
+  ms: number | null;
+  headMs: number | null;
+  modelMs: number;
+  modelRenderClockMs: number;
+  /** How late the server had the peeker where its screen had it (one way + input buffering + the tick), ms. */
+  peekerServerLagMs: number | null;
 }
 
 export interface SimReport {
@@ -177,6 +191,21 @@ export interface SimReport {
   botFrames: number;
   starvedFrames: number;
   messageRejects: Record<string, number>;
+  /**
+   * Fog of war (in-process only, null against a remote server; client-sim/fogWatch.ts and README
+   * "Fog of war" define them): the server's fog setting, honest screen samples with an enemy in
+   * sight whose data had not arrived, the share of covered enemy-ticks withheld, how long a
+   * wallhack had each enemy before it came into sight (p50, p90), the scripted peek at the run's
+   * round trip (peek.ts), and the share of honest deaths already in cover on the victim's screen.
+   */
+  fog: 'on' | 'off' | null;
+  popIn: number | null;
+  withheldShare: number | null;
+  wallhackLeadMs: { p50: number | null; p90: number | null; n: number } | null;
+  peekersAdvantageMs: PeekSummary | null;
+  diedBehindCoverRate: number | null;
+  /** The counts behind those, and the rewind window the deaths were judged under. */
+  fogDetail: FogMeasures['fogDetail'] & { serverHasFog: boolean } | null;
   durationMs: number;
 }
 
@@ -221,7 +250,7 @@ export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accep
   return 'accepted';
 }
 
-type ShotPart = Omit<SimReport, 'impacts' | 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'rooms' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs'>;
+type ShotPart = Omit<SimReport, 'impacts' | 'config' | 'detection' | 'tickRate' | 'ticksPerSecond' | 'tickMsP50' | 'tickMsP99' | 'ticks' | 'prediction' | 'weaponState' | 'serverErrors' | 'hostileEvents' | 'server' | 'matchLog' | 'rooms' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network' | 'durationMs' | 'fog' | 'popIn' | 'withheldShare' | 'wallhackLeadMs' | 'peekersAdvantageMs' | 'diedBehindCoverRate' | 'fogDetail'>;
 
 /** The running counts summarizeShots keeps over the logs. */
 interface Tally {

@@ -64,5 +64,12 @@ export function formatReport(r: SimReport): string {
   if (r.matchLog !== null) L.push(`match log             ${r.matchLog}`);
   L.push(`camera push-backs     ${r.cameraPushes} over ${r.botFrames} bot frames (trigger held on a starved buffer: ${r.starvedFrames})`);
   L.push(`input/pong rejects    ${reasons(r.messageRejects)}`);
+  const fd = r.fogDetail;
+  if (fd !== null) {
+    const lead = r.wallhackLeadMs;
+    L.push(`fog of war            ${r.fog}${fd.serverHasFog ? '' : ' (asked; this server has no fog option: everything sent)'}: pop-ins ${r.popIn} of ${fd.visibleSamples} in-sight screen samples; covered enemy-ticks withheld ${pct(r.withheldShare ?? Number.NaN)} of ${fd.coveredTicks} (in-sight ones withheld ${fd.withheldVisibleTicks} of ${fd.visibleTicks}); wallhack lead p50 ${ms(lead?.p50 ?? null)} p90 ${ms(lead?.p90 ?? null)} over ${lead?.n ?? 0} onsets (after 1 s out of sight: p50 ${ms(fd.wallhackLeadAfterHiddenMs.p50)} p90 ${ms(fd.wallhackLeadAfterHiddenMs.p90)} over ${fd.wallhackLeadAfterHiddenMs.n}); died behind cover ${fd.deathsBehindCover} of ${fd.deaths} deaths (rewind window ${fd.rewindWindowMs} ms)`);
+  }
+  const pk = r.peekersAdvantageMs;
+  if (pk !== null) L.push(`peeker's advantage    ${ms(pk.ms)} (head only ${ms(pk.headMs)}) over ${pk.peeks} peeks at ${pk.rttMs} ms; Riot's model ${ms(pk.modelMs)}, with the render clock ${ms(pk.modelRenderClockMs)}; the server had the peeker ${ms(pk.peekerServerLagMs)} after its screen`);
   return L.join('\n');
 }

@@ -7,9 +7,11 @@
  *   wrapper on that recorder instance's `shot` method notes, by room, shooter slot and seq, whether
  *   the shooter was alive (and in which life) and which players could be hit when the shot arrived, then passes the call
  *   on unchanged. A prediction that disagrees because a player died on the server while the shot was
- *   in flight is a race the client could not see, not a validation error; this tells the two apart.
+ *   in flight is a race the client could not see, not a validation error; this tells the two apart;
+ * - deaths: a wrapper on the recorder's `event` method hands each death (room, victim slot, killer
+ *   slot) to `onDeath` as the server applies it (the fog report's deaths behind cover, fogWatch.ts).
  */
-import type { ShotRecord } from '../server/match/index';
+import { MatchEventKind, type MatchEvent, type ShotRecord } from '../server/match/index';
 
 const RING = 1 << 16;
 
@@ -33,6 +35,8 @@ export class ServerProbe {
   readonly matchLogByRoom = new Map<string, string>();
   /** `${roomId}:${slot}:${seq}` -> facts; a replayed seq keeps every arrival, in order. */
   readonly arrivals = new Map<string, ArrivalFacts[]>();
+  /** Told of every death as the room records it (victim and killer slots; killer -1 when none). */
+  onDeath: ((roomId: string, victim: number, killer: number) => void) | null = null;
 
   attach(room: object): void {
     const r = room as any;
@@ -68,6 +72,18 @@ export class ServerProbe {
         return shot.call(rec, s);
       };
       this.wrapped.push({ obj: rec, key: 'shot' });
+      if (typeof rec.event === 'function' && !Object.prototype.hasOwnProperty.call(rec, 'event')) {
+        const event = rec.event;
+        rec.event = (e: MatchEvent) => {
+          try {
+            if (e.kind === MatchEventKind.DEATH) this.onDeath?.(roomId, e.slot, e.other ?? -1);
+          } catch {
+            // observing must never break the recorder
+          }
+          return event.call(rec, e);
+        };
+        this.wrapped.push({ obj: rec, key: 'event' });
+      }
       if (typeof rec.path === 'string') {
         this.matchLogs.push(rec.path);
         this.matchLogByRoom.set(roomId, rec.path);

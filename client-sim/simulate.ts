@@ -23,6 +23,9 @@ import { summarizeImpacts } from './impacts';
 import { ServerProbe } from './serverProbe';
 import { classifyRaces } from './races';
 import { detect } from './detection';
+import { FogWatch, fogFields, fogSettingOf } from './fogWatch';
+import { peekSummary, runPeek } from './peek';
+import type { PeekSummary } from './report';
 
 export type { SimReport, ProfileReport, DetectionReport, Distribution } from './report';
 
@@ -101,6 +104,18 @@ export interface SimOptions {
   /** Play on past `seconds` until this holds of the messages so far too (up to `maxSeconds`). */
   until?: (logs: readonly ShotLog[]) => boolean;
   maxSeconds?: number;
+  /**
+   * The in-process server's fog of war (its `fog` option: an enemy it withholds from a client is
+   * absent from that client's state). Default: the server's own default.
+   */
+  fog?: 'on' | 'off';
+  /** Measure fog of war on the honest bots' screens (fogWatch.ts; default true in-process). */
+  fogWatch?: boolean;
+  /** Screen samples every this many frames of a bot (default 2) and withheldShare every this many ticks (default 4). */
+  fogSampleEvery?: number;
+  fogTickStride?: number;
+  /** Peeks of the scripted peek (peek.ts) at the run's round trip after the match (default 0: none, peekersAdvantageMs null; `npm run sim` asks for 3). */
+  peeks?: number;
 }
 
 /** Each in-process room's match log and its slots' bots and profiles (what a caller needs to audit a room per player). */
@@ -201,7 +216,8 @@ export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...options.server, port: 0, host: '127.0.0.1' });
+  const fog = options.fog !== undefined ? { fog: options.fog } : {};
+  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);
   const tickRate = gs.config.tickRate;
   return {
@@ -322,10 +338,11 @@ function playFor(bots: readonly Bot[], totalMs: number, url: string, logs: reado
  * shoot for the play time, then stop and wait for the verdicts still on their way. A failed join
  * or run closes the bots and the in-process server before the error goes on.
  */
-async function playMatch(options: SimOptions, s: RunSettings, arena: Arena, bots: Bot[], probe: ServerProbe | null, logs: readonly ShotLog[]): Promise<void> {
+async function playMatch(options: SimOptions, s: RunSettings, arena: Arena, bots: Bot[], probe: ServerProbe | null, logs: readonly ShotLog[], fog: FogWatch | null): Promise<void> {
   try {
     await joinAll(bots, arena.url);
     if (arena.gs !== null) for (const room of arena.gs.rooms.values()) probe!.attach(room);
+    if (fog !== null) for (const b of bots) fog.attach(b);
     // The match starts once everyone is in (a join changes who can be hit; see the view's life starts).
     await new Promise((r) => setTimeout(r, options.warmupMs ?? 1000));
     for (const b of bots) b.startShooting();
@@ -408,6 +425,18 @@ function addProfileStats(bots: readonly Bot[], byProfile: Record<string, Profile
   }
 }
 
+/** The scripted peek (peek.ts) at the run's round trip, jitter and loss, on its own in-process server. */
+async function peekAtRunRtt(options: SimOptions, s: RunSettings, fog: 'on' | 'off', interpFor: (rtt: number) => number): Promise<PeekSummary | null> {
+  const peeks = options.peeks ?? 0;
+  if (!(peeks > 0)) return null;
+  const tickRate = options.server?.tickRate;
+  const row = await runPeek({
+    rttMs: s.rttMs, jitterMs: s.jitterMs, loss: s.loss, fog, peeks, seed: s.seed, interpFor: (rtt) => interpFor(rtt),
+    server: tickRate !== undefined ? { tickRate } : {},
+  });
+  return peekSummary(row);
+}
+
 export async function runSimulation(options: SimOptions = {}): Promise<SimReport> {
   const s = runSettings(options);
   const started = performance.now();
@@ -419,14 +448,21 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const deaths = new Map<number, Set<number>>();
   const bots = makeBots(options, s, arena, interpFor, logs, deaths);
   const probe = arena.gs !== null ? new ServerProbe() : null;
-  await playMatch(options, s, arena, bots, probe, logs);
+  const fog = arena.gs !== null && options.fogWatch !== false
+    ? new FogWatch(arena.gs, arena.world, arena.rig, arena.validation.maxPlayers, { sampleEvery: options.fogSampleEvery, tickStride: options.fogTickStride })
+    : null;
+  if (probe !== null && fog !== null) probe.onDeath = (roomId, victim, killer) => fog.death(roomId, victim, killer);
+  await playMatch(options, s, arena, bots, probe, logs, fog);
   await closeBots(bots);
   probe?.detach();
+  fog?.detach();
   classifyRaces(logs, probe, deaths, s.jitterMs);
 
   options.onShots?.(logs);
   const shots = summarizeShots(logs, arena.validation.weapons.map((w) => w.fireIntervalMs));
+  const fogSetting = fogSettingOf(arena.gs, options.fog);
   const counters = await serverCounters(arena.gs, probe);
+  const peek = arena.gs !== null ? await peekAtRunRtt(options, s, fogSetting ?? 'off', interpFor) : null;
   const detection = probe !== null && options.audit !== false ? await detect(bots, probe, arena.world) : null;
   const ticks = probe?.sortedTicks() ?? new Float64Array(0);
   const t = botTotals(bots);
@@ -447,6 +483,8 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
     ticks: ticks.length,
     serverErrors: counters.serverErrors, server: counters.server, matchLog: counters.matchLog, rooms: roomSlots(bots, probe),
     cameraPushes: t.cameraPushes, botFrames: t.botFrames, starvedFrames: t.starvedFrames, messageRejects: t.messageRejects, network: t.network,
+    ...fogFields(fog, fogSetting, arena.gs, arena.validation.rewindWindowMs, bots),
+    peekersAdvantageMs: peek,
     durationMs: performance.now() - started,
   };
 }

@@ -1,0 +1,309 @@
+/**
+ * The measuring pieces of the fog-of-war report (fogWatch.ts wires them to the bots and the
+ * in-process server; peek.ts uses the sight test):
+ * - BodyPoints: a handful of points inside a posed body's hitboxes (the head, the upper torso, the
+ *   pelvis, both hands and both feet: the middle, and the parts that stick out first round a
+ *   corner), posed by the rig as the server poses it;
+ * - anyClear: line of sight from an eye to any of those points (World.anyHit per point, first clear
+ *   one wins);
+ * - ReceiptLog: what one client received, snapshot by snapshot: which slots each snapshot held, so
+ *   "had the enemy's data arrived for render time t" (present in the received snapshots bracketing
+ *   t) and "since when has it been received without a break" can be asked after the fact;
+ * - FogTally: the counts and samples the report is made of (definitions at each method and in
+ *   client-sim/README.md "Fog of war").
+ *
+ * Nothing here reads a clock: times come in as arguments. Scratch is owned by each instance.
+ */
+import { BONE_STRIDE, HitZone, type Rig } from '../shared/rig/rig';
+import { transformPoint } from '../shared/rig/posing';
+import type { Rewinder } from '../shared/lagcomp/rewind';
+import type { PlayerPose } from '../shared/lagcomp/pose';
+import { SNAP_STRIDE, Snap } from '../shared/client/snapshot';
+
+/** The segment query line of sight needs (World has it). */
+export interface LosWorld {
+  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
+}
+
+/** Zones whose hitboxes are sampled: the first hitbox of the first three, every hitbox of the rest. */
+const FIRST_OF = [HitZone.HEAD, HitZone.UPPER_TORSO, HitZone.PELVIS];
+const EVERY_OF = [HitZone.HAND, HitZone.FOOT];
+
+export class BodyPoints {
+  /** Points per body. */
+  readonly count: number;
+  private readonly hitbox: Int32Array;
+  /** Bone-local centroid of each sampled hitbox. */
+  private readonly local: Float64Array;
+  private readonly bones: Float64Array;
+
+  constructor(rig: Rig) {
+    const picked: number[] = [];
+    for (const z of FIRST_OF) {
+      for (let h = 0; h < rig.hitboxCount; h++) if (rig.hitboxZone[h] === z) { picked.push(h); break; }
+    }
+    for (let h = 0; h < rig.hitboxCount; h++) if ((EVERY_OF as number[]).includes(rig.hitboxZone[h]!)) picked.push(h);
+    if (picked.length === 0) for (let h = 0; h < rig.hitboxCount; h++) picked.push(h);
+    this.count = picked.length;
+    this.hitbox = Int32Array.from(picked);
+    this.local = new Float64Array(picked.length * 3);
+    for (let i = 0; i < picked.length; i++) {
+      const h = picked[i]!;
+      let x = 0, y = 0, z = 0, n = 0;
+      for (let t = rig.triStart[h]!; t < rig.triStart[h + 1]!; t++) {
+        for (let k = 0; k < 3; k++) {
+          x += rig.triangles[t * 9 + k * 3]!; y += rig.triangles[t * 9 + k * 3 + 1]!; z += rig.triangles[t * 9 + k * 3 + 2]!;
+          n++;
+        }
+      }
+      this.local[i * 3] = x / n; this.local[i * 3 + 1] = y / n; this.local[i * 3 + 2] = z / n;
+    }
+    this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  }
+
+  /** Writes the world points of `pose`'s sampled hitboxes into out (3 numbers each); returns their count. */
+  fill(out: Float64Array, rewinder: Rewinder, pose: PlayerPose): number {
+    rewinder.poseBones(this.bones, pose);
+    for (let i = 0; i < this.count; i++) {
+      const l = this.local;
+      transformPoint(out, i * 3, this.bones, this.hitbox[i]! * BONE_STRIDE, l[i * 3]!, l[i * 3 + 1]!, l[i * 3 + 2]!);
+    }
+    return this.count;
+  }
+}
+
+/** True when the segment from (ex, ey, ez) to any of the first n points of pts meets no level triangle. */
+export function anyClear(world: LosWorld, ex: number, ey: number, ez: number, pts: Float64Array, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    if (!world.anyHit(ex, ey, ez, pts[i * 3]!, pts[i * 3 + 1]!, pts[i * 3 + 2]!)) return true;
+  }
+  return false;
+}
+
+/**
+ * What one client received: per snapshot (in the order applied, server times increasing) its
+ * server time, the local time it was applied and which slots it held. A ring of `capacity`
+ * snapshots (at 64 Hz, 512 hold 8 s: far more than any render delay).
+ */
+export class ReceiptLog {
+  readonly capacity: number;
+  private readonly times: Float64Array;
+  private readonly present: Uint8Array;
+  private n = 0;
+  /** Per slot: local ms of the first snapshot of the current unbroken run holding it (NaN: the newest lacks it). */
+  private readonly runStart: Float64Array;
+
+  constructor(readonly maxPlayers: number, capacity = 512) {
+    this.capacity = capacity;
+    this.times = new Float64Array(capacity);
+    this.present = new Uint8Array(capacity * maxPlayers);
+    this.runStart = new Float64Array(maxPlayers).fill(Number.NaN);
+  }
+
+  get size(): number {
+    return Math.min(this.n, this.capacity);
+  }
+
+  /** A snapshot applied: its server time (newer than the last), the local ms, its players (SNAP_STRIDE per slot). */
+  record(timeMs: number, localMs: number, players: Float64Array): void {
+    const k = this.n % this.capacity;
+    this.times[k] = timeMs;
+    const o = k * this.maxPlayers;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      const here = players[s * SNAP_STRIDE + Snap.PRESENT] === 1;
+      this.present[o + s] = here ? 1 : 0;
+      if (!here) this.runStart[s] = Number.NaN;
+      else if (Number.isNaN(this.runStart[s]!)) this.runStart[s] = localMs;
+    }
+    this.n++;
+  }
+
+  /**
+   * Whether `slot`'s data had arrived for render time t: it is present in the received snapshot at
+   * or before t nearest to it AND in the one at or after t nearest to it (one snapshot when its time
+   * is t; only the one that exists when t lies outside what was received). False before anything.
+   */
+  arrived(slot: number, t: number): boolean {
+    const size = this.size;
+    if (size === 0) return false;
+    // Newest first: render times lie a few snapshots back.
+    let after = -1;
+    for (let i = 0; i < size; i++) {
+      const k = (this.n - 1 - i) % this.capacity;
+      const tk = this.times[k]!;
+      if (tk <= t) {
+        if (this.present[k * this.maxPlayers + slot] !== 1) return false;
+        return tk === t || after < 0 || this.present[after * this.maxPlayers + slot] === 1;
+      }
+      after = k;
+    }
+    // t is older than every snapshot kept: the oldest one brackets it alone.
+    return this.present[after * this.maxPlayers + slot] === 1;
+  }
+
+  /** Nothing at or after server time t received yet (or nothing at all): the stream is behind a screen rendering t. */
+  behind(t: number): boolean {
+    return this.n === 0 || this.times[(this.n - 1) % this.capacity]! < t;
+  }
+
+  /** Local ms since which `slot` has been in every snapshot received (NaN when the newest lacks it). */
+  receivedSince(slot: number): number {
+    return this.runStart[slot]!;
+  }
+}
+
+/** A percentile summary of lead times, ms (null fields without samples). */
+export interface LeadSummary {
+  p50: number | null;
+  p90: number | null;
+  n: number;
+}
+
+export function leadSummary(values: readonly number[]): LeadSummary {
+  const s = Float64Array.from(values).sort();
+  const at = (p: number): number | null => (s.length === 0 ? null : s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!);
+  return { p50: at(0.5), p90: at(0.9), n: s.length };
+}
+
+/** What the watch adds to the report (SimReport's fog fields). */
+export interface FogMeasures {
+  popIn: number;
+  withheldShare: number | null;
+  wallhackLeadMs: LeadSummary;
+  diedBehindCoverRate: number | null;
+  fogDetail: {
+    popInByBot: Record<string, number>;
+    stalledPopIn: number;
+    /** wallhackLeadMs over the onsets after at least LONG_HIDDEN_MS out of sight. */
+    wallhackLeadAfterHiddenMs: LeadSummary;
+    screenSamples: number;
+    visibleSamples: number;
+    coveredTicks: number;
+    withheldCoveredTicks: number;
+    visibleTicks: number;
+    withheldVisibleTicks: number;
+    /** Screen samples of the victim's side (observer, enemy) and those in cover from the enemy. */
+    coverSamples: number;
+    inCoverSamples: number;
+    deaths: number;
+    deathsBehindCover: number;
+    rewindWindowMs: number;
+    sampleEvery: number;
+    tickStride: number;
+    pointsPerBody: number;
+  };
+}
+
+/** Samples of one (observer, enemy) pair on the observer's screen, farther apart than this, break an onset. */
+export const ONSET_GAP_MS = 100;
+/** An onset after at least this long out of sight counts in FogTally.leadsAfterHiddenMs too. */
+export const LONG_HIDDEN_MS = 1000;
+
+/**
+ * The counts. Observers and enemies are small integers (bot index and slot). Per pair it keeps the
+ * last screen sample (visible?, when) for onsets, and whether the observer has reached cover from
+ * that enemy on its own screen and since when.
+ */
+export class FogTally {
+  /** Screen samples in which an enemy was visible from the observer's rendered eye but its data had not arrived, per observer. */
+  readonly popInBy = new Map<number, number>();
+  popIn = 0;
+  /** In sight and not arrived while the client's stream was behind its render time (no snapshot at or after it received). */
+  stalledPopIn = 0;
+  /** Screen samples (observer, enemy) taken, and those with the enemy visible. */
+  screenSamples = 0;
+  visibleSamples = 0;
+  /** Enemy-ticks judged: behind cover, behind cover and withheld, in sight and withheld. */
+  coveredTicks = 0;
+  withheldCoveredTicks = 0;
+  visibleTicks = 0;
+  withheldVisibleTicks = 0;
+  /** Per onset of visibility: how long the enemy's data had been received without a break, ms. */
+  readonly leadsMs: number[] = [];
+  /** The same for onsets after the pair had been out of sight at least LONG_HIDDEN_MS (a real reappearance, not a flicker behind a post). */
+  readonly leadsAfterHiddenMs: number[] = [];
+  /** Deaths of observers, and those where the observer had reached cover from the killer on its own screen. */
+  deaths = 0;
+  deathsBehindCover = 0;
+  private readonly lastVisible = new Map<number, boolean>();
+  private readonly lastAt = new Map<number, number>();
+  /** Per pair: the first sample of the current spell out of sight. */
+  private readonly hiddenSince = new Map<number, number>();
+  private readonly covered = new Map<number, boolean>();
+
+  private static key(observer: number, enemy: number): number {
+    return observer * 4096 + enemy;
+  }
+
+  /**
+   * One screen sample at local ms `at`: `visible` (the enemy seen from the observer's rendered eye,
+   * by the server's truth at the render time), `arrived` (its data in the snapshots bracketing the
+   * render time), `receivedSince` (ReceiptLog.receivedSince), `stalled` (nothing at or after the
+   * render time received yet: the stream is behind the screen, for every player). A pop-in is
+   * visible and not arrived with the stream not stalled; visible and not arrived on a stalled stream
+   * counts in stalledPopIn. An onset is visible after a sample not visible at most ONSET_GAP_MS
+   * earlier, and its lead is at - receivedSince (0 when not arrived).
+   */
+  screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false): void {
+    const key = FogTally.key(observer, enemy);
+    this.screenSamples++;
+    if (visible) {
+      this.visibleSamples++;
+      if (!arrived && stalled) this.stalledPopIn++;
+      else if (!arrived) {
+        this.popIn++;
+        this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
+      }
+      const prevAt = this.lastAt.get(key);
+      if (this.lastVisible.get(key) === false && prevAt !== undefined && at - prevAt <= ONSET_GAP_MS) {
+        const lead = arrived && !Number.isNaN(receivedSince) ? Math.max(0, at - receivedSince) : 0;
+        this.leadsMs.push(lead);
+        if (prevAt - this.hiddenSince.get(key)! >= LONG_HIDDEN_MS) this.leadsAfterHiddenMs.push(lead);
+      }
+    } else if (this.lastVisible.get(key) !== false || at - (this.lastAt.get(key) ?? at) > ONSET_GAP_MS) {
+      // The first sample of a spell out of sight (a gap in the samples starts a new one).
+      this.hiddenSince.set(key, at);
+    }
+    this.lastVisible.set(key, visible);
+    this.lastAt.set(key, at);
+  }
+
+  /** One enemy-tick as the server had it: `covered` (no line of sight from the client's eye), `withheld` (absent from what the client received for that tick). */
+  tick(covered: boolean, withheld: boolean): void {
+    if (covered) {
+      this.coveredTicks++;
+      if (withheld) this.withheldCoveredTicks++;
+    } else {
+      this.visibleTicks++;
+      if (withheld) this.withheldVisibleTicks++;
+    }
+  }
+
+  /** Cover samples taken (observer, enemy), and those in cover. */
+  coverSamples = 0;
+  inCoverSamples = 0;
+
+  /** The observer's own screen now: it is (true) or is not in cover from `enemy`. */
+  cover(observer: number, enemy: number, covered: boolean): void {
+    this.covered.set(FogTally.key(observer, enemy), covered);
+    this.coverSamples++;
+    if (covered) this.inCoverSamples++;
+  }
+
+  /** The observer died, killed by `killer` on the server: counted behind cover when its last screen sample had it in cover from the killer. */
+  death(observer: number, killer: number): boolean {
+    this.deaths++;
+    const behind = this.covered.get(FogTally.key(observer, killer)) === true;
+    if (behind) this.deathsBehindCover++;
+    return behind;
+  }
+
+  /** withheldCoveredTicks / coveredTicks (null without covered ticks). */
+  get withheldShare(): number | null {
+    return this.coveredTicks > 0 ? this.withheldCoveredTicks / this.coveredTicks : null;
+  }
+
+  get diedBehindCoverRate(): number | null {
+    return this.deaths > 0 ? this.deathsBehindCover / this.deaths : null;
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Fog of war as the honest bots' screens and the in-process server's truth see it (issue 29): hooks
+ * each bot's frame and snapshot intake (own-property wrappers on the instance, as serverProbe.ts
+ * wraps the room; nothing the bot does changes) and reads the server's true history of every
+ * player (room.match.scene.histories) at the times in question. Measures (FogTally,
+ * fogMeasure.ts; client-sim/README.md "Fog of war" has them in full):
+ * - popIn: screen samples (an honest bot's frame, every `sampleEvery`-th, per enemy) in which the
+ *   enemy, posed from the server's history at the bot's render time, is in line of sight from the
+ *   bot's rendered eye (its predicted eye on its screen) at any sampled hitbox point, while the
+ *   enemy is absent from the received snapshots bracketing that render time, with a snapshot at or
+ *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn);
+ * - withheldShare: over the enemy-ticks a client received (every `tickStride`-th tick), with both
+ *   alive on the server and no line of sight from the client's server eye to the enemy's sampled
+ *   points at that tick, the share in which that tick's snapshot lacked the enemy;
+ * - wallhackLeadMs: at each onset of visibility on an honest screen (as for popIn; the sample
+ *   before, at most ONSET_GAP_MS earlier, not visible), how long the enemy had been in every
+ *   snapshot received without a break (what a wallhack reading every received enemy had);
+ * - diedBehindCoverRate: of the honest bots' deaths with a killer (the room's death event), those
+ *   where the bot's last screen sample before the death had it in cover from the killer: no line of
+ *   sight from the killer's rendered eye (as the bot's screen drew the killer; not drawn counts as
+ *   cover) to its own predicted eye or its predicted body's sampled points.
+ * Costs: about 8 World.anyHit per (observer, enemy) per sample for hidden pairs, 1 for visible ones.
+ */
+import type { GameServer } from '../server/index';
+import { createPlayerPose } from '../shared/lagcomp/pose';
+import { Rewinder } from '../shared/lagcomp/rewind';
+import { createRewindPolicy, OutOfWindow, rewindStatusUsable, type PlayerHistory } from '../shared/lagcomp/history';
+import { SNAP_STRIDE, Snap, type StateSnapshot } from '../shared/client/snapshot';
+import type { Rig } from '../shared/rig/rig';
+import type { World } from '../shared/world/world';
+import type { Bot } from './bot';
+import type { SimReport } from './report';
+import { anyClear, BodyPoints, FogTally, leadSummary, ReceiptLog, type FogMeasures } from './fogMeasure';
+
+/** The server's side of one room: its histories by slot and who holds a slot. */
+interface RoomTruth {
+  histories: readonly PlayerHistory[];
+  occupied(slot: number): boolean;
+}
+
+export interface FogWatchOptions {
+  /** Take a screen sample every this many frames of a bot (default 2). */
+  sampleEvery?: number;
+  /** Judge every this many server ticks for withheldShare (default 4). */
+  tickStride?: number;
+}
+
+export class FogWatch {
+  readonly tally = new FogTally();
+  private readonly points: BodyPoints;
+  private readonly rewinder: Rewinder;
+  private readonly eyeHeight: number;
+  private readonly pose = createPlayerPose();
+  private readonly other = createPlayerPose();
+  private readonly pts: Float64Array;
+  private readonly own: Float64Array;
+  /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
+  private readonly policy = createRewindPolicy(2000, OutOfWindow.REJECT);
+  private readonly frameCount = new Map<Bot, number>();
+  private readonly bySlot = new Map<string, Bot>();
+  private readonly unhook: (() => void)[] = [];
+  readonly sampleEvery: number;
+  readonly tickStride: number;
+
+  constructor(private readonly gs: GameServer, private readonly world: World, rig: Rig, private readonly maxPlayers: number, options: FogWatchOptions = {}) {
+    this.points = new BodyPoints(rig);
+    this.rewinder = new Rewinder(rig);
+    this.eyeHeight = rig.eyeHeight;
+    this.pts = new Float64Array(this.points.count * 3);
+    this.own = new Float64Array((this.points.count + 1) * 3);
+    this.sampleEvery = Math.max(1, Math.floor(options.sampleEvery ?? 2));
+    this.tickStride = Math.max(1, Math.floor(options.tickStride ?? 4));
+  }
+
+  /** Starts watching a bot that has joined (its slot is known). */
+  attach(bot: Bot): void {
+    const receipt = new ReceiptLog(this.maxPlayers);
+    if (bot.profile === null && !this.tally.popInBy.has(bot.index)) this.tally.popInBy.set(bot.index, 0);
+    const roomId = bot.conn.room?.roomId ?? '';
+    this.bySlot.set(`${roomId}:${bot.slot}`, bot);
+    const view = bot.view as unknown as { apply(s: StateSnapshot): void; newestTimeMs: number };
+    const apply = view.apply;
+    view.apply = (snap: StateSnapshot): void => {
+      if (snap.timeMs > view.newestTimeMs) {
+        receipt.record(snap.timeMs, performance.now(), snap.players);
+        if (snap.tick % this.tickStride === 0) this.judgeTick(bot, snap);
+      }
+      apply.call(view, snap);
+    };
+    const b = bot as unknown as { frame(): void };
+    const frame = b.frame;
+    b.frame = (): void => {
+      frame.call(bot);
+      if (bot.profile === null) this.screenFrame(bot, receipt);
+    };
+    this.unhook.push(() => {
+      delete (view as { apply?: unknown }).apply;
+      delete (b as { frame?: unknown }).frame;
+    });
+  }
+
+  detach(): void {
+    for (const u of this.unhook) u();
+    this.unhook.length = 0;
+  }
+
+  /** The server's death event: `victim` killed by `killer` in room `roomId`. */
+  death(roomId: string, victim: number, killer: number): void {
+    const bot = this.bySlot.get(`${roomId}:${victim}`);
+    if (bot === undefined || bot.profile !== null || killer < 0 || killer === victim) return;
+    this.tally.death(bot.index, killer);
+  }
+
+  private truth(bot: Bot): RoomTruth | null {
+    const roomId = bot.conn.room?.roomId;
+    const room = roomId !== undefined ? (this.gs.rooms.get(roomId) as unknown as { match?: { scene: { histories: PlayerHistory[] }; idOfSlot(s: number): unknown } }) : undefined;
+    const match = room?.match;
+    if (match === undefined) return null;
+    return { histories: match.scene.histories, occupied: (s) => match.idOfSlot(s) !== undefined };
+  }
+
+  /** The eye of a pose: its root raised by its eye height (the rules' when unknown). */
+  private eyeY(p: { y: number; eyeHeight: number }): number {
+    return p.y + (Number.isFinite(p.eyeHeight) ? p.eyeHeight : this.eyeHeight);
+  }
+
+  /** withheldShare: every enemy at this snapshot's tick, covered or not from the client's server eye, and present or not. */
+  private judgeTick(bot: Bot, snap: StateSnapshot): void {
+    const truth = bot.slot >= 0 ? this.truth(bot) : null;
+    if (truth === null) return;
+    const ownH = truth.histories[bot.slot];
+    if (ownH === undefined || !rewindStatusUsable(ownH.sampleAt(this.other, snap.timeMs, this.policy)) || !this.other.alive) return;
+    const ex = this.other.x, ey = this.eyeY(this.other), ez = this.other.z;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      if (s === bot.slot || !truth.occupied(s)) continue;
+      const h = truth.histories[s]!;
+      if (h.size() === 0 || !rewindStatusUsable(h.sampleAt(this.pose, snap.timeMs, this.policy)) || !this.pose.alive) continue;
+      const n = this.points.fill(this.pts, this.rewinder, this.pose);
+      this.tally.tick(!anyClear(this.world, ex, ey, ez, this.pts, n), snap.players[s * SNAP_STRIDE + Snap.PRESENT] !== 1);
+    }
+  }
+
+  /** One frame of an honest bot's screen: pop-ins and onsets per enemy, and whether it is in cover from each. */
+  private screenFrame(bot: Bot, receipt: ReceiptLog): void {
+    if (!bot.ready() || !bot.aliveKnown()) return;
+    const k = (this.frameCount.get(bot) ?? 0) + 1;
+    this.frameCount.set(bot, k);
+    if (k % this.sampleEvery !== 0) return;
+    const truth = this.truth(bot);
+    if (truth === null) return;
+    const now = performance.now();
+    const t = bot.renderTime(now);
+    const eye = bot.eyeNow;
+    const nOwn = this.ownPoints(bot);
+    for (let s = 0; s < this.maxPlayers; s++) {
+      if (s === bot.slot || !truth.occupied(s)) continue;
+      const h = truth.histories[s]!;
+      if (h.size() === 0 || !rewindStatusUsable(h.sampleAt(this.pose, t, this.policy))) continue;
+      let visible = false;
+      if (this.pose.alive) {
+        const n = this.points.fill(this.pts, this.rewinder, this.pose);
+        visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
+      }
+      this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
+      this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
+    }
+  }
+
+  /** The bot's own predicted eye and body points into `own` (the eye first); their count. */
+  private ownPoints(bot: Bot): number {
+    const e = bot.eyeNow;
+    this.own[0] = e[0]!; this.own[1] = e[1]!; this.own[2] = e[2]!;
+    const ring = bot.view.histories[bot.slot];
+    if (ring === undefined || ring.size() === 0) return 1;
+    if (!rewindStatusUsable(ring.sampleAt(this.other, ring.newestTimeMs(), this.policy))) return 1;
+    const n = this.points.fill(this.pts, this.rewinder, this.other);
+    this.own.set(this.pts.subarray(0, n * 3), 3);
+    return n + 1;
+  }
+
+  /** In cover from `enemy` on the bot's screen: the enemy not drawn alive, or no line from its drawn eye to the bot's own points. */
+  private inCover(bot: Bot, enemy: number, t: number, nOwn: number): boolean {
+    if (!bot.view.present(enemy) || !bot.view.renderPose(this.other, enemy, t) || !this.other.alive) return true;
+    return !anyClear(this.world, this.other.x, this.eyeY(this.other), this.other.z, this.own, nOwn);
+  }
+
+  /** The report's fog fields. */
+  measures(rewindWindowMs: number, botName: (bot: number) => string): FogMeasures {
+    const t = this.tally;
+    const popInByBot: Record<string, number> = {};
+    for (const [b, n] of t.popInBy) popInByBot[botName(b)] = n;
+    return {
+      popIn: t.popIn,
+      withheldShare: t.withheldShare,
+      wallhackLeadMs: leadSummary(t.leadsMs),
+      diedBehindCoverRate: t.diedBehindCoverRate,
+      fogDetail: {
+        popInByBot, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
+        coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
+        sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,
+      },
+    };
+  }
+}
+
+/** The in-process server's fog setting (its config's `fog`; the option asked for when the server has none), null for a remote one. */
+export function fogSettingOf(gs: GameServer | null, asked: 'on' | 'off' | undefined): 'on' | 'off' | null {
+  if (gs === null) return null;
+  const f = (gs.config as { fog?: unknown }).fog;
+  return f === 'on' || f === 'off' ? f : (asked ?? 'off');
+}
+
+/** The report's fog fields: the watch's measures, or nulls (a remote server, or the watch off). */
+export function fogFields(watch: FogWatch | null, setting: 'on' | 'off' | null, gs: GameServer | null, rewindWindowMs: number, bots: readonly Bot[]): Pick<SimReport, 'fog' | 'popIn' | 'withheldShare' | 'wallhackLeadMs' | 'diedBehindCoverRate' | 'fogDetail'> {
+  if (watch === null || gs === null) return { fog: setting, popIn: null, withheldShare: null, wallhackLeadMs: null, diedBehindCoverRate: null, fogDetail: null };
+  const m = watch.measures(rewindWindowMs, (i) => bots[i]?.opts.name ?? `bot${i}`);
+  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config } };
+}

@@ -1,0 +1,33 @@
+/**
+ * The simulator's fog-of-war report end to end (client-sim/fogWatch.ts, peek.ts): a few honest bots
+ * for a few seconds against an in-process arena with `--fog on` asked for, then one scripted peek.
+ * The report's last line carries fog, popIn, withheldShare, wallhackLeadMs, peekersAdvantageMs
+ * and diedBehindCoverRate, with screen samples taken. With the server's fog off (or a server
+ * without the option) nothing is withheld, so withheldShare is 0 and no enemy pops in.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSimulation } from '../../client-sim/simulate';
+
+describe('simulator fog of war report', () => {
+  it('reports the fog measures and a peek at the run\'s round trip', async () => {
+    const r = await runSimulation({ bots: 4, seconds: 4, rttMs: 60, jitterMs: 10, loss: 0, seed: 3, audit: false, fog: 'on', peeks: 1, server: { matchLogDir: false } });
+    const line = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+    for (const k of ['fog', 'popIn', 'withheldShare', 'wallhackLeadMs', 'peekersAdvantageMs', 'diedBehindCoverRate']) expect(line).toHaveProperty(k);
+    expect(typeof r.popIn).toBe('number');
+    expect(r.fog === 'on' || r.fog === 'off').toBe(true);
+    const d = r.fogDetail!;
+    expect(d.screenSamples).toBeGreaterThan(0);
+    expect(d.coveredTicks + d.visibleTicks).toBeGreaterThan(0);
+    expect(d.rewindWindowMs).toBe(250);
+    expect(r.wallhackLeadMs).toHaveProperty('p50');
+    expect(r.wallhackLeadMs).toHaveProperty('p90');
+    if (!d.serverHasFog || r.fog === 'off') {
+      expect(r.popIn).toBe(0);
+      expect(r.withheldShare === null || r.withheldShare === 0).toBe(true);
+    }
+    const pk = r.peekersAdvantageMs!;
+    expect(pk.rttMs).toBe(60);
+    expect(pk.modelMs).toBeGreaterThan(60);
+    expect(pk.peeks).toBeGreaterThanOrEqual(0);
+  });
+});
