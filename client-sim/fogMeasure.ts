@@ -173,6 +173,8 @@ export interface FogMeasures {
   diedBehindCoverRate: number | null;
   fogDetail: {
     popInByBot: Record<string, number>;
+    /** The first pop-ins (at most 20) with their times: what to look at when popIn is not 0. */
+    popInEvents: Record<string, number | boolean>[];
     stalledPopIn: number;
     /** wallhackLeadMs over the onsets after at least LONG_HIDDEN_MS out of sight. */
     wallhackLeadAfterHiddenMs: LeadSummary;

@@ -57,6 +57,8 @@ export class FogWatch {
   /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
   private readonly policy = createRewindPolicy(2000, OutOfWindow.REJECT);
   private readonly frameCount = new Map<Bot, number>();
+  /** The first pop-ins, with their times (fogDetail.popInEvents). */
+  private readonly popInEvents: Record<string, number | boolean>[] = [];
   private readonly bySlot = new Map<string, Bot>();
   private readonly unhook: (() => void)[] = [];
   readonly sampleEvery: number;
@@ -154,6 +156,9 @@ export class FogWatch {
     const nOwn = this.ownPoints(bot);
     for (let s = 0; s < this.maxPlayers; s++) {
       if (s === bot.slot || !truth.occupied(s)) continue;
+      // Right after its own join or respawn a client draws no one else at render times before it
+      // (MatchView.drawsOthersAt): no rendered scene of others to pop into.
+      if (!bot.view.drawsOthersAt(s, t)) continue;
       const h = truth.histories[s]!;
       if (h.size() === 0 || !rewindStatusUsable(h.sampleAt(this.pose, t, this.policy))) continue;
       let visible = false;
@@ -161,9 +166,24 @@ export class FogWatch {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }
+      const before = this.tally.popIn;
       this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
+      if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
     }
+  }
+
+  /** What a pop-in looked like (fogDetail.popInEvents): times against the view's newest snapshot and the server's newest input stamp of the bot. */
+  private popInEvent(bot: Bot, enemy: number, t: number, truth: RoomTruth): Record<string, number | boolean> {
+    const own = truth.histories[bot.slot];
+    const newestTick = own !== undefined && own.size() > 0 ? own.newestTimeMs() : Number.NaN;
+    let stamp = Number.NaN;
+    if (own !== undefined && own.size() > 0 && rewindStatusUsable(own.sampleAt(this.other, newestTick, this.policy))) stamp = this.other.stampMs;
+    const r = (x: number) => Math.round(x * 10) / 10;
+    return {
+      bot: bot.index, enemy, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), serverTickMs: r(newestTick), inputLagMs: r(newestTick - stamp),
+      presentNewest: bot.view.present(enemy), presentSinceMs: r(bot.view.presentSinceMs[enemy]!), rttMs: r((bot as unknown as { clock: { rttMs: number } }).clock.rttMs),
+    };
   }
 
   /** The bot's own predicted eye and body points into `own` (the eye first); their count. */
@@ -195,7 +215,7 @@ export class FogWatch {
       wallhackLeadMs: leadSummary(t.leadsMs),
       diedBehindCoverRate: t.diedBehindCoverRate,
       fogDetail: {
-        popInByBot, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        popInByBot, popInEvents: this.popInEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,

@@ -14,7 +14,9 @@
  *   only from the run's first snapshot on (an earlier render time predicts a miss on it);
  * - renderPose draws a player only between two received snapshots of one epoch, exactly at one, or
  *   holding the newest while the newest snapshot still has it; never before the run, across an
- *   epoch change, or older than the ring holds.
+ *   epoch change, or older than the ring holds; and others never at a render time before this
+ *   client's own life began (a join, a respawn: fog of war chose what it was sent before for where
+ *   it was then).
  * The server judges every shot with its own history: a hit it finds on a player the client had no
  * data for is its verdict (the client takes it like any other).
  */
@@ -172,6 +174,17 @@ export class MatchView implements ShotScene {
     return this.present(slot) && this.presentSinceMs[slot]! <= timeMs;
   }
 
+  /**
+   * Whether others are drawn at render time `timeMs`: not before this client's own current life
+   * began (its first snapshot alive after joining or respawning). What the server sent of others
+   * for earlier times was chosen for where this player was then (fog of war), not for the spot it
+   * now sees from; its own slot is always drawn.
+   */
+  drawsOthersAt(slot: number, timeMs: number): boolean {
+    const own = this.ownSlot;
+    return own < 0 || slot === own || !(timeMs < this.lifeStartMs[own]!);
+  }
+
   present(slot: number): boolean {
     return this.latest[slot * SNAP_STRIDE + Snap.PRESENT] === 1;
   }
@@ -190,7 +203,7 @@ export class MatchView implements ShotScene {
    */
   renderPose(out: PlayerPose, slot: number, timeMs: number): boolean {
     const h = this.histories[slot];
-    if (h === undefined || h.size() === 0 || !this.present(slot)) return false;
+    if (h === undefined || h.size() === 0 || !this.present(slot) || !this.drawsOthersAt(slot, timeMs)) return false;
     const status = h.sampleAt(out, timeMs, this.renderPolicy);
     return status === RewindStatus.EXACT || status === RewindStatus.INTERPOLATED || status === RewindStatus.CLAMPED_NEW;
   }
