@@ -97,6 +97,12 @@ export class FogOfWar {
   readonly px: Float64Array; readonly py: Float64Array; readonly pz: Float64Array;
   readonly vx: Float64Array; readonly vy: Float64Array; readonly vz: Float64Array;
   readonly eye: Float64Array;
+  /**
+   * Per slot: a speed, m/s, the reach starts from at least (0 by default). Set it to the max speed
+   * when the velocity is not the player's own (a tick that stepped no input shows none while the
+   * player still runs): ./reach then grows nothing from rest.
+   */
+  readonly speedFloor: Float64Array;
   /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
@@ -141,6 +147,7 @@ export class FogOfWar {
     this.px = new Float64Array(n); this.py = new Float64Array(n); this.pz = new Float64Array(n);
     this.vx = new Float64Array(n); this.vy = new Float64Array(n); this.vz = new Float64Array(n);
     this.eye = new Float64Array(n);
+    this.speedFloor = new Float64Array(n);
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.visible = new Uint8Array(nn);
@@ -170,6 +177,7 @@ export class FogOfWar {
   removePlayer(s: number): void {
     if (!(s >= 0 && s < this.capacity)) return;
     this.present[s] = 0;
+    this.speedFloor[s] = 0;
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
     this.forget(s);
@@ -377,7 +385,8 @@ export class FogOfWar {
     for (let i = 0; i < n; i++) if (this.present[i] === 1 && this.horizon[i] > hMax) hMax = this.horizon[i];
     for (let i = 0; i < n; i++) {
       if (this.present[i] === 0) continue;
-      const sp = Math.sqrt(this.vx[i] * this.vx[i] + this.vz[i] * this.vz[i]);
+      const v = Math.sqrt(this.vx[i] * this.vx[i] + this.vz[i] * this.vz[i]), floor = this.speedFloor[i];
+      const sp = v > floor ? v : floor;
       this.speed[i] = sp;
       if (map === undefined) {
         this.slope[i] = m.climbSlope;
