@@ -2,8 +2,11 @@
  * FogFilter (hitreg/server) on a HitregMatch without a network, on the test level (a wall 6 m wide
  * and 3 m high across z = -4): its change list against FogOfWar's verdicts and a brute-force line of
  * sight, teammates and see-all viewers, a teleport (respawn: a new epoch), a slot changing hands,
- * and the counts it keeps. Each tick moves the clock one tick and calls match.tick() then update().
+ * the counts it keeps, and an update allocating nothing (test/helpers/fogFilterAlloc.ts in its own
+ * process). Each tick moves the clock one tick and calls match.tick() then update().
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
@@ -115,5 +118,26 @@ describe('FogFilter', () => {
     g.tick();
     expect(g.changes).toContainEqual([0, 1, true]);
     expect(g.fog.enemyTicksSent[1]).toBe(1);
+  });
+
+  it('an update allocates nothing: no garbage collection and no heap growth during 10000 updates of 16 players', () => {
+    const script = fileURLToPath(new URL('./helpers/fogFilterAlloc.ts', import.meta.url));
+    // Up to three processes: now and then V8 leaves FogOfWar's ray loop in a tier that boxes numbers
+    // for a whole run (test/helpers/fogAlloc.ts shows the same); an allocation in the code shows in every run.
+    const runs: { tested: number; gcs: number; heapBytes: number }[] = [];
+    for (let k = 0; k < 3; k++) {
+      const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const r = JSON.parse(run.stdout.trim().split('\n').pop()!) as { tested: number; gcs: number; heapBytes: number };
+      runs.push(r);
+      expect(r.tested).toBeGreaterThan(10_000 * 100);
+      if (r.gcs === 0 && r.heapBytes < 256 * 1024) break;
+    }
+    console.log(`[fog] FogFilter allocation: ${JSON.stringify(runs)}`);
+    // Reading each slot through a pose object boxed ~20 doubles per slot (10000 x 16 x 320 B = 51 MB);
+    // 60 B per update would be 600 KB.
+    const best = runs.at(-1)!;
+    expect(best.gcs).toBe(0);
+    expect(best.heapBytes).toBeLessThan(256 * 1024);
   });
 });

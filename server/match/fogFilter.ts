@@ -43,8 +43,9 @@
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type ClimbMap, type FogConfig } from '../../shared/fog/index';
-import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
+import type { MatchPlayer } from './player';
 
 /** Movement bounds the fog needs (hitreg's MoveConfig has them). */
 export interface FogMovement {
@@ -106,7 +107,8 @@ export class FogFilter<Id extends string | number = string> {
   private readonly oneWay: Float64Array;
   private readonly interp: Float64Array;
   private readonly corpsesSeen: boolean;
-  private readonly pose = createPlayerPose();
+  /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
+  private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
@@ -219,17 +221,18 @@ export class FogFilter<Id extends string | number = string> {
       this.oneWay[s] = Number.NaN;
       return;
     }
-    const pose = this.pose;
-    const t1 = hist.snapshot(pose, k - 1);
-    const x = pose.x, y = pose.y, z = pose.z, ep = pose.epoch, alive = pose.alive;
-    const eye = pose.eyeHeight === pose.eyeHeight ? pose.eyeHeight : match.rules.eyeHeightM;
+    // Read into a typed array (PlayerHistory.feetInto): a pose object's fields written here boxed each double.
+    const f = this.feet;
+    hist.feetInto(f, 0, k - 1);
+    const x = f[1]!, y = f[2]!, z = f[3]!, ep = f[5]!, alive = f[6] === 1;
+    const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
     let vx = 0, vy = 0, vz = 0;
     if (k >= 2) {
-      const t0 = hist.snapshot(pose, k - 2);
-      const dt = (t1 - t0) / 1000;
+      hist.feetInto(f, SNAPSHOT_FEET, k - 2);
+      const dt = (f[0]! - f[SNAPSHOT_FEET]!) / 1000;
       // Velocity over the last tick; none across a teleport or a gap of more than a few ticks.
-      if (pose.epoch === ep && dt > 0 && dt < 4 / match.tickRate) {
-        vx = (x - pose.x) / dt; vy = (y - pose.y) / dt; vz = (z - pose.z) / dt;
+      if (f[SNAPSHOT_FEET + 5] === ep && dt > 0 && dt < 4 / match.tickRate) {
+        vx = (x - f[SNAPSHOT_FEET + 1]!) / dt; vy = (y - f[SNAPSHOT_FEET + 2]!) / dt; vz = (z - f[SNAPSHOT_FEET + 3]!) / dt;
       }
     }
     if (this.epoch[s] !== ep) {
@@ -244,7 +247,9 @@ export class FogFilter<Id extends string | number = string> {
     fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
     fog.team[s] = h.team;
     // The timing only when it changed (a round trip sample, a new interpolation delay).
-    const oneWay = h.rttMs > 0 ? h.rttMs / 2 : this.unknownOneWayMs, interp = h.interpDelayMs;
+    // MatchPlayer's fields read directly: its rttMs getter returns a double, boxed on every call.
+    const mp = h as MatchPlayer<Id>, ext = mp.externalRttMs, rtt = ext === ext ? ext : mp.rtt.rttMs;
+    const oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs, interp = h.interpDelayMs;
     if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
       this.oneWay[s] = oneWay;
       this.interp[s] = interp;
