@@ -30,6 +30,16 @@
  * like a standing body instead, so a killer that saw it alive sees it fall (its position reveals only
  * where it died); 'hidden' withholds every corpse from enemies.
  *
+ * Projectiles (the match's flights): a flight is sent to a viewer from the first update at which
+ * the viewer is its shooter, is sent everyone, was sent the shooter at the flight's first update
+ * (its launch, seen), or may see it before the next patch is on screen (FogOfWar.seesPoint: its ball
+ * of reach over the viewer's body horizon from its speed and gravity, against the viewer's eye
+ * region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
+ * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
+ * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
+ * match.projectiles) and go to onFlightSent. endSeen says who is told a flight's end: those sent it
+ * or its shooter, and those who may see its centre (nothing else of a withheld shooter is in an end).
+ *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
  * verdict changed, teammates included (FogOfWar sends them: they appear as sent once). A new pair
@@ -42,7 +52,8 @@
  *   tick:  match.endTick(); fog.update();
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_ACCEL, Q_LEAD, Q_RADIUS, Q_SPEED, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { weaponById } from '../../shared/weapons';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import type { MatchPlayer } from './player';
@@ -75,6 +86,8 @@ export interface FogFilterOptions {
   climb?: boolean | ClimbMap;
   /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
   config?: Partial<Omit<FogConfig, 'motion'>>;
+  /** Called for each flight newly sent to a viewer after update(), in the flight change list's order. */
+  onFlightSent?: (viewerSlot: number, flightIndex: number) => void;
   /** Called for each change after update(), in the change list's order. */
   onChange?: (viewerSlot: number, enemySlot: number, sent: boolean) => void;
   /** A recorder call that threw (the filter goes on). */
@@ -91,6 +104,16 @@ export class FogFilter<Id extends string | number = string> {
   readonly changeEnemy: Uint16Array;
   readonly changeSent: Uint8Array;
   changeCount = 0;
+  /**
+   * Projectiles (the match's ProjectileFlights, by flight index): the id each row is for (-1: none),
+   * per row and viewer (index * capacity + viewer) 1 once the flight is sent, and the last update's
+   * flights newly sent (flightChangeViewer[i], flightChangeIndex[i]; see the module comment).
+   */
+  readonly flightId: Float64Array;
+  readonly flightSent: Uint8Array;
+  readonly flightChangeViewer: Uint16Array;
+  readonly flightChangeIndex: Uint16Array;
+  flightChangeCount = 0;
   /** Per viewer slot, since it joined: enemy-ticks sent and withheld (updates x enemies present, dead or alive). */
   readonly enemyTicksSent: Float64Array;
   readonly enemyTicksWithheld: Float64Array;
@@ -110,6 +133,10 @@ export class FogFilter<Id extends string | number = string> {
   /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
+  private readonly onFlightSent: FogFilterOptions['onFlightSent'];
+  /** Per flight row: its projectile's acceleration bound (gravity, m/s^2) and radius, m. */
+  private readonly flightAccel: Float64Array;
+  private readonly flightRadius: Float64Array;
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
 
@@ -130,6 +157,14 @@ export class FogFilter<Id extends string | number = string> {
     this.changeViewer = new Uint16Array(n * n);
     this.changeEnemy = new Uint16Array(n * n);
     this.changeSent = new Uint8Array(n * n);
+    const fc = match.projectiles.capacity;
+    this.onFlightSent = options.onFlightSent;
+    this.flightId = new Float64Array(fc).fill(-1);
+    this.flightSent = new Uint8Array(fc * n);
+    this.flightChangeViewer = new Uint16Array(fc * n);
+    this.flightChangeIndex = new Uint16Array(fc * n);
+    this.flightAccel = new Float64Array(fc);
+    this.flightRadius = new Float64Array(fc);
     this.enemyTicksSent = new Float64Array(n);
     this.enemyTicksWithheld = new Float64Array(n);
     this.seeAll = new Uint8Array(n);
@@ -188,6 +223,9 @@ export class FogFilter<Id extends string | number = string> {
       this.enemyTicksWithheld[v] += off;
     }
     this.changeCount = count;
+    this.updateFlights();
+    const fcb = this.onFlightSent;
+    if (fcb !== undefined) for (let i = 0; i < this.flightChangeCount; i++) fcb(this.flightChangeViewer[i]!, this.flightChangeIndex[i]!);
     if (count === 0) return 0;
     const cb = this.onChange;
     if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
@@ -203,6 +241,78 @@ export class FogFilter<Id extends string | number = string> {
       }
     }
     return count;
+  }
+
+  /**
+   * Whether the flight `flightId` was sent to the viewer in `viewerSlot` (its row is kept until the
+   * next update after the flight ended, so a game's end handler can ask).
+   */
+  isFlightSent(viewerSlot: number, flightId: number): boolean {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
+    const ids = this.flightId;
+    for (let i = 0; i < ids.length; i++) if (ids[i] === flightId) return this.flightSent[i * this.capacity + viewerSlot] === 1;
+    return false;
+  }
+
+  /**
+   * Whether a projectile's end must be told to the viewer in `viewerSlot` (see the module comment):
+   * fog off for it (see-all), its shooter, a viewer sent the shooter or the flight, or one whose eye
+   * region may see the end's centre (x, y, z) grown by the weapon's projectile radius. Victims are the
+   * game's to add. For end events only (its numbers cross the call).
+   */
+  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, weapon: number, x: number, y: number, z: number): boolean {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
+    if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot || this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId)) return true;
+    const q = this.fog.point;
+    q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_SPEED] = 0; q[Q_ACCEL] = 0; q[Q_LEAD] = 0;
+    q[Q_RADIUS] = weaponById(this.match.projectiles.weapons, weapon)?.projectile?.radius ?? 0;
+    return this.fog.seesPoint(viewerSlot);
+  }
+
+  /**
+   * The flights' rows after the fog's update: a row whose flight ended or changed is cleared; each
+   * live flight not yet sent to a present viewer is sent when the viewer is its shooter, a see-all
+   * viewer, was sent the shooter at its first update (its launch), or may see it (FogOfWar.seesPoint:
+   * its speed now, gravity, radius, and how far its state lags the newest tick). Once sent, sent
+   * until it ends.
+   */
+  private updateFlights(): void {
+    const f = this.match.projectiles, n = this.capacity, fog = this.fog, q = fog.point, newest = this.match.newestTickMs;
+    let count = 0;
+    for (let i = 0; i < f.capacity; i++) {
+      const row = i * n;
+      if (f.live[i] !== 1) {
+        if (this.flightId[i] >= 0) {
+          this.flightId[i] = -1;
+          this.flightSent.fill(0, row, row + n);
+        }
+        continue;
+      }
+      const launch = this.flightId[i] !== f.id[i];
+      if (launch) {
+        this.flightId[i] = f.id[i]!;
+        this.flightSent.fill(0, row, row + n);
+        const spec = weaponById(f.weapons, f.weapon[i]!)?.projectile;
+        this.flightAccel[i] = spec === undefined ? 0 : spec.gravity;
+        this.flightRadius[i] = spec === undefined ? 0 : spec.radius;
+      }
+      const shooter = f.shooter[i]!;
+      const vx = f.vx[i]!, vy = f.vy[i]!, vz = f.vz[i]!, lag = newest - f.timeMs[i]!;
+      q[Q_X] = f.x[i]!; q[Q_Y] = f.y[i]!; q[Q_Z] = f.z[i]!;
+      q[Q_SPEED] = Math.sqrt(vx * vx + vy * vy + vz * vz);
+      q[Q_ACCEL] = this.flightAccel[i]!; q[Q_RADIUS] = this.flightRadius[i]!;
+      q[Q_LEAD] = lag > 0 ? lag / 1000 : 0;
+      for (let v = 0; v < n; v++) {
+        if (this.flightSent[row + v] === 1 || this.occupant[v] === undefined || fog.present[v] === 0) continue;
+        const sent = v === shooter || this.seeAll[v] === 1 || (launch && this.isSent(v, shooter)) || fog.seesPoint(v);
+        if (!sent) continue;
+        this.flightSent[row + v] = 1;
+        this.flightChangeViewer[count] = v;
+        this.flightChangeIndex[count] = i;
+        count++;
+      }
+    }
+    this.flightChangeCount = count;
   }
 
   /** Slot s into the fog from the match: taken out when free or not recorded yet, fresh when its occupant changed. */
@@ -265,6 +375,7 @@ export class FogFilter<Id extends string | number = string> {
       this.sent[s * n + o] = 0;
       this.sent[o * n + s] = 0;
     }
+    for (let i = 0; i < this.flightId.length; i++) this.flightSent[i * n + s] = 0;
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
     this.epoch[s] = Number.NaN;

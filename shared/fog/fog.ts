@@ -49,6 +49,10 @@
  * equal) and self are visible; a dead enemy is hidden (no body to draw); a player with non-finite
  * numbers is visible to everyone.
  *
+ * Moving points (seesPoint: a projectile, a blast): the same lines between the viewer's eye region
+ * and an upright prism circumscribing the ball the point can reach within the viewer's body horizon
+ * (from a speed and an acceleration bound, grown by its radius): the same guarantees, nothing cached.
+ *
  * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
  * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
@@ -77,6 +81,10 @@ export interface FogWorld {
   arrays?(): BvhArrays;
 }
 
+/** FogOfWar.point: position, speed bound m/s, acceleration bound m/s^2, radius m, lead s (see seesPoint). */
+export const POINT_STRIDE = 7;
+export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_SPEED = 3, Q_ACCEL = 4, Q_RADIUS = 5, Q_LEAD = 6;
+
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
 /** Height above the floor under a player where its region starts, metres (see place()). */
@@ -102,6 +110,8 @@ export class FogOfWar {
   readonly bodyHorizon: Float64Array;
   /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy must be sent to the viewer. */
   readonly visible: Uint8Array;
+  /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
+  readonly point = new Float64Array(POINT_STRIDE);
   /** Of the last update: rays cast, pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
   rays = 0;
   pairsTested = 0;
@@ -213,6 +223,38 @@ export class FogOfWar {
   }
 
   /**
+   * Whether viewer v must be sent the moving point in `point` (POINT_STRIDE numbers: x, y, z now,
+   * speed m/s, acceleration m/s^2, radius m, lead s): a projectile, a blast. The point may move up
+   * to speed * t + accel * t^2 / 2 from (x, y, z) within t = lead + v's body horizon (lead: how much
+   * older its state is than the players'); that ball, grown by radius + marginM, is circumscribed by
+   * an upright prism and tested against v's eye region like an enemy's body (the same lines, so the
+   * same guarantees: exact against one convex occluder, openings of openingM found). True when a
+   * line is clear, and on the safe side: v not present, a number not finite, the ray cap spent. Call
+   * after update() (it uses the per-slot state update prepared); rays adds its rays. Allocates nothing.
+   */
+  seesPoint(v: number): boolean {
+    if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
+    const reg = this.reg, cfg = this.cfg, q = this.point;
+    this.eyeRegion(reg, v, false);
+    const t = q[Q_LEAD] + this.bodyHorizon[v];
+    const d = q[Q_SPEED] * t + 0.5 * q[Q_ACCEL] * t * t + q[Q_RADIUS] + cfg.marginM;
+    reg[J + P_CX] = q[Q_X]; reg[J + P_CZ] = q[Q_Z]; reg[J + P_R] = d;
+    reg[J + P_Y0] = q[Q_Y] - d; reg[J + P_Y1] = q[Q_Y] + d;
+    reg[J + P_EYE] = q[Q_Y]; reg[J + P_MID] = q[Q_Y];
+    let check = 0;
+    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
+    if (!(check - check === 0) || !(d >= 0)) return true;
+    if (cfg.maxDistance < Infinity) {
+      const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
+      const reach = cfg.maxDistance + reg[P_R] + d;
+      if (dx * dx + dz * dz > reach * reach) return false;
+    }
+    if (this.rays >= cfg.maxRaysPerUpdate) return true;
+    sizeGrid(this.grid, reg, cfg.openingM, cfg.maxGridSide, cfg.fans);
+    return this.anyClear(reg, -1) >= 0;
+  }
+
+  /**
    * Decides every ordered pair from the players' current state (one call per patch). Viewers are
    * visited from a row that moves on each update, so a ray cap never starves the same pairs.
    */
@@ -317,20 +359,10 @@ export class FogOfWar {
   private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
     const m = this.cfg.motion, body = this.cfg.body, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
-    const h = this.horizon[v], hb = this.bodyHorizon[v];
-    // The eye: never lower than an eye height above the floor under the viewer.
-    const eyeY = this.py[v] + this.eye[v];
-    const rr = this.rr;
-    rr[R_H] = h;
-    this.reachOf(R_EYE, v);
+    const hb = this.bodyHorizon[v], rr = this.rr;
+    this.eyeRegion(out, v, grown);
     rr[R_H] = hb;
     this.reachOf(R_BODY, e);
-    const re = rr[R_EYE], we = walkRise(m, re, this.slope[v], this.step[v] === 1);
-    const eyeFloor = this.floor[v] + this.eye[v];
-    const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
-    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
-    out[P_EYE] = eyeY;
-    out[P_MID] = eyeY;
     // The body: the envelope moved over hb; never below the floor under the enemy.
     const fy = this.py[e];
     const rb = rr[R_BODY], wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
@@ -340,6 +372,23 @@ export class FogOfWar {
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
     return check - check === 0;
+  }
+
+  /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
+  private eyeRegion(out: Float64Array, v: number, grown: boolean): void {
+    const m = this.cfg.motion, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+    const h = this.horizon[v];
+    // The eye: never lower than an eye height above the floor under the viewer.
+    const eyeY = this.py[v] + this.eye[v];
+    this.rr[R_H] = h;
+    this.reachOf(R_EYE, v);
+    const re = this.rr[R_EYE], we = walkRise(m, re, this.slope[v], this.step[v] === 1);
+    const eyeFloor = this.floor[v] + this.eye[v];
+    const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
+    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
+    out[P_EYE] = eyeY;
+    out[P_MID] = eyeY;
   }
 
   /**
