@@ -32,9 +32,9 @@
  *
  * Projectiles (the match's flights): a flight is sent to a viewer from the first update at which
  * the viewer is its shooter, is sent everyone, was sent the shooter at the flight's first update
- * (its launch, seen), or may see it before the next patch is on screen (FogOfWar.seesPoint: its ball
- * of reach over the viewer's body horizon from its speed and gravity, against the viewer's eye
- * region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
+ * (its launch, seen), or may see it before the next patch is on screen (FogOfWar.seesPoint: where
+ * it can be over the viewer's body horizon, its arc up to a contact or, for one that bounces, the
+ * ball its speed and gravity reach, against the viewer's eye region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
  * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
  * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
  * match.projectiles) and go to onFlightSent. endSeen says who is told a flight's end: those sent it
@@ -52,7 +52,8 @@
  *   tick:  match.endTick(); fog.update();
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_ACCEL, Q_LEAD, Q_RADIUS, Q_SPEED, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { FlightMode } from '../../shared/projectile/flight';
 import { weaponById } from '../../shared/weapons';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
@@ -134,9 +135,10 @@ export class FogFilter<Id extends string | number = string> {
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
   private readonly onFlightSent: FogFilterOptions['onFlightSent'];
-  /** Per flight row: its projectile's acceleration bound (gravity, m/s^2) and radius, m. */
-  private readonly flightAccel: Float64Array;
+  /** Per flight row: its projectile's gravity (m/s^2), radius (m), and 1 when a contact may turn it (it bounces). */
+  private readonly flightGravity: Float64Array;
   private readonly flightRadius: Float64Array;
+  private readonly flightTurns: Uint8Array;
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
 
@@ -163,8 +165,9 @@ export class FogFilter<Id extends string | number = string> {
     this.flightSent = new Uint8Array(fc * n);
     this.flightChangeViewer = new Uint16Array(fc * n);
     this.flightChangeIndex = new Uint16Array(fc * n);
-    this.flightAccel = new Float64Array(fc);
+    this.flightGravity = new Float64Array(fc);
     this.flightRadius = new Float64Array(fc);
+    this.flightTurns = new Uint8Array(fc);
     this.enemyTicksSent = new Float64Array(n);
     this.enemyTicksWithheld = new Float64Array(n);
     this.seeAll = new Uint8Array(n);
@@ -264,7 +267,7 @@ export class FogFilter<Id extends string | number = string> {
     if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
     if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot || this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId)) return true;
     const q = this.fog.point;
-    q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_SPEED] = 0; q[Q_ACCEL] = 0; q[Q_LEAD] = 0;
+    q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_VX] = 0; q[Q_VY] = 0; q[Q_VZ] = 0; q[Q_GRAVITY] = 0; q[Q_LEAD] = 0; q[Q_TURNS] = 0;
     q[Q_RADIUS] = weaponById(this.match.projectiles.weapons, weapon)?.projectile?.radius ?? 0;
     return this.fog.seesPoint(viewerSlot);
   }
@@ -273,8 +276,8 @@ export class FogFilter<Id extends string | number = string> {
    * The flights' rows after the fog's update: a row whose flight ended or changed is cleared; each
    * live flight not yet sent to a present viewer is sent when the viewer is its shooter, a see-all
    * viewer, was sent the shooter at its first update (its launch), or may see it (FogOfWar.seesPoint:
-   * its speed now, gravity, radius, and how far its state lags the newest tick). Once sent, sent
-   * until it ends.
+   * its velocity now, gravity, radius, whether it bounces, and how far its state lags the newest
+   * tick). Once sent, sent until it ends.
    */
   private updateFlights(): void {
     const f = this.match.projectiles, n = this.capacity, fog = this.fog, q = fog.point, newest = this.match.newestTickMs;
@@ -293,15 +296,19 @@ export class FogFilter<Id extends string | number = string> {
         this.flightId[i] = f.id[i]!;
         this.flightSent.fill(0, row, row + n);
         const spec = weaponById(f.weapons, f.weapon[i]!)?.projectile;
-        this.flightAccel[i] = spec === undefined ? 0 : spec.gravity;
+        this.flightGravity[i] = spec === undefined ? 0 : spec.gravity;
         this.flightRadius[i] = spec === undefined ? 0 : spec.radius;
+        // Unknown: it may turn (the safe side).
+        this.flightTurns[i] = spec === undefined || spec.bounce > 0 ? 1 : 0;
       }
       const shooter = f.shooter[i]!;
-      const vx = f.vx[i]!, vy = f.vy[i]!, vz = f.vz[i]!, lag = newest - f.timeMs[i]!;
+      const lag = newest - f.timeMs[i]!;
       q[Q_X] = f.x[i]!; q[Q_Y] = f.y[i]!; q[Q_Z] = f.z[i]!;
-      q[Q_SPEED] = Math.sqrt(vx * vx + vy * vy + vz * vz);
-      q[Q_ACCEL] = this.flightAccel[i]!; q[Q_RADIUS] = this.flightRadius[i]!;
+      q[Q_VX] = f.vx[i]!; q[Q_VY] = f.vy[i]!; q[Q_VZ] = f.vz[i]!;
+      q[Q_GRAVITY] = this.flightGravity[i]!; q[Q_RADIUS] = this.flightRadius[i]!;
       q[Q_LEAD] = lag > 0 ? lag / 1000 : 0;
+      // A rolling one keeps to the floor without gravity; any mode but flying may turn.
+      q[Q_TURNS] = this.flightTurns[i] === 1 || f.mode[i] !== FlightMode.FLYING ? 1 : 0;
       for (let v = 0; v < n; v++) {
         if (this.flightSent[row + v] === 1 || this.occupant[v] === undefined || fog.present[v] === 0) continue;
         const sent = v === shooter || this.seeAll[v] === 1 || (launch && this.isSent(v, shooter)) || fog.seesPoint(v);

@@ -50,8 +50,9 @@
  * numbers is visible to everyone.
  *
  * Moving points (seesPoint: a projectile, a blast): the same lines between the viewer's eye region
- * and an upright prism circumscribing the ball the point can reach within the viewer's body horizon
- * (from a speed and an acceleration bound, grown by its radius): the same guarantees, nothing cached.
+ * and an upright prism holding where the point can be within the viewer's body horizon (its arc up
+ * to a contact, or the ball its speed and gravity reach when a contact may turn it, grown by its
+ * radius): the same guarantees, nothing cached.
  *
  * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
@@ -81,9 +82,12 @@ export interface FogWorld {
   arrays?(): BvhArrays;
 }
 
-/** FogOfWar.point: position, speed bound m/s, acceleration bound m/s^2, radius m, lead s (see seesPoint). */
-export const POINT_STRIDE = 7;
-export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_SPEED = 3, Q_ACCEL = 4, Q_RADIUS = 5, Q_LEAD = 6;
+/**
+ * FogOfWar.point (see seesPoint): position, velocity m/s, gravity m/s^2 (downward), radius m, lead s,
+ * and turns: 1 when it may change direction on a contact (a bounce), 0 when a contact ends it.
+ */
+export const POINT_STRIDE = 10;
+export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_VX = 3, Q_VY = 4, Q_VZ = 5, Q_GRAVITY = 6, Q_RADIUS = 7, Q_LEAD = 8, Q_TURNS = 9;
 
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
@@ -223,35 +227,58 @@ export class FogOfWar {
   }
 
   /**
-   * Whether viewer v must be sent the moving point in `point` (POINT_STRIDE numbers: x, y, z now,
-   * speed m/s, acceleration m/s^2, radius m, lead s): a projectile, a blast. The point may move up
-   * to speed * t + accel * t^2 / 2 from (x, y, z) within t = lead + v's body horizon (lead: how much
-   * older its state is than the players'); that ball, grown by radius + marginM, is circumscribed by
-   * an upright prism and tested against v's eye region like an enemy's body (the same lines, so the
-   * same guarantees: exact against one convex occluder, openings of openingM found). True when a
-   * line is clear, and on the safe side: v not present, a number not finite, the ray cap spent. Call
-   * after update() (it uses the per-slot state update prepared); rays adds its rays. Allocates nothing.
+   * Whether viewer v must be sent the moving point in `point` (POINT_STRIDE numbers, Q_X ..: a
+   * projectile, a blast) before the next patch is on its screen. Within t = lead + v's body horizon
+   * (lead: how much older the point's state is than the players') the point is on its arc (x + vx t,
+   * y + vy t - gravity t^2 / 2, z + vz t) up to a contact when it does not turn, and anywhere within
+   * speed * t + gravity * t^2 / 2 of where it is when it may (a bounce); an upright prism holding
+   * that arc's (or ball's) points grown by radius + marginM is tested against v's eye region like an
+   * enemy's body (the same lines, so the same guarantees: exact against one convex occluder,
+   * openings of openingM found). True when a line is clear, and on the safe side: v not present, a
+   * number not finite, the ray cap spent. Call after update() (it uses the per-slot state update
+   * prepared); rays counts its rays. Allocates nothing.
    */
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
-    const reg = this.reg, cfg = this.cfg, q = this.point;
+    const reg = this.reg, cfg = this.cfg;
     this.eyeRegion(reg, v, false);
-    const t = q[Q_LEAD] + this.bodyHorizon[v];
-    const d = q[Q_SPEED] * t + 0.5 * q[Q_ACCEL] * t * t + q[Q_RADIUS] + cfg.marginM;
-    reg[J + P_CX] = q[Q_X]; reg[J + P_CZ] = q[Q_Z]; reg[J + P_R] = d;
-    reg[J + P_Y0] = q[Q_Y] - d; reg[J + P_Y1] = q[Q_Y] + d;
-    reg[J + P_EYE] = q[Q_Y]; reg[J + P_MID] = q[Q_Y];
+    this.pointRegion(reg, J, this.point[Q_LEAD] + this.bodyHorizon[v]);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
-    if (!(check - check === 0) || !(d >= 0)) return true;
+    if (!(check - check === 0) || !(reg[J + P_R] >= 0)) return true;
     if (cfg.maxDistance < Infinity) {
       const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
-      const reach = cfg.maxDistance + reg[P_R] + d;
+      const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
       if (dx * dx + dz * dz > reach * reach) return false;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
     sizeGrid(this.grid, reg, cfg.openingM, cfg.maxGridSide, cfg.fans);
     return this.anyClear(reg, -1) >= 0;
+  }
+
+  /** The prism of seesPoint's point over t seconds at out[o..]: its arc's bounds, or its ball when it may turn. */
+  private pointRegion(out: Float64Array, o: number, t: number): void {
+    const p = this.point, grow = p[Q_RADIUS] + this.cfg.marginM, x = p[Q_X], y = p[Q_Y], z = p[Q_Z];
+    const vx = p[Q_VX], vy = p[Q_VY], vz = p[Q_VZ], g = p[Q_GRAVITY];
+    // An upward gravity is no arc this bounds: the ball then, as for a turn.
+    if (p[Q_TURNS] !== 0 || g < 0) {
+      const d = Math.sqrt(vx * vx + vy * vy + vz * vz) * t + 0.5 * Math.abs(g) * t * t + grow;
+      out[o + P_CX] = x; out[o + P_CZ] = z; out[o + P_R] = d;
+      out[o + P_Y0] = y - d; out[o + P_Y1] = y + d;
+      out[o + P_EYE] = y; out[o + P_MID] = y;
+      return;
+    }
+    // The arc: a straight horizontal segment; its height is highest at the apex (vy / g, when within t).
+    const hx = 0.5 * vx * t, hz = 0.5 * vz * t;
+    const yEnd = y + vy * t - 0.5 * g * t * t;
+    let lo = y < yEnd ? y : yEnd, hi = y > yEnd ? y : yEnd;
+    if (g > 0 && vy > 0 && vy < g * t) {
+      const apex = y + (0.5 * vy * vy) / g;
+      if (apex > hi) hi = apex;
+    }
+    out[o + P_CX] = x + hx; out[o + P_CZ] = z + hz; out[o + P_R] = Math.sqrt(hx * hx + hz * hz) + grow;
+    out[o + P_Y0] = lo - grow; out[o + P_Y1] = hi + grow;
+    out[o + P_EYE] = 0.5 * (lo + hi); out[o + P_MID] = out[o + P_EYE];
   }
 
   /**
