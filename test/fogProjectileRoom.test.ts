@@ -4,7 +4,8 @@
  * A (0,0,0) and C (0,0,-8); B (0,0,8) in the open): C, withheld from A and B behind the wall, fires
  * rockets. One fired away into the floor behind the wall never reaches A or B, nor does its end;
  * one fired past the wall's end toward A's side reaches A before any line from A's eye to the rocket
- * (the server's flight re-flown from C's own snapshots at each tick) is clear; C always gets its own.
+ * (the server's flight re-flown from C's own snapshots at each tick) is clear, and is drawn from the
+ * state it arrives with where the server has it; C always gets its own.
  * With fog off every client gets every rocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +91,7 @@ describe('fog of war: projectiles', () => {
     const room = roomOf(ts, a!);
     expect(room.fog!.isSent(0, 2)).toBe(false);
     const eye: [number, number, number] = [0, ts.server.rig.eyeHeight, 0];
-    const id = await fireRocket(ts, c!, 12, ts.server.rig.eyeHeight, -2);
+    const id = await fireRocket(ts, c!, 12, ts.server.rig.eyeHeight - 0.5, -2);
     await a!.until(() => a!.projectileFirstMs.has(id), 5000, 'the rocket on A\'s client');
     await c!.until(() => c!.projectileEnds.some((e) => e.id === id), 8000, 'the rocket\'s end');
     const firstSeen = a!.projectileFirstMs.get(id)!;
@@ -110,6 +111,12 @@ describe('fog of war: projectiles', () => {
     console.log(`[fog] rocket launched at ${states[0]!.timeMs.toFixed(1)} ms: first line of sight from A at ${firstLine.toFixed(1)}, on A's client from the patch of ${firstSeen.toFixed(1)}`);
     expect(firstLine).toBeGreaterThan(states[0]!.timeMs);
     expect(firstSeen).toBeLessThan(firstLine);
+    // A's copy, from the state it arrived with (after the launch: mid-flight), is drawn where the server has it.
+    const mine = new SyncedProjectiles(world, WEAPONS, ts.server.config.tickRate);
+    mine.update([a!.projectileStates.get(id)![0]!]);
+    mine.advance(firstLine);
+    const drawn = mine.entries.get(id)!, server = synced.entries.get(id)!;
+    expect([drawn.x, drawn.y, drawn.z]).toEqual([server.x, server.y, server.z]);
     // Sent once, until its end: A is told the end too; B (in the open, across the level) gets what its own sight allows.
     await a!.until(() => a!.projectileEnds.some((e) => e.id === id), 5000, 'the end on A\'s client');
     await a!.until(() => !a!.state.projectiles.has(String(id)), 3000, 'the rocket gone from A\'s state');
