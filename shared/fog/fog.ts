@@ -242,7 +242,7 @@ export class FogOfWar {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
     this.eyeRegion(reg, v, false);
-    this.pointRegion(reg, J, this.point[Q_LEAD] + this.bodyHorizon[v]);
+    this.pointRegion(reg, J, v);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
     if (!(check - check === 0) || !(reg[J + P_R] >= 0)) return true;
@@ -256,9 +256,12 @@ export class FogOfWar {
     return this.anyClear(reg, -1) >= 0;
   }
 
-  /** The prism of seesPoint's point over t seconds at out[o..]: its arc's bounds, or its ball when it may turn. */
-  private pointRegion(out: Float64Array, o: number, t: number): void {
-    const p = this.point, grow = p[Q_RADIUS] + this.cfg.marginM, x = p[Q_X], y = p[Q_Y], z = p[Q_Z];
+  /**
+   * The prism of seesPoint's point over its lead plus viewer v's body horizon at out[o..]: its arc's
+   * bounds, or its ball when it may turn. (Slots only cross the call: a double argument would be boxed.)
+   */
+  private pointRegion(out: Float64Array, o: number, v: number): void {
+    const p = this.point, t = p[Q_LEAD] + this.bodyHorizon[v], grow = p[Q_RADIUS] + this.cfg.marginM, x = p[Q_X], y = p[Q_Y], z = p[Q_Z];
     const vx = p[Q_VX], vy = p[Q_VY], vz = p[Q_VZ], g = p[Q_GRAVITY];
     // An upward gravity is no arc this bounds: the ball then, as for a turn.
     if (p[Q_TURNS] !== 0 || g < 0) {
