@@ -67,8 +67,8 @@
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { bvhAnyHit, type BvhArrays } from '../bvh/traverse';
-import { fallDrop, horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, walkRise } from './reach';
-import { GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
+import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -140,6 +140,9 @@ export class FogOfWar {
   private readonly seg = new Float64Array(7);
   /** Scratch for reachOf: a horizon and a speed in, two reaches out. */
   private readonly rr = new Float64Array(4);
+  /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
+  private readonly vert = new Float64Array(VERTICAL_STRIDE);
+  private readonly pl = new Float64Array(3);
   private readonly bvh: BvhArrays | null;
   private updates = 0;
 
@@ -148,6 +151,7 @@ export class FogOfWar {
     if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
     this.capacity = capacity;
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
+    this.grid[G_SPACING] = cfg.openingM;
     const n = capacity, nn = n * n;
     this.present = new Uint8Array(n);
     this.alive = new Uint8Array(n);
@@ -252,7 +256,7 @@ export class FogOfWar {
       if (dx * dx + dz * dz > reach * reach) return false;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
-    sizeGrid(this.grid, reg, cfg.openingM, cfg.maxGridSide, cfg.fans);
+    sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans);
     return this.anyClear(reg, -1) >= 0;
   }
 
@@ -336,7 +340,7 @@ export class FogOfWar {
     this.pairsTested++;
     const grown = this.grown;
     this.regions(grown, v, e, true);
-    sizeGrid(this.grid, grown, cfg.openingM, cfg.maxGridSide, cfg.fans);
+    sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans);
     const clear = this.anyClear(grown, this.lastRay[p]);
     if (clear >= 0) {
       this.verdict(p, 1);
@@ -387,16 +391,19 @@ export class FogOfWar {
    * the call: a double argument would be boxed.)
    */
   private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
-    const m = this.cfg.motion, body = this.cfg.body, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const body = this.cfg.body, g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
-    const hb = this.bodyHorizon[v], rr = this.rr;
+    const rr = this.rr, pl = this.pl;
     this.eyeRegion(out, v, grown);
-    rr[R_H] = hb;
+    rr[R_H] = this.bodyHorizon[v];
     this.reachOf(R_BODY, e);
+    this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.
-    const fy = this.py[e];
-    const rb = rr[R_BODY], wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
-    this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - gy, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + gy, grow);
+    const fy = this.py[e], vt = this.vert;
+    pl[0] = body.radius + rr[R_BODY] + g;
+    pl[1] = fy + body.bottom - vt[V_DROP] - gy;
+    pl[2] = fy + body.top + vt[V_RISE] + gy;
+    this.place(out, J, e, grown);
     out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
     let check = 0;
@@ -406,37 +413,48 @@ export class FogOfWar {
 
   /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
   private eyeRegion(out: Float64Array, v: number, grown: boolean): void {
-    const m = this.cfg.motion, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
-    const h = this.horizon[v];
+    const rr = this.rr, pl = this.pl, vt = this.vert;
     // The eye: never lower than an eye height above the floor under the viewer.
     const eyeY = this.py[v] + this.eye[v];
-    this.rr[R_H] = h;
+    rr[R_H] = this.horizon[v];
     this.reachOf(R_EYE, v);
-    const re = this.rr[R_EYE], we = walkRise(m, re, this.slope[v], this.step[v] === 1);
+    this.vertical(v, R_EYE);
     const eyeFloor = this.floor[v] + this.eye[v];
-    const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
-    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
+    const eyeLo = eyeY - vt[V_DROP];
+    pl[0] = rr[R_EYE] + g;
+    pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
+    pl[2] = eyeY + vt[V_RISE] + gy;
+    this.place(out, 0, v, grown);
     out[P_EYE] = eyeY;
     out[P_MID] = eyeY;
   }
 
+  /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
+  private vertical(s: number, reach: number): void {
+    const vt = this.vert;
+    vt[V_H] = this.rr[R_H]; vt[V_VY] = this.vy[s]; vt[V_REACH] = this.rr[reach];
+    vt[V_SLOPE] = this.slope[s]; vt[V_STEP] = this.step[s];
+    verticalInto(this.cfg.motion, vt);
+  }
+
   /**
-   * Player s's region at out[o..]: radius r and heights y0..y1 about its feet; with grow > 0 it also
-   * covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius grows by
-   * half the distance, so the region now and the one there both fit). Nothing below the floor under
-   * the player can be seen (it is inside or under the floor), and a line run inside a solid floor
-   * meets no triangle: the region stops FLOOR_LIFT above it.
+   * Player s's region at out[o..]: radius pl[0] and heights pl[1]..pl[2] about its feet; when grown
+   * it also covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius
+   * grows by half the distance, so the region now and the one there both fit). Nothing below the
+   * floor under the player can be seen (it is inside or under the floor), and a line run inside a
+   * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
    */
-  private place(out: Float64Array, o: number, s: number, r: number, y0: number, y1: number, grow: number): void {
-    const lead = grow > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
-    const vx = this.vx[s], vz = this.vz[s];
+  private place(out: Float64Array, o: number, s: number, grown: boolean): void {
+    const lead = grown && this.cfg.hiddenSlackM > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
+    const vx = this.vx[s], vz = this.vz[s], pl = this.pl;
     out[o + P_CX] = this.px[s] + vx * lead;
     out[o + P_CZ] = this.pz[s] + vz * lead;
-    out[o + P_R] = r + Math.sqrt(vx * vx + vz * vz) * lead;
-    const floor = this.floor[s] + FLOOR_LIFT;
+    out[o + P_R] = pl[0] + Math.sqrt(vx * vx + vz * vz) * lead;
+    const floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1];
     out[o + P_Y0] = y0 > floor ? y0 : floor;
-    out[o + P_Y1] = y1;
+    out[o + P_Y1] = pl[2];
   }
 
   /** rr[out] = ./reach reachInto for slot s's speed over rr[R_H] seconds. */
