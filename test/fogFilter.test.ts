@@ -2,7 +2,7 @@
  * FogFilter (hitreg/server) on a HitregMatch without a network, on the test level (a wall 6 m wide
  * and 3 m high across z = -4): its change list against FogOfWar's verdicts and a brute-force line of
  * sight, teammates and see-all viewers, a teleport (respawn: a new epoch), a slot changing hands,
- * the counts it keeps, and an update allocating nothing (test/helpers/fogFilterAlloc.ts in its own
+ * the counts it keeps, who is told a projectile's end, and an update allocating nothing (test/helpers/fogFilterAlloc.ts in its own
  * process). Each tick moves the clock one tick and calls match.tick() then update().
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { defaultMoveConfig } from '../shared/movement/step';
+import { WeaponId } from '../shared/weapons';
 import { buildTestWorld } from './helpers/server';
 
 const world = buildTestWorld();
@@ -118,6 +119,25 @@ describe('FogFilter', () => {
     g.tick();
     expect(g.changes).toContainEqual([0, 1, true]);
     expect(g.fog.enemyTicksSent[1]).toBe(1);
+  });
+
+  it('a projectile end is told to its shooter, to those who may see the centre, and to those sent the shooter unless it struck a player withheld from them', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    g.put('c', 0, -8);
+    g.tick(2);
+    expect(g.fog.isSent(0, 1)).toBe(true);
+    expect(g.fog.isSent(0, 2)).toBe(false);
+    const R = WeaponId.ROCKET;
+    // b (sent to a) strikes c behind the wall: the centre is on c, withheld from a.
+    expect(g.fog.endSeen(0, 99, 1, 2, R, 0, 1, -8)).toBe(false);
+    expect(g.fog.endSeen(1, 99, 1, 2, R, 0, 1, -8)).toBe(true);
+    // The same end striking nobody (a blast in the level): a was sent the shooter.
+    expect(g.fog.endSeen(0, 99, 1, -1, R, 0, 1, -8)).toBe(true);
+    // c (withheld from a) blows up behind the wall: not told; past the wall's end, in a's sight: told.
+    expect(g.fog.endSeen(0, 99, 2, -1, R, 0, 1, -9)).toBe(false);
+    expect(g.fog.endSeen(0, 99, 2, -1, R, 7, 1, -9)).toBe(true);
   });
 
   it('an update allocates nothing: no garbage collection and no heap growth during 10000 updates of 16 players and 12 projectiles', () => {

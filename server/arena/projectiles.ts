@@ -7,11 +7,15 @@
  * to each victim, and for each kill a kill-feed entry and the victim's respawn timer.
  *
  * Fog of war (the room's FogFilter): `projectiles` is filtered per client like `players`; a snapshot
- * enters a client's view when the filter sends it the flight (sent(): its shooter, a viewer sent the
- * shooter at launch, one that may see it before the next patch is drawn) and stays until the flight
- * ends. The end goes to the clients FogFilter.endSeen names (those sent the flight or the shooter,
- * those that may see the centre) and to the victims; the victim's damage direction (toward the end's
- * centre) is zeroed unless it was sent the flight or the shooter. Fog off: everything to everyone.
+ * enters a client's view when the filter sends it the flight (to its shooter, to a viewer sent the
+ * shooter at launch, to one that may see it before the next patch is drawn) and stays until the
+ * flight ends. The end goes only to the clients FogFilter.endSeen names (its shooter, those that may
+ * see the centre, those sent the flight or the shooter unless it struck a player withheld from them),
+ * each with the victims it is sent (all of them for the shooter, who is confirmed each hit anyway):
+ * a victim's damage falls with its distance from the centre, so it would place a withheld one. A
+ * victim's damage direction (toward the centre) is zeroed unless endSeen names it too. What an end
+ * still says of a withheld player: none of its position (its slot only as the shooter's).
+ * Fog off: everything to everyone.
  */
 import type { MapSchema } from '@colyseus/schema';
 import { Msg, type DamagedReply, type HitReply, type ProjectileEndReply, type ProjectileFlights } from '../../shared/index';
@@ -104,14 +108,16 @@ export class ArenaProjectiles {
     }
     for (const p of host.seats) {
       if (p === null || p.client === null || !p.connected) continue;
-      if (o.slots.includes(p.index) || fog.endSeen(p.index, o.id, o.shooterSlot, o.weapon, o.x, o.y, o.z)) p.client.send(Msg.PROJECTILE, reply);
+      if (!fog.endSeen(p.index, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z)) continue;
+      const all = p.index === o.shooterSlot || victims.every((x) => fog.isSent(p.index, x.slot));
+      p.client.send(Msg.PROJECTILE, all ? reply : { ...reply, victims: victims.filter((x) => fog.isSent(p.index, x.slot)) });
     }
   }
 }
 
-/** Whether the victim in `slot` may be given the direction toward the end's centre: fog off, or it was sent the flight or the shooter. */
+/** Whether the victim in `slot` may be given the direction toward the end's centre: fog off, or it may be told the end. */
 function towardEnd(fog: FogFilter<string> | null, o: ProjectileOutcome<string>, slot: number): boolean {
-  return fog === null || fog.isSent(slot, o.shooterSlot) || fog.isFlightSent(slot, o.id);
+  return fog === null || fog.endSeen(slot, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z);
 }
 
 /** The victim's damage with the direction toward the end's centre (where it came from; zero when not `toward`). */

@@ -21,8 +21,9 @@
  * (projectiles.ts): a flight is deterministic, so any snapshot of one leads back to its launch (the
  * shooter's eye then), so a client gets one only from when it was sent the shooter at launch or may
  * see the projectile itself, and keeps it until it ends (its launch point, a past position, is then
- * known); an end (centre, time, victims' slots and damage) goes to those sent the flight or the
- * shooter, those that may see the centre, and the victims.
+ * known); an end (centre, time, victims' slots and damage) goes to the shooter, those that may see
+ * the centre, and those sent the flight or the shooter unless it struck a player withheld from them,
+ * each with only the victims it is sent (projectiles.ts).
  *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
  * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.

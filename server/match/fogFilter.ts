@@ -37,8 +37,9 @@
  * ball its speed and gravity reach, against the viewer's eye region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
  * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
  * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
- * match.projectiles) and go to onFlightSent. endSeen says who is told a flight's end: those sent it
- * or its shooter, and those who may see its centre (nothing else of a withheld shooter is in an end).
+ * match.projectiles) and go to onFlightSent. endSeen says who may be told a flight's end: its
+ * shooter, those who may see its centre, and those sent it or its shooter unless it struck a player
+ * withheld from them (a direct hit's centre places the struck player).
  *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
@@ -258,14 +259,17 @@ export class FogFilter<Id extends string | number = string> {
   }
 
   /**
-   * Whether a projectile's end must be told to the viewer in `viewerSlot` (see the module comment):
-   * fog off for it (see-all), its shooter, a viewer sent the shooter or the flight, or one whose eye
-   * region may see the end's centre (x, y, z) grown by the weapon's projectile radius. Victims are the
-   * game's to add. For end events only (its numbers cross the call).
+   * Whether a projectile's end (its centre x y z, the player it struck: `struck`, -1 for none) may be
+   * told to the viewer in `viewerSlot`: a see-all viewer, its shooter, one whose eye region may see
+   * the centre (grown by the weapon's projectile radius), or one sent the flight or the shooter when
+   * the end struck nobody or a player the viewer is sent (a direct hit's centre is on the struck
+   * player: it would place a withheld one). For end events only (its numbers cross the call).
    */
-  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, weapon: number, x: number, y: number, z: number): boolean {
+  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, struck: number, weapon: number, x: number, y: number, z: number): boolean {
     if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
-    if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot || this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId)) return true;
+    if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot) return true;
+    const known = struck < 0 || this.isSent(viewerSlot, struck);
+    if (known && (this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId))) return true;
     const q = this.fog.point;
     q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_VX] = 0; q[Q_VY] = 0; q[Q_VZ] = 0; q[Q_GRAVITY] = 0; q[Q_LEAD] = 0; q[Q_TURNS] = 0;
     q[Q_RADIUS] = weaponById(this.match.projectiles.weapons, weapon)?.projectile?.radius ?? 0;
