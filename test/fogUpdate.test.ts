@@ -19,7 +19,7 @@ import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } 
 import { mulberry32 } from '../shared/util/prng';
 import {
   buildClimbMap, climbCell, fallDrop, floorUnder, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, horizontalReach, jumpRise,
-  MAX_HORIZON_S, walkRise, type FogConfig,
+  MAX_HORIZON_S, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, V_WALK, VERTICAL_STRIDE, verticalInto, walkRise, type FogConfig,
 } from '../shared/fog/index';
 
 const HZ = 64, TICK = 1 / HZ, PATCH_MS = 1000 / HZ;
@@ -127,6 +127,21 @@ describe('fog of war: reach bounds against the movement step', () => {
     console.log(`[fog] reach: ${windows} windows, ${nearBound} positions within 5% of the horizontal or 20% of the upward bound`);
     // The bounds are approached, not merely respected from afar.
     expect(nearBound).toBeGreaterThan(windows / 10);
+  });
+
+  it('verticalInto (the hot loop\'s form) gives jumpRise, fallDrop and walkRise to the bit', () => {
+    const v = new Float64Array(VERTICAL_STRIDE);
+    const num = (lo: number, hi: number) => fc.double({ min: lo, max: hi, noNaN: true });
+    fc.assert(
+      fc.property(num(0, 1.2), num(-60, 20), num(0, 12), num(0, 1.5), fc.boolean(), fc.constantFrom(0, 9.81, 30), (h, vy, reach, slope, step, gravity) => {
+        const m = { ...motion, gravity };
+        v[V_H] = h; v[V_VY] = vy; v[V_REACH] = reach; v[V_SLOPE] = slope; v[V_STEP] = step ? 1 : 0;
+        verticalInto(m, v);
+        const walk = walkRise(m, reach, slope, step);
+        expect([v[V_WALK], v[V_RISE], v[V_DROP]]).toEqual([walk, jumpRise(m, vy, h) + walk, fallDrop(m, vy, h) + walk]);
+      }),
+      { seed: 0x7e47, numRuns: 300 },
+    );
   });
 });
 

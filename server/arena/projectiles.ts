@@ -3,12 +3,23 @@
  * HitregMatch.projectiles) are mirrored into the synced state: a snapshot is written when a
  * projectile appears and again when it bounced or changed mode, and removed when it ends; between
  * writes clients re-fly it from the snapshot against the level. Each end (the match's onProjectile)
- * becomes one `projectile` message to everyone, a hit confirmation per victim to the shooter, a
- * damage direction to each victim, and for each kill a kill-feed entry and the victim's respawn timer.
+ * becomes one `projectile` message, a hit confirmation per victim to the shooter, a damage direction
+ * to each victim, and for each kill a kill-feed entry and the victim's respawn timer.
+ *
+ * Fog of war (the room's FogFilter): `projectiles` is filtered per client like `players`; a snapshot
+ * enters a client's view when the filter sends it the flight (to its shooter, to a viewer sent the
+ * shooter at launch, to one that may see it before the next patch is drawn) and stays until the
+ * flight ends. The end goes only to the clients FogFilter.endSeen names (its shooter, those that may
+ * see the centre, those sent the flight or the shooter unless it struck a player withheld from them),
+ * each with the victims it is sent (all of them for the shooter, who is confirmed each hit anyway):
+ * a victim's damage falls with its distance from the centre, so it would place a withheld one. A
+ * victim's damage direction (toward the centre) is zeroed unless endSeen names it too. What an end
+ * still says of a withheld player: none of its position (its slot only as the shooter's).
+ * Fog off: everything to everyone.
  */
 import type { MapSchema } from '@colyseus/schema';
 import { Msg, type DamagedReply, type HitReply, type ProjectileEndReply, type ProjectileFlights } from '../../shared/index';
-import type { ProjectileOutcome } from '../match/index';
+import type { FogFilter, ProjectileOutcome } from '../match/index';
 import { ProjectileSnapshot } from './schema';
 import { recordKill, type OutcomeHost } from './applyOutcome';
 import type { ArenaPlayer } from './player';
@@ -17,6 +28,8 @@ import type { ArenaPlayer } from './player';
 export interface ProjectileHost extends OutcomeHost {
   player(sessionId: string): ArenaPlayer | undefined;
   broadcast(type: string, message: unknown): void;
+  /** Fog of war (null: off). */
+  readonly fog: FogFilter<string> | null;
 }
 
 export class ArenaProjectiles {
@@ -59,7 +72,13 @@ export class ArenaProjectiles {
     }
   }
 
-  /** A flight ended (the match already applied its damage): tell everyone, confirm, feed, respawn. */
+  /** The snapshot of flight index i in `map` (undefined: none shown). */
+  snapshotOf(map: MapSchema<ProjectileSnapshot>, i: number): ProjectileSnapshot | undefined {
+    const shown = i >= 0 && i < this.shown.length ? this.shown[i]! : -1;
+    return shown >= 0 ? map.get(String(shown)) : undefined;
+  }
+
+  /** A flight ended (the match already applied its damage): tell those who may know, confirm, feed, respawn. */
   ended(host: ProjectileHost, o: ProjectileOutcome<string>): void {
     const shooter = o.shooter === null ? undefined : host.player(o.shooter);
     const victims: ProjectileEndReply['victims'] = [];
@@ -75,21 +94,36 @@ export class ArenaProjectiles {
         const hit: HitReply = { seq: o.seq, target: slot, zone: o.zones[k]!, damage: a.damage, killed: a.killed };
         shooter.client?.send(Msg.HIT, hit);
       }
-      if (target.connected) target.client?.send(Msg.DAMAGED, damagedBy(o, target, a.damage, a.healthAfter));
+      if (target.connected) target.client?.send(Msg.DAMAGED, damagedBy(o, target, a.damage, a.healthAfter, towardEnd(host.fog, o, target.index)));
     }
     if (shooter !== undefined) host.syncStatus(shooter);
     const reply: ProjectileEndReply = {
       id: o.id, shooter: o.shooterSlot, weapon: o.weapon, seq: o.seq, kind: o.kind,
       x: o.x, y: o.y, z: o.z, timeMs: o.timeMs, player: o.player, exploded: o.exploded, victims,
     };
-    host.broadcast(Msg.PROJECTILE, reply);
+    const fog = host.fog;
+    if (fog === null) {
+      host.broadcast(Msg.PROJECTILE, reply);
+      return;
+    }
+    for (const p of host.seats) {
+      if (p === null || p.client === null || !p.connected) continue;
+      if (!fog.endSeen(p.index, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z)) continue;
+      const all = p.index === o.shooterSlot || victims.every((x) => fog.isSent(p.index, x.slot));
+      p.client.send(Msg.PROJECTILE, all ? reply : { ...reply, victims: victims.filter((x) => fog.isSent(p.index, x.slot)) });
+    }
   }
 }
 
-/** The victim's damage with the direction toward the blast's centre (where it came from). */
-function damagedBy(o: ProjectileOutcome<string>, target: ArenaPlayer, damage: number, health: number): DamagedReply {
+/** Whether the victim in `slot` may be given the direction toward the end's centre: fog off, or it may be told the end. */
+function towardEnd(fog: FogFilter<string> | null, o: ProjectileOutcome<string>, slot: number): boolean {
+  return fog === null || fog.endSeen(slot, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z);
+}
+
+/** The victim's damage with the direction toward the end's centre (where it came from; zero when not `toward`). */
+function damagedBy(o: ProjectileOutcome<string>, target: ArenaPlayer, damage: number, health: number, toward: boolean): DamagedReply {
   const dx = o.x - target.move.x, dy = o.y - target.move.y, dz = o.z - target.move.z;
   const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
-  const k = l > 1e-9 ? 1 / l : 0;
+  const k = toward && l > 1e-9 ? 1 / l : 0;
   return { from: o.shooterSlot, damage, health, dx: dx * k, dy: dy * k, dz: dz * k };
 }

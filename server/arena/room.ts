@@ -17,9 +17,13 @@
  * only), the kill feed (slots, weapon, zone, time: no position), hit confirmations and the verdict's
  * hit points (a target the shooter hit, through a wall too), the damage direction (zeroed when the
  * shooter is withheld from the victim; a blast's points at the blast), bullet holes (an impact point
- * and who fired: where the bullet went, not where from). Projectiles are world objects every client
- * is sent: a flight is deterministic, so any snapshot of one leads back to its launch, the shooter's
- * eye then (withholding them per viewer is not done).
+ * and who fired: where the bullet went, not where from). Projectiles are filtered per client too
+ * (projectiles.ts): a flight is deterministic, so any snapshot of one leads back to its launch (the
+ * shooter's eye then), so a client gets one only from when it was sent the shooter at launch or may
+ * see the projectile itself, and keeps it until it ends (its launch point, a past position, is then
+ * known); an end (centre, time, victims' slots and damage) goes to the shooter, those that may see
+ * the centre, and those sent the flight or the shooter unless it struck a player withheld from them,
+ * each with only the victims it is sent (projectiles.ts).
  *
  * Hostile input: every handler catches everything; a refused message changes nothing and gets a
  * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
@@ -105,6 +109,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       this.fog = new FogFilter<string>(this.match, {
         movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true,
         onChange: (v, e, sent) => this.fogChange(v, e, sent),
+        onFlightSent: (v, i) => this.flightSent(v, i),
         onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
       });
     }
@@ -276,9 +281,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       for (const p of this.seats) if (p !== null && p.connected && p.client !== null) this.stalls.check(p, stallSocketOf(p.client.ref), t);
       this.match.endTick();
       for (const p of this.seats) if (p !== null) this.syncPlayer(p);
-      // Who is sent whom from this tick's patch on (fogChange adds and removes from the views).
-      this.fog?.update();
       this.projectiles.sync(this.state.projectiles);
+      // Who is sent whom and which projectiles from this tick's patch on (fogChange and flightSent add to and remove from the views).
+      this.fog?.update();
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       if (this.waiting.length > 0) this.judgeWaitingShots(null);
@@ -334,6 +339,13 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (viewer === null || viewer === undefined || viewer.view === null || enemy === null || enemy === undefined || enemy.state === null) return;
     if (sent) viewer.view.add(enemy.state);
     else viewer.view.remove(enemy.state);
+  }
+
+  /** The fog sends flight index i to the viewer from now on: its snapshot enters the viewer's view (it leaves with the flight). */
+  private flightSent(viewerSlot: number, i: number): void {
+    const viewer = this.seats[viewerSlot];
+    const snap = this.projectiles.snapshotOf(this.state.projectiles, i);
+    if (viewer !== null && viewer !== undefined && viewer.view !== null && snap !== undefined) viewer.view.add(snap);
   }
 
   /** Status only, between ticks. */

@@ -126,8 +126,9 @@ export const ArenaState = schema({
 export type ArenaState = SchemaType<typeof ArenaState>;
 
 /**
- * The same state with fog of war on: `players` is filtered per client (Colyseus StateView): a client
- * is sent its own player and the enemies the fog lets through (room.ts), nothing of the others.
+ * The same state with fog of war on: `players` and `projectiles` are filtered per client (Colyseus
+ * StateView): a client is sent its own player and the enemies the fog lets through, and the
+ * projectiles it lets through (room.ts, projectiles.ts), nothing of the others.
  * ArenaState's fields in the same order, so one reader reads both, then `roster`: by session id,
  * every player's scoreboard fields. (Fog off keeps ArenaState: the same bytes as without fog.)
  */
@@ -138,7 +139,7 @@ export const ArenaFogState = schema({
   players: t.map(PlayerState).view(),
   holes: t.array(BulletHole),
   killFeed: t.array(KillFeedEntry),
-  projectiles: t.map(ProjectileSnapshot),
+  projectiles: t.map(ProjectileSnapshot).view(),
   roster: t.map(RosterEntry),
 }, 'ArenaFogState');
 export type ArenaFogState = SchemaType<typeof ArenaFogState>;

@@ -7,9 +7,13 @@
  * match log (fog records, format 13), so the audit can say per pair when an enemy was withheld.
  *
  * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
- * newest two (0 across an epoch change or a gap), the eye height (the pose's, else the rules'
+ * newest two (0 across an epoch change or a gap; the reach grows from it only when the last tick
+ * stepped input, else from the max speed: FogOfWar.speedFloor), the eye height (the pose's, else the rules'
  * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
- *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample),
+ *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
+ *             tick's time less the stamp of the newest input it stepped, when that is larger (under
+ *             1 s): the client's screen runs ahead of what the server stepped by its one way plus
+ *             the inputs waiting in the server's queue,
  *   interp  = the viewer's interpolation delay (as the match clamped it),
  *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
  *             of the patch interval and the tick, since update() runs once per tick),
@@ -39,6 +43,17 @@
  * like a standing body instead, so a killer that saw it alive sees it fall (its position reveals only
  * where it died); 'hidden' withholds every corpse from enemies.
  *
+ * Projectiles (the match's flights): a flight is sent to a viewer from the first update at which
+ * the viewer is its shooter, is sent everyone, was sent the shooter at the flight's first update
+ * (its launch, seen), or may see it before the next patch is on screen (FogOfWar.seesPoint: where
+ * it can be over the viewer's body horizon, its arc up to a contact or, for one that bounces, the
+ * ball its speed and gravity reach, against the viewer's eye region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
+ * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
+ * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
+ * match.projectiles) and go to onFlightSent. endSeen says who may be told a flight's end: its
+ * shooter, those who may see its centre, and those sent it or its shooter unless it struck a player
+ * withheld from them (a direct hit's centre places the struck player).
+ *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
  * verdict changed, teammates included (FogOfWar sends them: they appear as sent once). A new pair
@@ -51,9 +66,12 @@
  *   tick:  match.endTick(); fog.update();
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type ClimbMap, type FogConfig } from '../../shared/fog/index';
-import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { FlightMode } from '../../shared/projectile/flight';
+import { weaponById } from '../../shared/weapons';
+import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
+import type { MatchPlayer } from './player';
 
 /** Movement bounds the fog needs (hitreg's MoveConfig has them). */
 export interface FogMovement {
@@ -90,6 +108,8 @@ export interface FogFilterOptions {
    * interpolation delay; see the module comment).
    */
   withdrawDelayMs?: number;
+  /** Called for each flight newly sent to a viewer after update(), in the flight change list's order. */
+  onFlightSent?: (viewerSlot: number, flightIndex: number) => void;
   /** Called for each change after update(), in the change list's order. */
   onChange?: (viewerSlot: number, enemySlot: number, sent: boolean) => void;
   /** A recorder call that threw (the filter goes on). */
@@ -106,6 +126,16 @@ export class FogFilter<Id extends string | number = string> {
   readonly changeEnemy: Uint16Array;
   readonly changeSent: Uint8Array;
   changeCount = 0;
+  /**
+   * Projectiles (the match's ProjectileFlights, by flight index): the id each row is for (-1: none),
+   * per row and viewer (index * capacity + viewer) 1 once the flight is sent, and the last update's
+   * flights newly sent (flightChangeViewer[i], flightChangeIndex[i]; see the module comment).
+   */
+  readonly flightId: Float64Array;
+  readonly flightSent: Uint8Array;
+  readonly flightChangeViewer: Uint16Array;
+  readonly flightChangeIndex: Uint16Array;
+  flightChangeCount = 0;
   /** Per viewer slot, since it joined: enemy-ticks sent and withheld (updates x enemies present, dead or alive). */
   readonly enemyTicksSent: Float64Array;
   readonly enemyTicksWithheld: Float64Array;
@@ -125,8 +155,16 @@ export class FogFilter<Id extends string | number = string> {
   /** Per pair: server ms of the first hidden verdict of the current run of them while still sent (NaN: none). */
   private readonly hiddenSince: Float64Array;
   private readonly withdrawDelayMs: number;
-  private readonly pose = createPlayerPose();
+  /** The movement's max speed: the reach's starting speed when the last tick's velocity is not the player's own. */
+  private readonly maxSpeed: number;
+  /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
+  private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
+  private readonly onFlightSent: FogFilterOptions['onFlightSent'];
+  /** Per flight row: its projectile's gravity (m/s^2), radius (m), and 1 when a contact may turn it (it bounces). */
+  private readonly flightGravity: Float64Array;
+  private readonly flightRadius: Float64Array;
+  private readonly flightTurns: Uint8Array;
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
 
@@ -139,6 +177,7 @@ export class FogFilter<Id extends string | number = string> {
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
+    this.maxSpeed = m.maxSpeed;
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
     this.corpsesSeen = options.corpses !== 'hidden';
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
@@ -149,6 +188,15 @@ export class FogFilter<Id extends string | number = string> {
     this.changeViewer = new Uint16Array(n * n);
     this.changeEnemy = new Uint16Array(n * n);
     this.changeSent = new Uint8Array(n * n);
+    const fc = match.projectiles.capacity;
+    this.onFlightSent = options.onFlightSent;
+    this.flightId = new Float64Array(fc).fill(-1);
+    this.flightSent = new Uint8Array(fc * n);
+    this.flightChangeViewer = new Uint16Array(fc * n);
+    this.flightChangeIndex = new Uint16Array(fc * n);
+    this.flightGravity = new Float64Array(fc);
+    this.flightRadius = new Float64Array(fc);
+    this.flightTurns = new Uint8Array(fc);
     this.enemyTicksSent = new Float64Array(n);
     this.enemyTicksWithheld = new Float64Array(n);
     this.seeAll = new Uint8Array(n);
@@ -216,6 +264,9 @@ export class FogFilter<Id extends string | number = string> {
       this.enemyTicksWithheld[v] += off;
     }
     this.changeCount = count;
+    this.updateFlights();
+    const fcb = this.onFlightSent;
+    if (fcb !== undefined) for (let i = 0; i < this.flightChangeCount; i++) fcb(this.flightChangeViewer[i]!, this.flightChangeIndex[i]!);
     if (count === 0) return 0;
     const cb = this.onChange;
     if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
@@ -231,6 +282,85 @@ export class FogFilter<Id extends string | number = string> {
       }
     }
     return count;
+  }
+
+  /**
+   * Whether the flight `flightId` was sent to the viewer in `viewerSlot` (its row is kept until the
+   * next update after the flight ended, so a game's end handler can ask).
+   */
+  isFlightSent(viewerSlot: number, flightId: number): boolean {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
+    const ids = this.flightId;
+    for (let i = 0; i < ids.length; i++) if (ids[i] === flightId) return this.flightSent[i * this.capacity + viewerSlot] === 1;
+    return false;
+  }
+
+  /**
+   * Whether a projectile's end (its centre x y z, the player it struck: `struck`, -1 for none) may be
+   * told to the viewer in `viewerSlot`: a see-all viewer, its shooter, one whose eye region may see
+   * the centre (grown by the weapon's projectile radius), or one sent the flight or the shooter when
+   * the end struck nobody or a player the viewer is sent (a direct hit's centre is on the struck
+   * player: it would place a withheld one). For end events only (its numbers cross the call).
+   */
+  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, struck: number, weapon: number, x: number, y: number, z: number): boolean {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
+    if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot) return true;
+    const known = struck < 0 || this.isSent(viewerSlot, struck);
+    if (known && (this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId))) return true;
+    const q = this.fog.point;
+    q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_VX] = 0; q[Q_VY] = 0; q[Q_VZ] = 0; q[Q_GRAVITY] = 0; q[Q_LEAD] = 0; q[Q_TURNS] = 0;
+    q[Q_RADIUS] = weaponById(this.match.projectiles.weapons, weapon)?.projectile?.radius ?? 0;
+    return this.fog.seesPoint(viewerSlot);
+  }
+
+  /**
+   * The flights' rows after the fog's update: a row whose flight ended or changed is cleared; each
+   * live flight not yet sent to a present viewer is sent when the viewer is its shooter, a see-all
+   * viewer, was sent the shooter at its first update (its launch), or may see it (FogOfWar.seesPoint:
+   * its velocity now, gravity, radius, whether it bounces, and how far its state lags the newest
+   * tick). Once sent, sent until it ends.
+   */
+  private updateFlights(): void {
+    const f = this.match.projectiles, n = this.capacity, fog = this.fog, q = fog.point, newest = this.match.newestTickMs;
+    let count = 0;
+    for (let i = 0; i < f.capacity; i++) {
+      const row = i * n;
+      if (f.live[i] !== 1) {
+        if (this.flightId[i] >= 0) {
+          this.flightId[i] = -1;
+          this.flightSent.fill(0, row, row + n);
+        }
+        continue;
+      }
+      const launch = this.flightId[i] !== f.id[i];
+      if (launch) {
+        this.flightId[i] = f.id[i]!;
+        this.flightSent.fill(0, row, row + n);
+        const spec = weaponById(f.weapons, f.weapon[i]!)?.projectile;
+        this.flightGravity[i] = spec === undefined ? 0 : spec.gravity;
+        this.flightRadius[i] = spec === undefined ? 0 : spec.radius;
+        // Unknown: it may turn (the safe side).
+        this.flightTurns[i] = spec === undefined || spec.bounce > 0 ? 1 : 0;
+      }
+      const shooter = f.shooter[i]!;
+      const lag = newest - f.timeMs[i]!;
+      q[Q_X] = f.x[i]!; q[Q_Y] = f.y[i]!; q[Q_Z] = f.z[i]!;
+      q[Q_VX] = f.vx[i]!; q[Q_VY] = f.vy[i]!; q[Q_VZ] = f.vz[i]!;
+      q[Q_GRAVITY] = this.flightGravity[i]!; q[Q_RADIUS] = this.flightRadius[i]!;
+      q[Q_LEAD] = lag > 0 ? lag / 1000 : 0;
+      // A rolling one keeps to the floor without gravity; any mode but flying may turn.
+      q[Q_TURNS] = this.flightTurns[i] === 1 || f.mode[i] !== FlightMode.FLYING ? 1 : 0;
+      for (let v = 0; v < n; v++) {
+        if (this.flightSent[row + v] === 1 || this.occupant[v] === undefined || fog.present[v] === 0) continue;
+        const sent = v === shooter || this.seeAll[v] === 1 || (launch && this.isSent(v, shooter)) || fog.seesPoint(v);
+        if (!sent) continue;
+        this.flightSent[row + v] = 1;
+        this.flightChangeViewer[count] = v;
+        this.flightChangeIndex[count] = i;
+        count++;
+      }
+    }
+    this.flightChangeCount = count;
   }
 
   /** Slot s into the fog from the match: taken out when free or not recorded yet, fresh when its occupant changed. */
@@ -249,19 +379,26 @@ export class FogFilter<Id extends string | number = string> {
       this.oneWay[s] = Number.NaN;
       return;
     }
-    const pose = this.pose;
-    const t1 = hist.snapshot(pose, k - 1);
-    const x = pose.x, y = pose.y, z = pose.z, ep = pose.epoch, alive = pose.alive;
-    const eye = pose.eyeHeight === pose.eyeHeight ? pose.eyeHeight : match.rules.eyeHeightM;
+    // Read into a typed array (PlayerHistory.feetInto): a pose object's fields written here boxed each double.
+    const f = this.feet;
+    hist.feetInto(f, 0, k - 1);
+    const x = f[1]!, y = f[2]!, z = f[3]!, ep = f[5]!, alive = f[6] === 1;
+    const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
     let vx = 0, vy = 0, vz = 0;
+    // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
+    // tick that stepped none shows it standing while it still runs, so the reach then starts from
+    // the max speed (FogOfWar.speedFloor), as it does when the game stamps no input.
+    let own = false;
     if (k >= 2) {
-      const t0 = hist.snapshot(pose, k - 2);
-      const dt = (t1 - t0) / 1000;
+      hist.feetInto(f, SNAPSHOT_FEET, k - 2);
+      const dt = (f[0]! - f[SNAPSHOT_FEET]!) / 1000;
       // Velocity over the last tick; none across a teleport or a gap of more than a few ticks.
-      if (pose.epoch === ep && dt > 0 && dt < 4 / match.tickRate) {
-        vx = (x - pose.x) / dt; vy = (y - pose.y) / dt; vz = (z - pose.z) / dt;
+      if (f[SNAPSHOT_FEET + 5] === ep && dt > 0 && dt < 4 / match.tickRate) {
+        vx = (x - f[SNAPSHOT_FEET + 1]!) / dt; vy = (y - f[SNAPSHOT_FEET + 2]!) / dt; vz = (z - f[SNAPSHOT_FEET + 3]!) / dt;
+        own = f[7]! > f[SNAPSHOT_FEET + 7]!;
       }
     }
+    fog.speedFloor[s] = own ? 0 : this.maxSpeed;
     if (this.epoch[s] !== ep) {
       if (this.epoch[s] === this.epoch[s]) {
         fog.forget(s);
@@ -279,7 +416,15 @@ export class FogFilter<Id extends string | number = string> {
     fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
     fog.team[s] = h.team;
     // The timing only when it changed (a round trip sample, a new interpolation delay).
-    const oneWay = h.rttMs > 0 ? h.rttMs / 2 : this.unknownOneWayMs, interp = h.interpDelayMs;
+    // MatchPlayer's fields read directly: its rttMs getter returns a double, boxed on every call.
+    const mp = h as MatchPlayer<Id>, ext = mp.externalRttMs, rtt = ext === ext ? ext : mp.rtt.rttMs;
+    // The eye's lead: how far the client's screen runs ahead of what the server stepped is its one
+    // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
+    // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
+    const lag = this.match.newestTickMs - f[7]!;
+    let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
+    if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
+    const interp = h.interpDelayMs;
     if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
       this.oneWay[s] = oneWay;
       this.interp[s] = interp;
@@ -297,6 +442,7 @@ export class FogFilter<Id extends string | number = string> {
       this.hiddenSince[s * n + o] = Number.NaN;
       this.hiddenSince[o * n + s] = Number.NaN;
     }
+    for (let i = 0; i < this.flightId.length; i++) this.flightSent[i * n + s] = 0;
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
     this.epoch[s] = Number.NaN;
@@ -304,6 +450,9 @@ export class FogFilter<Id extends string | number = string> {
     this.interp[s] = Number.NaN;
   }
 }
+
+/** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input): ignored, ms. */
+const MAX_LEAD_MS = 1000;
 
 function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {
   return typeof v === 'number' && v - v === 0 ? Math.max(min, v) : fallback;

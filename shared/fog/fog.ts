@@ -49,6 +49,11 @@
  * equal) and self are visible; a dead enemy is hidden (no body to draw); a player with non-finite
  * numbers is visible to everyone.
  *
+ * Moving points (seesPoint: a projectile, a blast): the same lines between the viewer's eye region
+ * and an upright prism holding where the point can be within the viewer's body horizon (its arc up
+ * to a contact, or the ball its speed and gravity reach when a contact may turn it, grown by its
+ * radius): the same guarantees, nothing cached.
+ *
  * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
  * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
@@ -62,8 +67,8 @@
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { bvhAnyHit, type BvhArrays } from '../bvh/traverse';
-import { fallDrop, horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, walkRise } from './reach';
-import { GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
+import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -76,6 +81,13 @@ export interface FogWorld {
   anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
   arrays?(): BvhArrays;
 }
+
+/**
+ * FogOfWar.point (see seesPoint): position, velocity m/s, gravity m/s^2 (downward), radius m, lead s,
+ * and turns: 1 when it may change direction on a contact (a bounce), 0 when a contact ends it.
+ */
+export const POINT_STRIDE = 10;
+export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_VX = 3, Q_VY = 4, Q_VZ = 5, Q_GRAVITY = 6, Q_RADIUS = 7, Q_LEAD = 8, Q_TURNS = 9;
 
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
@@ -108,6 +120,8 @@ export class FogOfWar {
   readonly bodyHorizon: Float64Array;
   /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy must be sent to the viewer. */
   readonly visible: Uint8Array;
+  /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
+  readonly point = new Float64Array(POINT_STRIDE);
   /** Of the last update: rays cast, pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
   rays = 0;
   pairsTested = 0;
@@ -132,6 +146,9 @@ export class FogOfWar {
   private readonly seg = new Float64Array(7);
   /** Scratch for reachOf: a horizon and a speed in, two reaches out. */
   private readonly rr = new Float64Array(4);
+  /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
+  private readonly vert = new Float64Array(VERTICAL_STRIDE);
+  private readonly pl = new Float64Array(3);
   private readonly bvh: BvhArrays | null;
   private updates = 0;
 
@@ -140,6 +157,7 @@ export class FogOfWar {
     if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
     this.capacity = capacity;
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
+    this.grid[G_SPACING] = cfg.openingM;
     const n = capacity, nn = n * n;
     this.present = new Uint8Array(n);
     this.alive = new Uint8Array(n);
@@ -221,6 +239,64 @@ export class FogOfWar {
   }
 
   /**
+   * Whether viewer v must be sent the moving point in `point` (POINT_STRIDE numbers, Q_X ..: a
+   * projectile, a blast) before the next patch is on its screen. Within t = lead + v's body horizon
+   * (lead: how much older the point's state is than the players') the point is on its arc (x + vx t,
+   * y + vy t - gravity t^2 / 2, z + vz t) up to a contact when it does not turn, and anywhere within
+   * speed * t + gravity * t^2 / 2 of where it is when it may (a bounce); an upright prism holding
+   * that arc's (or ball's) points grown by radius + marginM is tested against v's eye region like an
+   * enemy's body (the same lines, so the same guarantees: exact against one convex occluder,
+   * openings of openingM found). True when a line is clear, and on the safe side: v not present, a
+   * number not finite, the ray cap spent. Call after update() (it uses the per-slot state update
+   * prepared); rays counts its rays. Allocates nothing.
+   */
+  seesPoint(v: number): boolean {
+    if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
+    const reg = this.reg, cfg = this.cfg;
+    this.eyeRegion(reg, v, false);
+    this.pointRegion(reg, J, v);
+    let check = 0;
+    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
+    if (!(check - check === 0) || !(reg[J + P_R] >= 0)) return true;
+    if (cfg.maxDistance < Infinity) {
+      const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
+      const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
+      if (dx * dx + dz * dz > reach * reach) return false;
+    }
+    if (this.rays >= cfg.maxRaysPerUpdate) return true;
+    sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans);
+    return this.anyClear(reg, -1) >= 0;
+  }
+
+  /**
+   * The prism of seesPoint's point over its lead plus viewer v's body horizon at out[o..]: its arc's
+   * bounds, or its ball when it may turn. (Slots only cross the call: a double argument would be boxed.)
+   */
+  private pointRegion(out: Float64Array, o: number, v: number): void {
+    const p = this.point, t = p[Q_LEAD] + this.bodyHorizon[v], grow = p[Q_RADIUS] + this.cfg.marginM, x = p[Q_X], y = p[Q_Y], z = p[Q_Z];
+    const vx = p[Q_VX], vy = p[Q_VY], vz = p[Q_VZ], g = p[Q_GRAVITY];
+    // An upward gravity is no arc this bounds: the ball then, as for a turn.
+    if (p[Q_TURNS] !== 0 || g < 0) {
+      const d = Math.sqrt(vx * vx + vy * vy + vz * vz) * t + 0.5 * Math.abs(g) * t * t + grow;
+      out[o + P_CX] = x; out[o + P_CZ] = z; out[o + P_R] = d;
+      out[o + P_Y0] = y - d; out[o + P_Y1] = y + d;
+      out[o + P_EYE] = y; out[o + P_MID] = y;
+      return;
+    }
+    // The arc: a straight horizontal segment; its height is highest at the apex (vy / g, when within t).
+    const hx = 0.5 * vx * t, hz = 0.5 * vz * t;
+    const yEnd = y + vy * t - 0.5 * g * t * t;
+    let lo = y < yEnd ? y : yEnd, hi = y > yEnd ? y : yEnd;
+    if (g > 0 && vy > 0 && vy < g * t) {
+      const apex = y + (0.5 * vy * vy) / g;
+      if (apex > hi) hi = apex;
+    }
+    out[o + P_CX] = x + hx; out[o + P_CZ] = z + hz; out[o + P_R] = Math.sqrt(hx * hx + hz * hz) + grow;
+    out[o + P_Y0] = lo - grow; out[o + P_Y1] = hi + grow;
+    out[o + P_EYE] = 0.5 * (lo + hi); out[o + P_MID] = out[o + P_EYE];
+  }
+
+  /**
    * Decides every ordered pair from the players' current state (one call per patch). Viewers are
    * visited from a row that moves on each update, so a ray cap never starves the same pairs.
    */
@@ -272,7 +348,7 @@ export class FogOfWar {
     this.pairsTested++;
     const grown = this.grown;
     this.regions(grown, v, e, true);
-    sizeGrid(this.grid, grown, cfg.openingM, cfg.maxGridSide, cfg.fans);
+    sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans);
     const clear = this.anyClear(grown, this.lastRay[p]);
     if (clear >= 0) {
       this.verdict(p, 1);
@@ -323,26 +399,19 @@ export class FogOfWar {
    * the call: a double argument would be boxed.)
    */
   private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
-    const m = this.cfg.motion, body = this.cfg.body, grow = grown ? this.cfg.hiddenSlackM : 0, g = this.cfg.marginM + grow;
+    const body = this.cfg.body, g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
-    const h = this.horizon[v], hb = this.bodyHorizon[v];
-    // The eye: never lower than an eye height above the floor under the viewer.
-    const eyeY = this.py[v] + this.eye[v];
-    const rr = this.rr;
-    rr[R_H] = h;
-    this.reachOf(R_EYE, v);
-    rr[R_H] = hb;
+    const rr = this.rr, pl = this.pl;
+    this.eyeRegion(out, v, grown);
+    rr[R_H] = this.bodyHorizon[v];
     this.reachOf(R_BODY, e);
-    const re = rr[R_EYE], we = walkRise(m, re, this.slope[v], this.step[v] === 1);
-    const eyeFloor = this.floor[v] + this.eye[v];
-    const eyeLo = eyeY - fallDrop(m, this.vy[v], h) - we;
-    this.place(out, 0, v, re + g, (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy, eyeY + jumpRise(m, this.vy[v], h) + we + gy, grow);
-    out[P_EYE] = eyeY;
-    out[P_MID] = eyeY;
+    this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.
-    const fy = this.py[e];
-    const rb = rr[R_BODY], wb = walkRise(m, rb, this.slope[e], this.step[e] === 1);
-    this.place(out, J, e, body.radius + rb + g, fy + body.bottom - fallDrop(m, this.vy[e], hb) - wb - gy, fy + body.top + jumpRise(m, this.vy[e], hb) + wb + gy, grow);
+    const fy = this.py[e], vt = this.vert;
+    pl[0] = body.radius + rr[R_BODY] + g;
+    pl[1] = fy + body.bottom - vt[V_DROP] - gy;
+    pl[2] = fy + body.top + vt[V_RISE] + gy;
+    this.place(out, J, e, grown);
     out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
     let check = 0;
@@ -350,22 +419,50 @@ export class FogOfWar {
     return check - check === 0;
   }
 
+  /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
+  private eyeRegion(out: Float64Array, v: number, grown: boolean): void {
+    const g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
+    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+    const rr = this.rr, pl = this.pl, vt = this.vert;
+    // The eye: never lower than an eye height above the floor under the viewer.
+    const eyeY = this.py[v] + this.eye[v];
+    rr[R_H] = this.horizon[v];
+    this.reachOf(R_EYE, v);
+    this.vertical(v, R_EYE);
+    const eyeFloor = this.floor[v] + this.eye[v];
+    const eyeLo = eyeY - vt[V_DROP];
+    pl[0] = rr[R_EYE] + g;
+    pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
+    pl[2] = eyeY + vt[V_RISE] + gy;
+    this.place(out, 0, v, grown);
+    out[P_EYE] = eyeY;
+    out[P_MID] = eyeY;
+  }
+
+  /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
+  private vertical(s: number, reach: number): void {
+    const vt = this.vert;
+    vt[V_H] = this.rr[R_H]; vt[V_VY] = this.vy[s]; vt[V_REACH] = this.rr[reach];
+    vt[V_SLOPE] = this.slope[s]; vt[V_STEP] = this.step[s];
+    verticalInto(this.cfg.motion, vt);
+  }
+
   /**
-   * Player s's region at out[o..]: radius r and heights y0..y1 about its feet; with grow > 0 it also
-   * covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius grows by
-   * half the distance, so the region now and the one there both fit). Nothing below the floor under
-   * the player can be seen (it is inside or under the floor), and a line run inside a solid floor
-   * meets no triangle: the region stops FLOOR_LIFT above it.
+   * Player s's region at out[o..]: radius pl[0] and heights pl[1]..pl[2] about its feet; when grown
+   * it also covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius
+   * grows by half the distance, so the region now and the one there both fit). Nothing below the
+   * floor under the player can be seen (it is inside or under the floor), and a line run inside a
+   * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
    */
-  private place(out: Float64Array, o: number, s: number, r: number, y0: number, y1: number, grow: number): void {
-    const lead = grow > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
-    const vx = this.vx[s], vz = this.vz[s];
+  private place(out: Float64Array, o: number, s: number, grown: boolean): void {
+    const lead = grown && this.cfg.hiddenSlackM > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
+    const vx = this.vx[s], vz = this.vz[s], pl = this.pl;
     out[o + P_CX] = this.px[s] + vx * lead;
     out[o + P_CZ] = this.pz[s] + vz * lead;
-    out[o + P_R] = r + Math.sqrt(vx * vx + vz * vz) * lead;
-    const floor = this.floor[s] + FLOOR_LIFT;
+    out[o + P_R] = pl[0] + Math.sqrt(vx * vx + vz * vz) * lead;
+    const floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1];
     out[o + P_Y0] = y0 > floor ? y0 : floor;
-    out[o + P_Y1] = y1;
+    out[o + P_Y1] = pl[2];
   }
 
   /** rr[out] = ./reach reachInto for slot s's speed over rr[R_H] seconds. */

@@ -31,10 +31,13 @@
 export const PRISM_STRIDE = 7;
 export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID = 6;
 
-/** The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or 3 with the fans). */
-export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4;
+/**
+ * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
+ * 3 with the fans), and the spacing sizeGrid keeps to (the caller's, set once).
+ */
+export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 5;
+export const GRID_STRIDE = 6;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -52,10 +55,12 @@ export function rayCount(g: Float64Array): number {
 
 /**
  * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, the
- * counts that make the crossing grid no coarser than `spacing` metres (capped at maxSide a side),
- * and whether the fans follow the matched grid.
+ * counts that make the crossing grid no coarser than g[G_SPACING] metres (capped at maxSide a side),
+ * and whether the fans follow the matched grid. (The spacing is read from g: a double argument would
+ * be boxed on a call V8 does not inline.)
  */
-export function sizeGrid(g: Float64Array, r: Float64Array, spacing: number, maxSide: number, fans: boolean): void {
+export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean): void {
+  const spacing = g[G_SPACING]!;
   g[G_PARTS] = fans ? 3 : 1;
   const J = PRISM_STRIDE;
   const dx = r[J + P_CX] - r[P_CX], dz = r[J + P_CZ] - r[P_CZ];

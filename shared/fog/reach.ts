@@ -142,3 +142,25 @@ export function fallDrop(m: FogMotion, vy: number, h: number): number {
 export function walkRise(m: FogMotion, reach: number, slope: number, step: boolean): number {
   return slope * reach + (step ? m.stepHeight : 0);
 }
+
+/** verticalInto's numbers: in the horizon s, vertical speed, horizontal reach, slope, step (1: one); out rise, drop, walk. */
+export const V_H = 0, V_VY = 1, V_REACH = 2, V_SLOPE = 3, V_STEP = 4, V_RISE = 5, V_DROP = 6, V_WALK = 7;
+export const VERTICAL_STRIDE = 8;
+
+/**
+ * jumpRise, fallDrop and walkRise at once, for hot loops (./fog), where a double argument or result
+ * would be boxed per call: reads v[V_H .. V_STEP], writes v[V_WALK] = walkRise, v[V_RISE] = jumpRise +
+ * walk and v[V_DROP] = fallDrop + walk (the same formulas as those three).
+ */
+export function verticalInto(m: FogMotion, v: Float64Array): void {
+  const h = v[V_H]!, vy = v[V_VY]!;
+  const walk = v[V_SLOPE]! * v[V_REACH]! + (v[V_STEP] === 1 ? m.stepHeight : 0);
+  const v0 = vy > m.jumpSpeed ? vy : m.jumpSpeed, g = m.gravity;
+  const jump = !(g > 0) ? v0 * h : v0 <= g * h ? (v0 * v0) / (2 * g) : v0 * h - 0.5 * g * h * h;
+  const down = vy < 0 ? -vy : 0, gf = g > 0 ? g : 0;
+  const fall = down * h + 0.5 * gf * h * (h + m.tickS);
+  const cap = (down > m.maxFallSpeed ? down : m.maxFallSpeed) * h;
+  v[V_WALK] = walk;
+  v[V_RISE] = jump + walk;
+  v[V_DROP] = (fall < cap ? fall : cap) + walk;
+}

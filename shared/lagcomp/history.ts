@@ -68,6 +68,8 @@ export function createRewindPolicy(windowMs: number = DEFAULT_REWIND_WINDOW_MS, 
 
 /** Doubles per slot in PlayerHistory's `num` array, and their offsets. */
 export const NUM_STRIDE = 12;
+/** Numbers PlayerHistory.feetInto writes: time, x, y, z, eye height, epoch, alive, input stamp. */
+export const SNAPSHOT_FEET = 8;
 const T_MS = 0, TICK = 1, X = 2, Y = 3, Z = 4, QX = 5, QY = 6, QZ = 7, QW = 8, ANIM = 9, EYE = 10, STAMP = 11;
 
 /** Why record() refused a snapshot (RecordResult.OK when it was stored). */
@@ -217,6 +219,22 @@ export class PlayerHistory {
     if (!(k >= 0 && k < this.count && Number.isInteger(k))) return NaN;
     this.readSlot(out, this.slot(k));
     return this.num[this.slot(k) * NUM_STRIDE + T_MS];
+  }
+
+  /**
+   * Writes the k-th stored snapshot's (0 = oldest) time, feet x y z, eye height, epoch and alive (1
+   * or 0) into out[o..o + 6] (SNAPSHOT_FEET numbers); NaN in each when k is out of range. Numbers into
+   * a typed array only: no double crosses the call (V8 boxes those it does not inline) and no pose
+   * object's fields are written.
+   */
+  feetInto(out: Float64Array, o: number, k: number): void {
+    if (!(k >= 0 && k < this.count && Number.isInteger(k))) {
+      for (let i = 0; i < SNAPSHOT_FEET; i++) out[o + i] = NaN;
+      return;
+    }
+    const s = this.slot(k), a = this.num, b = s * NUM_STRIDE;
+    out[o] = a[b + T_MS]; out[o + 1] = a[b + X]; out[o + 2] = a[b + Y]; out[o + 3] = a[b + Z];
+    out[o + 4] = a[b + EYE]; out[o + 5] = this.epoch[s]; out[o + 6] = this.alive[s]; out[o + 7] = a[b + STAMP];
   }
 
   private readSlot(out: PlayerPose, s: number): void {

@@ -91,6 +91,8 @@ export class TestPlayer {
   /** Every projectile end the room announced, and every synced state of each projectile seen (by id). */
   readonly projectileEnds: ProjectileEndReply[] = [];
   readonly projectileStates = new Map<number, ProjectileSnapshotLike[]>();
+  /** Per projectile id: the state's serverTimeMs of the patch it first arrived with. */
+  readonly projectileFirstMs = new Map<number, number>();
   pings = 0;
   welcome: WelcomeReply | null = null;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
@@ -128,6 +130,7 @@ export class TestPlayer {
         poses.set(p.slot, pose);
       });
       state.projectiles?.forEach((q: any) => {
+        if (!this.projectileFirstMs.has(q.id)) this.projectileFirstMs.set(q.id, state.serverTimeMs);
         const seen = this.projectileStates.get(q.id) ?? [];
         if (seen.at(-1)?.timeMs !== q.timeMs) seen.push({ timeMs: q.timeMs, ageMs: q.ageMs, x: q.x, y: q.y, z: q.z, vx: q.vx, vy: q.vy, vz: q.vz, bounces: q.bounces, mode: q.mode, id: q.id, shooter: q.shooter, weapon: q.weapon, seq: q.seq });
         this.projectileStates.set(q.id, seen);
