@@ -22,6 +22,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import { defineServer, defineRoom, createRouter, basicAuth, matchMaker, type Server } from '@colyseus/core';
+import { Encoder } from '@colyseus/schema';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { monitor as colyseusMonitor } from '@colyseus/monitor';
 import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
@@ -101,6 +102,9 @@ async function resolveRules(options: GameServerOptions): Promise<Rules> {
   const rig = options.rig ?? MANNEQUIN_RIG;
   const maxPlayers = options.maxPlayers ?? 16;
   if (!inRange(maxPlayers, MAX_PLAYERS_RANGE)) throw new Error(`maxPlayers ${String(maxPlayers)}: use an integer ${MAX_PLAYERS_RANGE.lo}..${MAX_PLAYERS_RANGE.hi}`);
+  // A full room's first patch with per-client views (fog of war) runs to about 176 KB at 64
+  // players; the encoder grows past its default buffer with a warning on stderr: size it up front.
+  Encoder.BUFFER_SIZE = Math.max(Encoder.BUFFER_SIZE, 64 * 1024 + maxPlayers * maxPlayers * 48);
   const weapons = options.weapons ?? WEAPONS;
   const zoneMultipliers: number[] = [];
   for (let z = 0; z < HIT_ZONE_COUNT; z++) zoneMultipliers.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);

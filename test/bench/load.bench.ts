@@ -61,7 +61,7 @@ import { WeaponId } from '../../shared/weapons';
 import { countLaunches } from './loadRockets';
 import { startRocketLoad, type RocketLoad } from './lightRockets';
 
-const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--rockets 0] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--light-rooms 0] [--logs DIR] [--pin] [--profile] [--json]';
+const USAGE = 'usage: npm run load -- [--processes 2] [--rooms 2] [--bots-per-room 16] [--cheaters-per-room 1] [--rockets 0] [--fog on|off] [--seconds 60] [--warmup 5] [--tick-rate 64] [--seed 1] [--light-rooms 0] [--logs DIR] [--pin] [--profile] [--json]';
 
 function usage(message: string): never {
   console.error(`${message}. ${USAGE}`);
@@ -75,7 +75,7 @@ try {
     options: {
       processes: { type: 'string' }, rooms: { type: 'string' }, 'bots-per-room': { type: 'string' }, 'cheaters-per-room': { type: 'string' },
       seconds: { type: 'string' }, warmup: { type: 'string' }, 'tick-rate': { type: 'string' }, seed: { type: 'string' },
-      'light-rooms': { type: 'string' }, rockets: { type: 'string' }, logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
+      'light-rooms': { type: 'string' }, rockets: { type: 'string' }, fog: { type: 'string' }, logs: { type: 'string' }, pin: { type: 'boolean' }, profile: { type: 'boolean' }, json: { type: 'boolean' },
     },
   }) as { values: Record<string, string | boolean | undefined> });
 } catch (e) {
@@ -108,6 +108,9 @@ const maxPlayers = Math.max(16, botsPerRoom);
 const simLoadout: number[] = [WeaponId.RIFLE, WeaponId.PISTOL, WeaponId.SNIPER, WeaponId.SHOTGUN, WeaponId.KNIFE];
 const loadout: number[] = [...simLoadout, ...(rocketsPerRoom > 0 ? [WeaponId.ROCKET, WeaponId.GRENADE] : [])];
 const json = values.json === true;
+// --fog on|off: the servers' fog of war (FOG; default on, as the arena's default).
+const fog = values.fog === undefined ? 'on' : String(values.fog);
+if (fog !== 'on' && fog !== 'off') usage(`--fog takes on or off (got ${JSON.stringify(values.fog)})`);
 const say = (line: string): void => void (json ? process.stderr : process.stdout).write(`${line}\n`);
 
 /** Server process i on core i (all its threads), this process (the bots) on the cores left. */
@@ -177,7 +180,7 @@ try {
   starting = startCluster({
     processes, basePort: 0, keyPrefix: prefix, signal: stop.signal,
     env: {
-      MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), MAX_PLAYERS: String(maxPlayers), LOADOUT: loadout.join(','), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
+      MATCH_LOG_DIR: logDir, TICK_RATE: String(tickRate), MAX_PLAYERS: String(maxPlayers), FOG: fog, LOADOUT: loadout.join(','), STATUS_INTERVAL_MS: '0', LOG_LEVEL: 'info',
       MAX_ROOMS: String(Math.max(64, rooms + lightRooms)), ROOM_CREATE_BURST: '10000', ROOM_CREATE_PER_MINUTE: '100000',
     },
     onLine: (i, line, stream) => { if (stream === 'stderr' || line.includes('"level":50') || line.includes('"level":60')) serverErrors.push(`[p${i}] ${line.slice(0, 300)}`); },
@@ -277,7 +280,7 @@ try {
   if (profilePaths.length > 0) profile = summarizeProfiles(profilePaths);
 
   const result = {
-    bench: 'load', processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, simBotsPerRoom: simPerRoom, cheatersPerRoom, rocketsPerRoom, loadout, tickRate, seconds: r3(wallS),
+    bench: 'load', fog, processes, rooms: per.reduce((s, p) => s + p.rooms, 0), players, botsPerRoom, simBotsPerRoom: simPerRoom, cheatersPerRoom, rocketsPerRoom, loadout, tickRate, seconds: r3(wallS),
     ticksPerSecondMin: r3(Math.min(...per.map((p) => p.ticksPerSecondMin).filter(Number.isFinite))),
     ticksPerSecondSeenMin: r3(ticksPerSecondSeenMin),
     tickMsP50: r3(pct(all, 0.5)), tickMsP99: r3(pct(all, 0.99)), tickMsMax: r3(all.length ? all[all.length - 1]! : Number.NaN), ticksMeasured: all.length,
