@@ -182,6 +182,21 @@ function sim(rows: Row[]): string {
     }),
     ...rows.filter((r) => Array.isArray(r.ruleCheatAcceptedList) && r.ruleCheatAcceptedList.length > 0)
       .map((r) => `\nRule-breaking messages accepted in the \`${r.run}\` run (profile: verdict): ${(r.ruleCheatAcceptedList as string[]).join('; ')}.`),
+    ...(rows.some((r) => r.fog === 'on' || r.fog === 'off') ? ['', 'Fog of war in the same runs (the server\'s setting; measures defined in client-sim/README.md): pop-ins on the honest screens, the share of enemy-ticks behind cover the clients were not sent, how long before an honest screen first saw an enemy a wallhack drawing every received one had it (p50 / p90), and the honest deaths after reaching cover on the victim\'s screen.', '',
+      table(['run', 'fog', 'pop-ins', 'withheld of behind cover', 'wallhack lead p50 / p90', 'died behind cover'],
+        rows.filter((r) => r.fog === 'on' || r.fog === 'off').map((r) => {
+          const lead = r.wallhackLeadMs as { p50: number | null; p90: number | null } | null;
+          return [String(r.run), String(r.fog), num(r.popIn), pct(r.withheldShare), lead ? `${num(lead.p50)} / ${num(lead.p90)} ms` : '', `${pct(r.diedBehindCoverRate)} of ${num(r.deaths)}`];
+        }), [false, false, true, true, true, true])] : []),
+  ].join('\n');
+}
+
+function peek(rows: Row[]): string {
+  return [
+    "A held angle against a peek (client-sim/peek.ts; 3 peeks a row, no jitter or loss): each bot's own screen tested every frame; the advantage is when the holder first saw the peeker less when the peeker first saw the holder, median. Riot's model: both one-way delays + the holder's interpolation delay + one tick; these clients render behind their clock estimate, so the holder's one way sits inside its delay (render-clock model: the peeker's one way + the delay + a tick). Peeker server lag: from the peeker seeing the holder until the server's history had it there (its one way, the server's input queue, the tick).",
+    '',
+    table(['round trip', 'fog', 'advantage', 'head only', "Riot's model", 'render-clock model', 'interpolation', 'peeker server lag'],
+      rows.map((r) => [`${num(r.rttMs)} ms`, String(r.fog), `${num(r.peekersAdvantageMs)} ms`, `${num(r.headAdvantageMs)} ms`, `${num(r.modelMs)} ms`, `${num(r.modelRenderClockMs)} ms`, `${num(r.interpDelayMs)} ms`, `${num(r.peekerServerLagMs)} ms`])),
   ].join('\n');
 }
 
@@ -250,6 +265,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
   { name: 'Fog of war', command: 'npm run bench:fog', benches: ['fog'], render: fog },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
+  { name: "Peeker's advantage", command: 'npm run sim -- --peek --peeks 3', benches: ['peek'], render: peek },
   { name: 'Faults', command: 'npm run bench:faults', benches: ['faults'], render: faults },
   { name: 'Fleet audits', command: 'npm run bench:fleet -- --logs 1000 --workers 2 --kill', benches: ['fleet'], render: fleet },
 ];

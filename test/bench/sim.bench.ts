@@ -9,11 +9,14 @@
  *   --cheaters-still`): rule-breaking messages accepted, and players of each kind the audit flags.
  * - launchers: the honest run with every bot a launcher fan (`--launchers 1`): how often a shooter's
  *   predicted rocket or grenade end agrees with the server's (client-sim/impacts.ts).
+ * - peek: the scripted held angle against a peek (client-sim/peek.ts; `npm run sim -- --peek --peeks 3`)
+ *   at 20-200 ms round trips, fog off and on: the peeker's advantage against Riot's model.
  * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
  * Run: `npm run bench:sim [-- --json] [-- --seconds S]`.
  */
 import { fileURLToPath } from 'node:url';
-import { runSimulation, type SimOptions, type SimReport } from '../../client-sim/simulate';
+import { interpDelayFor, runSimulation, type SimOptions, type SimReport } from '../../client-sim/simulate';
+import { peekTable } from '../../client-sim/peek';
 import { benchArgs } from './args';
 
 const RUNS: { run: string; options: SimOptions }[] = [
@@ -48,6 +51,12 @@ export async function run(opts: { json: boolean; seconds?: number }): Promise<vo
     console.log(`sim ${run}: ${r.bots} honest bots, ${r.cheaters} cheaters, ${r.seconds} s: agreement ${(100 * Number(r.agreementAll)).toFixed(2)}% of ${r.honestMessages} honest messages ` +
       `(${r.raceShots} death races), ${r.honestRejected} honest refused, ${r.ruleCheatAccepted} of ${r.ruleCheatMessages} rule-breaking accepted, ` +
       `${Number(r.ticksPerSecond).toFixed(1)} of ${r.tickRate} ticks/s, audit flagged ${r.honestFlagged}/${r.honestPlayers} honest and ${r.cheatersFlagged}/${r.cheaterPlayers} cheaters`);
+  }
+  const peeks = await peekTable({ jitterMs: 0, loss: 0, peeks: 3, seed: 1, interpFor: (rtt, patchMs, windowMs, maxInterpMs) => interpDelayFor(rtt, 0, patchMs, windowMs, maxInterpMs) });
+  for (const p of peeks) {
+    const r = { bench: 'peek', ...p };
+    if (opts.json) console.log(JSON.stringify(r));
+    else console.log(`peek rtt ${p.rttMs} fog ${p.fog}: advantage ${p.peekersAdvantageMs?.toFixed(0)} ms (Riot's model ${p.modelMs.toFixed(0)} ms) over ${p.peeks} peeks`);
   }
 }
 
