@@ -18,7 +18,11 @@ describe('clients that stop reading, against a server process', () => {
     expect(r.botsLeft, why).toBe(0);
     // The bots and the cut clients' kept slots (kept 120 s: on a loaded machine the cuts may take longer than the scenario's 2 s default).
     expect(r.playersAtCut, why).toBe(r.bots + r.stalled);
-    expect(r.rssGrowthMb, why).toBeLessThan(64);
+    // RSS: with fog of war (the server's default) each client's patch is encoded for its own view,
+    // so 200 stalled sockets hold their own copies up to the stall bound instead of one shared
+    // buffer (fog off grew under 64 MB, fog on 72-92 MB on a loaded 2-core machine); the heap after a
+    // collection is what shows the memory comes back.
+    expect(r.rssGrowthMb, why).toBeLessThan(128);
     expect(r.heapAfterGcMb, why).toBeLessThan(r.heapBeforeMb + 8);
   });
 });
