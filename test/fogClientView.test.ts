@@ -7,11 +7,11 @@
  * changes); without it, C is in every state and drawn throughout.
  */
 import { describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, waitFor } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS } from './helpers/server';
 import { MatchView, SnapshotPool, Snap, SNAP_STRIDE } from '../shared/client/view';
 import { createPlayerPose } from '../shared/lagcomp/pose';
 import { rewindReachMs } from '../shared/validate/rules';
-import { createInputMessage } from '../shared/protocol/input';
+import { walkPastWallAndBack } from './helpers/fogWalk';
 
 const INTERP = 100;
 
@@ -51,18 +51,8 @@ describe('a client\'s view of an enemy walking out from behind a wall and back',
           if (!present || t < got[r]!.t) wrong.push(`drawn at ${t}: present ${present}, run from ${got[r]!.t}`);
         }
       });
-      const walk = (x: number) => ({ ...createInputMessage(), wishX: x, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1 });
       const cx = () => room.match.scene.histories[2]!.sweepX;
-      for (let round = 0; round < 2; round++) {
-        c.holdInput(walk(1));
-        await waitFor(() => cx() > 6, 'C past the end of the wall', 10_000);
-        c.stopInputs();
-        await a.snapshotsPass(10);
-        c.holdInput(walk(-1));
-        await waitFor(() => cx() < 0, 'C back behind the wall', 10_000);
-        c.stopInputs();
-        await a.snapshotsPass(30);
-      }
+      await walkPastWallAndBack(c, cx, () => a.snapshotsPass(10), () => a.snapshotsPass(30));
       expect(wrong).toEqual([]);
       expect(drawn).toBeGreaterThan(100);
       if (fog) expect(changes).toBeGreaterThanOrEqual(3);

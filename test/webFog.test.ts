@@ -8,9 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createInputMessage } from '../shared/protocol/input';
+import { walkPastWallAndBack } from './helpers/fogWalk';
 import { launchChromium } from './helpers/chromium';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, waitFor, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
 
 let ts: TestServer;
 let browser: Browser;
@@ -54,18 +54,8 @@ describe('the page and an enemy that comes and goes', () => {
     const watch = (async () => {
       while (walking) seen.push(await frame(page, c.slot));
     })();
-    const walk = (x: number) => ({ ...createInputMessage(), wishX: x, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1 });
     const cx = () => room.match.scene.histories[2]!.sweepX;
-    for (let round = 0; round < 2; round++) {
-      c.holdInput(walk(1));
-      await waitFor(() => cx() > 6, 'C past the end of the wall', 10_000);
-      c.stopInputs();
-      await c.snapshotsPass(20);
-      c.holdInput(walk(-1));
-      await waitFor(() => cx() < 0, 'C back behind the wall', 10_000);
-      c.stopInputs();
-      await c.snapshotsPass(40);
-    }
+    await walkPastWallAndBack(c, cx, () => c.snapshotsPass(20), () => c.snapshotsPass(40));
     walking = false;
     await watch;
     expect(errors).toEqual([]);
