@@ -223,10 +223,20 @@ export class EvidenceStore {
   }
 
   /** Adds a reviewer's label for a player (labels are kept as a history; the newest is the player's label). */
+  /** The time of the last label this store stamped itself, ms. */
+  private lastLabelMs = 0;
+
   async addLabel(l: PlayerKey & { label: Label; reviewer: string; note?: string | null; at?: Date }): Promise<LabelRecord> {
     if (!LABELS.includes(l.label)) throw new Error(`label ${JSON.stringify(l.label)}: give one of ${LABELS.join(', ')}`);
     if (typeof l.reviewer !== 'string' || l.reviewer.trim() === '') throw new Error('a label needs its reviewer');
-    const rec: LabelRecord = { id: randomUUID(), playerId: l.playerId, verified: l.verified, label: l.label, reviewer: l.reviewer, at: (l.at ?? new Date()).toISOString(), note: l.note ?? null };
+    // Labels given without a time are stamped strictly after this store's previous one: two in the
+    // same millisecond would tie on `at`, and the newest would then be the random id's pick.
+    let at = l.at;
+    if (at === undefined) {
+      this.lastLabelMs = Math.max(Date.now(), this.lastLabelMs + 1);
+      at = new Date(this.lastLabelMs);
+    }
+    const rec: LabelRecord = { id: randomUUID(), playerId: l.playerId, verified: l.verified, label: l.label, reviewer: l.reviewer, at: at.toISOString(), note: l.note ?? null };
     await this.db.run('INSERT INTO labels (id, player_id, verified, label, reviewer, at, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [rec.id, rec.playerId, b(rec.verified), rec.label, rec.reviewer, rec.at, rec.note]);
     return rec;
