@@ -1,5 +1,5 @@
 /**
- * Fog of war as the honest bots' screens and the in-process server's truth see it (issue 29): hooks
+ * Fog of war as the honest bots' screens and the in-process server's truth see it: hooks
  * each bot's frame and snapshot intake (own-property wrappers on the instance, as serverProbe.ts
  * wraps the room; nothing the bot does changes) and reads the server's true history of every
  * player (room.match.scene.histories) at the times in question. Measures (FogTally,

@@ -1,5 +1,5 @@
 /**
- * Peeker's advantage, scripted (issue 29): a held angle against a peek, on a level of its own (a
+ * Peeker's advantage, scripted: a held angle against a peek, on a level of its own (a
  * floor and one wall whose end is the corner), two bots over the network model against an
  * in-process server. The holder stands still 12 m out, facing the corner; the peeker, facing the
  * holder's spot, waits behind the wall, walks out past the corner at full speed, walks back into
