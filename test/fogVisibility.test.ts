@@ -15,12 +15,9 @@ import { boxes } from './helpers/projectileScenes';
 import { bodySamples, bruteVisible, DEFAULT_BRUTE, eyeSamples, type BruteOptions, type BrutePlayer } from './helpers/fogBrute';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { World } from '../shared/world/world';
-import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../shared/movement/step';
+import { defaultMoveConfig } from '../shared/movement/step';
 import { mulberry32 } from '../shared/util/prng';
-import {
-  buildClimbMap, climbCell, fallDrop, floorUnder, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, horizontalReach, jumpRise,
-  MAX_HORIZON_S, walkRise, type ClimbMap, type FogConfig,
-} from '../shared/fog/index';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type ClimbMap, type FogConfig } from '../shared/fog/index';
 
 const HZ = 64, TICK = 1 / HZ, PATCH_MS = 1000 / HZ;
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
