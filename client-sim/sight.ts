@@ -66,7 +66,7 @@ export class Sight {
     const p = this.pt;
     const v = this.view;
     for (let s = 0; s < v.maxPlayers; s++) {
-      if (s === self || !v.present(s) || !v.aliveLatest(s)) continue;
+      if (s === self || !v.holdsAt(s, t) || !v.aliveLatest(s)) continue;
       if (doomed !== null && v.latestValue(s, Snap.HEALTH) - doomed[s]! <= 0) continue;
       if (!this.zonePoint(p, s, t, HitZone.UPPER_TORSO)) continue;
       const dx = p[0]! - eye[0]!, dy = p[1]! - eye[1]!, dz = p[2]! - eye[2]!;

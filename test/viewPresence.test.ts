@@ -1,8 +1,9 @@
 /**
  * A predicting client's view (shared/client/view.ts) when a player is absent from some snapshots
  * and present again (an enemy the server's fog of war withholds, or one who left and came back):
- * present in A, absent in B..C, present in D. Drawn only from received data (never across the gap,
- * never before D, nothing while absent); a shot at a render time without data for it predicts a
+ * present in A, absent in B..C, present in D. Drawn only from received data (its tail up to A's last
+ * snapshot while absent, never after it, never across the gap, never before D); a shot at a render
+ * time within its tail hits it, one without data for it predicts a
  * miss on it (the same shot against a view that let it clamp would hit), while the server's HIT
  * verdict is taken like any other; the kill feed names a withheld victim; a kill of a withheld
  * player marks nothing; the snapshot pool gives an absent id its slot back. The bots' sight
@@ -59,7 +60,7 @@ function drawnX(view: MatchView, t: number): number | null {
 }
 
 describe('an enemy absent from snapshots B..C and present again in D', () => {
-  it('is drawn only from received data: between received snapshots, not while absent, not across the gap, from D on', () => {
+  it('is drawn only from received data: between received snapshots, its tail while absent, not across the gap, from D on', () => {
     const { view, pool } = newView();
     for (let k = 0; k <= 3; k++) feed(pool, view, stateAt(k));
     expect(drawnX(view, timeOf(1) + STEP / 2)).toBeCloseTo(0.15, 12); // between received snapshots
@@ -68,13 +69,18 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     expect(drawnX(view, timeOf(3) + 10)).toBe(0.30000000000000004); // held while the newest has it
     feed(pool, view, stateAt(4)); // B: withheld
     expect(view.present(1)).toBe(false);
-    for (let t = timeOf(0); t <= timeOf(5); t += 5) expect(drawnX(view, t)).toBeNull();
-    expect(view.aliveLatest(1)).toBe(false);
-    expect(view.presentSinceMs[1]).toBe(Infinity);
+    // Its tail: drawn up to its last snapshot (A's run, 0..3), nothing after it.
+    expect(view.dataUntilMs[1]).toBe(timeOf(3));
+    expect(drawnX(view, timeOf(1) + STEP / 2)).toBeCloseTo(0.15, 12);
+    expect(drawnX(view, timeOf(3))).toBe(0.30000000000000004);
+    for (let t = timeOf(3) + 1; t <= timeOf(5); t += 5) expect(drawnX(view, t)).toBeNull();
+    expect([view.holdsAt(1, timeOf(3)), view.holdsAt(1, timeOf(3) + 1)]).toEqual([true, false]);
+    expect(view.presentSinceMs[1]).toBe(timeOf(0));
     feed(pool, view, stateAt(5));
     feed(pool, view, stateAt(6));
     feed(pool, view, stateAt(7)); // D: back
     expect(view.presentSinceMs[1]).toBe(timeOf(7));
+    expect(view.dataUntilMs[1]).toBe(Infinity);
     expect(view.lifeStartMs[1]).toBe(timeOf(7));
     expect([view.holdsAt(1, timeOf(7) - 1), view.holdsAt(1, timeOf(7)), view.holdsAt(2, timeOf(7))]).toEqual([false, true, false]);
     // Before D nothing is drawn (the ring would clamp to D's pose; A's are gone).
@@ -85,7 +91,7 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     expect(drawnX(view, (timeOf(3) + timeOf(7)) / 2)).toBeNull();
   });
 
-  it('predicts a miss on it at a render time without its data, and takes the server\'s HIT all the same', () => {
+  it('hits its tail, predicts a miss on it at a render time without its data, and takes the server\'s HIT all the same', () => {
     const { view, pool } = newView();
     const shooter = new PredictingShooter(view, rules);
     shooter.slot = 0;
@@ -102,10 +108,10 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     for (let k = 0; k <= 3; k++) feed(pool, view, stateAt(k));
     const control = fireAt(1, timeOf(1)); // shots 100 ms apart: the rifle's fire interval
     expect(reasonName(control.verdict.reason)).toBe('OK_HIT');
-    feed(pool, view, stateAt(4)); // withheld: a shot where it stood at A (received data) misses now
+    feed(pool, view, stateAt(4)); // withheld: a shot at its tail (received data) still hits it
     const withheld = fireAt(3, timeOf(3));
-    expect(reasonName(withheld.verdict.reason)).toBe('OK_MISS');
-    expect(withheld.verdict.target).toBe(-1);
+    expect(reasonName(withheld.verdict.reason)).toBe('OK_HIT');
+    expect(withheld.verdict.target).toBe(1);
     for (let k = 5; k <= 10; k++) feed(pool, view, stateAt(k));
     // Render time inside the gap, aimed where it stands at D: a miss on it.
     const gap = fireAt(7, timeOf(6));
@@ -130,6 +136,26 @@ describe('an enemy absent from snapshots B..C and present again in D', () => {
     expect(shooter.weapons.firedMismatches).toBe(0);
     expect(shooter.weapons.confirmed.ammo[WeaponId.RIFLE]).toBe(shooter.weapons.head.ammo[WeaponId.RIFLE]);
     expect(shooter.weapons.head.ammo[WeaponId.RIFLE]).toBe(WEAPONS[WeaponId.RIFLE]!.magazine - 4);
+  });
+
+  it('predicts a miss at a render time after its tail (where its last pose would be clamped)', () => {
+    const { view, pool } = newView();
+    const shooter = new PredictingShooter(view, rules);
+    shooter.slot = 0;
+    shooter.alive = true;
+    for (let k = 0; k <= 4; k++) feed(pool, view, stateAt(k));
+    const r = timeOf(3) + STEP / 2; // after its tail's end (A's run ends at 3), aimed where it stood at 3
+    const clock: ClientClock = { serverNowMs: r + 100, rttMs: 40, interpDelayMs: 100, newestTickMs: view.newestTimeMs, streamFloorMs: Number.NaN };
+    const dx = enemyX(3), dy = 1.3 - EYE, dz = 8, l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const shot = shooter.fire(clock, r, 0, EYE, 0, (dx / l) * 100, EYE + (dy / l) * 100, (dz / l) * 100, 1);
+    expect(reasonName(shot.verdict.reason)).toBe('OK_MISS');
+    // Second method: without the tail's end the ring clamps to its last pose, and the same message hits.
+    const { dataUntilMs: _until, ...clamping } = view.targets;
+    const st = shooter.weapons.confirmed;
+    const again = validateShot(createVerdict(), view, rules, shot.bytes, { ...st, lastSeq: shot.seq - 1, ammo: st.ammo.slice(), reloadEndMs: st.reloadEndMs.slice() },
+      { receiveTimeMs: clock.serverNowMs + 20, rttMs: 40, interpDelayMs: 100, newestTickMs: view.newestTimeMs }, clamping);
+    expect(reasonName(again.reason)).toBe('OK_HIT');
+    expect(again.target).toBe(1);
   });
 
   it('is listed in the kill feed while withheld, and a kill of it marks nothing', () => {

@@ -8,7 +8,7 @@
 import { setYawFromDirection } from '../lagcomp/pose';
 
 /** Numbers captured per player per snapshot. */
-export const SNAP_STRIDE = 24;
+export const SNAP_STRIDE = 25;
 export const Snap = {
   PRESENT: 0, X: 1, Y: 2, Z: 3, QX: 4, QY: 5, QZ: 6, QW: 7, CLIP: 8, TIME: 9, ALIVE: 10, EPOCH: 11, HEALTH: 12,
   VX: 13, VY: 14, VZ: 15,
@@ -22,6 +22,12 @@ export const Snap = {
    * never joins two runs, even when it skipped the capture between them.
    */
   RUN: 23,
+  /**
+   * The slot's owner: a count that changes whenever the slot goes to another id, carried in absent
+   * rows too, so MatchView ends a tail it still draws when the slot went to another id in a capture
+   * it skipped.
+   */
+  OWNER: 24,
 } as const;
 
 export interface StateSnapshot {
@@ -125,8 +131,9 @@ function resetSnapPlayer(o: SnapPlayer): void {
  * while it is absent (left, or withheld by the server's fog of war), so one that comes back gets
  * the same slot; a new id takes a slot never used first, then the one whose id has been absent
  * longest. An absent id whose slot went to another gets a fresh one when it returns. Either way
- * MatchView starts a new run for a player at its return (its ring was emptied when it went absent),
- * so nothing of one id is ever joined to another's or across a gap.
+ * MatchView starts a new run for a player at its return, and an absent row carries its slot's owner
+ * count (Snap.OWNER) so a tail still drawn ends when the slot goes to another id: nothing of one id is ever
+ * joined to another's or across a gap.
  */
 export class SnapshotPool {
   private readonly pool: StateSnapshot[] = [];
@@ -137,8 +144,9 @@ export class SnapshotPool {
   private readonly seen: boolean[] = [];
   /** Per slot: the capture count when its id was last present (for giving the longest-absent slot first). */
   private readonly lastSeen: Float64Array;
-  /** Per slot: its run count (Snap.RUN). */
+  /** Per slot: its run count (Snap.RUN) and owner count (Snap.OWNER). */
   private readonly runs: Float64Array;
+  private readonly owners: Float64Array;
   private captures = 0;
   private current: StateSnapshot | null = null;
   private readonly visitPlayer = (p: unknown, id: string | number): void => this.copyPlayer(p, id);
@@ -149,6 +157,7 @@ export class SnapshotPool {
     for (let i = 0; i < maxPlayers; i++) this.seen.push(false);
     this.lastSeen = new Float64Array(maxPlayers);
     this.runs = new Float64Array(maxPlayers);
+    this.owners = new Float64Array(maxPlayers);
   }
 
   /**
@@ -189,7 +198,11 @@ export class SnapshotPool {
     this.next = (this.next + 1) % this.pool.length;
     snap.inUse = true;
     this.captures++;
-    for (let s = 0; s < this.maxPlayers; s++) if (this.seen[s]) this.lastSeen[s] = this.captures;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      if (this.seen[s]) this.lastSeen[s] = this.captures;
+      // An absent row carries its slot's owner count: MatchView ends a tail whose slot went to another id.
+      else snap.players[s * SNAP_STRIDE + Snap.OWNER] = this.owners[s]!;
+    }
     reader.deaths?.(state, this.visitDeath);
     snap.tick = reader.tick(state);
     snap.timeMs = reader.timeMs(state);
@@ -212,6 +225,7 @@ export class SnapshotPool {
     const b = s * SNAP_STRIDE;
     players[b + Snap.PRESENT] = 1;
     players[b + Snap.RUN] = this.runs[s]!;
+    players[b + Snap.OWNER] = this.owners[s]!;
     players[b + Snap.X] = o.x; players[b + Snap.Y] = o.y; players[b + Snap.Z] = o.z;
     if (o.qw === o.qw) {
       players[b + Snap.QX] = o.qx; players[b + Snap.QY] = o.qy; players[b + Snap.QZ] = o.qz; players[b + Snap.QW] = o.qw;
@@ -249,6 +263,7 @@ export class SnapshotPool {
         if (old !== undefined) this.slots.delete(old);
         this.bySlot[slot] = id;
         this.slots.set(id, slot);
+        this.owners[slot]!++;
       }
       return slot;
     }
@@ -269,6 +284,7 @@ export class SnapshotPool {
     if (old !== undefined) this.slots.delete(old);
     this.bySlot[pick] = id;
     this.slots.set(id, pick);
+    this.owners[pick]!++;
     return pick;
   }
 }

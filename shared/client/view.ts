@@ -8,12 +8,15 @@
  *
  * A player may be absent from a snapshot and present again later: one that left, or an enemy the
  * server withholds (fog of war). The view draws and predicts only from what it received:
- * - absent from the newest snapshot: its ring is emptied; it is not drawn, not a target;
+ * - absent from the newest snapshot: its received tail stays: it is drawn and a target at render
+ *   times up to its last snapshot (dataUntilMs), not after (no pose is held past it), so the server
+ *   can stop sending a player as soon as it is hidden from render times from then on, without the
+ *   screen losing it while it still draws earlier times;
  * - present again: a new run begins at that snapshot (presentSinceMs), never joined to the old one:
  *   nothing is interpolated across the gap, and like a new life (epoch) it is drawn and can be hit
  *   only from the run's first snapshot on (an earlier render time predicts a miss on it);
  * - renderPose draws a player only between two received snapshots of one epoch, exactly at one, or
- *   holding the newest while the newest snapshot still has it; never before the run, across an
+ *   holding the newest while the newest snapshot still has it; never before the run, after its tail, across an
  *   epoch change, or older than the ring holds; and others never at a render time before this
  *   client's own life began (a join, a respawn: fog of war chose what it was sent before for where
  *   it was then).
@@ -57,8 +60,10 @@ export class MatchView implements ShotScene {
    */
   readonly epoch: Int32Array;
   readonly lifeStartMs: Float64Array;
-  /** Per slot: server time of the first snapshot of its current unbroken run of snapshots (+Infinity while absent). */
+  /** Per slot: server time of the first snapshot of its current (or, while absent, last) unbroken run of snapshots (+Infinity before any). */
   readonly presentSinceMs: Float64Array;
+  /** Per slot: server time of the last snapshot of its run while absent from the newest (its tail's end; -Infinity once its slot went to another id); +Infinity while the newest has it. */
+  readonly dataUntilMs: Float64Array;
   /** Targets as the pipeline wants them: alive now (latest snapshot, minus kills this client caused), their lives and teams. */
   readonly targets: ShotTargets;
   private readonly aliveNow: boolean[] = [];
@@ -96,8 +101,9 @@ export class MatchView implements ShotScene {
     this.epoch = new Int32Array(maxPlayers).fill(-1);
     this.lifeStartMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
     this.presentSinceMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
+    this.dataUntilMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
     this.killedEpoch = new Int32Array(maxPlayers).fill(-1);
-    this.targets = { alive: this.aliveNow, lifeStartMs: this.lifeStartMs, team: this.teams };
+    this.targets = { alive: this.aliveNow, lifeStartMs: this.lifeStartMs, team: this.teams, dataUntilMs: this.dataUntilMs };
   }
 
   /** Records a delivered snapshot into the rings. */
@@ -108,22 +114,26 @@ export class MatchView implements ShotScene {
     for (let s = 0; s < this.maxPlayers; s++) {
       const o = s * SNAP_STRIDE;
       if (p[o + Snap.PRESENT] !== 1) {
-        // Left or withheld: forget them (a return starts a new run).
-        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
-        this.aliveNow[s] = false;
-        this.epoch[s] = -1;
-        this.teams[s] = -1;
-        this.lifeStartMs[s] = Number.POSITIVE_INFINITY;
-        this.presentSinceMs[s] = Number.POSITIVE_INFINITY;
-        this.killedEpoch[s] = -1;
+        // Left or withheld: its tail ends at the snapshot before (a return starts a new run).
+        if (this.latest[o + Snap.PRESENT] === 1) {
+          this.dataUntilMs[s] = this.newestTimeMs;
+          // Its own ring holds predicted poses, not received ones: nothing of it to keep.
+          if (s === this.ownSlot) this.histories[s]!.clear();
+        }
+        if (p[o + Snap.OWNER] !== this.latest[o + Snap.OWNER]) {
+          // Its slot went to another id (in a capture this view skipped as a repeat): the tail is not that id's.
+          this.histories[s]!.clear();
+          this.dataUntilMs[s] = Number.NEGATIVE_INFINITY;
+        }
         continue;
       }
       if (this.latest[o + Snap.PRESENT] !== 1 || this.latest[o + Snap.RUN] !== p[o + Snap.RUN]) {
         // A new run: after an absence (one in a capture this view skipped as a repeat included), or another id in the slot.
-        if (this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
+        if (s !== this.ownSlot || this.latest[o + Snap.PRESENT] === 1) this.histories[s]!.clear();
         this.epoch[s] = -1;
         this.killedEpoch[s] = -1;
         this.presentSinceMs[s] = snap.timeMs;
+        this.dataUntilMs[s] = Number.POSITIVE_INFINITY;
       }
       const team = p[o + Snap.TEAM]!;
       this.teams[s] = team >= 0 ? team : -1;
@@ -157,7 +167,7 @@ export class MatchView implements ShotScene {
    */
   historiesFrom(timeMs: number): readonly (PlayerHistory | undefined)[] {
     const out = this.fromScratch;
-    for (let s = 0; s < this.maxPlayers; s++) out[s] = this.presentSinceMs[s]! <= timeMs || s === this.ownSlot ? this.histories[s] : undefined;
+    for (let s = 0; s < this.maxPlayers; s++) out[s] = (this.present(s) && this.presentSinceMs[s]! <= timeMs) || s === this.ownSlot ? this.histories[s] : undefined;
     return out;
   }
   private readonly fromScratch: (PlayerHistory | undefined)[] = [];
@@ -169,9 +179,9 @@ export class MatchView implements ShotScene {
     this.aliveNow[slot] = false;
   }
 
-  /** Whether this view holds `slot`'s data at server time `timeMs`: in the newest snapshot, its current run begun by then. */
+  /** Whether this view holds `slot`'s data at server time `timeMs`: its run (current, or its tail while absent) begun by then and not ended before. */
   holdsAt(slot: number, timeMs: number): boolean {
-    return this.present(slot) && this.presentSinceMs[slot]! <= timeMs;
+    return this.presentSinceMs[slot]! <= timeMs && timeMs <= this.dataUntilMs[slot]!;
   }
 
   /**
@@ -203,7 +213,7 @@ export class MatchView implements ShotScene {
    */
   renderPose(out: PlayerPose, slot: number, timeMs: number): boolean {
     const h = this.histories[slot];
-    if (h === undefined || h.size() === 0 || !this.present(slot) || !this.drawsOthersAt(slot, timeMs)) return false;
+    if (h === undefined || h.size() === 0 || !(timeMs <= this.dataUntilMs[slot]!) || !this.drawsOthersAt(slot, timeMs)) return false;
     const status = h.sampleAt(out, timeMs, this.renderPolicy);
     return status === RewindStatus.EXACT || status === RewindStatus.INTERPOLATED || status === RewindStatus.CLAMPED_NEW;
   }

@@ -204,6 +204,12 @@ export interface ShotTargets {
    */
   leftMs?: ArrayLike<number>;
   /**
+   * Server ms of the newest data held of each slot's player (Infinity: current): a shot rewound to a
+   * later time cannot hit it. A client's view of a player the server stopped sending (fog of war)
+   * ends there. Absent: every history is current (the server's).
+   */
+  dataUntilMs?: ArrayLike<number>;
+  /**
    * Team of each slot: players of the same team >= 0 are teammates (ValidationConfig.friendlyFire
    * says what a shot does to one); -1 is on no team. Absent: nobody is on a team.
    */

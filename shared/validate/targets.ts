@@ -1,8 +1,8 @@
 /**
  * Who a shot can hit (step 6 of shot.ts) and what a hit does (step 7): the histories of the players
  * that count as targets for one shot, and the damage of a hit. A player counts when it is not the
- * shooter, its current life began at or before the rewound time, it had not left the match by the
- * action time, it is alive now (or, with shots in flight honoured, was alive at the action time),
+ * shooter, its current life began at or before the rewound time, its data reaches the rewound time,
+ * it had not left the match by the action time, it is alive now (or, with shots in flight honoured, was alive at the action time),
  * and it is not a teammate under friendly fire 'off'.
  */
 import { rewindStatusUsable, type PlayerHistory, type RewindPolicy } from '../lagcomp/history';
@@ -29,7 +29,7 @@ export function maskTargets(
   scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shooter: number, when: number, at: number, inFlight: boolean,
 ): (PlayerHistory | undefined)[] {
   const n = Math.min(config.maxPlayers, scene.histories.length);
-  const left = targets.leftMs;
+  const left = targets.leftMs, until = targets.dataUntilMs;
   const noTeammates = config.friendlyFire === 'off';
   scratchMasked.length = n;
   for (let i = 0; i < n; i++) {
@@ -39,6 +39,8 @@ export function maskTargets(
     let live = i !== shooter && (targets.lifeStartMs[i] ?? Infinity) <= when;
     // Gone before the shot was fired: its history still holds its last pose, but nobody stands there.
     if (live && left !== undefined && (left[i] ?? Number.NaN) <= at) live = false;
+    // Held only up to a time before the rewound one (a client's tail of a withheld player): nothing to hit there.
+    if (live && until !== undefined && (until[i] ?? Infinity) < when) live = false;
     if (live && noTeammates && teammates(targets, shooter, i)) live = false;
     if (live && targets.alive[i] !== true) live = inFlight && aliveAt(scene.histories[i], at, scene.eyePolicy);
     scratchMasked[i] = live ? scene.histories[i] : undefined;

@@ -386,13 +386,13 @@ export class Game {
     this.decor.update(now);
     this.projectiles.draw(t, now);
     for (let s = 0; s < this.view.maxPlayers; s++) {
-      // renderPose draws only from received snapshots: nothing while the player is absent (left,
-      // or withheld by the server's fog of war), nothing before its first snapshot back.
+      // renderPose draws only from received snapshots: while the player is absent (left, or
+      // withheld by the server's fog of war) only its received tail, nothing before its first snapshot back.
       const drawable = s !== this.slot && this.view.renderPose(this.pose, s, t) && this.pose.alive;
       let f = this.figures[s] ?? null;
       if (!drawable) {
         if (f !== null && !this.view.present(s)) {
-          // Absent: off the scene (no figure left standing where it was last seen); a fresh one when it is back.
+          // Absent and past its tail: off the scene (no figure left standing where it was last seen); a fresh one when it is back.
           this.scene.remove(f.group);
           f.dispose();
           this.figures[s] = null;
