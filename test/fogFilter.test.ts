@@ -81,15 +81,15 @@ describe('FogFilter', () => {
     expect(g.fog.enemyTicksSent[0]! + g.fog.enemyTicksWithheld[0]!).toBe(2 * (1 + Math.floor(8 / 0.05 + 1e-9) + 1));
   });
 
-  it("a pair turned hidden stays sent for the viewer's interpolation delay, then is withheld; sent again at once", () => {
+  it('a pair turned hidden stays sent for one patch of hidden verdicts, then is withheld; sent again at once', () => {
     const g = game();
     g.put('a', 0, 0);
     g.put('c', 8, -8);
     g.tick(3);
     expect(g.fog.isSent(0, 1)).toBe(true);
     // c walks back along the wall out of sight (0.05 m a tick, under the speed bound).
-    const n = g.fog.capacity, interp = g.match.player('a')!.interpDelayMs;
-    expect(interp).toBeGreaterThan(0);
+    const n = g.fog.capacity, patch = g.fog.patchMs;
+    expect(patch).toBeGreaterThan(0);
     let hiddenAt = NaN, withheldAt = NaN;
     for (let x = 8, k = 0; k < 400 && withheldAt !== withheldAt; k++) {
       x = Math.max(0, x - 0.05);
@@ -102,9 +102,9 @@ describe('FogFilter', () => {
       if (!g.fog.isSent(0, 1)) withheldAt = t;
     }
     expect(hiddenAt).toBeLessThan(Infinity);
-    // Withheld at the first update at least `interp` after the first of an unbroken run of hidden verdicts.
-    expect(withheldAt - hiddenAt).toBeGreaterThanOrEqual(interp);
-    expect(withheldAt - hiddenAt).toBeLessThan(interp + 1000 / 64 + 1e-9);
+    // Withheld at the first update at least a patch after the first of an unbroken run of hidden verdicts.
+    expect(withheldAt - hiddenAt).toBeGreaterThanOrEqual(patch);
+    expect(withheldAt - hiddenAt).toBeLessThan(patch + 1000 / 64 + 1e-9);
     // Walking back into sight: sent at the first visible verdict.
     for (let x = 0, k = 0; k < 400; k++) {
       x += 0.05;
@@ -115,6 +115,25 @@ describe('FogFilter', () => {
         break;
       }
     }
+    // An explicit delay (a client that drops a withheld player at once): withheld after it.
+    const y = game();
+    const fi = new FogFilter(y.match, { movement: move, withdrawDelayMs: 100 });
+    y.put('a', 0, 0);
+    y.put('c', 8, -8);
+    y.tick(3);
+    fi.update();
+    let hid = NaN, off = NaN;
+    for (let x = 8, k = 0; k < 400 && off !== off; k++) {
+      x = Math.max(0, x - 0.05);
+      y.feet.set('c', [x, -8]);
+      y.tick();
+      fi.update();
+      if (hid !== hid && fi.fog.visible[0 * n + 1] === 0) hid = y.match.newestTickMs;
+      if (fi.fog.visible[0 * n + 1] === 1) hid = NaN;
+      if (!fi.isSent(0, 1)) off = y.match.newestTickMs;
+    }
+    expect(off - hid).toBeGreaterThanOrEqual(100);
+    expect(off - hid).toBeLessThan(100 + 1000 / 64 + 1e-9);
     // An explicit delay of 0: withheld with the verdict.
     const z = game();
     const f0 = new FogFilter(z.match, { movement: move, withdrawDelayMs: 0 });

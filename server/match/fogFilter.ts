@@ -7,8 +7,8 @@
  * match log (fog records, format 13), so the audit can say per pair when an enemy was withheld.
  *
  * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
- * newest two (0 across an epoch change or a gap; the reach grows from it only when the last tick
- * stepped input, else from the max speed: FogOfWar.speedFloor), the eye height (the pose's, else the rules'
+ * newest two when the last tick stepped input, else the last such velocity in this life (none known:
+ * the reach grows from the max speed, FogOfWar.speedFloor), the eye height (the pose's, else the rules'
  * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
  *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
  *             tick's time less the stamp of the newest input it stepped, when that is larger (under
@@ -26,14 +26,14 @@
  *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far.
- * Withdrawal waits: a pair judged hidden stays sent until it has been judged hidden for the
- * viewer's interpolation delay (withdrawDelayMs to change it). A verdict at d covers the enemy's
- * body from d on; the client draws `interp` behind the server, so a removal sent at once would reach
- * it while it still draws the enemy as it was before d (rounding a corner in plain sight), and the
- * client, which draws only from data it holds, would drop it from the screen early and predict a
- * miss where the server, rewinding to that render time, hits. Sent after `interp` of hidden
- * verdicts, the removal arrives (one-way later still) when the client draws times the verdicts
- * cover. Sending again is immediate; so is withholding a player that teleported (a new epoch: the
+ * Withdrawal waits one patch: a pair judged hidden stays sent until it has been judged hidden for
+ * patchMs (withdrawDelayMs to change it). The client draws `interp` behind the server and keeps
+ * drawing (and hitting) a withheld enemy's received tail up to its last snapshot (MatchView), so
+ * what a removal takes from its screen are the render times after the last patch that carried the
+ * enemy; that patch went out at or after the first hidden verdict, which covers the body from its
+ * own time on, so those render times are covered. A client that drops a player on the first
+ * snapshot without it (nothing drawn from its tail) needs withdrawDelayMs = its interpolation delay.
+ * Sending again is immediate; so is withholding a player that teleported (a new epoch: the
  * client draws nothing across it, and waiting would send where it landed).
  * A respawn or teleport bumps the player's epoch: the filter calls forget(slot) for it (the pair is
  * re-tested from the new spot in the same update). A player whose slot changes hands (leave, join)
@@ -104,8 +104,9 @@ export interface FogFilterOptions {
   /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
   config?: Partial<Omit<FogConfig, 'motion'>>;
   /**
-   * How long a pair must be judged hidden before it is withheld, ms (default: the viewer's
-   * interpolation delay; see the module comment).
+   * How long a pair must be judged hidden before it is withheld, ms (default: patchMs, for clients
+   * that draw a withheld player's received tail as MatchView does; a client that drops it at once
+   * needs its interpolation delay; see the module comment).
    */
   withdrawDelayMs?: number;
   /** Called for each flight newly sent to a viewer after update(), in the flight change list's order. */
@@ -155,8 +156,11 @@ export class FogFilter<Id extends string | number = string> {
   /** Per pair: server ms of the first hidden verdict of the current run of them while still sent (NaN: none). */
   private readonly hiddenSince: Float64Array;
   private readonly withdrawDelayMs: number;
-  /** The movement's max speed: the reach's starting speed when the last tick's velocity is not the player's own. */
+  /** The movement's max speed: the reach's starting speed when no velocity of the player's own is known. */
   private readonly maxSpeed: number;
+  /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
+  private readonly ownV: Float64Array;
+  private readonly ownKnown: Uint8Array;
   /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
@@ -182,6 +186,8 @@ export class FogFilter<Id extends string | number = string> {
     this.corpsesSeen = options.corpses !== 'hidden';
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
     this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
+    this.ownV = new Float64Array(3 * n);
+    this.ownKnown = new Uint8Array(n);
     this.onChange = options.onChange;
     this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.sent = new Uint8Array(n * n);
@@ -239,7 +245,7 @@ export class FogFilter<Id extends string | number = string> {
     for (let v = 0; v < n; v++) {
       if (this.occupant[v] === undefined || fog.present[v] === 0) continue;
       const row = v * n, all = this.seeAll[v] === 1;
-      const wd = this.withdrawDelayMs, delay = wd === wd ? wd : this.interp[v]! >= 0 ? this.interp[v]! : 0;
+      const wd = this.withdrawDelayMs, delay = wd === wd ? wd : this.patchMs;
       let on = 0, off = 0;
       for (let e = 0; e < n; e++) {
         if (e === v || this.occupant[e] === undefined || fog.present[e] === 0) continue;
@@ -386,8 +392,12 @@ export class FogFilter<Id extends string | number = string> {
     const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
     let vx = 0, vy = 0, vz = 0;
     // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
-    // tick that stepped none shows it standing while it still runs, so the reach then starts from
-    // the max speed (FogOfWar.speedFloor), as it does when the game stamps no input.
+    // tick that stepped none shows it standing while its client still runs it on. Then the last own
+    // velocity stands in: the client has moved on from it, by at most the acceleration, since the
+    // stamp of the newest input stepped, and the eye's horizon runs from that stamp (the lag below).
+    // Without one (a new life, no input yet, a stamp too old to be a lead) the reach starts from the
+    // max speed (FogOfWar.speedFloor), as it does when the game stamps no input.
+    const lag = this.match.newestTickMs - f[7]!;
     let own = false;
     if (k >= 2) {
       hist.feetInto(f, SNAPSHOT_FEET, k - 2);
@@ -398,7 +408,16 @@ export class FogFilter<Id extends string | number = string> {
         own = f[7]! > f[SNAPSHOT_FEET + 7]!;
       }
     }
-    fog.speedFloor[s] = own ? 0 : this.maxSpeed;
+    if (this.epoch[s] !== ep) this.ownKnown[s] = 0;
+    const o3 = 3 * s, ov = this.ownV;
+    if (own) {
+      ov[o3] = vx; ov[o3 + 1] = vy; ov[o3 + 2] = vz;
+      this.ownKnown[s] = 1;
+      fog.speedFloor[s] = 0;
+    } else if (this.ownKnown[s] === 1 && lag < MAX_LEAD_MS) {
+      vx = ov[o3]!; vy = ov[o3 + 1]!; vz = ov[o3 + 2]!;
+      fog.speedFloor[s] = 0;
+    } else fog.speedFloor[s] = this.maxSpeed;
     if (this.epoch[s] !== ep) {
       if (this.epoch[s] === this.epoch[s]) {
         fog.forget(s);
@@ -421,7 +440,6 @@ export class FogFilter<Id extends string | number = string> {
     // The eye's lead: how far the client's screen runs ahead of what the server stepped is its one
     // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
     // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
-    const lag = this.match.newestTickMs - f[7]!;
     let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
     const interp = h.interpDelayMs;
@@ -448,6 +466,7 @@ export class FogFilter<Id extends string | number = string> {
     this.epoch[s] = Number.NaN;
     this.oneWay[s] = Number.NaN;
     this.interp[s] = Number.NaN;
+    this.ownKnown[s] = 0;
   }
 }
 
