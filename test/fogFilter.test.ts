@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { defaultMoveConfig } from '../shared/movement/step';
-import { WeaponId } from '../shared/weapons';
+import { WEAPONS, WeaponId } from '../shared/weapons';
 import { buildTestWorld } from './helpers/server';
 
 const world = buildTestWorld();
@@ -184,7 +184,7 @@ describe('FogFilter', () => {
     expect(g.fog.enemyTicksSent[1]).toBe(1);
   });
 
-  it('a projectile end is told to its shooter, to those who may see the centre, and to those sent the shooter unless it struck a player withheld from them', () => {
+  it('a projectile end is told to its shooter, to those who may see the centre (its blast when it exploded), and to those sent the shooter unless it struck a player withheld from them', () => {
     const g = game();
     g.put('a', 0, 0);
     g.put('b', 0, 8);
@@ -201,6 +201,11 @@ describe('FogFilter', () => {
     // c (withheld from a) blows up behind the wall: not told; past the wall's end, in a's sight: told.
     expect(g.fog.endSeen(0, 99, 2, -1, R, 0, 1, -9)).toBe(false);
     expect(g.fog.endSeen(0, 99, 2, -1, R, 7, 1, -9)).toBe(true);
+    // Exploded there, its 4 m blast rises over the 3 m wall into a's sight: told.
+    expect(WEAPONS[R]!.projectile!.splash!.radius).toBe(4);
+    expect(g.fog.endSeen(0, 99, 2, -1, R, 0, 1, -9, true)).toBe(true);
+    // Second method: the top of the blast is in a's plain line of sight over the wall.
+    expect(world.anyHit(0, rig.eyeHeight, 0, 0, 1 + 3.9, -9)).toBe(false);
   });
 
   it('an update allocates nothing: no garbage collection and no heap growth during 10000 updates of 16 players and 12 projectiles', () => {

@@ -108,16 +108,17 @@ export class ArenaProjectiles {
     }
     for (const p of host.seats) {
       if (p === null || p.client === null || !p.connected) continue;
-      if (!fog.endSeen(p.index, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z)) continue;
-      const all = p.index === o.shooterSlot || victims.every((x) => fog.isSent(p.index, x.slot));
-      p.client.send(Msg.PROJECTILE, all ? reply : { ...reply, victims: victims.filter((x) => fog.isSent(p.index, x.slot)) });
+      if (!fog.endSeen(p.index, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z, o.exploded)) continue;
+      const struckKnown = o.player < 0 || fog.isSent(p.index, o.player);
+      const all = p.index === o.shooterSlot || (struckKnown && victims.every((x) => fog.isSent(p.index, x.slot)));
+      p.client.send(Msg.PROJECTILE, all ? reply : { ...reply, player: struckKnown ? o.player : -1, victims: victims.filter((x) => fog.isSent(p.index, x.slot)) });
     }
   }
 }
 
 /** Whether the victim in `slot` may be given the direction toward the end's centre: fog off, or it may be told the end. */
 function towardEnd(fog: FogFilter<string> | null, o: ProjectileOutcome<string>, slot: number): boolean {
-  return fog === null || fog.endSeen(slot, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z);
+  return fog === null || fog.endSeen(slot, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z, o.exploded);
 }
 
 /** The victim's damage with the direction toward the end's centre (where it came from; zero when not `toward`). */

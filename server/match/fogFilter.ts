@@ -51,8 +51,9 @@
  * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
  * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
  * match.projectiles) and go to onFlightSent. endSeen says who may be told a flight's end: its
- * shooter, those who may see its centre, and those sent it or its shooter unless it struck a player
- * withheld from them (a direct hit's centre places the struck player).
+ * shooter, those who may see its centre (any of its blast, when it exploded), and those sent it or
+ * its shooter unless it struck a player withheld from them (a direct hit's centre places the struck
+ * player); a game tells a viewer the struck player only when it is sent that player.
  *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
@@ -308,14 +309,17 @@ export class FogFilter<Id extends string | number = string> {
    * the end struck nobody or a player the viewer is sent (a direct hit's centre is on the struck
    * player: it would place a withheld one). For end events only (its numbers cross the call).
    */
-  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, struck: number, weapon: number, x: number, y: number, z: number): boolean {
+  endSeen(viewerSlot: number, flightId: number, shooterSlot: number, struck: number, weapon: number, x: number, y: number, z: number, exploded = false): boolean {
     if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
     if (this.seeAll[viewerSlot] === 1 || viewerSlot === shooterSlot) return true;
     const known = struck < 0 || this.isSent(viewerSlot, struck);
     if (known && (this.isSent(viewerSlot, shooterSlot) || this.isFlightSent(viewerSlot, flightId))) return true;
     const q = this.fog.point;
     q[Q_X] = x; q[Q_Y] = y; q[Q_Z] = z; q[Q_VX] = 0; q[Q_VY] = 0; q[Q_VZ] = 0; q[Q_GRAVITY] = 0; q[Q_LEAD] = 0; q[Q_TURNS] = 0;
-    q[Q_RADIUS] = weaponById(this.match.projectiles.weapons, weapon)?.projectile?.radius ?? 0;
+    // What may be seen of it: the projectile, or the whole blast when it exploded (a game draws the splash).
+    const spec = weaponById(this.match.projectiles.weapons, weapon)?.projectile;
+    const r = spec?.radius ?? 0, blast = exploded ? (spec?.splash?.radius ?? 0) : 0;
+    q[Q_RADIUS] = blast > r ? blast : r;
     return this.fog.seesPoint(viewerSlot);
   }
 
