@@ -23,6 +23,7 @@ import fc from 'fast-check';
 import { createSegmentHit, type SegmentHit } from '../shared/kernels/hit';
 import { createPreparedSegment, intersectPrepared, prepareSegment } from '../shared/kernels/watertight';
 import { World, createWorldHit, type WorldHit } from '../shared/world/world';
+import { bvhAnyHit, bvhAnyHitCached } from '../shared/bvh/traverse';
 import { loadLevelMesh } from '../server/level/gltf';
 import { fnv1a64 } from '../shared/util/hash';
 import { icosphere } from './helpers/icosphere';
@@ -159,6 +160,39 @@ describe('BVH first hit equals brute force', () => {
     expect(wHit.y.toFixed(3)).toBe('-1.745');
     expect(world.groundHeight(0, 10, 0, 20).toFixed(3)).toBe('-1.745');
     expect(wHit.ny).toBeGreaterThan(0.99);
+  });
+
+  it('collision-world.glb: any hit with an occluder cache (bvhAnyHitCached) says what brute force says, and names a triangle it meets', async () => {
+    const mesh = toFloat32(await loadLevelMesh(assetPath('collision-world.glb')));
+    const world = World.fromTriangles(mesh.positions, mesh.indices, mesh.surfaceRanges);
+    const b = world.arrays();
+    const rng = mulberry32(0x0cc1);
+    // Newest first, as fog of war keeps it; the last two slots hold junk offsets (none, past the end, not a multiple of 3).
+    const cache = new Int32Array([-1, -1, -1, b.tris.length + 3]);
+    const q = new Float64Array(7);
+    let fromCache = 0, fromTree = 0, clear = 0;
+    for (const s0 of segments(mesh, rng, 2000)) {
+      // A bundle of nearby segments, as one pair's lines are: they tend to meet the same triangle.
+      for (let j = 0; j < 5; j++) {
+        for (let i = 0; i < 6; i++) q[i] = s0[i]! + (j === 0 ? 0 : (rng() - 0.5) * 0.2);
+        const before = Array.from(cache.subarray(0, 2));
+        const k = bvhAnyHitCached(b, q, cache, 4);
+        const want = brute(mesh, q);
+        expect(k >= 0, `segment [${Array.from(q.subarray(0, 6))}]`).toBe(want.hit);
+        expect(k >= 0).toBe(bvhAnyHit(b, q));
+        if (k < 0) { clear++; continue; }
+        // The named triangle is one brute force meets (the kernel on its original corners).
+        prepareSegment(bSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+        expect(k % 3).toBe(0);
+        expect(kernelTri(kHit, mesh, world.originalTriangle(k / 3))).toBe(true);
+        if (before.includes(k)) fromCache++; else fromTree++;
+        if (cache[0] !== k) { cache[1] = cache[0]!; cache[0] = k; }
+        cache[2] = 1 + 3 * Math.floor(rng() * 500);
+      }
+    }
+    expect(fromCache).toBeGreaterThan(1000);
+    expect(fromTree).toBeGreaterThan(1000);
+    expect(clear).toBeGreaterThan(1000);
   });
 
   it('bistro-collision.glb: 10,000 seeded segments vs exact chunked brute force (itself checked on 200 vs full brute force)', async () => {

@@ -222,9 +222,55 @@ function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: 
 
 /** True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first. */
 export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
-  const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5];
-  const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
-  if (seg.ok !== 1) return false;
+  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+  return seg.ok === 1 && anyHitPrepared(b, q, seg) >= 0;
+}
+
+/**
+ * bvhAnyHit with an occluder cache (shadow rays behind one wall meet the same few triangles): the
+ * triangles at the tris offsets cache[0..n) (a triangle's first word, as returned: others are skipped) are tried first with the same mirrored
+ * decision, then the tree. Returns the tris offset of a triangle on the segment (keep it in the
+ * cache), or -1 when nothing is: the same yes or no as bvhAnyHit, since a triangle the decision
+ * says the segment meets is one the tree would find too.
+ */
+export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
+  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+  if (seg.ok !== 1) return -1;
+  for (let i = 0; i < n; i++) {
+    const k = cache[i];
+    if (k >= 0 && k % 3 === 0 && k + 2 < b.tris.length && preparedMeets(seg, b.verts, b.tris, k)) return k;
+  }
+  return anyHitPrepared(b, q, seg);
+}
+
+/** The leaf loop's decision for the one triangle at tris offset k (cullBack false, tMax 1). */
+function preparedMeets(seg: PreparedSegment, V: Float32Array, T: Int32Array, k: number): boolean {
+  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
+  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
+  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
+  const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
+  const akz = V[a + kz] - skz;
+  const bkz = V[b + kz] - skz;
+  const ckz = V[c + kz] - skz;
+  const Ax = V[a + kx] - skx - Sx * akz;
+  const Ay = V[a + ky] - sky - Sy * akz;
+  const Bx = V[b + kx] - skx - Sx * bkz;
+  const By = V[b + ky] - sky - Sy * bkz;
+  const Cx = V[c + kx] - skx - Sx * ckz;
+  const Cy = V[c + ky] - sky - Sy * ckz;
+  const Ue = Cx * By - Cy * Bx;
+  const Ve = Ax * Cy - Ay * Cx;
+  const We = Bx * Ay - By * Ax;
+  if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) return false;
+  const det = Ue + Ve + We;
+  const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
+  if (det > 0) return Tn >= 0 && Tn <= det;
+  if (det < 0) return Tn <= 0 && Tn >= det;
+  return false;
+}
+
+/** The any-hit traversal of a prepared segment: the tris offset of the first triangle met, or -1. */
+function anyHitPrepared(b: BvhArrays, q: Float64Array, seg: PreparedSegment): number {
   const F = b.nodesF;
   const U = b.nodesI;
   const T = b.tris;
@@ -242,7 +288,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   {
     const lo = Math.max(0, (F[xl] - sxl) * ix, (F[yl] - syl) * iy, (F[zl] - szl) * iz);
     const hi = Math.min(1, (F[xh] - sxh) * ix, (F[yh] - syh) * iy, (F[zh] - szh) * iz);
-    if (!(lo <= hi * SLAB_GROW)) return false;
+    if (!(lo <= hi * SLAB_GROW)) return -1;
   }
   let node = 0;
   let sp = 0;
@@ -251,7 +297,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
     const cnt = U[w + 7];
     if (cnt > 0) {
       for (let k = U[w + 6] * 3, end = k + cnt * 3; k < end; k += 3) {
-        // Mirror of intersectPrepared(..., cullBack = false, tMax = 1).
+        // Mirror of intersectPrepared(..., cullBack = false, tMax = 1) (preparedMeets is the same).
         const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
         const akz = V[a + kz] - skz;
         const bkz = V[b + kz] - skz;
@@ -269,9 +315,9 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
         const det = Ue + Ve + We;
         const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
         if (det > 0) {
-          if (Tn >= 0 && Tn <= det) return true;
+          if (Tn >= 0 && Tn <= det) return k;
         } else if (det < 0) {
-          if (Tn <= 0 && Tn >= det) return true;
+          if (Tn <= 0 && Tn >= det) return k;
         }
       }
     } else {
@@ -301,7 +347,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
         continue;
       }
     }
-    if (sp === 0) return false;
+    if (sp === 0) return -1;
     node = stackNode[--sp];
   }
 }

@@ -54,7 +54,8 @@
  * to a contact, or the ball its speed and gravity reach when a contact may turn it, grown by its
  * radius): the same guarantees, nothing cached.
  *
- * Cost, per update (one per patch): a visible pair re-tests first the line that was clear last time
+ * Cost, per update (one per patch): a ray tries the few triangles that blocked the latest rays before
+ * the BVH (bvhAnyHitCached: a hidden pair's lines mostly meet one wall). A visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
  * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
  * across and hiddenSlackYM up and down, covering hiddenLeadS of each player's current motion; while
@@ -66,7 +67,7 @@
  */
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
-import { bvhAnyHit, type BvhArrays } from '../bvh/traverse';
+import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
 import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
@@ -96,6 +97,8 @@ const FLOOR_LIFT = 0.01;
 /** The head's line aims this far below the top of the body envelope, metres. */
 const HEAD_BELOW_TOP = 0.1;
 const J = PRISM_STRIDE;
+/** Triangles kept as likely occluders (FogOfWar.blocked). */
+const OCCLUDERS = 4;
 /** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
 const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
 
@@ -150,6 +153,8 @@ export class FogOfWar {
   private readonly vert = new Float64Array(VERTICAL_STRIDE);
   private readonly pl = new Float64Array(3);
   private readonly bvh: BvhArrays | null;
+  /** The triangles that blocked the latest rays, newest first (-1: none): tried before the tree (most rays of a hidden pair meet one wall). */
+  private readonly occluders = new Int32Array(OCCLUDERS).fill(-1);
   private updates = 0;
 
   constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
@@ -385,11 +390,21 @@ export class FogOfWar {
     return -1;
   }
 
-  /** Whether the segment in seg meets the level (one ray). */
+  /** Whether the segment in seg meets the level (one ray); the triangle met joins the front of the occluders. */
   private blocked(): boolean {
     this.rays++;
     const seg = this.seg;
-    return this.bvh !== null ? bvhAnyHit(this.bvh, seg) : this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
+    if (this.bvh === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
+    const occ = this.occluders;
+    const k = bvhAnyHitCached(this.bvh, seg, occ, OCCLUDERS);
+    if (k < 0) return false;
+    if (occ[0] !== k) {
+      let j = 1;
+      while (j < OCCLUDERS - 1 && occ[j] !== k) j++;
+      for (; j > 0; j--) occ[j] = occ[j - 1];
+      occ[0] = k;
+    }
+    return true;
   }
 
   /**
