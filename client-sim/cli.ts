@@ -14,12 +14,13 @@ import { interpDelayFor, runSimulation, type SimOptions } from './simulate';
 import { peekTable } from './peek';
 import { formatReport } from './reportText';
 import { CHEAT_PROFILE_NAMES } from './cheats/index';
+import { roomsLevel } from '../server/level/rooms';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
                       [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
-                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--fog on|off] [--peeks N] [--json]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--fog on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
        npm run sim -- --peek [--peeks N] [--jitter MS] [--loss P] [--seed N] [--tick-rate HZ] [--json]
-  --fog sets the in-process server's fog of war; --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
+  --fog sets the in-process server's fog of war; --level plays on a glTF level or on 'rooms' (server/level/rooms.ts: nine walled rooms joined by doorways); --spawns spread spawns players over the whole level (default centre: near the centre, in sight of each other); --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
   --peek: the held angle against a peek at round trips 20, 50, 100, 150, 200 ms, fog off and on (jitter and loss 0 unless given);
   --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
@@ -45,7 +46,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        fog: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' },
+        fog: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
       },
     }));
   } catch (e) {
@@ -96,10 +97,20 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
     opts.fog = v.fog;
   }
   set('peeks', num('peeks', v.peeks));
+  if (v.spawns !== undefined) {
+    if (v.spawns !== 'centre' && v.spawns !== 'spread') fail(`--spawns needs centre or spread (got ${JSON.stringify(v.spawns)})`);
+    opts.spawns = v.spawns;
+  }
   const tickRate = num('tick-rate', v['tick-rate']);
   const patchRateMs = num('patch-ms', v['patch-ms']);
   if (tickRate !== undefined || patchRateMs !== undefined) {
     opts.server = { ...(tickRate !== undefined ? { tickRate } : {}), ...(patchRateMs !== undefined ? { patchRateMs } : {}) };
+  }
+  if (v.level !== undefined) {
+    if (v.level.trim() === '') fail('--level needs rooms or a .glb path');
+    const level = v.level === 'rooms' ? roomsLevel() : v.level;
+    opts.server = { ...opts.server, level };
+    opts.level = level;
   }
   return { opts, json: v.json === true, peek: v.peek === true };
 }

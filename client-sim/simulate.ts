@@ -6,6 +6,7 @@
  * default level locally for the bots' world queries and predictions.
  */
 import { createGameServer, type GameServer, type GameServerOptions } from '../server/index';
+import { spreadSpawnPoints } from '../server/level/spawnPoints';
 import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
@@ -116,6 +117,13 @@ export interface SimOptions {
   fogTickStride?: number;
   /** Peeks of the scripted peek (peek.ts) at the run's round trip after the match (default 0: none, peekersAdvantageMs null; `npm run sim` asks for 3). */
   peeks?: number;
+  /**
+   * Where the in-process server spawns players (unless options.server gives spawnPoints): 'centre'
+   * (the server's default for a level that names none: near the centre, in sight of each other, a
+   * busy match) or 'spread' (spreadSpawnPoints: over the whole level, mostly out of each other's
+   * sight). Bots wander near where they spawned.
+   */
+  spawns?: 'centre' | 'spread';
 }
 
 /** Each in-process room's match log and its slots' bots and profiles (what a caller needs to audit a room per player). */
@@ -217,7 +225,8 @@ export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
   const fog = options.fog !== undefined ? { fog: options.fog } : {};
-  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...options.server, port: 0, host: '127.0.0.1' });
+  const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
+  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);
   const tickRate = gs.config.tickRate;
   return {
@@ -225,6 +234,13 @@ async function inProcessArena(options: SimOptions, hostile: { events: number }):
     patchMs: gs.config.patchRateMs > 0 ? gs.config.patchRateMs : 1000 / tickRate,
     maxInterp: gs.config.maxInterpDelayMs, movement: gs.config.movement,
   };
+}
+
+/** The server's level (loaded here once, handed to it) and spawn points spread over it for every player it takes. */
+async function spreadOver(server: GameServerOptions | undefined): Promise<Pick<GameServerOptions, 'level' | 'spawnPoints'>> {
+  const lv = server?.level;
+  const world = lv instanceof World ? lv : await loadWorld(typeof lv === 'string' ? lv : DEFAULT_LEVEL_PATH);
+  return { level: world, spawnPoints: spreadSpawnPoints(world, server?.maxPlayers ?? 16) };
 }
 
 /** A remote server at `url`, played with the level loaded here and the room's default rules. */
