@@ -445,6 +445,10 @@ export class FogFilter<Id extends string | number = string> {
     // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
     // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
     let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
+    // What its link holds back beyond one way (a stall's backlog) the server steps faster than real
+    // time when it lands: others see its body make that up, over their body horizon.
+    const behind = lag - oneWay;
+    fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
     const interp = h.interpDelayMs;
     if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {

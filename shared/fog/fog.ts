@@ -118,6 +118,12 @@ export class FogOfWar {
    * player still runs): ./reach then grows nothing from rest.
    */
   readonly speedFloor: Float64Array;
+  /**
+   * Per slot, seconds of its own movement its server position may still make up faster than real
+   * time (0 by default): inputs its link held back (a stall, a retransmission) arrive in a burst and
+   * the server steps several a tick. Its body's region grows over this much more time.
+   */
+  readonly catchUp: Float64Array;
   /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
@@ -171,6 +177,7 @@ export class FogOfWar {
     this.vx = new Float64Array(n); this.vy = new Float64Array(n); this.vz = new Float64Array(n);
     this.eye = new Float64Array(n);
     this.speedFloor = new Float64Array(n);
+    this.catchUp = new Float64Array(n);
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.visible = new Uint8Array(nn);
@@ -201,6 +208,7 @@ export class FogOfWar {
     if (!(s >= 0 && s < this.capacity)) return;
     this.present[s] = 0;
     this.speedFloor[s] = 0;
+    this.catchUp[s] = 0;
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
     this.forget(s);
@@ -418,7 +426,8 @@ export class FogOfWar {
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
     const rr = this.rr, pl = this.pl;
     this.eyeRegion(out, v, grown);
-    rr[R_H] = this.bodyHorizon[v];
+    const hb = this.bodyHorizon[v] + this.catchUp[e];
+    rr[R_H] = hb < MAX_HORIZON_S ? hb : MAX_HORIZON_S;
     this.reachOf(R_BODY, e);
     this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.
