@@ -1,18 +1,18 @@
 /**
- * Which shots give which behaviour events (server/behaviour/events.ts) for projectile weapons: a
- * rocket's or grenade's shot gives the same events as the same shot of a hitscan weapon less those
- * that hold the aim against the target's body (shot error, time on the body, sweep, tracking wobble
- * and lag), whether its verdict launched or was rejected; the projectile weapons are read from the
- * log header's weapon table.
+ * Which shots give which behaviour events (server/behaviour/events.ts) for weapons not aimed at the
+ * body: a rocket's, grenade's or knife's shot gives the same events as the same shot of a hitscan
+ * weapon less those that hold the aim against the target's body (shot error, time on the body,
+ * sweep, tracking wobble and lag), whether its verdict launched, hit or was rejected; those weapons
+ * (projectile and melee) are read from the log header's weapon table.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { auditEvents, eventsFromRows, projectileWeapons } from '../server/behaviour/events';
+import { auditEvents, eventsFromRows, looseAimWeapons } from '../server/behaviour/events';
 import { MEASURES, type BehaviourEvent } from '../server/behaviour/score';
 import { MeasureCol } from '../server/behaviour/observer';
 import { SHOT_COLUMNS, ShotCol } from '../shared/audit/replay';
 import { VerdictKind } from '../shared/validate/verdict';
-import { WEAPONS, WeaponId } from '../shared/weapons';
+import { isMelee, WEAPONS, WeaponId } from '../shared/weapons';
 
 const BODY_MEASURES = new Set(['shotErrorNear', 'shotErrorMid', 'shotErrorFar', 'onTarget', 'sweep', 'trackJitter', 'trackLag']);
 
@@ -45,40 +45,41 @@ const shotArb = fc.record({
   gapMs: fc.integer({ min: 0, max: 1500 }),
   sight: fc.integer({ min: 0, max: 3 }).map((x) => x * 1000),
   dist: fc.double({ min: 1, max: 60, noNaN: true }),
-  weapon: fc.constantFrom<number>(WeaponId.RIFLE, WeaponId.SHOTGUN, WeaponId.ROCKET, WeaponId.GRENADE),
+  weapon: fc.constantFrom<number>(WeaponId.RIFLE, WeaponId.SHOTGUN, WeaponId.ROCKET, WeaponId.GRENADE, WeaponId.KNIFE),
   kind: fc.constantFrom<number>(VerdictKind.HIT, VerdictKind.MISS, VerdictKind.REJECTED, VerdictKind.LAUNCH),
   values: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 13, maxLength: 13 }),
 });
 
 describe('behaviour events of projectile weapons', () => {
-  it('the header\'s weapon table names the projectile weapons; a header without one names none', () => {
-    const got = projectileWeapons({ validation: { weapons: WEAPONS } });
-    expect([...got].sort()).toEqual(WEAPONS.filter((w) => w.projectile !== undefined).map((w) => w.id).sort());
-    expect(got.has(WeaponId.ROCKET) && got.has(WeaponId.GRENADE) && !got.has(WeaponId.RIFLE)).toBe(true);
-    expect(projectileWeapons(null).size).toBe(0);
-    expect(projectileWeapons({ validation: {} }).size).toBe(0);
+  it('the header\'s weapon table names the projectile and melee weapons; a header without one names none', () => {
+    const got = looseAimWeapons({ validation: { weapons: WEAPONS } });
+    expect([...got].sort()).toEqual(WEAPONS.filter((w) => w.projectile !== undefined || isMelee(w)).map((w) => w.id).sort());
+    expect(got.has(WeaponId.ROCKET) && got.has(WeaponId.GRENADE) && got.has(WeaponId.KNIFE)).toBe(true);
+    expect(got.has(WeaponId.RIFLE) || got.has(WeaponId.SHOTGUN) || got.has(WeaponId.SNIPER) || got.has(WeaponId.PISTOL)).toBe(false);
+    expect(looseAimWeapons(null).size).toBe(0);
+    expect(looseAimWeapons({ validation: {} }).size).toBe(0);
   });
 
-  it('a projectile shot gives the hitscan shot\'s events less the measures against the body', () => {
-    const projectiles = projectileWeapons({ validation: { weapons: WEAPONS } });
+  it('a projectile or melee shot gives the hitscan shot\'s events less the measures against the body', () => {
+    const looseAim = looseAimWeapons({ validation: { weapons: WEAPONS } });
     // Shots at least a tracking window apart: a left-out tracking event then holds back no later one.
     fc.assert(fc.property(fc.array(shotArb.map((s) => ({ ...s, gapMs: 300 + s.gapMs })), { minLength: 1, maxLength: 40 }), (shots) => {
-      const got = eventsFromRows(rowsOf(shots, false), shots.length, projectiles);
+      const got = eventsFromRows(rowsOf(shots, false), shots.length, looseAim);
       const asHitscan = eventsFromRows(rowsOf(shots, true), shots.length);
-      const flight = (i: number) => shots[i]!.kind === VerdictKind.LAUNCH || projectiles.has(shots[i]!.weapon);
+      const notAtBody = (i: number) => shots[i]!.kind === VerdictKind.LAUNCH || looseAim.has(shots[i]!.weapon);
       for (const [shooter, list] of asHitscan) {
-        const want = list.filter((e: BehaviourEvent) => !(flight(e.shot) && BODY_MEASURES.has(MEASURES[e.measure]!.name)));
+        const want = list.filter((e: BehaviourEvent) => !(notAtBody(e.shot) && BODY_MEASURES.has(MEASURES[e.measure]!.name)));
         expect(got.get(shooter) ?? []).toEqual(want);
       }
       expect([...got.keys()].sort()).toEqual([...asHitscan.keys()].sort());
     }), { numRuns: 200 });
   });
 
-  it('without projectile shots the events are those of the rows alone, and an audited log\'s are read with its header', () => {
+  it('without projectile or melee shots the events are those of the rows alone, and an audited log\'s are read with its header', () => {
     fc.assert(fc.property(fc.array(shotArb.map((s) => ({ ...s, weapon: WeaponId.RIFLE, kind: s.kind === VerdictKind.LAUNCH ? VerdictKind.MISS : s.kind })), { minLength: 1, maxLength: 40 }), (shots) => {
       const rows = rowsOf(shots, false);
       const plain = eventsFromRows(rows, shots.length);
-      expect(eventsFromRows(rows, shots.length, projectileWeapons({ validation: { weapons: WEAPONS } }))).toEqual(plain);
+      expect(eventsFromRows(rows, shots.length, looseAimWeapons({ validation: { weapons: WEAPONS } }))).toEqual(plain);
       expect(auditEvents({ rows, shots: shots.length, header: { validation: { weapons: WEAPONS } } })).toEqual(plain);
     }), { numRuns: 100 });
     // A rejected rocket: the header's table makes it a projectile shot, the rows alone do not.
