@@ -13,7 +13,7 @@ import { slotEvents, slotIdentities } from '../audit/scan';
 import { auditFog, type FogAudit } from '../audit/fog';
 import { flagBehaviour, flagPlayers, type FlagThresholds, type PlayerReport, type ShotFacts } from './flags';
 import { MEASURES, type Calibration } from './score';
-import { eventsFromRows } from './events';
+import { auditEvents } from './events';
 import { DEFAULT_CALIBRATION } from './calibration';
 import { MeasureCol, measuresPlugin, type MeasureOptions } from './observer';
 
@@ -104,7 +104,7 @@ export async function auditMatchLog(path: string, options: AuditOptions = {}, gi
   markUnavailable(players, r, h.maxPlayers);
   const ids = slotIdentities(r.bytes, r.frames);
   for (const p of players) p.identities = (ids.get(p.player) ?? []).map((i) => ({ playerId: i.playerId, verified: i.verified }));
-  if (measures !== false && options.calibration !== null) flagBehaviour(players, eventsFromRows(r.rows, r.shots), options.calibration ?? DEFAULT_CALIBRATION);
+  if (measures !== false && options.calibration !== null) flagBehaviour(players, auditEvents(r), options.calibration ?? DEFAULT_CALIBRATION);
   const flagged = players.filter((p) => p.flags.length > 0).map((p) => ({ player: p.player, reasons: p.flags.map((f) => `${f.rule}: ${f.detail}`) }));
   const fog = auditFog(r.bytes, r.frames, h.maxPlayers, (h as { fog?: unknown }).fog);
   return { ...r, players, flagged, fog };

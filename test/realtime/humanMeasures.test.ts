@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
 import { auditMatchLog, closeAuditWorkers } from '../../server/behaviour/audit';
-import { eventsFromRows } from '../../server/behaviour/events';
+import { auditEvents } from '../../server/behaviour/events';
 import { honestRank, MEASURES } from '../../server/behaviour/score';
 import { DEFAULT_CALIBRATION } from '../../server/behaviour/calibration';
 
@@ -47,7 +47,7 @@ describe('simulator bots and synthetic players: one human by the audit\'s measur
     const file = readdirSync(dir).find((f) => f.endsWith('.hrml'))!;
     const r = await auditMatchLog(join(dir, file));
     expect(r.mismatches).toEqual([]);
-    const events = eventsFromRows(r.rows, r.shots);
+    const events = auditEvents(r);
     const compared: string[] = [];
     MEASURES.forEach((m, i) => {
       const cal = DEFAULT_CALIBRATION.measures[m.name];

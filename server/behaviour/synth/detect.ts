@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { World } from '../../../shared/world/world';
 import { auditMatchLog, type AuditResult } from '../audit';
 import { calibrate, roundCalibration, scorePlayer, type BehaviourEvent, type Calibration } from '../score';
-import { eventsFromRows } from '../events';
+import { auditEvents } from '../events';
 import { Behaviour, INHUMAN_PROFILES, synthesizeMatch, type CheatKind } from './synthMatch';
 import { mulberry32 } from '../../../shared/util/prng';
 import { simHonestEvents, simRunText, type SimRun } from './simPlayers';
@@ -135,7 +135,7 @@ export async function runDetection(o: DetectOptions): Promise<DetectionResult> {
       for (const k of Object.keys(cheats)) slotStrengths[Number(k)] = strengths[Math.floor(draw() * strengths.length)]!;
       await playMatch(o, path, seed * 7919 + c, seconds, cheats, 0, slotStrengths);
       const a = await auditMatchLog(path, { world: o.world });
-      for (const [p, ev] of eventsFromRows(a.rows, a.shots)) if ((cheats[p] ?? Behaviour.HONEST) === Behaviour.HONEST) calibrationHonest.push(ev);
+      for (const [p, ev] of auditEvents(a)) if ((cheats[p] ?? Behaviour.HONEST) === Behaviour.HONEST) calibrationHonest.push(ev);
     }
     const simText = sims.length > 0 ? ` and ${simPlayers} honest simulator bots of ${sims.length} runs (npm run sim -- ${sims.map(simRunText).join('; ')})` : '';
     const groups = calibrationHonest.map((_, i) => (i < simPlayers ? 1 : 0));

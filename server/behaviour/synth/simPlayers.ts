@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { World } from '../../../shared/world/world';
 import { runSimulation } from '../../../client-sim/simulate';
 import { auditMatchLog, type AuditResult } from '../audit';
-import { eventsFromRows } from '../events';
+import { auditEvents } from '../events';
 import type { BehaviourEvent, Calibration } from '../score';
 
 /** One simulator run: the settings `npm run sim` takes. */
@@ -24,23 +24,28 @@ export interface SimRun {
   loss: number;
   /** Each bot's round trip drawn from rttMs +- rttSpreadMs. */
   rttSpreadMs?: number;
+  /** Share of the bots that take a rocket or grenade launcher at middle range (`--launchers`; default the simulator's, 0.4). */
+  launcherShare?: number;
 }
 
 /**
  * The runs the shipped calibration adds: two at the simulator's usual conditions (100 ms, 20 ms
  * jitter, 1% loss) and two elsewhere (near and clean; far, jittery and lossy, round trips spread),
- * 24 honest bots beside 8 cheaters each (two full rooms). Other seeds are left for checking.
+ * with the simulator's share of launcher fans (0.4), and one at the usual conditions where every
+ * bot is a launcher fan (switching to a rocket or grenade launcher at middle range and back): 24
+ * honest bots beside 8 cheaters each (two full rooms). Other seeds are left for checking.
  */
 export const SIM_CALIBRATION_RUNS: readonly SimRun[] = [
   { seed: 11, bots: 24, cheaters: 8, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01 },
   { seed: 12, bots: 24, cheaters: 8, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01 },
   { seed: 13, bots: 24, cheaters: 8, seconds: 60, rttMs: 40, jitterMs: 5, loss: 0.002 },
   { seed: 14, bots: 24, cheaters: 8, seconds: 60, rttMs: 160, jitterMs: 30, loss: 0.02, rttSpreadMs: 80 },
+  { seed: 15, bots: 24, cheaters: 8, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, launcherShare: 1 },
 ];
 
 /** A run as `npm run sim` arguments (for the calibration's source line and the docs). */
 export function simRunText(r: SimRun): string {
-  return `--bots ${r.bots} --cheaters ${r.cheaters} --seconds ${r.seconds} --rtt ${r.rttMs} --jitter ${r.jitterMs} --loss ${r.loss}${r.rttSpreadMs ? ` --rtt-spread ${r.rttSpreadMs}` : ''} --seed ${r.seed}`;
+  return `--bots ${r.bots} --cheaters ${r.cheaters} --seconds ${r.seconds} --rtt ${r.rttMs} --jitter ${r.jitterMs} --loss ${r.loss}${r.rttSpreadMs ? ` --rtt-spread ${r.rttSpreadMs}` : ''}${r.launcherShare !== undefined ? ` --launchers ${r.launcherShare}` : ''} --seed ${r.seed}`;
 }
 
 /** A finished run's rooms, each audited: the audit and which of its slots were honest bots. */
@@ -60,7 +65,7 @@ export async function playSimRun(run: SimRun, world: World, dir: string, each: (
   try {
     const report = await runSimulation({
       bots: run.bots, cheaters: run.cheaters, seconds: run.seconds, rttMs: run.rttMs, jitterMs: run.jitterMs, loss: run.loss, rttSpreadMs: run.rttSpreadMs,
-      seed: run.seed, audit: false, server: { matchLogDir: dir },
+      launcherShare: run.launcherShare, seed: run.seed, audit: false, server: { matchLogDir: dir },
     });
     for (const room of report.rooms) {
       if (room.matchLog === null) continue;
@@ -76,7 +81,7 @@ export async function playSimRun(run: SimRun, world: World, dir: string, each: (
 export async function simHonestEvents(run: SimRun, world: World, dir: string): Promise<BehaviourEvent[][]> {
   const out: BehaviourEvent[][] = [];
   await playSimRun(run, world, join(dir, `sim-${run.seed}`), ({ audit, honestSlots }) => {
-    const events = eventsFromRows(audit.rows, audit.shots);
+    const events = auditEvents(audit);
     for (const slot of honestSlots) {
       const ev = events.get(slot);
       if (ev !== undefined && ev.length > 0) out.push(ev);
