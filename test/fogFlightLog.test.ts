@@ -6,22 +6,30 @@
  * fires one. The audit (server/audit/fog.ts) rebuilds from the fog flights records who was sent
  * which flight from which tick, and that is what the clients received: each client holds a flight's
  * state exactly when the audit says it was sent it, first in the patch of the tick it says; the
- * replay viewer (web/src/replayLog.ts) draws each flight for each viewer from that tick on.
+ * replay viewer (web/src/replayLog.ts) draws each flight for each viewer from that tick on; in
+ * Chromium, /replay.html draws C's rocket into the floor with no viewer chosen and as C was sent,
+ * not as A was sent.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './helpers/chromium';
 import { buildTestWorld, roomClosed, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
 import { ShotAction } from '../shared/protocol/shot';
 import { WeaponId } from '../shared/weapons';
 import { auditMatchLog } from '../server/behaviour/audit';
+import { summaryLines } from '../server/behaviour/cli';
 import { MatchLogView } from '../web/src/replayLog';
 
 const INTERP = 100;
 const world = buildTestWorld();
 const dir = mkdtempSync(join(tmpdir(), 'hitreg-fogflightlog-'));
 let ts: TestServer;
+/** The room's log, and C's rocket into the floor far behind the wall (never sent to A). */
+let logPath = '';
+let hiddenRocket = -1;
 
 /** `p` takes the rocket launcher (seq 1) and fires it (seq 2) from its eye toward (tx, ty, tz); returns the rocket's id. */
 async function fireRocket(p: TestPlayer, tx: number, ty: number, tz: number): Promise<number> {
@@ -73,10 +81,17 @@ describe('fog of war: projectile sends in the match log', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.hrml'));
     expect(files.length).toBe(1);
     const path = join(dir, files[0]!);
+    logPath = path;
+    hiddenRocket = shots[0]![1];
     const r = await auditMatchLog(path, { world, calibration: null });
     expect(r.problems).toEqual([]);
     expect([r.fog.mode, r.fog.flightsRecorded, r.fog.badRecords, r.fog.unknownFlightSends]).toEqual(['on', true, 0, 0]);
     expect(r.fog.flights.map((f) => f.id)).toEqual(shots.map((s) => s[1]));
+    // The audit's text report: the fog line, then a line per flight.
+    const lines = summaryLines(r);
+    const at = lines.findIndex((l) => l.startsWith('fog of war on'));
+    console.log(`[fog flights] audit report:\n${lines.slice(at).join('\n')}`);
+    expect(lines.slice(at + 1).map((l) => /^ {2}flight (\d+) /.exec(l)?.[1])).toEqual(shots.map((s) => String(s[1])));
     const log = MatchLogView.parse(new Uint8Array(readFileSync(path)));
     for (const f of r.fog.flights) {
       // Who received it, and from the patch of which tick (the state's serverTimeMs).
@@ -103,5 +118,37 @@ describe('fog of war: projectile sends in the match log', () => {
     expect(byId.get(shots[1]![1])!.sent.map((s) => s.viewer)).toContain(0);
     const va = r.fog.viewers.find((v) => v.slot === 0)!;
     expect([va.flightsSent, va.othersFlightsSent, va.othersFlightsNeverSent]).toEqual([2, 2, 1]);
+  });
+
+  it('in Chromium: the replay viewer draws the rocket withheld from A with no viewer chosen and as its shooter C was sent, not as A was sent', async () => {
+    expect(logPath).not.toBe('');
+    const log = MatchLogView.parse(new Uint8Array(readFileSync(logPath)));
+    const has = (viewer: number, i: number): boolean => log.flightsAt(viewer, i).some((f) => f.id === hiddenRocket);
+    let tick = -1;
+    for (let i = 0; i < log.ticks && tick < 0; i++) if (has(-1, i) && has(2, i) && !has(0, i)) tick = i;
+    expect(tick).toBeGreaterThanOrEqual(0);
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`http://127.0.0.1:${ts.port}/replay.html`);
+      await page.setInputFiles('#file', logPath);
+      await page.waitForFunction('window.replay !== undefined', undefined, { timeout: 10_000 });
+      const drawnAs = async (viewer: number): Promise<number[]> => {
+        await page.evaluate(`(() => { document.getElementById('scrub').value = '${tick}'; document.getElementById('fogViewer').value = '${viewer}'; })()`);
+        // Two animation frames: the next one draws the tick for that viewer.
+        await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+        return (await page.evaluate('window.replay.flightsDrawn()')) as number[];
+      };
+      expect(await drawnAs(-1)).toContain(hiddenRocket);
+      expect(await drawnAs(2)).toContain(hiddenRocket);
+      expect(await drawnAs(0)).not.toContain(hiddenRocket);
+      expect(await drawnAs(-1)).toContain(hiddenRocket);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser?.close();
+    }
   });
 });
