@@ -86,6 +86,7 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   };
   for (const f of frames.frames) {
     const at = f.payloadOffset;
+    if (fl.read(f.type, view, at, f.payloadLength, ticks)) continue;
     if (f.type === RecordType.TICK) {
       count();
       if (f.payloadLength < TICK_HEAD_BYTES) continue;
@@ -102,10 +103,7 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
     } else if (f.type === RecordType.FOG) {
       const t = readFog(view, at, f.payloadLength, visit);
       if (t !== t) out.badRecords++;
-    } else if (f.type === RecordType.FOG_FLIGHTS) fl.sends(view, at, f.payloadLength);
-    else if (f.type === RecordType.PROJECTILE_SPAWN) fl.spawned(view, at, f.payloadLength, ticks);
-    else if (f.type === RecordType.PROJECTILE_END) fl.ended(view, at, f.payloadLength);
-    else if (f.type === RecordType.EVENT) {
+    } else if (f.type === RecordType.EVENT) {
       const e = readEvent(view, at, f.payloadLength);
       if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) {
         count();
@@ -117,9 +115,15 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   }
   count();
   for (let p = 0; p < n * n; p++) close(p, tickMs);
+  finish(out, fl, ever, on, off);
+  return out;
+}
+
+/** The per viewer rows (slots ever present) and, when the log records them, the flights. */
+function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Float64Array, off: Float64Array): void {
   const perViewer = fl.finish();
   const flights = out.flightsRecorded;
-  for (let s = 0; s < n; s++) {
+  for (let s = 0; s < ever.length; s++) {
     if (ever[s] !== 1) continue;
     const pv = perViewer[s]!;
     out.viewers.push({
@@ -132,7 +136,6 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
     out.unknownFlightSends = fl.unknownSends;
   }
   out.badRecords += fl.badRecords;
-  return out;
 }
 
 /** One line per log: the mode and, with fog on, each viewer's enemy-ticks sent and withheld. */

@@ -12,6 +12,7 @@
 import { createEndData, createSpawnData } from '../../shared/projectile/flights';
 import { readEnd, readSpawn } from '../../shared/matchlog/projectileRecord';
 import { readFogFlights } from '../../shared/matchlog/fogFlightRecord';
+import { RecordType } from '../../shared/matchlog/records';
 
 /** One flight: its shooter, life (match ms) and who was sent it from when. */
 export interface FlightSends {
@@ -53,6 +54,15 @@ export class FogFlightsRebuild {
 
   constructor(private readonly n: number) {
     this.perViewer = Array.from({ length: n }, () => ({ flightsSent: 0, othersSent: 0, othersNeverSent: 0 }));
+  }
+
+  /** Reads a record of type `type` when it is one of this rebuild's (spawn, end, fog flights); false for any other. */
+  read(type: number, view: DataView, at: number, length: number, ticks: number): boolean {
+    if (type === RecordType.FOG_FLIGHTS) this.sends(view, at, length);
+    else if (type === RecordType.PROJECTILE_SPAWN) this.spawned(view, at, length, ticks);
+    else if (type === RecordType.PROJECTILE_END) this.ended(view, at, length);
+    else return false;
+    return true;
   }
 
   /** A projectile spawn record (after `ticks` tick records). */

@@ -163,13 +163,7 @@ export class MatchLogView {
         }
       } else if (f.type === RecordType.FOG) {
         readFog(v, at, f.payloadLength, fogChange);
-      } else if (f.type === RecordType.FOG_FLIGHTS) {
-        if (ti > 0) readFogFlights(v, at, f.payloadLength, (viewer, id) => flights.sent(viewer, id, ti - 1));
-      } else if (f.type === RecordType.PROJECTILE_SPAWN) {
-        flights.spawned(v, at, f.payloadLength, ti);
-      } else if (f.type === RecordType.PROJECTILE_END) {
-        flights.ended(v, at, f.payloadLength, ti);
-      }
+      } else flights.read(f.type, v, at, f.payloadLength, ti);
     }
     for (let p = 0; p < n * n; p++) close(p, ti);
     flights.finish(ti);
@@ -308,7 +302,14 @@ class FlightSpans {
 
   constructor(private readonly flights: LoggedFlight[], private readonly spans: Map<number, number[]>, private readonly slots: number) {}
 
-  spawned(v: DataView, at: number, length: number, ti: number): void {
+  /** A spawn, an end or a fog flights record read after `ti` ticks; any other record is not this reader's. */
+  read(type: number, v: DataView, at: number, length: number, ti: number): void {
+    if (type === RecordType.PROJECTILE_SPAWN) this.spawned(v, at, length, ti);
+    else if (type === RecordType.PROJECTILE_END) this.ended(v, at, length, ti);
+    else if (type === RecordType.FOG_FLIGHTS && ti > 0) readFogFlights(v, at, length, (viewer, id) => this.sent(viewer, id, ti - 1));
+  }
+
+  private spawned(v: DataView, at: number, length: number, ti: number): void {
     const s = this.spawn;
     if (!readSpawn(s, v, at, length) || !s.alive) return;
     const f: LoggedFlight = {
@@ -319,7 +320,7 @@ class FlightSpans {
     this.byId.set(f.id, f);
   }
 
-  ended(v: DataView, at: number, length: number, ti: number): void {
+  private ended(v: DataView, at: number, length: number, ti: number): void {
     if (!readProjectileEnd(this.end, v, at, length)) return;
     const f = this.byId.get(this.end.id);
     if (f === undefined) return;
@@ -329,7 +330,7 @@ class FlightSpans {
     for (let viewer = 0; viewer < this.slots; viewer++) this.close(f.id * this.slots + viewer, f.endTick);
   }
 
-  sent(viewer: number, id: number, tick: number): void {
+  private sent(viewer: number, id: number, tick: number): void {
     if (viewer >= this.slots) return;
     const key = id * this.slots + viewer;
     if (!this.open.has(key)) this.open.set(key, tick);
