@@ -5,7 +5,7 @@
 // at a time: software WebGL takes a core, and two Chromiums would starve each other on two cores.
 import { defineConfig } from 'vitest/config';
 
-const BROWSER = ['test/webClient.test.ts', 'test/webProjectiles.test.ts', 'test/determinism.test.ts', 'test/replayViewer.test.ts', 'test/reviewPage.test.ts', 'test/webFog.test.ts'];
+const BROWSER = ['test/webClient.test.ts', 'test/webProjectiles.test.ts', 'test/determinism.test.ts', 'test/replayViewer.test.ts', 'test/reviewPage.test.ts', 'test/webFog.test.ts', 'test/fogFlightLog.test.ts'];
 const EXCLUDE = ['test/realtime/**', '**/node_modules/**'];
 
 export default defineConfig({

@@ -3,17 +3,32 @@
  * and the fog records (shared/matchlog/fogRecord.ts) over the tick records and join/leave events.
  * Every (viewer, enemy) pair starts withheld when either joins; a fog record written after tick T
  * says what the patch of tick T carried on. Per viewer slot: enemy-ticks sent and withheld (ticks x
- * enemies present in the tick record), and per pair the spans it was withheld, in match ms.
+ * enemies present in the tick record), and per pair the spans it was withheld, in match ms. From
+ * format 14 on also the projectiles (./fogFlights.ts): per flight who was sent it from when, per
+ * viewer the flights sent and the flights of others it was never sent.
  */
-import type { FrameReadResult } from '../../shared/matchlog/frame';
+import { LOG_VERSION_WITH_FOG_FLIGHTS, type FrameReadResult } from '../../shared/matchlog/frame';
 import { readEvent, RecordType, TICK_COUNT_AT, TICK_HEAD_BYTES, TICK_TIME_AT, tickSlotBytes } from '../../shared/matchlog/records';
 import { readFog } from '../../shared/matchlog/fogRecord';
+import { FogFlightsRebuild, type FlightSends } from './fogFlights';
+
+export type { FlightSends };
 
 export interface FogAudit {
   /** The header's fog mode ('unknown': the game did not say, or the log predates format 13). */
   mode: 'on' | 'off' | 'unknown';
-  /** Per viewer slot that was ever present: enemy-ticks sent and withheld. */
-  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number }[];
+  /**
+   * Per viewer slot that was ever present: enemy-ticks sent and withheld; projectiles (0 when
+   * flightsRecorded is false): flights sent (its own included), flights of others sent, and flights
+   * of others that flew while it was present and were never sent to it.
+   */
+  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number; flightsSent: number; othersFlightsSent: number; othersFlightsNeverSent: number }[];
+  /** The log records which projectiles were sent to whom (fog on, format 14 on). */
+  flightsRecorded: boolean;
+  /** Per projectile (in spawn order): who was sent it from when, and who never was (empty when flightsRecorded is false). */
+  flights: FlightSends[];
+  /** Fog flights sends naming a flight no spawn record in the log named (or a slot out of range). */
+  unknownFlightSends: number;
   /** Per (viewer, enemy) pair: the spans [fromMs, toMs) the enemy was withheld while both were present. */
   withheld: { viewer: number; enemy: number; fromMs: number; toMs: number }[];
   /** Fog records that did not read (malformed). */
@@ -22,8 +37,11 @@ export interface FogAudit {
 
 /** Rebuilds the fog of a log whose header said `mode` (header.fog), over `maxPlayers` slots. */
 export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers: number, mode: unknown): FogAudit {
-  const out: FogAudit = { mode: mode === 'on' || mode === 'off' ? mode : 'unknown', viewers: [], withheld: [], badRecords: 0 };
+  const m = mode === 'on' || mode === 'off' ? mode : 'unknown';
+  const out: FogAudit = { mode: m, viewers: [], withheld: [], badRecords: 0, flightsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS, flights: [], unknownFlightSends: 0 };
   const n = Math.max(1, Math.min(256, Math.floor(maxPlayers)));
+  const fl = new FogFlightsRebuild(n);
+  let ticks = 0;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const slotBytes = tickSlotBytes(frames.version);
   const sent = new Uint8Array(n * n);
@@ -36,6 +54,7 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   const count = (): void => {
     if (!pending) return;
     pending = false;
+    fl.tick(present, ticks);
     for (let v = 0; v < n; v++) {
       if (present[v] === 0) continue;
       for (let e = 0; e < n; e++) {
@@ -67,12 +86,14 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   };
   for (const f of frames.frames) {
     const at = f.payloadOffset;
+    if (fl.read(f.type, view, at, f.payloadLength, ticks)) continue;
     if (f.type === RecordType.TICK) {
       count();
       if (f.payloadLength < TICK_HEAD_BYTES) continue;
       const k = view.getUint16(at + TICK_COUNT_AT, true);
       if (f.payloadLength !== TICK_HEAD_BYTES + k * slotBytes) continue;
       tickMs = view.getFloat64(at + TICK_TIME_AT, true);
+      ticks++;
       present.fill(0);
       for (let i = 0; i < k; i++) {
         const s = view.getUint16(at + TICK_HEAD_BYTES + i * slotBytes, true);
@@ -87,14 +108,34 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
       if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) {
         count();
         reset(e.slot, e.timeMs);
+        fl.slotChanged(e.slot);
         present[e.slot] = 0;
       }
     }
   }
   count();
   for (let p = 0; p < n * n; p++) close(p, tickMs);
-  for (let s = 0; s < n; s++) if (ever[s] === 1) out.viewers.push({ slot: s, enemyTicksSent: on[s]!, enemyTicksWithheld: off[s]! });
+  finish(out, fl, ever, on, off);
   return out;
+}
+
+/** The per viewer rows (slots ever present) and, when the log records them, the flights. */
+function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Float64Array, off: Float64Array): void {
+  const perViewer = fl.finish();
+  const flights = out.flightsRecorded;
+  for (let s = 0; s < ever.length; s++) {
+    if (ever[s] !== 1) continue;
+    const pv = perViewer[s]!;
+    out.viewers.push({
+      slot: s, enemyTicksSent: on[s]!, enemyTicksWithheld: off[s]!,
+      flightsSent: flights ? pv.flightsSent : 0, othersFlightsSent: flights ? pv.othersSent : 0, othersFlightsNeverSent: flights ? pv.othersNeverSent : 0,
+    });
+  }
+  if (flights) {
+    out.flights = fl.flights;
+    out.unknownFlightSends = fl.unknownSends;
+  }
+  out.badRecords += fl.badRecords;
 }
 
 /** One line per log: the mode and, with fog on, each viewer's enemy-ticks sent and withheld. */
@@ -104,5 +145,18 @@ export function fogLine(f: FogAudit): string {
     const all = v.enemyTicksSent + v.enemyTicksWithheld;
     return `player ${v.slot} ${v.enemyTicksSent} sent / ${v.enemyTicksWithheld} withheld${all > 0 ? ` (${((100 * v.enemyTicksWithheld) / all).toFixed(0)}%)` : ''}`;
   });
-  return `fog of war on, enemy-ticks: ${parts.join('; ') || 'no players'}${f.badRecords > 0 ? `; ${f.badRecords} fog records malformed` : ''}`;
+  return `fog of war on, enemy-ticks: ${parts.join('; ') || 'no players'}${f.badRecords > 0 ? `; ${f.badRecords} fog records malformed` : ''}; ${flightsLine(f)}`;
+}
+
+/** The projectiles part of fogLine: per viewer the flights of others sent and never sent. */
+function flightsLine(f: FogAudit): string {
+  if (!f.flightsRecorded) return 'projectile sends not recorded (log format before 14)';
+  const parts = f.viewers.map((v) => `player ${v.slot} ${v.othersFlightsSent} sent / ${v.othersFlightsNeverSent} never sent`);
+  return `projectiles of others (${f.flights.length} flights): ${parts.join('; ') || 'no players'}${f.unknownFlightSends > 0 ? `; ${f.unknownFlightSends} sends of unknown flights` : ''}`;
+}
+
+/** One line per flight: its shooter, how long it flew, and who was sent it how long after its spawn; who never was. */
+export function flightLines(f: FogAudit): string[] {
+  const after = (x: FlightSends, t: number): string => (t === t ? `+${(t - x.spawnMs).toFixed(0)} ms` : 'open');
+  return f.flights.map((x) => `  flight ${x.id} of player ${x.shooter} (ended ${after(x, x.endMs)}): sent ${x.sent.map((s) => `p${s.viewer} ${after(x, s.fromMs)}`).join(', ') || 'to nobody'}${x.neverSent.length > 0 ? `; never sent p${x.neverSent.join(', p')}` : ''}`);
 }

@@ -26,7 +26,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { LogFormatError } from '../../shared/matchlog/frame';
 import { ShotCol, SHOT_COLUMNS } from '../../shared/audit/replay';
 import { auditMatchLog, ProblemKind, type AuditResult } from './audit';
-import { fogLine } from '../audit/fog';
+import { flightLines, fogLine } from '../audit/fog';
 import { DEFAULT_THRESHOLDS, type FlagThresholds } from './flags';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -177,6 +177,9 @@ export function summaryLines(r: AuditResult): string[] {
   for (const f of r.flagged) for (const reason of f.reasons) lines.push(`FLAG player ${f.player}: ${reason}`);
   lines.push(...unavailableLines(r));
   lines.push(fogLine(r.fog));
+  const flights = flightLines(r.fog);
+  lines.push(...flights.slice(0, 50));
+  if (flights.length > 50) lines.push(`  ... ${flights.length - 50} more flights (see --json)`);
   return lines;
 }
 
@@ -213,7 +216,10 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     truncatedAt: r.frames.truncated ? r.frames.truncatedAt : null,
     ends: { ...r.ends, lastTimeMs: Number.isFinite(r.ends.lastTimeMs) ? r.ends.lastTimeMs : null, cut: r.ends.cut && { bytes: r.ends.cut.bytes, promised: Number.isFinite(r.ends.cut.promised) ? r.ends.cut.promised : null } },
     problems: r.problems,
-    fog: { mode: r.fog.mode, viewers: r.fog.viewers, withheldSpans: r.fog.withheld.length },
+    fog: {
+      mode: r.fog.mode, viewers: r.fog.viewers, withheldSpans: r.fog.withheld.length, flightsRecorded: r.fog.flightsRecorded, flights: r.fog.flights.length,
+      flightList: r.fog.flights.slice(0, 1000).map((x) => ({ ...x, endMs: Number.isFinite(x.endMs) ? x.endMs : null })), unknownFlightSends: r.fog.unknownFlightSends,
+    },
     mismatchList: r.mismatches.slice(0, 100),
     unavailable: Object.fromEntries(r.players.filter((p) => p.unavailable.length > 0).map((p) => [p.player, p.unavailable.map((u) => u.measure)])),
     failed: r.failed,

@@ -50,7 +50,8 @@
  * ball its speed and gravity reach, against the viewer's eye region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
  * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
  * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
- * match.projectiles) and go to onFlightSent. endSeen says who may be told a flight's end: its
+ * match.projectiles, flightChangeId: its id) and go to onFlightSent and the match log (fog flights
+ * records, format 14). endSeen says who may be told a flight's end: its
  * shooter, those who may see its centre (any of its blast, when it exploded), and those sent it or
  * its shooter unless it struck a player withheld from them (a direct hit's centre places the struck
  * player); a game tells a viewer the struck player only when it is sent that player.
@@ -137,6 +138,7 @@ export class FogFilter<Id extends string | number = string> {
   readonly flightSent: Uint8Array;
   readonly flightChangeViewer: Uint16Array;
   readonly flightChangeIndex: Uint16Array;
+  readonly flightChangeId: Float64Array;
   flightChangeCount = 0;
   /** Per viewer slot, since it joined: enemy-ticks sent and withheld (updates x enemies present, dead or alive). */
   readonly enemyTicksSent: Float64Array;
@@ -172,6 +174,7 @@ export class FogFilter<Id extends string | number = string> {
   private readonly flightTurns: Uint8Array;
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
+  private readonly flightRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, id: null as unknown as Float64Array };
 
   constructor(private readonly match: HitregMatch<Id>, options: FogFilterOptions) {
     const n = match.maxPlayers;
@@ -201,6 +204,7 @@ export class FogFilter<Id extends string | number = string> {
     this.flightSent = new Uint8Array(fc * n);
     this.flightChangeViewer = new Uint16Array(fc * n);
     this.flightChangeIndex = new Uint16Array(fc * n);
+    this.flightChangeId = new Float64Array(fc * n);
     this.flightGravity = new Float64Array(fc);
     this.flightRadius = new Float64Array(fc);
     this.flightTurns = new Uint8Array(fc);
@@ -214,6 +218,8 @@ export class FogFilter<Id extends string | number = string> {
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
+    this.flightRecord.viewer = this.flightChangeViewer;
+    this.flightRecord.id = this.flightChangeId;
   }
 
   /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot` (self: always). */
@@ -274,19 +280,25 @@ export class FogFilter<Id extends string | number = string> {
     this.updateFlights();
     const fcb = this.onFlightSent;
     if (fcb !== undefined) for (let i = 0; i < this.flightChangeCount; i++) fcb(this.flightChangeViewer[i]!, this.flightChangeIndex[i]!);
-    if (count === 0) return 0;
     const cb = this.onChange;
     if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
     const rec = match.recorder;
-    if (rec !== null && rec.fog !== undefined) {
-      this.record.timeMs = match.newestTickMs;
-      this.record.count = count;
-      try {
+    if (rec === null) return count;
+    try {
+      // The pairs' record first: a flight sent with its shooter reads after the shooter's send.
+      if (count > 0 && rec.fog !== undefined) {
+        this.record.timeMs = match.newestTickMs;
+        this.record.count = count;
         rec.fog(this.record);
-      } catch (e) {
-        this.problems++;
-        if (this.problems <= 3) this.onProblem('the recorder failed on a fog record (the match goes on)', e);
       }
+      if (this.flightChangeCount > 0 && rec.fogFlights !== undefined) {
+        this.flightRecord.timeMs = match.newestTickMs;
+        this.flightRecord.count = this.flightChangeCount;
+        rec.fogFlights(this.flightRecord);
+      }
+    } catch (e) {
+      this.problems++;
+      if (this.problems <= 3) this.onProblem('the recorder failed on a fog record (the match goes on)', e);
     }
     return count;
   }
@@ -367,6 +379,7 @@ export class FogFilter<Id extends string | number = string> {
         this.flightSent[row + v] = 1;
         this.flightChangeViewer[count] = v;
         this.flightChangeIndex[count] = i;
+        this.flightChangeId[count] = f.id[i]!;
         count++;
       }
     }

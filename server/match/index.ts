@@ -20,7 +20,7 @@ export type { HitregPlayer } from './player';
 export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';
 export { verdictReply, type AppliedHit, type ShotOptions, type ShotOutcome } from './outcome';
 export type { ProjectileOutcome } from './projectileOutcome';
-export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchHeader, type MatchRecorder, type ShotRecord, type TickRecord, type FogChanges } from './recorder';
+export { MatchEventKind, TICK_POSE_STRIDE, TickPose, type MatchEvent, type MatchHeader, type MatchRecorder, type ShotRecord, type TickRecord, type FogChanges, type FogFlightSends } from './recorder';
 export { RoundTrip, PongResult, RTT_WINDOW, DEFAULT_PING_INTERVAL_MS } from './roundTrip';
 export { MatchLogRecorder, matchLogDir, matchLogFileName, DEFAULT_MATCH_LOG_DIR, MATCH_LOG_EXT, type MatchLogRecorderOptions } from '../matchlog/recorder';
 export type { MatchLogStats } from '../matchlog/writer';

@@ -17,6 +17,7 @@ import type { ShooterState, Verdict } from '../../shared/validate/verdict';
 import type { MatchHeader } from '../../shared/matchlog/records';
 import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 import type { FogChanges } from '../../shared/matchlog/fogRecord';
+import type { FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 
 /**
@@ -35,7 +36,7 @@ export const TickPose = {
   VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, STAMP: 17, EYE: 18,
 } as const;
 
-export type { MatchHeader, FogChanges };
+export type { MatchHeader, FogChanges, FogFlightSends };
 export { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 
 export interface TickRecord {
@@ -102,6 +103,11 @@ export interface MatchRecorder {
    * tick's record, only when something changed (the arrays are reused: copy or serialise at once).
    */
   fog?(c: FogChanges): void;
+  /**
+   * The projectiles a fog of war (FogFilter) newly sent to whom after a tick: after that tick's
+   * record (and its fog record), only when a flight was newly sent (arrays reused, as for fog).
+   */
+  fogFlights?(c: FogFlightSends): void;
   /** Who joined on a slot: right after its join event (`playerId` at most 128 UTF-8 bytes, no control characters). */
   identity?(i: { slot: number; playerId: string; verified: boolean }): void;
   /** Called when the room is disposed; may flush asynchronously. */

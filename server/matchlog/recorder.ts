@@ -16,6 +16,7 @@ import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
 import { identityRecordBytes, playerIdBytes, writeIdentity } from '../../shared/matchlog/identityRecord';
 import { FOG_MAX_CHANGES, fogRecordBytes, writeFog, type FogChanges } from '../../shared/matchlog/fogRecord';
+import { FOG_FLIGHTS_MAX, fogFlightsRecordBytes, writeFogFlights, type FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
@@ -181,6 +182,15 @@ export class MatchLogRecorder implements MatchRecorder {
       const n = Math.min(FOG_MAX_CHANGES, c.count - from);
       const at = writer.begin(RecordType.FOG, fogRecordBytes(n));
       writer.end(writeFog(writer.view, at, c, from, n));
+    }
+  }
+
+  fogFlights(c: FogFlightSends): void {
+    const writer = this.writerOrNull ?? this.open();
+    for (let from = 0; from < c.count; from += FOG_FLIGHTS_MAX) {
+      const n = Math.min(FOG_FLIGHTS_MAX, c.count - from);
+      const at = writer.begin(RecordType.FOG_FLIGHTS, fogFlightsRecordBytes(n));
+      writer.end(writeFogFlights(writer.view, at, c, from, n));
     }
   }
 

@@ -32,6 +32,7 @@ import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from '
 import { BodyPoints } from './bodyPoint';
 import { readIdentity } from '../matchlog/identityRecord';
 import { readFog } from '../matchlog/fogRecord';
+import { readFogFlights } from '../matchlog/fogFlightRecord';
 
 /** Fog records are checked here and counted by the behaviour audit (server/behaviour/fogAudit.ts). */
 const ignoreFogChange = (): void => {};
@@ -307,6 +308,11 @@ class Replay {
       case RecordType.FOG: {
         const t = readFog(view, at, f.payloadLength, ignoreFogChange);
         if (t !== t) this.bad(f.offset, f.type, 'fog record malformed');
+        break;
+      }
+      case RecordType.FOG_FLIGHTS: {
+        const t = readFogFlights(view, at, f.payloadLength, ignoreFogChange);
+        if (t !== t) this.bad(f.offset, f.type, 'fog flights record malformed');
         break;
       }
       case NOTE_FRAME_TYPE: {

@@ -38,8 +38,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  * 12: identity records (who joined on a slot: identityRecord.ts); the other records unchanged.
  * 13: fog records (which enemies a server-side fog of war sent to whom: fogRecord.ts); the header
  *    may name the fog mode; the other records unchanged.
+ * 14: fog flights records (which projectiles a fog of war newly sent to whom: fogFlightRecord.ts);
+ *    the other records unchanged, so a version 13 log reads as a version 14 one without them.
  */
-export const LOG_FORMAT_VERSION = 13;
+export const LOG_FORMAT_VERSION = 14;
+/** The first version whose logs may carry fog flights records. */
+export const LOG_VERSION_WITH_FOG_FLIGHTS = 14;
 /** The first version whose logs may carry fog records. */
 export const LOG_VERSION_WITH_FOG = 13;
 /** The first version whose logs say who joined on each slot. */

@@ -12,3 +12,4 @@ export * from './verdictCompare';
 export { ProjectileRecordType, readSpawn, readBlast, readEnd as readProjectileEnd, writeSpawn, writeBlast, writeEnd as writeProjectileEnd, blastRecordBytes, SPAWN_BYTES, END_RECORD_BYTES } from './projectileRecord';
 export { crc32 } from './crc32';
 export { readFog, writeFog, fogRecordBytes, FOG_HEAD_BYTES, FOG_CHANGE_BYTES, FOG_MAX_CHANGES, type FogChanges } from './fogRecord';
+export { readFogFlights, writeFogFlights, fogFlightsRecordBytes, FOG_FLIGHTS_HEAD_BYTES, FOG_FLIGHT_BYTES, FOG_FLIGHTS_MAX, type FogFlightSends } from './fogFlightRecord';

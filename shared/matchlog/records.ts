@@ -70,11 +70,13 @@ export const RecordType = {
   IDENTITY: 9,
   /** What a server-side fog of war started or stopped sending to whom (format 13 on, ./fogRecord). */
   FOG: 10,
+  /** Which projectiles a server-side fog of war newly sent to whom (format 14 on, ./fogFlightRecord). */
+  FOG_FLIGHTS: 11,
 } as const;
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 10: 'fog', 254: 'note', 255: 'gap',
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 10: 'fog', 11: 'fog flights', 254: 'note', 255: 'gap',
 });
 
 /** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */

@@ -5,19 +5,21 @@
  * histories cleared at the same joins) so the page can draw the hitboxes the server rewound to and
  * re-judge the shot with validateShot, which must give the recorded verdict bit for bit; and what to
  * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits; with fog
- * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt).
+ * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt); every
+ * projectile's flight (flights: its spawn state and the ticks it flew) and, from format 14 on, from
+ * which tick each viewer was sent it (flightSentAt).
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readFog, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readFog, readFogFlights, readSpawn, readProjectileEnd, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
-  PlayerHistory, Rewinder, VolumeRewinder, OutOfWindow, createPlayerPose, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
+  PlayerHistory, Rewinder, VolumeRewinder, OutOfWindow, createPlayerPose, createSpawnData, createEndData, createRewindPolicy, createShotMessage, createVerdict, decodeShot,
   rewindStatusUsable, validateShot, FrameStatus,
-  type PlayerPose, type Rig, type ShotScene, type Verdict, type World,
+  type PlayerPose, type ProjectileSnapshotLike, type Rig, type ShotScene, type Verdict, type World,
 } from '../../shared/index';
-import { createShotInput, type ShotInput } from '../../shared/audit/index';
+import { createShotInput, LOG_VERSION_WITH_FOG_FLIGHTS, type ShotInput } from '../../shared/audit/index';
 import { marksOfVerdict, type ShotMarks } from './shotMarks';
 
 /** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'), input stamp (NaN unknown). */
@@ -40,6 +42,13 @@ export interface LoggedShot {
   action: number;
   segment: Float64Array | null;
   verdict: Verdict;
+}
+
+/** A projectile of the log: its state after the spawn's catch-up (a snapshot a client re-flies) and the ticks it flew. */
+export interface LoggedFlight extends ProjectileSnapshotLike {
+  /** Tick indices [fromTick, endTick) it was in flight at (endTick: the log's tick count when no end record came). */
+  fromTick: number;
+  endTick: number;
 }
 
 export interface Rejudged {
@@ -70,6 +79,12 @@ export class MatchLogView {
   readonly fogOn: boolean;
   /** Per (viewer * slots + enemy): tick-index spans [from, to) the enemy was sent to the viewer, flat. */
   private readonly fogSent = new Map<number, number[]>();
+  /** Every projectile that left its catch-up alive, in spawn order. */
+  readonly flights: LoggedFlight[] = [];
+  /** The log has fog flights records (fog on, format 14 on): flightSentAt tells which flights each viewer was sent. */
+  readonly flightsLogged: boolean;
+  /** Per (flight id * slots + viewer): tick-index spans [from, to) the flight was sent to the viewer, flat. */
+  private readonly flightSent = new Map<number, number[]>();
   private readonly view: DataView;
 
   private constructor(readonly bytes: Uint8Array) {
@@ -109,6 +124,7 @@ export class MatchLogView {
       if (sent && !(open[p] === open[p])) open[p] = ti - 1;
       else if (!sent) close(p, ti - 1);
     };
+    const flights = new FlightSpans(this.flights, this.flightSent, n);
     for (let fi = 0; fi < list.length; fi++) {
       const f = list[fi]!;
       const at = f.payloadOffset;
@@ -141,13 +157,18 @@ export class MatchLogView {
       } else if (f.type === RecordType.EVENT) {
         const e = readEvent(v, at, f.payloadLength);
         if (e !== null && e.kind === 'join') this.joins.push({ slot: e.slot, beforeTick: ti, frame: fi });
-        if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) for (let o = 0; o < n; o++) { close(e.slot * n + o, ti); close(o * n + e.slot, ti); }
+        if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) {
+          for (let o = 0; o < n; o++) { close(e.slot * n + o, ti); close(o * n + e.slot, ti); }
+          flights.slotChanged(e.slot, ti);
+        }
       } else if (f.type === RecordType.FOG) {
         readFog(v, at, f.payloadLength, fogChange);
-      }
+      } else flights.read(f.type, v, at, f.payloadLength, ti);
     }
     for (let p = 0; p < n * n; p++) close(p, ti);
+    flights.finish(ti);
     this.ticks = ti;
+    this.flightsLogged = this.fogOn && this.frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS;
   }
 
   static parse(bytes: Uint8Array): MatchLogView {
@@ -161,6 +182,24 @@ export class MatchLogView {
     if (spans === undefined) return false;
     for (let k = 0; k < spans.length; k += 2) if (spans[k]! <= i && i < spans[k + 1]!) return true;
     return false;
+  }
+
+  /**
+   * Whether flight `id` was sent to `viewer` at tick index `i`: always with no viewer (-1), with fog
+   * off, or for a log without fog flights records (it cannot say); else from the tick its send was
+   * recorded after, until it ended or the viewer's slot changed hands.
+   */
+  flightSentAt(viewer: number, id: number, i: number): boolean {
+    if (viewer < 0 || !this.flightsLogged) return true;
+    const spans = this.flightSent.get(id * this.slots + viewer);
+    if (spans === undefined) return false;
+    for (let k = 0; k < spans.length; k += 2) if (spans[k]! <= i && i < spans[k + 1]!) return true;
+    return false;
+  }
+
+  /** The flights in flight at tick index `i` that `viewer` (-1: no one chosen) was sent then. */
+  flightsAt(viewer: number, i: number): LoggedFlight[] {
+    return this.flights.filter((f) => f.fromTick <= i && i < f.endTick && this.flightSentAt(viewer, f.id, i));
   }
 
   /** The pose of `slot` at tick index `i` into out; false when the slot is not in that tick. */
@@ -247,4 +286,71 @@ function shotPayload(input: ShotInput): Uint8Array | null {
     if (Number.isInteger(n) && n > 0 && n <= 1 << 20) return new Uint8Array(n);
   }
   return null;
+}
+
+/**
+ * The flights of a log as MatchLogView reads it in order: a spawn (its tick index: the next tick
+ * record's), its end (the tick whose step ended it: the last tick read), and the sends, each from
+ * the tick its fog flights record follows, open until the flight ends or the viewer's slot changes hands.
+ */
+class FlightSpans {
+  private readonly byId = new Map<number, LoggedFlight>();
+  /** Open sends: key (id * slots + viewer) to the tick index they start at. */
+  private readonly open = new Map<number, number>();
+  private readonly spawn = createSpawnData();
+  private readonly end = createEndData();
+
+  constructor(private readonly flights: LoggedFlight[], private readonly spans: Map<number, number[]>, private readonly slots: number) {}
+
+  /** A spawn, an end or a fog flights record read after `ti` ticks; any other record is not this reader's. */
+  read(type: number, v: DataView, at: number, length: number, ti: number): void {
+    if (type === RecordType.PROJECTILE_SPAWN) this.spawned(v, at, length, ti);
+    else if (type === RecordType.PROJECTILE_END) this.ended(v, at, length, ti);
+    else if (type === RecordType.FOG_FLIGHTS && ti > 0) readFogFlights(v, at, length, (viewer, id) => this.sent(viewer, id, ti - 1));
+  }
+
+  private spawned(v: DataView, at: number, length: number, ti: number): void {
+    const s = this.spawn;
+    if (!readSpawn(s, v, at, length) || !s.alive) return;
+    const f: LoggedFlight = {
+      id: s.id, shooter: s.shooter, weapon: s.weapon, seq: s.seq, timeMs: s.fromMs + s.ageMs, ageMs: s.ageMs,
+      x: s.sx, y: s.sy, z: s.sz, vx: s.vx, vy: s.vy, vz: s.vz, bounces: s.bounces, mode: s.mode, fromTick: ti, endTick: Number.POSITIVE_INFINITY,
+    };
+    this.flights.push(f);
+    this.byId.set(f.id, f);
+  }
+
+  private ended(v: DataView, at: number, length: number, ti: number): void {
+    if (!readProjectileEnd(this.end, v, at, length)) return;
+    const f = this.byId.get(this.end.id);
+    if (f === undefined) return;
+    // Ended by the step of the last tick read: in flight through the tick before it.
+    f.endTick = Math.max(f.fromTick, ti - 1);
+    this.byId.delete(f.id);
+    for (let viewer = 0; viewer < this.slots; viewer++) this.close(f.id * this.slots + viewer, f.endTick);
+  }
+
+  private sent(viewer: number, id: number, tick: number): void {
+    if (viewer >= this.slots) return;
+    const key = id * this.slots + viewer;
+    if (!this.open.has(key)) this.open.set(key, tick);
+  }
+
+  slotChanged(slot: number, ti: number): void {
+    for (const key of [...this.open.keys()]) if (key % this.slots === slot) this.close(key, ti);
+  }
+
+  finish(ti: number): void {
+    for (const f of this.byId.values()) f.endTick = ti;
+    for (const key of [...this.open.keys()]) this.close(key, ti);
+  }
+
+  private close(key: number, to: number): void {
+    const from = this.open.get(key);
+    if (from === undefined) return;
+    this.open.delete(key);
+    const spans = this.spans.get(key) ?? [];
+    spans.push(from, to);
+    this.spans.set(key, spans);
+  }
 }

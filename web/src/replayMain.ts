@@ -3,7 +3,9 @@
  * through the match, pick any shot to see its segment, the hitboxes the server rewound to (rebuilt
  * from the log), each pellet of a pull with the walls it passed (entry and exit holes) and its hits,
  * the verdict and its reason, and whether judging it again in this page gives the
- * recorded verdict bit for bit. The world and rig come by the log's content hashes from the server
+ * recorded verdict bit for bit; the projectiles in flight at each tick (re-flown against the level
+ * from their spawn state, as a client re-flies a synced one). The fog select draws what one player's
+ * client was sent: its enemies, and each projectile from the tick it was sent on. The world and rig come by the log's content hashes from the server
  * that serves the page, or from .hrwb / .hrrg files opened beside the log. `?shot=<slot>:<seq>`
  * (the audit report's links) or `?index=<n>` (the n-th shot record of the log, as the audit counts
  * them: the review page's links) selects that shot once the log is open.
@@ -12,7 +14,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import {
   HIT_ZONE_NAMES, VerdictKind, World, createPlayerPose, reasonName, rigAssetPath, rigFromBuffer, worldAssetPath, Rewinder,
-  createRewindPolicy, BONE_STRIDE, type Rig,
+  createRewindPolicy, BONE_STRIDE, SyncedProjectiles, WEAPONS, weaponById, type Rig,
 } from '../../shared/index';
 import { MatchLogView, loggedShotMarks, type LoggedShot } from './replayLog';
 import { HitboxFigure, hitboxGeometries, levelMesh } from './scene';
@@ -39,7 +41,10 @@ const players = new THREE.Group();
 const marks = new THREE.Group();
 /** The selected shot's tracers, holes (with a dot each, to be seen from afar) and hits, kept until the next. */
 const decor = new ShotDecor(Number.POSITIVE_INFINITY, 1000, true);
-scene.add(players, marks, decor.group);
+/** The projectiles drawn at the scrubbed tick, and the (tick, viewer) they were drawn for. */
+const flights = new THREE.Group();
+let flightsFor = '';
+scene.add(players, marks, decor.group, flights);
 
 interface Loaded {
   log: MatchLogView;
@@ -85,6 +90,8 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
   if (loaded !== null) {
     scene.remove(scene.getObjectByName('level')!);
     players.clear();
+    clearFlights();
+    flightsFor = '';
   }
   scene.add(levelMesh(world));
   const geometries = hitboxGeometries(rig);
@@ -98,7 +105,8 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
   const fogSel = $<HTMLSelectElement>('fogViewer');
   fogSel.innerHTML = '<option value="-1">everyone</option>' + (log.fogOn ? Array.from({ length: log.slots }, (_, s) => `<option value="${s}">as player ${s} was sent</option>`).join('') : '');
   fogSel.disabled = !log.fogOn;
-  fogSel.title = log.fogOn ? 'draw only the players this one\'s client was sent (fog of war)' : 'this log has no fog of war';
+  fogSel.title = !log.fogOn ? 'this log has no fog of war'
+    : `draw only the players${log.flightsLogged ? ' and projectiles' : ''} this one's client was sent (fog of war${log.flightsLogged ? '' : '; this log does not say which projectiles were sent: all are drawn'})`;
   loaded = { log, world, rig, figures, geometries, rewinder: new Rewinder(rig, { policy: createRewindPolicy(h.scene.windowMs) }) };
   const b = world.bounds(new Float64Array(6));
   orbit.target.set((b[0]! + b[3]!) / 2, b[1]!, (b[2]! + b[5]!) / 2);
@@ -122,7 +130,11 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
     if (Number.isInteger(k) && k >= 0 && k < log.shots.length) select(k);
     else $('detail').textContent = `shot index ${params.get('index')} is not in this log (${log.shots.length} shots)`;
   }
-  (window as unknown as { replay: unknown }).replay = { log, select, get selected() { return selected; }, drawn: () => decor.counts(selected) };
+  (window as unknown as { replay: unknown }).replay = {
+    log, select, get selected() { return selected; }, drawn: () => decor.counts(selected),
+    /** Ids of the projectiles drawn now. */
+    flightsDrawn: () => flights.children.map((c) => c.userData.id as number),
+  };
 }
 
 function listShots(): void {
@@ -217,8 +229,38 @@ function drawTick(i: number): void {
     figures[s]!.group.visible = ok;
     if (ok) figures[s]!.setBones(rewinder.poseBones(bones, pose));
   }
+  drawFlights(log, i, viewer);
   const t0 = log.tickTimes[0] ?? 0;
   $('time').textContent = `tick ${log.tickNumbers[i] ?? '-'}  ${(((log.tickTimes[i] ?? t0) - t0) / 1000).toFixed(2)} s`;
+}
+
+function clearFlights(): void {
+  for (const c of flights.children) {
+    const m = c as THREE.Mesh;
+    m.geometry.dispose();
+    (m.material as THREE.Material).dispose();
+  }
+  flights.clear();
+}
+
+/** The projectiles in flight at tick index i that `viewer` was sent (all with -1): each re-flown from its spawn to the tick's time, a sphere of its radius. */
+function drawFlights(log: MatchLogView, i: number, viewer: number): void {
+  const key = `${i}:${viewer}`;
+  if (key === flightsFor) return;
+  flightsFor = key;
+  clearFlights();
+  const list = log.flightsAt(viewer, i);
+  if (list.length === 0) return;
+  const synced = new SyncedProjectiles(loaded?.world ?? null, WEAPONS, log.header.tickRate);
+  synced.update(list);
+  synced.advance(log.tickTimes[i]!);
+  for (const e of synced.entries.values()) {
+    const r = weaponById(WEAPONS, e.weapon)?.projectile?.radius ?? 0.1;
+    const m = new THREE.Mesh(new THREE.SphereGeometry(Math.max(0.08, r), 12, 8), new THREE.MeshBasicMaterial({ color: 0xffaa22 }));
+    m.position.set(e.x, e.y, e.z);
+    m.userData.id = e.id;
+    flights.add(m);
+  }
 }
 
 function frame(): void {
