@@ -194,6 +194,42 @@ describe('fog of war: moving players through the caches', () => {
   });
 });
 
+describe('fog of war: a player catching up a backlog', () => {
+  it('grows its body region by its catch-up: every hidden verdict holds against brute force over the body horizon plus it', () => {
+    const world = buildTestWorld();
+    const climb = buildClimbMap(world, move.stepHeight);
+    const o: BruteOptions = { eyeRings: 2, eyeAngles: 8, eyeHeights: 3, feet: 8, bodyPoints: 16, floorY: 0 };
+    const rnd = mulberry32(0xca7c);
+    const t = { oneWay: 40, interp: 100, safety: 25 };
+    const h = horizonSeconds(t.oneWay, t.interp, PATCH_MS, t.safety) + TICK, hb = horizonSeconds(0, 0, PATCH_MS, t.safety) + TICK;
+    let hiddenChecked = 0, turned = 0;
+    for (let k = 0; k < 120; k++) {
+      // A viewer in front of the wall (z = -4), an enemy behind it, near its ends half the time.
+      const v = { x: -6 + 12 * rnd(), y: 0, z: 1 + 5 * rnd(), vx: 0, vy: 0, vz: 0, eye: EYE };
+      const ex = (rnd() < 0.5 ? -1 : 1) * (rnd() < 0.5 ? 4 * rnd() : 2.5 + 3 * rnd());
+      const e = { x: ex, y: 0, z: -6 - 6 * rnd(), vx: 3 * (rnd() - 0.5), vy: 0, vz: 3 * (rnd() - 0.5), eye: EYE };
+      const catchUp = [0, 0.2, 0.5][k % 3]!;
+      const verdict = (c: number): boolean => {
+        const fog = new FogOfWar(world, fogConfigOf(motion, MANNEQUIN_RIG, { climb }), 2);
+        fog.setPlayer(0, v.x, v.y, v.z, 0, 0, 0, EYE, true, -1);
+        fog.setPlayer(1, e.x, e.y, e.z, e.vx, e.vy, e.vz, EYE, true, -1);
+        for (let i = 0; i < 2; i++) fog.setTiming(i, t.oneWay, t.interp, PATCH_MS, t.safety);
+        fog.catchUp[1] = c;
+        fog.update();
+        return fog.isVisible(0, 1);
+      };
+      const seen = verdict(catchUp);
+      if (catchUp > 0 && seen && !verdict(0)) turned++;
+      if (seen) continue;
+      hiddenChecked++;
+      const b = bruteVisible(world, eyeSamples(world, motion, climb, v, h, o), bodySamples(world, motion, climb, MANNEQUIN_RIG, e, hb + catchUp, o, rnd)).visible;
+      expect(b, `catch-up ${catchUp} s: hidden but visible to brute force (${JSON.stringify(v)} -> ${JSON.stringify(e)})`).toBe(false);
+    }
+    // Both kinds met: pairs hidden however far the enemy may catch up, and pairs its catch-up makes visible.
+    expect([hiddenChecked > 20, turned > 3]).toEqual([true, true]);
+  });
+});
+
 describe('fog of war: bookkeeping', () => {
   const world = buildTestWorld();
   const climb = buildClimbMap(world, move.stepHeight);
