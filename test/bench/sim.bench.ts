@@ -9,6 +9,9 @@
  *   --cheaters-still`): rule-breaking messages accepted, and players of each kind the audit flags.
  * - launchers: the honest run with every bot a launcher fan (`--launchers 1`): how often a shooter's
  *   predicted rocket or grenade end agrees with the server's (client-sim/impacts.ts).
+ * - rooms: the honest run on the walled level (`--level rooms --spawns spread`: nine rooms joined by
+ *   doorways, players spread over them), at 100 and 200 ms round trips and with fog off: what fog of
+ *   war withholds where walls hide players, and its pop-ins there.
  * - peek: the scripted held angle against a peek (client-sim/peek.ts; `npm run sim -- --peek --peeks 3`)
  *   at 20-200 ms round trips, fog off and on: the peeker's advantage against Riot's model.
  * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
@@ -18,12 +21,25 @@ import { fileURLToPath } from 'node:url';
 import { interpDelayFor, runSimulation, type SimOptions, type SimReport } from '../../client-sim/simulate';
 import { peekTable } from '../../client-sim/peek';
 import { benchArgs } from './args';
+import { roomsLevel } from '../../server/level/rooms';
+import type { World } from '../../shared/world/world';
 
 const RUNS: { run: string; options: SimOptions }[] = [
   { run: 'honest', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
   { run: 'launchers', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, launcherShare: 1 } },
   { run: 'cheaters', options: { bots: 12, cheaters: 19, cheatersStill: true, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1 } },
+  { run: 'rooms', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms' } },
+  { run: 'rooms 200 ms', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms' } },
+  { run: 'rooms fog off', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fog: 'off' } },
 ];
+
+/** A run's options for runSimulation: the walled level built once and handed to the in-process server. */
+let rooms: World | null = null;
+function optionsOf(o: SimOptions & { level?: unknown }): SimOptions {
+  if (o.level !== 'rooms') return o;
+  rooms ??= roomsLevel();
+  return { ...o, level: rooms, server: { ...o.server, level: rooms } };
+}
 
 function row(run: string, r: SimReport): Record<string, unknown> {
   const det = r.detection ?? {};
@@ -46,7 +62,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
 
 export async function run(opts: { json: boolean; seconds?: number }): Promise<void> {
   for (const { run, options } of RUNS) {
-    const r = row(run, await runSimulation({ ...options, seconds: opts.seconds ?? options.seconds }));
+    const r = row(run, await runSimulation({ ...optionsOf(options), seconds: opts.seconds ?? options.seconds }));
     if (opts.json) { console.log(JSON.stringify(r)); continue; }
     console.log(`sim ${run}: ${r.bots} honest bots, ${r.cheaters} cheaters, ${r.seconds} s: agreement ${(100 * Number(r.agreementAll)).toFixed(2)}% of ${r.honestMessages} honest messages ` +
       `(${r.raceShots} death races), ${r.honestRejected} honest refused, ${r.ruleCheatAccepted} of ${r.ruleCheatMessages} rule-breaking accepted, ` +
