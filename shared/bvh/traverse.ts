@@ -24,7 +24,7 @@
  * together in memory. Boxes are float32 too, rounded outward, so they always hold their triangles.
  */
 import type { SegmentHit } from '../kernels/hit';
-import { createPreparedSegment, intersectPreparedAt, prepareSegment, type PreparedSegment } from '../kernels/watertight';
+import { createPreparedSegment, intersectPreparedAt, prepareSegment, prepareSegmentOf, type PreparedSegment } from '../kernels/watertight';
 import {
   PRUNE_ABS, PRUNE_REL, SLAB_DOUBLES, SLAB_GROW, SLAB_IX, SLAB_IY, SLAB_IZ, SLAB_SIDES, SLAB_SXH, SLAB_SXL, SLAB_SYH,
   SLAB_SYL, SLAB_SZH, SLAB_SZL, prepareSlabs,
@@ -222,7 +222,7 @@ function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: 
 
 /** True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first. */
 export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
-  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+  const seg = prepareSegmentOf(scratchSeg, q);
   return seg.ok === 1 && anyHitPrepared(b, q, seg) >= 0;
 }
 
@@ -234,7 +234,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
  * says the segment meets is one the tree would find too.
  */
 export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
-  const seg = prepareSegment(scratchSeg, q[0], q[1], q[2], q[3], q[4], q[5]);
+  const seg = prepareSegmentOf(scratchSeg, q);
   if (seg.ok !== 1) return -1;
   for (let i = 0; i < n; i++) {
     const k = cache[i];

@@ -426,8 +426,9 @@ export class FogOfWar {
     const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
     const rr = this.rr, pl = this.pl;
     this.eyeRegion(out, v, grown);
-    const hb = this.bodyHorizon[v] + this.catchUp[e];
-    rr[R_H] = hb < MAX_HORIZON_S ? hb : MAX_HORIZON_S;
+    // Written through the scratch array: a double kept in a local here was boxed.
+    rr[R_H] = this.bodyHorizon[v] + this.catchUp[e];
+    if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
     this.reachOf(R_BODY, e);
     this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.

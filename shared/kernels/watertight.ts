@@ -86,6 +86,13 @@ export function prepareSegment(
   return finishPrepare(out);
 }
 
+/** prepareSegment for the segment in q (sx sy sz ex ey ez): no double crosses a call V8 may not inline (it would be boxed). */
+export function prepareSegmentOf(out: PreparedSegment, q: Float64Array): PreparedSegment {
+  out.sx = q[0]!; out.sy = q[1]!; out.sz = q[2]!;
+  out.dx = q[3]! - q[0]!; out.dy = q[4]! - q[1]!; out.dz = q[5]! - q[2]!;
+  return finishPrepare(out);
+}
+
 /** The rest of prepareSegment, from the start and direction already stored in `out`. */
 function finishPrepare(out: PreparedSegment): PreparedSegment {
   const sx = out.sx, sy = out.sy, sz = out.sz;
