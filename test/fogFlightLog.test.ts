@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './helpers/chromium';
+import { fireRocket } from './helpers/fireRocket';
 import { buildTestWorld, roomClosed, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
-import { ShotAction } from '../shared/protocol/shot';
 import { WeaponId } from '../shared/weapons';
 import { auditMatchLog } from '../server/behaviour/audit';
 import { summaryLines } from '../server/behaviour/cli';
@@ -31,17 +31,6 @@ let ts: TestServer;
 let logPath = '';
 let hiddenRocket = -1;
 
-/** `p` takes the rocket launcher (seq 1) and fires it (seq 2) from its eye toward (tx, ty, tz); returns the rocket's id. */
-async function fireRocket(p: TestPlayer, tx: number, ty: number, tz: number): Promise<number> {
-  const sw = await p.act(ShotAction.SWITCH, WeaponId.ROCKET, 1);
-  expect(sw.reasonName).toBe('OK_SWITCH');
-  await p.untilDrawn(WeaponId.ROCKET);
-  const me = p.snapshots.at(-1)!.poses.get(p.slot)!;
-  const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
-  const v = await p.shoot({ seq: 2, weapon: WeaponId.ROCKET, claimedTarget: -1, renderTimeMs: await p.renderNow(INTERP), sx, sy, sz, ex: tx, ey: ty, ez: tz });
-  expect(v.reasonName).toBe('OK_LAUNCH');
-  return v.projectile!;
-}
 
 describe('fog of war: projectile sends in the match log', () => {
   beforeAll(async () => {
@@ -64,10 +53,10 @@ describe('fog of war: projectile sends in the match log', () => {
     const closed = roomClosed(ts, a.room.roomId);
     const eye = ts.server.rig.eyeHeight;
     const shots: [TestPlayer, number][] = [];
-    shots.push([c, await fireRocket(c, 0, 0, -42)]);
+    shots.push([c, await fireRocket(ts, c, INTERP, 0, 0, -42)]);
     await c.until(() => c.projectileEnds.some((e) => e.id === shots[0]![1]), 5000, 'the first rocket\'s end');
     // The launcher reloads: a second player takes the next one, then C again after its reload.
-    shots.push([b, await fireRocket(b, 6, 0, -2)]);
+    shots.push([b, await fireRocket(ts, b, INTERP, 6, 0, -2)]);
     await b.until(() => b.projectileEnds.some((e) => e.id === shots[1]![1]), 8000, 'B\'s rocket\'s end');
     await c.untilFireReady();
     const past = await c.shoot({ seq: 3, weapon: WeaponId.ROCKET, claimedTarget: -1, renderTimeMs: await c.renderNow(INTERP), sx: 0, sy: eye, sz: -8, ex: 12, ey: eye - 0.5, ez: -2 });

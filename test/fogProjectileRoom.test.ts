@@ -10,10 +10,10 @@
  * With fog off every client gets every rocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fireRocket } from './helpers/fireRocket';
 import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
 import type { ArenaRoom } from '../server/arena/room';
 import { SyncedProjectiles } from '../shared/client/projectiles';
-import { ShotAction } from '../shared/protocol/shot';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 
 const INTERP = 100;
@@ -36,17 +36,6 @@ async function match(s: TestServer, n: number): Promise<TestPlayer[]> {
   return players;
 }
 
-/** `p` takes the rocket launcher (seq 1) and fires it (seq 2) from its eye toward (tx, ty, tz); returns the rocket's id. */
-async function fireRocket(s: TestServer, p: TestPlayer, tx: number, ty: number, tz: number): Promise<number> {
-  const sw = await p.act(ShotAction.SWITCH, WeaponId.ROCKET, 1);
-  expect(sw.reasonName).toBe('OK_SWITCH');
-  await p.untilDrawn(WeaponId.ROCKET);
-  const me = p.snapshots.at(-1)!.poses.get(p.slot)!;
-  const sx = me.x, sy = me.y + s.server.rig.eyeHeight, sz = me.z;
-  const v = await p.shoot({ seq: 2, weapon: WeaponId.ROCKET, claimedTarget: -1, renderTimeMs: await p.renderNow(INTERP), sx, sy, sz, ex: tx, ey: ty, ez: tz });
-  expect(v.reasonName).toBe('OK_LAUNCH');
-  return v.projectile!;
-}
 
 /** Any clear line from the eye to the rocket's sphere (centre and 6 points of its surface) at (x, y, z)? */
 function lineOfSight(eye: [number, number, number], x: number, y: number, z: number, r: number): boolean {
@@ -73,7 +62,7 @@ describe('fog of war: projectiles', () => {
     expect(room.fog!.isSent(0, 2)).toBe(false);
     expect(room.fog!.isSent(1, 2)).toBe(false);
     // Far behind the wall: even its 4 m blast stays below A's sight over the wall.
-    const id = await fireRocket(ts, c!, 0, 0, -42);
+    const id = await fireRocket(ts, c!, INTERP, 0, 0, -42);
     await c!.until(() => c!.projectileEnds.some((e) => e.id === id), 5000, 'the rocket\'s end on the shooter');
     expect(c!.projectileStates.get(id)?.length ?? 0).toBeGreaterThan(0);
     const end = c!.projectileEnds.find((e) => e.id === id)!;
@@ -93,7 +82,7 @@ describe('fog of war: projectiles', () => {
     const room = roomOf(ts, a!);
     expect(room.fog!.isSent(0, 2)).toBe(false);
     const eye: [number, number, number] = [0, ts.server.rig.eyeHeight, 0];
-    const id = await fireRocket(ts, c!, 12, ts.server.rig.eyeHeight - 0.5, -2);
+    const id = await fireRocket(ts, c!, INTERP, 12, ts.server.rig.eyeHeight - 0.5, -2);
     await a!.until(() => a!.projectileFirstMs.has(id), 5000, 'the rocket on A\'s client');
     await c!.until(() => c!.projectileEnds.some((e) => e.id === id), 8000, 'the rocket\'s end');
     const firstSeen = a!.projectileFirstMs.get(id)!;
@@ -137,7 +126,7 @@ describe('fog of war off: projectiles', () => {
 
   it('every client gets the rocket fired behind the wall, and its end', async () => {
     const [a, b, c] = await match(tsOff, 3);
-    const id = await fireRocket(tsOff, c!, 0, 0, -14);
+    const id = await fireRocket(tsOff, c!, INTERP, 0, 0, -14);
     for (const p of [a!, b!, c!]) {
       await p.until(() => p.projectileEnds.some((e) => e.id === id), 5000, 'the rocket\'s end');
       expect(p.projectileStates.get(id)?.length ?? 0).toBeGreaterThan(0);
