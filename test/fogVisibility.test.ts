@@ -49,6 +49,12 @@ const SINGLE: Scene[] = [
 // and a window (1.0 x 0.8 m hole at 1.1 .. 1.9 m), in 0.3 m thick walls.
 const DOORWAY = scene('doorway', [[-8, 0, 5.85, -0.6, 3, 6.15], [0.6, 0, 5.85, 8, 3, 6.15], [-0.6, 2.2, 5.85, 0.6, 3, 6.15]], [-8, 8, -4, 5], [-8, 8, 7, 13]);
 const WINDOW = scene('window', [[-8.15, 0, -8, -7.85, 1.1, 8], [-8.15, 1.9, -8, -7.85, 3, 8], [-8.15, 1.1, -8, -7.85, 1.9, -0.5], [-8.15, 1.1, 0.5, -7.85, 1.9, 8]], [-6, 6, -6, 6], [-14, -9, -6, 6]);
+// Two doorways one behind the other (2 m gaps, full height, 0.3 m walls 8 m apart, the second 2.5 m
+// to the side): the players see each other only through both.
+const TWO_DOORS = scene('a doorway seen through another', [
+  [-12, 0, 3.85, -1, 3, 4.15], [1, 0, 3.85, 12, 3, 4.15],
+  [-12, 0, -4.15, 1.5, 3, -3.85], [3.5, 0, -4.15, 12, 3, -3.85],
+], [-4, 1, 6, 10], [1, 7, -10, -6]);
 const OPENINGS = scene('many obstacles', [
   // a doorway: a wall along x at z = 6 with a 1.2 m gap and a lintel from 2.2 m
   [-8, 0, 5.85, -0.6, 3, 6.15], [0.6, 0, 5.85, 8, 3, 6.15], [-0.6, 2.2, 5.85, 0.6, 3, 6.15],
@@ -129,10 +135,10 @@ describe('fog of war against brute force', () => {
   }
 
   /** Cases in scene s: the fog against brute force, and against brute force that needs a clear square of half-size `clearance` m around the line. */
-  function openingCases(s: Scene, seed: number, runs: number, clearance: number): { cases: number; anyVis: number; robustVis: number; robustMissed: number; thin: number; withheld: number } {
+  function openingCases(s: Scene, seed: number, runs: number, clearance: number, o: Partial<Omit<FogConfig, 'motion'>> = {}): { cases: number; anyVis: number; robustVis: number; robustMissed: number; thin: number; withheld: number } {
     const r = { cases: 0, anyVis: 0, robustVis: 0, robustMissed: 0, thin: 0, withheld: 0 };
     const rnd = mulberry32(seed);
-    const fog = fogFor(s);
+    const fog = fogFor(s, 2, o);
     fc.assert(
       fc.property(playerArb(...(s.viewers as [number, number, number, number])), playerArb(...(s.enemies as [number, number, number, number])), timingArb, fc.boolean(), (va, ea, t, swap) => {
         fc.pre(standable(s, va.x, va.z) && standable(s, ea.x, ea.z));
@@ -167,6 +173,16 @@ describe('fog of war against brute force', () => {
       expect(r.cases - r.anyVis).toBeGreaterThan(r.cases / 20);
     });
   }
+
+  it('a doorway seen through another: no pop-in through both at least openingM wide as seen; without the crossing lines there are', () => {
+    const r = openingCases(TWO_DOORS, 0x2d0, 120, tube);
+    expect(r.robustMissed).toBe(0);
+    expect(r.robustVis).toBeGreaterThan(r.cases / 10);
+    expect(r.cases - r.anyVis).toBeGreaterThan(r.cases / 20);
+    // Second method: the matched lines alone miss lines through both (what the crossing lines are for).
+    const matched = openingCases(TWO_DOORS, 0x2d0, 120, tube, { crossLines: false });
+    expect(matched.robustMissed).toBeGreaterThan(0);
+  });
 
   it('a level of many obstacles and openings: lines of sight missed are few (openings that must line up, slivers)', () => {
     const r = openingCases(OPENINGS, 0x0be2, 250, tube);

@@ -23,6 +23,12 @@ export interface FogConfig {
   maxGridSide: number;
   /** Also test each eye against the other's grid (./rays: slivers at grazing angles; twice the grid's lines). */
   fans: boolean;
+  /**
+   * Also test every lateral point of the eye region (at the eye) against every one of the body
+   * region (at its middle): the crossing lines (./rays). They find lines through openings that must
+   * line up (a doorway seen through another), which the matched lines miss. On by default.
+   */
+  crossLines: boolean;
   /** Seconds of each player's current motion a hidden pair's grown regions also cover (so the verdict lasts). */
   hiddenLeadS: number;
   /** Updates a visible verdict is kept untested (0: every update re-tests). */
@@ -50,6 +56,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     openingM: o.openingM ?? 0.75,
     maxGridSide: o.maxGridSide ?? 8,
     fans: o.fans ?? false,
+    crossLines: o.crossLines ?? true,
     hiddenLeadS: o.hiddenLeadS ?? 0.1,
     visibleHoldTicks: o.visibleHoldTicks ?? 6,
     hiddenSlackM: o.hiddenSlackM ?? 0.15,

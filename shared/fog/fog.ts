@@ -31,16 +31,19 @@
  * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
  * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
  * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
- * openingM apart (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
+ * openingM apart, and the crossing lines: every lateral point of the eye region to every one of the
+ * body region, which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
  * when all are blocked.
  * What it guarantees: against any single convex occluder (a wall, pillar, crate, a low wall to see
  * over) the matched corners are exact (./rays gives the separating-plane argument), and the regions
  * hold every eye and body point the bounds allow, so no line of sight is missed.
  * Openings (doorways, windows, gaps between obstacles) are sampled: one wall's opening whose clear
  * part, as seen along the line between the players (so narrowed by the angle and the wall's
- * thickness), holds an openingM x openingM square is found; a narrower one, or several openings that
- * must line up, may not be: a doorway seen at a grazing angle is a sliver and may pop in while it
- * stays that thin. Growing the regions (marginM) widens the bundle of lines but not the spacing
+ * thickness), holds an openingM x openingM square is found; a narrower one may not be: a doorway
+ * seen at a grazing angle is a sliver and may pop in while it stays that thin. Openings one behind
+ * the other (a doorway seen through another) are found by the crossing lines where a line through
+ * both runs at the eye's height to the body's middle height (doorways); a window seen through a
+ * window at other heights may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
  * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
  * and counts the slivers missed.
@@ -277,7 +280,7 @@ export class FogOfWar {
       if (dx * dx + dz * dz > reach * reach) return false;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
-    sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans);
+    sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
     return this.anyClear(reg, -1) >= 0;
   }
 
@@ -361,7 +364,7 @@ export class FogOfWar {
     this.pairsTested++;
     const grown = this.grown;
     this.regions(grown, v, e, true);
-    sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans);
+    sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
     const clear = this.anyClear(grown, this.lastRay[p]);
     if (clear >= 0) {
       this.verdict(p, 1);

@@ -23,7 +23,12 @@
  *   openingM). Openings smaller than that, or several openings that must line up, may be missed.
  * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
- *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts).
+ *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
+ * - then, with the crossing lines: each of A's nLat lateral points at the eye's height to each of
+ *   B's at the body's middle (nLat^2 lines). Matched lines cross any plane between the prisms at
+ *   offsets in proportion (l rA at A, l rB at B), so a line that must pass two openings one behind
+ *   the other (a doorway seen through another) at offsets out of that proportion is not among them;
+ *   a crossing line pairs any offset at A with any at B (measured: test/fogVisibility.test.ts).
  * Pure arithmetic on the caller's arrays; nothing allocated.
  */
 
@@ -33,11 +38,11 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
- * 3 with the fans), and the spacing sizeGrid keeps to (the caller's, set once).
+ * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), and 1 with the crossing lines.
  */
-export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5;
+export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 6;
+export const GRID_STRIDE = 7;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -48,9 +53,9 @@ const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
 
-/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan). */
+/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nLat^2 crossing lines). */
 export function rayCount(g: Float64Array): number {
-  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT]) | 0;
+  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_LAT] * g[G_LAT]) | 0;
 }
 
 /**
@@ -59,9 +64,10 @@ export function rayCount(g: Float64Array): number {
  * and whether the fans follow the matched grid. (The spacing is read from g: a double argument would
  * be boxed on a call V8 does not inline.)
  */
-export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean): void {
+export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean, cross = false): void {
   const spacing = g[G_SPACING]!;
   g[G_PARTS] = fans ? 3 : 1;
+  g[G_CROSS] = cross ? 1 : 0;
   const J = PRISM_STRIDE;
   const dx = r[J + P_CX] - r[P_CX], dz = r[J + P_CZ] - r[P_CZ];
   const l = Math.sqrt(dx * dx + dz * dz);
@@ -97,7 +103,16 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
     return;
   }
   const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
-  const k = i - FIXED_RAYS, part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
+  const k = i - FIXED_RAYS;
+  if (k >= g[G_PARTS] * cells) {
+    // The crossing lines: every lateral point of A at the eye to every lateral point of B at the body's middle.
+    const c = k - g[G_PARTS] * cells, a = c % lat, b = (c - a) / lat;
+    const la = -1 + (2 * a) / (lat - 1), lb = -1 + (2 * b) / (lat - 1);
+    out[0] = r[P_CX] + g[G_UX] * la * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + g[G_UZ] * la * r[P_R];
+    out[3] = r[J + P_CX] + g[G_UX] * lb * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + g[G_UZ] * lb * r[J + P_R];
+    return;
+  }
+  const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
   const j = k - part * cells;
   const a = j % lat, b = (j - a) / lat;
   const l = -1 + (2 * a) / (lat - 1), m = b / (vert - 1);

@@ -169,15 +169,15 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
     occludedShare: +(occ / (Math.ceil(ticks / 8) * n * (n - 1))).toFixed(3),
     withheldOfOccluded: +(withheldOcc / Math.max(1, occ)).toFixed(3),
     ticks, rounds, gcs: gcStarts.filter((t) => t >= g0 && t <= g1).length,
-    openingM: c.openingM, maxGridSide: c.maxGridSide, fans: c.fans, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, visibleHoldTicks: c.visibleHoldTicks,
+    openingM: c.openingM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, visibleHoldTicks: c.visibleHoldTicks,
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; opening?: number; slack?: number; 'slack-y'?: number; hold?: number }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; slack?: number; 'slack-y'?: number; hold?: number }): Promise<void> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
-    climb: buildClimbMap(world, move.stepHeight), fans: opts.fans === true,
+    climb: buildClimbMap(world, move.stepHeight), fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
     openingM: opts.opening, maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold,
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
@@ -204,5 +204,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'slack', 'slack-y', 'hold'], [], process.argv.slice(2), ['fans']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'slack', 'slack-y', 'hold'], [], process.argv.slice(2), ['fans', 'no-cross']));
 }
