@@ -61,15 +61,23 @@ describe('the page and an enemy that comes and goes', () => {
       while (walking) seen.push(await frame(page, c.slot));
     })();
     const cx = () => room.match.scene.histories[2]!.sweepX;
-    await walkPastWallAndBack(c, cx, () => c.snapshotsPass(20), () => c.snapshotsPass(40));
+    const comebacks = (): number => {
+      let n = 0;
+      for (let i = 1; i < seen.length; i++) if (seen[i]!.shown && !seen[i - 1]!.figure) n++;
+      return n;
+    };
+    // With fog the walk repeats until the page has drawn a tail and seen the enemy come back twice:
+    // on a loaded machine frames are sparse and a tail lasts about the interpolation delay.
+    const enough = (): boolean => !fog || (comebacks() >= 2 && seen.some((f) => f.shown && f.tail));
+    for (let walks = 0; walks < 6 && (walks === 0 || !enough()); walks++) {
+      await walkPastWallAndBack(c, cx, () => c.snapshotsPass(20), () => c.snapshotsPass(40));
+    }
     walking = false;
     await watch;
     expect(errors).toEqual([]);
     expect(seen.filter((f) => f.figure && !f.present && !f.tail)).toEqual([]); // never a figure of an absent enemy past its tail
     expect(seen.filter((f) => f.shown).length).toBeGreaterThan(10);
-    let comebacks = 0;
-    for (let i = 1; i < seen.length; i++) if (seen[i]!.shown && !seen[i - 1]!.figure) comebacks++;
-    if (fog) expect([comebacks >= 2, seen.some((f) => f.shown && f.tail)]).toEqual([true, true]);
+    if (fog) expect([comebacks() >= 2, seen.some((f) => f.shown && f.tail)]).toEqual([true, true]);
     else expect(seen.every((f) => f.present)).toBe(true);
     await b.leave();
     await c.leave();
