@@ -220,11 +220,13 @@ function writeRecord(out: SegmentHit, seg: PreparedSegment, V: Float32Array, T: 
   intersectPreparedAt(out, seg, C, 0, false, 1);
 }
 
+/** The tris offset of the triangle bvhAnyHit last met (read by bvhAnyHitCached right after a true answer). */
+let anyHitTriangle = -1;
+
 /**
  * True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first.
- * It keeps its own copy of the traversal (anyHitPrepared is the same loop): called through a
- * separate traversal function, callers such as the explosion's line-of-sight tests allocated per ray
- * (test/explosion.test.ts measures it).
+ * The traversal stays in this one function: split into a separate traversal function, callers such
+ * as the explosion's line-of-sight tests allocated per ray (test/explosion.test.ts measures it).
  */
 export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5];
@@ -274,9 +276,9 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
         const det = Ue + Ve + We;
         const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
         if (det > 0) {
-          if (Tn >= 0 && Tn <= det) return true;
+          if (Tn >= 0 && Tn <= det) { anyHitTriangle = k; return true; }
         } else if (det < 0) {
-          if (Tn <= 0 && Tn >= det) return true;
+          if (Tn <= 0 && Tn >= det) { anyHitTriangle = k; return true; }
         }
       }
     } else {
@@ -325,7 +327,7 @@ export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array
     const k = cache[i];
     if (k >= 0 && k % 3 === 0 && k + 2 < b.tris.length && preparedMeets(seg, b.verts, b.tris, k)) return k;
   }
-  return anyHitPrepared(b, q, seg);
+  return bvhAnyHit(b, q) ? anyHitTriangle : -1;
 }
 
 /** The leaf loop's decision for the one triangle at tris offset k (cullBack false, tMax 1). */
@@ -352,87 +354,4 @@ function preparedMeets(seg: PreparedSegment, V: Float32Array, T: Int32Array, k: 
   if (det > 0) return Tn >= 0 && Tn <= det;
   if (det < 0) return Tn <= 0 && Tn >= det;
   return false;
-}
-
-/** The any-hit traversal of a prepared segment: the tris offset of the first triangle met, or -1. */
-function anyHitPrepared(b: BvhArrays, q: Float64Array, seg: PreparedSegment): number {
-  const F = b.nodesF;
-  const U = b.nodesI;
-  const T = b.tris;
-  const V = b.verts;
-  const stackNode = b.stackNode;
-  // Slab constants (./slab: inverse direction, starts nudged on a still axis, near and far words).
-  const D = scratchSlab, W = scratchSides;
-  prepareSlabs(D, W, q);
-  const ix = D[SLAB_IX], iy = D[SLAB_IY], iz = D[SLAB_IZ];
-  const sxl = D[SLAB_SXL], sxh = D[SLAB_SXH], syl = D[SLAB_SYL], syh = D[SLAB_SYH], szl = D[SLAB_SZL], szh = D[SLAB_SZH];
-  const xl = W[0], yl = W[1], zl = W[2], xh = W[3], yh = W[4], zh = W[5];
-  const kx = seg.kx, ky = seg.ky, kz = seg.kz;
-  const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
-  const skx = seg.skx, sky = seg.sky, skz = seg.skz;
-  {
-    const lo = Math.max(0, (F[xl] - sxl) * ix, (F[yl] - syl) * iy, (F[zl] - szl) * iz);
-    const hi = Math.min(1, (F[xh] - sxh) * ix, (F[yh] - syh) * iy, (F[zh] - szh) * iz);
-    if (!(lo <= hi * SLAB_GROW)) return -1;
-  }
-  let node = 0;
-  let sp = 0;
-  for (;;) {
-    const w = node << 3;
-    const cnt = U[w + 7];
-    if (cnt > 0) {
-      for (let k = U[w + 6] * 3, end = k + cnt * 3; k < end; k += 3) {
-        // Mirror of intersectPrepared(..., cullBack = false, tMax = 1) (preparedMeets is the same).
-        const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
-        const akz = V[a + kz] - skz;
-        const bkz = V[b + kz] - skz;
-        const ckz = V[c + kz] - skz;
-        const Ax = V[a + kx] - skx - Sx * akz;
-        const Ay = V[a + ky] - sky - Sy * akz;
-        const Bx = V[b + kx] - skx - Sx * bkz;
-        const By = V[b + ky] - sky - Sy * bkz;
-        const Cx = V[c + kx] - skx - Sx * ckz;
-        const Cy = V[c + ky] - sky - Sy * ckz;
-        const Ue = Cx * By - Cy * Bx;
-        const Ve = Ax * Cy - Ay * Cx;
-        const We = Bx * Ay - By * Ax;
-        if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) continue;
-        const det = Ue + Ve + We;
-        const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
-        if (det > 0) {
-          if (Tn >= 0 && Tn <= det) return k;
-        } else if (det < 0) {
-          if (Tn <= 0 && Tn >= det) return k;
-        }
-      }
-    } else {
-      // Same branch-free tests as bvhFirstHit, limit 1, no ordering needed to find any hit.
-      const l = U[w + 6];
-      const o = l << 3, p = o + 8;
-      const lim = SLAB_GROW;
-      const ax0 = (F[o + xl] - sxl) * ix, ay0 = (F[o + yl] - syl) * iy, az0 = (F[o + zl] - szl) * iz;
-      const ax1 = (F[o + xh] - sxh) * ix * SLAB_GROW, ay1 = (F[o + yh] - syh) * iy * SLAB_GROW, az1 = (F[o + zh] - szh) * iz * SLAB_GROW;
-      const inL =
-        bit(ax0 <= ax1) & bit(ax0 <= ay1) & bit(ax0 <= az1) & bit(ay0 <= ax1) & bit(ay0 <= ay1) &
-        bit(ay0 <= az1) & bit(az0 <= ax1) & bit(az0 <= ay1) & bit(az0 <= az1) & bit(ax0 <= lim) &
-        bit(ay0 <= lim) & bit(az0 <= lim) & bit(ax1 >= 0) & bit(ay1 >= 0) & bit(az1 >= 0);
-      const bx0 = (F[p + xl] - sxl) * ix, by0 = (F[p + yl] - syl) * iy, bz0 = (F[p + zl] - szl) * iz;
-      const bx1 = (F[p + xh] - sxh) * ix * SLAB_GROW, by1 = (F[p + yh] - syh) * iy * SLAB_GROW, bz1 = (F[p + zh] - szh) * iz * SLAB_GROW;
-      const inR =
-        bit(bx0 <= bx1) & bit(bx0 <= by1) & bit(bx0 <= bz1) & bit(by0 <= bx1) & bit(by0 <= by1) &
-        bit(by0 <= bz1) & bit(bz0 <= bx1) & bit(bz0 <= by1) & bit(bz0 <= bz1) & bit(bx0 <= lim) &
-        bit(by0 <= lim) & bit(bz0 <= lim) & bit(bx1 >= 0) & bit(by1 >= 0) & bit(bz1 >= 0);
-      if (inL !== 0) {
-        if (inR !== 0) stackNode[sp++] = l + 1;
-        node = l;
-        continue;
-      }
-      if (inR !== 0) {
-        node = l + 1;
-        continue;
-      }
-    }
-    if (sp === 0) return -1;
-    node = stackNode[--sp];
-  }
 }
