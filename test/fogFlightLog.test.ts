@@ -5,10 +5,11 @@
  * the floor far behind the wall and one past the wall's end toward A's side, and B, in A's sight,
  * fires one. The audit (server/audit/fog.ts) rebuilds from the fog flights records who was sent
  * which flight from which tick, and that is what the clients received: each client holds a flight's
- * state exactly when the audit says it was sent it, first in the patch of the tick it says; the
- * replay viewer (web/src/replayLog.ts) draws each flight for each viewer from that tick on; in
- * Chromium, /replay.html draws C's rocket into the floor with no viewer chosen and as C was sent,
- * not as A was sent.
+ * state exactly when the audit says it was sent it, first in the patch of the tick it says; from the
+ * fog ends records, who was told each end is who received it (with the struck player withheld
+ * exactly when the record says); the replay viewer (web/src/replayLog.ts) draws each flight for each
+ * viewer from that tick on, and its end for those told; in Chromium, /replay.html draws C's rocket
+ * into the floor and its end with no viewer chosen and as C was sent, not as A was sent.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ import { WeaponId } from '../shared/weapons';
 import { auditMatchLog } from '../server/behaviour/audit';
 import { summaryLines } from '../server/behaviour/cli';
 import { MatchLogView } from '../web/src/replayLog';
+import { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../shared/matchlog/fogEndRecord';
+import type { ProjectileEndReply } from '../shared/index';
 
 const INTERP = 100;
 const world = buildTestWorld();
@@ -74,7 +77,7 @@ describe('fog of war: projectile sends in the match log', () => {
     hiddenRocket = shots[0]![1];
     const r = await auditMatchLog(path, { world, calibration: null });
     expect(r.problems).toEqual([]);
-    expect([r.fog.mode, r.fog.flightsRecorded, r.fog.badRecords, r.fog.unknownFlightSends]).toEqual(['on', true, 0, 0]);
+    expect([r.fog.mode, r.fog.flightsRecorded, r.fog.endsRecorded, r.fog.badRecords, r.fog.unknownFlightSends]).toEqual(['on', true, true, 0, 0]);
     expect(r.fog.flights.map((f) => f.id)).toEqual(shots.map((s) => s[1]));
     // The audit's text report: the fog line, then a line per flight.
     const lines = summaryLines(r);
@@ -94,6 +97,20 @@ describe('fog of war: projectile sends in the match log', () => {
         const send = f.sent.find((s) => s.viewer === p.slot);
         expect(drawn[0], `flight ${f.id} for viewer ${p.slot}`).toBe(send?.fromMs);
       }
+      // Who was told its end, and whether the struck player was withheld: what each client received.
+      const told = players.filter((p) => p.projectileEnds.some((e) => e.id === f.id)).map((p) => p.slot);
+      expect(f.endTold.map((t) => t.viewer).sort((x, y) => x - y), `end of flight ${f.id}`).toEqual(told);
+      const lf = log.flights.find((x) => x.id === f.id)!;
+      // The shooter is told the whole end: the others' copies against it.
+      const endOf = (slot: number): ProjectileEndReply => players.find((p) => p.slot === slot)!.projectileEnds.find((e) => e.id === f.id)!;
+      const whole = endOf(f.shooter);
+      for (const t of f.endTold) {
+        const got = endOf(t.viewer);
+        expect(got.player, `struck player of flight ${f.id} told to ${t.viewer}`).toBe((t.flags & END_STRUCK_MASKED) !== 0 ? -1 : whole.player);
+        expect(got.victims.length < whole.victims.length, `victims of flight ${f.id} told to ${t.viewer}`).toBe((t.flags & END_VICTIMS_MASKED) !== 0);
+        expect(lf.endTold.get(t.viewer)).toBe(t.flags);
+      }
+      for (const p of players) expect(log.endsAt(p.slot, lf.endTick).includes(lf), `end of flight ${f.id} drawn for ${p.slot}`).toBe(told.includes(p.slot));
     }
     const byId = new Map(r.fog.flights.map((f) => [f.id, f]));
     // The shooter is sent its own at once; A never C's rocket into the floor far behind the wall, but
@@ -103,13 +120,15 @@ describe('fog of war: projectile sends in the match log', () => {
       expect(sent.find((s) => s.viewer === p.slot)!.fromMs).toBe(Math.min(...sent.map((s) => s.fromMs)));
     }
     expect(byId.get(shots[0]![1])!.neverSent).toContain(0);
+    expect(byId.get(shots[0]![1])!.endTold.map((t) => t.viewer)).not.toContain(0);
+    expect(byId.get(shots[0]![1])!.endTold.map((t) => t.viewer)).toContain(2);
     expect(byId.get(shots[2]![1])!.sent.map((s) => s.viewer)).toContain(0);
     expect(byId.get(shots[1]![1])!.sent.map((s) => s.viewer)).toContain(0);
     const va = r.fog.viewers.find((v) => v.slot === 0)!;
     expect([va.flightsSent, va.othersFlightsSent, va.othersFlightsNeverSent]).toEqual([2, 2, 1]);
   });
 
-  it('in Chromium: the replay viewer draws the rocket withheld from A with no viewer chosen and as its shooter C was sent, not as A was sent', async () => {
+  it('in Chromium: the replay viewer draws the rocket withheld from A, and its end, with no viewer chosen and as its shooter C was sent, not as A was sent', async () => {
     expect(logPath).not.toBe('');
     const log = MatchLogView.parse(new Uint8Array(readFileSync(logPath)));
     const has = (viewer: number, i: number): boolean => log.flightsAt(viewer, i).some((f) => f.id === hiddenRocket);
@@ -135,6 +154,15 @@ describe('fog of war: projectile sends in the match log', () => {
       expect(await drawnAs(2)).toContain(hiddenRocket);
       expect(await drawnAs(0)).not.toContain(hiddenRocket);
       expect(await drawnAs(-1)).toContain(hiddenRocket);
+      // Its end, at the tick it ended: drawn as C was told it, not as A was told nothing.
+      tick = log.flights.find((f) => f.id === hiddenRocket)!.endTick;
+      const endsAs = async (viewer: number): Promise<number[]> => {
+        await drawnAs(viewer);
+        return (await page.evaluate('window.replay.endsDrawn()')) as number[];
+      };
+      expect(await endsAs(-1)).toContain(hiddenRocket);
+      expect(await endsAs(2)).toContain(hiddenRocket);
+      expect(await endsAs(0)).not.toContain(hiddenRocket);
       expect(errors).toEqual([]);
     } finally {
       await browser?.close();

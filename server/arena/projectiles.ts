@@ -9,9 +9,9 @@
  * Fog of war (the room's FogFilter): `projectiles` is filtered per client like `players`; a snapshot
  * enters a client's view when the filter sends it the flight (to its shooter, to a viewer sent the
  * shooter at launch, to one that may see it before the next patch is drawn) and stays until the
- * flight ends. The end goes only to the clients FogFilter.endSeen names (its shooter, those that may
- * see the centre, those sent the flight or the shooter unless it struck a player withheld from them),
- * each with the victims it is sent (all of them for the shooter, who is confirmed each hit anyway):
+ * flight ends. The end goes only to the clients FogFilter.tellEnd names, and is logged so (endSeen:
+ * its shooter, those that may see the centre, those sent the flight or the shooter unless it struck
+ * a player withheld from them), each with the victims it is sent (all of them for the shooter, who is confirmed each hit anyway):
  * a victim's damage falls with its distance from the centre, so it would place a withheld one. A
  * victim's damage direction (toward the centre) is zeroed unless endSeen names it too. What an end
  * still says of a withheld player: none of its position (its slot only as the shooter's).
@@ -19,7 +19,7 @@
  */
 import type { MapSchema } from '@colyseus/schema';
 import { Msg, type DamagedReply, type HitReply, type ProjectileEndReply, type ProjectileFlights } from '../../shared/index';
-import type { FogFilter, ProjectileOutcome } from '../match/index';
+import { END_STRUCK_MASKED, END_VICTIMS_MASKED, type FogFilter, type ProjectileOutcome } from '../match/index';
 import { ProjectileSnapshot } from './schema';
 import { recordKill, type OutcomeHost } from './applyOutcome';
 import type { ArenaPlayer } from './player';
@@ -106,12 +106,18 @@ export class ArenaProjectiles {
       host.broadcast(Msg.PROJECTILE, reply);
       return;
     }
-    for (const p of host.seats) {
-      if (p === null || p.client === null || !p.connected) continue;
-      if (!fog.endSeen(p.index, o.id, o.shooterSlot, o.player, o.weapon, o.x, o.y, o.z, o.exploded)) continue;
-      const struckKnown = o.player < 0 || fog.isSent(p.index, o.player);
-      const all = p.index === o.shooterSlot || (struckKnown && victims.every((x) => fog.isSent(p.index, x.slot)));
-      p.client.send(Msg.PROJECTILE, all ? reply : { ...reply, player: struckKnown ? o.player : -1, victims: victims.filter((x) => fog.isSent(p.index, x.slot)) });
+    const told = fog.endTold, count = fog.tellEnd(o, o.slots);
+    for (let i = 0; i < count; i++) {
+      const p = host.seats[told.viewer[i]!];
+      if (p === null || p === undefined || p.client === null || !p.connected) continue;
+      const flags = told.flags[i]!;
+      if (flags === 0) { p.client.send(Msg.PROJECTILE, reply); continue; }
+      const index = p.index;
+      p.client.send(Msg.PROJECTILE, {
+        ...reply,
+        player: (flags & END_STRUCK_MASKED) !== 0 ? -1 : o.player,
+        victims: (flags & END_VICTIMS_MASKED) !== 0 ? victims.filter((x) => fog.isSent(index, x.slot)) : victims,
+      });
     }
   }
 }

@@ -5,11 +5,13 @@
  * says what the patch of tick T carried on. Per viewer slot: enemy-ticks sent and withheld (ticks x
  * enemies present in the tick record), and per pair the spans it was withheld, in match ms. From
  * format 14 on also the projectiles (./fogFlights.ts): per flight who was sent it from when, per
- * viewer the flights sent and the flights of others it was never sent.
+ * viewer the flights sent and the flights of others it was never sent; from format 15 on who was
+ * told each flight's end (fog ends records), and per viewer the ends of others' flights told.
  */
-import { LOG_VERSION_WITH_FOG_FLIGHTS, type FrameReadResult } from '../../shared/matchlog/frame';
+import { LOG_VERSION_WITH_FOG_ENDS, LOG_VERSION_WITH_FOG_FLIGHTS, type FrameReadResult } from '../../shared/matchlog/frame';
 import { readEvent, RecordType, TICK_COUNT_AT, TICK_HEAD_BYTES, TICK_TIME_AT, tickSlotBytes } from '../../shared/matchlog/records';
 import { readFog } from '../../shared/matchlog/fogRecord';
+import { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';
 import { FogFlightsRebuild, type FlightSends } from './fogFlights';
 
 export type { FlightSends };
@@ -22,9 +24,11 @@ export interface FogAudit {
    * flightsRecorded is false): flights sent (its own included), flights of others sent, and flights
    * of others that flew while it was present and were never sent to it.
    */
-  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number; flightsSent: number; othersFlightsSent: number; othersFlightsNeverSent: number }[];
+  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number; flightsSent: number; othersFlightsSent: number; othersFlightsNeverSent: number; othersEndsTold: number; endsToldNeverSent: number }[];
   /** The log records which projectiles were sent to whom (fog on, format 14 on). */
   flightsRecorded: boolean;
+  /** The log records who was told each projectile's end (fog on, format 15 on): FlightSends.endTold. */
+  endsRecorded: boolean;
   /** Per projectile (in spawn order): who was sent it from when, and who never was (empty when flightsRecorded is false). */
   flights: FlightSends[];
   /** Fog flights sends naming a flight no spawn record in the log named (or a slot out of range). */
@@ -38,7 +42,7 @@ export interface FogAudit {
 /** Rebuilds the fog of a log whose header said `mode` (header.fog), over `maxPlayers` slots. */
 export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers: number, mode: unknown): FogAudit {
   const m = mode === 'on' || mode === 'off' ? mode : 'unknown';
-  const out: FogAudit = { mode: m, viewers: [], withheld: [], badRecords: 0, flightsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS, flights: [], unknownFlightSends: 0 };
+  const out: FogAudit = { mode: m, viewers: [], withheld: [], badRecords: 0, flightsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS, endsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_ENDS, flights: [], unknownFlightSends: 0 };
   const n = Math.max(1, Math.min(256, Math.floor(maxPlayers)));
   const fl = new FogFlightsRebuild(n);
   let ticks = 0;
@@ -129,6 +133,7 @@ function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Floa
     out.viewers.push({
       slot: s, enemyTicksSent: on[s]!, enemyTicksWithheld: off[s]!,
       flightsSent: flights ? pv.flightsSent : 0, othersFlightsSent: flights ? pv.othersSent : 0, othersFlightsNeverSent: flights ? pv.othersNeverSent : 0,
+      othersEndsTold: out.endsRecorded ? pv.othersEndsTold : 0, endsToldNeverSent: out.endsRecorded ? pv.endsToldNeverSent : 0,
     });
   }
   if (flights) {
@@ -151,12 +156,22 @@ export function fogLine(f: FogAudit): string {
 /** The projectiles part of fogLine: per viewer the flights of others sent and never sent. */
 function flightsLine(f: FogAudit): string {
   if (!f.flightsRecorded) return 'projectile sends not recorded (log format before 14)';
-  const parts = f.viewers.map((v) => `player ${v.slot} ${v.othersFlightsSent} sent / ${v.othersFlightsNeverSent} never sent`);
+  const ends = (v: FogAudit['viewers'][number]): string => (f.endsRecorded ? `, ${v.othersEndsTold} ends told (${v.endsToldNeverSent} of flights never sent)` : '');
+  const parts = f.viewers.map((v) => `player ${v.slot} ${v.othersFlightsSent} sent / ${v.othersFlightsNeverSent} never sent${ends(v)}`);
   return `projectiles of others (${f.flights.length} flights): ${parts.join('; ') || 'no players'}${f.unknownFlightSends > 0 ? `; ${f.unknownFlightSends} sends of unknown flights` : ''}`;
 }
 
 /** One line per flight: its shooter, how long it flew, and who was sent it how long after its spawn; who never was. */
 export function flightLines(f: FogAudit): string[] {
   const after = (x: FlightSends, t: number): string => (t === t ? `+${(t - x.spawnMs).toFixed(0)} ms` : 'open');
-  return f.flights.map((x) => `  flight ${x.id} of player ${x.shooter} (ended ${after(x, x.endMs)}): sent ${x.sent.map((s) => `p${s.viewer} ${after(x, s.fromMs)}`).join(', ') || 'to nobody'}${x.neverSent.length > 0 ? `; never sent p${x.neverSent.join(', p')}` : ''}`);
+  const told = (x: FlightSends): string => !f.endsRecorded ? '' : `; end told ${x.endTold.map((t) => `p${t.viewer}${t.flags === 0 ? '' : ` (${endFlags(t.flags)})`}`).join(', ') || 'to nobody'}`;
+  return f.flights.map((x) => `  flight ${x.id} of player ${x.shooter} (ended ${after(x, x.endMs)}): sent ${x.sent.map((s) => `p${s.viewer} ${after(x, s.fromMs)}`).join(', ') || 'to nobody'}${x.neverSent.length > 0 ? `; never sent p${x.neverSent.join(', p')}` : ''}${told(x)}`);
+}
+
+/** A fog ends record's flags in words. */
+function endFlags(flags: number): string {
+  const w: string[] = [];
+  if ((flags & END_STRUCK_MASKED) !== 0) w.push('struck player withheld');
+  if ((flags & END_VICTIMS_MASKED) !== 0) w.push('some victims withheld');
+  return w.join(', ');
 }

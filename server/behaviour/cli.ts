@@ -217,7 +217,7 @@ export function jsonSummary(r: AuditResult): Record<string, unknown> {
     ends: { ...r.ends, lastTimeMs: Number.isFinite(r.ends.lastTimeMs) ? r.ends.lastTimeMs : null, cut: r.ends.cut && { bytes: r.ends.cut.bytes, promised: Number.isFinite(r.ends.cut.promised) ? r.ends.cut.promised : null } },
     problems: r.problems,
     fog: {
-      mode: r.fog.mode, viewers: r.fog.viewers, withheldSpans: r.fog.withheld.length, flightsRecorded: r.fog.flightsRecorded, flights: r.fog.flights.length,
+      mode: r.fog.mode, viewers: r.fog.viewers, withheldSpans: r.fog.withheld.length, flightsRecorded: r.fog.flightsRecorded, endsRecorded: r.fog.endsRecorded, flights: r.fog.flights.length,
       flightList: r.fog.flights.slice(0, 1000).map((x) => ({ ...x, endMs: Number.isFinite(x.endMs) ? x.endMs : null })), unknownFlightSends: r.fog.unknownFlightSends,
     },
     mismatchList: r.mismatches.slice(0, 100),

@@ -54,7 +54,9 @@
  * records, format 14). endSeen says who may be told a flight's end: its
  * shooter, those who may see its centre (any of its blast, when it exploded), and those sent it or
  * its shooter unless it struck a player withheld from them (a direct hit's centre places the struck
- * player); a game tells a viewer the struck player only when it is sent that player.
+ * player); a game tells a viewer the struck player only when it is sent that player. tellEnd asks
+ * endSeen for every viewer at once, says which are told the struck player and victims, and logs it
+ * (fog ends records, format 15), so the audit can say who was told each end.
  *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
@@ -73,7 +75,10 @@ import { FlightMode } from '../../shared/projectile/flight';
 import { weaponById } from '../../shared/weapons';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
+import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
 import type { MatchPlayer } from './player';
+
+const NO_SLOTS: readonly number[] = [];
 
 /** Movement bounds the fog needs (hitreg's MoveConfig has them). */
 export interface FogMovement {
@@ -150,6 +155,8 @@ export class FogFilter<Id extends string | number = string> {
   readonly unknownOneWayMs: number;
   /** Recorder calls that threw. */
   problems = 0;
+  /** The last tellEnd's told viewers and their flags (./fogEnds). */
+  readonly endTold: EndTold;
   private readonly occupant: (Id | undefined)[];
   private readonly epoch: Float64Array;
   /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
@@ -211,6 +218,7 @@ export class FogFilter<Id extends string | number = string> {
     this.enemyTicksSent = new Float64Array(n);
     this.enemyTicksWithheld = new Float64Array(n);
     this.seeAll = new Uint8Array(n);
+    this.endTold = createEndTold(n);
     this.occupant = new Array<Id | undefined>(n).fill(undefined);
     this.epoch = new Float64Array(n).fill(Number.NaN);
     this.oneWay = new Float64Array(n).fill(Number.NaN);
@@ -220,6 +228,31 @@ export class FogFilter<Id extends string | number = string> {
     this.record.sent = this.changeSent;
     this.flightRecord.viewer = this.flightChangeViewer;
     this.flightRecord.id = this.flightChangeId;
+  }
+
+  /**
+   * Decides who may be told a projectile's end (./fogEnds: endSeen for every viewer, and whether the
+   * struck player and `victims`, by slot, are told) and logs it (a fog ends record, format 15).
+   * Returns the count; endTold.viewer[i] and endTold.flags[i] (END_STRUCK_MASKED: tell it struck no
+   * one; END_VICTIMS_MASKED: tell only the victims it is sent) until the next call. A game sends the
+   * end to exactly these.
+   */
+  tellEnd(end: ProjectileEndLike, victims: ArrayLike<number> = NO_SLOTS): number {
+    const count = decideEndTold(this.endTold, this, end, victims);
+    const rec = this.match.recorder;
+    if (rec === null || rec.fogEnds === undefined) return count;
+    try {
+      rec.fogEnds(this.endTold);
+    } catch (e) {
+      this.problems++;
+      if (this.problems <= 3) this.onProblem('the recorder failed on a fog ends record (the match goes on)', e);
+    }
+    return count;
+  }
+
+  /** Whether `slot` is a viewer in the fog now (its player is in the match and was fed). */
+  hasViewer(slot: number): boolean {
+    return slot >= 0 && slot < this.capacity && this.occupant[slot] !== undefined && this.fog.present[slot] === 1;
   }
 
   /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot` (self: always). */

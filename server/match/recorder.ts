@@ -18,6 +18,7 @@ import type { MatchHeader } from '../../shared/matchlog/records';
 import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 import type { FogChanges } from '../../shared/matchlog/fogRecord';
 import type { FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
+import type { FogEndTells } from '../../shared/matchlog/fogEndRecord';
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 
 /**
@@ -36,7 +37,7 @@ export const TickPose = {
   VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, STAMP: 17, EYE: 18,
 } as const;
 
-export type { MatchHeader, FogChanges, FogFlightSends };
+export type { MatchHeader, FogChanges, FogFlightSends, FogEndTells };
 export { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 
 export interface TickRecord {
@@ -108,6 +109,8 @@ export interface MatchRecorder {
    * record (and its fog record), only when a flight was newly sent (arrays reused, as for fog).
    */
   fogFlights?(c: FogFlightSends): void;
+  /** Who a fog of war (FogFilter.tellEnd) let the game tell a projectile's end, and how (arrays reused, as for fog). */
+  fogEnds?(c: FogEndTells): void;
   /** Who joined on a slot: right after its join event (`playerId` at most 128 UTF-8 bytes, no control characters). */
   identity?(i: { slot: number; playerId: string; verified: boolean }): void;
   /** Called when the room is disposed; may flush asynchronously. */

@@ -16,6 +16,7 @@ import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from
 import { RecordType, encodeHeader, tickRecordMaxBytes, writeEnd, writeEvent, writeTick, EVENT_BYTES, END_BYTES } from '../../shared/matchlog/records';
 import { identityRecordBytes, playerIdBytes, writeIdentity } from '../../shared/matchlog/identityRecord';
 import { FOG_MAX_CHANGES, fogRecordBytes, writeFog, type FogChanges } from '../../shared/matchlog/fogRecord';
+import { FOG_ENDS_MAX, fogEndsRecordBytes, writeFogEnds, type FogEndTells } from '../../shared/matchlog/fogEndRecord';
 import { FOG_FLIGHTS_MAX, fogFlightsRecordBytes, writeFogFlights, type FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
@@ -192,6 +193,12 @@ export class MatchLogRecorder implements MatchRecorder {
       const at = writer.begin(RecordType.FOG_FLIGHTS, fogFlightsRecordBytes(n));
       writer.end(writeFogFlights(writer.view, at, c, from, n));
     }
+  }
+
+  fogEnds(c: FogEndTells): void {
+    const writer = this.writerOrNull ?? this.open();
+    const at = writer.begin(RecordType.FOG_ENDS, fogEndsRecordBytes(Math.min(c.count, FOG_ENDS_MAX)));
+    writer.end(writeFogEnds(writer.view, at, c));
   }
 
   identity(i: { slot: number; playerId: string; verified: boolean }): void {

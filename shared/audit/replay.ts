@@ -33,6 +33,7 @@ import { BodyPoints } from './bodyPoint';
 import { readIdentity } from '../matchlog/identityRecord';
 import { readFog } from '../matchlog/fogRecord';
 import { readFogFlights } from '../matchlog/fogFlightRecord';
+import { readFogEnds } from '../matchlog/fogEndRecord';
 
 /** Fog records are checked here and counted by the behaviour audit (server/behaviour/fogAudit.ts). */
 const ignoreFogChange = (): void => {};
@@ -313,6 +314,11 @@ class Replay {
       case RecordType.FOG_FLIGHTS: {
         const t = readFogFlights(view, at, f.payloadLength, ignoreFogChange);
         if (t !== t) this.bad(f.offset, f.type, 'fog flights record malformed');
+        break;
+      }
+      case RecordType.FOG_ENDS: {
+        const id = readFogEnds(view, at, f.payloadLength, ignoreFogChange);
+        if (id !== id) this.bad(f.offset, f.type, 'fog ends record malformed');
         break;
       }
       case NOTE_FRAME_TYPE: {

@@ -7,9 +7,7 @@
  * sent its own flight at the first update that sees it; a see-all viewer is sent every flight.
  * Layout (little-endian): f64 time ms of the tick, u16 n, then n x (u16 viewer slot, u32 flight id:
  * the id of the projectile's SPAWN record, projectileRecord.ts).
- *
- * Ends are not logged per viewer: who was told a flight's end (FogFilter.endSeen, asked by the game
- * when the end happens) is not in the log; the END record says only how and where the flight ended.
+ * Who was told a flight's end is the fog ends record's (./fogEndRecord.ts, format 15).
  */
 
 /** Bytes before the sends, and per send. */

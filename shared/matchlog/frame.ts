@@ -40,8 +40,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  *    may name the fog mode; the other records unchanged.
  * 14: fog flights records (which projectiles a fog of war newly sent to whom: fogFlightRecord.ts);
  *    the other records unchanged, so a version 13 log reads as a version 14 one without them.
+ * 15: fog ends records (who was told each projectile's end, and how: fogEndRecord.ts); the other
+ *    records unchanged, so a version 14 log reads as a version 15 one without them.
  */
-export const LOG_FORMAT_VERSION = 14;
+export const LOG_FORMAT_VERSION = 15;
+/** The first version whose logs may carry fog ends records. */
+export const LOG_VERSION_WITH_FOG_ENDS = 15;
 /** The first version whose logs may carry fog flights records. */
 export const LOG_VERSION_WITH_FOG_FLIGHTS = 14;
 /** The first version whose logs may carry fog records. */

@@ -7,11 +7,12 @@
  * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits; with fog
  * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt); every
  * projectile's flight (flights: its spawn state and the ticks it flew) and, from format 14 on, from
- * which tick each viewer was sent it (flightSentAt).
+ * which tick each viewer was sent it (flightSentAt); each flight's end (ends) and, from format 15 on,
+ * which viewers were told it (endToldTo).
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readFog, readFogFlights, readSpawn, readProjectileEnd, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readFog, readFogFlights, readFogEnds, readSpawn, readProjectileEnd, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -19,8 +20,11 @@ import {
   rewindStatusUsable, validateShot, FrameStatus,
   type PlayerPose, type ProjectileSnapshotLike, type Rig, type ShotScene, type Verdict, type World,
 } from '../../shared/index';
-import { createShotInput, LOG_VERSION_WITH_FOG_FLIGHTS, type ShotInput } from '../../shared/audit/index';
+import { createShotInput, LOG_VERSION_WITH_FOG_ENDS, LOG_VERSION_WITH_FOG_FLIGHTS, type ShotInput } from '../../shared/audit/index';
 import { marksOfVerdict, type ShotMarks } from './shotMarks';
+
+/** Ticks a flight's end stays drawn from the tick it ended at. */
+export const END_SHOWN_TICKS = 32;
 
 /** Numbers per slot per tick: present, x y z, qx qy qz qw, clip, time, alive, epoch, eye height (NaN: the rules'), input stamp (NaN unknown). */
 export const POSE_STRIDE = 14;
@@ -49,6 +53,9 @@ export interface LoggedFlight extends ProjectileSnapshotLike {
   /** Tick indices [fromTick, endTick) it was in flight at (endTick: the log's tick count when no end record came). */
   fromTick: number;
   endTick: number;
+  /** Where it ended (NaN: no end record), and who was told the end: viewer slot to the fog ends record's flags. */
+  endX: number; endY: number; endZ: number;
+  endTold: Map<number, number>;
 }
 
 export interface Rejudged {
@@ -83,6 +90,8 @@ export class MatchLogView {
   readonly flights: LoggedFlight[] = [];
   /** The log has fog flights records (fog on, format 14 on): flightSentAt tells which flights each viewer was sent. */
   readonly flightsLogged: boolean;
+  /** The log has fog ends records (fog on, format 15 on): endToldTo tells who was told each end. */
+  readonly endsLogged: boolean;
   /** Per (flight id * slots + viewer): tick-index spans [from, to) the flight was sent to the viewer, flat. */
   private readonly flightSent = new Map<number, number[]>();
   private readonly view: DataView;
@@ -169,6 +178,7 @@ export class MatchLogView {
     flights.finish(ti);
     this.ticks = ti;
     this.flightsLogged = this.fogOn && this.frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS;
+    this.endsLogged = this.fogOn && this.frames.version >= LOG_VERSION_WITH_FOG_ENDS;
   }
 
   static parse(bytes: Uint8Array): MatchLogView {
@@ -200,6 +210,19 @@ export class MatchLogView {
   /** The flights in flight at tick index `i` that `viewer` (-1: no one chosen) was sent then. */
   flightsAt(viewer: number, i: number): LoggedFlight[] {
     return this.flights.filter((f) => f.fromTick <= i && i < f.endTick && this.flightSentAt(viewer, f.id, i));
+  }
+
+  /**
+   * Whether `viewer` was told flight f's end: always with no viewer (-1), with fog off, or for a log
+   * without fog ends records (it cannot say); else when a fog ends record names it.
+   */
+  endToldTo(viewer: number, f: LoggedFlight): boolean {
+    return viewer < 0 || !this.endsLogged || f.endTold.has(viewer);
+  }
+
+  /** The flights that ended within END_SHOWN_TICKS before tick index `i` (through i) whose end `viewer` (-1: no one chosen) was told. */
+  endsAt(viewer: number, i: number): LoggedFlight[] {
+    return this.flights.filter((f) => f.endX === f.endX && f.endTick <= i && i < f.endTick + END_SHOWN_TICKS && this.endToldTo(viewer, f));
   }
 
   /** The pose of `slot` at tick index `i` into out; false when the slot is not in that tick. */
@@ -295,6 +318,8 @@ function shotPayload(input: ShotInput): Uint8Array | null {
  */
 class FlightSpans {
   private readonly byId = new Map<number, LoggedFlight>();
+  /** Every flight by id (byId keeps the ones still flying). */
+  private readonly all = new Map<number, LoggedFlight>();
   /** Open sends: key (id * slots + viewer) to the tick index they start at. */
   private readonly open = new Map<number, number>();
   private readonly spawn = createSpawnData();
@@ -307,6 +332,7 @@ class FlightSpans {
     if (type === RecordType.PROJECTILE_SPAWN) this.spawned(v, at, length, ti);
     else if (type === RecordType.PROJECTILE_END) this.ended(v, at, length, ti);
     else if (type === RecordType.FOG_FLIGHTS && ti > 0) readFogFlights(v, at, length, (viewer, id) => this.sent(viewer, id, ti - 1));
+    else if (type === RecordType.FOG_ENDS) readFogEnds(v, at, length, (viewer, flags, id) => { if (viewer < this.slots) this.all.get(id)?.endTold.set(viewer, flags); });
   }
 
   private spawned(v: DataView, at: number, length: number, ti: number): void {
@@ -315,9 +341,11 @@ class FlightSpans {
     const f: LoggedFlight = {
       id: s.id, shooter: s.shooter, weapon: s.weapon, seq: s.seq, timeMs: s.fromMs + s.ageMs, ageMs: s.ageMs,
       x: s.sx, y: s.sy, z: s.sz, vx: s.vx, vy: s.vy, vz: s.vz, bounces: s.bounces, mode: s.mode, fromTick: ti, endTick: Number.POSITIVE_INFINITY,
+      endX: Number.NaN, endY: Number.NaN, endZ: Number.NaN, endTold: new Map(),
     };
     this.flights.push(f);
     this.byId.set(f.id, f);
+    this.all.set(f.id, f);
   }
 
   private ended(v: DataView, at: number, length: number, ti: number): void {
@@ -326,6 +354,7 @@ class FlightSpans {
     if (f === undefined) return;
     // Ended by the step of the last tick read: in flight through the tick before it.
     f.endTick = Math.max(f.fromTick, ti - 1);
+    f.endX = this.end.x; f.endY = this.end.y; f.endZ = this.end.z;
     this.byId.delete(f.id);
     for (let viewer = 0; viewer < this.slots; viewer++) this.close(f.id * this.slots + viewer, f.endTick);
   }

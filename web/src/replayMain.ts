@@ -133,7 +133,9 @@ async function openLog(bytes: Uint8Array, name: string): Promise<void> {
   (window as unknown as { replay: unknown }).replay = {
     log, select, get selected() { return selected; }, drawn: () => decor.counts(selected),
     /** Ids of the projectiles drawn now. */
-    flightsDrawn: () => flights.children.map((c) => c.userData.id as number),
+    flightsDrawn: () => flights.children.filter((c) => c.userData.id !== undefined).map((c) => c.userData.id as number),
+    /** Ids of the projectiles whose end is drawn now. */
+    endsDrawn: () => flights.children.filter((c) => c.userData.endId !== undefined).map((c) => c.userData.endId as number),
   };
 }
 
@@ -243,12 +245,24 @@ function clearFlights(): void {
   flights.clear();
 }
 
-/** The projectiles in flight at tick index i that `viewer` was sent (all with -1): each re-flown from its spawn to the tick's time, a sphere of its radius. */
+/**
+ * The projectiles in flight at tick index i that `viewer` was sent (all with -1): each re-flown from
+ * its spawn to the tick's time, a sphere of its radius; and the ends it was told of lately.
+ */
 function drawFlights(log: MatchLogView, i: number, viewer: number): void {
   const key = `${i}:${viewer}`;
   if (key === flightsFor) return;
   flightsFor = key;
   clearFlights();
+  // Each end the viewer was told, for a while after it: a translucent ball of its blast (or the projectile's size).
+  for (const f of log.endsAt(viewer, i)) {
+    const spec = weaponById(WEAPONS, f.weapon)?.projectile;
+    const r = Math.max(0.25, spec?.splash?.radius ?? spec?.radius ?? 0);
+    const m = new THREE.Mesh(new THREE.SphereGeometry(r, 16, 10), new THREE.MeshBasicMaterial({ color: 0xff4422, transparent: true, opacity: 0.35, depthWrite: false }));
+    m.position.set(f.endX, f.endY, f.endZ);
+    m.userData.endId = f.id;
+    flights.add(m);
+  }
   const list = log.flightsAt(viewer, i);
   if (list.length === 0) return;
   const synced = new SyncedProjectiles(loaded?.world ?? null, WEAPONS, log.header.tickRate);
