@@ -22,6 +22,7 @@ import { run as sim } from './sim.bench';
 import { run as faults } from './faults.bench';
 import { run as fleet } from './fleet.bench';
 import { run as fog } from './fog.bench';
+import { run as loadFog } from './loadFog.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
   { name: 'world', run: world },
@@ -33,6 +34,8 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'audit', run: audit },
   { name: 'fog', run: fog },
   { name: 'sim', run: sim },
+  // A 64-player room through `npm run load`, fog on and off (needs Redis, as the faults do).
+  { name: 'load-fog', run: loadFog },
   { name: 'faults', run: faults },
   // 1,000 logs through 2 audit workers, one SIGKILLed halfway (needs Redis, as the faults do).
   {
