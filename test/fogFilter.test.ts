@@ -208,11 +208,11 @@ describe('FogFilter', () => {
     expect(world.anyHit(0, rig.eyeHeight, 0, 0, 1 + 3.9, -9)).toBe(false);
   });
 
-  it('an update allocates nothing: no garbage collection and no heap growth during 10000 updates of 16 players and 12 projectiles', () => {
+  it('an update allocates nothing: no garbage collection and no heap growth during 10000 updates of 16 players, 12 projectiles and 16 marks', () => {
     const script = fileURLToPath(new URL('./helpers/fogFilterAlloc.ts', import.meta.url));
     // Up to three processes: now and then V8 leaves FogOfWar's ray loop in a tier that boxes numbers
     // for a whole run (test/helpers/fogAlloc.ts shows the same); an allocation in the code shows in every run.
-    const runs: { tested: number; flights: number; flightsSent: number; gcs: number; heapBytes: number }[] = [];
+    const runs: { tested: number; flights: number; flightsSent: number; marksTested: number; marksSentOpen: number; marksSentFloor: number; gcs: number; heapBytes: number }[] = [];
     for (let k = 0; k < 3; k++) {
       const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script], { encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
@@ -222,6 +222,10 @@ describe('FogFilter', () => {
       // The 6 rockets inside the floor are withheld from all 16 viewers: tested at every update.
       expect(r.flights).toBe(12);
       expect(r.flightsSent).toBe(6 * 16);
+      // The 8 marks on the floor reach the viewers that may see them (the wall hides some); the 8 inside it none, tested again and again.
+      expect(r.marksSentOpen).toBeGreaterThan(4 * 16);
+      expect(r.marksSentFloor).toBe(0);
+      expect(r.marksTested).toBeGreaterThan(10_000);
       if (r.gcs === 0 && r.heapBytes < 256 * 1024) break;
     }
     console.log(`[fog] FogFilter allocation: ${JSON.stringify(runs)}`);

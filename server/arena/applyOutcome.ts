@@ -10,6 +10,7 @@ import { verdictReply, type HitregMatch, type ShotOutcome } from '../match/index
 import { BulletHole, KillFeedEntry, type ArenaState } from './schema';
 import type { ArenaConfig } from './config';
 import type { ArenaPlayer } from './player';
+import type { FogHoles } from './fogHoles';
 
 /** The room as outcomes see it. */
 export interface OutcomeHost {
@@ -21,6 +22,8 @@ export interface OutcomeHost {
   syncStatus(p: ArenaPlayer): void;
   /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot` (fog of war; always with it off). */
   sends(viewerSlot: number, enemySlot: number): boolean;
+  /** Bullet holes under fog of war (null: off, every client gets every hole). */
+  readonly fogHoles: FogHoles | null;
 }
 
 const direction = new Float64Array(3);
@@ -150,4 +153,5 @@ function addHole(host: OutcomeHost, shooter: number, v: Verdict, i: number): voi
   h.seq = v.seq >>> 0;
   holes.push(h);
   while (holes.length > host.cfg.maxBulletHoles) holes.shift();
+  host.fogHoles?.added(h, shooter);
 }

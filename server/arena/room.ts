@@ -16,8 +16,9 @@
  * else the wire carries about a withheld player, and why it may: the welcome (rules and hashes
  * only), the kill feed (slots, weapon, zone, time: no position), hit confirmations and the verdict's
  * hit points (a target the shooter hit, through a wall too), the damage direction (zeroed when the
- * shooter is withheld from the victim; a blast's points at the blast), bullet holes (an impact point
- * and who fired: where the bullet went, not where from). Projectiles are filtered per client too
+ * shooter is withheld from the victim; a blast's points at the blast). Bullet holes are filtered per
+ * client (fogHoles.ts): a hole made by a withheld shooter reaches a client once its point may be in
+ * the client's sight, so it never says where a withheld shooter is busy. Projectiles are filtered per client too
  * (projectiles.ts): a flight is deterministic, so any snapshot of one leads back to its launch (the
  * shooter's eye then), so a client gets one only from when it was sent the shooter at launch or may
  * see the projectile itself, and keeps it until it ends (its launch point, a past position, is then
@@ -39,6 +40,7 @@ import { StateView, type MapSchema } from '@colyseus/schema';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
 import { FogFilter, HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
 import { ArenaFogState, ArenaState, PlayerState, RosterEntry } from './schema';
+import { FogHoles } from './fogHoles';
 import { ArenaPlayer } from './player';
 import { applyOutcome, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal, policeBudgets } from './budget';
@@ -67,6 +69,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private projectiles!: ArenaProjectiles;
   /** Fog of war: who is sent whom (null: fog off, everyone is sent everyone), and the scoreboard of all. */
   fog: FogFilter<string> | null = null;
+  /** Bullet holes filtered per client under fog of war (fogHoles.ts; null: fog off). */
+  fogHoles: FogHoles | null = null;
   private roster: MapSchema<RosterEntry> | null = null;
 
   /** Room ms now (the match's clock: 0 at room creation). */
@@ -112,6 +116,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
         onFlightSent: (v, i) => this.flightSent(v, i),
         onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
       });
+      this.fogHoles = new FogHoles(this.fog, cfg.maxBulletHoles, this.seats);
     }
     state.tickRate = cfg.tickRate;
     state.serverTimeMs = 0;
@@ -166,6 +171,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       p.view.add(ps);
       client.view = p.view;
       this.fog.setSeeAll(h.slot, p.debug);
+      this.fogHoles?.joined(h.slot);
       const r = new RosterEntry();
       r.slot = h.slot;
       r.name = ps.name;
@@ -284,6 +290,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       this.projectiles.sync(this.state.projectiles);
       // Who is sent whom and which projectiles from this tick's patch on (fogChange and flightSent add to and remove from the views).
       this.fog?.update();
+      this.fogHoles?.update();
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       if (this.waiting.length > 0) this.judgeWaitingShots(null);

@@ -126,9 +126,9 @@ export const ArenaState = schema({
 export type ArenaState = SchemaType<typeof ArenaState>;
 
 /**
- * The same state with fog of war on: `players` and `projectiles` are filtered per client (Colyseus
- * StateView): a client is sent its own player and the enemies the fog lets through, and the
- * projectiles it lets through (room.ts, projectiles.ts), nothing of the others.
+ * The same state with fog of war on: `players`, `holes` and `projectiles` are filtered per client
+ * (Colyseus StateView): a client is sent its own player and the enemies the fog lets through, and the
+ * holes and projectiles it lets through (room.ts, fogHoles.ts, projectiles.ts), nothing of the others.
  * ArenaState's fields in the same order, so one reader reads both, then `roster`: by session id,
  * every player's scoreboard fields. (Fog off keeps ArenaState: the same bytes as without fog.)
  */
@@ -137,7 +137,7 @@ export const ArenaFogState = schema({
   tick: t.uint32(),
   tickRate: t.uint8(),
   players: t.map(PlayerState).view(),
-  holes: t.array(BulletHole),
+  holes: t.array(BulletHole).view(),
   killFeed: t.array(KillFeedEntry),
   projectiles: t.map(ProjectileSnapshot).view(),
   roster: t.map(RosterEntry),

@@ -15,6 +15,7 @@
 export { HitregMatch } from './match';
 export { FogFilter, type FogFilterOptions, type FogMovement } from './fogFilter';
 export { type ProjectileEndLike } from './fogEnds';
+export { FogMarks, type FogMarksOptions } from './fogMarks';
 export { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';
 export { buildClimbMap, type ClimbMap, type FogConfig } from '../../shared/fog/index';
 export type { HitregMatchOptions, JoinOptions } from './options';
