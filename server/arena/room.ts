@@ -10,9 +10,9 @@
  * records every pose (read through writePose, rounded as the wire carries it, so what a client
  * receives is exactly what the server rewinds), then the state is synced and patched.
  *
- * Fog of war (cfg.fog 'on'): the state is ArenaFogState, whose `players` only reach a client through
- * its StateView: its own player always, the others as the match's FogFilter says after each tick
- * (hitreg/server), everyone for a debug client. Everyone's scoreboard fields go in `roster`. What
+ * Fog of war (cfg.fog 'on', arenaFog.ts): the state is ArenaFogState, whose `players` only reach a
+ * client through its StateView: its own player always, the others as the match's FogFilter says after
+ * each tick (hitreg/server), everyone for a debug client. Everyone's scoreboard fields go in `roster`. What
  * else the wire carries about a withheld player, and why it may: the welcome (rules and hashes
  * only), the kill feed (slots, weapon, zone, time: no position), hit confirmations and the verdict's
  * hit points (a target the shooter hit, through a wall too), the damage direction (zeroed when the
@@ -36,11 +36,11 @@
  * uses them plugs their stamps into the match).
  */
 import { Room, type Client } from '@colyseus/core';
-import { StateView, type MapSchema } from '@colyseus/schema';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
 import { FogFilter, HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
-import { ArenaFogState, ArenaState, PlayerState, RosterEntry } from './schema';
-import { FogHoles } from './fogHoles';
+import { ArenaState, PlayerState } from './schema';
+import { ArenaFog } from './arenaFog';
+import type { FogHoles } from './fogHoles';
 import { ArenaPlayer } from './player';
 import { applyOutcome, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal, policeBudgets } from './budget';
@@ -67,11 +67,18 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   private stalls!: StallWatch<ArenaPlayer>;
   /** The match's projectiles mirrored into the synced state, and their ends told (projectiles.ts). */
   private projectiles!: ArenaProjectiles;
-  /** Fog of war: who is sent whom (null: fog off, everyone is sent everyone), and the scoreboard of all. */
-  fog: FogFilter<string> | null = null;
-  /** Bullet holes filtered per client under fog of war (fogHoles.ts; null: fog off). */
-  fogHoles: FogHoles | null = null;
-  private roster: MapSchema<RosterEntry> | null = null;
+  /** Fog of war (arenaFog.ts; null: fog off, everyone is sent everyone). */
+  private arenaFog: ArenaFog | null = null;
+
+  /** Who is sent whom (null: fog off). */
+  get fog(): FogFilter<string> | null {
+    return this.arenaFog?.filter ?? null;
+  }
+
+  /** Bullet holes filtered per client (null: fog off). */
+  get fogHoles(): FogHoles | null {
+    return this.arenaFog?.holes ?? null;
+  }
 
   /** Room ms now (the match's clock: 0 at room creation). */
   now(): number {
@@ -106,17 +113,9 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     this.stalls = new StallWatch<ArenaPlayer>(cfg.stalls, (c) => this.stalled(c));
     let state = new ArenaState();
     if (cfg.fog === 'on') {
-      const fogState = new ArenaFogState();
-      this.roster = fogState.roster;
-      // Same fields as ArenaState with `players` filtered per view, and the roster.
-      state = fogState as unknown as ArenaState;
-      this.fog = new FogFilter<string>(this.match, {
-        movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true,
-        onChange: (v, e, sent) => this.fogChange(v, e, sent),
-        onFlightSent: (v, i) => this.flightSent(v, i),
-        onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
-      });
-      this.fogHoles = new FogHoles(this.fog, cfg.maxBulletHoles, this.seats);
+      this.arenaFog = new ArenaFog(this.match, cfg, this.seats, this.projectiles);
+      // Same fields as ArenaState with `players`, `holes` and `projectiles` filtered per view, and the roster.
+      state = this.arenaFog.state as unknown as ArenaState;
     }
     state.tickRate = cfg.tickRate;
     state.serverTimeMs = 0;
@@ -165,20 +164,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.state = ps;
     this.spawn(p);
     this.state.players.set(client.sessionId, ps);
-    if (this.fog !== null && this.roster !== null) {
-      // Its own player now; the others as the fog lets them through from the next tick.
-      p.view = new StateView();
-      p.view.add(ps);
-      client.view = p.view;
-      this.fog.setSeeAll(h.slot, p.debug);
-      this.fogHoles?.joined(h.slot);
-      const r = new RosterEntry();
-      r.slot = h.slot;
-      r.name = ps.name;
-      r.connected = true;
-      p.roster = r;
-      this.roster.set(client.sessionId, r);
-    }
+    this.arenaFog?.joined(client, p, ps);
     this.cfg.stats.players++;
     const welcome: WelcomeReply = {
       slot: h.slot, tickRate: this.cfg.tickRate, interpDelayMs: h.interpDelayMs,
@@ -231,10 +217,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.inputs.clear();
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
-    this.roster?.delete(client.sessionId);
-    p.view?.dispose();
-    p.view = null;
-    p.roster = null;
+    this.arenaFog?.left(client.sessionId, p);
     // Messages dropped unjudged since the last count are counted before the player goes.
     if (p.budget.dropped > 0) {
       this.match.throttled(client.sessionId, p.budget.dropped);
@@ -289,8 +272,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       for (const p of this.seats) if (p !== null) this.syncPlayer(p);
       this.projectiles.sync(this.state.projectiles);
       // Who is sent whom and which projectiles from this tick's patch on (fogChange and flightSent add to and remove from the views).
-      this.fog?.update();
-      this.fogHoles?.update();
+      this.arenaFog?.update();
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
       if (this.waiting.length > 0) this.judgeWaitingShots(null);
@@ -338,21 +320,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   /** Whether the player in `enemySlot` is being sent to the one in `viewerSlot`. */
   sends(viewerSlot: number, enemySlot: number): boolean {
     return this.fog === null || this.fog.isSent(viewerSlot, enemySlot);
-  }
-
-  /** The fog's verdict changed: the enemy's state enters or leaves the viewer's view. */
-  private fogChange(viewerSlot: number, enemySlot: number, sent: boolean): void {
-    const viewer = this.seats[viewerSlot], enemy = this.seats[enemySlot];
-    if (viewer === null || viewer === undefined || viewer.view === null || enemy === null || enemy === undefined || enemy.state === null) return;
-    if (sent) viewer.view.add(enemy.state);
-    else viewer.view.remove(enemy.state);
-  }
-
-  /** The fog sends flight index i to the viewer from now on: its snapshot enters the viewer's view (it leaves with the flight). */
-  private flightSent(viewerSlot: number, i: number): void {
-    const viewer = this.seats[viewerSlot];
-    const snap = this.projectiles.snapshotOf(this.state.projectiles, i);
-    if (viewer !== null && viewer !== undefined && viewer.view !== null && snap !== undefined) viewer.view.add(snap);
   }
 
   /** Status only, between ticks. */
