@@ -7,6 +7,7 @@
  * viewer can say who was told each end, and how.
  */
 import { END_STRUCK_MASKED, END_VICTIMS_MASKED, type FogEndTells } from '../../shared/matchlog/fogEndRecord';
+import type { FogJudge } from './fogJudge';
 
 /** What tellEnd reads of a projectile's end (a ProjectileOutcome has it). */
 export interface ProjectileEndLike {
@@ -21,11 +22,7 @@ export interface ProjectileEndLike {
 }
 
 /** The filter's side tellEnd needs (FogFilter has it). */
-export interface EndJudge {
-  readonly capacity: number;
-  /** Whether `slot` is a viewer in the fog now (present in the match). */
-  hasViewer(slot: number): boolean;
-  isSent(viewerSlot: number, enemySlot: number): boolean;
+export interface EndJudge extends FogJudge {
   endSeen(viewerSlot: number, flightId: number, shooterSlot: number, struck: number, weapon: number, x: number, y: number, z: number, exploded: boolean): boolean;
 }
 

@@ -43,12 +43,11 @@
  * like a standing body instead, so a killer that saw it alive sees it fall (its position reveals only
  * where it died); 'hidden' withholds every corpse from enemies.
  *
- * Projectiles (the match's flights): a flight is sent to a viewer from the first update at which
- * the viewer is its shooter, is sent everyone, was sent the shooter at the flight's first update
- * (its launch, seen), or may see it before the next patch is on screen (FogOfWar.seesPoint: where
- * it can be over the viewer's body horizon, its arc up to a contact or, for one that bounces, the
- * ball its speed and gravity reach, against the viewer's eye region); once sent it stays sent until it ends (a flight lives seconds; its snapshot already led
- * back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
+ * Projectiles (the match's flights, ./fogFlightSends): a flight is sent to a viewer from the first
+ * update at which the viewer is its shooter, is sent everyone, was sent the shooter at the flight's
+ * first update (its launch, seen), or may see it before the next patch is on screen
+ * (FogOfWar.seesPoint); once sent it stays sent until it ends (a flight lives seconds; its snapshot
+ * already led back to its launch). A flight that lags the tick is covered for the lag too. The new sends of an
  * update are listed (flightChangeCount, flightChangeViewer, flightChangeIndex: the flight's index in
  * match.projectiles, flightChangeId: its id) and go to onFlightSent and the match log (fog flights
  * records, format 14). endSeen says who may be told a flight's end: its
@@ -71,11 +70,11 @@
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
-import { FlightMode } from '../../shared/projectile/flight';
 import { weaponById } from '../../shared/weapons';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
+import { FogFlightSends } from './fogFlightSends';
 import type { MatchPlayer } from './player';
 
 const NO_SLOTS: readonly number[] = [];
@@ -134,17 +133,8 @@ export class FogFilter<Id extends string | number = string> {
   readonly changeEnemy: Uint16Array;
   readonly changeSent: Uint8Array;
   changeCount = 0;
-  /**
-   * Projectiles (the match's ProjectileFlights, by flight index): the id each row is for (-1: none),
-   * per row and viewer (index * capacity + viewer) 1 once the flight is sent, and the last update's
-   * flights newly sent (flightChangeViewer[i], flightChangeIndex[i]; see the module comment).
-   */
-  readonly flightId: Float64Array;
-  readonly flightSent: Uint8Array;
-  readonly flightChangeViewer: Uint16Array;
-  readonly flightChangeIndex: Uint16Array;
-  readonly flightChangeId: Float64Array;
-  flightChangeCount = 0;
+  /** Projectiles (the match's ProjectileFlights, by flight index): who is sent which (./fogFlightSends). */
+  readonly flights: FogFlightSends;
   /** Per viewer slot, since it joined: enemy-ticks sent and withheld (updates x enemies present, dead or alive). */
   readonly enemyTicksSent: Float64Array;
   readonly enemyTicksWithheld: Float64Array;
@@ -175,10 +165,6 @@ export class FogFilter<Id extends string | number = string> {
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
   private readonly onFlightSent: FogFilterOptions['onFlightSent'];
-  /** Per flight row: its projectile's gravity (m/s^2), radius (m), and 1 when a contact may turn it (it bounces). */
-  private readonly flightGravity: Float64Array;
-  private readonly flightRadius: Float64Array;
-  private readonly flightTurns: Uint8Array;
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
   private readonly flightRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, id: null as unknown as Float64Array };
@@ -205,16 +191,8 @@ export class FogFilter<Id extends string | number = string> {
     this.changeViewer = new Uint16Array(n * n);
     this.changeEnemy = new Uint16Array(n * n);
     this.changeSent = new Uint8Array(n * n);
-    const fc = match.projectiles.capacity;
     this.onFlightSent = options.onFlightSent;
-    this.flightId = new Float64Array(fc).fill(-1);
-    this.flightSent = new Uint8Array(fc * n);
-    this.flightChangeViewer = new Uint16Array(fc * n);
-    this.flightChangeIndex = new Uint16Array(fc * n);
-    this.flightChangeId = new Float64Array(fc * n);
-    this.flightGravity = new Float64Array(fc);
-    this.flightRadius = new Float64Array(fc);
-    this.flightTurns = new Uint8Array(fc);
+    this.flights = new FogFlightSends(match.projectiles, n);
     this.enemyTicksSent = new Float64Array(n);
     this.enemyTicksWithheld = new Float64Array(n);
     this.seeAll = new Uint8Array(n);
@@ -226,9 +204,18 @@ export class FogFilter<Id extends string | number = string> {
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
-    this.flightRecord.viewer = this.flightChangeViewer;
-    this.flightRecord.id = this.flightChangeId;
+    this.flightRecord.viewer = this.flights.changeViewer;
+    this.flightRecord.id = this.flights.changeId;
   }
+
+  /** The flights' rows (./fogFlightSends): the id each is for (-1: none), per row and viewer 1 once sent. */
+  get flightId(): Float64Array { return this.flights.id; }
+  get flightSent(): Uint8Array { return this.flights.sent; }
+  /** The last update's flights newly sent (see the module comment). */
+  get flightChangeViewer(): Uint16Array { return this.flights.changeViewer; }
+  get flightChangeIndex(): Uint16Array { return this.flights.changeIndex; }
+  get flightChangeId(): Float64Array { return this.flights.changeId; }
+  get flightChangeCount(): number { return this.flights.changeCount; }
 
   /**
    * Decides who may be told a projectile's end (./fogEnds: endSeen for every viewer, and whether the
@@ -310,9 +297,9 @@ export class FogFilter<Id extends string | number = string> {
       this.enemyTicksWithheld[v] += off;
     }
     this.changeCount = count;
-    this.updateFlights();
+    const fl = this.flights, flightCount = fl.update(this, match.newestTickMs);
     const fcb = this.onFlightSent;
-    if (fcb !== undefined) for (let i = 0; i < this.flightChangeCount; i++) fcb(this.flightChangeViewer[i]!, this.flightChangeIndex[i]!);
+    if (fcb !== undefined) for (let i = 0; i < flightCount; i++) fcb(fl.changeViewer[i]!, fl.changeIndex[i]!);
     const cb = this.onChange;
     if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
     const rec = match.recorder;
@@ -324,9 +311,9 @@ export class FogFilter<Id extends string | number = string> {
         this.record.count = count;
         rec.fog(this.record);
       }
-      if (this.flightChangeCount > 0 && rec.fogFlights !== undefined) {
+      if (flightCount > 0 && rec.fogFlights !== undefined) {
         this.flightRecord.timeMs = match.newestTickMs;
-        this.flightRecord.count = this.flightChangeCount;
+        this.flightRecord.count = flightCount;
         rec.fogFlights(this.flightRecord);
       }
     } catch (e) {
@@ -341,10 +328,7 @@ export class FogFilter<Id extends string | number = string> {
    * next update after the flight ended, so a game's end handler can ask).
    */
   isFlightSent(viewerSlot: number, flightId: number): boolean {
-    if (!(viewerSlot >= 0 && viewerSlot < this.capacity)) return false;
-    const ids = this.flightId;
-    for (let i = 0; i < ids.length; i++) if (ids[i] === flightId) return this.flightSent[i * this.capacity + viewerSlot] === 1;
-    return false;
+    return this.flights.isSent(viewerSlot, flightId);
   }
 
   /**
@@ -368,56 +352,6 @@ export class FogFilter<Id extends string | number = string> {
     return this.fog.seesPoint(viewerSlot);
   }
 
-  /**
-   * The flights' rows after the fog's update: a row whose flight ended or changed is cleared; each
-   * live flight not yet sent to a present viewer is sent when the viewer is its shooter, a see-all
-   * viewer, was sent the shooter at its first update (its launch), or may see it (FogOfWar.seesPoint:
-   * its velocity now, gravity, radius, whether it bounces, and how far its state lags the newest
-   * tick). Once sent, sent until it ends.
-   */
-  private updateFlights(): void {
-    const f = this.match.projectiles, n = this.capacity, fog = this.fog, q = fog.point, newest = this.match.newestTickMs;
-    let count = 0;
-    for (let i = 0; i < f.capacity; i++) {
-      const row = i * n;
-      if (f.live[i] !== 1) {
-        if (this.flightId[i] >= 0) {
-          this.flightId[i] = -1;
-          this.flightSent.fill(0, row, row + n);
-        }
-        continue;
-      }
-      const launch = this.flightId[i] !== f.id[i];
-      if (launch) {
-        this.flightId[i] = f.id[i]!;
-        this.flightSent.fill(0, row, row + n);
-        const spec = weaponById(f.weapons, f.weapon[i]!)?.projectile;
-        this.flightGravity[i] = spec === undefined ? 0 : spec.gravity;
-        this.flightRadius[i] = spec === undefined ? 0 : spec.radius;
-        // Unknown: it may turn (the safe side).
-        this.flightTurns[i] = spec === undefined || spec.bounce > 0 ? 1 : 0;
-      }
-      const shooter = f.shooter[i]!;
-      const lag = newest - f.timeMs[i]!;
-      q[Q_X] = f.x[i]!; q[Q_Y] = f.y[i]!; q[Q_Z] = f.z[i]!;
-      q[Q_VX] = f.vx[i]!; q[Q_VY] = f.vy[i]!; q[Q_VZ] = f.vz[i]!;
-      q[Q_GRAVITY] = this.flightGravity[i]!; q[Q_RADIUS] = this.flightRadius[i]!;
-      q[Q_LEAD] = lag > 0 ? lag / 1000 : 0;
-      // A rolling one keeps to the floor without gravity; any mode but flying may turn.
-      q[Q_TURNS] = this.flightTurns[i] === 1 || f.mode[i] !== FlightMode.FLYING ? 1 : 0;
-      for (let v = 0; v < n; v++) {
-        if (this.flightSent[row + v] === 1 || this.occupant[v] === undefined || fog.present[v] === 0) continue;
-        const sent = v === shooter || this.seeAll[v] === 1 || (launch && this.isSent(v, shooter)) || fog.seesPoint(v);
-        if (!sent) continue;
-        this.flightSent[row + v] = 1;
-        this.flightChangeViewer[count] = v;
-        this.flightChangeIndex[count] = i;
-        this.flightChangeId[count] = f.id[i]!;
-        count++;
-      }
-    }
-    this.flightChangeCount = count;
-  }
 
   /** Slot s into the fog from the match: taken out when free or not recorded yet, fresh when its occupant changed. */
   private feed(s: number): void {

@@ -23,10 +23,7 @@
  *   tick:  fog.update(); marks.update(); apply(marks);
  */
 import { Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z } from '../../shared/fog/index';
-import type { FogFilter } from './fogFilter';
-
-/** What FogMarks reads of a FogFilter. */
-export type MarkJudge = Pick<FogFilter<string | number>, 'capacity' | 'fog' | 'seeAll' | 'hasViewer' | 'isSent'>;
+import type { FogJudge } from './fogJudge';
 
 export interface FogMarksOptions {
   /** Rows (the most marks alive at once; default 64). */
@@ -57,7 +54,7 @@ export class FogMarks {
   private next = 0;
   private cursor = 0;
 
-  constructor(private readonly fog: MarkJudge, options: FogMarksOptions = {}) {
+  constructor(private readonly fog: FogJudge, options: FogMarksOptions = {}) {
     const c = options.capacity;
     this.capacity = c !== undefined && Number.isInteger(c) && c >= 1 && c <= 0xffff ? c : 64;
     const r = options.raysPerUpdate;
