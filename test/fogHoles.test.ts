@@ -9,21 +9,14 @@
  * wall's end). With fog off every client gets every hole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
+import { buildTestWorld, joinSpawned, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
 import { reasonName, WeaponId } from '../shared/index';
 
 const INTERP = 100;
 const world = buildTestWorld();
 
 /** A room of `n` players (slot i at TEST_SPAWNS[i]) with synced clocks and a few patches each. */
-async function match(s: TestServer, n: number): Promise<TestPlayer[]> {
-  const first = await TestPlayer.create(s.url, { interpDelayMs: INTERP });
-  const players = [first];
-  for (let i = 1; i < n; i++) players.push(await TestPlayer.join(s.url, first.room.roomId, { interpDelayMs: INTERP }));
-  for (const p of players) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'clock and state');
-  for (let i = 0; i < n; i++) expect(players[i]!.slot).toBe(i);
-  return players;
-}
+const match = (s: TestServer, n: number): Promise<TestPlayer[]> => joinSpawned(s.url, n, INTERP);
 
 /** The holes this client holds, as "shooter:seq". */
 function holesOf(p: TestPlayer): string[] {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fireRocket } from './helpers/fireRocket';
-import { buildTestWorld, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
+import { buildTestWorld, joinSpawned, startTestServer, TestPlayer, TEST_SPAWNS, type TestServer } from './helpers/server';
 import type { ArenaRoom } from '../server/arena/room';
 import { SyncedProjectiles } from '../shared/client/projectiles';
 import { WEAPONS, WeaponId } from '../shared/weapons';
@@ -27,14 +27,7 @@ function roomOf(s: TestServer, p: TestPlayer): ArenaRoom {
 }
 
 /** A room of `n` players (slot i at TEST_SPAWNS[i]) with synced clocks and a few patches each. */
-async function match(s: TestServer, n: number): Promise<TestPlayer[]> {
-  const first = await TestPlayer.create(s.url, { interpDelayMs: INTERP });
-  const players = [first];
-  for (let i = 1; i < n; i++) players.push(await TestPlayer.join(s.url, first.room.roomId, { interpDelayMs: INTERP }));
-  for (const p of players) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'clock and state');
-  for (let i = 0; i < n; i++) expect(players[i]!.slot).toBe(i);
-  return players;
-}
+const match = (s: TestServer, n: number): Promise<TestPlayer[]> => joinSpawned(s.url, n, INTERP);
 
 
 /** Any clear line from the eye to the rocket's sphere (centre and 6 points of its surface) at (x, y, z)? */

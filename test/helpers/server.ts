@@ -467,3 +467,14 @@ export async function shootAtZone(
   const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
   return shooter.shoot({ seq, weapon, claimedTarget: target, renderTimeMs: rt, sx, sy, sz, ex: sx + (dx / l) * 30, ey: sy + (dy / l) * 30, ez: sz + (dz / l) * 30, ...extra });
 }
+
+/** A room of `n` players on the test spawns (slot i at TEST_SPAWNS[i]) with synced clocks and a few patches each. */
+export async function joinSpawned(url: string, n: number, interpDelayMs = 100): Promise<TestPlayer[]> {
+  const first = await TestPlayer.create(url, { interpDelayMs });
+  const players = [first];
+  for (let i = 1; i < n; i++) players.push(await TestPlayer.join(url, first.room.roomId, { interpDelayMs }));
+  for (const p of players) await p.until(() => p.clock.synced && p.slot >= 0 && p.snapshots.length >= 4, 5000, 'clock and state');
+  const slots = players.map((p) => p.slot);
+  if (slots.some((s, i) => s !== i)) throw new Error(`players took slots ${slots.join(', ')}, not 0..${n - 1} in join order`);
+  return players;
+}
