@@ -104,6 +104,8 @@ const J = PRISM_STRIDE;
 const OCCLUDERS = 4;
 /** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
 const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
+/** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more. */
+const PLAIN = 0, GROWN = 1, WIDE = 2;
 
 export class FogOfWar {
   readonly capacity: number;
@@ -169,6 +171,7 @@ export class FogOfWar {
   constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
     if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
     if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
+    if (!(cfg.hiddenWiden >= 1 && cfg.hiddenWiden <= 16)) throw new Error('FogOfWar: hiddenWiden must be 1..16.');
     this.capacity = capacity;
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
     this.grid[G_SPACING] = cfg.openingM;
@@ -269,7 +272,7 @@ export class FogOfWar {
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
-    this.eyeRegion(reg, v, false);
+    this.eyeRegion(reg, v, PLAIN);
     this.pointRegion(reg, J, v);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
@@ -347,7 +350,7 @@ export class FogOfWar {
       return 1;
     }
     const reg = this.reg, cfg = this.cfg;
-    if (!this.regions(reg, v, e, false)) return this.verdict(p, 1);
+    if (!this.regions(reg, v, e, PLAIN)) return this.verdict(p, 1);
     if (cfg.maxDistance < Infinity) {
       const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
       const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
@@ -363,7 +366,16 @@ export class FogOfWar {
     }
     this.pairsTested++;
     const grown = this.grown;
-    this.regions(grown, v, e, true);
+    // A pair hidden last time: first the wide regions (a superset of the grown ones, so hidden there
+    // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
+    let wideClear = -1;
+    if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1) {
+      this.regions(grown, v, e, WIDE);
+      sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
+      wideClear = this.anyClear(grown, this.lastRay[p]);
+      if (wideClear < 0) return this.hidden(p, c);
+    }
+    this.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
     const clear = this.anyClear(grown, this.lastRay[p]);
     if (clear >= 0) {
@@ -371,9 +383,16 @@ export class FogOfWar {
       this.lastRay[p] = clear;
       return 1;
     }
+    this.hidden(p, c);
+    this.lastRay[p] = wideClear;
+    return 0;
+  }
+
+  /** Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while the plain regions stay inside). */
+  private hidden(p: number, c: number): number {
     this.verdict(p, 0);
     this.cached[p] = 1;
-    this.cache.set(grown, c);
+    this.cache.set(this.grown, c);
     return 0;
   }
 
@@ -420,15 +439,15 @@ export class FogOfWar {
 
   /**
    * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
-   * horizons, and when `grown`, hiddenSlackM wider, hiddenSlackYM taller both ways and covering
-   * hiddenLeadS of their motion (see the module comment). False when a number is not finite. (Flags and slots only cross
-   * the call: a double argument would be boxed.)
+   * horizons; GROWN: hiddenSlackM wider, hiddenSlackYM taller both ways and covering hiddenLeadS of
+   * their motion (see the module comment); WIDE: all three hiddenWiden times as much. False when a
+   * number is not finite. (The tier and slots only cross the call: a double argument would be boxed.)
    */
-  private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
-    const body = this.cfg.body, g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
-    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+  private regions(out: Float64Array, v: number, e: number, tier: number): boolean {
+    const k = this.slackTimes(tier), body = this.cfg.body, g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
+    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
     const rr = this.rr, pl = this.pl;
-    this.eyeRegion(out, v, grown);
+    this.eyeRegion(out, v, tier);
     // Written through the scratch array: a double kept in a local here was boxed.
     rr[R_H] = this.bodyHorizon[v] + this.catchUp[e];
     if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
@@ -439,7 +458,7 @@ export class FogOfWar {
     pl[0] = body.radius + rr[R_BODY] + g;
     pl[1] = fy + body.bottom - vt[V_DROP] - gy;
     pl[2] = fy + body.top + vt[V_RISE] + gy;
-    this.place(out, J, e, grown);
+    this.place(out, J, e, tier);
     out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
     let check = 0;
@@ -447,10 +466,15 @@ export class FogOfWar {
     return check - check === 0;
   }
 
+  /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE) are grown by. */
+  private slackTimes(tier: number): number {
+    return tier === PLAIN ? 0 : tier === GROWN ? 1 : this.cfg.hiddenWiden;
+  }
+
   /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
-  private eyeRegion(out: Float64Array, v: number, grown: boolean): void {
-    const g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
-    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+  private eyeRegion(out: Float64Array, v: number, tier: number): void {
+    const k = this.slackTimes(tier), g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
+    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
     const rr = this.rr, pl = this.pl, vt = this.vert;
     // The eye: never lower than an eye height above the floor under the viewer.
     const eyeY = this.py[v] + this.eye[v];
@@ -462,7 +486,7 @@ export class FogOfWar {
     pl[0] = rr[R_EYE] + g;
     pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
     pl[2] = eyeY + vt[V_RISE] + gy;
-    this.place(out, 0, v, grown);
+    this.place(out, 0, v, tier);
     out[P_EYE] = eyeY;
     out[P_MID] = eyeY;
   }
@@ -477,13 +501,13 @@ export class FogOfWar {
 
   /**
    * Player s's region at out[o..]: radius pl[0] and heights pl[1]..pl[2] about its feet; when grown
-   * it also covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius
+   * it also covers hiddenLeadS (WIDE: hiddenWiden times that) of its horizontal motion (the centre moves half that way, the radius
    * grows by half the distance, so the region now and the one there both fit). Nothing below the
    * floor under the player can be seen (it is inside or under the floor), and a line run inside a
    * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
    */
-  private place(out: Float64Array, o: number, s: number, grown: boolean): void {
-    const lead = grown && this.cfg.hiddenSlackM > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
+  private place(out: Float64Array, o: number, s: number, tier: number): void {
+    const lead = tier !== PLAIN && this.cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(tier) * this.cfg.hiddenLeadS : 0;
     const vx = this.vx[s], vz = this.vz[s], pl = this.pl;
     out[o + P_CX] = this.px[s] + vx * lead;
     out[o + P_CZ] = this.pz[s] + vz * lead;
