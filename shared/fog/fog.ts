@@ -69,10 +69,11 @@
  * slot and pair; update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
+import { LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FIXED_RAYS, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -102,6 +103,8 @@ const HEAD_BELOW_TOP = 0.1;
 const J = PRISM_STRIDE;
 /** Triangles kept as likely occluders (FogOfWar.blocked). */
 const OCCLUDERS = 4;
+/** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
+const LINE_MEMORY_WIDTH = 256, LINE_MEMORY_PER_SLOT = 8;
 /** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
 const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
 /** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more. */
@@ -164,8 +167,14 @@ export class FogOfWar {
   private readonly vert = new Float64Array(VERTICAL_STRIDE);
   private readonly pl = new Float64Array(3);
   private readonly bvh: BvhArrays | null;
-  /** The triangles that blocked the latest rays, newest first (-1: none): tried before the tree (most rays of a hidden pair meet one wall). */
-  private readonly occluders = new Int32Array(OCCLUDERS).fill(-1);
+  /**
+   * Tried before the tree: at 0 the triangle that blocked this line at its pair's last test (./lineMemory),
+   * then the triangles that blocked the latest rays, newest first (-1: none; most rays of a hidden pair meet one wall).
+   */
+  private readonly occluders = new Int32Array(1 + OCCLUDERS).fill(-1);
+  /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
+  private readonly lines: LineMemory | null;
+  private lineAt = -1;
   private updates = 0;
 
   constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
@@ -192,6 +201,8 @@ export class FogOfWar {
     this.hold = new Uint16Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
+    const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? side : 0);
+    this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
     this.speed = new Float64Array(n);
     this.slope = new Float64Array(n);
     this.step = new Uint8Array(n);
@@ -246,6 +257,7 @@ export class FogOfWar {
 
   /** Pair p re-tested at the next update, visible until then. */
   private reset(p: number): void {
+    if (this.lines !== null) this.lines.release(p);
     this.hold[p] = 0;
     this.cached[p] = 0;
     this.lastRay[p] = -1;
@@ -284,7 +296,7 @@ export class FogOfWar {
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
     sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    return this.anyClear(reg, -1) >= 0;
+    return this.anyClear(reg, -1, -1) >= 0;
   }
 
   /**
@@ -369,15 +381,15 @@ export class FogOfWar {
     // A pair hidden last time: first the wide regions (a superset of the grown ones, so hidden there
     // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
     let wideClear = -1;
-    if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1) {
+    if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1 && (cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0)) {
       this.regions(grown, v, e, WIDE);
       sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-      wideClear = this.anyClear(grown, this.lastRay[p]);
+      wideClear = this.anyClear(grown, this.lastRay[p], p);
       if (wideClear < 0) return this.hidden(p, c);
     }
     this.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    const clear = this.anyClear(grown, this.lastRay[p]);
+    const clear = this.anyClear(grown, this.lastRay[p], p);
     if (clear >= 0) {
       this.verdict(p, 1);
       this.lastRay[p] = clear;
@@ -398,6 +410,7 @@ export class FogOfWar {
 
   /** Records a verdict for pair p with no line or cache remembered; a visible one is held. */
   private verdict(p: number, vis: number): number {
+    if (vis === 1 && this.lines !== null) this.lines.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
     this.cached[p] = 0;
@@ -405,34 +418,50 @@ export class FogOfWar {
     return vis;
   }
 
-  /** The first clear line between the regions in r (line `first` tried first), or -1. */
-  private anyClear(r: Float64Array, first: number): number {
+  /**
+   * The first clear line between the regions in r (line `first` tried first), or -1. For pair p (-1:
+   * none) the lines' blocking triangles are remembered (./lineMemory) once one more line than the
+   * first is cast: a pair found visible by that line keeps no record.
+   */
+  private anyClear(r: Float64Array, first: number, p: number): number {
     const seg = this.seg, g = this.grid, count = rayCount(g);
+    this.lineAt = -1;
+    let mem = -1, width = 0;
     if (first >= 0 && first < count) {
       rayEnds(seg, first, r, g);
       if (!this.blocked()) return first;
     }
+    if (p >= 0 && this.lines !== null) {
+      mem = this.lines.acquire(p);
+      width = this.lines.width;
+    }
     for (let i = 0; i < count; i++) {
       if (i === first) continue;
       rayEnds(seg, i, r, g);
+      this.lineAt = i < width ? mem + i : -1;
       if (!this.blocked()) return i;
     }
     return -1;
   }
 
-  /** Whether the segment in seg meets the level (one ray); the triangle met joins the front of the occluders. */
+  /**
+   * Whether the segment in seg meets the level (one ray): the line's remembered triangle (at lineAt)
+   * and the occluders are tried first; the triangle met is remembered and joins the front of the occluders.
+   */
   private blocked(): boolean {
     this.rays++;
     const seg = this.seg;
-    if (this.bvh === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
-    const occ = this.occluders;
-    const k = bvhAnyHitCached(this.bvh, seg, occ, OCCLUDERS);
+    if (this.bvh === null || this.lines === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
+    const occ = this.occluders, at = this.lineAt, tri = this.lines.tri;
+    occ[0] = at >= 0 ? tri[at] : -1;
+    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS);
+    if (at >= 0) tri[at] = k;
     if (k < 0) return false;
-    if (occ[0] !== k) {
-      let j = 1;
-      while (j < OCCLUDERS - 1 && occ[j] !== k) j++;
-      for (; j > 0; j--) occ[j] = occ[j - 1];
-      occ[0] = k;
+    if (occ[1] !== k) {
+      let j = 2;
+      while (j < OCCLUDERS && occ[j] !== k) j++;
+      for (; j > 1; j--) occ[j] = occ[j - 1];
+      occ[1] = k;
     }
     return true;
   }
