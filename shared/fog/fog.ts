@@ -166,6 +166,15 @@ export class FogOfWar {
   /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
   private readonly vert = new Float64Array(VERTICAL_STRIDE);
   private readonly pl = new Float64Array(3);
+  /**
+   * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
+   * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
+   */
+  private readonly eyeMemo: Float64Array;
+  private readonly bodyMemo: Float64Array;
+  private readonly eyeStamp: Int32Array;
+  private readonly bodyStamp: Int32Array;
+  private readonly bodyKey: Float64Array;
   private readonly bvh: BvhArrays | null;
   /**
    * Tried before the tree: at 0 the triangle that blocked this line at its pair's last test (./lineMemory),
@@ -207,6 +216,11 @@ export class FogOfWar {
     this.slope = new Float64Array(n);
     this.step = new Uint8Array(n);
     this.floor = new Float64Array(n);
+    this.eyeMemo = new Float64Array(3 * n * J);
+    this.bodyMemo = new Float64Array(3 * n * J);
+    this.eyeStamp = new Int32Array(3 * n).fill(-1);
+    this.bodyStamp = new Int32Array(3 * n).fill(-1);
+    this.bodyKey = new Float64Array(3 * n);
   }
 
   /** Puts a player in slot s (or updates it): feet position, velocity, eye height, alive, team (-1: none). */
@@ -284,7 +298,7 @@ export class FogOfWar {
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
-    this.eyeRegion(reg, v, PLAIN);
+    this.eyeRegion(reg, 0, v, PLAIN);
     this.pointRegion(reg, J, v);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
@@ -473,13 +487,35 @@ export class FogOfWar {
    * number is not finite. (The tier and slots only cross the call: a double argument would be boxed.)
    */
   private regions(out: Float64Array, v: number, e: number, tier: number): boolean {
-    const k = this.slackTimes(tier), body = this.cfg.body, g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
-    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
-    const rr = this.rr, pl = this.pl;
-    this.eyeRegion(out, v, tier);
+    // Each region is built once per update, tier and slot (the body's also per horizon: its key).
+    const n = this.capacity, stamp = this.updates | 0, em = tier * n + v, bm = tier * n + e, rr = this.rr;
+    if (this.eyeStamp[em] !== stamp) {
+      this.eyeRegion(this.eyeMemo, em * J, v, tier);
+      this.eyeStamp[em] = stamp;
+    }
     // Written through the scratch array: a double kept in a local here was boxed.
     rr[R_H] = this.bodyHorizon[v] + this.catchUp[e];
     if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
+    if (this.bodyStamp[bm] !== stamp || this.bodyKey[bm] !== rr[R_H]) {
+      this.bodyKey[bm] = rr[R_H];
+      this.bodyRegion(this.bodyMemo, bm * J, e, tier);
+      this.bodyStamp[bm] = stamp;
+    }
+    const eo = em * J, bo = bm * J;
+    for (let k = 0; k < J; k++) {
+      out[k] = this.eyeMemo[eo + k];
+      out[J + k] = this.bodyMemo[bo + k];
+    }
+    let check = 0;
+    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
+    return check - check === 0;
+  }
+
+  /** Writes enemy e's body region over rr[R_H] seconds at out[o..] (grown as in regions()). */
+  private bodyRegion(out: Float64Array, o: number, e: number, tier: number): void {
+    const k = this.slackTimes(tier), body = this.cfg.body, g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
+    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
+    const rr = this.rr, pl = this.pl;
     this.reachOf(R_BODY, e);
     this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.
@@ -487,12 +523,9 @@ export class FogOfWar {
     pl[0] = body.radius + rr[R_BODY] + g;
     pl[1] = fy + body.bottom - vt[V_DROP] - gy;
     pl[2] = fy + body.top + vt[V_RISE] + gy;
-    this.place(out, J, e, tier);
-    out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
-    out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
-    let check = 0;
-    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
-    return check - check === 0;
+    this.place(out, o, e, tier);
+    out[o + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
+    out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);
   }
 
   /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE) are grown by. */
@@ -500,8 +533,8 @@ export class FogOfWar {
     return tier === PLAIN ? 0 : tier === GROWN ? 1 : this.cfg.hiddenWiden;
   }
 
-  /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
-  private eyeRegion(out: Float64Array, v: number, tier: number): void {
+  /** Writes viewer v's eye region over its horizon at out[o..] (grown as in regions()). */
+  private eyeRegion(out: Float64Array, o: number, v: number, tier: number): void {
     const k = this.slackTimes(tier), g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
     const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
     const rr = this.rr, pl = this.pl, vt = this.vert;
@@ -515,9 +548,9 @@ export class FogOfWar {
     pl[0] = rr[R_EYE] + g;
     pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
     pl[2] = eyeY + vt[V_RISE] + gy;
-    this.place(out, 0, v, tier);
-    out[P_EYE] = eyeY;
-    out[P_MID] = eyeY;
+    this.place(out, o, v, tier);
+    out[o + P_EYE] = eyeY;
+    out[o + P_MID] = eyeY;
   }
 
   /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
