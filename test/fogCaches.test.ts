@@ -4,7 +4,8 @@
  * (hiddenWiden) never hide a pair the uncached rule shows; the occluder cache and the line memory
  * (shared/fog/lineMemory: the triangle that blocked each line of a hidden pair last time) change no
  * verdict and no ray count, only which triangles are tried before the tree; and the line memory's
- * bookkeeping (records taken, given back, taken from their owner when none is free).
+ * bookkeeping (records taken, given back, taken from their owner when none is free) and the
+ * triangles across each edge it tries next (against brute force over the level's triangles).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
@@ -14,7 +15,7 @@ import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } 
 import { mulberry32 } from '../shared/util/prng';
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type FogConfig } from '../shared/fog/index';
 import { bodySamples, bruteVisible, eyeSamples, type BrutePlayer, type BruteOptions } from './helpers/fogBrute';
-import { LineMemory } from '../shared/fog/lineMemory';
+import { edgeNeighbours, LineMemory } from '../shared/fog/lineMemory';
 import type { World } from '../shared/world/world';
 
 const HZ = 64, N = 12, TICKS = 4 * HZ, PATCH_MS = 1000 / HZ, SAFETY_MS = 25;
@@ -145,5 +146,34 @@ describe('fog of war: the line memory', () => {
     const d = mem.acquire(1), e = mem.acquire(2);
     expect(d).not.toBe(e);
     expect(Array.from(mem.tri.subarray(d, d + 3))).toEqual([-1, -1, -1]);
+  });
+});
+
+describe('fog of war: the triangles across each edge', () => {
+  it('on the default level, every edge two triangles share links them both ways, as brute force over all pairs finds', async () => {
+    const world = await loadWorld(DEFAULT_LEVEL_PATH);
+    const tris = world.arrays().tris, nb = edgeNeighbours(tris), M = 0xffffff;
+    const edge = (t: number, k: number): string => {
+      const a = tris[t + k] & M, b = tris[t + ((k + 1) % 3)] & M;
+      return a < b ? `${a},${b}` : `${b},${a}`;
+    };
+    const owners = new Map<string, number[]>();
+    for (let t = 0; t < tris.length; t += 3) for (let k = 0; k < 3; k++) owners.set(edge(t, k), [...(owners.get(edge(t, k)) ?? []), t]);
+    let linked = 0;
+    for (let t = 0; t < tris.length; t += 3) {
+      for (let k = 0; k < 3; k++) {
+        const o = owners.get(edge(t, k))!.filter((u) => u !== t);
+        if (o.length === 1) {
+          expect(nb[t + k], `triangle ${t / 3} edge ${k}`).toBe(o[0]);
+          linked++;
+        } else if (o.length === 0) {
+          expect(nb[t + k]).toBe(-1);
+        } else {
+          // More than two on one edge: whatever is linked is one of them.
+          if (nb[t + k] !== -1) expect(o).toContain(nb[t + k]);
+        }
+      }
+    }
+    expect(linked).toBeGreaterThan(tris.length / 2);
   });
 });

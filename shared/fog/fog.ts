@@ -69,7 +69,7 @@
  * slot and pair; update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
-import { LineMemory } from './lineMemory';
+import { edgeNeighbours, LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
@@ -180,7 +180,9 @@ export class FogOfWar {
    * Tried before the tree: at 0 the triangle that blocked this line at its pair's last test (./lineMemory),
    * then the triangles that blocked the latest rays, newest first (-1: none; most rays of a hidden pair meet one wall).
    */
-  private readonly occluders = new Int32Array(1 + OCCLUDERS).fill(-1);
+  private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
+  /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), tried after the occluders for a remembered line. */
+  private readonly neighbours: Int32Array;
   /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
   private readonly lines: LineMemory | null;
   private lineAt = -1;
@@ -211,6 +213,7 @@ export class FogOfWar {
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
     const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? side : 0);
+    this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
     this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
     this.speed = new Float64Array(n);
     this.slope = new Float64Array(n);
@@ -466,9 +469,12 @@ export class FogOfWar {
     this.rays++;
     const seg = this.seg;
     if (this.bvh === null || this.lines === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
-    const occ = this.occluders, at = this.lineAt, tri = this.lines.tri;
-    occ[0] = at >= 0 ? tri[at] : -1;
-    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS);
+    const occ = this.occluders, at = this.lineAt, tri = this.lines.tri, nb = this.neighbours;
+    const last = at >= 0 ? tri[at] : -1;
+    occ[0] = last;
+    const m = last >= 0 && last + 2 < nb.length ? 3 : 0;
+    for (let j = 0; j < m; j++) occ[1 + OCCLUDERS + j] = nb[last + j];
+    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS + m);
     if (at >= 0) tri[at] = k;
     if (k < 0) return false;
     if (occ[1] !== k) {

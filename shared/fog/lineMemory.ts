@@ -63,3 +63,32 @@ export class LineMemory {
     this.free[this.freeCount++] = s;
   }
 }
+
+/**
+ * For each triangle (tris offset t, three words per triangle as in ../bvh/traverse, vertex index in
+ * the low 24 bits), the tris offsets of the triangles across its three edges at out[t..t+2] (-1:
+ * none; of more than two on an edge, the first two are linked). A line that slid off the triangle it met last time
+ * mostly meets one of these (a wall is several triangles). Built once, with the level; a level
+ * whose triangles share no vertex indices simply has no neighbours.
+ */
+export function edgeNeighbours(tris: Int32Array): Int32Array {
+  const out = new Int32Array(tris.length).fill(-1);
+  const first = new Map<number, number>();
+  const MASK = 0xffffff;
+  for (let t = 0; t + 2 < tris.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = tris[t + k] & MASK, b = tris[t + (k === 2 ? 0 : k + 1)] & MASK;
+      const key = a < b ? a * 16777216 + b : b * 16777216 + a;
+      const seen = first.get(key);
+      if (seen === undefined) {
+        first.set(key, t + k);
+      } else if (seen >= 0) {
+        // seen: the word of the first triangle's edge. A third triangle on the edge is left unlinked.
+        out[seen] = t;
+        out[t + k] = seen - (seen % 3);
+        first.set(key, -1);
+      }
+    }
+  }
+  return out;
+}
