@@ -72,10 +72,10 @@
  * (a wall is several triangles); only hints, every one tested exactly, so no verdict and no ray count
  * depends on them. Regions are built once per update, tier and slot and copied per pair. On the
  * default level at 32 players (test/bench/fog.bench.ts) about 2,100 rays an update (measured: 0.6 ms
- * on one core), a walk down the tree still about half of the time. maxDistance hides pairs beyond a client's draw distance
- * without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No cell-to-cell
- * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
- * update() allocates nothing.
+ * on one core), a walk down the tree still about half of the time. maxDistance hides pairs beyond a
+ * client's draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are
+ * visible. No cell-to-cell visibility table is built with the level (not done). Flat typed arrays
+ * indexed by slot and pair; update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
 import { edgeNeighbours, LineMemory } from './lineMemory';
@@ -186,8 +186,9 @@ export class FogOfWar {
   private readonly bodyKey: Float64Array;
   private readonly bvh: BvhArrays | null;
   /**
-   * Tried before the tree: at 0 the triangle that blocked this line at its pair's last test (./lineMemory),
-   * then the triangles that blocked the latest rays, newest first (-1: none; most rays of a hidden pair meet one wall).
+   * Tried before the tree (-1: none): at 0 the triangle that blocked this line at its pair's last test
+   * (./lineMemory); at 1..OCCLUDERS the triangles that blocked the latest rays, newest first (most
+   * rays of a hidden pair meet one wall); then the three across the edges of the one at 0.
    */
   private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
   /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), tried after the occluders for a remembered line. */
