@@ -10,6 +10,9 @@
  * names that pair; a released record goes on a free stack; when none is free the clock hand takes
  * the next record from its owner (who then starts again with no hints). Lines at index >= width have
  * no record. Nothing is allocated after construction.
+ *
+ * edgeNeighbours: the triangles across each triangle's edges, built once with the level, tried when a
+ * line's remembered triangle is missed (the line slid onto the next triangle of the same wall).
  */
 
 export class LineMemory {
@@ -67,9 +70,9 @@ export class LineMemory {
 /**
  * For each triangle (tris offset t, three words per triangle as in ../bvh/traverse, vertex index in
  * the low 24 bits), the tris offsets of the triangles across its three edges at out[t..t+2] (-1:
- * none; of more than two on an edge, the first two are linked). A line that slid off the triangle it met last time
- * mostly meets one of these (a wall is several triangles). Built once, with the level; a level
- * whose triangles share no vertex indices simply has no neighbours.
+ * none; of more than two on an edge, the first two are linked). A line that slid off the triangle it
+ * met last time mostly meets one of these (a wall is several triangles). A level whose triangles
+ * share no vertex indices simply has no neighbours.
  */
 export function edgeNeighbours(tris: Int32Array): Int32Array {
   const out = new Int32Array(tris.length).fill(-1);
