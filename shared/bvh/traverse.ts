@@ -318,40 +318,42 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
  * triangles at the tris offsets cache[0..n) (a triangle's first word, as returned: others are skipped) are tried first with the same mirrored
  * decision, then the tree. Returns the tris offset of a triangle on the segment (keep it in the
  * cache), or -1 when nothing is: the same yes or no as bvhAnyHit, since a triangle the decision
- * says the segment meets is one the tree would find too.
+ * says the segment meets is one the tree would find too. The decision is written out in the loop,
+ * the segment's numbers read once: a call per cached triangle was not inlined (6% slower on fog of
+ * war's rays).
  */
 export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
   const seg = prepareSegmentOf(scratchSeg, q);
   if (seg.ok !== 1) return -1;
-  for (let i = 0; i < n; i++) {
-    const k = cache[i];
-    if (k >= 0 && k % 3 === 0 && k + 2 < b.tris.length && preparedMeets(seg, b.verts, b.tris, k)) return k;
-  }
-  return bvhAnyHit(b, q) ? anyHitTriangle : -1;
-}
-
-/** The leaf loop's decision for the one triangle at tris offset k (cullBack false, tMax 1). */
-function preparedMeets(seg: PreparedSegment, V: Float32Array, T: Int32Array, k: number): boolean {
+  const V = b.verts, T = b.tris, len = T.length;
   const kx = seg.kx, ky = seg.ky, kz = seg.kz;
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
   const skx = seg.skx, sky = seg.sky, skz = seg.skz;
-  const a = (T[k] & TRI_VERTEX) * 3, b = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
-  const akz = V[a + kz] - skz;
-  const bkz = V[b + kz] - skz;
-  const ckz = V[c + kz] - skz;
-  const Ax = V[a + kx] - skx - Sx * akz;
-  const Ay = V[a + ky] - sky - Sy * akz;
-  const Bx = V[b + kx] - skx - Sx * bkz;
-  const By = V[b + ky] - sky - Sy * bkz;
-  const Cx = V[c + kx] - skx - Sx * ckz;
-  const Cy = V[c + ky] - sky - Sy * ckz;
-  const Ue = Cx * By - Cy * Bx;
-  const Ve = Ax * Cy - Ay * Cx;
-  const We = Bx * Ay - By * Ax;
-  if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) return false;
-  const det = Ue + Ve + We;
-  const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
-  if (det > 0) return Tn >= 0 && Tn <= det;
-  if (det < 0) return Tn <= 0 && Tn >= det;
-  return false;
+  for (let i = 0; i < n; i++) {
+    const k = cache[i];
+    if (!(k >= 0 && k % 3 === 0 && k + 2 < len)) continue;
+    // The leaf loop's decision for this one triangle (cullBack false, tMax 1).
+    const a = (T[k] & TRI_VERTEX) * 3, bb = (T[k + 1] & TRI_VERTEX) * 3, c = (T[k + 2] & TRI_VERTEX) * 3;
+    const akz = V[a + kz] - skz;
+    const bkz = V[bb + kz] - skz;
+    const ckz = V[c + kz] - skz;
+    const Ax = V[a + kx] - skx - Sx * akz;
+    const Ay = V[a + ky] - sky - Sy * akz;
+    const Bx = V[bb + kx] - skx - Sx * bkz;
+    const By = V[bb + ky] - sky - Sy * bkz;
+    const Cx = V[c + kx] - skx - Sx * ckz;
+    const Cy = V[c + ky] - sky - Sy * ckz;
+    const Ue = Cx * By - Cy * Bx;
+    const Ve = Ax * Cy - Ay * Cx;
+    const We = Bx * Ay - By * Ax;
+    if ((Ue < 0 || Ve < 0 || We < 0) && (Ue > 0 || Ve > 0 || We > 0)) continue;
+    const det = Ue + Ve + We;
+    const Tn = Ue * (Sz * akz) + Ve * (Sz * bkz) + We * (Sz * ckz);
+    if (det > 0) {
+      if (Tn >= 0 && Tn <= det) return k;
+    } else if (det < 0) {
+      if (Tn <= 0 && Tn >= det) return k;
+    }
+  }
+  return bvhAnyHit(b, q) ? anyHitTriangle : -1;
 }

@@ -37,6 +37,12 @@ export interface FogConfig {
   hiddenSlackM: number;
   /** The same up and down (a step, a ramp's walking term, a floor change move a region's heights). */
   hiddenSlackYM: number;
+  /**
+   * A pair hidden when last tested is first re-tested on regions whose slack and lead are this many
+   * times larger (./fog: a verdict on them lasts longer); when those show a clear line it is tested
+   * on the usual grown regions. 1: off.
+   */
+  hiddenWiden: number;
   /** Farthest distance between regions at which an enemy can be drawn, metres (Infinity: no limit). */
   maxDistance: number;
   /** Rays one update may cast; pairs left untested when it is spent are visible (Infinity: no cap). */
@@ -61,6 +67,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     visibleHoldTicks: o.visibleHoldTicks ?? 6,
     hiddenSlackM: o.hiddenSlackM ?? 0.15,
     hiddenSlackYM: o.hiddenSlackYM ?? 0.15,
+    hiddenWiden: o.hiddenWiden ?? 2,
     maxDistance: o.maxDistance ?? Infinity,
     maxRaysPerUpdate: o.maxRaysPerUpdate ?? Infinity,
     climb: o.climb,

@@ -57,22 +57,32 @@
  * to a contact, or the ball its speed and gravity reach when a contact may turn it, grown by its
  * radius): the same guarantees, nothing cached.
  *
- * Cost, per update (one per patch): a ray tries the few triangles that blocked the latest rays before
- * the BVH (bvhAnyHitCached: a hidden pair's lines mostly meet one wall). A visible pair re-tests first the line that was clear last time
+ * Cost, per update (one per patch). A visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
- * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
- * across and hiddenSlackYM up and down, covering hiddenLeadS of each player's current motion; while
- * both players' current regions stay inside the grown ones the verdict stands untested (a superset
- * was judged hidden: the same argument, the same limits). maxDistance hides pairs beyond a client's
- * draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No
- * cell-to-cell visibility table is built with the level (not done). Flat typed arrays indexed by
- * slot and pair; update() allocates nothing.
+ * the safe side). A hidden pair casts every line: it dominates the rays. It is tested on regions
+ * grown by hiddenSlackM across and hiddenSlackYM up and down, covering hiddenLeadS of each player's
+ * current motion; while both players' current regions stay inside the grown ones the verdict stands
+ * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
+ * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead): hidden
+ * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
+ * the usual grown regions, so what is withheld does not shrink. Each ray tries a few triangles before
+ * the BVH (bvhAnyHitCached): the one that blocked the same line of the pair at its last test
+ * (./lineMemory: a pool of records, per line of a pair that was not visible by its first line), the
+ * four that blocked the latest rays, and the triangles across the edges of the remembered one
+ * (a wall is several triangles); only hints, every one tested exactly, so no verdict and no ray count
+ * depends on them. Regions are built once per update, tier and slot and copied per pair. On the
+ * default level at 32 players (test/bench/fog.bench.ts) about 2,100 rays an update (measured: 0.6 ms
+ * on one core), a walk down the tree still about half of the time. maxDistance hides pairs beyond a
+ * client's draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are
+ * visible. No cell-to-cell visibility table is built with the level (not done). Flat typed arrays
+ * indexed by slot and pair; update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
+import { edgeNeighbours, LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FIXED_RAYS, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -102,8 +112,12 @@ const HEAD_BELOW_TOP = 0.1;
 const J = PRISM_STRIDE;
 /** Triangles kept as likely occluders (FogOfWar.blocked). */
 const OCCLUDERS = 4;
+/** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
+const LINE_MEMORY_WIDTH = 256, LINE_MEMORY_PER_SLOT = 8;
 /** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
 const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
+/** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more. */
+const PLAIN = 0, GROWN = 1, WIDE = 2;
 
 export class FogOfWar {
   readonly capacity: number;
@@ -161,14 +175,33 @@ export class FogOfWar {
   /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
   private readonly vert = new Float64Array(VERTICAL_STRIDE);
   private readonly pl = new Float64Array(3);
+  /**
+   * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
+   * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
+   */
+  private readonly eyeMemo: Float64Array;
+  private readonly bodyMemo: Float64Array;
+  private readonly eyeStamp: Int32Array;
+  private readonly bodyStamp: Int32Array;
+  private readonly bodyKey: Float64Array;
   private readonly bvh: BvhArrays | null;
-  /** The triangles that blocked the latest rays, newest first (-1: none): tried before the tree (most rays of a hidden pair meet one wall). */
-  private readonly occluders = new Int32Array(OCCLUDERS).fill(-1);
+  /**
+   * Tried before the tree (-1: none): at 0 the triangle that blocked this line at its pair's last test
+   * (./lineMemory); at 1..OCCLUDERS the triangles that blocked the latest rays, newest first (most
+   * rays of a hidden pair meet one wall); then the three across the edges of the one at 0.
+   */
+  private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
+  /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), tried after the occluders for a remembered line. */
+  private readonly neighbours: Int32Array;
+  /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
+  private readonly lines: LineMemory | null;
+  private lineAt = -1;
   private updates = 0;
 
   constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
     if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
     if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
+    if (!(cfg.hiddenWiden >= 1 && cfg.hiddenWiden <= 16)) throw new Error('FogOfWar: hiddenWiden must be 1..16.');
     this.capacity = capacity;
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
     this.grid[G_SPACING] = cfg.openingM;
@@ -189,10 +222,18 @@ export class FogOfWar {
     this.hold = new Uint16Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
+    const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? side : 0);
+    this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
+    this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
     this.speed = new Float64Array(n);
     this.slope = new Float64Array(n);
     this.step = new Uint8Array(n);
     this.floor = new Float64Array(n);
+    this.eyeMemo = new Float64Array(3 * n * J);
+    this.bodyMemo = new Float64Array(3 * n * J);
+    this.eyeStamp = new Int32Array(3 * n).fill(-1);
+    this.bodyStamp = new Int32Array(3 * n).fill(-1);
+    this.bodyKey = new Float64Array(3 * n);
   }
 
   /** Puts a player in slot s (or updates it): feet position, velocity, eye height, alive, team (-1: none). */
@@ -243,6 +284,7 @@ export class FogOfWar {
 
   /** Pair p re-tested at the next update, visible until then. */
   private reset(p: number): void {
+    if (this.lines !== null) this.lines.release(p);
     this.hold[p] = 0;
     this.cached[p] = 0;
     this.lastRay[p] = -1;
@@ -269,7 +311,7 @@ export class FogOfWar {
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
-    this.eyeRegion(reg, v, false);
+    this.eyeRegion(reg, 0, v, PLAIN);
     this.pointRegion(reg, J, v);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
@@ -281,7 +323,7 @@ export class FogOfWar {
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
     sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    return this.anyClear(reg, -1) >= 0;
+    return this.anyClear(reg, -1, -1) >= 0;
   }
 
   /**
@@ -347,7 +389,7 @@ export class FogOfWar {
       return 1;
     }
     const reg = this.reg, cfg = this.cfg;
-    if (!this.regions(reg, v, e, false)) return this.verdict(p, 1);
+    if (!this.regions(reg, v, e, PLAIN)) return this.verdict(p, 1);
     if (cfg.maxDistance < Infinity) {
       const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
       const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
@@ -363,22 +405,39 @@ export class FogOfWar {
     }
     this.pairsTested++;
     const grown = this.grown;
-    this.regions(grown, v, e, true);
+    // A pair hidden last time: first the wide regions (a superset of the grown ones, so hidden there
+    // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
+    let wideClear = -1;
+    if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1 && (cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0)) {
+      this.regions(grown, v, e, WIDE);
+      sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
+      wideClear = this.anyClear(grown, this.lastRay[p], p);
+      if (wideClear < 0) return this.hidden(p, c);
+    }
+    this.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    const clear = this.anyClear(grown, this.lastRay[p]);
+    const clear = this.anyClear(grown, this.lastRay[p], p);
     if (clear >= 0) {
       this.verdict(p, 1);
       this.lastRay[p] = clear;
       return 1;
     }
+    this.hidden(p, c);
+    this.lastRay[p] = wideClear;
+    return 0;
+  }
+
+  /** Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while the plain regions stay inside). */
+  private hidden(p: number, c: number): number {
     this.verdict(p, 0);
     this.cached[p] = 1;
-    this.cache.set(grown, c);
+    this.cache.set(this.grown, c);
     return 0;
   }
 
   /** Records a verdict for pair p with no line or cache remembered; a visible one is held. */
   private verdict(p: number, vis: number): number {
+    if (vis === 1 && this.lines !== null) this.lines.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
     this.cached[p] = 0;
@@ -386,52 +445,93 @@ export class FogOfWar {
     return vis;
   }
 
-  /** The first clear line between the regions in r (line `first` tried first), or -1. */
-  private anyClear(r: Float64Array, first: number): number {
+  /**
+   * The first clear line between the regions in r (line `first` tried first), or -1. For pair p (-1:
+   * none) the lines' blocking triangles are remembered (./lineMemory) once one more line than the
+   * first is cast: a pair found visible by that line keeps no record.
+   */
+  private anyClear(r: Float64Array, first: number, p: number): number {
     const seg = this.seg, g = this.grid, count = rayCount(g);
+    this.lineAt = -1;
+    let mem = -1, width = 0;
     if (first >= 0 && first < count) {
       rayEnds(seg, first, r, g);
       if (!this.blocked()) return first;
     }
+    if (p >= 0 && this.lines !== null) {
+      mem = this.lines.acquire(p);
+      width = this.lines.width;
+    }
     for (let i = 0; i < count; i++) {
       if (i === first) continue;
       rayEnds(seg, i, r, g);
+      this.lineAt = i < width ? mem + i : -1;
       if (!this.blocked()) return i;
     }
     return -1;
   }
 
-  /** Whether the segment in seg meets the level (one ray); the triangle met joins the front of the occluders. */
+  /**
+   * Whether the segment in seg meets the level (one ray): the line's remembered triangle (at lineAt)
+   * and the occluders are tried first; the triangle met is remembered and joins the front of the occluders.
+   */
   private blocked(): boolean {
     this.rays++;
     const seg = this.seg;
-    if (this.bvh === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
-    const occ = this.occluders;
-    const k = bvhAnyHitCached(this.bvh, seg, occ, OCCLUDERS);
+    if (this.bvh === null || this.lines === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
+    const occ = this.occluders, at = this.lineAt, tri = this.lines.tri, nb = this.neighbours;
+    const last = at >= 0 ? tri[at] : -1;
+    occ[0] = last;
+    const m = last >= 0 && last + 2 < nb.length ? 3 : 0;
+    for (let j = 0; j < m; j++) occ[1 + OCCLUDERS + j] = nb[last + j];
+    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS + m);
+    if (at >= 0) tri[at] = k;
     if (k < 0) return false;
-    if (occ[0] !== k) {
-      let j = 1;
-      while (j < OCCLUDERS - 1 && occ[j] !== k) j++;
-      for (; j > 0; j--) occ[j] = occ[j - 1];
-      occ[0] = k;
+    if (occ[1] !== k) {
+      let j = 2;
+      while (j < OCCLUDERS && occ[j] !== k) j++;
+      for (; j > 1; j--) occ[j] = occ[j - 1];
+      occ[1] = k;
     }
     return true;
   }
 
   /**
    * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
-   * horizons, and when `grown`, hiddenSlackM wider, hiddenSlackYM taller both ways and covering
-   * hiddenLeadS of their motion (see the module comment). False when a number is not finite. (Flags and slots only cross
-   * the call: a double argument would be boxed.)
+   * horizons; GROWN: hiddenSlackM wider, hiddenSlackYM taller both ways and covering hiddenLeadS of
+   * their motion (see the module comment); WIDE: all three hiddenWiden times as much. False when a
+   * number is not finite. (The tier and slots only cross the call: a double argument would be boxed.)
    */
-  private regions(out: Float64Array, v: number, e: number, grown: boolean): boolean {
-    const body = this.cfg.body, g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
-    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
-    const rr = this.rr, pl = this.pl;
-    this.eyeRegion(out, v, grown);
+  private regions(out: Float64Array, v: number, e: number, tier: number): boolean {
+    // Each region is built once per update, tier and slot (the body's also per horizon: its key).
+    const n = this.capacity, stamp = this.updates | 0, em = tier * n + v, bm = tier * n + e, rr = this.rr;
+    if (this.eyeStamp[em] !== stamp) {
+      this.eyeRegion(this.eyeMemo, em * J, v, tier);
+      this.eyeStamp[em] = stamp;
+    }
     // Written through the scratch array: a double kept in a local here was boxed.
     rr[R_H] = this.bodyHorizon[v] + this.catchUp[e];
     if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
+    if (this.bodyStamp[bm] !== stamp || this.bodyKey[bm] !== rr[R_H]) {
+      this.bodyKey[bm] = rr[R_H];
+      this.bodyRegion(this.bodyMemo, bm * J, e, tier);
+      this.bodyStamp[bm] = stamp;
+    }
+    const eo = em * J, bo = bm * J;
+    for (let k = 0; k < J; k++) {
+      out[k] = this.eyeMemo[eo + k];
+      out[J + k] = this.bodyMemo[bo + k];
+    }
+    let check = 0;
+    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
+    return check - check === 0;
+  }
+
+  /** Writes enemy e's body region over rr[R_H] seconds at out[o..] (grown as in regions()). */
+  private bodyRegion(out: Float64Array, o: number, e: number, tier: number): void {
+    const k = this.slackTimes(tier), body = this.cfg.body, g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
+    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
+    const rr = this.rr, pl = this.pl;
     this.reachOf(R_BODY, e);
     this.vertical(e, R_BODY);
     // The body: the envelope moved over hb; never below the floor under the enemy.
@@ -439,18 +539,20 @@ export class FogOfWar {
     pl[0] = body.radius + rr[R_BODY] + g;
     pl[1] = fy + body.bottom - vt[V_DROP] - gy;
     pl[2] = fy + body.top + vt[V_RISE] + gy;
-    this.place(out, J, e, grown);
-    out[J + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
-    out[J + P_MID] = fy + 0.5 * (body.bottom + body.top);
-    let check = 0;
-    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
-    return check - check === 0;
+    this.place(out, o, e, tier);
+    out[o + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
+    out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);
   }
 
-  /** Writes viewer v's eye region over its horizon at out[0..] (grown as in regions()). */
-  private eyeRegion(out: Float64Array, v: number, grown: boolean): void {
-    const g = this.cfg.marginM + (grown ? this.cfg.hiddenSlackM : 0);
-    const gy = this.cfg.marginM + (grown ? this.cfg.hiddenSlackYM : 0);
+  /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE) are grown by. */
+  private slackTimes(tier: number): number {
+    return tier === PLAIN ? 0 : tier === GROWN ? 1 : this.cfg.hiddenWiden;
+  }
+
+  /** Writes viewer v's eye region over its horizon at out[o..] (grown as in regions()). */
+  private eyeRegion(out: Float64Array, o: number, v: number, tier: number): void {
+    const k = this.slackTimes(tier), g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
+    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
     const rr = this.rr, pl = this.pl, vt = this.vert;
     // The eye: never lower than an eye height above the floor under the viewer.
     const eyeY = this.py[v] + this.eye[v];
@@ -462,9 +564,9 @@ export class FogOfWar {
     pl[0] = rr[R_EYE] + g;
     pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
     pl[2] = eyeY + vt[V_RISE] + gy;
-    this.place(out, 0, v, grown);
-    out[P_EYE] = eyeY;
-    out[P_MID] = eyeY;
+    this.place(out, o, v, tier);
+    out[o + P_EYE] = eyeY;
+    out[o + P_MID] = eyeY;
   }
 
   /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
@@ -477,13 +579,13 @@ export class FogOfWar {
 
   /**
    * Player s's region at out[o..]: radius pl[0] and heights pl[1]..pl[2] about its feet; when grown
-   * it also covers hiddenLeadS of its horizontal motion (the centre moves half that way, the radius
+   * it also covers hiddenLeadS (WIDE: hiddenWiden times that) of its horizontal motion (the centre moves half that way, the radius
    * grows by half the distance, so the region now and the one there both fit). Nothing below the
    * floor under the player can be seen (it is inside or under the floor), and a line run inside a
    * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
    */
-  private place(out: Float64Array, o: number, s: number, grown: boolean): void {
-    const lead = grown && this.cfg.hiddenSlackM > 0 ? 0.5 * this.cfg.hiddenLeadS : 0;
+  private place(out: Float64Array, o: number, s: number, tier: number): void {
+    const lead = tier !== PLAIN && this.cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(tier) * this.cfg.hiddenLeadS : 0;
     const vx = this.vx[s], vz = this.vz[s], pl = this.pl;
     out[o + P_CX] = this.px[s] + vx * lead;
     out[o + P_CZ] = this.pz[s] + vz * lead;

@@ -1,7 +1,8 @@
 /**
  * Allocation check for fog of war (test/fogUpdate.test.ts runs it as its own process under tsx, as
  * the server runs the code, not through the test runner's module transform, whose calls through
- * module namespaces V8 does not inline): 32 players re-testing every pair, 300 updates to warm up,
+ * module namespaces V8 does not inline): 32 players re-testing every pair (moving half a metre to and
+ * fro, so hidden pairs are re-tested as well as visible ones), 300 updates to warm up,
  * then the garbage collections and heap change during 2000 more. Prints one JSON line.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -15,11 +16,19 @@ const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
 const world = buildTestWorld();
 const fog = new FogOfWar(world, fogConfigOf(fogMotionOf(move, 1 / 64), MANNEQUIN_RIG, { climb: buildClimbMap(world, move.stepHeight), visibleHoldTicks: 0 }), 32);
 const rnd = mulberry32(7);
+const homeX = new Float64Array(32);
 for (let i = 0; i < 32; i++) {
   fog.setTiming(i, 40, 100, 1000 / 64, 25);
   fog.setPlayer(i, -10 + 20 * rnd(), 0, -12 + 20 * rnd(), 0.64, 0, 0, MANNEQUIN_RIG.eyeHeight, true, -1);
+  homeX[i] = fog.px[i];
 }
-for (let k = 0; k < 300; k++) fog.update();
+// Every other update the players stand half a metre aside, out of their hidden pairs' grown and wide
+// regions: hidden pairs are re-tested too (the wide regions, the line memory taking and giving records).
+const step = (k: number): void => {
+  for (let i = 0; i < 32; i++) fog.px[i] = homeX[i] + 0.5 * (k & 1);
+  fog.update();
+};
+for (let k = 0; k < 300; k++) step(k);
 const starts: number[] = [];
 const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) starts.push(e.startTime); });
 obs.observe({ entryTypes: ['gc'] });
@@ -27,7 +36,7 @@ let rays = 0, tested = 0;
 const h0 = process.memoryUsage().heapUsed;
 const t0 = performance.now();
 for (let k = 0; k < 2000; k++) {
-  fog.update();
+  step(k);
   rays += fog.rays;
   tested += fog.pairsTested;
 }
