@@ -40,10 +40,16 @@
  * Openings (doorways, windows, gaps between obstacles) are sampled: one wall's opening whose clear
  * part, as seen along the line between the players (so narrowed by the angle and the wall's
  * thickness), holds an openingM x openingM square is found; a narrower one may not be: a doorway
- * seen at a grazing angle is a sliver and may pop in while it stays that thin. Openings one behind
- * the other (a doorway seen through another) are found by the crossing lines where a line through
- * both runs at the eye's height to the body's middle height (doorways); a window seen through a
- * window at other heights may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
+ * seen at a grazing angle is a sliver and may pop in while it stays that thin (regions up to
+ * (maxGridSide - 1) openingM wide; wider ones get a coarser grid: ./config). Openings one behind
+ * the other (a doorway seen through another, or several in a row) are found by the crossing lines
+ * when the lines through all of them from the eye region's lateral points at the eye's height to
+ * the body region's at its middle hold an openingM square of (eye offset, body offset) pairs, for
+ * regions up to (2 maxGridSide - 1) openingM wide (doorways; test/fogCrossingLines.test.ts); a
+ * window seen through a window at other heights, a thinner set of such lines, lines that exist only
+ * from eye points off the lateral diameter (a region whose diameter lies in a wall behind the
+ * viewer) and wider regions (a speed measured from a burst of inputs stepped at once) may still be
+ * missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
  * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
  * and counts the slivers missed.
