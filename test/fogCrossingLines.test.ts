@@ -4,17 +4,20 @@
  * and body regions as wide as a fast viewer's, every line from a lateral point of the eye region at
  * the eye to one of the body region at its middle is scanned densely; when the clear ones hold an
  * openingM x openingM square of (eye offset, body offset) pairs, the rule's lines must find one.
+ * And a hidden verdict from crossing lines coarser than that (regions wider than their cap: a speed
+ * measured from a burst of inputs) is not kept for the narrower regions of the next update.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
-import { fogConfigOf, fogMotionOf } from '../shared/fog/index';
+import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
 import { G_SPACING, G_UX, G_UZ, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
 const world = roomsLevel();
-const cfg = fogConfigOf(fogMotionOf(defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 }), 1 / 64), MANNEQUIN_RIG);
+const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
+const cfg = fogConfigOf(fogMotionOf(move, 1 / 64), MANNEQUIN_RIG);
 const J = PRISM_STRIDE;
 /** Brute force step across each region, metres. */
 const STEP = 0.125;
@@ -98,5 +101,25 @@ describe('fog crossing lines on the rooms level', () => {
     const r = regions(-23.69, -16.42, 4.6, 15.68, 22.69, 1.49);
     expect(brute(r).any).toBe(true);
     expect(ruleSees(r)).toBe(true);
+  });
+
+  it('a hidden verdict from crossing lines coarser than openingM is re-tested at the next update; a finer one is kept', () => {
+    const fog = new FogOfWar(world, fogConfigOf(fogMotionOf(move, 1 / 64), MANNEQUIN_RIG, { climb: buildClimbMap(world, move.stepHeight) }), 2);
+    const eye = MANNEQUIN_RIG.eyeHeight;
+    // Viewer 0 in the south-west room, 1 in the north-east one at speed `speed` along x, then standing.
+    const update = (speed: number): void => {
+      fog.setPlayer(0, -20, 0, -20, 0, 0, 0, eye, true, -1);
+      fog.setPlayer(1, 20, 0, 20, speed, 0, 0, eye, true, -1);
+      for (const s of [0, 1]) fog.setTiming(s, 50, 100, 1000 / 64, 50);
+      fog.update();
+    };
+    for (const [speed, retested] of [[30, 1], [3, 0]] as const) {
+      fog.forget(1);
+      update(speed);
+      expect(fog.isVisible(0, 1) || fog.isVisible(1, 0)).toBe(false);
+      update(0);
+      // At 30 m/s the eye region of 1 is over 11.25 m wide: that pair (1 viewing 0) is re-tested.
+      expect(fog.pairsTested, `after ${speed} m/s`).toBe(retested);
+    }
   });
 });

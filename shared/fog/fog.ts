@@ -69,7 +69,8 @@
  * the safe side). A hidden pair casts every line. It is tested on regions grown by hiddenSlackM
  * across and hiddenSlackYM up and down, covering hiddenLeadS of each player's current motion; while
  * both players' current regions stay inside the grown ones the verdict stands untested (a superset
- * was judged hidden: the same argument, the same limits). maxDistance hides pairs beyond a client's
+ * was judged hidden: the same argument, the same limits; not when the regions were too wide for the
+ * crossing lines to keep to openingM, whose coarser verdict is re-tested on the next, narrower ones). maxDistance hides pairs beyond a client's
  * draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No
  * cell-to-cell visibility table is built with the level (not done). Flat typed arrays indexed by
  * slot and pair; update() allocates nothing.
@@ -78,7 +79,7 @@ import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { G_CROSS_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -378,8 +379,12 @@ export class FogOfWar {
       return 1;
     }
     this.verdict(p, 0);
-    this.cached[p] = 1;
-    this.cache.set(grown, c);
+    // Kept only when the crossing lines kept to openingM: a coarser test of wide regions (a speed
+    // measured from a burst of inputs) is not the verdict for the narrower regions inside them.
+    if (this.grid[G_CROSS_FINE] === 1) {
+      this.cached[p] = 1;
+      this.cache.set(grown, c);
+    }
     return 0;
   }
 
