@@ -31,8 +31,8 @@
  * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
  * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
  * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
- * openingM apart, and the crossing lines: every lateral point of the eye region to every one of the
- * body region, which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
+ * openingM apart, and the crossing lines: every point of the eye region's front chord to every one of
+ * the body region's (./rays), which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
  * when all are blocked.
  * What it guarantees: against any single convex occluder (a wall, pillar, crate, a low wall to see
  * over) the matched corners are exact (./rays gives the separating-plane argument), and the regions
@@ -43,13 +43,12 @@
  * seen at a grazing angle is a sliver and may pop in while it stays that thin (regions up to
  * (maxGridSide - 1) openingM wide; wider ones get a coarser grid: ./config). Openings one behind
  * the other (a doorway seen through another, or several in a row) are found by the crossing lines
- * when the lines through all of them from the eye region's lateral points at the eye's height to
- * the body region's at its middle hold an openingM square of (eye offset, body offset) pairs, for
+ * when the lines through all of them from the eye region's front chord at the eye's height to the
+ * body region's at its middle hold an openingM square of (eye offset, body offset) pairs, for
  * regions up to (2 maxGridSide - 1) openingM wide (doorways; test/fogCrossingLines.test.ts); a
  * window seen through a window at other heights, a thinner set of such lines, lines that exist only
- * from eye points off the lateral diameter (a region whose diameter lies in a wall behind the
- * viewer) and wider regions (a speed measured from a burst of inputs stepped at once) may still be
- * missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
+ * from points off those chords and wider regions (a speed measured from a burst of inputs stepped
+ * at once) may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
  * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
  * and counts the slivers missed.

@@ -24,15 +24,19 @@
  * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
- * - then, with the crossing lines: each of A's nCross lateral points at the eye's height to each of
- *   B's at the body's middle (nCross^2 lines; nCross is nLat before the cap, capped at twice
- *   maxSide: the points are no farther apart than the spacing on regions up to (2 maxSide - 1)
- *   spacing wide). Matched lines cross any plane between the prisms at offsets in proportion (l rA
- *   at A, l rB at B), so a line that must pass two openings one behind the other (a doorway seen
- *   through another, or four in a row) at offsets out of that proportion is not among them; a
- *   crossing line pairs any offset at A with any at B, so whenever the clear (A offset, B offset)
- *   pairs at those heights hold a square of the spacing, one is found (test/fogVisibility.test.ts,
- *   test/fogCrossingLines.test.ts).
+ * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
+ *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord runs
+ *   across the line between the centres half the radius from the centre toward the other region
+ *   (half-length sqrt(3)/2 r); nCross is nLat before the cap, capped at twice maxSide, so the
+ *   points are no farther apart than the spacing on regions up to (2 maxSide - 1) spacing wide.
+ *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
+ *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
+ *   or four in a row) at offsets out of that proportion is not among them; a crossing line pairs
+ *   any offset at A with any at B, so whenever the clear (A offset, B offset) pairs of the two
+ *   chords hold a square of the spacing, one is found (test/fogCrossingLines.test.ts). The front
+ *   chords, not the diameters: a line through a doorway near a region leaves from its near part (a
+ *   diameter behind the doorway's jambs sees through it in a narrower cone, or not at all;
+ *   measured on the rooms level).
  * Pure arithmetic on the caller's arrays; nothing allocated.
  */
 
@@ -55,6 +59,9 @@ export const OCTAGON_SEC = 1.082392200292394;
 const S = 0.7071067811865476;
 const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
 const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
+
+/** Half-length of a chord half a radius from a unit disc's centre: sqrt(3) / 2 (the crossing lines' chords). */
+const CHORD_HALF = 0.8660254037844386;
 
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
@@ -115,11 +122,13 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
   const k = i - FIXED_RAYS;
   if (k >= g[G_PARTS] * cells) {
-    // The crossing lines: every lateral point of A at the eye to every lateral point of B at the body's middle.
+    // The crossing lines: every point of A's front chord at the eye to every point of B's at the
+    // body's middle (the chords half a radius toward each other; (UZ, -UX) points from A to B).
     const n = g[G_CROSS_LAT], c = k - g[G_PARTS] * cells, a = c % n, b = (c - a) / n;
-    const la = -1 + (2 * a) / (n - 1), lb = -1 + (2 * b) / (n - 1);
-    out[0] = r[P_CX] + g[G_UX] * la * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + g[G_UZ] * la * r[P_R];
-    out[3] = r[J + P_CX] + g[G_UX] * lb * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + g[G_UZ] * lb * r[J + P_R];
+    const la = (-1 + (2 * a) / (n - 1)) * CHORD_HALF, lb = (-1 + (2 * b) / (n - 1)) * CHORD_HALF;
+    const ux = g[G_UX], uz = g[G_UZ];
+    out[0] = r[P_CX] + (0.5 * uz + la * ux) * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + (la * uz - 0.5 * ux) * r[P_R];
+    out[3] = r[J + P_CX] + (lb * ux - 0.5 * uz) * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + (0.5 * ux + lb * uz) * r[J + P_R];
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
