@@ -2,7 +2,7 @@
  * The crossing lines of shared/fog/rays.ts against brute force on the walled rooms level
  * (server/level/rooms.ts: doorways that line up, up to four in a row along its diagonals): for eye
  * and body regions as wide as a fast viewer's, every line from a point of the eye region's front
- * chord (across the line between the centres, half a radius toward the body region) at the eye to
+ * chord (across the line between the centres, CHORD_DEPTH of the radius toward the body region) at the eye to
  * one of the body region's front chord at its middle is scanned densely; when the clear ones hold an
  * openingM x openingM square of (eye offset, body offset) pairs, the rule's lines must find one. The
  * regions of pop-ins measured on that level (sim, before the crossing lines kept to openingM and
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
-import { G_SPACING, G_UX, G_UZ, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
+import { CHORD_DEPTH, G_SPACING, G_UX, G_UZ, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
@@ -51,9 +51,9 @@ function brute(r: Float64Array): { any: boolean; square: boolean } {
   sizeGrid(g, r, cfg.maxGridSide, false, false);
   // Across, and from A toward B.
   const ux = g[G_UX]!, uz = g[G_UZ]!, fx = uz, fz = -ux;
-  const ha = Math.sqrt(0.75) * r[P_R]!, hb = Math.sqrt(0.75) * r[J + P_R]!;
-  const ax = r[P_CX]! + 0.5 * r[P_R]! * fx, az = r[P_CZ]! + 0.5 * r[P_R]! * fz;
-  const bx = r[J + P_CX]! - 0.5 * r[J + P_R]! * fx, bz = r[J + P_CZ]! - 0.5 * r[J + P_R]! * fz;
+  const d = CHORD_DEPTH, half = Math.sqrt(1 - d * d), ha = half * r[P_R]!, hb = half * r[J + P_R]!;
+  const ax = r[P_CX]! + d * r[P_R]! * fx, az = r[P_CZ]! + d * r[P_R]! * fz;
+  const bx = r[J + P_CX]! - d * r[J + P_R]! * fx, bz = r[J + P_CZ]! - d * r[J + P_R]! * fz;
   const na = Math.floor((2 * ha) / STEP) + 1, nb = Math.floor((2 * hb) / STEP) + 1;
   const clear = new Uint8Array(na * nb);
   let any = false;

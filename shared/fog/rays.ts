@@ -26,8 +26,8 @@
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
  * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
  *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord runs
- *   across the line between the centres half the radius from the centre toward the other region
- *   (half-length sqrt(3)/2 r); nCross is nLat before the cap, capped at twice maxSide, so the
+ *   across the line between the centres CHORD_DEPTH r from the centre toward the other region
+ *   (half-length sqrt(1 - CHORD_DEPTH^2) r); nCross is nLat before the cap, capped at twice maxSide, so the
  *   points are no farther apart than the spacing on regions up to (2 maxSide - 1) spacing wide.
  *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
  *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
@@ -35,8 +35,10 @@
  *   any offset at A with any at B, so whenever the clear (A offset, B offset) pairs of the two
  *   chords hold a square of the spacing, one is found (test/fogCrossingLines.test.ts). The front
  *   chords, not the diameters: a line through a doorway near a region leaves from its near part (a
- *   diameter behind the doorway's jambs sees through it in a narrower cone, or not at all;
- *   measured on the rooms level).
+ *   diameter behind the doorway's jambs sees through it in a narrower cone, or not at all); not far
+ *   forward either, where a region reaching through a wall beside its player would see past it
+ *   (more enemies sent). Measured on the rooms level (npm run sim -- --level rooms): 0.35 finds
+ *   every pop-in the diameters missed and withholds as much; 0.5 finds them too and withholds less.
  * Pure arithmetic on the caller's arrays; nothing allocated.
  */
 
@@ -60,8 +62,9 @@ const S = 0.7071067811865476;
 const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
 const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
 
-/** Half-length of a chord half a radius from a unit disc's centre: sqrt(3) / 2 (the crossing lines' chords). */
-const CHORD_HALF = 0.8660254037844386;
+/** The crossing lines' chords: this share of the radius from the centre toward the other region, and their half-length then. */
+export const CHORD_DEPTH = 0.35;
+const CHORD_HALF = Math.sqrt(1 - CHORD_DEPTH * CHORD_DEPTH);
 
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
@@ -123,12 +126,12 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   const k = i - FIXED_RAYS;
   if (k >= g[G_PARTS] * cells) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
-    // body's middle (the chords half a radius toward each other; (UZ, -UX) points from A to B).
+    // body's middle (the chords moved toward each other; (UZ, -UX) points from A to B).
     const n = g[G_CROSS_LAT], c = k - g[G_PARTS] * cells, a = c % n, b = (c - a) / n;
     const la = (-1 + (2 * a) / (n - 1)) * CHORD_HALF, lb = (-1 + (2 * b) / (n - 1)) * CHORD_HALF;
-    const ux = g[G_UX], uz = g[G_UZ];
-    out[0] = r[P_CX] + (0.5 * uz + la * ux) * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + (la * uz - 0.5 * ux) * r[P_R];
-    out[3] = r[J + P_CX] + (lb * ux - 0.5 * uz) * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + (0.5 * ux + lb * uz) * r[J + P_R];
+    const ux = g[G_UX], uz = g[G_UZ], d = CHORD_DEPTH;
+    out[0] = r[P_CX] + (d * uz + la * ux) * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + (la * uz - d * ux) * r[P_R];
+    out[3] = r[J + P_CX] + (lb * ux - d * uz) * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + (d * ux + lb * uz) * r[J + P_R];
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
