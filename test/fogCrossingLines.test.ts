@@ -5,8 +5,8 @@
  * chord (across the line between the centres, CHORD_DEPTH of the radius toward the body region) at the eye to
  * one of the body region's front chord at its middle is scanned densely; when the clear ones hold an
  * openingM x openingM square of (eye offset, body offset) pairs, the rule's lines must find one. The
- * regions of pop-ins measured on that level (sim, before the crossing lines kept to openingM and
- * ran between the front chords) must be found too.
+ * regions of pop-ins measured on that level with crossing lines between the diameters, as coarse as
+ * the matched grid, must be found too.
  * And a hidden verdict from crossing lines coarser than that (regions wider than their cap: a speed
  * measured from a burst of inputs) is not kept for the narrower regions of the next update.
  */
