@@ -8,7 +8,9 @@
  *   enemy, posed from the server's history at the bot's render time, is in line of sight from the
  *   bot's rendered eye (its predicted eye on its screen) at any sampled hitbox point, while the
  *   enemy is absent from the received snapshots bracketing that render time, with a snapshot at or
- *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn);
+ *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn); not
+ *   in sight at a render time between two of its lives (the history's SNAPPED_EPOCH: no client draws
+ *   a pose across a respawn or teleport);
  * - withheldShare: over the enemy-ticks a client received (every `tickStride`-th tick), with both
  *   alive on the server and no line of sight from the client's server eye to the enemy's sampled
  *   points at that tick, the share in which that tick's snapshot lacked the enemy;
@@ -24,7 +26,7 @@
 import type { GameServer } from '../server/index';
 import { createPlayerPose } from '../shared/lagcomp/pose';
 import { Rewinder } from '../shared/lagcomp/rewind';
-import { createRewindPolicy, OutOfWindow, rewindStatusUsable, type PlayerHistory } from '../shared/lagcomp/history';
+import { createRewindPolicy, OutOfWindow, RewindStatus, rewindStatusUsable, type PlayerHistory } from '../shared/lagcomp/history';
 import { SNAP_STRIDE, Snap, type StateSnapshot } from '../shared/client/snapshot';
 import type { Rig } from '../shared/rig/rig';
 import type { World } from '../shared/world/world';
@@ -160,9 +162,13 @@ export class FogWatch {
       // (MatchView.drawsOthersAt): no rendered scene of others to pop into.
       if (!bot.view.drawsOthersAt(s, t)) continue;
       const h = truth.histories[s]!;
-      if (h.size() === 0 || !rewindStatusUsable(h.sampleAt(this.pose, t, this.policy))) continue;
+      const status = h.size() === 0 ? RewindStatus.EMPTY : h.sampleAt(this.pose, t, this.policy);
+      if (!rewindStatusUsable(status)) continue;
       let visible = false;
-      if (this.pose.alive) {
+      // Between the last snapshot of one life and the first of the next (a respawn, a teleport) the
+      // truth is the nearer life whole (SNAPPED_EPOCH), but no client draws a pose across an epoch
+      // change (MatchView.renderPose): nothing is on any screen to pop in.
+      if (this.pose.alive && status !== RewindStatus.SNAPPED_EPOCH) {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }

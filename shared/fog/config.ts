@@ -16,9 +16,10 @@ export interface FogConfig {
   /** Size of the smallest opening the grid lines are spaced to find, metres (see ./rays). */
   openingM: number;
   /**
-   * Most grid points a side (bounds the lines per test: FIXED_RAYS + 3 maxGridSide^2 with the fans).
-   * Regions wider or taller than (maxGridSide - 1) * openingM get a coarser grid than openingM (the
-   * defaults: 5.25 m, against about 3 m at 200 ms horizons).
+   * Most grid points a side (bounds the lines per test: FIXED_RAYS + 3 maxGridSide^2 with the fans,
+   * and (2 maxGridSide)^2 crossing lines). Regions wider or taller than (maxGridSide - 1) * openingM
+   * get a coarser grid than openingM (the defaults: 5.25 m, against about 3 m at 200 ms horizons);
+   * the crossing lines keep to openingM up to (2 maxGridSide - 1) * openingM (11.25 m).
    */
   maxGridSide: number;
   /** Also test each eye against the other's grid (./rays: slivers at grazing angles; twice the grid's lines). */

@@ -31,8 +31,8 @@
  * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
  * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
  * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
- * openingM apart, and the crossing lines: every lateral point of the eye region to every one of the
- * body region, which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
+ * openingM apart, and the crossing lines: every point of the eye region's front chord to every one of
+ * the body region's (./rays), which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
  * when all are blocked.
  * What it guarantees: against any single convex occluder (a wall, pillar, crate, a low wall to see
  * over) the matched corners are exact (./rays gives the separating-plane argument), and the regions
@@ -40,10 +40,15 @@
  * Openings (doorways, windows, gaps between obstacles) are sampled: one wall's opening whose clear
  * part, as seen along the line between the players (so narrowed by the angle and the wall's
  * thickness), holds an openingM x openingM square is found; a narrower one may not be: a doorway
- * seen at a grazing angle is a sliver and may pop in while it stays that thin. Openings one behind
- * the other (a doorway seen through another) are found by the crossing lines where a line through
- * both runs at the eye's height to the body's middle height (doorways); a window seen through a
- * window at other heights may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
+ * seen at a grazing angle is a sliver and may pop in while it stays that thin (regions up to
+ * (maxGridSide - 1) openingM wide; wider ones get a coarser grid: ./config). Openings one behind
+ * the other (a doorway seen through another, or several in a row) are found by the crossing lines
+ * when the lines through all of them from the eye region's front chord at the eye's height to the
+ * body region's at its middle hold an openingM square of (eye offset, body offset) pairs, for
+ * regions up to (2 maxGridSide - 1) openingM wide (doorways; test/fogCrossingLines.test.ts); a
+ * window seen through a window at other heights, a thinner set of such lines, lines that exist only
+ * from points off those chords and wider regions (a speed measured from a burst of inputs stepped
+ * at once) may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
  * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
  * and counts the slivers missed.
@@ -65,24 +70,27 @@
  * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
  * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead): hidden
  * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
- * the usual grown regions, so what is withheld does not shrink. Each ray tries a few triangles before
- * the BVH (bvhAnyHitCached): the one that blocked the same line of the pair at its last test
- * (./lineMemory: a pool of records, per line of a pair that was not visible by its first line), the
- * four that blocked the latest rays, and the triangles across the edges of the remembered one
- * (a wall is several triangles); only hints, every one tested exactly, so no verdict and no ray count
- * depends on them. Regions are built once per update, tier and slot and copied per pair. On the
- * default level at 32 players (test/bench/fog.bench.ts) about 2,100 rays an update (measured: 0.6 ms
- * on one core), a walk down the tree still about half of the time. maxDistance hides pairs beyond a
- * client's draw distance without rays; maxRaysPerUpdate caps the work, pairs left untested are
- * visible. No cell-to-cell visibility table is built with the level (not done). Flat typed arrays
- * indexed by slot and pair; update() allocates nothing.
+ * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
+ * inside the tested ones only when the test's lines kept to openingM (G_FINE: regions too wide for
+ * the grid's or the crossing lines' cap are tested coarser, a verdict for those regions alone; a
+ * wide test that coarse is not taken, the usual grown regions are tested). Each ray tries a few
+ * triangles before the BVH (bvhAnyHitCached): the one that blocked the same line of the pair at its
+ * last test (./lineMemory: a pool of records, per line of a pair that was not visible by its first
+ * line), the four that blocked the latest rays, and the triangles across the edges of the remembered
+ * one (a wall is several triangles); only hints, every one tested exactly, so no verdict and no ray
+ * count depends on them. Regions are built once per update, tier and slot and copied per pair. On
+ * the default level at 32 players (test/bench/fog.bench.ts) about 2,100 rays an update, a walk down
+ * the tree still about half of the time. maxDistance hides pairs beyond a client's draw distance
+ * without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No cell-to-cell
+ * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
+ * update() allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { FIXED_RAYS, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FIXED_RAYS, G_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -222,7 +230,8 @@ export class FogOfWar {
     this.hold = new Uint16Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
-    const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? side : 0);
+    // The crossing lines keep to openingM up to twice maxGridSide a side (./rays).
+    const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? 4 * side : 0);
     this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
     this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
     this.speed = new Float64Array(n);
@@ -412,7 +421,8 @@ export class FogOfWar {
       this.regions(grown, v, e, WIDE);
       sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
       wideClear = this.anyClear(grown, this.lastRay[p], p);
-      if (wideClear < 0) return this.hidden(p, c);
+      // Hidden there stands only when those lines kept to openingM (else the grown regions are tested).
+      if (wideClear < 0 && this.grid[G_FINE] === 1) return this.hidden(p, c);
     }
     this.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
@@ -430,8 +440,12 @@ export class FogOfWar {
   /** Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while the plain regions stay inside). */
   private hidden(p: number, c: number): number {
     this.verdict(p, 0);
-    this.cached[p] = 1;
-    this.cache.set(this.grown, c);
+    // Kept only when the lines kept to openingM: a coarser test of wide regions (a speed measured
+    // from a burst of inputs) is not the verdict for the narrower regions inside them.
+    if (this.grid[G_FINE] === 1) {
+      this.cached[p] = 1;
+      this.cache.set(this.grown, c);
+    }
     return 0;
   }
 

@@ -24,11 +24,22 @@
  * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
- * - then, with the crossing lines: each of A's nLat lateral points at the eye's height to each of
- *   B's at the body's middle (nLat^2 lines). Matched lines cross any plane between the prisms at
- *   offsets in proportion (l rA at A, l rB at B), so a line that must pass two openings one behind
- *   the other (a doorway seen through another) at offsets out of that proportion is not among them;
- *   a crossing line pairs any offset at A with any at B (measured: test/fogVisibility.test.ts).
+ * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
+ *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord runs
+ *   across the line between the centres CHORD_DEPTH r from the centre toward the other region
+ *   (half-length sqrt(1 - CHORD_DEPTH^2) r); nCross is nLat before the cap, capped at twice maxSide, so the
+ *   points are no farther apart than the spacing on regions up to (2 maxSide - 1) spacing wide.
+ *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
+ *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
+ *   or four in a row) at offsets out of that proportion is not among them; a crossing line pairs
+ *   any offset at A with any at B, so whenever the clear (A offset, B offset) pairs of the two
+ *   chords hold a square of the spacing, one is found (test/fogCrossingLines.test.ts). The front
+ *   chords, not the diameters: a line through a doorway near a region leaves from its near part (a
+ *   diameter behind the doorway's jambs sees through it in a narrower cone, or not at all); not far
+ *   forward either, where a region reaching through a wall beside its player would see past it
+ *   (more enemies sent). Measured on the rooms level (npm run sim -- --level rooms): at 0.35 no
+ *   pop-in and about as much withheld as with lines between the diameters, which pop in; at 0.5
+ *   less is withheld.
  * Pure arithmetic on the caller's arrays; nothing allocated.
  */
 
@@ -38,11 +49,14 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
- * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), and 1 with the crossing lines.
+ * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), 1 with the crossing lines,
+ * the crossing lines' lateral points on each region (>= 2), 1 when those keep to the spacing
+ * (0: the regions are wider than the cap lets them), and 1 when every line does (G_FINE: the matched
+ * grid was not capped either).
  */
-export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6;
+export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8, G_FINE = 9;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 7;
+export const GRID_STRIDE = 10;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -50,18 +64,22 @@ const S = 0.7071067811865476;
 const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
 const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
 
+/** The crossing lines' chords: this share of the radius from the centre toward the other region, and their half-length then. */
+export const CHORD_DEPTH = 0.35;
+const CHORD_HALF = Math.sqrt(1 - CHORD_DEPTH * CHORD_DEPTH);
+
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
 
-/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nLat^2 crossing lines). */
+/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCross^2 crossing lines). */
 export function rayCount(g: Float64Array): number {
-  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_LAT] * g[G_LAT]) | 0;
+  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_CROSS_LAT] * g[G_CROSS_LAT]) | 0;
 }
 
 /**
  * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, the
- * counts that make the crossing grid no coarser than g[G_SPACING] metres (capped at maxSide a side),
- * and whether the fans follow the matched grid. (The spacing is read from g: a double argument would
+ * counts that make the matched grid no coarser than g[G_SPACING] metres (capped at maxSide a side)
+ * and the crossing lines' (capped at twice that), and whether the fans and crossing lines follow. (The spacing is read from g: a double argument would
  * be boxed on a call V8 does not inline.)
  */
 export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean, cross = false): void {
@@ -84,6 +102,12 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   const lat = Math.floor(width / spacing) + 2, vert = Math.floor(height / spacing) + 2;
   g[G_LAT] = lat < maxSide ? lat : maxSide;
   g[G_VERT] = vert < maxSide ? vert : maxSide;
+  // The crossing lines: the same lateral count, capped at twice maxSide (the lines through openings
+  // that must line up are a thin set of pairs, which a coarser step misses).
+  g[G_CROSS_LAT] = lat < 2 * maxSide ? lat : 2 * maxSide;
+  g[G_CROSS_FINE] = lat <= 2 * maxSide ? 1 : 0;
+  // Every line kept to the spacing: the matched grid uncapped both ways, and the crossing lines.
+  g[G_FINE] = lat <= maxSide && vert <= maxSide && (!cross || lat <= 2 * maxSide) ? 1 : 0;
 }
 
 /** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */
@@ -105,11 +129,13 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
   const k = i - FIXED_RAYS;
   if (k >= g[G_PARTS] * cells) {
-    // The crossing lines: every lateral point of A at the eye to every lateral point of B at the body's middle.
-    const c = k - g[G_PARTS] * cells, a = c % lat, b = (c - a) / lat;
-    const la = -1 + (2 * a) / (lat - 1), lb = -1 + (2 * b) / (lat - 1);
-    out[0] = r[P_CX] + g[G_UX] * la * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + g[G_UZ] * la * r[P_R];
-    out[3] = r[J + P_CX] + g[G_UX] * lb * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + g[G_UZ] * lb * r[J + P_R];
+    // The crossing lines: every point of A's front chord at the eye to every point of B's at the
+    // body's middle (the chords moved toward each other; (UZ, -UX) points from A to B).
+    const n = g[G_CROSS_LAT], c = k - g[G_PARTS] * cells, a = c % n, b = (c - a) / n;
+    const la = (-1 + (2 * a) / (n - 1)) * CHORD_HALF, lb = (-1 + (2 * b) / (n - 1)) * CHORD_HALF;
+    const ux = g[G_UX], uz = g[G_UZ], d = CHORD_DEPTH;
+    out[0] = r[P_CX] + (d * uz + la * ux) * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + (la * uz - d * ux) * r[P_R];
+    out[3] = r[J + P_CX] + (lb * ux - d * uz) * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + (d * ux + lb * uz) * r[J + P_R];
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
