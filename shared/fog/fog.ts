@@ -71,9 +71,10 @@
  * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead): hidden
  * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
  * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
- * inside the tested ones only when the test's lines kept to openingM (G_FINE: regions too wide for
- * the grid's or the crossing lines' cap are tested coarser, a verdict for those regions alone; a
- * wide test that coarse is not taken, the usual grown regions are tested). Each ray tries a few
+ * inside the tested ones only when the test's crossing lines kept to openingM (regions too wide for
+ * their cap are tested coarser, a verdict for those regions alone; a wide test that coarse is not
+ * taken, the usual grown regions are tested; the matched grid's coarser spacing past its own cap is
+ * the limit stated above, cached or not). Each ray tries a few
  * triangles before the BVH (bvhAnyHitCached): the one that blocked the same line of the pair at its
  * last test (./lineMemory: a pool of records, per line of a pair that was not visible by its first
  * line), the four that blocked the latest rays, and the triangles across the edges of the remembered
@@ -90,7 +91,7 @@ import { edgeNeighbours, LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { FIXED_RAYS, G_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FIXED_RAYS, G_CROSS_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -421,8 +422,8 @@ export class FogOfWar {
       this.regions(grown, v, e, WIDE);
       sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
       wideClear = this.anyClear(grown, this.lastRay[p], p);
-      // Hidden there stands only when those lines kept to openingM (else the grown regions are tested).
-      if (wideClear < 0 && this.grid[G_FINE] === 1) return this.hidden(p, c);
+      // Hidden there stands only when its crossing lines kept to openingM (else the grown regions are tested).
+      if (wideClear < 0 && this.grid[G_CROSS_FINE] === 1) return this.hidden(p, c);
     }
     this.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
@@ -440,9 +441,9 @@ export class FogOfWar {
   /** Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while the plain regions stay inside). */
   private hidden(p: number, c: number): number {
     this.verdict(p, 0);
-    // Kept only when the lines kept to openingM: a coarser test of wide regions (a speed measured
-    // from a burst of inputs) is not the verdict for the narrower regions inside them.
-    if (this.grid[G_FINE] === 1) {
+    // Kept only when the crossing lines kept to openingM: a coarser test of wide regions (a speed
+    // measured from a burst of inputs) is not the verdict for the narrower regions inside them.
+    if (this.grid[G_CROSS_FINE] === 1) {
       this.cached[p] = 1;
       this.cache.set(this.grown, c);
     }

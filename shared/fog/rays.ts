@@ -50,13 +50,12 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
  * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), 1 with the crossing lines,
- * the crossing lines' lateral points on each region (>= 2), 1 when those keep to the spacing
- * (0: the regions are wider than the cap lets them), and 1 when every line does (G_FINE: the matched
- * grid was not capped either).
+ * the crossing lines' lateral points on each region (>= 2), and 1 when those keep to the spacing
+ * (0: the regions are wider than the cap lets them).
  */
-export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8, G_FINE = 9;
+export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 10;
+export const GRID_STRIDE = 9;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -106,8 +105,6 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   // that must line up are a thin set of pairs, which a coarser step misses).
   g[G_CROSS_LAT] = lat < 2 * maxSide ? lat : 2 * maxSide;
   g[G_CROSS_FINE] = lat <= 2 * maxSide ? 1 : 0;
-  // Every line kept to the spacing: the matched grid uncapped both ways, and the crossing lines.
-  g[G_FINE] = lat <= maxSide && vert <= maxSide && (!cross || lat <= 2 * maxSide) ? 1 : 0;
 }
 
 /** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */
