@@ -153,5 +153,6 @@ function addHole(host: OutcomeHost, shooter: number, v: Verdict, i: number): voi
   h.seq = v.seq >>> 0;
   holes.push(h);
   while (holes.length > host.cfg.maxBulletHoles) holes.shift();
-  host.fogHoles?.added(h, shooter);
+  // Kept (a limit of 0 keeps none): its row in the fog's marks follows.
+  if (holes.length > 0 && holes[holes.length - 1] === h) host.fogHoles?.added(h, shooter);
 }
