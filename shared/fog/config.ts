@@ -13,6 +13,13 @@ export interface FogConfig {
   body: BodyEnvelope;
   /** Metres added to both regions all round (rounding, the rig's frame sampling). */
   marginM: number;
+  /**
+   * How far the client's rendered camera may be from the player's eye, metres: 0 for a first-person
+   * view; a third-person camera's boom (its largest distance from the eye, the camera kept on the
+   * eye's side of walls as a client pulls it in front of them). The eye region grows by it across,
+   * up and down (./fog).
+   */
+  cameraM: number;
   /** Size of the smallest opening the grid lines are spaced to find, metres (see ./rays). */
   openingM: number;
   /**
@@ -60,6 +67,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     motion,
     body: o.body ?? bodyEnvelopeOf(rig),
     marginM: o.marginM ?? 0.1,
+    cameraM: o.cameraM !== undefined && o.cameraM >= 0 && o.cameraM < Infinity ? o.cameraM : 0,
     openingM: o.openingM ?? 0.75,
     maxGridSide: o.maxGridSide ?? 8,
     fans: o.fans ?? false,

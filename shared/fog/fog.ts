@@ -18,7 +18,9 @@
  *
  * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
  * the reach over H (./reach: from its speed now, growing by at most the acceleration each tick up to the max speed), from the lowest to
- * the highest eye the vertical bounds allow (a jump, ramps and steps near it: ./reach, ./climb). The
+ * the highest eye the vertical bounds allow (a jump, ramps and steps near it: ./reach, ./climb),
+ * grown by cameraM across, up and down for a client that draws from a camera off the eye (a
+ * third-person boom: the camera stays within that distance of the eye and on its side of walls). The
  * enemy's body region: the body envelope (./body: a cylinder about the feet holding every hitbox in
  * every clip) moved the same way over Hb. Both grow by marginM all round (rounding, the rig's sampled
  * frames) and are upright octagonal prisms circumscribing those cylinders. A region stops FLOOR_LIFT
@@ -569,16 +571,18 @@ export class FogOfWar {
     const k = this.slackTimes(tier), g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
     const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
     const rr = this.rr, pl = this.pl, vt = this.vert;
-    // The eye: never lower than an eye height above the floor under the viewer.
+    // The eye: never lower than an eye height above the floor under the viewer; a camera off the eye
+    // anywhere within cameraM of it (the floor under the viewer, looked up over that much more reach, still bounds it).
     const eyeY = this.py[v] + this.eye[v];
     rr[R_H] = this.horizon[v];
     this.reachOf(R_EYE, v);
     this.vertical(v, R_EYE);
     const eyeFloor = this.floor[v] + this.eye[v];
     const eyeLo = eyeY - vt[V_DROP];
-    pl[0] = rr[R_EYE] + g;
-    pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy;
-    pl[2] = eyeY + vt[V_RISE] + gy;
+    const cam = this.cfg.cameraM;
+    pl[0] = rr[R_EYE] + g + cam;
+    pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy - cam;
+    pl[2] = eyeY + vt[V_RISE] + gy + cam;
     this.place(out, o, v, tier);
     out[o + P_EYE] = eyeY;
     out[o + P_MID] = eyeY;
@@ -638,7 +642,7 @@ export class FogOfWar {
       }
       this.rr[R_H] = hMax + this.cfg.hiddenLeadS;
       this.reachOf(R_EYE, i);
-      const reach = this.rr[R_EYE] + this.cfg.marginM + this.cfg.hiddenSlackM;
+      const reach = this.rr[R_EYE] + this.cfg.marginM + this.cfg.hiddenSlackM + this.cfg.cameraM;
       const cell = climbCell(map, this.px[i], this.pz[i], reach);
       this.slope[i] = cell >= 0 ? map.slope[cell] : map.maxSlope;
       this.step[i] = (cell >= 0 ? map.step[cell] === 1 : map.anyStep) ? 1 : 0;

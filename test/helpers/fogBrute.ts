@@ -76,6 +76,27 @@ export function eyeSamples(world: World, m: FogMotion, climb: ClimbMap | undefin
   return out;
 }
 
+/**
+ * Camera positions off each eye (x y z triples): a boom of length `boom` and half that toward 26
+ * directions (the cube's faces, edges and corners), kept where the segment from the eye is clear
+ * (a client pulls its camera in front of walls: every such camera is one a client may draw from).
+ */
+export function cameraSamples(world: World, eyes: number[], boom: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < eyes.length; i += 3) {
+    const ex = eyes[i], ey = eyes[i + 1], ez = eyes[i + 2];
+    for (let a = -1; a <= 1; a++) for (let b = -1; b <= 1; b++) for (let c = -1; c <= 1; c++) {
+      if (a === 0 && b === 0 && c === 0) continue;
+      const l = Math.hypot(a, b, c);
+      for (const d of [boom, boom / 2]) {
+        const cx = ex + (a / l) * d, cy = ey + (b / l) * d, cz = ez + (c / l) * d;
+        if (!world.anyHit(ex, ey, ez, cx, cy, cz)) out.push(cx, cy, cz);
+      }
+    }
+  }
+  return out;
+}
+
 /** Height above the feet at which paths are checked (the movement's upper wall probe). */
 const PROBE = 1.3;
 
