@@ -187,6 +187,9 @@ export interface FogMeasures {
     /** Screen samples of the victim's side (observer, enemy) and those in cover from the enemy. */
     coverSamples: number;
     inCoverSamples: number;
+    /** Enemies drawn after a sample without them (respawns aside), and of those drawn in sight at once (FogTally.drawnSample). */
+    appearances: number;
+    appearedInSight: number;
     deaths: number;
     deathsBehindCover: number;
     rewindWindowMs: number;
@@ -279,6 +282,29 @@ export class FogTally {
       this.visibleTicks++;
       if (withheld) this.withheldVisibleTicks++;
     }
+  }
+
+  /** Appearances on a screen: an enemy drawn after a sample without it at most ONSET_GAP_MS earlier; and those drawn in sight at once. */
+  appearances = 0;
+  appearedInSight = 0;
+  private readonly lastDrawn = new Map<number, boolean>();
+  private readonly lastDrawnAt = new Map<number, number>();
+
+  /**
+   * One screen sample at local ms `at` as the client alone sees it: `drawn` (the enemy drawn),
+   * `inSight` (the drawn pose in sight from the rendered eye), `newLife` (the enemy's life began
+   * just before the render time: a respawn or teleport appears wherever it lands). An appearance
+   * already in sight is what a client that never sees the server's truth would count as a pop-in.
+   */
+  drawnSample(observer: number, enemy: number, at: number, drawn: boolean, inSight: boolean, newLife: boolean): void {
+    const key = FogTally.key(observer, enemy);
+    const prevAt = this.lastDrawnAt.get(key);
+    if (drawn && this.lastDrawn.get(key) === false && prevAt !== undefined && at - prevAt <= ONSET_GAP_MS && !newLife) {
+      this.appearances++;
+      if (inSight) this.appearedInSight++;
+    }
+    this.lastDrawn.set(key, drawn);
+    this.lastDrawnAt.set(key, at);
   }
 
   /** Cover samples taken (observer, enemy), and those in cover. */

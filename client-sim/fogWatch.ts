@@ -34,6 +34,9 @@ import type { Bot } from './bot';
 import type { SimReport } from './report';
 import { anyClear, BodyPoints, FogTally, leadSummary, ReceiptLog, type FogMeasures } from './fogMeasure';
 
+/** An enemy drawn within this long of its life's start appeared by a respawn or teleport, not through fog, ms. */
+const NEW_LIFE_MS = 100;
+
 /** The server's side of one room: its histories by slot and who holds a slot. */
 interface RoomTruth {
   histories: readonly PlayerHistory[];
@@ -54,6 +57,7 @@ export class FogWatch {
   private readonly eyeHeight: number;
   private readonly pose = createPlayerPose();
   private readonly other = createPlayerPose();
+  private readonly drawnPose = createPlayerPose();
   private readonly pts: Float64Array;
   private readonly own: Float64Array;
   /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
@@ -175,8 +179,27 @@ export class FogWatch {
       const before = this.tally.popIn;
       this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
       if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
+      // A stream behind the screen draws no one: not a sample of what fog sends.
+      if (!receipt.behind(t)) this.drawn(bot, s, t, now, h);
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
     }
+  }
+
+  /**
+   * The client's own view of enemy `s` at render time t (FogTally.drawnSample): drawn, and then in
+   * sight from the rendered eye; a new life when the truth NEW_LIFE_MS earlier was another life.
+   */
+  private drawn(bot: Bot, s: number, t: number, now: number, h: PlayerHistory): void {
+    const drawn = bot.view.present(s) && bot.view.renderPose(this.drawnPose, s, t) && this.drawnPose.alive;
+    let inSight = false, newLife = false;
+    if (drawn) {
+      const eye = bot.eyeNow;
+      const n = this.points.fill(this.pts, this.rewinder, this.drawnPose);
+      inSight = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
+      const before = h.sampleAt(this.other, t - NEW_LIFE_MS, this.policy);
+      newLife = !rewindStatusUsable(before) || before === RewindStatus.SNAPPED_EPOCH || this.other.epoch !== this.drawnPose.epoch;
+    }
+    this.tally.drawnSample(bot.index, s, now, drawn, inSight, newLife);
   }
 
   /** What a pop-in looked like (fogDetail.popInEvents): times against the view's newest snapshot and the server's newest input stamp of the bot. */
@@ -223,7 +246,7 @@ export class FogWatch {
       fogDetail: {
         popInByBot, popInEvents: this.popInEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
-        coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
+        coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, appearances: t.appearances, appearedInSight: t.appearedInSight, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,
       },
     };

@@ -208,4 +208,36 @@ describe('FogTally', () => {
     expect(tally.diedBehindCoverRate).toBeCloseTo(1 / 4, 12);
     expect([tally.coverSamples, tally.inCoverSamples]).toEqual([3, 1]);
   });
+
+  it('counts appearances and those already in sight as a brute-force pass over the samples does', () => {
+    const rng = new Rng(23);
+    const tally = new FogTally();
+    // Per pair: samples 16 ms apart with now and then a gap; drawn, in sight and new life at random.
+    const samples: { obs: number; enemy: number; at: number; drawn: boolean; inSight: boolean; newLife: boolean }[] = [];
+    for (let obs = 0; obs < 3; obs++) {
+      for (let enemy = 1; enemy < 4; enemy++) {
+        let drawn = rng.next() < 0.5;
+        for (let at = 1000, i = 0; i < 400; i++, at += 16 + (rng.next() < 0.03 ? 120 : 0)) {
+          if (rng.next() < 0.1) drawn = !drawn;
+          samples.push({ obs, enemy, at, drawn, inSight: drawn && rng.next() < 0.3, newLife: rng.next() < 0.1 });
+        }
+      }
+    }
+    // Interleaved in time as screens sample them.
+    const order = samples.map((x, i) => [x.at, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [, i] of order) { const x = samples[i]!; tally.drawnSample(x.obs, x.enemy, x.at, x.drawn, x.inSight, x.newLife); }
+    let appearances = 0, inSight = 0;
+    for (let i = 1; i < samples.length; i++) {
+      const x = samples[i]!, prev = samples[i - 1]!;
+      if (prev.obs !== x.obs || prev.enemy !== x.enemy) continue;
+      if (x.drawn && !prev.drawn && x.at - prev.at <= ONSET_GAP_MS && !x.newLife) {
+        appearances++;
+        if (x.inSight) inSight++;
+      }
+    }
+    expect(tally.appearances).toBe(appearances);
+    expect(tally.appearedInSight).toBe(inSight);
+    expect(inSight).toBeGreaterThan(0);
+    expect(inSight).toBeLessThan(appearances);
+  });
 });
