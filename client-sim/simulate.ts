@@ -3,23 +3,16 @@
  * then the report (report.ts). Without a url it starts its own game server in this process (the
  * default level, the room's own defaults, its match log left on) on an ephemeral port, and reads the
  * tick time and error counters from it; with a url it plays against that server and loads the same
- * default level locally for the bots' world queries and predictions.
+ * default level locally for the bots' world queries and predictions (both: arena.ts). The bots' own
+ * counters are summed in botTotals.ts.
  */
-import { createGameServer, type GameServer, type GameServerOptions } from '../server/index';
-import { spreadSpawnPoints } from '../server/level/spawnPoints';
-import { silentLogger } from '../server/ops/log';
-import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
-import { World } from '../shared/world/world';
-import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
-import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
-import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
-import { ARENA_LOADOUT, WEAPONS } from '../shared/weapons';
-import { defaultValidationConfig, type ValidationConfig } from '../shared/validate/shot';
+import type { GameServer, GameServerOptions } from '../server/index';
+import type { World } from '../shared/world/world';
 import { Bot, type ShotLog } from './bot';
 import { Intent } from './shots';
 import { CHEAT_PROFILE_NAMES, createProfile, parseProfile } from './cheats/index';
 import { Rng } from './rng';
-import { summarizeShots, percentile, type ProfileReport, type SimReport } from './report';
+import { summarizeShots, percentile, type SimReport } from './report';
 import { summarizeImpacts } from './impacts';
 import { ServerProbe } from './serverProbe';
 import { classifyRaces } from './races';
@@ -27,8 +20,11 @@ import { detect } from './detection';
 import { FogWatch, fogFields, fogSettingOf } from './fogWatch';
 import { peekSummary, runPeek } from './peek';
 import type { PeekSummary } from './report';
+import { inProcessArena, remoteArena, type Arena } from './arena';
+import { addProfileStats, botTotals } from './botTotals';
 
 export type { SimReport, ProfileReport, DetectionReport, Distribution } from './report';
+export { SIM_LOADOUT } from './arena';
 
 export interface SimOptions {
   /** Honest players (default 8). */
@@ -199,65 +195,6 @@ function runSettings(options: SimOptions): RunSettings {
   return { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles };
 }
 
-/** The server the bots play on, with the level, rig and rules they predict with. */
-interface Arena {
-  /** The in-process server (null: a remote one at url). */
-  gs: GameServer | null;
-  url: string;
-  world: World;
-  rig: Rig;
-  validation: ValidationConfig;
-  tickRate: number;
-  /** Time between state patches, ms. */
-  patchMs: number;
-  /** The room's largest interpolation delay, ms. */
-  maxInterp: number;
-  movement: MoveConfig;
-}
-
-/**
- * The loadout of the in-process arena unless options.server names one: the default loadout plus
- * the rocket and the grenade (honest players launch them now and then; the projectile cheats need them).
- */
-export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
-
-/** Starts the in-process server; its hostile-client events count into `hostile`. */
-async function inProcessArena(options: SimOptions, hostile: { events: number }): Promise<Arena> {
-  // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const fog = options.fog !== undefined ? { fog: options.fog } : {};
-  const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
-  const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });
-  options.onServer?.(gs);
-  const tickRate = gs.config.tickRate;
-  return {
-    gs, url: gs.url, world: gs.world, rig: gs.rig, validation: gs.config.validation, tickRate,
-    patchMs: gs.config.patchRateMs > 0 ? gs.config.patchRateMs : 1000 / tickRate,
-    maxInterp: gs.config.maxInterpDelayMs, movement: gs.config.movement,
-  };
-}
-
-/** The server's level (loaded here once, handed to it) and spawn points spread over it for every player it takes. */
-async function spreadOver(server: GameServerOptions | undefined): Promise<Pick<GameServerOptions, 'level' | 'spawnPoints'>> {
-  const lv = server?.level;
-  const world = lv instanceof World ? lv : await loadWorld(typeof lv === 'string' ? lv : DEFAULT_LEVEL_PATH);
-  return { level: world, spawnPoints: spreadSpawnPoints(world, server?.maxPlayers ?? 16) };
-}
-
-/** A remote server at `url`, played with the level loaded here and the room's default rules. */
-async function remoteArena(url: string, level: SimOptions['level']): Promise<Arena> {
-  const world = level instanceof World ? level : await loadWorld(level ?? DEFAULT_LEVEL_PATH);
-  const rig = MANNEQUIN_RIG;
-  const zm: number[] = [];
-  for (let z = 0; z < HIT_ZONE_COUNT; z++) zm.push((DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
-  const tickRate = 64;
-  return {
-    gs: null, url, world, rig, validation: defaultValidationConfig(WEAPONS, zm, rig.eyeHeight, 16), tickRate,
-    patchMs: 1000 / tickRate, // the room's default: one patch per tick
-    maxInterp: 250,
-    movement: defaultMoveConfig({ idle: Clip.IDLE, jog: Clip.JOG, run: Clip.RUN, fall: Clip.FALL }, rig.clips.map((c) => c.duration)),
-  };
-}
-
 /**
  * The run's players, honest bots and cheaters spread among them (so rooms of 16 mix both), each
  * with its own seed, round trip and stall phase drawn from the run's seed. Every shot goes into
@@ -388,57 +325,6 @@ async function serverCounters(gs: GameServer | null, probe: ServerProbe | null):
   const matchLog = probe!.matchLogs.length > 0 ? probe!.matchLogs.join(', ') : null;
   await gs.close();
   return { serverErrors, server, matchLog };
-}
-
-type BotTotals = Pick<SimReport, 'ticksPerSecond' | 'prediction' | 'weaponState' | 'cameraPushes' | 'botFrames' | 'starvedFrames' | 'messageRejects' | 'network'> & { wallBangTries: number };
-
-/** The bots' own counters summed over the run: links, frames, observed tick rate, own-movement prediction, weapon-state mirror, refused inputs and pongs. */
-function botTotals(bots: readonly Bot[]): BotTotals {
-  let cameraPushes = 0, botFrames = 0, starvedFrames = 0, tickSum = 0, tickMs = 0, wallBangTries = 0;
-  const network = { lostTransmissions: 0, retransmittedMessages: 0, maxRetransmitDelayMs: 0 };
-  const prediction = { corrections: 0, meanErrorM: 0, maxErrorM: 0, jumps: 0 };
-  const weaponState = { firedMismatches: 0, checks: 0, mismatches: 0 };
-  let errSum = 0, errN = 0;
-  const messageRejects: Record<string, number> = {};
-  for (const b of bots) {
-    cameraPushes += b.camera.pushes;
-    for (const st of [b.link.upstream, b.link.downstream]) {
-      network.lostTransmissions += st.lost;
-      network.retransmittedMessages += st.retransmitted;
-      network.maxRetransmitDelayMs = Math.max(network.maxRetransmitDelayMs, st.maxRetransmitDelayMs);
-    }
-    botFrames += b.frames;
-    starvedFrames += b.honest.starved;
-    if (b.profile === null) wallBangTries += b.honest.wallBangTries;
-    tickSum += b.clock.ticksMeasured;
-    tickMs += b.clock.msMeasured;
-    prediction.corrections += b.move.corrections;
-    prediction.maxErrorM = Math.max(prediction.maxErrorM, b.move.maxErrorM);
-    prediction.jumps += b.steer.jumps;
-    errSum += b.move.errorSumM;
-    errN += b.move.errorN;
-    weaponState.firedMismatches += b.weapons.firedMismatches;
-    weaponState.checks += b.weapons.checks;
-    weaponState.mismatches += b.weapons.mismatches;
-    for (const [k, v] of Object.entries(b.rejects)) messageRejects[k] = (messageRejects[k] ?? 0) + v;
-  }
-  prediction.meanErrorM = errN > 0 ? errSum / errN : 0;
-  const ticksPerSecond = tickMs > 0 ? (tickSum * 1000) / tickMs : 0;
-  return { ticksPerSecond, prediction, weaponState, cameraPushes, botFrames, starvedFrames, messageRejects, network, wallBangTries };
-}
-
-/** Adds each cheater's own counters to its profile's report; the speed cheat also gets its measured and allowed speed. */
-function addProfileStats(bots: readonly Bot[], byProfile: Record<string, ProfileReport>, maxSpeed: number): void {
-  for (const b of bots) {
-    const pr = b.profile !== null ? byProfile[b.profile.name] : undefined;
-    if (pr === undefined || b.profile === null) continue;
-    const st = b.profile.stats?.() ?? {};
-    for (const [k, v] of Object.entries(st)) pr.stats[k] = (pr.stats[k] ?? 0) + v;
-    if (b.profile.name === 'speedHack') {
-      pr.stats.maxSpeedMps = Math.max(pr.stats.maxSpeedMps ?? 0, b.maxSnapSpeed);
-      pr.stats.allowedSpeedMps = maxSpeed;
-    }
-  }
 }
 
 /** The scripted peek (peek.ts) at the run's round trip, jitter and loss, on its own in-process server. */

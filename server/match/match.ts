@@ -12,7 +12,7 @@
 import type { World } from '../../shared/world/world';
 import type { Rig } from '../../shared/rig/rig';
 import { createPlayerPose, type PlayerPose } from '../../shared/lagcomp/pose';
-import { RecordResult, rewindStatusUsable } from '../../shared/lagcomp/history';
+import { rewindStatusUsable } from '../../shared/lagcomp/history';
 import { createMatchScene, sceneOptionsFor, type MatchScene } from '../../shared/validate/scene';
 import type { ValidationConfig } from '../../shared/validate/rules';
 import { decodePing, createPingMessage, PING_BYTES } from '../../shared/protocol/ping';
@@ -21,11 +21,11 @@ import { MatchPlayer, type HitregPlayer } from './player';
 import { TickClock } from './tickClock';
 import { ShotJudge } from './judge';
 import { Roster } from './roster';
-import { createPoseInput, poseFromInput, resetPoseInput, writeTickRow, type PoseAdapter } from './poses';
-import { matchRules, numberOption, type HitregMatchOptions, type JoinOptions } from './options';
+import { TickPoses } from './tickPoses';
+import { clampInterp, matchHeader, matchRules, numberOption, teamNumber, type HitregMatchOptions, type JoinOptions } from './options';
 import { playerIdBytes } from '../../shared/matchlog/identityRecord';
-import { HEADER_LAYOUT_VERSION, MatchEventKind, TICK_POSE_STRIDE, type MatchEvent, type MatchRecorder } from './recorder';
-import { applyHits, createShotOutcome, type ShotOptions, type ShotOutcome } from './outcome';
+import { MatchEventKind, type MatchEvent, type MatchRecorder } from './recorder';
+import { applyHits, createShotOutcome, recordApplied, type ShotOptions, type ShotOutcome } from './outcome';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { VolumeRewinder } from '../../shared/lagcomp/rewindVolume';
 import { DEFAULT_MAX_PROJECTILES, ProjectileFlights } from '../../shared/projectile/flights';
@@ -47,7 +47,6 @@ export class HitregMatch<Id extends string | number = string> {
   newestTickMs = Number.NEGATIVE_INFINITY;
   /** Where the match log goes (as given), null for none. */
   readonly recorder: MatchRecorder | null;
-  private readonly adapter: PoseAdapter<Id>;
   private readonly clock: () => number;
   private readonly t0: number;
   private readonly onProblem: (message: string, error?: unknown) => void;
@@ -57,9 +56,8 @@ export class HitregMatch<Id extends string | number = string> {
   private readonly tickClock = new TickClock();
   private readonly judge: ShotJudge;
   private readonly outcome: ShotOutcome<Id> = createShotOutcome<Id>();
-  private readonly poseIn = createPoseInput();
-  private readonly pose: PlayerPose = createPlayerPose();
-  private readonly rows: Float64Array;
+  /** Each tick's poses through the game's adapter into the histories and the tick record. */
+  private readonly tickPoses: TickPoses<Id>;
   private readonly pingOut = new Uint8Array(PING_BYTES);
   private readonly pingIn = createPingMessage();
   private pingCounter = 0;
@@ -81,7 +79,6 @@ export class HitregMatch<Id extends string | number = string> {
     this.maxHealth = numberOption('maxHealth', options.maxHealth, 100, Number.MIN_VALUE, 1e9);
     this.defaultInterpDelayMs = numberOption('defaultInterpDelayMs', options.defaultInterpDelayMs, 100, 0, 2000);
     this.maxInterpDelayMs = numberOption('maxInterpDelayMs', options.maxInterpDelayMs, 250, 0, 2000);
-    this.adapter = options.poses;
     this.recorder = options.recorder ?? null;
     this.clock = options.clock ?? (() => performance.now());
     this.t0 = this.clock();
@@ -90,7 +87,7 @@ export class HitregMatch<Id extends string | number = string> {
     this.roster = new Roster<Id>(this.maxPlayers, this.rules, this.maxHealth);
     this.byId = this.roster.byId;
     this.bySlot = this.roster.bySlot;
-    this.rows = new Float64Array(this.maxPlayers * TICK_POSE_STRIDE);
+    this.tickPoses = new TickPoses<Id>(options.poses, this.maxPlayers, (m, e) => this.problem(m, e));
     this.judge = new ShotJudge(this.scene, this.rules, this.roster.targets);
     const maxProjectiles = numberOption('maxProjectiles', options.maxProjectiles, DEFAULT_MAX_PROJECTILES, 0, 65536);
     this.projectiles = new ProjectileFlights(this.rules.weapons, this.rules.zoneMultipliers, this.world, new VolumeRewinder(this.scene.rewinder), Math.floor(maxProjectiles), this.maxPlayers);
@@ -100,21 +97,7 @@ export class HitregMatch<Id extends string | number = string> {
       record: (fn) => this.safeRecord(() => { if (this.recorder !== null) fn(this.recorder); }),
       problem: (m, e) => this.problem(m, e),
     }, this.maxPlayers, options.onProjectile ?? null);
-    this.safeRecord(() => this.recorder?.header({
-      formatVersion: HEADER_LAYOUT_VERSION,
-      roomId: options.roomId ?? '',
-      startedAtIso: new Date().toISOString(),
-      tickRate: this.tickRate,
-      maxPlayers: this.maxPlayers,
-      levelPath: options.levelPath ?? '',
-      worldHash: this.world.hash,
-      rigHash: this.rig.hash,
-      validation: this.rules,
-      scene: this.scene.options,
-      maxProjectiles: this.projectiles.capacity,
-      ...(options.movement !== undefined ? { movement: options.movement } : {}),
-      ...(options.fog === 'on' || options.fog === 'off' ? { fog: options.fog } : {}),
-    }));
+    this.safeRecord(() => this.recorder?.header(matchHeader(options, this.rules, this.scene.options, this.projectiles.capacity)));
   }
 
   /** Match ms now. */
@@ -306,11 +289,11 @@ export class HitregMatch<Id extends string | number = string> {
     const t = this.tickMs;
     if (!(t === t)) throw new Error('HitregMatch.endTick: call beginTick first');
     const tick = this.tickNo;
-    const rows = this.rows;
-    rows.fill(0);
-    for (const p of this.bySlot) if (p !== null) this.recordPlayer(p, tick, t, rows);
+    const poses = this.tickPoses;
+    poses.clear();
+    for (const p of this.bySlot) if (p !== null && poses.record(p, this.scene.histories[p.slot]!, tick, t)) this.roster.recorded(p, t);
     this.newestTickMs = t;
-    this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: rows }));
+    this.safeRecord(() => this.recorder?.tick({ tick, timeMs: t, poses: poses.rows }));
     // Projectiles fly to the tick's time against the poses just recorded (deaths happen at it).
     this.flights.step(tick, t);
     this.tickMs = Number.NaN;
@@ -322,22 +305,6 @@ export class HitregMatch<Id extends string | number = string> {
     const t = this.beginTick(tick, dtMs);
     this.endTick();
     return t;
-  }
-
-  private recordPlayer(p: MatchPlayer<Id>, tick: number, t: number, rows: Float64Array): void {
-    const input = this.poseIn;
-    resetPoseInput(input);
-    try {
-      this.adapter(p.id, input);
-    } catch (e) {
-      this.problem(`the pose adapter threw for player ${String(p.id)}; its pose is not recorded this tick`, e);
-      return;
-    }
-    const pose = poseFromInput(this.pose, input, p.alive, p.epoch);
-    const r = this.scene.histories[p.slot]!.record(tick, t, pose);
-    if (r !== RecordResult.OK) this.problem(`player ${String(p.id)}'s pose was refused (${recordResultName(r)}): x, y, z must be finite, the quaternion unit, the clip an integer 0..255`);
-    this.roster.recorded(p, t);
-    writeTickRow(rows, p.slot, pose, input);
   }
 
   // ------------------------------------------------------------------ shots
@@ -367,15 +334,7 @@ export class HitregMatch<Id extends string | number = string> {
     out.target = v.target >= 0 ? (this.bySlot[v.target]?.id ?? null) : null;
     applyHits(out, this.bySlot, p, (victim, killer) => this.die(victim, killer));
     const rec = this.judge.record;
-    rec.targetHealthAfter = out.healthAfter;
-    rec.killed = out.killed;
-    const hh = rec.hitHealthAfter, hk = rec.hitKilled;
-    hh.length = out.hits.length;
-    hk.length = out.hits.length;
-    for (let i = 0; i < out.hits.length; i++) {
-      hh[i] = out.hits[i]!.healthAfter;
-      hk[i] = out.hits[i]!.killed;
-    }
+    recordApplied(rec, out);
     this.safeRecord(() => this.recorder?.shot(rec));
     out.projectile = -1;
     out.projectileRefusal = '';
@@ -464,20 +423,8 @@ export class HitregMatch<Id extends string | number = string> {
   }
 }
 
-function clampInterp(v: unknown, fallback: number, max: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(0, v)) : fallback;
-}
-
-function teamNumber(team: unknown): number {
-  return typeof team === 'number' && Number.isInteger(team) && team >= 0 && team <= 0x7fff ? team : -1;
-}
-
 function frameStatusName(s: number): string {
   for (const [k, v] of Object.entries(FrameStatus)) if (v === s) return k;
   return String(s);
 }
 
-function recordResultName(r: number): string {
-  for (const [k, v] of Object.entries(RecordResult)) if (v === r) return k;
-  return String(r);
-}

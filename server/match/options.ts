@@ -1,7 +1,8 @@
 /**
  * What a game gives a match (HitregMatchOptions) and the rules it makes of them: the weapon table
  * and loadout, weapon rules on or off, friendly fire, tolerances, health. Every option is checked
- * once, at construction, with a message that says what to give instead.
+ * once, at construction, with a message that says what to give instead. Also the match log's header
+ * made of them, and what a join's options become (team number, interpolation delay).
  */
 import type { ProjectileOutcome } from './projectileOutcome';
 import type { World } from '../../shared/world/world';
@@ -11,7 +12,8 @@ import { WEAPONS, weaponTableProblem, type WeaponSpec } from '../../shared/weapo
 import { defaultValidationConfig, FRIENDLY_FIRE_POLICIES, type FriendlyFire, type ValidationConfig } from '../../shared/validate/rules';
 import type { MoveConfig } from '../../shared/movement/step';
 import { webcrypto } from 'node:crypto';
-import type { MatchRecorder } from './recorder';
+import { HEADER_LAYOUT_VERSION, type MatchHeader, type MatchRecorder } from './recorder';
+import type { SceneOptions } from '../../shared/validate/scene';
 import type { PoseAdapter } from './poses';
 
 export interface HitregMatchOptions<Id> {
@@ -122,6 +124,25 @@ export function numberOption(name: string, v: number | undefined, fallback: numb
   return v;
 }
 
+/** The match log's header: the options as checked, the rules, how the scene was built, the projectile cap. */
+export function matchHeader<Id>(o: HitregMatchOptions<Id>, rules: ValidationConfig, scene: SceneOptions, maxProjectiles: number): MatchHeader {
+  return {
+    formatVersion: HEADER_LAYOUT_VERSION,
+    roomId: o.roomId ?? '',
+    startedAtIso: new Date().toISOString(),
+    tickRate: o.tickRate,
+    maxPlayers: o.maxPlayers,
+    levelPath: o.levelPath ?? '',
+    worldHash: o.world.hash,
+    rigHash: o.rig.hash,
+    validation: rules,
+    scene,
+    maxProjectiles,
+    ...(o.movement !== undefined ? { movement: o.movement } : {}),
+    ...(o.fog === 'on' || o.fog === 'off' ? { fog: o.fog } : {}),
+  };
+}
+
 /** What HitregMatch.join takes beside the id. */
 export interface JoinOptions {
   /** Team number (>= 0); absent or -1: no team. */
@@ -135,4 +156,14 @@ export interface JoinOptions {
    * not logged, and the match's onProblem says so).
    */
   player?: { id: string; verified: boolean };
+}
+
+/** A join's declared interpolation delay held to 0..max, ms; `fallback` when it is not a finite number. */
+export function clampInterp(v: unknown, fallback: number, max: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(0, v)) : fallback;
+}
+
+/** A team number 0..0x7fff, or -1 (no team) for anything else. */
+export function teamNumber(team: unknown): number {
+  return typeof team === 'number' && Number.isInteger(team) && team >= 0 && team <= 0x7fff ? team : -1;
 }

@@ -1,11 +1,12 @@
 /**
  * What judging a weapon message did (HitregMatch.shot): the verdict, who was hit, the damage the
- * match applied and whether it killed; and the verdict as the JSON reply a shooter's client reads
- * (the shape hitreg's own clients and prediction use).
+ * match applied and whether it killed (also written into the shot's log record); and the verdict as
+ * the JSON reply a shooter's client reads (the shape hitreg's own clients and prediction use).
  */
 import { createVerdict, reasonName, VerdictKind, VerdictReason, type Verdict } from '../../shared/validate/verdict';
 import type { MatchPlayer } from './player';
 import type { VerdictReply } from '../../shared/protocol/messages';
+import type { ShotRecord } from './recorder';
 
 export interface ShotOptions {
   /** Match ms when the message arrived (default: now). A message held back to be judged later keeps its arrival time. */
@@ -97,6 +98,19 @@ export function applyHits<Id>(
       out.killed = true;
       die(victim, shooter);
     }
+  }
+}
+
+/** What applyHits did, into the shot's log record: the target's health after, any kill, each hit's health after and kill. */
+export function recordApplied<Id>(rec: ShotRecord, out: ShotOutcome<Id>): void {
+  rec.targetHealthAfter = out.healthAfter;
+  rec.killed = out.killed;
+  const hh = rec.hitHealthAfter, hk = rec.hitKilled;
+  hh.length = out.hits.length;
+  hk.length = out.hits.length;
+  for (let i = 0; i < out.hits.length; i++) {
+    hh[i] = out.hits[i]!.healthAfter;
+    hk[i] = out.hits[i]!.killed;
   }
 }
 

@@ -24,11 +24,12 @@ import { createPayloadScratch, createShotInput, LOG_VERSION_WITH_PELLETS, readSh
 import { compareVerdicts, type FieldMismatch } from '../matchlog/verdictCompare';
 import { checkHitHealth } from './hitHealth';
 import { validateShot, type ShotScene, type ValidationConfig } from '../validate/shot';
-import { createVerdict, VerdictKind, type Verdict } from '../validate/verdict';
-import { decodeShot, checkFrame, createShotMessage, FrameStatus, ShotAction, ShotAt, shotBytes, SHOT_VERSION } from '../protocol/shot';
+import { createVerdict, type Verdict } from '../validate/verdict';
+import { shotBytes } from '../protocol/shot';
 import { MAX_PELLETS } from '../weapons';
 import { ShotCol, SHOT_COLUMNS, OBSERVED_COLUMNS, type ShotMismatch } from './shotRows';
-import type { ObservedShot, ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
+import type { ReplayHistory, ReplayObserver, TickSlotPose } from './observer';
+import { observeShot, writeMessageColumns, writeVerdictColumns } from './shotRowWrite';
 import { BodyPoints } from './bodyPoint';
 import { readIdentity } from '../matchlog/identityRecord';
 import { readFog } from '../matchlog/fogRecord';
@@ -95,15 +96,9 @@ export interface ReplayResult {
   elapsedMs: number;
 }
 
-// scratch: one pose handed to history.record (copied by the history) and the ring, one shot decode
+// scratch: one pose handed to history.record (copied by the history) and the ring
 const scratchPose: TickSlotPose = {
   x: 0, y: 0, z: 0, qx: 0, qy: 0, qz: 0, qw: 1, clip: 0, time: 0, alive: true, epoch: 0, eyeHeight: NaN, stampMs: NaN, vx: NaN, vy: NaN, vz: NaN, inputs: NaN, steps: NaN, viewTimeMs: NaN,
-};
-const scratchShot = createShotMessage();
-// scratch: what the shot message claims (Replay.readMessage)
-const msg = { action: -1, claimedTarget: -1, actionTimeMs: NaN, claimedMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN };
-const observed: ObservedShot = {
-  shooter: 0, fired: false, hitTarget: -1, claimedTarget: -1, receivedMs: NaN, actionTimeMs: NaN, rewindTimeMs: NaN, sx: NaN, sy: NaN, sz: NaN, ex: NaN, ey: NaN, ez: NaN, pellets: null, body: null,
 };
 // scratch: a weapon message of any well-formed length (0..MAX_PELLETS pellets) copied out of the
 // log, one view of one buffer per length (validateShot reads it, nothing keeps it)
@@ -393,101 +388,14 @@ class Replay {
     const o = result.shots * SHOT_COLUMNS;
     result.shots++;
     if (opt.onProgress !== null && result.shots % opt.progressEvery === 0) opt.onProgress(result.shots);
-    this.writeVerdict(o, f.offset, index, v, mismatched);
-    this.readMessage(vAt);
-    this.writeMessage(o);
+    writeVerdictColumns(this.rows, o, f.offset, index, input, v, mismatched, this.version);
+    writeMessageColumns(this.rows, o, this.view, vAt, input, scratchPayloads);
     const observer = this.observer;
     if (observer === null) {
       this.rows.fill(NaN, o + ShotCol.OBSERVED, o + ShotCol.OBSERVED + OBSERVED_COLUMNS);
       return;
     }
-    observed.fired = shooter < this.slots && msg.action === ShotAction.FIRE;
-    observed.hitTarget = v.kind === VerdictKind.HIT ? v.target : -1;
-    observed.rewindTimeMs = v.rewindTimeMs;
-    observed.pellets = v.pellets;
-    observed.body = this.body;
-    observer.shot(this.rows, o, observed);
+    observeShot(observer, this.rows, o, v, this.slots, this.body);
   }
 
-  /** The row's columns from the record's timing and state and the verdict (replayed, or the recorded one when they differ). */
-  private writeVerdict(o: number, offset: number, index: number, v: Verdict, mismatched: boolean): void {
-    const rows = this.rows;
-    const input = this.input;
-    rows[o + ShotCol.INDEX] = index;
-    rows[o + ShotCol.OFFSET] = offset;
-    rows[o + ShotCol.SHOOTER] = input.shooter;
-    rows[o + ShotCol.SEQ] = v.seq;
-    rows[o + ShotCol.WEAPON] = v.weapon;
-    rows[o + ShotCol.RECEIVED_MS] = input.timing.receiveTimeMs;
-    rows[o + ShotCol.RTT_MS] = input.timing.rttMs;
-    rows[o + ShotCol.INTERP_MS] = input.timing.interpDelayMs;
-    rows[o + ShotCol.KIND] = v.kind;
-    rows[o + ShotCol.REASON] = v.reason;
-    rows[o + ShotCol.ZONE] = v.zone;
-    rows[o + ShotCol.TARGET] = v.target;
-    rows[o + ShotCol.TIME_SOURCE] = v.timeSource;
-    // How far back from the moment the shooter acted (action time = estimate + interpolation delay).
-    rows[o + ShotCol.REWIND_DEPTH_MS] = v.estimateMs + input.timing.interpDelayMs - v.rewindTimeMs;
-    rows[o + ShotCol.REWIND_TIME_MS] = v.rewindTimeMs;
-    rows[o + ShotCol.DAMAGE] = v.damage;
-    rows[o + ShotCol.MISMATCH] = mismatched ? 1 : 0;
-    rows[o + ShotCol.PX] = v.x; rows[o + ShotCol.PY] = v.y; rows[o + ShotCol.PZ] = v.z;
-    rows[o + ShotCol.HOLED] = v.worldHit ? 1 : 0;
-    rows[o + ShotCol.BEFORE_SEQ] = input.before.lastSeq;
-    rows[o + ShotCol.AFTER_SEQ] = v.after.lastSeq;
-    rows[o + ShotCol.BEFORE_NEXT_FIRE] = input.before.nextFireMs;
-    rows[o + ShotCol.AFTER_NEXT_FIRE] = v.after.nextFireMs;
-    // Logs before format 8 keep no pull count or spray heat: NaN, which the chain check passes.
-    const spray = this.version >= LOG_VERSION_WITH_PELLETS;
-    rows[o + ShotCol.BEFORE_PULLS] = spray ? input.before.pulls : NaN;
-    rows[o + ShotCol.AFTER_PULLS] = spray ? v.after.pulls : NaN;
-    rows[o + ShotCol.BEFORE_SPRAY_HEAT] = spray ? input.before.sprayHeat : NaN;
-    rows[o + ShotCol.AFTER_SPRAY_HEAT] = spray ? v.after.sprayHeat : NaN;
-    rows[o + ShotCol.BEFORE_SPRAY_AT] = spray ? input.before.sprayAtMs : NaN;
-    rows[o + ShotCol.AFTER_SPRAY_AT] = spray ? v.after.sprayAtMs : NaN;
-  }
-
-  /**
-   * What the message claims, into `msg` and `observed`: its action, target, times and segment
-   * (NaN where it did not decode; a switch or reload carries no segment and no render time).
-   */
-  private readMessage(vAt: number): void {
-    const view = this.view;
-    const m = msg;
-    m.action = -1; m.claimedTarget = -1; m.actionTimeMs = NaN; m.claimedMs = NaN;
-    m.sx = NaN; m.sy = NaN; m.sz = NaN; m.ex = NaN; m.ey = NaN; m.ez = NaN;
-    const pl = this.input.payload;
-    if (pl !== null && scratchPayloads[pl.length] === pl && checkFrame(pl, shotBytes(pl[3]!), SHOT_VERSION) === FrameStatus.OK) {
-      m.action = pl[1]!;
-      // A well-formed shot sits just before the verdict in the log: read it there as decodeShot
-      // does, without a DataView per shot.
-      const po = vAt - pl.length;
-      m.claimedTarget = view.getInt32(po + ShotAt.CLAIMED_TARGET, true);
-      m.actionTimeMs = view.getFloat64(po + ShotAt.TIME, true);
-      m.claimedMs = view.getFloat64(po + ShotAt.RENDER_TIME, true);
-      m.sx = view.getFloat64(po + ShotAt.START, true); m.sy = view.getFloat64(po + ShotAt.START + 8, true); m.sz = view.getFloat64(po + ShotAt.START + 16, true);
-      m.ex = view.getFloat64(po + ShotAt.STOP, true); m.ey = view.getFloat64(po + ShotAt.STOP + 8, true); m.ez = view.getFloat64(po + ShotAt.STOP + 16, true);
-    } else if (decodeShot(scratchShot, pl) === FrameStatus.OK) {
-      const d = scratchShot;
-      m.action = d.action; m.claimedTarget = d.claimedTarget; m.actionTimeMs = d.timeMs; m.claimedMs = d.renderTimeMs;
-      m.sx = d.sx; m.sy = d.sy; m.sz = d.sz; m.ex = d.ex; m.ey = d.ey; m.ez = d.ez;
-    }
-    if (m.action !== ShotAction.FIRE) {
-      m.sx = NaN; m.sy = NaN; m.sz = NaN; m.ex = NaN; m.ey = NaN; m.ez = NaN; m.claimedMs = NaN;
-    }
-    const s = observed;
-    s.shooter = this.input.shooter; s.claimedTarget = m.claimedTarget; s.receivedMs = this.input.timing.receiveTimeMs; s.actionTimeMs = m.actionTimeMs;
-    s.sx = m.sx; s.sy = m.sy; s.sz = m.sz; s.ex = m.ex; s.ey = m.ey; s.ez = m.ez;
-  }
-
-  /** The row's columns from the message (readMessage). */
-  private writeMessage(o: number): void {
-    const rows = this.rows;
-    const m = msg;
-    rows[o + ShotCol.SX] = m.sx; rows[o + ShotCol.SY] = m.sy; rows[o + ShotCol.SZ] = m.sz;
-    rows[o + ShotCol.EX] = m.ex; rows[o + ShotCol.EY] = m.ey; rows[o + ShotCol.EZ] = m.ez;
-    rows[o + ShotCol.ACTION] = m.action;
-    rows[o + ShotCol.CLAIMED_MS] = m.claimedMs;
-    rows[o + ShotCol.ACTION_TIME_MS] = m.actionTimeMs;
-  }
 }
