@@ -88,12 +88,12 @@
  * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
  * update() allocates nothing.
  */
-import { climbCell, floorUnder } from './climb';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import type { FogConfig } from './config';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
-import { horizonSeconds, jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { FIXED_RAYS, G_CROSS_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { horizonSeconds, MAX_HORIZON_S } from './reach';
+import { FIXED_RAYS, G_CROSS_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FogRegions, GROWN, PLAIN, POINT_STRIDE, WIDE } from './regions';
 
 export { fogConfigOf, type FogConfig } from './config';
 
@@ -111,24 +111,15 @@ export interface FogWorld {
  * FogOfWar.point (see seesPoint): position, velocity m/s, gravity m/s^2 (downward), radius m, lead s,
  * and turns: 1 when it may change direction on a contact (a bounce), 0 when a contact ends it.
  */
-export const POINT_STRIDE = 10;
-export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_VX = 3, Q_VY = 4, Q_VZ = 5, Q_GRAVITY = 6, Q_RADIUS = 7, Q_LEAD = 8, Q_TURNS = 9;
+export { POINT_STRIDE, Q_X, Q_Y, Q_Z, Q_VX, Q_VY, Q_VZ, Q_GRAVITY, Q_RADIUS, Q_LEAD, Q_TURNS } from './regions';
 
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
-/** Height above the floor under a player where its region starts, metres (see place()). */
-const FLOOR_LIFT = 0.01;
-/** The head's line aims this far below the top of the body envelope, metres. */
-const HEAD_BELOW_TOP = 0.1;
 const J = PRISM_STRIDE;
 /** Triangles kept as likely occluders (FogOfWar.blocked). */
 const OCCLUDERS = 4;
 /** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
 const LINE_MEMORY_WIDTH = 256, LINE_MEMORY_PER_SLOT = 8;
-/** ./reach reachInto's scratch: the horizon, a speed, the eye's reach, the body's. */
-const R_H = 0, R_S = 1, R_EYE = 2, R_BODY = 3;
-/** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more. */
-const PLAIN = 0, GROWN = 1, WIDE = 2;
 
 export class FogOfWar {
   readonly capacity: number;
@@ -171,30 +162,13 @@ export class FogOfWar {
   private readonly hold: Uint16Array;
   private readonly cached: Uint8Array;
   private readonly cache: Float64Array;
-  /** Per slot, set by prepare(): horizontal speed m/s, walking slope and step near it, the floor under it (./climb floorUnder). */
-  private readonly speed: Float64Array;
-  private readonly slope: Float64Array;
-  private readonly step: Uint8Array;
-  private readonly floor: Float64Array;
+  /** The regions of each update (./regions), built from the per-slot arrays above. */
+  private readonly built: FogRegions;
   /** Scratch: the current regions, the grown ones, the grid, one ray's ends. */
   private readonly reg = new Float64Array(2 * PRISM_STRIDE);
   private readonly grown = new Float64Array(2 * PRISM_STRIDE);
   private readonly grid = new Float64Array(GRID_STRIDE);
   private readonly seg = new Float64Array(7);
-  /** Scratch for reachOf: a horizon and a speed in, two reaches out. */
-  private readonly rr = new Float64Array(4);
-  /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
-  private readonly vert = new Float64Array(VERTICAL_STRIDE);
-  private readonly pl = new Float64Array(3);
-  /**
-   * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
-   * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
-   */
-  private readonly eyeMemo: Float64Array;
-  private readonly bodyMemo: Float64Array;
-  private readonly eyeStamp: Int32Array;
-  private readonly bodyStamp: Int32Array;
-  private readonly bodyKey: Float64Array;
   private readonly bvh: BvhArrays | null;
   /**
    * Tried before the tree (-1: none): at 0 the triangle that blocked this line at its pair's last test
@@ -237,15 +211,7 @@ export class FogOfWar {
     const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? 4 * side : 0);
     this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
     this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
-    this.speed = new Float64Array(n);
-    this.slope = new Float64Array(n);
-    this.step = new Uint8Array(n);
-    this.floor = new Float64Array(n);
-    this.eyeMemo = new Float64Array(3 * n * J);
-    this.bodyMemo = new Float64Array(3 * n * J);
-    this.eyeStamp = new Int32Array(3 * n).fill(-1);
-    this.bodyStamp = new Int32Array(3 * n).fill(-1);
-    this.bodyKey = new Float64Array(3 * n);
+    this.built = new FogRegions(cfg, this);
   }
 
   /** Puts a player in slot s (or updates it): feet position, velocity, eye height, alive, team (-1: none). */
@@ -323,8 +289,8 @@ export class FogOfWar {
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
-    this.eyeRegion(reg, 0, v, PLAIN);
-    this.pointRegion(reg, J, v);
+    this.built.eyeRegion(reg, 0, v, PLAIN);
+    this.built.pointRegion(reg, J, v, this.point);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];
     if (!(check - check === 0) || !(reg[J + P_R] >= 0)) return true;
@@ -339,34 +305,6 @@ export class FogOfWar {
   }
 
   /**
-   * The prism of seesPoint's point over its lead plus viewer v's body horizon at out[o..]: its arc's
-   * bounds, or its ball when it may turn. (Slots only cross the call: a double argument would be boxed.)
-   */
-  private pointRegion(out: Float64Array, o: number, v: number): void {
-    const p = this.point, t = p[Q_LEAD] + this.bodyHorizon[v], grow = p[Q_RADIUS] + this.cfg.marginM, x = p[Q_X], y = p[Q_Y], z = p[Q_Z];
-    const vx = p[Q_VX], vy = p[Q_VY], vz = p[Q_VZ], g = p[Q_GRAVITY];
-    // An upward gravity is no arc this bounds: the ball then, as for a turn.
-    if (p[Q_TURNS] !== 0 || g < 0) {
-      const d = Math.sqrt(vx * vx + vy * vy + vz * vz) * t + 0.5 * Math.abs(g) * t * t + grow;
-      out[o + P_CX] = x; out[o + P_CZ] = z; out[o + P_R] = d;
-      out[o + P_Y0] = y - d; out[o + P_Y1] = y + d;
-      out[o + P_EYE] = y; out[o + P_MID] = y;
-      return;
-    }
-    // The arc: a straight horizontal segment; its height is highest at the apex (vy / g, when within t).
-    const hx = 0.5 * vx * t, hz = 0.5 * vz * t;
-    const yEnd = y + vy * t - 0.5 * g * t * t;
-    let lo = y < yEnd ? y : yEnd, hi = y > yEnd ? y : yEnd;
-    if (g > 0 && vy > 0 && vy < g * t) {
-      const apex = y + (0.5 * vy * vy) / g;
-      if (apex > hi) hi = apex;
-    }
-    out[o + P_CX] = x + hx; out[o + P_CZ] = z + hz; out[o + P_R] = Math.sqrt(hx * hx + hz * hz) + grow;
-    out[o + P_Y0] = lo - grow; out[o + P_Y1] = hi + grow;
-    out[o + P_EYE] = 0.5 * (lo + hi); out[o + P_MID] = out[o + P_EYE];
-  }
-
-  /**
    * Decides every ordered pair from the players' current state (one call per patch). Viewers are
    * visited from a row that moves on each update, so a ray cap never starves the same pairs.
    */
@@ -377,7 +315,7 @@ export class FogOfWar {
     this.pairsOverBudget = 0;
     this.enemyPairs = 0;
     this.enemyVisible = 0;
-    this.prepare();
+    this.built.prepare(this.updates);
     const first = this.updates++ % n;
     for (let k = 0; k < n; k++) {
       const v = (first + k) % n;
@@ -401,7 +339,7 @@ export class FogOfWar {
       return 1;
     }
     const reg = this.reg, cfg = this.cfg;
-    if (!this.regions(reg, v, e, PLAIN)) return this.verdict(p, 1);
+    if (!this.built.regions(reg, v, e, PLAIN)) return this.verdict(p, 1);
     if (cfg.maxDistance < Infinity) {
       const dx = reg[P_CX] - reg[J + P_CX], dz = reg[P_CZ] - reg[J + P_CZ];
       const reach = cfg.maxDistance + reg[P_R] + reg[J + P_R];
@@ -421,13 +359,13 @@ export class FogOfWar {
     // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
     let wideClear = -1;
     if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1 && (cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0)) {
-      this.regions(grown, v, e, WIDE);
+      this.built.regions(grown, v, e, WIDE);
       sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
       wideClear = this.anyClear(grown, this.lastRay[p], p);
       // Hidden there stands only when its crossing lines kept to openingM (else the grown regions are tested).
       if (wideClear < 0 && this.grid[G_CROSS_FINE] === 1) return this.hidden(p, c);
     }
-    this.regions(grown, v, e, GROWN);
+    this.built.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
     const clear = this.anyClear(grown, this.lastRay[p], p);
     if (clear >= 0) {
@@ -513,141 +451,4 @@ export class FogOfWar {
     return true;
   }
 
-  /**
-   * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
-   * horizons; GROWN: hiddenSlackM wider, hiddenSlackYM taller both ways and covering hiddenLeadS of
-   * their motion (see the module comment); WIDE: all three hiddenWiden times as much. False when a
-   * number is not finite. (The tier and slots only cross the call: a double argument would be boxed.)
-   */
-  private regions(out: Float64Array, v: number, e: number, tier: number): boolean {
-    // Each region is built once per update, tier and slot (the body's also per horizon: its key).
-    const n = this.capacity, stamp = this.updates | 0, em = tier * n + v, bm = tier * n + e, rr = this.rr;
-    if (this.eyeStamp[em] !== stamp) {
-      this.eyeRegion(this.eyeMemo, em * J, v, tier);
-      this.eyeStamp[em] = stamp;
-    }
-    // Written through the scratch array: a double kept in a local here was boxed.
-    rr[R_H] = this.bodyHorizon[v] + this.catchUp[e];
-    if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
-    if (this.bodyStamp[bm] !== stamp || this.bodyKey[bm] !== rr[R_H]) {
-      this.bodyKey[bm] = rr[R_H];
-      this.bodyRegion(this.bodyMemo, bm * J, e, tier);
-      this.bodyStamp[bm] = stamp;
-    }
-    const eo = em * J, bo = bm * J;
-    for (let k = 0; k < J; k++) {
-      out[k] = this.eyeMemo[eo + k];
-      out[J + k] = this.bodyMemo[bo + k];
-    }
-    let check = 0;
-    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
-    return check - check === 0;
-  }
-
-  /** Writes enemy e's body region over rr[R_H] seconds at out[o..] (grown as in regions()). */
-  private bodyRegion(out: Float64Array, o: number, e: number, tier: number): void {
-    const k = this.slackTimes(tier), body = this.cfg.body, g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
-    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
-    const rr = this.rr, pl = this.pl;
-    this.reachOf(R_BODY, e);
-    this.vertical(e, R_BODY);
-    // The body: the envelope moved over hb; never below the floor under the enemy.
-    const fy = this.py[e], vt = this.vert;
-    pl[0] = body.radius + rr[R_BODY] + g;
-    pl[1] = fy + body.bottom - vt[V_DROP] - gy;
-    pl[2] = fy + body.top + vt[V_RISE] + gy;
-    this.place(out, o, e, tier);
-    out[o + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
-    out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);
-  }
-
-  /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE) are grown by. */
-  private slackTimes(tier: number): number {
-    return tier === PLAIN ? 0 : tier === GROWN ? 1 : this.cfg.hiddenWiden;
-  }
-
-  /** Writes viewer v's eye region over its horizon at out[o..] (grown as in regions()). */
-  private eyeRegion(out: Float64Array, o: number, v: number, tier: number): void {
-    const k = this.slackTimes(tier), g = this.cfg.marginM + k * this.cfg.hiddenSlackM;
-    const gy = this.cfg.marginM + k * this.cfg.hiddenSlackYM;
-    const rr = this.rr, pl = this.pl, vt = this.vert;
-    // The eye: never lower than an eye height above the floor under the viewer; a camera off the eye
-    // anywhere within cameraM of it (the floor under the viewer, looked up over that much more reach, still bounds it).
-    const eyeY = this.py[v] + this.eye[v];
-    rr[R_H] = this.horizon[v];
-    this.reachOf(R_EYE, v);
-    this.vertical(v, R_EYE);
-    const eyeFloor = this.floor[v] + this.eye[v];
-    const eyeLo = eyeY - vt[V_DROP];
-    const cam = this.cfg.cameraM;
-    pl[0] = rr[R_EYE] + g + cam;
-    pl[1] = (eyeLo > eyeFloor ? eyeLo : eyeFloor) - gy - cam;
-    pl[2] = eyeY + vt[V_RISE] + gy + cam;
-    this.place(out, o, v, tier);
-    out[o + P_EYE] = eyeY;
-    out[o + P_MID] = eyeY;
-  }
-
-  /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
-  private vertical(s: number, reach: number): void {
-    const vt = this.vert;
-    vt[V_H] = this.rr[R_H]; vt[V_VY] = this.vy[s]; vt[V_REACH] = this.rr[reach];
-    vt[V_SLOPE] = this.slope[s]; vt[V_STEP] = this.step[s];
-    verticalInto(this.cfg.motion, vt);
-  }
-
-  /**
-   * Player s's region at out[o..]: radius pl[0] and heights pl[1]..pl[2] about its feet; when grown
-   * it also covers hiddenLeadS (WIDE: hiddenWiden times that) of its horizontal motion (the centre moves half that way, the radius
-   * grows by half the distance, so the region now and the one there both fit). Nothing below the
-   * floor under the player can be seen (it is inside or under the floor), and a line run inside a
-   * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
-   */
-  private place(out: Float64Array, o: number, s: number, tier: number): void {
-    const lead = tier !== PLAIN && this.cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(tier) * this.cfg.hiddenLeadS : 0;
-    const vx = this.vx[s], vz = this.vz[s], pl = this.pl;
-    out[o + P_CX] = this.px[s] + vx * lead;
-    out[o + P_CZ] = this.pz[s] + vz * lead;
-    out[o + P_R] = pl[0] + Math.sqrt(vx * vx + vz * vz) * lead;
-    const floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1];
-    out[o + P_Y0] = y0 > floor ? y0 : floor;
-    out[o + P_Y1] = pl[2];
-  }
-
-  /** rr[out] = ./reach reachInto for slot s's speed over rr[R_H] seconds. */
-  private reachOf(out: number, s: number): void {
-    this.rr[R_S] = this.speed[s];
-    reachInto(this.cfg.motion, this.rr, out);
-  }
-
-  /**
-   * Per player, once per update: its horizontal speed (./reach reachFromSpeed bounds the reach), the walking
-   * slope and step near it and the floor under it (the climb map's cell for its largest reach this
-   * update; without a map, the motion's level-wide slope and step, and no floor).
-   */
-  private prepare(): void {
-    const n = this.capacity, m = this.cfg.motion, map = this.cfg.climb;
-    let hMax = 0;
-    for (let i = 0; i < n; i++) if (this.present[i] === 1 && this.horizon[i] > hMax) hMax = this.horizon[i];
-    for (let i = 0; i < n; i++) {
-      if (this.present[i] === 0) continue;
-      const v = Math.sqrt(this.vx[i] * this.vx[i] + this.vz[i] * this.vz[i]), floor = this.speedFloor[i];
-      const sp = v > floor ? v : floor;
-      this.speed[i] = sp;
-      if (map === undefined) {
-        this.slope[i] = m.climbSlope;
-        this.step[i] = m.stepHeight > 0 ? 1 : 0;
-        this.floor[i] = -Infinity;
-        continue;
-      }
-      this.rr[R_H] = hMax + this.cfg.hiddenLeadS;
-      this.reachOf(R_EYE, i);
-      const reach = this.rr[R_EYE] + this.cfg.marginM + this.cfg.hiddenSlackM + this.cfg.cameraM;
-      const cell = climbCell(map, this.px[i], this.pz[i], reach);
-      this.slope[i] = cell >= 0 ? map.slope[cell] : map.maxSlope;
-      this.step[i] = (cell >= 0 ? map.step[cell] === 1 : map.anyStep) ? 1 : 0;
-      const walk = walkRise(m, reach, this.slope[i], this.step[i] === 1);
-      this.floor[i] = floorUnder(map, cell, this.px[i], this.py[i], this.pz[i], reach, walk, walk + jumpRise(m, this.vy[i], hMax));
-    }
-  }
 }
