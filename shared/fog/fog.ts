@@ -75,7 +75,8 @@
  * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
  * inside the tested ones only when the test's crossing lines kept to openingM (regions too wide for
  * their cap are tested coarser, a verdict for those regions alone; a wide test that coarse is not
- * taken, the usual grown regions are tested; the matched grid's coarser spacing past its own cap is
+ * taken, the usual grown regions are tested; a grown one that coarse is not either, the plain
+ * regions' own lines, the eye's among them, then decide; the matched grid's coarser spacing past its own cap is
  * the limit stated above, cached or not). Each ray tries a few
  * triangles before the BVH (bvhAnyHitCached): the one that blocked the same line of the pair at its
  * last test (./lineMemory: a pool of records, per line of a pair that was not visible by its first
@@ -373,12 +374,29 @@ export class FogOfWar {
       this.lastRay[p] = clear;
       return 1;
     }
+    const fine = this.grid[G_CROSS_FINE];
+    if (fine !== 1) {
+      // Hidden on grown regions tested coarser than openingM says nothing of the plain regions
+      // inside them (their lines, the eye's own among them, may pass between the coarse ones): the
+      // plain regions' own lines decide.
+      sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
+      const own = this.anyClear(reg, -1, -1);
+      if (own >= 0) {
+        this.verdict(p, 1);
+        this.lastRay[p] = own;
+        return 1;
+      }
+      this.grid[G_CROSS_FINE] = fine;
+    }
     this.hidden(p, c);
     this.lastRay[p] = wideClear;
     return 0;
   }
 
-  /** Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while the plain regions stay inside). */
+  /**
+   * Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while
+   * the plain regions stay inside) when the grid they were tested with (this.grid) kept to openingM.
+   */
   private hidden(p: number, c: number): number {
     this.verdict(p, 0);
     // Kept only when the crossing lines kept to openingM: a coarser test of wide regions (a speed
