@@ -26,6 +26,11 @@
  *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far.
+ *             The limit this sets: a client whose inputs reach the server a second or more after it
+ *             stamped them (an upstream stall) draws from where the server has not put it (the input
+ *             queue banks at most a second, so the excess is never stepped); its eye may be outside its
+ *             region and an enemy may pop in on that screen. Covering it would mean sending everyone
+ *             to a stalled client, which a lag switch could then buy.
  * Withdrawal waits one patch: a pair judged hidden stays sent until it has been judged hidden for
  * patchMs (withdrawDelayMs to change it). The client draws `interp` behind the server and keeps
  * drawing (and hitting) a withheld enemy's received tail up to its last snapshot (MatchView), so
