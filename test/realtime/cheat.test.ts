@@ -93,8 +93,12 @@ beforeAll(async () => {
   const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate'], PELLET_PROFILES, PROJECTILE_PROFILES];
   // Each part plays on past its seconds until every rule-breaking profile in it has cheated and been
   // judged (a loaded machine slows the bots' search for a chance: a corner to peek around, a target).
+  // The knife's reach is asserted on its long swing: play on until one was judged outside a death race
+  // (the pushed start, or a race, may be judged first).
+  const judged = (p: string, s: ShotLog): boolean =>
+    s.profile === p && s.intent === Intent.INVALID && s.verdict !== null && (p !== 'meleeReach' || (s.expected === 'OUT_OF_RANGE' && cheatOutcome(s) !== 'race'));
   const cheated = (profiles: readonly string[], l: readonly ShotLog[]): boolean =>
-    profiles.every((p) => EXPECTED[p] === null || EXPECTED[p] === undefined || l.some((s) => s.profile === p && s.intent === Intent.INVALID && s.verdict !== null));
+    profiles.every((p) => EXPECTED[p] === null || EXPECTED[p] === undefined || l.some((s) => judged(p, s)));
   const pelletsDone = (l: readonly ShotLog[]): boolean =>
     l.some((s) => s.intent === Intent.HONEST && s.verdict?.pellets !== undefined && s.verdict.pellets.length > 1) && cheated(PELLET_PROFILES, l);
   const reports: SimReport[] = [];
