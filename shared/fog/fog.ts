@@ -369,11 +369,7 @@ export class FogOfWar {
     this.built.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
     const clear = this.anyClear(grown, this.lastRay[p], p);
-    if (clear >= 0) {
-      this.verdict(p, 1);
-      this.lastRay[p] = clear;
-      return 1;
-    }
+    if (clear >= 0) return this.visibleBy(p, clear);
     const fine = this.grid[G_CROSS_FINE];
     if (fine !== 1) {
       // Hidden on grown regions tested coarser than openingM says nothing of the plain regions
@@ -381,11 +377,7 @@ export class FogOfWar {
       // plain regions' own lines decide.
       sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
       const own = this.anyClear(reg, -1, -1);
-      if (own >= 0) {
-        this.verdict(p, 1);
-        this.lastRay[p] = own;
-        return 1;
-      }
+      if (own >= 0) return this.visibleBy(p, own);
       this.grid[G_CROSS_FINE] = fine;
     }
     this.hidden(p, c);
@@ -406,6 +398,13 @@ export class FogOfWar {
       this.cache.set(this.grown, c);
     }
     return 0;
+  }
+
+  /** Records pair p visible by its line `line`, tried first at its next test. */
+  private visibleBy(p: number, line: number): number {
+    this.verdict(p, 1);
+    this.lastRay[p] = line;
+    return 1;
   }
 
   /** Records a verdict for pair p with no line or cache remembered; a visible one is held. */
