@@ -1,7 +1,7 @@
 /**
  * The arena room (Colyseus 0.18), hitreg's own game, built on the public entries only: the match
  * (hitreg/server) owns the histories, lives, round trips, the shot judge and the log; this room is
- * the game around it: Colyseus hooks plus a message table, hitreg's movement (shared/movement) fed
+ * the game around it: Colyseus hooks plus a message table (handlers in messages.ts), hitreg's movement (shared/movement) fed
  * by the clients' inputs (inputQueue.ts), its synced state (schema.ts), replies, kill feed and
  * bullet holes (applyOutcome.ts), a budget against floods of refused messages (budget.ts), and a
  * watch that cuts connections that stop reading (hitreg/server StallWatch; their slots are kept).
@@ -26,8 +26,8 @@
  * the centre, and those sent the flight or the shooter unless it struck a player withheld from them,
  * each with only the victims it is sent (projectiles.ts).
  *
- * Hostile input: every handler catches everything; a refused message changes nothing and gets a
- * reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
+ * Hostile input: every handler (messages.ts) catches everything; a refused message changes nothing
+ * and gets a reason back (a `verdict` for weapon messages, a `reject` otherwise); rejects are counted by reason.
  *
  * Why not Colyseus's defineInput / Rewind here: the verdict must be replayable from plain logged
  * numbers, so the round trip is the one this room measured against its own send times, shots and
@@ -36,16 +36,16 @@
  * uses them plugs their stamps into the match).
  */
 import { Room, type Client } from '@colyseus/core';
-import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply, type WelcomeReply } from '../../shared/index';
+import { Msg, type WelcomeReply } from '../../shared/index';
 import { FogFilter, HitregMatch, StallWatch, playerIdBytes, stallSocketOf, type PoseInput, type StallCut } from '../match/index';
 import { ArenaState, PlayerState } from './schema';
 import { ArenaFog } from './arenaFog';
 import type { FogHoles } from './fogHoles';
 import { ArenaPlayer } from './player';
-import { applyOutcome, type OutcomeHost } from './applyOutcome';
-import { chargeRefusal, policeBudgets } from './budget';
+import type { OutcomeHost } from './applyOutcome';
+import { policeBudgets } from './budget';
+import { ArenaMessages } from './messages';
 import { syncPlayerState, syncRoster, syncStatusState, writePose } from './sync';
-import { WaitingShots } from './waitingShots';
 import { ArenaProjectiles } from './projectiles';
 import type { ArenaConfig } from './config';
 
@@ -61,8 +61,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
   /** Arena players by slot (null: free), and by session. */
   readonly seats: (ArenaPlayer | null)[] = [];
   private readonly bySession = new Map<string, ArenaPlayer>();
-  private readonly waiting = new WaitingShots();
-  private readonly inputScratch: InputMessage = createInputMessage();
+  /** The message handlers (messages.ts). */
+  private readonly handlers = new ArenaMessages(this);
   /** Connections that stop reading are cut (hitreg/server StallWatch), checked every tick. */
   private stalls!: StallWatch<ArenaPlayer>;
   /** The match's projectiles mirrored into the synced state, and their ends told (projectiles.ts). */
@@ -121,16 +121,17 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     state.serverTimeMs = 0;
     this.state = state;
 
-    this.onMessageBytes(Msg.SHOT, (client: Client, bytes: unknown) => this.guard(client, Msg.SHOT, () => this.handleShot(client, bytes)));
-    this.onMessageBytes(Msg.INPUT, (client: Client, bytes: unknown) => this.guard(client, Msg.INPUT, () => this.handleInput(client, bytes)));
-    this.onMessageBytes(Msg.PONG, (client: Client, bytes: unknown) => this.guard(client, Msg.PONG, () => this.handlePong(client, bytes)));
+    const m = this.handlers;
+    this.onMessageBytes(Msg.SHOT, (client: Client, bytes: unknown) => m.guard(client, Msg.SHOT, () => m.handleShot(client, bytes)));
+    this.onMessageBytes(Msg.INPUT, (client: Client, bytes: unknown) => m.guard(client, Msg.INPUT, () => m.handleInput(client, bytes)));
+    this.onMessageBytes(Msg.PONG, (client: Client, bytes: unknown) => m.guard(client, Msg.PONG, () => m.handlePong(client, bytes)));
     // Anything else, including our message names sent over the JSON/msgpack channel instead of as
     // bytes: those go to their handlers (which refuse non-bytes with a reason), the rest is unknown.
-    this.onMessage('*', (client: Client, type: string | number, message: unknown) => this.guard(client, String(type), () => {
-      if (type === Msg.SHOT) this.handleShot(client, message);
-      else if (type === Msg.INPUT) this.handleInput(client, message);
-      else if (type === Msg.PONG) this.handlePong(client, message);
-      else this.reject(client, String(type), 'UNKNOWN_MESSAGE');
+    this.onMessage('*', (client: Client, type: string | number, message: unknown) => m.guard(client, String(type), () => {
+      if (type === Msg.SHOT) m.handleShot(client, message);
+      else if (type === Msg.INPUT) m.handleInput(client, message);
+      else if (type === Msg.PONG) m.handlePong(client, message);
+      else m.reject(client, String(type), 'UNKNOWN_MESSAGE');
     }));
 
     const timed = cfg.onTickTimed;
@@ -145,7 +146,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     // 0: no patch timer; step() sends one patch per tick once every pose of that tick is recorded.
     if (cfg.patchRateMs > 0) this.patchRate = cfg.patchRateMs;
     else this.patchRate = null;
-    this.clock.setInterval(() => this.sendPings(), cfg.pingIntervalMs);
+    this.clock.setInterval(() => m.sendPings(), cfg.pingIntervalMs);
     cfg.stats.rooms++;
     cfg.onCreated?.(this);
   }
@@ -172,7 +173,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       validation: this.match.rules, movement: this.cfg.movement, debug: p.debug,
     };
     client.send(Msg.WELCOME, welcome);
-    this.sendPing(p);
+    this.handlers.sendPing(p);
   }
 
   /**
@@ -205,7 +206,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p.state !== null) p.state.connected = true;
     if (p.roster !== null) p.roster.connected = true;
     this.match.reconnect(client.sessionId);
-    this.sendPing(p);
+    this.handlers.sendPing(p);
   }
 
   override onLeave(client: Client): void {
@@ -213,7 +214,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p === undefined) return;
     this.stalls.forget(p);
     // Shots still waiting for their inputs are judged now, as the player stands.
-    this.judgeWaitingShots(p);
+    this.handlers.judgeWaitingShots(p);
     p.inputs.clear();
     this.bySession.delete(client.sessionId);
     this.state.players.delete(client.sessionId);
@@ -275,7 +276,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
       this.arenaFog?.update();
       this.state.serverTimeMs = t;
       this.state.tick = tick >>> 0;
-      if (this.waiting.length > 0) this.judgeWaitingShots(null);
+      if (this.handlers.shotsWaiting > 0) this.handlers.judgeWaitingShots(null);
       if (this.cfg.patchRateMs <= 0) this.broadcastPatch();
     } catch (e) {
       this.cfg.stats.internalErrors++;
@@ -312,7 +313,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p.roster !== null && h !== undefined) syncRoster(p.roster, h);
   }
 
-  /** The arena player of a session (projectiles.ts). */
+  /** The arena player of a session (projectiles.ts, messages.ts). */
   player(sessionId: string): ArenaPlayer | undefined {
     return this.bySession.get(sessionId);
   }
@@ -328,117 +329,6 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     if (p.state !== null && h !== undefined) syncStatusState(p.state, h);
     if (p.roster !== null && h !== undefined) syncRoster(p.roster, h);
   }
-
-  // ---------------------------------------------------------------- messages
-
-  /**
-   * Runs a handler so that nothing escapes: an exception is counted, logged and answered. A client
-   * over its budget of refused messages gets nothing judged (budget.ts).
-   */
-  private guard(client: Client, type: string, fn: () => void): void {
-    const p = this.bySession.get(client.sessionId);
-    if (p !== undefined && p.kicked) return; // disconnected by the room: whatever still arrives is ignored
-    if (p !== undefined && !p.budget.admit(this.now())) {
-      this.cfg.stats.throttled++;
-      return;
-    }
-    try {
-      fn();
-    } catch (e) {
-      this.cfg.stats.internalErrors++;
-      console.error(`arena: handler for "${type}" failed:`, e);
-      try {
-        this.reject(client, type, 'INTERNAL_ERROR');
-      } catch {
-        // the client may be gone; nothing else to do
-      }
-    }
-  }
-
-  private reject(client: Client, type: string, reason: string): void {
-    const stats = this.cfg.stats;
-    stats.rejects[reason] = (stats.rejects[reason] ?? 0) + 1;
-    this.refused(client, reason);
-    const reply: RejectReply = { type: type.slice(0, 32), reason };
-    client.send(Msg.REJECT, reply);
-  }
-
-  /** A judged message was refused: it costs the client's budget and feeds its hostile-event line. */
-  private refused(client: Client, reason: string): void {
-    const p = this.bySession.get(client.sessionId);
-    if (p !== undefined) chargeRefusal(p, reason, this.now());
-  }
-
-  private handleInput(client: Client, bytes: unknown): void {
-    const p = this.bySession.get(client.sessionId);
-    if (p === undefined) return;
-    const scratch = this.inputScratch;
-    const status = decodeInput(scratch, bytes);
-    if (status !== InputStatus.OK) {
-      this.reject(client, Msg.INPUT, `INPUT_${inputStatusName(status)}`);
-      return;
-    }
-    if (scratch.seq <= p.lastInputSeq) {
-      this.reject(client, Msg.INPUT, 'INPUT_STALE');
-      return;
-    }
-    // A stamped input states a time on the client's stream: not before what it already stated.
-    const why = scratch.timeMs > 0 ? this.match.stamp(p.sessionId, scratch.timeMs) : null;
-    if (why !== null) {
-      this.reject(client, Msg.INPUT, `INPUT_${why}`);
-      return;
-    }
-    p.takeInput(scratch, this.match.player(p.sessionId)?.alive === true);
-  }
-
-  private sendPings(): void {
-    for (const p of this.seats) if (p !== null && p.client !== null && p.connected) this.sendPing(p);
-  }
-
-  private sendPing(p: ArenaPlayer): void {
-    const bytes = this.match.ping(p.sessionId);
-    if (bytes !== null) p.client?.sendBytes(Msg.PING, bytes);
-  }
-
-  private handlePong(client: Client, bytes: unknown): void {
-    if (!this.bySession.has(client.sessionId)) return;
-    const problem = this.match.pong(client.sessionId, bytes);
-    if (problem !== null) this.reject(client, Msg.PONG, problem);
-  }
-
-  /**
-   * A weapon message is judged once the inputs sent before it are stepped, so the shooter's eye path
-   * includes the moves the client made before firing: at once when none wait, otherwise at the end
-   * of the tick that steps the last of them (waitingShots.ts). Its arrival time is kept.
-   */
-  private handleShot(client: Client, bytes: unknown): void {
-    const p = this.bySession.get(client.sessionId);
-    if (p === undefined) return;
-    this.cfg.stats.shots++;
-    const at = this.now();
-    const floor = this.match.streamFloor(p.sessionId);
-    if (p.inputs.length === 0 && !this.waiting.holds(p)) this.judge(p, bytes, at, floor);
-    else this.waiting.push(p, bytes, at, floor);
-  }
-
-  /** Judges a weapon message of `p` (frames only: the arena's wire) and applies the outcome. */
-  private judge(p: ArenaPlayer, bytes: unknown, receiveTimeMs: number, streamFloorMs: number): void {
-    const out = this.match.shot(p.sessionId, bytes, { receiveTimeMs, streamFloorMs, objects: false });
-    applyOutcome(this, p, out);
-    if (out.verdict.kind === VerdictKind.REJECTED && p.client !== null) this.refused(p.client, reasonName(out.verdict.reason));
-  }
-
-  /** Judges the waiting shots whose inputs are stepped (all of `only`'s when given), in arrival order. */
-  private judgeWaitingShots(only: ArenaPlayer | null): void {
-    this.waiting.drain(only, (p, bytes, at, floor) => {
-      try {
-        this.judge(p, bytes, at, floor);
-      } catch (e) {
-        this.cfg.stats.internalErrors++;
-        console.error('arena: judging a waiting shot failed:', e);
-      }
-    });
-  }
 }
 
 /**
@@ -451,11 +341,6 @@ function playerOf(client: Client, o: Record<string, unknown>): { id: string; ver
   if (typeof auth === 'object' && auth !== null && typeof auth.id === 'string') return { id: auth.id, verified: true };
   if (playerIdBytes(o.playerId) !== null) return { id: o.playerId as string, verified: false };
   return undefined;
-}
-
-function inputStatusName(s: number): string {
-  for (const [k, v] of Object.entries(InputStatus)) if (v === s) return k;
-  return String(s);
 }
 
 /** A room class bound to one server's config (client options never reach the config). */
