@@ -106,20 +106,23 @@ describe('fog of war: the caches against the plain rule', async () => {
     expect(seen.bruteChecked).toBeGreaterThan(20);
   });
 
-  it('the occluder cache and the line memory change no verdict and no ray count', () => {
-    // The same level without its BVH arrays: every ray walks World.anyHit, nothing is remembered.
+  it('the occluder cache, the line memory and the convex-piece shortcut change no verdict', () => {
+    // The same level without its BVH arrays: every ray walks World.anyHit, nothing is remembered and
+    // no line is skipped (the shortcut only casts fewer).
     const bare = { anyHit: (sx: number, sy: number, sz: number, ex: number, ey: number, ez: number) => world.anyHit(sx, sy, sz, ex, ey, ez) };
     const m = wander(world, 0x0cc1);
     const a = fogOf(world, base), b = fogOf(bare as unknown as World, base);
-    let rays = 0;
+    let rays = 0, bareRays = 0;
     for (let t = 0; t < TICKS; t++) {
       load(a, m, t); load(b, m, t);
       a.update(); b.update();
-      expect(a.rays, `tick ${t}`).toBe(b.rays);
+      expect(a.rays, `tick ${t}`).toBeLessThanOrEqual(b.rays);
       expect(Array.from(a.visible), `tick ${t}`).toEqual(Array.from(b.visible));
       rays += a.rays;
+      bareRays += b.rays;
       if (t === TICKS >> 1) { a.forget(3); b.forget(3); }
     }
+    console.log(`[fog] rays with the shortcut ${rays}, every line cast ${bareRays}`);
     expect(rays).toBeGreaterThan(1000);
   });
 });

@@ -3,8 +3,8 @@
  * (server/level/rooms.ts: doorways that line up, up to four in a row along its diagonals): for eye
  * and body regions as wide as a fast viewer's, every line from a point of the eye region's front
  * chord (across the line between the centres, CHORD_DEPTH of the radius toward the body region) at the eye to
- * one of the body region's front chord at its middle is scanned densely; when the clear ones hold an
- * openingM x openingM square of (eye offset, body offset) pairs, the rule's lines must find one. The
+ * one of the body region's front chord at its middle is scanned densely; when the clear ones hold a
+ * crossOpeningM x crossOpeningM square of (eye offset, body offset) pairs, the rule's lines must find one. The
  * regions of pop-ins measured on that level with crossing lines between the diameters, as coarse as
  * the matched grid, must be found too.
  * And a hidden verdict from crossing lines coarser than that (regions wider than their cap: a speed
@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
-import { CHORD_DEPTH, G_SPACING, G_UX, G_UZ, GRID_STRIDE, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
+import { CHORD_DEPTH, G_UX, G_UZ, GRID_STRIDE, initGrid, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
@@ -36,7 +36,7 @@ function regions(ax: number, az: number, ra: number, bx: number, bz: number, rb:
 
 function ruleSees(r: Float64Array): boolean {
   const g = new Float64Array(GRID_STRIDE), seg = new Float64Array(6);
-  g[G_SPACING] = cfg.openingM;
+  initGrid(g, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
   sizeGrid(g, r, cfg.maxGridSide, cfg.fans, cfg.crossLines);
   for (let i = 0; i < rayCount(g); i++) {
     rayEnds(seg, i, r, g);
@@ -45,10 +45,10 @@ function ruleSees(r: Float64Array): boolean {
   return false;
 }
 
-/** Dense scan of (eye offset, body offset) along the front chords at the eye and body middle: any clear line, and a clear openingM square of them. */
+/** Dense scan of (eye offset, body offset) along the front chords at the eye and body middle: any clear line, and a clear crossOpeningM square of them. */
 function brute(r: Float64Array): { any: boolean; square: boolean } {
   const g = new Float64Array(GRID_STRIDE);
-  g[G_SPACING] = cfg.openingM;
+  initGrid(g, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
   sizeGrid(g, r, cfg.maxGridSide, false, false);
   // Across, and from A toward B.
   const ux = g[G_UX]!, uz = g[G_UZ]!, fx = uz, fz = -ux;
@@ -67,8 +67,8 @@ function brute(r: Float64Array): { any: boolean; square: boolean } {
       if (c) any = true;
     }
   }
-  // A square of side openingM (plus a step: the samples bound it) whose samples are all clear.
-  const k = Math.ceil(cfg.openingM / STEP) + 1;
+  // A square of side crossOpeningM (plus a step: the samples bound it) whose samples are all clear.
+  const k = Math.ceil(cfg.crossOpeningM / STEP) + 1;
   let square = false;
   for (let i = 0; i + k <= na && !square; i++) {
     for (let j = 0; j + k <= nb && !square; j++) {
@@ -81,7 +81,7 @@ function brute(r: Float64Array): { any: boolean; square: boolean } {
 }
 
 describe('fog crossing lines on the rooms level', () => {
-  it('find a line through doorways that line up whenever the clear lines hold an openingM square, for regions up to 10 m wide', () => {
+  it('find a line through doorways that line up whenever the clear lines hold a crossOpeningM square, for regions up to 10 m wide', () => {
     let cases = 0, anyVis = 0, squares = 0, missed = 0, thin = 0;
     // Corner room to the opposite corner room and to the middle: the doorways line up along the diagonals.
     const coord = (lo: number, hi: number) => fc.integer({ min: lo * 100, max: hi * 100 }).map((i) => i / 100);
@@ -96,11 +96,11 @@ describe('fog crossing lines on the rooms level', () => {
         if (b.square) squares++;
         if (b.any && !says) thin++;
         if (b.square && !says) missed++;
-        expect(!b.square || says, `missed through an openingM square: ${JSON.stringify([...r])}`).toBe(true);
+        expect(!b.square || says, `missed through a crossOpeningM square: ${JSON.stringify([...r])}`).toBe(true);
       }),
       { seed: 0xd00e, numRuns: 200 },
     );
-    console.log(`[fog] rooms: ${cases} region pairs, brute force clear ${anyVis} (through an openingM square ${squares}); rule missed ${thin} (of them through the square ${missed})`);
+    console.log(`[fog] rooms: ${cases} region pairs, brute force clear ${anyVis} (through a crossOpeningM square ${squares}); rule missed ${thin} (of them through the square ${missed})`);
     expect(squares).toBeGreaterThan(cases / 20);
   });
 

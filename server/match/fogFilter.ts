@@ -395,6 +395,13 @@ export class FogFilter<Id extends string | number = string> {
       if (f[SNAPSHOT_FEET + 5] === ep && dt > 0 && dt < 4 / match.tickRate) {
         vx = (x - f[SNAPSHOT_FEET + 1]!) / dt; vy = (y - f[SNAPSHOT_FEET + 2]!) / dt; vz = (z - f[SNAPSHOT_FEET + 3]!) / dt;
         own = f[7]! > f[SNAPSHOT_FEET + 7]!;
+        // A tick that stepped a backlog of inputs (a stall's queue) reads faster than the player runs:
+        // no honest speed passes movement.maxSpeed, and the backlog's lead is in the stamp lag below.
+        const h2 = vx * vx + vz * vz, cap = this.maxSpeed;
+        if (h2 > cap * cap) {
+          const k = cap / Math.sqrt(h2);
+          vx *= k; vz *= k;
+        }
       }
     }
     if (this.epoch[s] !== ep) this.ownKnown[s] = 0;

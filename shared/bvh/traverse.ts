@@ -323,8 +323,19 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
  * war's rays).
  */
 export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
+  const k = bvhHintHit(b, q, cache, n);
+  if (k !== -1) return k === -2 ? -1 : k;
+  return bvhAnyHit(b, q) ? anyHitTriangle : -1;
+}
+
+/**
+ * The first of the triangles cache[0..n) (tris offsets; others are skipped) that segment q meets,
+ * by the leaf loop's exact decision; -1 when none does, -2 when the segment is degenerate (it meets
+ * nothing). Only these triangles are tested.
+ */
+export function bvhHintHit(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
   const seg = prepareSegmentOf(scratchSeg, q);
-  if (seg.ok !== 1) return -1;
+  if (seg.ok !== 1) return -2;
   const V = b.verts, T = b.tris, len = T.length;
   const kx = seg.kx, ky = seg.ky, kz = seg.kz;
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
@@ -355,5 +366,5 @@ export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array
       if (Tn <= 0 && Tn >= det) return k;
     }
   }
-  return bvhAnyHit(b, q) ? anyHitTriangle : -1;
+  return -1;
 }

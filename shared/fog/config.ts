@@ -23,10 +23,16 @@ export interface FogConfig {
   /** Size of the smallest opening the grid lines are spaced to find, metres (see ./rays). */
   openingM: number;
   /**
-   * Most grid points a side (bounds the lines per test: FIXED_RAYS + 3 maxGridSide^2 with the fans,
-   * and (2 maxGridSide)^2 crossing lines). Regions wider or taller than (maxGridSide - 1) * openingM
-   * get a coarser grid than openingM (the defaults: 5.25 m, against about 3 m at 200 ms horizons);
-   * the crossing lines keep to openingM up to (2 maxGridSide - 1) * openingM (11.25 m).
+   * Spacing of the crossing lines' points on each region's front chord, metres (./rays): they find
+   * openings one behind the other (a doorway seen through another), whose clear (eye, body) offset
+   * pairs are a thin set, so they are spaced finer than the matched grid. Default 0.5.
+   */
+  crossOpeningM: number;
+  /**
+   * Most grid points a side (bounds the lines per test: FIXED_RAYS + 3 maxGridSide^2 with the fans).
+   * Regions wider or taller than (maxGridSide - 1) * openingM get a coarser grid than openingM (the
+   * defaults: 5.25 m, against about 3 m at 200 ms horizons); the crossing lines keep to crossOpeningM
+   * up to (2 maxGridSide - 1) * openingM (11.25 m; ./rays initGrid).
    */
   maxGridSide: number;
   /** Also test each eye against the other's grid (./rays: slivers at grazing angles; twice the grid's lines). */
@@ -69,6 +75,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     marginM: o.marginM ?? 0.1,
     cameraM: o.cameraM !== undefined && o.cameraM >= 0 && o.cameraM < Infinity ? o.cameraM : 0,
     openingM: o.openingM ?? 0.75,
+    crossOpeningM: o.crossOpeningM ?? 0.5,
     maxGridSide: o.maxGridSide ?? 8,
     fans: o.fans ?? false,
     crossLines: o.crossLines ?? true,

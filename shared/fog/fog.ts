@@ -46,12 +46,12 @@
  * (maxGridSide - 1) openingM wide; wider ones get a coarser grid: ./config). Openings one behind
  * the other (a doorway seen through another, or several in a row) are found by the crossing lines
  * when the lines through all of them from the eye region's front chord at the eye's height to the
- * body region's at its middle hold an openingM square of (eye offset, body offset) pairs, for
+ * body region's at its middle hold a crossOpeningM square of (eye offset, body offset) pairs, for
  * regions up to (2 maxGridSide - 1) openingM wide (doorways; test/fogCrossingLines.test.ts); a
  * window seen through a window at other heights, a thinner set of such lines, lines that exist only
  * from points off those chords and wider regions (a speed measured from a burst of inputs stepped
  * at once) may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
- * between them, so it does not close that gap; openingM is the knob. test/fogVisibility.test.ts
+ * between them, so it does not close that gap; openingM and crossOpeningM are the knobs. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
  * and counts the slivers missed.
  * Outside the rule: teleports (respawn) move a player beyond the bounds: call forget(slot) (the pair
@@ -73,7 +73,7 @@
  * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead): hidden
  * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
  * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
- * inside the tested ones only when the test's crossing lines kept to openingM (regions too wide for
+ * inside the tested ones only when the test's crossing lines kept to crossOpeningM (regions too wide for
  * their cap are tested coarser, a verdict for those regions alone; a wide test that coarse is not
  * taken, the usual grown regions are tested; a grown one that coarse is not either, the plain
  * regions' own lines, the eye's among them, then decide; the matched grid's coarser spacing past its own cap is
@@ -89,24 +89,15 @@
  * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
  * update() allocates nothing.
  */
-import { edgeNeighbours, LineMemory } from './lineMemory';
+import { FogLines, type FogWorld } from './cast';
 import type { FogConfig } from './config';
-import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { horizonSeconds, MAX_HORIZON_S } from './reach';
-import { FIXED_RAYS, G_CROSS_FINE, G_SPACING, GRID_STRIDE, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, rayCount, rayEnds, sizeGrid } from './rays';
+import { FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
 import { FogRegions, GROWN, PLAIN, POINT_STRIDE, WIDE } from './regions';
 
 export { fogConfigOf, type FogConfig } from './config';
 
-/**
- * The world query fog of war needs: is the segment blocked? shared/world/world.ts World has it, and
- * its BVH arrays, which are then queried directly with the segment in an array (the same query
- * World.anyHit makes, without six double arguments V8 would box on every call).
- */
-export interface FogWorld {
-  anyHit(sx: number, sy: number, sz: number, ex: number, ey: number, ez: number): boolean;
-  arrays?(): BvhArrays;
-}
+export type { FogWorld } from './cast';
 
 /**
  * FogOfWar.point (see seesPoint): position, velocity m/s, gravity m/s^2 (downward), radius m, lead s,
@@ -117,10 +108,6 @@ export { POINT_STRIDE, Q_X, Q_Y, Q_Z, Q_VX, Q_VY, Q_VZ, Q_GRAVITY, Q_RADIUS, Q_L
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
 const J = PRISM_STRIDE;
-/** Triangles kept as likely occluders (FogOfWar.blocked). */
-const OCCLUDERS = 4;
-/** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
-const LINE_MEMORY_WIDTH = 256, LINE_MEMORY_PER_SLOT = 8;
 
 export class FogOfWar {
   readonly capacity: number;
@@ -151,8 +138,8 @@ export class FogOfWar {
   readonly visible: Uint8Array;
   /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
   readonly point = new Float64Array(POINT_STRIDE);
-  /** Of the last update: rays cast, pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
-  rays = 0;
+  /** Of the last update: rays cast (with seesPoint's since), pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
+  get rays(): number { return this.cast.rays; }
   pairsTested = 0;
   pairsOverBudget = 0;
   enemyPairs = 0;
@@ -169,28 +156,16 @@ export class FogOfWar {
   private readonly reg = new Float64Array(2 * PRISM_STRIDE);
   private readonly grown = new Float64Array(2 * PRISM_STRIDE);
   private readonly grid = new Float64Array(GRID_STRIDE);
-  private readonly seg = new Float64Array(7);
-  private readonly bvh: BvhArrays | null;
-  /**
-   * Tried before the tree (-1: none): at 0 the triangle that blocked this line at its pair's last test
-   * (./lineMemory); at 1..OCCLUDERS the triangles that blocked the latest rays, newest first (most
-   * rays of a hidden pair meet one wall); then the three across the edges of the one at 0.
-   */
-  private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
-  /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), tried after the occluders for a remembered line. */
-  private readonly neighbours: Int32Array;
-  /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
-  private readonly lines: LineMemory | null;
-  private lineAt = -1;
+  /** The lines cast (./cast). */
+  private readonly cast: FogLines;
   private updates = 0;
 
-  constructor(private readonly world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
+  constructor(world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
     if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
-    if (!(cfg.openingM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM must be > 0 and maxGridSide 2..64.');
+    if (!(cfg.openingM > 0 && cfg.crossOpeningM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM and crossOpeningM must be > 0 and maxGridSide 2..64.');
     if (!(cfg.hiddenWiden >= 1 && cfg.hiddenWiden <= 16)) throw new Error('FogOfWar: hiddenWiden must be 1..16.');
     this.capacity = capacity;
-    this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
-    this.grid[G_SPACING] = cfg.openingM;
+    initGrid(this.grid, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
     const n = capacity, nn = n * n;
     this.present = new Uint8Array(n);
     this.alive = new Uint8Array(n);
@@ -208,10 +183,9 @@ export class FogOfWar {
     this.hold = new Uint16Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
-    // The crossing lines keep to openingM up to twice maxGridSide a side (./rays).
-    const side = cfg.maxGridSide * cfg.maxGridSide, mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? 4 * side : 0);
-    this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
-    this.lines = this.bvh === null ? null : new LineMemory(nn, Math.min(nn, LINE_MEMORY_PER_SLOT * n), Math.min(mostLines, LINE_MEMORY_WIDTH));
+    const side = cfg.maxGridSide * cfg.maxGridSide, crossSide = this.grid[G_CROSS_MAX]!;
+    const mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? crossSide * crossSide : 0);
+    this.cast = new FogLines(world, nn, n, mostLines);
     this.built = new FogRegions(cfg, this);
   }
 
@@ -263,7 +237,7 @@ export class FogOfWar {
 
   /** Pair p re-tested at the next update, visible until then. */
   private reset(p: number): void {
-    if (this.lines !== null) this.lines.release(p);
+    this.cast.release(p);
     this.hold[p] = 0;
     this.cached[p] = 0;
     this.lastRay[p] = -1;
@@ -302,7 +276,7 @@ export class FogOfWar {
     }
     if (this.rays >= cfg.maxRaysPerUpdate) return true;
     sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    return this.anyClear(reg, -1, -1) >= 0;
+    return this.cast.anyClear(reg, this.grid, -1, -1) >= 0;
   }
 
   /**
@@ -311,7 +285,7 @@ export class FogOfWar {
    */
   update(): void {
     const n = this.capacity;
-    this.rays = 0;
+    this.cast.rays = 0;
     this.pairsTested = 0;
     this.pairsOverBudget = 0;
     this.enemyPairs = 0;
@@ -362,21 +336,21 @@ export class FogOfWar {
     if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1 && (cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0)) {
       this.built.regions(grown, v, e, WIDE);
       sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-      wideClear = this.anyClear(grown, this.lastRay[p], p);
-      // Hidden there stands only when its crossing lines kept to openingM (else the grown regions are tested).
+      wideClear = this.cast.anyClear(grown, this.grid, this.lastRay[p], p);
+      // Hidden there stands only when its crossing lines kept to their spacing (else the grown regions are tested).
       if (wideClear < 0 && this.grid[G_CROSS_FINE] === 1) return this.hidden(p, c);
     }
     this.built.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    const clear = this.anyClear(grown, this.lastRay[p], p);
+    const clear = this.cast.anyClear(grown, this.grid, this.lastRay[p], p);
     if (clear >= 0) return this.visibleBy(p, clear);
     const fine = this.grid[G_CROSS_FINE];
     if (fine !== 1) {
-      // Hidden on grown regions tested coarser than openingM says nothing of the plain regions
+      // Hidden on grown regions tested coarser than the crossing lines' spacing says nothing of the plain regions
       // inside them (their lines, the eye's own among them, may pass between the coarse ones): the
       // plain regions' own lines decide.
       sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-      const own = this.anyClear(reg, -1, -1);
+      const own = this.cast.anyClear(reg, this.grid, -1, -1);
       if (own >= 0) return this.visibleBy(p, own);
       this.grid[G_CROSS_FINE] = fine;
     }
@@ -387,11 +361,11 @@ export class FogOfWar {
 
   /**
    * Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while
-   * the plain regions stay inside) when the grid they were tested with (this.grid) kept to openingM.
+   * the plain regions stay inside) when the grid they were tested with (this.grid) kept to crossOpeningM.
    */
   private hidden(p: number, c: number): number {
     this.verdict(p, 0);
-    // Kept only when the crossing lines kept to openingM: a coarser test of wide regions (a speed
+    // Kept only when the crossing lines kept to their spacing: a coarser test of wide regions (a speed
     // measured from a burst of inputs) is not the verdict for the narrower regions inside them.
     if (this.grid[G_CROSS_FINE] === 1) {
       this.cached[p] = 1;
@@ -409,63 +383,11 @@ export class FogOfWar {
 
   /** Records a verdict for pair p with no line or cache remembered; a visible one is held. */
   private verdict(p: number, vis: number): number {
-    if (vis === 1 && this.lines !== null) this.lines.release(p);
+    if (vis === 1) this.cast.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
     this.cached[p] = 0;
     this.lastRay[p] = -1;
     return vis;
   }
-
-  /**
-   * The first clear line between the regions in r (line `first` tried first), or -1. For pair p (-1:
-   * none) the lines' blocking triangles are remembered (./lineMemory) once one more line than the
-   * first is cast: a pair found visible by that line keeps no record.
-   */
-  private anyClear(r: Float64Array, first: number, p: number): number {
-    const seg = this.seg, g = this.grid, count = rayCount(g);
-    this.lineAt = -1;
-    let mem = -1, width = 0;
-    if (first >= 0 && first < count) {
-      rayEnds(seg, first, r, g);
-      if (!this.blocked()) return first;
-    }
-    if (p >= 0 && this.lines !== null) {
-      mem = this.lines.acquire(p);
-      width = this.lines.width;
-    }
-    for (let i = 0; i < count; i++) {
-      if (i === first) continue;
-      rayEnds(seg, i, r, g);
-      this.lineAt = i < width ? mem + i : -1;
-      if (!this.blocked()) return i;
-    }
-    return -1;
-  }
-
-  /**
-   * Whether the segment in seg meets the level (one ray): the line's remembered triangle (at lineAt)
-   * and the occluders are tried first; the triangle met is remembered and joins the front of the occluders.
-   */
-  private blocked(): boolean {
-    this.rays++;
-    const seg = this.seg;
-    if (this.bvh === null || this.lines === null) return this.world.anyHit(seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]);
-    const occ = this.occluders, at = this.lineAt, tri = this.lines.tri, nb = this.neighbours;
-    const last = at >= 0 ? tri[at] : -1;
-    occ[0] = last;
-    const m = last >= 0 && last + 2 < nb.length ? 3 : 0;
-    for (let j = 0; j < m; j++) occ[1 + OCCLUDERS + j] = nb[last + j];
-    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS + m);
-    if (at >= 0) tri[at] = k;
-    if (k < 0) return false;
-    if (occ[1] !== k) {
-      let j = 2;
-      while (j < OCCLUDERS && occ[j] !== k) j++;
-      for (; j > 1; j--) occ[j] = occ[j - 1];
-      occ[1] = k;
-    }
-    return true;
-  }
-
 }

@@ -27,8 +27,9 @@
  * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
  *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord runs
  *   across the line between the centres CHORD_DEPTH r from the centre toward the other region
- *   (half-length sqrt(1 - CHORD_DEPTH^2) r); nCross is nLat before the cap, capped at twice maxSide, so the
- *   points are no farther apart than the spacing on regions up to (2 maxSide - 1) spacing wide.
+ *   (half-length sqrt(1 - CHORD_DEPTH^2) r); nCross is set by the crossing lines' own spacing (finer
+ *   than the matched grid's: the clear pairs through openings in a row are a thin set) and capped
+ *   (initGrid) so the points keep to it on regions up to (2 maxSide - 1) openingM wide.
  *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
  *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
  *   or four in a row) at offsets out of that proportion is not among them; a crossing line pairs
@@ -54,8 +55,10 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
  * (0: the regions are wider than the cap lets them).
  */
 export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8;
+/** The crossing lines' own spacing and their most points a region (set once by the caller, like G_SPACING). */
+export const G_CROSS_SPACING = 9, G_CROSS_MAX = 10;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 9;
+export const GRID_STRIDE = 11;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -64,7 +67,7 @@ const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
 const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
 
 /** The crossing lines' chords: this share of the radius from the centre toward the other region, and their half-length then. */
-export const CHORD_DEPTH = 0.35;
+export const CHORD_DEPTH = 0.45;
 const CHORD_HALF = Math.sqrt(1 - CHORD_DEPTH * CHORD_DEPTH);
 
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
@@ -76,10 +79,21 @@ export function rayCount(g: Float64Array): number {
 }
 
 /**
+ * Sets a grid record's spacings: the matched grid's (openingM) and the crossing lines' (crossM), and
+ * the crossing lines' cap, which keeps them to crossM on regions up to (2 maxSide - 1) openingM wide.
+ */
+export function initGrid(g: Float64Array, openingM: number, crossM: number, maxSide: number): void {
+  g[G_SPACING] = openingM;
+  g[G_CROSS_SPACING] = crossM;
+  g[G_CROSS_MAX] = Math.max(2 * maxSide, Math.ceil(((2 * maxSide - 1) * openingM) / crossM) + 1);
+}
+
+/**
  * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, the
  * counts that make the matched grid no coarser than g[G_SPACING] metres (capped at maxSide a side)
- * and the crossing lines' (capped at twice that), and whether the fans and crossing lines follow. (The spacing is read from g: a double argument would
- * be boxed on a call V8 does not inline.)
+ * and the crossing lines' no coarser than g[G_CROSS_SPACING] (capped at g[G_CROSS_MAX]), and whether
+ * the fans and crossing lines follow (g set up by initGrid; the spacings are read from g: a double
+ * argument would be boxed on a call V8 does not inline).
  */
 export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean, cross = false): void {
   const spacing = g[G_SPACING]!;
@@ -101,10 +115,11 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   const lat = Math.floor(width / spacing) + 2, vert = Math.floor(height / spacing) + 2;
   g[G_LAT] = lat < maxSide ? lat : maxSide;
   g[G_VERT] = vert < maxSide ? vert : maxSide;
-  // The crossing lines: the same lateral count, capped at twice maxSide (the lines through openings
-  // that must line up are a thin set of pairs, which a coarser step misses).
-  g[G_CROSS_LAT] = lat < 2 * maxSide ? lat : 2 * maxSide;
-  g[G_CROSS_FINE] = lat <= 2 * maxSide ? 1 : 0;
+  // The crossing lines: their own spacing and cap (the lines through openings that must line up are
+  // a thin set of pairs, which a coarser step misses).
+  const crossMax = g[G_CROSS_MAX]!, nCross = Math.floor(width / g[G_CROSS_SPACING]!) + 2;
+  g[G_CROSS_LAT] = nCross < crossMax ? nCross : crossMax;
+  g[G_CROSS_FINE] = nCross <= crossMax ? 1 : 0;
 }
 
 /** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */

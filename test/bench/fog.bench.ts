@@ -22,7 +22,7 @@
  * gcs counts collections during the timed rounds (the update allocates nothing: test/fogUpdate.test.ts;
  * what remains is the bench's own per-tick bookkeeping). --fans turns on the fans (shared/fog/rays).
  *
- * --opening, --slack, --slack-y, --hold and --widen set openingM, hiddenSlackM, hiddenSlackYM,
+ * --opening, --cross-opening, --slack, --slack-y, --hold and --widen set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
  * visibleHoldTicks and hiddenWiden (shared/fog/config) to weigh cost against what is withheld.
  *
  * Run: npm run bench:fog [-- --json] [-- --ticks N] [-- --rounds N] [-- --fans] [-- --opening M] ...
@@ -169,16 +169,16 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
     occludedShare: +(occ / (Math.ceil(ticks / 8) * n * (n - 1))).toFixed(3),
     withheldOfOccluded: +(withheldOcc / Math.max(1, occ)).toFixed(3),
     ticks, rounds, gcs: gcStarts.filter((t) => t >= g0 && t <= g1).length,
-    openingM: c.openingM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, hiddenWiden: c.hiddenWiden, visibleHoldTicks: c.visibleHoldTicks,
+    openingM: c.openingM, crossOpeningM: c.crossOpeningM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, hiddenWiden: c.hiddenWiden, visibleHoldTicks: c.visibleHoldTicks,
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number }): Promise<void> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
     climb: buildClimbMap(world, move.stepHeight), fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
-    openingM: opts.opening, maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen,
+    openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen,
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
   const rounds = Math.round(opts.rounds ?? 5);
@@ -204,5 +204,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'slack', 'slack-y', 'hold', 'widen'], [], process.argv.slice(2), ['fans', 'no-cross']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen'], [], process.argv.slice(2), ['fans', 'no-cross']));
 }
