@@ -158,6 +158,31 @@ describe('FogFilter', () => {
     expect(g.fog.enemyTicksWithheld[2]).toBe(0);
   });
 
+  it('a tick that stepped a backlog of inputs reads the player no faster than the max speed, in the direction it moved', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    const dt = 1000 / 64, v = move.maxSpeed;
+    let x = 0;
+    // b runs along x at the max speed, one input a tick, its stamps 200 ms behind.
+    for (let i = 0; i < 8; i++) {
+      x += (v * dt) / 1000;
+      g.feet.set('b', [x, 8]);
+      expect(g.match.stamp('b', g.match.now() - 200)).toBeNull();
+      g.tick();
+    }
+    const s = g.match.slotOf('b');
+    expect(g.fog.fog.vx[s]).toBeCloseTo(v, 6);
+    // A stall's backlog of 8 inputs stepped in one tick, a little to the side: 8 times the distance.
+    x += (8 * v * dt) / 1000;
+    g.feet.set('b', [x, 8 + (2 * v * dt) / 1000]);
+    expect(g.match.stamp('b', g.match.now() - 200 + 7 * dt)).toBeNull();
+    g.tick();
+    const vx = g.fog.fog.vx[s]!, vz = g.fog.fog.vz[s]!;
+    expect(Math.sqrt(vx * vx + vz * vz)).toBeCloseTo(v, 6);
+    expect(vz / vx).toBeCloseTo(2 / 8, 6);
+  });
+
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {
     const g = game();
     g.put('a', 0, 0);

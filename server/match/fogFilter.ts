@@ -7,7 +7,9 @@
  * match log (fog records, format 13), so the audit can say per pair when an enemy was withheld.
  *
  * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
- * newest two when the last tick stepped input, else the last such velocity in this life (none known:
+ * newest two when the last tick stepped input (its horizontal part scaled down to movement.maxSpeed
+ * when faster: a tick that stepped a stall's backlog moves the player several ticks' worth, and that
+ * lead is in the stamp lag below), else the last such velocity in this life (none known:
  * the reach grows from the max speed, FogOfWar.speedFloor), the eye height (the pose's, else the rules'
  * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
  *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
