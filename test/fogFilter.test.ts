@@ -21,12 +21,15 @@ const rig = MANNEQUIN_RIG;
 function game() {
   const clock = { ms: 0 };
   const feet = new Map<string, [number, number]>();
+  /** Per player: the stamp of the newest input stepped (the pose's), NaN for none. */
+  const stamps = new Map<string, number>();
   const match = new HitregMatch<string>({
     world, rig, tickRate: 64, maxPlayers: 4, clock: () => clock.ms,
     poses: (id: string, out: PoseInput) => {
       const f = feet.get(id)!;
       out.x = f[0]; out.y = 0; out.z = f[1];
       out.viewX = 0; out.viewY = 0; out.viewZ = 1;
+      out.inputStampMs = stamps.get(id) ?? Number.NaN;
     },
   });
   const changes: [number, number, boolean][] = [];
@@ -42,7 +45,12 @@ function game() {
       fog.update();
     }
   };
-  return { match, fog, put, tick, changes, feet };
+  /** An input stamped `stampMs` arrives from id and is stepped at the next tick. */
+  const input = (id: string, stampMs: number) => {
+    stamps.set(id, stampMs);
+    return match.stamp(id, stampMs);
+  };
+  return { match, fog, put, tick, changes, feet, input };
 }
 
 /** Brute force: any clear line from the eye (feet + eye height) to the body (0.2 to 1.7 m up). */
@@ -168,7 +176,7 @@ describe('FogFilter', () => {
     for (let i = 0; i < 8; i++) {
       x += (v * dt) / 1000;
       g.feet.set('b', [x, 8]);
-      expect(g.match.stamp('b', g.match.now() - 200)).toBeNull();
+      expect(g.input('b', g.match.now() - 200)).toBeNull();
       g.tick();
     }
     const s = g.match.slotOf('b');
@@ -176,11 +184,44 @@ describe('FogFilter', () => {
     // A stall's backlog of 8 inputs stepped in one tick, a little to the side: 8 times the distance.
     x += (8 * v * dt) / 1000;
     g.feet.set('b', [x, 8 + (2 * v * dt) / 1000]);
-    expect(g.match.stamp('b', g.match.now() - 200 + 7 * dt)).toBeNull();
+    expect(g.input('b', g.match.now() - 200 + 7 * dt)).toBeNull();
     g.tick();
     const vx = g.fog.fog.vx[s]!, vz = g.fog.fog.vz[s]!;
     expect(Math.sqrt(vx * vx + vz * vz)).toBeCloseTo(v, 6);
     expect(vz / vx).toBeCloseTo(2 / 8, 6);
+  });
+
+  it('an upstream stall of over a second grows the eye horizon while the link is silent; late stamps on a live link do not', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    const dt = 1000 / 64, s = g.match.slotOf('b');
+    let last = 0;
+    for (let i = 0; i < 16; i++) {
+      last = g.match.now() - 60;
+      expect(g.input('b', last)).toBeNull();
+      g.tick();
+    }
+    expect(g.fog.fog.stall[s]).toBe(0);
+    const before = g.fog.fog.horizon[s]!;
+    // Silent for 1.5 s: the lag passes a second, the horizon grows by it.
+    g.tick(96);
+    expect(g.fog.fog.stall[s]).toBeGreaterThan(1.3);
+    // The backlog lands, its first 8 inputs stepped: the lead still counts while it is stepped.
+    expect(g.input('b', last + 8 * dt)).toBeNull();
+    g.tick();
+    expect(g.fog.fog.stall[s]).toBeGreaterThan(1);
+    // Stepped up to the newest: no more.
+    expect(g.input('b', g.match.now() - 60)).toBeNull();
+    g.tick(Math.ceil(300 / dt));
+    expect(g.fog.fog.stall[s]).toBe(0);
+    // Stamps stated 1.5 s late on a link that keeps talking: no stall.
+    for (let i = 0; i < 64; i++) {
+      g.input('b', g.match.now() - 1500);
+      g.tick();
+    }
+    expect(g.fog.fog.stall[s]).toBe(0);
+    expect(g.fog.fog.horizon[s]).toBeLessThanOrEqual(before + 1e-9);
   });
 
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {

@@ -28,11 +28,13 @@
  *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far.
- *             The limit this sets: a client whose inputs reach the server a second or more after it
- *             stamped them (an upstream stall) draws from where the server has not put it (the input
- *             queue banks at most a second, so the excess is never stepped); its eye may be outside its
- *             region and an enemy may pop in on that screen. Covering it would mean sending everyone
- *             to a stalled client, which a lag switch could then buy.
+ *             A client whose inputs reach the server a second or more after it stamped them (an
+ *             upstream stall) draws from where the server has not put it (the input queue banks at
+ *             most a second, so the excess is never stepped): while its link is silent, and for
+ *             DRAIN_MS after, its eye's horizon grows by the lag beyond one way (FogOfWar.stall, up
+ *             to MAX_STALL_S more). A lag switch buys that much sight while its player stands still
+ *             on every other screen; stamps stated late while the link keeps talking buy nothing.
+ *             The limit: a stall longer than about 2.5 s may still pop enemies in on that screen.
  * Withdrawal waits one patch: a pair judged hidden stays sent until it has been judged hidden for
  * patchMs (withdrawDelayMs to change it). The client draws `interp` behind the server and keeps
  * drawing (and hitting) a withheld enemy's received tail up to its last snapshot (MatchView), so
@@ -168,6 +170,8 @@ export class FogFilter<Id extends string | number = string> {
   /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
   private readonly ownV: Float64Array;
   private readonly ownKnown: Uint8Array;
+  /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
+  private readonly stallUntil: Float64Array;
   /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
@@ -192,6 +196,7 @@ export class FogFilter<Id extends string | number = string> {
     this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
     this.ownV = new Float64Array(3 * n);
     this.ownKnown = new Uint8Array(n);
+    this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
     this.onChange = options.onChange;
     this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.sent = new Uint8Array(n * n);
@@ -444,6 +449,14 @@ export class FogFilter<Id extends string | number = string> {
     const behind = lag - oneWay;
     fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
+    // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
+    // the silence since its last message is an ordinary lead) and for DRAIN_MS after, while the
+    // backlog it lands is stepped; the eye's horizon grows by the excess (FogOfWar.stall, capped).
+    // A client that states old stamps while it keeps talking gains nothing; one that goes silent
+    // stands still on every other screen meanwhile.
+    const silence = match.newestTickMs - mp.heardMs;
+    if (lag >= MAX_LEAD_MS && lag - silence < MAX_LEAD_MS) this.stallUntil[s] = match.newestTickMs + DRAIN_MS;
+    fog.stall[s] = lag >= MAX_LEAD_MS && match.newestTickMs <= this.stallUntil[s]! ? (lag - oneWay) / 1000 : 0;
     const interp = h.interpDelayMs;
     if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
       this.oneWay[s] = oneWay;
@@ -469,11 +482,14 @@ export class FogFilter<Id extends string | number = string> {
     this.oneWay[s] = Number.NaN;
     this.interp[s] = Number.NaN;
     this.ownKnown[s] = 0;
+    this.stallUntil[s] = Number.NEGATIVE_INFINITY;
   }
 }
 
-/** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input): ignored, ms. */
+/** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input) unless the link is silent (a stall): ms. */
 const MAX_LEAD_MS = 1000;
+/** How long after a stall's silence ends its lead still counts (the backlog is stepped over a few ticks), ms. */
+const DRAIN_MS = 250;
 
 function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {
   return typeof v === 'number' && v - v === 0 ? Math.max(min, v) : fallback;

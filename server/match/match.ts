@@ -235,6 +235,7 @@ export class HitregMatch<Id extends string | number = string> {
   pong(id: Id, bytes: unknown): string | null {
     const p = this.byId.get(id);
     if (p === undefined) return 'PONG_NO_PLAYER';
+    p.heardMs = this.now();
     const status = decodePing(this.pingIn, bytes);
     if (status !== FrameStatus.OK) return `PONG_${frameStatusName(status)}`;
     return p.takePong(this.pingIn, this.now()) ? null : 'PONG_UNKNOWN_ID';
@@ -248,7 +249,9 @@ export class HitregMatch<Id extends string | number = string> {
    */
   stamp(id: Id, stampMs: number): string | null {
     const p = this.byId.get(id);
-    return p === undefined ? 'NO_PLAYER' : p.takeStamp(stampMs, this.now(), this.rules);
+    if (p === undefined) return 'NO_PLAYER';
+    p.heardMs = this.now();
+    return p.takeStamp(stampMs, this.now(), this.rules);
   }
 
   /** The newest time a player's stream has stated, match ms (NaN: nothing yet, or not in the match). */
@@ -331,6 +334,7 @@ export class HitregMatch<Id extends string | number = string> {
     out.verdict = v;
     out.problem = this.judge.problem;
     if (p === undefined) return out;
+    p.heardMs = this.now();
     out.target = v.target >= 0 ? (this.bySlot[v.target]?.id ?? null) : null;
     applyHits(out, this.bySlot, p, (victim, killer) => this.die(victim, killer));
     const rec = this.judge.record;

@@ -63,6 +63,8 @@ export class MatchPlayer<Id> implements HitregPlayer<Id> {
    * one ordered stream nothing it sends later can honestly claim an earlier time.
    */
   streamFloorMs = Number.NaN;
+  /** Match ms the newest message of this player's arrived (a stamp, a pong, a shot; NaN: none yet): fog of war tells a stall by the silence since. */
+  heardMs = Number.NaN;
   readonly rtt = new RoundTrip();
   weapons: ShooterState;
 

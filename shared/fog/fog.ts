@@ -129,6 +129,12 @@ export class FogOfWar {
    * the server steps several a tick. Its body's region grows over this much more time.
    */
   readonly catchUp: Float64Array;
+  /**
+   * Per viewer slot, seconds its eye's horizon grows by beyond the timing's (0 by default, at most
+   * MAX_STALL_S): an upstream stall, during which its client keeps moving its screen's eye on from
+   * inputs the server has not received (FogFilter sets it from the stamp lag while the link is silent).
+   */
+  readonly stall: Float64Array;
   /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
@@ -173,6 +179,7 @@ export class FogOfWar {
     this.eye = new Float64Array(n);
     this.speedFloor = new Float64Array(n);
     this.catchUp = new Float64Array(n);
+    this.stall = new Float64Array(n);
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.visible = new Uint8Array(nn);
@@ -204,6 +211,7 @@ export class FogOfWar {
     this.present[s] = 0;
     this.speedFloor[s] = 0;
     this.catchUp[s] = 0;
+    this.stall[s] = 0;
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
     this.forget(s);

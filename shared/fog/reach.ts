@@ -60,6 +60,8 @@ export function fogMotionOf(move: { maxSpeed: number; jumpSpeed: number; gravity
 
 /** Longest horizon accepted, seconds: what a missing or hostile timing value becomes. */
 export const MAX_HORIZON_S = 1;
+/** Most seconds an upstream stall adds to a viewer's eye horizon (FogOfWar.stall). */
+export const MAX_STALL_S = 1.5;
 
 /**
  * The horizon of a viewer, seconds: one-way delay + interpolation delay + patch interval + safety

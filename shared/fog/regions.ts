@@ -7,7 +7,7 @@
  */
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
-import { jumpRise, MAX_HORIZON_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
+import { jumpRise, MAX_HORIZON_S, MAX_STALL_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
 import { P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE } from './rays';
 
 /** FogOfWar's per-slot inputs the regions are built from (its public arrays, shared, not copied). */
@@ -19,6 +19,7 @@ export interface FogPlayers {
   readonly eye: Float64Array;
   readonly speedFloor: Float64Array;
   readonly catchUp: Float64Array;
+  readonly stall: Float64Array;
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
 }
@@ -163,7 +164,7 @@ export class FogRegions {
     // The eye: never lower than an eye height above the floor under the viewer; a camera off the eye
     // anywhere within cameraM of it (the floor under the viewer, looked up over that much more reach, still bounds it).
     const eyeY = this.players.py[v] + this.players.eye[v];
-    rr[R_H] = this.players.horizon[v];
+    rr[R_H] = this.players.horizon[v] + stallOf(this.players.stall[v]);
     this.reachOf(R_EYE, v);
     this.vertical(v, R_EYE);
     const eyeFloor = this.floor[v] + this.players.eye[v];
@@ -218,7 +219,10 @@ export class FogRegions {
     this.stamp = stamp | 0;
     const n = this.players.capacity, m = this.cfg.motion, map = this.cfg.climb;
     let hMax = 0;
-    for (let i = 0; i < n; i++) if (this.players.present[i] === 1 && this.players.horizon[i] > hMax) hMax = this.players.horizon[i];
+    for (let i = 0; i < n; i++) {
+      const h = this.players.horizon[i] + stallOf(this.players.stall[i]);
+      if (this.players.present[i] === 1 && h > hMax) hMax = h;
+    }
     for (let i = 0; i < n; i++) {
       if (this.players.present[i] === 0) continue;
       const v = Math.sqrt(this.players.vx[i] * this.players.vx[i] + this.players.vz[i] * this.players.vz[i]), floor = this.players.speedFloor[i];
@@ -240,4 +244,9 @@ export class FogRegions {
       this.floor[i] = floorUnder(map, cell, this.players.px[i], this.players.py[i], this.players.pz[i], reach, walk, walk + jumpRise(m, this.players.vy[i], hMax));
     }
   }
+}
+
+/** A viewer's stall seconds as its eye's horizon takes them: within [0, MAX_STALL_S] (NaN: 0). */
+function stallOf(s: number): number {
+  return s > 0 ? (s < MAX_STALL_S ? s : MAX_STALL_S) : 0;
 }
