@@ -6,35 +6,9 @@
  * them onto its own per-client filter (Colyseus: StateView add / remove). The changes go to the
  * match log (fog records, format 13), so the audit can say per pair when an enemy was withheld.
  *
- * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
- * newest two when the last tick stepped input (its horizontal part scaled down to movement.maxSpeed
- * when faster: a tick that stepped a stall's backlog moves the player several ticks' worth, and that
- * lead is in the stamp lag below), else the last such velocity in this life (none known:
- * the reach grows from the max speed, FogOfWar.speedFloor), the eye height (the pose's, else the rules'
- * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
- *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
- *             tick's time less the stamp of the newest input it stepped, when that is larger (under
- *             1 s): the client's screen runs ahead of what the server stepped by its one way plus
- *             the inputs waiting in the server's queue,
- *   interp  = the viewer's interpolation delay (as the match clamped it),
- *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
- *             of the patch interval and the tick, since update() runs once per tick),
- *   safety  = safetyMs (default 50): the round trip is a windowed estimate and one-way is half of it
- *             (asymmetric paths and jitter put the real one-way above that), the client's estimate of
- *             the server clock (which places its interpolated render time) errs by a few ms, and the
- *             server steps queued inputs over the next ticks (a burst arriving late moves a player
- *             several ticks at once; a burst after a stall longer than the margin can outrun it
- *             for the tick it lands, after which the measured speed widens the regions). About
- *             three 64 Hz ticks covers these; FogOfWar adds one more
- *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
- *             client that inflates its round trip or interpolation only widens its own regions that far.
- *             A client whose inputs reach the server a second or more after it stamped them (an
- *             upstream stall) draws from where the server has not put it (the input queue banks at
- *             most a second, so the excess is never stepped): while its link is silent, and for
- *             DRAIN_MS after, its eye's horizon grows by the lag beyond one way (FogOfWar.stall, up
- *             to MAX_STALL_S more). A lag switch buys that much sight while its player stands still
- *             on every other screen; stamps stated late while the link keeps talking buy nothing.
- *             The limit: a stall longer than about 2.5 s may still pop enemies in on that screen.
+ * Fed per slot from the match by ./fogFeed (feet, velocity, eye, team, and per viewer the timing:
+ * one way, interpolation, patch, safety, stall lead; its module comment says how and why).
+ *
  * Withdrawal waits one patch: a pair judged hidden stays sent until it has been judged hidden for
  * patchMs (withdrawDelayMs to change it). The client draws `interp` behind the server and keeps
  * drawing (and hitting) a withheld enemy's received tail up to its last snapshot (MatchView), so
@@ -44,9 +18,9 @@
  * snapshot without it (nothing drawn from its tail) needs withdrawDelayMs = its interpolation delay.
  * Sending again is immediate; so is withholding a player that teleported (a new epoch: the
  * client draws nothing across it, and waiting would send where it landed).
- * A respawn or teleport bumps the player's epoch: the filter calls forget(slot) for it (the pair is
- * re-tested from the new spot in the same update). A player whose slot changes hands (leave, join)
- * is taken out and put back fresh.
+ * A respawn or teleport bumps the player's epoch: the feed forgets its pairs in the fog (re-tested
+ * from the new spot in the same update). A player whose slot changes hands (leave, join) is taken
+ * out and put back fresh.
  *
  * Corpses: FogOfWar hides a dead enemy. With `corpses: 'sight'` (the default) a dead player is judged
  * like a standing body instead, so a killer that saw it alive sees it fall (its position reveals only
@@ -80,11 +54,10 @@
  */
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
-import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
+import { FogFeed } from './fogFeed';
 import { FogFlightSends } from './fogFlightSends';
-import type { MatchPlayer } from './player';
 
 const NO_SLOTS: readonly number[] = [];
 
@@ -104,7 +77,7 @@ export interface FogFilterOptions {
   movement: FogMovement;
   /** Time between patches the game sends, ms (default and minimum: one tick). */
   patchMs?: number;
-  /** Safety margin added to every viewer's horizon, ms (default 50; see the module comment). */
+  /** Safety margin added to every viewer's horizon, ms (default 50; see ./fogFeed). */
   safetyMs?: number;
   /** One-way delay assumed before a viewer's first round trip sample, ms (default 150). */
   unknownOneWayMs?: number;
@@ -157,23 +130,11 @@ export class FogFilter<Id extends string | number = string> {
   /** The last tellEnd's told viewers and their flags (./fogEnds). */
   readonly endTold: EndTold;
   private readonly occupant: (Id | undefined)[];
-  private readonly epoch: Float64Array;
-  /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
-  private readonly oneWay: Float64Array;
-  private readonly interp: Float64Array;
-  private readonly corpsesSeen: boolean;
+  /** Feeds the fog from the match, slot by slot (./fogFeed). */
+  private readonly feeder: FogFeed<Id>;
   /** Per pair: server ms of the first hidden verdict of the current run of them while still sent (NaN: none). */
   private readonly hiddenSince: Float64Array;
   private readonly withdrawDelayMs: number;
-  /** The movement's max speed: the reach's starting speed when no velocity of the player's own is known. */
-  private readonly maxSpeed: number;
-  /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
-  private readonly ownV: Float64Array;
-  private readonly ownKnown: Uint8Array;
-  /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
-  private readonly stallUntil: Float64Array;
-  /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
-  private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
   private readonly onChange: FogFilterOptions['onChange'];
   private readonly onFlightSent: FogFilterOptions['onFlightSent'];
   private readonly onProblem: (message: string, error?: unknown) => void;
@@ -189,14 +150,13 @@ export class FogFilter<Id extends string | number = string> {
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
-    this.maxSpeed = m.maxSpeed;
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
-    this.corpsesSeen = options.corpses !== 'hidden';
+    this.feeder = new FogFeed(match, this.fog, {
+      maxSpeed: m.maxSpeed, patchMs: this.patchMs, safetyMs: this.safetyMs,
+      unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden',
+    });
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
     this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
-    this.ownV = new Float64Array(3 * n);
-    this.ownKnown = new Uint8Array(n);
-    this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
     this.onChange = options.onChange;
     this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.sent = new Uint8Array(n * n);
@@ -210,9 +170,6 @@ export class FogFilter<Id extends string | number = string> {
     this.seeAll = new Uint8Array(n);
     this.endTold = createEndTold(n);
     this.occupant = new Array<Id | undefined>(n).fill(undefined);
-    this.epoch = new Float64Array(n).fill(Number.NaN);
-    this.oneWay = new Float64Array(n).fill(Number.NaN);
-    this.interp = new Float64Array(n).fill(Number.NaN);
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
@@ -365,110 +322,24 @@ export class FogFilter<Id extends string | number = string> {
   }
 
 
-  /** Slot s into the fog from the match: taken out when free or not recorded yet, fresh when its occupant changed. */
+  /** Slot s into the fog from the match (./fogFeed), fresh when its occupant changed. */
   private feed(s: number): void {
-    const fog = this.fog, match = this.match;
-    const id = match.idOfSlot(s);
+    const id = this.match.idOfSlot(s);
     if (id !== this.occupant[s]) {
       this.clearSlot(s);
       this.occupant[s] = id;
     }
-    const h = id === undefined ? undefined : match.player(id);
-    const hist = match.scene.histories[s];
-    const k = hist === undefined ? 0 : hist.size();
-    if (h === undefined || hist === undefined || k === 0) {
-      if (fog.present[s] === 1) fog.removePlayer(s);
-      this.oneWay[s] = Number.NaN;
-      return;
-    }
-    // Read into a typed array (PlayerHistory.feetInto): a pose object's fields written here boxed each double.
-    const f = this.feet;
-    hist.feetInto(f, 0, k - 1);
-    const x = f[1]!, y = f[2]!, z = f[3]!, ep = f[5]!, alive = f[6] === 1;
-    const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
-    let vx = 0, vy = 0, vz = 0;
-    // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
-    // tick that stepped none shows it standing while its client still runs it on. Then the last own
-    // velocity stands in: the client has moved on from it, by at most the acceleration, since the
-    // stamp of the newest input stepped, and the eye's horizon runs from that stamp (the lag below).
-    // Without one (a new life, no input yet, a stamp too old to be a lead) the reach starts from the
-    // max speed (FogOfWar.speedFloor), as it does when the game stamps no input.
-    const lag = this.match.newestTickMs - f[7]!;
-    let own = false;
-    if (k >= 2) {
-      hist.feetInto(f, SNAPSHOT_FEET, k - 2);
-      const dt = (f[0]! - f[SNAPSHOT_FEET]!) / 1000;
-      // Velocity over the last tick; none across a teleport or a gap of more than a few ticks.
-      if (f[SNAPSHOT_FEET + 5] === ep && dt > 0 && dt < 4 / match.tickRate) {
-        vx = (x - f[SNAPSHOT_FEET + 1]!) / dt; vy = (y - f[SNAPSHOT_FEET + 2]!) / dt; vz = (z - f[SNAPSHOT_FEET + 3]!) / dt;
-        own = f[7]! > f[SNAPSHOT_FEET + 7]!;
-        // A tick that stepped a backlog of inputs (a stall's queue) reads faster than the player runs:
-        // no honest speed passes movement.maxSpeed, and the backlog's lead is in the stamp lag below.
-        const h2 = vx * vx + vz * vz, cap = this.maxSpeed;
-        if (h2 > cap * cap) {
-          const k = cap / Math.sqrt(h2);
-          vx *= k; vz *= k;
-        }
-      }
-    }
-    if (this.epoch[s] !== ep) this.ownKnown[s] = 0;
-    const o3 = 3 * s, ov = this.ownV;
-    if (own) {
-      ov[o3] = vx; ov[o3 + 1] = vy; ov[o3 + 2] = vz;
-      this.ownKnown[s] = 1;
-      fog.speedFloor[s] = 0;
-    } else if (this.ownKnown[s] === 1 && lag < MAX_LEAD_MS) {
-      vx = ov[o3]!; vy = ov[o3 + 1]!; vz = ov[o3 + 2]!;
-      fog.speedFloor[s] = 0;
-    } else fog.speedFloor[s] = this.maxSpeed;
-    if (this.epoch[s] !== ep) {
-      if (this.epoch[s] === this.epoch[s]) {
-        fog.forget(s);
-        // A teleport: withheld from where it lands at once (the client draws no pose across an
-        // epoch change, and a delay would send where it respawned).
-        for (let v = 0, n = this.capacity; v < n; v++) this.hiddenSince[v * n + s] = Number.NEGATIVE_INFINITY;
-      }
-      this.epoch[s] = ep;
-    }
-    // FogOfWar.setPlayer's fields written directly: ten double arguments would be boxed on every call.
-    fog.present[s] = 1;
-    fog.px[s] = x; fog.py[s] = y; fog.pz[s] = z;
-    fog.vx[s] = vx; fog.vy[s] = vy; fog.vz[s] = vz;
-    fog.eye[s] = eye;
-    fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
-    fog.team[s] = h.team;
-    // The timing only when it changed (a round trip sample, a new interpolation delay).
-    // MatchPlayer's fields read directly: its rttMs getter returns a double, boxed on every call.
-    const mp = h as MatchPlayer<Id>, ext = mp.externalRttMs, rtt = ext === ext ? ext : mp.rtt.rttMs;
-    // The eye's lead: how far the client's screen runs ahead of what the server stepped is its one
-    // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
-    // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
-    let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
-    // What its link holds back beyond one way (a stall's backlog) the server steps faster than real
-    // time when it lands: others see its body make that up, over their body horizon.
-    const behind = lag - oneWay;
-    fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
-    if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
-    // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
-    // the silence since its last message is an ordinary lead) and for DRAIN_MS after, while the
-    // backlog it lands is stepped; the eye's horizon grows by the excess (FogOfWar.stall, capped).
-    // A client that states old stamps while it keeps talking gains nothing; one that goes silent
-    // stands still on every other screen meanwhile.
-    const silence = match.newestTickMs - mp.heardMs;
-    if (lag >= MAX_LEAD_MS && lag - silence < MAX_LEAD_MS) this.stallUntil[s] = match.newestTickMs + DRAIN_MS;
-    fog.stall[s] = lag >= MAX_LEAD_MS && match.newestTickMs <= this.stallUntil[s]! ? (lag - oneWay) / 1000 : 0;
-    const interp = h.interpDelayMs;
-    if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
-      this.oneWay[s] = oneWay;
-      this.interp[s] = interp;
-      fog.setTiming(s, oneWay, interp, this.patchMs, this.safetyMs);
+    if (this.feeder.feed(s, id)) {
+      // A teleport: withheld from where it lands at once (the client draws no pose across an
+      // epoch change, and a delay would send where it respawned).
+      for (let v = 0, n = this.capacity; v < n; v++) this.hiddenSince[v * n + s] = Number.NEGATIVE_INFINITY;
     }
   }
 
   /** Slot s changes hands: its pairs forgotten and withheld, its counts zeroed (no change is reported). */
   private clearSlot(s: number): void {
     const n = this.capacity;
-    this.fog.removePlayer(s);
+    this.feeder.clear(s);
     for (let o = 0; o < n; o++) {
       this.sent[s * n + o] = 0;
       this.sent[o * n + s] = 0;
@@ -478,18 +349,8 @@ export class FogFilter<Id extends string | number = string> {
     for (let i = 0; i < this.flightId.length; i++) this.flightSent[i * n + s] = 0;
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
-    this.epoch[s] = Number.NaN;
-    this.oneWay[s] = Number.NaN;
-    this.interp[s] = Number.NaN;
-    this.ownKnown[s] = 0;
-    this.stallUntil[s] = Number.NEGATIVE_INFINITY;
   }
 }
-
-/** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input) unless the link is silent (a stall): ms. */
-const MAX_LEAD_MS = 1000;
-/** How long after a stall's silence ends its lead still counts (the backlog is stepped over a few ticks), ms. */
-const DRAIN_MS = 250;
 
 function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {
   return typeof v === 'number' && v - v === 0 ? Math.max(min, v) : fallback;

@@ -1,0 +1,211 @@
+/**
+ * FogFeed: feeds FogFilter's FogOfWar from a HitregMatch, slot by slot, after each tick (part of
+ * "hitreg/server"). It owns the per-slot state the feed needs (epoch, own velocity, timing set, stall
+ * lead) and says when a slot's player teleported, so FogFilter withholds it at once.
+ *
+ * Fed per slot from the match: the feet from the newest recorded snapshot, the velocity from the
+ * newest two when the last tick stepped input (its horizontal part scaled down to movement.maxSpeed
+ * when faster: a tick that stepped a stall's backlog moves the player several ticks' worth, and that
+ * lead is in the stamp lag below), else the last such velocity in this life (none known:
+ * the reach grows from the max speed, FogOfWar.speedFloor), the eye height (the pose's, else the rules'
+ * eyeHeightM), the team; per viewer the timing (FogOfWar.setTiming):
+ *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
+ *             tick's time less the stamp of the newest input it stepped, when that is larger (under
+ *             1 s): the client's screen runs ahead of what the server stepped by its one way plus
+ *             the inputs waiting in the server's queue,
+ *   interp  = the viewer's interpolation delay (as the match clamped it),
+ *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
+ *             of the patch interval and the tick, since update() runs once per tick),
+ *   safety  = safetyMs (default 50): the round trip is a windowed estimate and one-way is half of it
+ *             (asymmetric paths and jitter put the real one-way above that), the client's estimate of
+ *             the server clock (which places its interpolated render time) errs by a few ms, and the
+ *             server steps queued inputs over the next ticks (a burst arriving late moves a player
+ *             several ticks at once; a burst after a stall longer than the margin can outrun it
+ *             for the tick it lands, after which the measured speed widens the regions). About
+ *             three 64 Hz ticks covers these; FogOfWar adds one more
+ *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
+ *             client that inflates its round trip or interpolation only widens its own regions that far.
+ *             A client whose inputs reach the server a second or more after it stamped them (an
+ *             upstream stall) draws from where the server has not put it (the input queue banks at
+ *             most a second, so the excess is never stepped): while its link is silent, and for
+ *             DRAIN_MS after, its eye's horizon grows by the lag beyond one way (FogOfWar.stall, up
+ *             to MAX_STALL_S more). A lag switch buys that much sight while its player stands still
+ *             on every other screen; stamps stated late while the link keeps talking buy nothing.
+ *             The limit: a stall longer than about 2.5 s may still pop enemies in on that screen.
+ * A respawn or teleport bumps the player's epoch: the feed calls fog.forget(slot) for it (the pair is
+ * re-tested from the new spot in the same update). Allocation-free per slot: flat arrays sized for
+ * the match's slots at construction.
+ */
+import type { FogOfWar } from '../../shared/fog/index';
+import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
+import type { HitregMatch } from './match';
+import type { MatchPlayer } from './player';
+
+/** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input) unless the link is silent (a stall): ms. */
+const MAX_LEAD_MS = 1000;
+/** How long after a stall's silence ends its lead still counts (the backlog is stepped over a few ticks), ms. */
+const DRAIN_MS = 250;
+
+/** FogFilter's settings the feed reads (see FogFilterOptions). */
+export interface FogFeedSettings {
+  /** The movement's max speed: the reach's starting speed when no velocity of the player's own is known. */
+  maxSpeed: number;
+  patchMs: number;
+  safetyMs: number;
+  unknownOneWayMs: number;
+  /** Dead players judged like standing bodies (corpses: 'sight'). */
+  corpsesSeen: boolean;
+}
+
+export class FogFeed<Id extends string | number = string> {
+  private readonly maxSpeed: number;
+  private readonly patchMs: number;
+  private readonly safetyMs: number;
+  private readonly unknownOneWayMs: number;
+  private readonly corpsesSeen: boolean;
+  /** Per slot: the epoch of its last snapshot fed (NaN: none since it changed hands). */
+  private readonly epoch: Float64Array;
+  /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
+  private readonly oneWay: Float64Array;
+  private readonly interp: Float64Array;
+  /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
+  private readonly ownV: Float64Array;
+  private readonly ownKnown: Uint8Array;
+  /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
+  private readonly stallUntil: Float64Array;
+  /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
+  private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
+
+  constructor(private readonly match: HitregMatch<Id>, private readonly fog: FogOfWar, settings: FogFeedSettings) {
+    const n = match.maxPlayers;
+    this.maxSpeed = settings.maxSpeed;
+    this.patchMs = settings.patchMs;
+    this.safetyMs = settings.safetyMs;
+    this.unknownOneWayMs = settings.unknownOneWayMs;
+    this.corpsesSeen = settings.corpsesSeen;
+    this.epoch = new Float64Array(n).fill(Number.NaN);
+    this.oneWay = new Float64Array(n).fill(Number.NaN);
+    this.interp = new Float64Array(n).fill(Number.NaN);
+    this.ownV = new Float64Array(3 * n);
+    this.ownKnown = new Uint8Array(n);
+    this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  /**
+   * Slot s (its occupant `id`, undefined when free) into the fog: taken out when free or not recorded
+   * yet. Returns true when its player teleported (a new epoch after a known one): the fog forgot its
+   * pairs, and the caller withholds it at once.
+   */
+  feed(s: number, id: Id | undefined): boolean {
+    const fog = this.fog, match = this.match;
+    const h = id === undefined ? undefined : match.player(id);
+    const hist = match.scene.histories[s];
+    const k = hist === undefined ? 0 : hist.size();
+    if (h === undefined || hist === undefined || k === 0) {
+      if (fog.present[s] === 1) fog.removePlayer(s);
+      this.oneWay[s] = Number.NaN;
+      return false;
+    }
+    // Read into a typed array (PlayerHistory.feetInto): a pose object's fields written here boxed each double.
+    const f = this.feet;
+    hist.feetInto(f, 0, k - 1);
+    const x = f[1]!, y = f[2]!, z = f[3]!, ep = f[5]!, alive = f[6] === 1;
+    const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
+    let vx = 0, vy = 0, vz = 0;
+    // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
+    // tick that stepped none shows it standing while its client still runs it on. Then the last own
+    // velocity stands in: the client has moved on from it, by at most the acceleration, since the
+    // stamp of the newest input stepped, and the eye's horizon runs from that stamp (the lag below).
+    // Without one (a new life, no input yet, a stamp too old to be a lead) the reach starts from the
+    // max speed (FogOfWar.speedFloor), as it does when the game stamps no input.
+    const lag = match.newestTickMs - f[7]!;
+    let own = false;
+    if (k >= 2) {
+      hist.feetInto(f, SNAPSHOT_FEET, k - 2);
+      const dt = (f[0]! - f[SNAPSHOT_FEET]!) / 1000;
+      // Velocity over the last tick; none across a teleport or a gap of more than a few ticks.
+      if (f[SNAPSHOT_FEET + 5] === ep && dt > 0 && dt < 4 / match.tickRate) {
+        vx = (x - f[SNAPSHOT_FEET + 1]!) / dt; vy = (y - f[SNAPSHOT_FEET + 2]!) / dt; vz = (z - f[SNAPSHOT_FEET + 3]!) / dt;
+        own = f[7]! > f[SNAPSHOT_FEET + 7]!;
+        // A tick that stepped a backlog of inputs (a stall's queue) reads faster than the player runs:
+        // no honest speed passes movement.maxSpeed, and the backlog's lead is in the stamp lag below.
+        const h2 = vx * vx + vz * vz, cap = this.maxSpeed;
+        if (h2 > cap * cap) {
+          const k = cap / Math.sqrt(h2);
+          vx *= k; vz *= k;
+        }
+      }
+    }
+    if (this.epoch[s] !== ep) this.ownKnown[s] = 0;
+    const o3 = 3 * s, ov = this.ownV;
+    if (own) {
+      ov[o3] = vx; ov[o3 + 1] = vy; ov[o3 + 2] = vz;
+      this.ownKnown[s] = 1;
+      fog.speedFloor[s] = 0;
+    } else if (this.ownKnown[s] === 1 && lag < MAX_LEAD_MS) {
+      vx = ov[o3]!; vy = ov[o3 + 1]!; vz = ov[o3 + 2]!;
+      fog.speedFloor[s] = 0;
+    } else fog.speedFloor[s] = this.maxSpeed;
+    let teleported = false;
+    if (this.epoch[s] !== ep) {
+      if (this.epoch[s] === this.epoch[s]) {
+        fog.forget(s);
+        teleported = true;
+      }
+      this.epoch[s] = ep;
+    }
+    // FogOfWar.setPlayer's fields written directly: ten double arguments would be boxed on every call.
+    fog.present[s] = 1;
+    fog.px[s] = x; fog.py[s] = y; fog.pz[s] = z;
+    fog.vx[s] = vx; fog.vy[s] = vy; fog.vz[s] = vz;
+    fog.eye[s] = eye;
+    fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
+    fog.team[s] = h.team;
+    this.time(s, h as MatchPlayer<Id>, own);
+    return teleported;
+  }
+
+  /** Slot s changes hands: out of the fog, its feed state fresh. */
+  clear(s: number): void {
+    this.fog.removePlayer(s);
+    this.epoch[s] = Number.NaN;
+    this.oneWay[s] = Number.NaN;
+    this.interp[s] = Number.NaN;
+    this.ownKnown[s] = 0;
+    this.stallUntil[s] = Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * Slot s's catch-up, stall lead and timing from its round trip and the stamp lag of the snapshot
+   * feed() just read (the lag is read again here: a double argument would be boxed on every call).
+   */
+  private time(s: number, mp: MatchPlayer<Id>, own: boolean): void {
+    const fog = this.fog, now = this.match.newestTickMs, lag = now - this.feet[7]!;
+    // The timing only when it changed (a round trip sample, a new interpolation delay).
+    // MatchPlayer's fields read directly: its rttMs getter returns a double, boxed on every call.
+    const ext = mp.externalRttMs, rtt = ext === ext ? ext : mp.rtt.rttMs;
+    // The eye's lead: how far the client's screen runs ahead of what the server stepped is its one
+    // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
+    // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
+    let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
+    // What its link holds back beyond one way (a stall's backlog) the server steps faster than real
+    // time when it lands: others see its body make that up, over their body horizon.
+    const behind = lag - oneWay;
+    fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
+    if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
+    // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
+    // the silence since its last message is an ordinary lead) and for DRAIN_MS after, while the
+    // backlog it lands is stepped; the eye's horizon grows by the excess (FogOfWar.stall, capped).
+    // A client that states old stamps while it keeps talking gains nothing; one that goes silent
+    // stands still on every other screen meanwhile.
+    const silence = now - mp.heardMs;
+    if (lag >= MAX_LEAD_MS && lag - silence < MAX_LEAD_MS) this.stallUntil[s] = now + DRAIN_MS;
+    fog.stall[s] = lag >= MAX_LEAD_MS && now <= this.stallUntil[s]! ? (lag - oneWay) / 1000 : 0;
+    const interp = mp.interpDelayMs;
+    if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
+      this.oneWay[s] = oneWay;
+      this.interp[s] = interp;
+      fog.setTiming(s, oneWay, interp, this.patchMs, this.safetyMs);
+    }
+  }
+}
