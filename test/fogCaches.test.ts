@@ -108,7 +108,7 @@ describe('fog of war: the caches against the plain rule', async () => {
 
   it('the occluder cache, the line memory and the convex-piece shortcut change no verdict', () => {
     // The same level without its BVH arrays: every ray walks World.anyHit, nothing is remembered and
-    // no line is skipped (the shortcut only casts fewer).
+    // no line is skipped (the shortcut casts fewer over the run, though in its own order).
     const bare = { anyHit: (sx: number, sy: number, sz: number, ex: number, ey: number, ez: number) => world.anyHit(sx, sy, sz, ex, ey, ez) };
     const m = wander(world, 0x0cc1);
     const a = fogOf(world, base), b = fogOf(bare as unknown as World, base);
@@ -116,7 +116,6 @@ describe('fog of war: the caches against the plain rule', async () => {
     for (let t = 0; t < TICKS; t++) {
       load(a, m, t); load(b, m, t);
       a.update(); b.update();
-      expect(a.rays, `tick ${t}`).toBeLessThanOrEqual(b.rays);
       expect(Array.from(a.visible), `tick ${t}`).toEqual(Array.from(b.visible));
       rays += a.rays;
       bareRays += b.rays;
@@ -124,6 +123,7 @@ describe('fog of war: the caches against the plain rule', async () => {
     }
     console.log(`[fog] rays with the shortcut ${rays}, every line cast ${bareRays}`);
     expect(rays).toBeGreaterThan(1000);
+    expect(rays).toBeLessThan(bareRays);
   });
 });
 

@@ -7,14 +7,16 @@
  * the one that blocked the same line of the pair at its last test (./lineMemory), the four that
  * blocked the latest rays, and the triangles across the edges of the remembered one.
  *
- * Shortcut (exact): the lines come in families whose extreme lines bound them (./rays): the 16
- * matched corners bound every segment between the two regions, the matched grid's four corner lines
- * bound the grid, and the crossing lines' two outer lines (both chords' left ends, both right ends)
- * bound the crossing lines. When every extreme line of a family meets one convex piece (a triangle, or
- * a convex coplanar quad of two: ./pieces), the separating-plane argument of ./rays says every line
- * of the family meets it, so the rest are not cast; the 16 corners on one piece decide the pair
- * hidden. A line tested against the piece alone counts as a ray. Which piece is tried comes from
- * the hints, so the ray count may depend on them; the verdict does not.
+ * Shortcut (exact): lines come in families bounded by their extreme lines (./rays): the 16 matched
+ * corners bound every segment between the two regions; a rectangle of the matched grid's (lateral,
+ * vertical) indices is bounded by its four corner lines; a rectangle of the crossing lines' (eye
+ * chord, body chord) indices by its two parallel corners (both low ends, both high ends: the chords
+ * move along the same direction). When the extreme lines all meet one convex piece (a triangle, or a
+ * convex coplanar quad of two: ./pieces), the separating-plane argument of ./rays says every line of
+ * the family meets it, so the rest are not cast: the 16 corners on one piece decide the pair hidden,
+ * and the grid and crossing lines are split into rectangles until each lies on one piece or has no
+ * line inside (./family). A line tested against a piece alone counts as a ray. Which piece is tried
+ * comes from the hints, so the ray count may depend on them; the verdict does not.
  */
 import { bvhAnyHitCached, bvhHintHit, type BvhArrays } from '../bvh/traverse';
 import { edgeNeighbours, LineMemory } from './lineMemory';
@@ -56,8 +58,12 @@ export class FogLines {
   /** The triangle the last blocked ray met (-1: unknown), and the piece of the family being cast (its triangles; -1: none yet). */
   private lastTri = -1;
   private readonly piece = new Int32Array(2).fill(-1);
-  /** 1 while every extreme line of the family so far met the piece. */
-  private common = 0;
+  /** Per line of the current call: decided blocked when knownGen equals gen, with the triangle it met (-1: unknown). */
+  private readonly knownGen: Int32Array;
+  private readonly knownTri: Int32Array;
+  private gen = 0;
+  /** The rectangles of a family still to try (./family), four numbers each. */
+  private readonly stack = new Int32Array(4 * 64);
   private mem = -1;
   private width = 0;
   /** The line the last clear() that returned true tested. */
@@ -67,6 +73,8 @@ export class FogLines {
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
     this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
     this.partners = this.bvh === null ? new Int32Array(0) : convexPartners(this.bvh.verts, this.bvh.tris, this.neighbours);
+    this.knownGen = new Int32Array(mostLines);
+    this.knownTri = new Int32Array(mostLines);
     this.lines = this.bvh === null ? null : new LineMemory(pairs, Math.min(pairs, LINE_MEMORY_PER_SLOT * slots), Math.min(mostLines, LINE_MEMORY_WIDTH));
   }
 
@@ -85,72 +93,111 @@ export class FogLines {
     this.lineAt = -1;
     this.mem = -1;
     this.width = 0;
-    if (first >= 0 && first < count && this.clear(r, g, first, false)) return first;
+    // A new generation: no line of this call is known yet.
+    this.gen = this.gen === 0x7fffffff ? 1 : this.gen + 1;
+    if (first >= 0 && first < count && this.clear(r, g, first)) return first;
     if (p >= 0 && this.lines !== null) {
       this.mem = this.lines.acquire(p);
       this.width = this.lines.width;
     }
-    // The aimed lines, then the matched corners: on one piece, every line between the regions is blocked.
-    for (let i = 0; i < 2; i++) if (i !== first && this.clear(r, g, i, false)) return i;
-    this.startFamily();
-    for (let i = 2; i < FIXED_RAYS; i++) if (this.clear(r, g, i, true)) return i;
-    if (this.common === 1) return -1;
-    // The matched grid: its four corner lines, then the rest unless those met one piece.
-    const lat = g[G_LAT]!, vert = g[G_VERT]!, cells = lat * vert, base = FIXED_RAYS;
-    const c0 = base, c1 = base + lat - 1, c2 = base + cells - lat, c3 = base + cells - 1;
-    this.startFamily();
-    if (this.clear(r, g, c0, true) || this.clear(r, g, c1, true) || this.clear(r, g, c2, true) || this.clear(r, g, c3, true)) return this.found;
-    if (this.common !== 1) {
-      for (let i = base; i < base + cells; i++) {
-        if (i === first || i === c0 || i === c1 || i === c2 || i === c3) continue;
-        if (this.clear(r, g, i, false)) return i;
-      }
+    // The aimed lines, then the matched corners: all 16 on one piece, every line between the regions is blocked.
+    for (let i = 0; i < 2; i++) if (i !== first && this.clear(r, g, i)) return i;
+    let t = -1, common = this.bvh !== null;
+    for (let i = 2; i < FIXED_RAYS; i++) {
+      if (common && t >= 0 && this.onPiece(r, g, i, t)) continue;
+      if (this.known(r, g, i)) return i;
+      const ti = this.knownTri[i]!;
+      if (t < 0 && ti >= 0) t = ti;
+      else common = false;
     }
-    // The fans, if any.
+    if (common) return -1;
+    // The matched grid (lateral x vertical), then the fans, then the crossing lines (each region's chord).
+    const lat = g[G_LAT]!, vert = g[G_VERT]!, cells = lat * vert, base = FIXED_RAYS;
+    let k = this.family(r, g, base, lat, lat - 1, vert - 1, false);
+    if (k >= 0) return k;
     const crossBase = base + g[G_PARTS]! * cells;
-    for (let i = base + cells; i < crossBase; i++) if (i !== first && this.clear(r, g, i, false)) return i;
+    for (let i = base + cells; i < crossBase; i++) if (this.known(r, g, i)) return i;
     if (g[G_CROSS] !== 1) return -1;
-    // The crossing lines: the two outer ones, then the rest unless those met one piece.
-    const n = g[G_CROSS_LAT]!, x0 = crossBase, x1 = crossBase + n * n - 1;
-    this.startFamily();
-    if (this.clear(r, g, x0, true) || this.clear(r, g, x1, true)) return this.found;
-    if (this.common === 1) return -1;
-    for (let i = x0 + 1; i < x1; i++) if (i !== first && this.clear(r, g, i, false)) return i;
-    return -1;
-  }
-
-  private startFamily(): void {
-    this.common = 1;
-    this.piece[0] = -1;
-    this.piece[1] = -1;
+    const n = g[G_CROSS_LAT]!;
+    k = this.family(r, g, crossBase, n, n - 1, n - 1, true);
+    return k;
   }
 
   /**
-   * Whether line i is clear. An extreme line of a family (extreme true) is first tested against the
-   * family's piece; one not on it ends the family's shortcut; the first one blocked sets the piece.
+   * The first clear line of a family over a rectangle of indices (line base + a + stride * b, a in
+   * [0, aMax], b in [0, bMax]), or -1 when every one is blocked. A rectangle whose corner lines (for
+   * the crossing lines, whose two chords move independently, the two parallel ones: (a0, b0) and (a1,
+   * b1)) all meet one convex piece is blocked whole; else it is split in four (two when one side is a
+   * single step) and the parts are tried in turn, down to rectangles with no line inside, whose lines
+   * are cast. Lines already decided in this call are not cast again.
    */
-  private clear(r: Float64Array, g: Float64Array, i: number, extreme: boolean): boolean {
+  private family(r: Float64Array, g: Float64Array, base: number, stride: number, aMax: number, bMax: number, parallel: boolean): number {
+    const st = this.stack;
+    let sp = 0;
+    st[sp++] = 0; st[sp++] = aMax; st[sp++] = 0; st[sp++] = bMax;
+    while (sp > 0) {
+      const b1 = st[--sp]!, b0 = st[--sp]!, a1 = st[--sp]!, a0 = st[--sp]!;
+      const i00 = base + a0 + stride * b0, i11 = base + a1 + stride * b1;
+      const i10 = base + a1 + stride * b0, i01 = base + a0 + stride * b1;
+      if (a1 - a0 <= 1 && b1 - b0 <= 1) {
+        // No line inside: cast the (up to) four.
+        if (this.known(r, g, i00) || this.known(r, g, i11) || this.known(r, g, i10) || this.known(r, g, i01)) return this.found;
+        continue;
+      }
+      if (this.known(r, g, i00) || this.known(r, g, i11)) return this.found;
+      const t = this.knownTri[i00]!;
+      let whole = t >= 0 && this.bvh !== null && this.onPiece(r, g, i11, t);
+      if (whole && !parallel) whole = this.onPiece(r, g, i10, t) && this.onPiece(r, g, i01, t);
+      if (whole) continue;
+      if (sp + 16 > st.length) {
+        // Deeper than the stack holds (not with the grid caps): every line of the rectangle.
+        for (let b = b0; b <= b1; b++) for (let a = a0; a <= a1; a++) if (this.known(r, g, base + a + stride * b)) return this.found;
+        continue;
+      }
+      const am = (a0 + a1) >> 1, bm = (b0 + b1) >> 1;
+      const splitA = a1 - a0 > 1, splitB = b1 - b0 > 1;
+      // Pushed in reverse so the parts are tried from (a0, b0) on.
+      if (splitA && splitB) { st[sp++] = am; st[sp++] = a1; st[sp++] = bm; st[sp++] = b1; }
+      if (splitB) { st[sp++] = a0; st[sp++] = splitA ? am : a1; st[sp++] = bm; st[sp++] = b1; }
+      if (splitA) { st[sp++] = am; st[sp++] = a1; st[sp++] = b0; st[sp++] = splitB ? bm : b1; }
+      st[sp++] = a0; st[sp++] = splitA ? am : a1; st[sp++] = b0; st[sp++] = splitB ? bm : b1;
+    }
+    return -1;
+  }
+
+  /** Whether line i is clear (found = i), cast unless already decided blocked in this call. */
+  private known(r: Float64Array, g: Float64Array, i: number): boolean {
+    if (this.knownGen[i] === this.gen) return false;
+    return this.clear(r, g, i);
+  }
+
+  /** Whether line i meets the convex piece of triangle t (t and its partner; ./pieces): one ray, tested against those alone. Marks it blocked when it does. */
+  private onPiece(r: Float64Array, g: Float64Array, i: number, t: number): boolean {
+    const kt = this.knownTri[i]!;
+    if (this.knownGen[i] === this.gen && kt >= 0 && (kt === t || kt === this.partners[t / 3])) return true;
     const seg = this.seg;
     rayEnds(seg, i, r, g);
-    this.lineAt = i < this.width ? this.mem + i : -1;
-    if (extreme && this.common === 1 && this.piece[0] >= 0 && this.bvh !== null) {
-      if (bvhHintHit(this.bvh, seg, this.piece, 2) >= 0) {
-        this.rays++;
-        return false;
-      }
-      this.common = 0;
+    this.piece[0] = t;
+    this.piece[1] = this.partners[t / 3]!;
+    this.rays++;
+    if (bvhHintHit(this.bvh!, seg, this.piece, 2) < 0) return false;
+    if (this.knownGen[i] !== this.gen) {
+      this.knownGen[i] = this.gen;
+      this.knownTri[i] = t;
     }
+    return true;
+  }
+
+  /** Whether line i is clear (found = i); a blocked one is marked decided, with the triangle it met. */
+  private clear(r: Float64Array, g: Float64Array, i: number): boolean {
+    rayEnds(this.seg, i, r, g);
+    this.lineAt = i < this.width ? this.mem + i : -1;
     if (!this.blocked()) {
       this.found = i;
       return true;
     }
-    if (extreme && this.common === 1 && this.piece[0] < 0) {
-      const t = this.lastTri;
-      if (t >= 0) {
-        this.piece[0] = t;
-        this.piece[1] = this.partners[t / 3]!;
-      } else this.common = 0;
-    }
+    this.knownGen[i] = this.gen;
+    this.knownTri[i] = this.lastTri;
     return false;
   }
 
