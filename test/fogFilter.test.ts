@@ -191,7 +191,7 @@ describe('FogFilter', () => {
     expect(vz / vx).toBeCloseTo(2 / 8, 6);
   });
 
-  it('an upstream stall of over a second grows the eye horizon while the link is silent; late stamps on a live link do not', () => {
+  it('an upstream stall of over a second grows the eye horizon while the link is silent; late stamps on a live link do not; a lead under a second may pass the 1 s cap', () => {
     const g = game();
     g.put('a', 0, 0);
     g.put('b', 0, 8);
@@ -222,6 +222,13 @@ describe('FogFilter', () => {
     }
     expect(g.fog.fog.stall[s]).toBe(0);
     expect(g.fog.fog.horizon[s]).toBeLessThanOrEqual(before + 1e-9);
+    // A lead under a second (stamps 900 ms late): its own part carries the eye's horizon past 1 s.
+    for (let i = 0; i < 64; i++) {
+      g.input('b', g.match.now() - 900);
+      g.tick();
+    }
+    const interp = g.match.player('b')!.interpDelayMs;
+    expect(g.fog.fog.horizon[s]! + g.fog.fog.stall[s]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
   });
 
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {

@@ -24,7 +24,8 @@
  *             for the tick it lands, after which the measured speed widens the regions). About
  *             three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
- *             client that inflates its round trip or interpolation only widens its own regions that far.
+ *             client that inflates its round trip or interpolation only widens its own regions that far;
+ *             a measured stamp lag's own part may carry the eye's past it (FogOfWar.stall).
  *             A client whose inputs reach the server a second or more after it stamped them (an
  *             upstream stall) draws from where the server has not put it (the input queue banks at
  *             most a second, so the excess is never stepped): while its link is silent, and for
@@ -36,7 +37,7 @@
  * re-tested from the new spot in the same update). Allocation-free per slot: flat arrays sized for
  * the match's slots at construction.
  */
-import type { FogOfWar } from '../../shared/fog/index';
+import { MAX_HORIZON_S, type FogOfWar } from '../../shared/fog/index';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import type { MatchPlayer } from './player';
@@ -188,20 +189,29 @@ export class FogFeed<Id extends string | number = string> {
     // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
     // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
     let oneWay = rtt > 0 ? rtt / 2 : this.unknownOneWayMs;
+    const rttWay = oneWay;
     // What its link holds back beyond one way (a stall's backlog) the server steps faster than real
     // time when it lands: others see its body make that up, over their body horizon.
     const behind = lag - oneWay;
     fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
+    const interp = mp.interpDelayMs;
     // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
     // the silence since its last message is an ordinary lead) and for DRAIN_MS after, while the
     // backlog it lands is stepped; the eye's horizon grows by the excess (FogOfWar.stall, capped).
     // A client that states old stamps while it keeps talking gains nothing; one that goes silent
-    // stands still on every other screen meanwhile.
+    // stands still on every other screen meanwhile. A measured lead under MAX_LEAD_MS may carry the
+    // horizon past MAX_HORIZON_S too (by its own part only: the round trip and interpolation delay
+    // a client states stay capped).
     const silence = now - mp.heardMs;
     if (lag >= MAX_LEAD_MS && lag - silence < MAX_LEAD_MS) this.stallUntil[s] = now + DRAIN_MS;
-    fog.stall[s] = lag >= MAX_LEAD_MS && now <= this.stallUntil[s]! ? (lag - oneWay) / 1000 : 0;
-    const interp = mp.interpDelayMs;
+    let stall = 0;
+    if (lag >= MAX_LEAD_MS && now <= this.stallUntil[s]!) stall = lag - rttWay;
+    else if (oneWay > rttWay) {
+      const over = oneWay + interp + this.patchMs + this.safetyMs - 1000 * MAX_HORIZON_S;
+      if (over > 0) stall = over < oneWay - rttWay ? over : oneWay - rttWay;
+    }
+    fog.stall[s] = stall / 1000;
     if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
       this.oneWay[s] = oneWay;
       this.interp[s] = interp;
