@@ -47,10 +47,13 @@ function game() {
   };
   /** An input stamped `stampMs` arrives from id and is stepped at the next tick. */
   const input = (id: string, stampMs: number) => {
-    stamps.set(id, stampMs);
-    return match.stamp(id, stampMs);
+    const why = match.stamp(id, stampMs);
+    if (why === null) stamps.set(id, stampMs);
+    return why;
   };
-  return { match, fog, put, tick, changes, feet, input };
+  /** The pose's newest stepped input stamp alone (an input taken earlier leaves the queue). */
+  const stepped = (id: string, stampMs: number) => stamps.set(id, stampMs);
+  return { match, fog, put, tick, changes, feet, input, stepped };
 }
 
 /** Brute force: any clear line from the eye (feet + eye height) to the body (0.2 to 1.7 m up). */
@@ -207,28 +210,35 @@ describe('FogFilter', () => {
     // Silent for 1.5 s: the lag passes a second, the horizon grows by it.
     g.tick(96);
     expect(g.fog.fog.stall[s]).toBeGreaterThan(1.3);
-    // The backlog lands, its first 8 inputs stepped: the lead still counts while it is stepped.
-    expect(g.input('b', last + 8 * dt)).toBeNull();
-    g.tick();
-    expect(g.fog.fog.stall[s]).toBeGreaterThan(1);
+    // The backlog lands (its newest input taken) and is stepped two inputs a tick: the lead counts
+    // while inputs stay queued, past DRAIN_MS.
+    expect(g.match.stamp('b', g.match.now() - 60)).toBeNull();
+    let stepped = last;
+    for (let i = 0; i < 24; i++) {
+      stepped += 2 * dt;
+      g.stepped('b', stepped);
+      g.tick();
+    }
+    expect(g.fog.fog.stall[s]).toBeGreaterThan(0.5);
     // Stepped up to the newest: no more.
     expect(g.input('b', g.match.now() - 60)).toBeNull();
     g.tick(Math.ceil(300 / dt));
     expect(g.fog.fog.stall[s]).toBe(0);
-    // Stamps stated 1.5 s late on a link that keeps talking: no stall.
-    for (let i = 0; i < 64; i++) {
+    // Stamps stated 1.5 s late on a link that keeps talking (each stepped at the next tick): no stall.
+    for (let i = 0; i < 80; i++) {
       g.input('b', g.match.now() - 1500);
       g.tick();
     }
     expect(g.fog.fog.stall[s]).toBe(0);
     expect(g.fog.fog.horizon[s]).toBeLessThanOrEqual(before + 1e-9);
-    // A lead under a second (stamps 900 ms late): its own part carries the eye's horizon past 1 s.
+    // A lead under a second (c's stamps 900 ms late): its own part carries the eye's horizon past 1 s.
+    g.put('c', 0, 9);
     for (let i = 0; i < 64; i++) {
-      g.input('b', g.match.now() - 900);
+      expect(g.input('c', g.match.now() - 900)).toBeNull();
       g.tick();
     }
-    const interp = g.match.player('b')!.interpDelayMs;
-    expect(g.fog.fog.horizon[s]! + g.fog.fog.stall[s]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
+    const c = g.match.slotOf('c'), interp = g.match.player('c')!.interpDelayMs;
+    expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
   });
 
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {

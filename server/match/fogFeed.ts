@@ -197,14 +197,15 @@ export class FogFeed<Id extends string | number = string> {
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
     const interp = mp.interpDelayMs;
     // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
-    // the silence since its last message is an ordinary lead) and for DRAIN_MS after, while the
-    // backlog it lands is stepped; the eye's horizon grows by the excess (FogOfWar.stall, capped).
-    // A client that states old stamps while it keeps talking gains nothing; one that goes silent
-    // stands still on every other screen meanwhile. A measured lead under MAX_LEAD_MS may carry the
+    // the silence since its last message is an ordinary lead), while inputs it took are still
+    // queued (the latest taken is later than the newest stepped: the backlog the stall landed) and for DRAIN_MS
+    // after; the eye's horizon grows by the excess (FogOfWar.stall, capped). A client that states
+    // old stamps while it keeps talking gains nothing; one that goes silent stands still on every
+    // other screen meanwhile, and a backlog moves it late. A measured lead under MAX_LEAD_MS may carry the
     // horizon past MAX_HORIZON_S too (by its own part only: the round trip and interpolation delay
     // a client states stay capped).
     const silence = now - mp.heardMs;
-    if (lag >= MAX_LEAD_MS && lag - silence < MAX_LEAD_MS) this.stallUntil[s] = now + DRAIN_MS;
+    if (lag >= MAX_LEAD_MS && (lag - silence < MAX_LEAD_MS || mp.stampedMs > this.feet[7]!)) this.stallUntil[s] = now + DRAIN_MS;
     let stall = 0;
     if (lag >= MAX_LEAD_MS && now <= this.stallUntil[s]!) stall = lag - rttWay;
     else if (oneWay > rttWay) {

@@ -251,7 +251,9 @@ export class HitregMatch<Id extends string | number = string> {
     const p = this.byId.get(id);
     if (p === undefined) return 'NO_PLAYER';
     p.heardMs = this.now();
-    return p.takeStamp(stampMs, this.now(), this.rules);
+    const why = p.takeStamp(stampMs, this.now(), this.rules);
+    if (why === null) p.stampedMs = stampMs;
+    return why;
   }
 
   /** The newest time a player's stream has stated, match ms (NaN: nothing yet, or not in the match). */

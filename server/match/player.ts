@@ -65,6 +65,8 @@ export class MatchPlayer<Id> implements HitregPlayer<Id> {
   streamFloorMs = Number.NaN;
   /** Match ms the newest message of this player's arrived (a stamp, a pong, a shot; NaN: none yet): fog of war tells a stall by the silence since. */
   heardMs = Number.NaN;
+  /** The stamp of the latest input taken (HitregMatch.stamp; NaN: none yet): when it is later than the pose's newest stepped one, inputs are still queued. */
+  stampedMs = Number.NaN;
   readonly rtt = new RoundTrip();
   weapons: ShooterState;
 
