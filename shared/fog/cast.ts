@@ -33,6 +33,19 @@ export interface FogWorld {
   arrays?(): BvhArrays;
 }
 
+/** Each level's edge neighbours and convex partners, built once and shared by every FogOfWar on it (read only). */
+const levels = new WeakMap<Int32Array, { neighbours: Int32Array; partners: Int32Array }>();
+
+function levelOf(bvh: BvhArrays): { neighbours: Int32Array; partners: Int32Array } {
+  let l = levels.get(bvh.tris);
+  if (l === undefined) {
+    const neighbours = edgeNeighbours(bvh.tris);
+    l = { neighbours, partners: convexPartners(bvh.verts, bvh.tris, neighbours) };
+    levels.set(bvh.tris, l);
+  }
+  return l;
+}
+
 /** Triangles kept as likely occluders. */
 const OCCLUDERS = 4;
 /** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
@@ -71,8 +84,9 @@ export class FogLines {
 
   constructor(private readonly world: FogWorld, pairs: number, slots: number, mostLines: number) {
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
-    this.neighbours = this.bvh === null ? new Int32Array(0) : edgeNeighbours(this.bvh.tris);
-    this.partners = this.bvh === null ? new Int32Array(0) : convexPartners(this.bvh.verts, this.bvh.tris, this.neighbours);
+    const level = this.bvh === null ? null : levelOf(this.bvh);
+    this.neighbours = level === null ? new Int32Array(0) : level.neighbours;
+    this.partners = level === null ? new Int32Array(0) : level.partners;
     this.knownGen = new Int32Array(mostLines);
     this.knownTri = new Int32Array(mostLines);
     this.lines = this.bvh === null ? null : new LineMemory(pairs, Math.min(pairs, LINE_MEMORY_PER_SLOT * slots), Math.min(mostLines, LINE_MEMORY_WIDTH));
