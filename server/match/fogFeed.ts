@@ -44,7 +44,7 @@ import type { MatchPlayer } from './player';
 
 /** A stamp lag beyond this is not a lead but a stale stamp (a player standing with no input) unless the link is silent (a stall): ms. */
 const MAX_LEAD_MS = 1000;
-/** How long after a stall's silence ends its lead still counts (the backlog is stepped over a few ticks), ms. */
+/** How long a stall's lead still counts after the link was last seen silent or its backlog queued, ms. */
 const DRAIN_MS = 250;
 
 /** FogFilter's settings the feed reads (see FogFilterOptions). */
