@@ -88,6 +88,7 @@
  * update() allocates nothing.
  */
 import { FogLines, type FogWorld } from './cast';
+import { FogSlots } from './slots';
 import type { FogConfig } from './config';
 import { horizonSeconds, MAX_HORIZON_S } from './reach';
 import { FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
@@ -107,37 +108,7 @@ export { POINT_STRIDE, Q_X, Q_Y, Q_Z, Q_VX, Q_VY, Q_VZ, Q_GRAVITY, Q_RADIUS, Q_L
 const CACHE = 2 * PRISM_STRIDE;
 const J = PRISM_STRIDE;
 
-export class FogOfWar {
-  readonly capacity: number;
-  /** Per slot: in the match (1) or not; alive; team (-1: none, everyone is an enemy). */
-  readonly present: Uint8Array;
-  readonly alive: Uint8Array;
-  readonly team: Int32Array;
-  /** Per slot: feet position, velocity (m/s), eye height above the feet. */
-  readonly px: Float64Array; readonly py: Float64Array; readonly pz: Float64Array;
-  readonly vx: Float64Array; readonly vy: Float64Array; readonly vz: Float64Array;
-  readonly eye: Float64Array;
-  /**
-   * Per slot: a speed, m/s, the reach starts from at least (0 by default). Set it to the max speed
-   * when the velocity is not the player's own (a tick that stepped no input shows none while the
-   * player still runs): ./reach then grows nothing from rest.
-   */
-  readonly speedFloor: Float64Array;
-  /**
-   * Per slot, seconds of its own movement its server position may still make up faster than real
-   * time (0 by default): inputs its link held back (a stall, a retransmission) arrive in a burst and
-   * the server steps several a tick. Its body's region grows over this much more time.
-   */
-  readonly catchUp: Float64Array;
-  /**
-   * Per viewer slot, seconds its eye's horizon grows by beyond the timing's (0 by default, at most
-   * MAX_STALL_S): an upstream stall, during which its client keeps moving its screen's eye on from
-   * inputs the server has not received (FogFilter sets it from the stamp lag while the link is silent).
-   */
-  readonly stall: Float64Array;
-  /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
-  readonly horizon: Float64Array;
-  readonly bodyHorizon: Float64Array;
+export class FogOfWar extends FogSlots {
   /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy must be sent to the viewer. */
   readonly visible: Uint8Array;
   /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
@@ -165,23 +136,11 @@ export class FogOfWar {
   private updates = 0;
 
   constructor(world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
-    if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
+    super(capacity);
     if (!(cfg.openingM > 0 && cfg.crossOpeningM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM and crossOpeningM must be > 0 and maxGridSide 2..64.');
     if (!(cfg.hiddenWiden >= 1 && cfg.hiddenWiden <= 16)) throw new Error('FogOfWar: hiddenWiden must be 1..16.');
-    this.capacity = capacity;
     initGrid(this.grid, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
     const n = capacity, nn = n * n;
-    this.present = new Uint8Array(n);
-    this.alive = new Uint8Array(n);
-    this.team = new Int32Array(n).fill(-1);
-    this.px = new Float64Array(n); this.py = new Float64Array(n); this.pz = new Float64Array(n);
-    this.vx = new Float64Array(n); this.vy = new Float64Array(n); this.vz = new Float64Array(n);
-    this.eye = new Float64Array(n);
-    this.speedFloor = new Float64Array(n);
-    this.catchUp = new Float64Array(n);
-    this.stall = new Float64Array(n);
-    this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
-    this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.visible = new Uint8Array(nn);
     this.pairVisible = new Uint8Array(nn);
     this.lastRay = new Int16Array(nn).fill(-1);

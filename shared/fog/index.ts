@@ -4,6 +4,7 @@
  * it tests (./rays).
  */
 export * from './fog';
+export { FogSlots } from './slots';
 export * from './reach';
 export * from './body';
 export { FIXED_RAYS } from './rays';

@@ -9,20 +9,7 @@ import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { jumpRise, MAX_HORIZON_S, MAX_STALL_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
 import { P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE } from './rays';
-
-/** FogOfWar's per-slot inputs the regions are built from (its public arrays, shared, not copied). */
-export interface FogPlayers {
-  readonly capacity: number;
-  readonly present: Uint8Array;
-  readonly px: Float64Array; readonly py: Float64Array; readonly pz: Float64Array;
-  readonly vx: Float64Array; readonly vy: Float64Array; readonly vz: Float64Array;
-  readonly eye: Float64Array;
-  readonly speedFloor: Float64Array;
-  readonly catchUp: Float64Array;
-  readonly stall: Float64Array;
-  readonly horizon: Float64Array;
-  readonly bodyHorizon: Float64Array;
-}
+import type { FogSlots } from './slots';
 
 /** FogOfWar.point's fields (see seesPoint): position, velocity, gravity, radius, lead, turns. */
 export const POINT_STRIDE = 10;
@@ -61,7 +48,7 @@ export class FogRegions {
   /** The update prepare() was last called for. */
   private stamp = -1;
 
-  constructor(private readonly cfg: FogConfig, private readonly players: FogPlayers) {
+  constructor(private readonly cfg: FogConfig, private readonly players: FogSlots) {
     const n = players.capacity;
     this.speed = new Float64Array(n);
     this.slope = new Float64Array(n);
