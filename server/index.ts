@@ -29,7 +29,7 @@ import { loadWorld, DEFAULT_LEVEL_PATH } from './level/gltf';
 import { autoSpawnPoints } from './level/spawnPoints';
 import { MANNEQUIN_RIG, Clip } from './rig/mannequin';
 import { ARENA_LOADOUT, DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, ROOM_NAME, WEAPONS, World, defaultMoveConfig, defaultValidationConfig, type MoveConfig, type Rig, type ValidationConfig } from '../shared/index';
-import { DEFAULT_PING_INTERVAL_MS, DEFAULT_STALL_LIMITS, type MatchRecorder } from './match/index';
+import { DEFAULT_PING_INTERVAL_MS, DEFAULT_STALL_LIMITS, walkGridOf, type MatchRecorder } from './match/index';
 import type { ArenaRoom } from './arena/room';
 import type { ArenaConfig } from './arena/config';
 import { DEFAULT_REJECT_BUDGET } from './arena/budget';
@@ -146,6 +146,7 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     debugVerdicts: options.debugVerdicts ?? false,
     fog: options.fog === 'off' ? 'off' : 'on',
     fogClimb: options.fog === 'off' ? undefined : buildClimbMap(world, rules.movement.stepHeight),
+    fogWalk: options.fog === 'off' ? undefined : walkGridOf(world, rules.movement) ?? null,
     maxProjectiles: options.maxProjectiles,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),

@@ -2,7 +2,7 @@
  * The crossing lines of shared/fog/rays.ts against brute force on the walled rooms level
  * (server/level/rooms.ts: doorways that line up, up to four in a row along its diagonals): for eye
  * and body regions as wide as a fast viewer's, every line from a point of the eye region's front
- * chord (across the line between the centres, CHORD_DEPTH of the radius toward the body region) at the eye to
+ * chord (./rays: across the line between the centres, CHORD_DEPTH of its half-depth toward the body region) at the eye to
  * one of the body region's front chord at its middle is scanned densely; when the clear ones hold a
  * crossOpeningM x crossOpeningM square of (eye offset, body offset) pairs, the rule's lines must find one. The
  * regions of pop-ins measured on that level with crossing lines between the diameters, as coarse as
@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
 import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
-import { CHORD_DEPTH, G_UX, G_UZ, GRID_STRIDE, initGrid, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, sizeGrid } from '../shared/fog/rays';
+import { G_CHORDS, GRID_STRIDE, initGrid, P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, setOctagon, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
@@ -31,7 +31,23 @@ function regions(ax: number, az: number, ra: number, bx: number, bz: number, rb:
   const r = new Float64Array(2 * J);
   r[P_CX] = ax; r[P_CZ] = az; r[P_R] = ra; r[3] = 0.4; r[4] = 3; r[P_EYE] = 1.68; r[P_MID] = 1.68;
   r[J + P_CX] = bx; r[J + P_CZ] = bz; r[J + P_R] = rb; r[J + 3] = -0.6; r[J + 4] = 2.8; r[J + P_EYE] = 1.72; r[J + P_MID] = 0.85;
+  return uncut(r);
+}
+
+/** Regions not cut by walls: aimed from their centres, each the octagon about its disc. */
+function uncut(r: Float64Array): Float64Array {
+  for (const o of [0, J]) {
+    r[o + P_AX] = r[o + P_CX]!; r[o + P_AZ] = r[o + P_CZ]!;
+    setOctagon(r, o);
+  }
   return r;
+}
+
+/** Two regions written with the seven numbers each of centre, radius, heights and aim heights. */
+function fromSeven(seven: readonly number[]): Float64Array {
+  const r = new Float64Array(2 * J);
+  for (let k = 0; k < 7; k++) { r[k] = seven[k]!; r[J + k] = seven[7 + k]!; }
+  return uncut(r);
 }
 
 function ruleSees(r: Float64Array): boolean {
@@ -50,19 +66,21 @@ function brute(r: Float64Array): { any: boolean; square: boolean } {
   const g = new Float64Array(GRID_STRIDE);
   initGrid(g, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
   sizeGrid(g, r, cfg.maxGridSide, false, false);
-  // Across, and from A toward B.
-  const ux = g[G_UX]!, uz = g[G_UZ]!, fx = uz, fz = -ux;
-  const d = CHORD_DEPTH, half = Math.sqrt(1 - d * d), ha = half * r[P_R]!, hb = half * r[J + P_R]!;
-  const ax = r[P_CX]! + d * r[P_R]! * fx, az = r[P_CZ]! + d * r[P_R]! * fz;
-  const bx = r[J + P_CX]! - d * r[J + P_R]! * fx, bz = r[J + P_CZ]! - d * r[J + P_R]! * fz;
-  const na = Math.floor((2 * ha) / STEP) + 1, nb = Math.floor((2 * hb) / STEP) + 1;
+  // Each region's front chord as the grid has it: from its -u end to its +u end.
+  const A = G_CHORDS + 4, B = G_CHORDS + 12;
+  const la = Math.hypot(g[A + 2]! - g[A]!, g[A + 3]! - g[A + 1]!), lb = Math.hypot(g[B + 2]! - g[B]!, g[B + 3]! - g[B + 1]!);
+  const na = Math.floor(la / STEP) + 1, nb = Math.floor(lb / STEP) + 1;
+  const at = (o: number, l: number, i: number): [number, number] => {
+    const f = l > 0 ? Math.min(1, (i * STEP) / l) : 0;
+    return [g[o]! + f * (g[o + 2]! - g[o]!), g[o + 1]! + f * (g[o + 3]! - g[o + 1]!)];
+  };
   const clear = new Uint8Array(na * nb);
   let any = false;
   for (let i = 0; i < na; i++) {
-    const oa = -ha + i * STEP;
+    const [ax, az] = at(A, la, i);
     for (let j = 0; j < nb; j++) {
-      const ob = -hb + j * STEP;
-      const c = !world.anyHit(ax + ux * oa, r[P_EYE]!, az + uz * oa, bx + ux * ob, r[J + P_MID]!, bz + uz * ob);
+      const [bx, bz] = at(B, lb, j);
+      const c = !world.anyHit(ax, r[P_EYE]!, az, bx, r[J + P_MID]!, bz);
       clear[i * nb + j] = c ? 1 : 0;
       if (c) any = true;
     }
@@ -133,7 +151,7 @@ describe('fog crossing lines on the rooms level', () => {
     [[20.479, -3.04, 3.628, 0.146, 2.984, 1.678, 1.678, -1.854, -23.757, 2.378, -0.58, 2.777, 1.72, 0.851], [21.129, 1.678, -4.183], [-1.766, 1.469, -23.484]],
     ];
     for (const [reg, eye, pt] of CASES) {
-      const r = Float64Array.from(reg);
+      const r = fromSeven(reg);
       const inside = (p: number[], o: number) => Math.hypot(p[0]! - r[o + P_CX]!, p[2]! - r[o + P_CZ]!) <= r[o + P_R]! && p[1]! >= r[o + 3]! && p[1]! <= r[o + 4]!;
       expect(inside(eye, 0) && inside(pt, J)).toBe(true);
       expect(world.anyHit(eye[0]!, eye[1]!, eye[2]!, pt[0]!, pt[1]!, pt[2]!)).toBe(false);

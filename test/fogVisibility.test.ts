@@ -18,7 +18,7 @@ import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { World } from '../shared/world/world';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { mulberry32 } from '../shared/util/prng';
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type ClimbMap, type FogConfig } from '../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type ClimbMap, type FogConfig, type WalkGrid } from '../shared/fog/index';
 
 const HZ = 64, TICK = 1 / HZ, PATCH_MS = 1000 / HZ;
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -74,8 +74,15 @@ function standable(s: Scene, x: number, z: number): boolean {
   return s.solids.every(([x0, , z0, x1, , z1]) => x < x0 - r || x > x1 + r || z < z0 - r || z > z1 + r);
 }
 
+/** Each level's walk grid (eye regions cut by the walls a body cannot cross), built once. */
+const walks = new Map<World, WalkGrid | null>();
+function walkOf(w: World): WalkGrid | undefined {
+  if (!walks.has(w)) walks.set(w, buildWalkGrid(w, move.probeHeights[0]!, move.radius));
+  return walks.get(w) ?? undefined;
+}
+
 function fogFor(s: Scene, capacity = 2, o: Partial<Omit<FogConfig, 'motion'>> = {}): FogOfWar {
-  return new FogOfWar(s.world, fogConfigOf(motion, MANNEQUIN_RIG, { climb: s.climb, visibleHoldTicks: 0, ...o }), capacity);
+  return new FogOfWar(s.world, fogConfigOf(motion, MANNEQUIN_RIG, { climb: s.climb, walk: walkOf(s.world), visibleHoldTicks: 0, ...o }), capacity);
 }
 
 const coord = (lo: number, hi: number) => fc.integer({ min: lo * 100, max: hi * 100 }).map((i) => i / 100);

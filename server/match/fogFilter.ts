@@ -52,9 +52,10 @@
  *   tick:  match.endTick(); fog.update();
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
 import type { HitregMatch } from './match';
+import type { World } from '../../shared/world/world';
 import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
 import { FogFeed } from './fogFeed';
 import { FogFlightSends } from './fogFlightSends';
@@ -70,6 +71,13 @@ export interface FogMovement {
   stepHeight: number;
   /** Horizontal acceleration bound, m/s^2 (hitreg's MoveConfig.accel): tighter reach from slow speeds (shared/fog/reach). Omit for a movement without one. */
   accel?: number;
+  /**
+   * The wall probe (hitreg's MoveConfig.radius and probeHeights): a movement that stops a sphere of
+   * this radius at the lowest of these heights above the feet at every wall. With them, eye regions
+   * are cut by the walls a player cannot cross (shared/fog/walk). Omit for a movement without one.
+   */
+  radius?: number;
+  probeHeights?: readonly number[];
 }
 
 export interface FogFilterOptions {
@@ -89,6 +97,12 @@ export interface FogFilterOptions {
    * buildClimbMap), false for none.
    */
   climb?: boolean | ClimbMap;
+  /**
+   * The level's walk grid (eye regions cut by walls the player cannot cross): true (default) builds
+   * it from the match's world when the movement states its wall probe (radius, probeHeights), false
+   * for none; rooms of one level may share one built once with buildWalkGrid.
+   */
+  walk?: boolean | WalkGrid | null;
   /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
   config?: Partial<Omit<FogConfig, 'motion'>>;
   /**
@@ -146,7 +160,8 @@ export class FogFilter<Id extends string | number = string> {
     const tickMs = 1000 / match.tickRate;
     const m = options.movement;
     const climb = options.climb === false ? undefined : options.climb === true || options.climb === undefined ? buildClimbMap(match.world, m.stepHeight) : options.climb;
-    this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, ...options.config }), n);
+    const walk = options.walk === false || options.walk === null ? undefined : options.walk === true || options.walk === undefined ? walkGridOf(match.world, m) : options.walk;
+    this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, walk, ...options.config }), n);
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
@@ -354,4 +369,13 @@ export class FogFilter<Id extends string | number = string> {
 
 function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {
   return typeof v === 'number' && v - v === 0 ? Math.max(min, v) : fallback;
+}
+
+/** The walk grid for a movement that states its wall probe (the lowest of its heights), else none. */
+export function walkGridOf(world: World, m: FogMovement): WalkGrid | undefined {
+  const h = m.probeHeights;
+  if (m.radius === undefined || h === undefined || h.length === 0) return undefined;
+  let low = Infinity;
+  for (const y of h) if (y < low) low = y;
+  return buildWalkGrid(world, low, m.radius) ?? undefined;
 }

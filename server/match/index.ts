@@ -13,11 +13,11 @@
  * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
-export { FogFilter, type FogFilterOptions, type FogMovement } from './fogFilter';
+export { FogFilter, walkGridOf, type FogFilterOptions, type FogMovement } from './fogFilter';
 export { type ProjectileEndLike } from './fogEnds';
 export { FogMarks, type FogMarksOptions } from './fogMarks';
 export { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';
-export { buildClimbMap, type ClimbMap, type FogConfig } from '../../shared/fog/index';
+export { buildClimbMap, buildWalkGrid, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 export type { HitregMatchOptions, JoinOptions } from './options';
 export type { HitregPlayer } from './player';
 export { createPoseInput, type PoseAdapter, type PoseInput } from './poses';

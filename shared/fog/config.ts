@@ -5,6 +5,7 @@
  */
 import { bodyEnvelopeOf, type BodyEnvelope } from './body';
 import type { ClimbMap } from './climb';
+import type { WalkGrid } from './walk';
 import type { FogMotion } from './reach';
 import type { Rig } from '../rig/rig';
 
@@ -63,6 +64,11 @@ export interface FogConfig {
   maxRaysPerUpdate: number;
   /** Where ramps and steps are (./climb); without it the motion's climbSlope and stepHeight apply everywhere. */
   climb?: ClimbMap;
+  /**
+   * Where bodies can walk (./walk buildWalkGrid, for the movement's wall probe): eye regions are cut
+   * by the walls their player cannot cross over the horizon. Without it they are not cut.
+   */
+  walk?: WalkGrid;
   /** Grow bodies over the viewer's whole horizon instead of patch + safety (see the module comment). */
   enemyFullHorizon: boolean;
 }
@@ -87,6 +93,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     maxDistance: o.maxDistance ?? Infinity,
     maxRaysPerUpdate: o.maxRaysPerUpdate ?? Infinity,
     climb: o.climb,
+    walk: o.walk ?? undefined,
     enemyFullHorizon: o.enemyFullHorizon ?? false,
   };
 }

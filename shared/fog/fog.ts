@@ -26,9 +26,13 @@
  * frames) and are upright octagonal prisms circumscribing those cylinders. A region stops FLOOR_LIFT
  * above the floor under its player when the level shows the player cannot get lower (./climb
  * floorUnder), and the eye region an eye height above it: nothing under the floor can be seen, and a
- * line run inside a solid floor meets no triangle. Regions are not cut by walls: a region reaching
- * through a wall the player cannot cross only adds lines (visible is the safe side), which is what
- * makes players within a couple of metres of a thin wall visible through it.
+ * line run inside a solid floor meets no triangle. With a walk grid (cfg.walk, ./walk) the eye
+ * region is cut by the walls the viewer's body cannot cross over its horizon: the cells its feet can
+ * reach, flooded from its own through the level's gaps at the heights its wall probe can pass, give
+ * an 8-sided region inside the disc (./rays: the sides face k * 45 degrees, so the matched corners
+ * stay exact); a body region is not cut (a hand may reach through a thin wall). Without one, a
+ * region reaching through a wall the player cannot cross only adds lines (visible is the safe
+ * side), which makes players within a couple of metres of a thin wall visible through it.
  *
  * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
  * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched

@@ -9,3 +9,4 @@ export * from './reach';
 export * from './body';
 export { FIXED_RAYS } from './rays';
 export * from './climb';
+export { buildWalkGrid, walkSupports, type WalkGrid } from './walk';

@@ -1,35 +1,42 @@
 /**
  * The lines fog of war tests between a viewer's eye region (A) and an enemy's body region (B)
- * (./fog). Each region is an upright prism over a regular octagon with world-fixed corner directions
- * (k * 45 degrees about +Y), stored as PRISM_STRIDE numbers: centre x, z, the radius r of the disc
- * it covers (the octagon circumscribes it: corners at r / cos(22.5 deg)), lowest and highest y, and
- * two aim heights (A: the eye; B: the head, then the body's middle).
+ * (./fog). Each region is an upright prism over a convex polygon whose sides face the eight
+ * world-fixed directions k * 45 degrees about +Y (an 8-sided k-DOP), stored as PRISM_STRIDE numbers:
+ * a centre x, z, the radius r of a disc about it holding the polygon, lowest and highest y, two aim
+ * heights (A: the eye; B: the head, then the body's middle), the aim point x, z (where the player
+ * stands: the aimed lines leave from it) and the polygon's eight supports s_k: how far its side k
+ * lies from the centre along direction k. A region not cut by walls is the regular octagon
+ * circumscribing its disc (every s_k = r); a region cut by walls (./walk) has smaller ones. The
+ * supports are tight (each side touches the polygon: ./regions tightens them), so corner k, where
+ * the lines of sides k and k + 1 meet, is a vertex.
  *
  * Line i:
  * - 0, 1: the eye to the body's middle and to its head (the enemy in the open);
- * - 2..17 (matched corners): corner k, bottom or top, of A to the same corner of B. The prisms are
- *   the same octagon scaled (horizontally and vertically by positive factors) and moved, so for any
- *   direction n the corner of each lying farthest along n is the same corner. Against ONE convex
- *   occluder these 16 are exact: a segment from A to B that misses a convex occluder has a plane
- *   separating the two (n.x > c on the segment, < c on the occluder); the matched corners farthest
- *   along n lie beyond it too, so their segment misses the occluder as well.
- * - 18.. (grid): a lateral x vertical grid, matched: point (l, m) of each prism is its centre moved
- *   by l * r along the horizontal direction across the line between the centres, at height
- *   y0 + m * (y1 - y0), l in [-1, 1] and m in [0, 1] on nLat x nVert steps. Between the prisms the
- *   points where these lines cross a plane across the line between the centres form the same grid
- *   scaled to the bundle's section there (lateral spacing at most 2 max(rA, rB) / (nLat - 1),
- *   vertical at most max(heights) / (nVert - 1)): a line threads any opening in a wall across the
- *   line of sight whose clear part holds a rectangle that size (./fog chooses the counts from its
- *   openingM). Openings smaller than that, or several openings that must line up, may be missed.
+ * - 2..17 (matched corners): corner k, bottom or top, of A to the same corner of B. Both polygons
+ *   have their sides along the same eight directions, so for any direction n the corner of each
+ *   lying farthest along n is the same corner k (the one between the sides whose directions
+ *   bracket n). Against ONE convex occluder these 16 are exact: a segment from A to B that misses
+ *   a convex occluder has a plane separating the two (n.x > c on the segment, < c on the occluder);
+ *   the matched corners farthest along n lie beyond it too, so their segment misses it as well.
+ * - 18.. (grid): a lateral x vertical grid, matched: point (l, m) of each prism lies on its lateral
+ *   chord (from its corner farthest along -u to the one farthest along u, u the horizontal
+ *   direction across the line between the centres: the chord spans the polygon's whole width
+ *   across) at fraction (l + 1) / 2, at height y0 + m * (y1 - y0), l in [-1, 1] and m in [0, 1] on
+ *   nLat x nVert steps. Points are affine in (l, m), so between the prisms the points where these
+ *   lines cross a plane across the line between the centres form the same grid scaled to the
+ *   bundle's section there (lateral spacing at most max(widths) / (nLat - 1), vertical at most
+ *   max(heights) / (nVert - 1)): a line threads any opening in a wall across the line of sight whose
+ *   clear part holds a rectangle that size (./fog chooses the counts from its openingM). Openings
+ *   smaller than that, or several openings that must line up, may be missed.
  * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
  * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
- *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord runs
- *   across the line between the centres CHORD_DEPTH r from the centre toward the other region
- *   (half-length sqrt(1 - CHORD_DEPTH^2) r); nCross is set by the crossing lines' own spacing (finer
- *   than the matched grid's: the clear pairs through openings in a row are a thin set) and capped
- *   (initGrid) so the points keep to it on regions up to (2 maxSide - 1) openingM wide.
+ *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord is the
+ *   polygon's chord across the line between the centres, CHORD_DEPTH of its half-depth from the
+ *   middle of its depth toward the other region; nCross is set by the crossing lines' own spacing
+ *   (finer than the matched grid's: the clear pairs through openings in a row are a thin set) and
+ *   capped (initGrid) so the points keep to it on chords up to (2 maxSide - 1) openingM long.
  *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
  *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
  *   or four in a row) at offsets out of that proportion is not among them; a crossing line pairs
@@ -44,9 +51,13 @@
  * Pure arithmetic on the caller's arrays; nothing allocated.
  */
 
-/** Numbers per region: cx, cz, r, y0, y1, and the aim heights (A: eye, eye; B: head, body middle). */
-export const PRISM_STRIDE = 7;
-export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID = 6;
+/**
+ * Numbers per region: cx, cz, r, y0, y1, the aim heights (A: eye, eye; B: head, body middle), the
+ * aim point x, z, the eight supports s_0..s_7 (P_S + k) along DIR_X/DIR_Z k, and the eight corners
+ * (P_K + 2k: x, z of corner k) they give (setOctagon and tightenSupports write them).
+ */
+export const PRISM_STRIDE = 33;
+export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID = 6, P_AX = 7, P_AZ = 8, P_S = 9, P_K = 17;
 
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
@@ -57,18 +68,85 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8;
 /** The crossing lines' own spacing and their most points a region (set once by the caller, like G_SPACING). */
 export const G_CROSS_SPACING = 9, G_CROSS_MAX = 10;
+/**
+ * Per region (A at G_CHORDS, B 8 later): its lateral chord's ends (x, z at -u, then at +u) and its
+ * front chord's ends (the same way), written by sizeGrid.
+ */
+export const G_CHORDS = 11;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 11;
+export const GRID_STRIDE = 27;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
 const S = 0.7071067811865476;
-const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
-const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
+/** The sides' directions, k * 45 degrees from +x toward +z (./walk's supports come in this order). */
+export const DIR_X = new Float64Array([1, S, 0, -S, -1, -S, 0, S]);
+export const DIR_Z = new Float64Array([0, S, 1, S, 0, -S, -1, -S]);
+
+/** Sets the supports of the region at r[o..] to its disc's octagon (each = r), and its corners. */
+export function setOctagon(r: Float64Array, o: number): void {
+  for (let k = 0; k < 8; k++) r[o + P_S + k] = r[o + P_R];
+  setCorners(r, o);
+}
+
+/** Writes the corners of the region at r[o..] from its supports (cornerInto). */
+export function setCorners(r: Float64Array, o: number): void {
+  for (let k = 0; k < 8; k++) cornerInto(r, o + P_K + 2 * k, r, o, k);
+}
+
+/** tightenSupports' scratch: two polygons of up to 12 corners (x, z relative to the centre). */
+const POLY_A = new Float64Array(24), POLY_B = new Float64Array(24);
+
+/**
+ * Makes the supports of the region at r[o..] tight: each becomes the polygon's own extent along its
+ * direction (the polygon, the intersection of the eight half-planes, is cut from a square holding
+ * it; an empty one keeps the supports as they are), and writes the corners: each is then a vertex.
+ */
+export function tightenSupports(r: Float64Array, o: number): void {
+  let big = 0;
+  for (let k = 0; k < 8; k++) big = Math.max(big, Math.abs(r[o + P_S + k]));
+  big = 2 * big + 1;
+  let src = POLY_A, dst = POLY_B, n = 4;
+  src[0] = -big; src[1] = -big; src[2] = big; src[3] = -big; src[4] = big; src[5] = big; src[6] = -big; src[7] = big;
+  for (let k = 0; k < 8 && n > 0; k++) {
+    const nx = DIR_X[k], nz = DIR_Z[k], s = r[o + P_S + k];
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 === n ? 0 : i + 1;
+      const ax = src[2 * i], az = src[2 * i + 1], bx = src[2 * j], bz = src[2 * j + 1];
+      const da = ax * nx + az * nz - s, db = bx * nx + bz * nz - s;
+      if (da <= 0 && m < 12) { dst[2 * m] = ax; dst[2 * m + 1] = az; m++; }
+      if (((da < 0 && db > 0) || (da > 0 && db < 0)) && m < 12) {
+        const t = da / (da - db);
+        dst[2 * m] = ax + t * (bx - ax); dst[2 * m + 1] = az + t * (bz - az); m++;
+      }
+    }
+    const tmp = src; src = dst; dst = tmp; n = m;
+  }
+  if (n === 0) return;
+  for (let k = 0; k < 8; k++) {
+    let h = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const d = src[2 * i] * DIR_X[k] + src[2 * i + 1] * DIR_Z[k];
+      if (d > h) h = d;
+    }
+    r[o + P_S + k] = h;
+  }
+  setCorners(r, o);
+}
+
+/**
+ * Writes corner k (where sides k and k + 1 meet) of the region at r[o..] into out[at], out[at + 1]
+ * (x, z): p.n_k = s_k and p.n_(k+1) = s_(k+1), n_k x n_(k+1) = sin 45 degrees.
+ */
+export function cornerInto(out: Float64Array, at: number, r: Float64Array, o: number, k: number): void {
+  const m = (k + 1) & 7, sk = r[o + P_S + k], sm = r[o + P_S + m];
+  out[at] = r[o + P_CX] + (sk * DIR_Z[m] - sm * DIR_Z[k]) / S;
+  out[at + 1] = r[o + P_CZ] + (DIR_X[k] * sm - DIR_X[m] * sk) / S;
+}
 
 /** The crossing lines' chords: this share of the radius from the centre toward the other region, and their half-length then. */
 export const CHORD_DEPTH = 0.45;
-const CHORD_HALF = Math.sqrt(1 - CHORD_DEPTH * CHORD_DEPTH);
 
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
@@ -89,11 +167,12 @@ export function initGrid(g: Float64Array, openingM: number, crossM: number, maxS
 }
 
 /**
- * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, the
- * counts that make the matched grid no coarser than g[G_SPACING] metres (capped at maxSide a side)
- * and the crossing lines' no coarser than g[G_CROSS_SPACING] (capped at g[G_CROSS_MAX]), and whether
- * the fans and crossing lines follow (g set up by initGrid; the spacings are read from g: a double
- * argument would be boxed on a call V8 does not inline).
+ * Writes the grid of the regions at r[0..] and r[PRISM_STRIDE..] into g: the lateral direction, each
+ * region's lateral and front chords, the counts that make the matched grid no coarser than
+ * g[G_SPACING] metres (capped at maxSide a side) and the crossing lines' no coarser than
+ * g[G_CROSS_SPACING] (capped at g[G_CROSS_MAX]), and whether the fans and crossing lines follow (g
+ * set up by initGrid; the spacings are read from g: a double argument would be boxed on a call V8
+ * does not inline).
  */
 export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean, cross = false): void {
   const spacing = g[G_SPACING]!;
@@ -109,7 +188,11 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
     g[G_UX] = 1;
     g[G_UZ] = 0;
   }
-  const width = 2 * (r[P_R] > r[J + P_R] ? r[P_R] : r[J + P_R]);
+  chordsOf(g, G_CHORDS, r, 0, 1);
+  chordsOf(g, G_CHORDS + 8, r, J, -1);
+  const wa = CHORD_SCRATCH[0]!, ca = CHORD_SCRATCH[1]!;
+  const wb = CHORD_SCRATCH[2]!, cb = CHORD_SCRATCH[3]!;
+  const width = wa > wb ? wa : wb, chord = ca > cb ? ca : cb;
   const hi = r[P_Y1] - r[P_Y0], hj = r[J + P_Y1] - r[J + P_Y0];
   const height = hi > hj ? hi : hj;
   const lat = Math.floor(width / spacing) + 2, vert = Math.floor(height / spacing) + 2;
@@ -117,58 +200,95 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   g[G_VERT] = vert < maxSide ? vert : maxSide;
   // The crossing lines: their own spacing and cap (the lines through openings that must line up are
   // a thin set of pairs, which a coarser step misses).
-  const crossMax = g[G_CROSS_MAX]!, nCross = Math.floor(width / g[G_CROSS_SPACING]!) + 2;
+  const crossMax = g[G_CROSS_MAX]!, nCross = Math.floor(chord / g[G_CROSS_SPACING]!) + 2;
   g[G_CROSS_LAT] = nCross < crossMax ? nCross : crossMax;
   g[G_CROSS_FINE] = nCross <= crossMax ? 1 : 0;
+}
+
+/** chordsOf's out: each region's lateral width and front chord length (A at 0, 1; B at 2, 3). */
+const CHORD_SCRATCH = new Float64Array(4);
+
+/**
+ * Writes the chords of the region at r[o..] into g[at..at + 7] (see G_CHORDS): the lateral chord
+ * between its corners farthest along -u and u, and the front chord: the polygon's chord across w
+ * (toward = 1: w = (uz, -ux), from A to B; -1: the other way) CHORD_DEPTH of its half-depth from the
+ * middle of its depth toward the other region. Its width and front chord length go to
+ * CHORD_SCRATCH (A at 0, 1; B at 2, 3).
+ */
+function chordsOf(g: Float64Array, at: number, r: Float64Array, o: number, toward: number): void {
+  const ux = g[G_UX]!, uz = g[G_UZ]!, wx = uz * toward, wz = -ux * toward, cx = r[o + P_CX], cz = r[o + P_CZ];
+  let lo = Infinity, hi = -Infinity, klo = 0, khi = 0, dlo = Infinity, dhi = -Infinity;
+  for (let k = 0; k < 8; k++) {
+    const px = r[o + P_K + 2 * k] - cx, pz = r[o + P_K + 2 * k + 1] - cz;
+    const t = px * ux + pz * uz, d = px * wx + pz * wz;
+    if (t < lo) { lo = t; klo = k; }
+    if (t > hi) { hi = t; khi = k; }
+    if (d < dlo) dlo = d;
+    if (d > dhi) dhi = d;
+  }
+  g[at] = r[o + P_K + 2 * klo]; g[at + 1] = r[o + P_K + 2 * klo + 1];
+  g[at + 2] = r[o + P_K + 2 * khi]; g[at + 3] = r[o + P_K + 2 * khi + 1];
+  // The front chord: points c + depth w + t u inside every side: t (u.n_k) <= s_k - depth (w.n_k).
+  const depth = 0.5 * (dlo + dhi) + CHORD_DEPTH * 0.5 * (dhi - dlo);
+  let t0 = -Infinity, t1 = Infinity;
+  for (let k = 0; k < 8; k++) {
+    const un = ux * DIR_X[k] + uz * DIR_Z[k], room = r[o + P_S + k] - depth * (wx * DIR_X[k] + wz * DIR_Z[k]);
+    if (un > 1e-12) { const t = room / un; if (t < t1) t1 = t; }
+    else if (un < -1e-12) { const t = room / un; if (t > t0) t0 = t; }
+  }
+  if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
+  g[at + 4] = cx + depth * wx + t0 * ux; g[at + 5] = cz + depth * wz + t0 * uz;
+  g[at + 6] = cx + depth * wx + t1 * ux; g[at + 7] = cz + depth * wz + t1 * uz;
+  const s = toward > 0 ? 0 : 2;
+  CHORD_SCRATCH[s] = hi - lo;
+  CHORD_SCRATCH[s + 1] = t1 - t0;
 }
 
 /** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */
 export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float64Array): void {
   const J = PRISM_STRIDE;
   if (i < 2) {
-    out[0] = r[P_CX]; out[1] = r[P_EYE]; out[2] = r[P_CZ];
-    out[3] = r[J + P_CX]; out[4] = i === 0 ? r[J + P_MID] : r[J + P_EYE]; out[5] = r[J + P_CZ];
+    out[0] = r[P_AX]; out[1] = r[P_EYE]; out[2] = r[P_AZ];
+    out[3] = r[J + P_AX]; out[4] = i === 0 ? r[J + P_MID] : r[J + P_EYE]; out[5] = r[J + P_AZ];
     return;
   }
   if (i < FIXED_RAYS) {
     const j = i - 2;
-    const k = j >> 1, top = (j & 1) === 1;
-    const dx = DIR_X[k] * OCTAGON_SEC, dz = DIR_Z[k] * OCTAGON_SEC;
-    out[0] = r[P_CX] + dx * r[P_R]; out[1] = top ? r[P_Y1] : r[P_Y0]; out[2] = r[P_CZ] + dz * r[P_R];
-    out[3] = r[J + P_CX] + dx * r[J + P_R]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + P_CZ] + dz * r[J + P_R];
+    const k = P_K + 2 * (j >> 1), top = (j & 1) === 1;
+    out[0] = r[k]; out[1] = top ? r[P_Y1] : r[P_Y0]; out[2] = r[k + 1];
+    out[3] = r[J + k]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + k + 1];
     return;
   }
   const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
-  const k = i - FIXED_RAYS;
+  const k = i - FIXED_RAYS, A = G_CHORDS, B = G_CHORDS + 8;
   if (k >= g[G_PARTS] * cells) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
-    // body's middle (the chords moved toward each other; (UZ, -UX) points from A to B).
+    // body's middle (both chords from their -u end).
     const n = g[G_CROSS_LAT], c = k - g[G_PARTS] * cells, a = c % n, b = (c - a) / n;
-    const la = (-1 + (2 * a) / (n - 1)) * CHORD_HALF, lb = (-1 + (2 * b) / (n - 1)) * CHORD_HALF;
-    const ux = g[G_UX], uz = g[G_UZ], d = CHORD_DEPTH;
-    out[0] = r[P_CX] + (d * uz + la * ux) * r[P_R]; out[1] = r[P_EYE]; out[2] = r[P_CZ] + (la * uz - d * ux) * r[P_R];
-    out[3] = r[J + P_CX] + (lb * ux - d * uz) * r[J + P_R]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ] + (d * ux + lb * uz) * r[J + P_R];
+    const fa = a / (n - 1), fb = b / (n - 1);
+    out[0] = g[A + 4] + fa * (g[A + 6] - g[A + 4]); out[1] = r[P_EYE]; out[2] = g[A + 5] + fa * (g[A + 7] - g[A + 5]);
+    out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
   const j = k - part * cells;
   const a = j % lat, b = (j - a) / lat;
-  const l = -1 + (2 * a) / (lat - 1), m = b / (vert - 1);
-  const ux = g[G_UX] * l, uz = g[G_UZ] * l;
-  out[0] = r[P_CX] + ux * r[P_R]; out[1] = r[P_Y0] + m * (r[P_Y1] - r[P_Y0]); out[2] = r[P_CZ] + uz * r[P_R];
-  out[3] = r[J + P_CX] + ux * r[J + P_R]; out[4] = r[J + P_Y0] + m * (r[J + P_Y1] - r[J + P_Y0]); out[5] = r[J + P_CZ] + uz * r[J + P_R];
+  const f = a / (lat - 1), m = b / (vert - 1);
+  out[0] = g[A] + f * (g[A + 2] - g[A]); out[1] = r[P_Y0] + m * (r[P_Y1] - r[P_Y0]); out[2] = g[A + 1] + f * (g[A + 3] - g[A + 1]);
+  out[3] = g[B] + f * (g[B + 2] - g[B]); out[4] = r[J + P_Y0] + m * (r[J + P_Y1] - r[J + P_Y0]); out[5] = g[B + 1] + f * (g[B + 3] - g[B + 1]);
   // The fans: the eye to each body grid point, each eye grid point to the body's middle.
   if (part === 1) {
-    out[0] = r[P_CX]; out[1] = r[P_EYE]; out[2] = r[P_CZ];
+    out[0] = r[P_AX]; out[1] = r[P_EYE]; out[2] = r[P_AZ];
   } else if (part === 2) {
-    out[3] = r[J + P_CX]; out[4] = r[J + P_MID]; out[5] = r[J + P_CZ];
+    out[3] = r[J + P_AX]; out[4] = r[J + P_MID]; out[5] = r[J + P_AZ];
   }
 }
 
-/** True when region P (at p[po..]) lies inside region Q (at q[qo..]): its disc in Q's disc, its heights in Q's. */
+/** True when region P (at p[po..]) lies inside region Q (at q[qo..]): every side of P within Q's, its heights in Q's. */
 export function prismInside(p: Float64Array, po: number, q: Float64Array, qo: number): boolean {
   const dx = p[po + P_CX] - q[qo + P_CX], dz = p[po + P_CZ] - q[qo + P_CZ];
-  const room = q[qo + P_R] - p[po + P_R];
-  if (!(room >= 0)) return false;
-  return dx * dx + dz * dz <= room * room && p[po + P_Y0] >= q[qo + P_Y0] && p[po + P_Y1] <= q[qo + P_Y1];
+  for (let k = 0; k < 8; k++) {
+    if (!(dx * DIR_X[k] + dz * DIR_Z[k] + p[po + P_S + k] <= q[qo + P_S + k])) return false;
+  }
+  return p[po + P_Y0] >= q[qo + P_Y0] && p[po + P_Y1] <= q[qo + P_Y1];
 }

@@ -1,14 +1,15 @@
 /**
  * Fog of war's regions (./fog): per update, each player's speed, walking slope, step and floor
  * (prepare), and from them the viewer's eye region and the enemy's body region over their horizons,
- * and a moving point's prism, as upright octagonal prisms (./rays PRISM_STRIDE numbers each); built
- * once per update, tier and slot and copied per pair. The rule these bounds serve, and why each term
+ * and a moving point's prism, as upright 8-sided prisms (./rays PRISM_STRIDE numbers each; the eye
+ * region cut by walls with a walk grid, ./walk); built once per update, tier and slot and copied per pair. The rule these bounds serve, and why each term
  * is there, is stated in ./fog's module comment. Allocates nothing.
  */
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { jumpRise, MAX_HORIZON_S, MAX_STALL_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { P_CX, P_CZ, P_EYE, P_MID, P_R, P_Y0, P_Y1, PRISM_STRIDE } from './rays';
+import { P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, P_S, P_Y0, P_Y1, PRISM_STRIDE, setOctagon, tightenSupports } from './rays';
+import { W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkSupports } from './walk';
 import type { FogSlots } from './slots';
 
 /** FogOfWar.point's fields (see seesPoint): position, velocity, gravity, radius, lead, turns. */
@@ -36,6 +37,9 @@ export class FogRegions {
   /** Scratch: ./reach verticalInto's numbers, and place()'s radius and heights. */
   private readonly vert = new Float64Array(VERTICAL_STRIDE);
   private readonly pl = new Float64Array(3);
+  /** Scratch: the supports of the cells an eye region's body reaches (./walk). */
+  private readonly sup = new Float64Array(8);
+  private readonly walkQuery = new Float64Array(WALK_QUERY);
   /**
    * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
    * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
@@ -74,6 +78,8 @@ export class FogRegions {
       out[o + P_CX] = x; out[o + P_CZ] = z; out[o + P_R] = d;
       out[o + P_Y0] = y - d; out[o + P_Y1] = y + d;
       out[o + P_EYE] = y; out[o + P_MID] = y;
+      out[o + P_AX] = x; out[o + P_AZ] = z;
+      setOctagon(out, o);
       return;
     }
     // The arc: a straight horizontal segment; its height is highest at the apex (vy / g, when within t).
@@ -87,6 +93,8 @@ export class FogRegions {
     out[o + P_CX] = x + hx; out[o + P_CZ] = z + hz; out[o + P_R] = Math.sqrt(hx * hx + hz * hz) + grow;
     out[o + P_Y0] = lo - grow; out[o + P_Y1] = hi + grow;
     out[o + P_EYE] = 0.5 * (lo + hi); out[o + P_MID] = out[o + P_EYE];
+    out[o + P_AX] = out[o + P_CX]; out[o + P_AZ] = out[o + P_CZ];
+    setOctagon(out, o);
   }
 
 
@@ -163,6 +171,30 @@ export class FogRegions {
     this.place(out, o, v, tier);
     out[o + P_EYE] = eyeY;
     out[o + P_MID] = eyeY;
+    this.cut(out, o, v, g + cam);
+  }
+
+  /**
+   * Cuts viewer v's eye region at out[o..] by the walls its body cannot cross over the horizon
+   * (./walk, with cfg.walk): the cells its feet reach, from the lowest feet the vertical bounds and
+   * the floor under it allow to the highest, within the region's disc less `grow` (the margins the disc was grown by,
+   * added back to the cells' supports), intersected with the octagon and tightened (./rays tightenSupports).
+   */
+  private cut(out: Float64Array, o: number, v: number, grow: number): void {
+    const walk = this.cfg.walk;
+    if (walk === undefined) return;
+    const vt = this.vert, fy = this.players.py[v], sup = this.sup, q = this.walkQuery;
+    q[W_X] = this.players.px[v]; q[W_Z] = this.players.pz[v];
+    q[W_CX] = out[o + P_CX]; q[W_CZ] = out[o + P_CZ]; q[W_REACH] = out[o + P_R] - grow;
+    // The feet go no lower than the floor under the player (./climb floorUnder; -Infinity without a map).
+    const low = fy - vt[V_DROP], floor = this.floor[v];
+    q[W_FEET_LO] = low > floor ? low : floor; q[W_FEET_HI] = fy + vt[V_RISE];
+    if (!walkSupports(walk, q, sup, 0)) return;
+    for (let k = 0; k < 8; k++) {
+      const s = sup[k] + grow;
+      if (s < out[o + P_S + k]) out[o + P_S + k] = s;
+    }
+    tightenSupports(out, o);
   }
 
   /** vert = ./reach verticalInto for slot s over rr[R_H] seconds and the horizontal reach rr[reach]. */
@@ -189,6 +221,9 @@ export class FogRegions {
     const floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1];
     out[o + P_Y0] = y0 > floor ? y0 : floor;
     out[o + P_Y1] = pl[2];
+    out[o + P_AX] = this.players.px[s];
+    out[o + P_AZ] = this.players.pz[s];
+    setOctagon(out, o);
   }
 
   /** rr[out] = ./reach reachInto for slot s's speed over rr[R_H] seconds. */

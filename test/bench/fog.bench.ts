@@ -2,6 +2,8 @@
  * Fog-of-war benchmark: the cost of FogOfWar.update (shared/fog) per tick at 16, 32 and 64 players
  * on the default level, and how much it withholds.
  *
+ * The configuration is the server's: the level's climb map and walk grid (eye regions cut by walls;
+ * --no-walk leaves them uncut).
  * Players start at the level's spawn points (autoSpawnPoints) and move by the movement step
  * (shared/movement/step) at 64 Hz: each holds a seeded wish direction for 0.3 to 2 s, sometimes
  * stands still, and jumps now and then, so they spread over the level, run into walls and slide
@@ -35,7 +37,7 @@ import { autoSpawnPoints } from '../../server/level/spawnPoints';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
 
 const HZ = 64;
@@ -173,11 +175,11 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; 'no-walk'?: boolean }): Promise<void> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
-    climb: buildClimbMap(world, move.stepHeight), fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
+    climb: buildClimbMap(world, move.stepHeight), walk: opts['no-walk'] === true ? undefined : buildWalkGrid(world, move.probeHeights[0]!, move.radius) ?? undefined, fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
     openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen,
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
@@ -204,5 +206,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen'], [], process.argv.slice(2), ['fans', 'no-cross']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen'], [], process.argv.slice(2), ['fans', 'no-cross', 'no-walk']));
 }
