@@ -291,6 +291,36 @@ describe('fog of war: bookkeeping', () => {
     expect(f.isVisible(0, 1)).toBe(false);
   });
 
+  it('a pair seen only by a line from the regions\' edges is held half as long as one seen by an aimed line', () => {
+    // Behind the wall's end (x -3..3 at z = -4): the eye's aimed lines to the body are blocked, a corner's is clear.
+    const heldFor = (x: number, z: number): number => {
+      const f = make({ visibleHoldTicks: 4 }, 2);
+      place(f, 0, 0, 0);
+      place(f, 1, x, z);
+      f.update();
+      expect(f.isVisible(0, 1)).toBe(true);
+      let k = 0;
+      for (; k < 10; k++) {
+        f.update();
+        if (f.pairsTested > 0) break;
+      }
+      return k;
+    };
+    expect(heldFor(2, 8)).toBe(4);
+    let edge = -1;
+    for (let x = 3; x < 5 && edge < 0; x += 0.05) {
+      const aimed = [1, EYE].some((y) => !world.anyHit(0, EYE, 0, x, y, -6));
+      if (aimed) continue;
+      const f = make({ visibleHoldTicks: 4 }, 2);
+      place(f, 0, 0, 0);
+      place(f, 1, x, -6);
+      f.update();
+      if (f.isVisible(0, 1)) edge = x;
+    }
+    expect(edge).toBeGreaterThan(0);
+    expect(heldFor(edge, -6)).toBe(2);
+  });
+
   it('a visible pair is held visibleHoldTicks updates, then re-tested from its last clear line; forget re-tests at once', () => {
     const f = make({ visibleHoldTicks: 3 }, 2);
     place(f, 0, 0, 0);

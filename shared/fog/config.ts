@@ -46,7 +46,7 @@ export interface FogConfig {
   crossLines: boolean;
   /** Seconds of each player's current motion a hidden pair's grown regions also cover (so the verdict lasts). */
   hiddenLeadS: number;
-  /** Updates a visible verdict is kept untested (0: every update re-tests). */
+  /** Updates a visible verdict found by an aimed line (the enemy in sight) is kept untested, half as many for another line (0: every update re-tests; ./fog). */
   visibleHoldTicks: number;
   /** Metres a hidden pair's regions are grown by across, so the verdict can stand while both stay inside. */
   hiddenSlackM: number;

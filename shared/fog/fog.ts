@@ -70,7 +70,8 @@
  *
  * Cost, per update (one per patch). A visible pair re-tests first the line that was clear last time
  * (usually one ray) and, with visibleHoldTicks, stays visible that many updates untested (visible is
- * the safe side). A hidden pair casts every line: it dominates the rays. It is tested on regions
+ * the safe side) when an aimed line found it (an enemy in sight), half as many when only a line from
+ * the regions' edges did (it is near turning hidden, and a hold keeps it sent that much longer). A hidden pair casts every line: it dominates the rays. It is tested on regions
  * grown by hiddenSlackM across and hiddenSlackYM up and down, covering hiddenLeadS of each player's
  * current motion; while both players' current regions stay inside the grown ones the verdict stands
  * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
@@ -343,9 +344,15 @@ export class FogOfWar extends FogSlots {
     return 0;
   }
 
-  /** Records pair p visible by its line `line`, tried first at its next test. */
+  /**
+   * Records pair p visible by its line `line`, tried first at its next test. Held visibleHoldTicks
+   * updates when an aimed line (the eye to the body's middle or head) found it, half as many when
+   * another did: an enemy in sight stays so a while, one seen only from the regions' edges is near
+   * turning hidden, and a hold keeps it sent that much longer.
+   */
   private visibleBy(p: number, line: number): number {
     this.verdict(p, 1);
+    if (line >= 2) this.hold[p] = this.hold[p] >> 1;
     this.lastRay[p] = line;
     return 1;
   }
