@@ -8,7 +8,7 @@
 import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { jumpRise, MAX_HORIZON_S, MAX_STALL_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
-import { P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, P_S, P_Y0, P_Y1, PRISM_STRIDE, setOctagon, tightenSupports } from './rays';
+import { P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_K, P_MID, P_R, P_S, P_Y0, P_Y1, PRISM_STRIDE, setOctagon, tightenSupports } from './rays';
 import { W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkSupports } from './walk';
 import type { FogSlots } from './slots';
 
@@ -124,8 +124,9 @@ export class FogRegions {
       out[k] = this.eyeMemo[eo + k];
       out[J + k] = this.bodyMemo[bo + k];
     }
+    // The corners follow from the centre and supports: finite when those are.
     let check = 0;
-    for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += out[k];
+    for (let k = 0; k < P_K; k++) check += out[k] + out[J + k];
     return check - check === 0;
   }
 
