@@ -214,14 +214,12 @@ export function walkSupports(g: WalkGrid, q: Float64Array, out: Float64Array, o:
     if (-w > m7) m7 = -w;
     // The four neighbours: +x, -x, +z, -z (edge 2c joins c and c + 1, edge 2c + 1 joins c and c + nx).
     for (let side = 0; side < 4; side++) {
-      let n = 0, e = 0;
-      if (side === 0) { if (a + 1 >= nx) continue; n = k + 1; e = 2 * k; }
-      else if (side === 1) { if (a === 0) continue; n = k - 1; e = 2 * n; }
-      else if (side === 2) { if (j + 1 >= nz) continue; n = k + nx; e = 2 * k + 1; }
-      else { if (j === 0) continue; n = k - nx; e = 2 * n + 1; }
+      let n = 0, e = 0, qx = px, qz = pz;
+      if (side === 0) { if (a + 1 >= nx) continue; n = k + 1; e = 2 * k; qx += cell; }
+      else if (side === 1) { if (a === 0) continue; n = k - 1; e = 2 * n; qx -= cell; }
+      else if (side === 2) { if (j + 1 >= nz) continue; n = k + nx; e = 2 * k + 1; qz += cell; }
+      else { if (j === 0) continue; n = k - nx; e = 2 * n + 1; qz -= cell; }
       if (seen[n] === gen) continue;
-      const na = n % nx, nj = (n - na) / nx;
-      const qx = g.minX + (na + 0.5) * cell - cx, qz = g.minZ + (nj + 0.5) * cell - cz;
       if (qx * qx + qz * qz > lim2) continue;
       // Blocked when one merged span holds [lo, hi] (spans sorted by their bottoms).
       let shut = false;
