@@ -5,7 +5,8 @@
  * region; the region does stop at a wall the body cannot cross and passes a doorway and a crate a
  * jump clears; tightened supports equal the polygon's own extents found a second way (every pair of
  * sides' crossing that keeps to all of them); and an enemy just behind a thin wall is withheld from
- * a viewer beside it, which the uncut region sent.
+ * a viewer beside it, which the uncut region sent; FogFilter builds the grid only for a movement
+ * that states its wall probe.
  */
 import { describe, expect, it } from 'vitest';
 import { roomsLevel } from '../server/level/rooms';
@@ -17,6 +18,7 @@ import { createMoveState, defaultMoveConfig, stepMovement } from '../shared/move
 import { mulberry32 } from '../shared/util/prng';
 import { World } from '../shared/world/world';
 import { boxes } from './helpers/projectileScenes';
+import { walkGridOf } from '../server/match/index';
 
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
 const TICK = 1 / 64;
@@ -144,6 +146,17 @@ describe('eye regions cut by walls', () => {
     const crateWorld = World.fromTriangles(m.positions, m.indices);
     const crateGrid = buildWalkGrid(crateWorld, move.probeHeights[0]!, move.radius)!;
     expect(supports(crateGrid, -1.2, 0, 0, 6, 0, 0.3, buildClimbMap(crateWorld, move.stepHeight)).s).toBeNull();
+  });
+
+  it('FogFilter\'s grid comes from a movement that states its wall probe; a movement without one gets none', () => {
+    const g = walkGridOf(rooms, move)!;
+    expect(g.probeHeight).toBe(Math.min(...move.probeHeights));
+    expect(g.radius).toBe(move.radius);
+    expect(Array.from(g.spans)).toEqual(Array.from(grid.spans));
+    const { radius: _r, probeHeights: _p, ...noProbe } = move;
+    expect(walkGridOf(rooms, noProbe)).toBeUndefined();
+    // A probe too thin for the cells (the clear span it leaves under half a cell's diagonal): no grid.
+    expect(walkGridOf(rooms, { ...move, radius: 0.1 })).toBeUndefined();
   });
 
   it('tightened supports are the polygon\'s own extents (a second way: the crossings of every pair of sides that keep to all)', () => {
