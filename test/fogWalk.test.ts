@@ -1,7 +1,7 @@
 /**
  * Eye regions cut by walls (shared/fog/walk.ts, shared/fog/rays.ts tightenSupports): against the
  * movement itself, every position a body reaches over a horizon (stepMovement with seeded inputs,
- * jumps included, from spots near walls, doorways, crates and a ramp) lies inside the flood's
+ * jumps included, from spots near walls, doorways and crates, and on a ramp, a platform and steps) lies inside the flood's
  * region; the region does stop at a wall the body cannot cross and passes a doorway and a crate a
  * jump clears; tightened supports equal the polygon's own extents found a second way (every pair of
  * sides' crossing that keeps to all of them); and an enemy just behind a thin wall is withheld from
@@ -19,6 +19,7 @@ import { mulberry32 } from '../shared/util/prng';
 import { World } from '../shared/world/world';
 import { boxes } from './helpers/projectileScenes';
 import { walkGridOf } from '../server/match/index';
+import { rampLevel } from './helpers/rampLevel';
 
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
 const TICK = 1 / 64;
@@ -130,6 +131,32 @@ describe('eye regions cut by walls', () => {
     }
     console.log(`[fog walk] ${runs} walks from ${standing.length} spots, ${cut} cut by a wall, ${positions} positions, all inside`);
     expect(cut).toBeGreaterThan(runs / 3);
+  });
+
+  it('hold every position the movement reaches from a ramp, a 2 m platform with ledges and a flight of steps', () => {
+    const g = buildWalkGrid(rampLevel, move.probeHeights[0]!, move.radius)!;
+    const climb = buildClimbMap(rampLevel, move.stepHeight);
+    const rnd = mulberry32(0x7a3e);
+    // Beside the ramp and the platform's sides, on the ramp, on the platform by its ledges, by and on the steps.
+    const spots: [number, number][] = [[1.5, 0], [4, 2.5], [4, -2.5], [3.5, 0], [5, 1], [7.5, 0], [8.6, 1.6], [9.5, 0], [-3.5, 2.5], [-4, 4], [-5.5, 4], [-7, 5.5], [-6, 2.6]];
+    let runs = 0, cut = 0;
+    for (const [x, z] of spots) {
+      for (let k = 0; k < 40; k++) {
+        const h = 0.15 + 0.85 * rnd();
+        const seen: number[] = [];
+        const st = walk(rampLevel, x, z, h, rnd, (px, py, pz) => seen.push(px, py, pz));
+        const { s, reach } = supports(g, st.x, st.y, st.z, st.speed, st.vy, h, climb);
+        runs++;
+        if (s !== null) cut++;
+        for (let i = 0; i < seen.length; i += 3) {
+          const px = seen[i]!, pz = seen[i + 2]!;
+          if (s === null) { expect(Math.hypot(px, pz)).toBeLessThanOrEqual(reach + 1e-9); continue; }
+          for (let d = 0; d < 8; d++) expect(px * DIR_X[d]! + pz * DIR_Z[d]!, `from (${x}, ${z}) over ${h} s: side ${d}`).toBeLessThanOrEqual(s[d]! + 1e-9);
+        }
+      }
+    }
+    console.log(`[fog walk] ramp level: ${runs} walks from ${spots.length} spots, ${cut} cut`);
+    expect(cut).toBeGreaterThan(0);
   });
 
   it('stops at a wall the body cannot cross; passes a doorway and a crate a jump clears', () => {
