@@ -57,6 +57,8 @@ export class FogWatch {
   private readonly eyeHeight: number;
   private readonly pose = createPlayerPose();
   private readonly other = createPlayerPose();
+  /** Scratch for a pop-in's record (the frame's loop keeps using pose and other). */
+  private readonly eventPose = createPlayerPose();
   private readonly drawnPose = createPlayerPose();
   private readonly pts: Float64Array;
   private readonly own: Float64Array;
@@ -206,12 +208,21 @@ export class FogWatch {
   private popInEvent(bot: Bot, enemy: number, t: number, truth: RoomTruth): Record<string, number | boolean> {
     const own = truth.histories[bot.slot];
     const newestTick = own !== undefined && own.size() > 0 ? own.newestTimeMs() : Number.NaN;
-    let stamp = Number.NaN;
-    if (own !== undefined && own.size() > 0 && rewindStatusUsable(own.sampleAt(this.other, newestTick, this.policy))) stamp = this.other.stampMs;
-    const r = (x: number) => Math.round(x * 10) / 10;
+    let stamp = Number.NaN, sx = Number.NaN, sz = Number.NaN;
+    const q = this.eventPose;
+    if (own !== undefined && own.size() > 0 && rewindStatusUsable(own.sampleAt(q, newestTick, this.policy))) {
+      stamp = q.stampMs; sx = q.x; sz = q.z;
+    }
+    const foe = truth.histories[enemy];
+    let ex = Number.NaN, ez = Number.NaN;
+    if (foe !== undefined && foe.size() > 0 && rewindStatusUsable(foe.sampleAt(q, t, this.policy))) { ex = q.x; ez = q.z; }
+    const r = (x: number) => Math.round(x * 10) / 10, m = (x: number) => Math.round(x * 1000) / 1000;
+    const eye = bot.eyeNow;
     return {
       bot: bot.index, enemy, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), serverTickMs: r(newestTick), inputLagMs: r(newestTick - stamp),
       presentNewest: bot.view.present(enemy), presentSinceMs: r(bot.view.presentSinceMs[enemy]!), rttMs: r((bot as unknown as { clock: { rttMs: number } }).clock.rttMs),
+      // Where: the screen's eye, the viewer's feet on the server at its newest tick, the enemy's on the server at the render time.
+      eyeX: m(eye[0]!), eyeY: m(eye[1]!), eyeZ: m(eye[2]!), serverX: m(sx), serverZ: m(sz), enemyX: m(ex), enemyZ: m(ez),
     };
   }
 
