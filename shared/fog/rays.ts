@@ -139,7 +139,7 @@ export function tightenSupports(r: Float64Array, o: number): void {
  * Writes corner k (where sides k and k + 1 meet) of the region at r[o..] into out[at], out[at + 1]
  * (x, z): p.n_k = s_k and p.n_(k+1) = s_(k+1), n_k x n_(k+1) = sin 45 degrees.
  */
-export function cornerInto(out: Float64Array, at: number, r: Float64Array, o: number, k: number): void {
+function cornerInto(out: Float64Array, at: number, r: Float64Array, o: number, k: number): void {
   const m = (k + 1) & 7, sk = r[o + P_S + k], sm = r[o + P_S + m];
   out[at] = r[o + P_CX] + (sk * DIR_Z[m] - sm * DIR_Z[k]) / S;
   out[at + 1] = r[o + P_CZ] + (DIR_X[k] * sm - DIR_X[m] * sk) / S;
@@ -190,8 +190,10 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   }
   chordsOf(g, G_CHORDS, r, 0, 1);
   chordsOf(g, G_CHORDS + 8, r, J, -1);
-  const wa = CHORD_SCRATCH[0]!, ca = CHORD_SCRATCH[1]!;
-  const wb = CHORD_SCRATCH[2]!, cb = CHORD_SCRATCH[3]!;
+  // Each region's width across and front chord length: its chords' ends along u.
+  const ux = g[G_UX]!, uz = g[G_UZ]!, A = G_CHORDS, B = G_CHORDS + 8;
+  const wa = (g[A + 2] - g[A]) * ux + (g[A + 3] - g[A + 1]) * uz, wb = (g[B + 2] - g[B]) * ux + (g[B + 3] - g[B + 1]) * uz;
+  const ca = (g[A + 6] - g[A + 4]) * ux + (g[A + 7] - g[A + 5]) * uz, cb = (g[B + 6] - g[B + 4]) * ux + (g[B + 7] - g[B + 5]) * uz;
   const width = wa > wb ? wa : wb, chord = ca > cb ? ca : cb;
   const hi = r[P_Y1] - r[P_Y0], hj = r[J + P_Y1] - r[J + P_Y0];
   const height = hi > hj ? hi : hj;
@@ -205,15 +207,11 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   g[G_CROSS_FINE] = nCross <= crossMax ? 1 : 0;
 }
 
-/** chordsOf's out: each region's lateral width and front chord length (A at 0, 1; B at 2, 3). */
-const CHORD_SCRATCH = new Float64Array(4);
-
 /**
  * Writes the chords of the region at r[o..] into g[at..at + 7] (see G_CHORDS): the lateral chord
  * between its corners farthest along -u and u, and the front chord: the polygon's chord across w
  * (toward = 1: w = (uz, -ux), from A to B; -1: the other way) CHORD_DEPTH of its half-depth from the
- * middle of its depth toward the other region. Its width and front chord length go to
- * CHORD_SCRATCH (A at 0, 1; B at 2, 3).
+ * middle of its depth toward the other region.
  */
 function chordsOf(g: Float64Array, at: number, r: Float64Array, o: number, toward: number): void {
   const ux = g[G_UX]!, uz = g[G_UZ]!, wx = uz * toward, wz = -ux * toward, cx = r[o + P_CX], cz = r[o + P_CZ];
@@ -239,9 +237,6 @@ function chordsOf(g: Float64Array, at: number, r: Float64Array, o: number, towar
   if (!(t1 >= t0)) { t0 = 0; t1 = 0; }
   g[at + 4] = cx + depth * wx + t0 * ux; g[at + 5] = cz + depth * wz + t0 * uz;
   g[at + 6] = cx + depth * wx + t1 * ux; g[at + 7] = cz + depth * wz + t1 * uz;
-  const s = toward > 0 ? 0 : 2;
-  CHORD_SCRATCH[s] = hi - lo;
-  CHORD_SCRATCH[s + 1] = t1 - t0;
 }
 
 /** Writes the ends of line i between regions r[0..] and r[PRISM_STRIDE..] (grid g) into out[0..5]. */
