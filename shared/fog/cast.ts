@@ -131,10 +131,12 @@ export class FogLines {
     if (k >= 0) return k;
     const crossBase = base + g[G_PARTS]! * cells;
     for (let i = base + cells; i < crossBase; i++) if (this.known(r, g, i)) return i;
-    if (g[G_CROSS] !== 1) return -1;
-    const n = g[G_CROSS_LAT]!;
-    k = this.family(r, g, crossBase, n, n - 1, n - 1, true);
-    return k;
+    const n = g[G_CROSS_LAT]!, rows = g[G_CROSS]!;
+    for (let row = 0; row < rows; row++) {
+      k = this.family(r, g, crossBase + row * n * n, n, n - 1, n - 1, true);
+      if (k >= 0) return k;
+    }
+    return -1;
   }
 
   /**

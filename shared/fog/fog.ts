@@ -38,19 +38,21 @@
  * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
  * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
  * openingM apart, and the crossing lines: every point of the eye region's front chord to every one of
- * the body region's (./rays), which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
+ * the body region's, at its middle and at its head (./rays), which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden
  * when all are blocked.
  * What it guarantees: against any single convex occluder (a wall, pillar, crate, a low wall to see
  * over) the matched corners are exact (./rays gives the separating-plane argument), and the regions
  * hold every eye and body point the bounds allow, so no line of sight is missed.
  * Openings (doorways, windows, gaps between obstacles) are sampled: one wall's opening whose clear
  * part, as seen along the line between the players (so narrowed by the angle and the wall's
- * thickness), holds an openingM x openingM square is found; a narrower one may not be: a doorway
- * seen at a grazing angle is a sliver and may pop in while it stays that thin (regions up to
- * (maxGridSide - 1) openingM wide; wider ones get a coarser grid: ./config). Openings one behind
- * the other (a doorway seen through another, or several in a row) are found by the crossing lines
+ * thickness) and within the bundle of lines between the regions, holds an openingM x openingM
+ * square is found; a narrower one may not be: a doorway seen at a grazing angle is a sliver and may
+ * pop in while it stays that thin, as may one the bundle mostly passes beside, its jamb leaving a
+ * thin part (regions up to (maxGridSide - 1) openingM wide; wider ones get a coarser grid:
+ * ./config). Openings one behind
+ * the other (a doorway seen through another, or several in a row) and a jamb's thin part are found by the crossing lines
  * when the lines through all of them from the eye region's front chord at the eye's height to the
- * body region's at its middle hold a crossOpeningM square of (eye offset, body offset) pairs, for
+ * body region's at its middle, or at its head (over low cover by the body), hold a crossOpeningM square of (eye offset, body offset) pairs, for
  * regions up to (2 maxGridSide - 1) openingM wide (doorways; test/fogCrossingLines.test.ts); a
  * window seen through a window at other heights, a thinner set of such lines, lines that exist only
  * from points off those chords and wider regions (a speed measured from a burst of inputs stepped
@@ -96,7 +98,7 @@ import { FogLines, type FogWorld } from './cast';
 import { FogSlots } from './slots';
 import type { FogConfig } from './config';
 import { horizonSeconds, MAX_HORIZON_S } from './reach';
-import { FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
+import { CROSS_ROWS, FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
 import { FogRegions, GROWN, PLAIN, POINT_STRIDE, WIDE } from './regions';
 
 export { fogConfigOf, type FogConfig } from './config';
@@ -153,7 +155,7 @@ export class FogOfWar extends FogSlots {
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
     const side = cfg.maxGridSide * cfg.maxGridSide, crossSide = this.grid[G_CROSS_MAX]!;
-    const mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? crossSide * crossSide : 0);
+    const mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? CROSS_ROWS * crossSide * crossSide : 0);
     this.cast = new FogLines(world, nn, n, mostLines);
     this.built = new FogRegions(cfg, this);
   }

@@ -32,7 +32,10 @@
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
  * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
- *   each of nCross on B's front chord at the body's middle (nCross^2 lines). A front chord is the
+ *   each of nCross on B's front chord at the body's middle, then the same to its head (CROSS_ROWS
+ *   rows of nCross^2 lines: where most of both regions lies behind a wall, the lines past a
+ *   doorway's jamb are a thin set, and low cover by the body, a crate, blocks those to its middle
+ *   while the eye sees its head over it). A front chord is the
  *   polygon's chord across the line between the centres, CHORD_DEPTH of its half-depth from the
  *   middle of its depth toward the other region; nCross is set by the crossing lines' own spacing
  *   (finer than the matched grid's: the clear pairs through openings in a row are a thin set) and
@@ -148,10 +151,13 @@ function cornerInto(out: Float64Array, at: number, r: Float64Array, o: number, k
 /** The crossing lines' chords: this share of the radius from the centre toward the other region, and their half-length then. */
 export const CHORD_DEPTH = 0.45;
 
+/** The crossing lines' rows: from the eye to the body's middle, then to its head. */
+export const CROSS_ROWS = 2;
+
 /** The two aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = 18;
 
-/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCross^2 crossing lines). */
+/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCross^2 crossing lines per row). */
 export function rayCount(g: Float64Array): number {
   return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_CROSS_LAT] * g[G_CROSS_LAT]) | 0;
 }
@@ -177,7 +183,7 @@ export function initGrid(g: Float64Array, openingM: number, crossM: number, maxS
 export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans: boolean, cross = false): void {
   const spacing = g[G_SPACING]!;
   g[G_PARTS] = fans ? 3 : 1;
-  g[G_CROSS] = cross ? 1 : 0;
+  g[G_CROSS] = cross ? CROSS_ROWS : 0;
   const J = PRISM_STRIDE;
   const dx = r[J + P_CX] - r[P_CX], dz = r[J + P_CZ] - r[P_CZ];
   const l = Math.sqrt(dx * dx + dz * dz);
@@ -259,10 +265,14 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   if (k >= g[G_PARTS] * cells) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
     // body's middle (both chords from their -u end).
-    const n = g[G_CROSS_LAT], c = k - g[G_PARTS] * cells, a = c % n, b = (c - a) / n;
+    const n = g[G_CROSS_LAT], nn = n * n;
+    let c = k - g[G_PARTS] * cells;
+    const head = c >= nn;
+    if (head) c -= nn;
+    const a = c % n, b = (c - a) / n;
     const fa = a / (n - 1), fb = b / (n - 1);
     out[0] = g[A + 4] + fa * (g[A + 6] - g[A + 4]); out[1] = r[P_EYE]; out[2] = g[A + 5] + fa * (g[A + 7] - g[A + 5]);
-    out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
+    out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = head ? r[J + P_EYE] : r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;

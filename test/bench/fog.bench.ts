@@ -27,7 +27,7 @@
  * --opening, --cross-opening, --slack, --slack-y, --hold and --widen set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
  * visibleHoldTicks and hiddenWiden (shared/fog/config) to weigh cost against what is withheld.
  *
- * Run: npm run bench:fog [-- --json] [-- --ticks N] [-- --rounds N] [-- --fans] [-- --opening M] ...
+ * Run: npm run bench:fog [-- --json] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
  */
 import { benchArgs } from './args';
 import { fileURLToPath } from 'node:url';
@@ -175,7 +175,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; 'no-walk'?: boolean }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean }): Promise<void> {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
@@ -186,10 +186,10 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
   const rounds = Math.round(opts.rounds ?? 5);
   gcObserver.observe({ entryTypes: ['gc'] });
   const rows: Record<string, unknown>[] = [];
-  for (const n of SIZES) {
+  for (const n of opts.players !== undefined ? [Math.round(opts.players)] : SIZES) {
     const f = simulate(world, n, ticks, 0xf0f0 + n);
     rows.push(await measure(world, cfg, f, rounds, false));
-    rows.push(await measure(world, cfg, f, Math.max(1, rounds >> 1), true));
+    if (opts['no-uncached'] !== true) rows.push(await measure(world, cfg, f, Math.max(1, rounds >> 1), true));
   }
   gcObserver.disconnect();
   if (opts.json) {
@@ -206,5 +206,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen'], [], process.argv.slice(2), ['fans', 'no-cross', 'no-walk']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players'], [], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached']));
 }
