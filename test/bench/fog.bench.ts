@@ -1,10 +1,12 @@
 /**
  * Fog-of-war benchmark: the cost of FogOfWar.update (shared/fog) per tick at 16, 32 and 64 players
- * on the default level, and how much it withholds.
+ * on the default level (--level rooms: the walled rooms level, server/level/rooms.ts), and how much
+ * it withholds.
  *
  * The configuration is the server's: the level's climb map and walk grid (eye regions cut by walls;
  * --no-walk leaves them uncut).
- * Players start at the level's spawn points (autoSpawnPoints) and move by the movement step
+ * Players start at the level's spawn points (autoSpawnPoints; on rooms spread over the level,
+ * spreadSpawnPoints) and move by the movement step
  * (shared/movement/step) at 64 Hz: each holds a seeded wish direction for 0.3 to 2 s, sometimes
  * stands still, and jumps now and then, so they spread over the level, run into walls and slide
  * along them. Their motion is computed first (5 s to spread out, then the measured ticks), then
@@ -24,16 +26,18 @@
  * gcs counts collections during the timed rounds (the update allocates nothing: test/fogUpdate.test.ts;
  * what remains is the bench's own per-tick bookkeeping). --fans turns on the fans (shared/fog/rays).
  *
- * --opening, --cross-opening, --slack, --slack-y, --hold and --widen set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
- * visibleHoldTicks and hiddenWiden (shared/fog/config) to weigh cost against what is withheld.
+ * --opening, --cross-opening, --slack, --slack-y, --hold, --widen and --lead set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
+ * visibleHoldTicks, hiddenWiden and hiddenLeadS (shared/fog/config) to weigh cost against what is withheld.
+ * --players N measures that one size; --no-uncached leaves out the uncached rows.
  *
- * Run: npm run bench:fog [-- --json] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
+ * Run: npm run bench:fog [-- --json] [-- --level rooms] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
  */
 import { benchArgs } from './args';
 import { fileURLToPath } from 'node:url';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../../server/level/gltf';
-import { autoSpawnPoints } from '../../server/level/spawnPoints';
+import { autoSpawnPoints, spreadSpawnPoints } from '../../server/level/spawnPoints';
+import { roomsLevel } from '../../server/level/rooms';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
@@ -49,9 +53,9 @@ interface Frames { ticks: number; n: number; state: Float64Array }
 const F = 7; // x y z vx vy vz onGround per player per tick
 
 /** Seeded player motion: `ticks` ticks after SPREAD_TICKS of spreading out. */
-function simulate(world: World, n: number, ticks: number, seed: number): Frames {
+function simulate(world: World, n: number, ticks: number, seed: number, rooms: boolean): Frames {
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
-  const spawns = autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH);
+  const spawns = rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH);
   const rnd = mulberry32(seed);
   const players = Array.from({ length: n }, (_, i) => {
     const sp = spawns[i % spawns.length];
@@ -175,28 +179,30 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean }): Promise<void> {
-  const world = await loadWorld(DEFAULT_LEVEL_PATH);
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; 'no-walk'?: boolean; 'no-uncached'?: boolean }): Promise<void> {
+  const rooms = opts.level === 'rooms';
+  if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
+  const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
     climb: buildClimbMap(world, move.stepHeight), walk: opts['no-walk'] === true ? undefined : buildWalkGrid(world, move.probeHeights[0]!, move.radius) ?? undefined, fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
-    openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen,
+    openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen, hiddenLeadS: opts.lead,
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
   const rounds = Math.round(opts.rounds ?? 5);
   gcObserver.observe({ entryTypes: ['gc'] });
   const rows: Record<string, unknown>[] = [];
   for (const n of opts.players !== undefined ? [Math.round(opts.players)] : SIZES) {
-    const f = simulate(world, n, ticks, 0xf0f0 + n);
-    rows.push(await measure(world, cfg, f, rounds, false));
-    if (opts['no-uncached'] !== true) rows.push(await measure(world, cfg, f, Math.max(1, rounds >> 1), true));
+    const f = simulate(world, n, ticks, 0xf0f0 + n, rooms);
+    rows.push({ ...(await measure(world, cfg, f, rounds, false)), level: rooms ? 'rooms' : 'default' });
+    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true)), level: rooms ? 'rooms' : 'default' });
   }
   gcObserver.disconnect();
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify(r));
     return;
   }
-  console.log(`fog: ${DEFAULT_LEVEL_PATH}, ${world.triangleCount} triangles, ${HZ} Hz, ${ticks - WARM_TICKS} timed ticks x ${rounds} rounds (median)`);
+  console.log(`fog: ${rooms ? 'rooms' : DEFAULT_LEVEL_PATH}, ${world.triangleCount} triangles, ${HZ} Hz, ${ticks - WARM_TICKS} timed ticks x ${rounds} rounds (median)`);
   console.log('  players | cache | us/tick | cpu us | p99 us | rays/tick | tested/tick | visible | occluded | withheld of occluded | gcs');
   for (const r of rows) {
     console.log(`  ${String(r.players).padStart(7)} | ${r.uncached ? '  off' : '   on'} | ${String(r.usPerTick).padStart(7)} | ${String(r.cpuUsPerTick).padStart(6)} | ${String(r.p99UsPerTick).padStart(6)} | ${String(r.raysPerTick).padStart(9)} | ${String(r.pairsTestedPerTick).padStart(11)} | ${String(r.visibleShare).padStart(7)} | ${String(r.occludedShare).padStart(8)} | ${String(r.withheldOfOccluded).padStart(20)} | ${r.gcs}`);
@@ -206,5 +212,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players'], [], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead'], ['level'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached']));
 }
