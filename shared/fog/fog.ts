@@ -59,7 +59,8 @@
  * at once) may still be missed. Growing the regions (marginM) widens the bundle of lines but not the spacing
  * between them, so it does not close that gap; openingM and crossOpeningM are the knobs. test/fogVisibility.test.ts
  * checks both statements against dense brute force (reachable eye positions to posed body points)
- * and counts the slivers missed.
+ * and counts the slivers missed; test/fogPaths.test.ts checks every withheld pair against where 32
+ * players walking the rooms level really were within the horizons.
  * Outside the rule: teleports (respawn) move a player beyond the bounds: call forget(slot) (the pair
  * is visible until re-tested there), or pick the respawn spot a horizon ahead. Same team (team >= 0,
  * equal) and self are visible; a dead enemy is hidden (no body to draw); a player with non-finite
