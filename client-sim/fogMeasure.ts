@@ -175,6 +175,8 @@ export interface FogMeasures {
     popInByBot: Record<string, number>;
     /** The first pop-ins (at most 20) with their times: what to look at when popIn is not 0. */
     popInEvents: Record<string, number | boolean>[];
+    /** The first enemies drawn already in sight (appearedInSight): times and places, and whether the server's truth was in sight then. */
+    appearedEvents: Record<string, number | boolean>[];
     stalledPopIn: number;
     /** wallhackLeadMs over the onsets after at least LONG_HIDDEN_MS out of sight. */
     wallhackLeadAfterHiddenMs: LeadSummary;

@@ -65,8 +65,9 @@ export class FogWatch {
   /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
   private readonly policy = createRewindPolicy(2000, OutOfWindow.REJECT);
   private readonly frameCount = new Map<Bot, number>();
-  /** The first pop-ins, with their times (fogDetail.popInEvents). */
+  /** The first pop-ins, with their times (fogDetail.popInEvents), and the first enemies drawn already in sight (fogDetail.appearedEvents). */
   private readonly popInEvents: Record<string, number | boolean>[] = [];
+  private readonly appearedEvents: Record<string, number | boolean>[] = [];
   private readonly bySlot = new Map<string, Bot>();
   private readonly unhook: (() => void)[] = [];
   readonly sampleEvery: number;
@@ -182,7 +183,7 @@ export class FogWatch {
       this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
       if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
       // A stream behind the screen draws no one: not a sample of what fog sends.
-      if (!receipt.behind(t)) this.drawn(bot, s, t, now, h);
+      if (!receipt.behind(t)) this.drawn(bot, s, t, now, h, visible);
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
     }
   }
@@ -191,7 +192,7 @@ export class FogWatch {
    * The client's own view of enemy `s` at render time t (FogTally.drawnSample): drawn, and then in
    * sight from the rendered eye; a new life when the truth NEW_LIFE_MS earlier was another life.
    */
-  private drawn(bot: Bot, s: number, t: number, now: number, h: PlayerHistory): void {
+  private drawn(bot: Bot, s: number, t: number, now: number, h: PlayerHistory, truthVisible: boolean): void {
     const drawn = bot.view.present(s) && bot.view.renderPose(this.drawnPose, s, t) && this.drawnPose.alive;
     let inSight = false, newLife = false;
     if (drawn) {
@@ -201,7 +202,16 @@ export class FogWatch {
       const before = h.sampleAt(this.other, t - NEW_LIFE_MS, this.policy);
       newLife = !rewindStatusUsable(before) || before === RewindStatus.SNAPPED_EPOCH || this.other.epoch !== this.drawnPose.epoch;
     }
+    const before = this.tally.appearedInSight;
     this.tally.drawnSample(bot.index, s, now, drawn, inSight, newLife);
+    if (this.tally.appearedInSight > before && this.appearedEvents.length < 20) {
+      const r = (x: number) => Math.round(x * 10) / 10, m = (x: number) => Math.round(x * 1000) / 1000, eye = bot.eyeNow;
+      // Where: the screen's eye, the enemy as drawn and as the server had it at the render time (this.pose).
+      this.appearedEvents.push({
+        bot: bot.index, enemy: s, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), presentSinceMs: r(bot.view.presentSinceMs[s]!), truthVisible,
+        eyeX: m(eye[0]!), eyeY: m(eye[1]!), eyeZ: m(eye[2]!), drawnX: m(this.drawnPose.x), drawnZ: m(this.drawnPose.z), enemyX: m(this.pose.x), enemyZ: m(this.pose.z),
+      });
+    }
   }
 
   /** What a pop-in looked like (fogDetail.popInEvents): times against the view's newest snapshot and the server's newest input stamp of the bot. */
@@ -255,7 +265,7 @@ export class FogWatch {
       wallhackLeadMs: leadSummary(t.leadsMs),
       diedBehindCoverRate: t.diedBehindCoverRate,
       fogDetail: {
-        popInByBot, popInEvents: this.popInEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        popInByBot, popInEvents: this.popInEvents, appearedEvents: this.appearedEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, appearances: t.appearances, appearedInSight: t.appearedInSight, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,
