@@ -64,7 +64,7 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
- * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), 1 with the crossing lines,
+ * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), the crossing lines' rows (0: none),
  * the crossing lines' lateral points on each region (>= 2), and 1 when those keep to the spacing
  * (0: the regions are wider than the cap lets them).
  */
@@ -264,7 +264,7 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   const k = i - FIXED_RAYS, A = G_CHORDS, B = G_CHORDS + 8;
   if (k >= g[G_PARTS] * cells) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
-    // body's middle (both chords from their -u end).
+    // body's middle, then (the second row) at its head (both chords from their -u end).
     const n = g[G_CROSS_LAT], nn = n * n;
     let c = k - g[G_PARTS] * cells;
     const head = c >= nn;
