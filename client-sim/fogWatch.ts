@@ -34,6 +34,10 @@ import type { Bot } from './bot';
 import type { SimReport } from './report';
 import { anyClear, BodyPoints, FogTally, leadSummary, ReceiptLog, type FogMeasures } from './fogMeasure';
 
+/** An event record's numbers: times to 0.1 ms, places to 1 mm. */
+const tenth = (x: number): number => Math.round(x * 10) / 10;
+const milli = (x: number): number => Math.round(x * 1000) / 1000;
+
 /** An enemy drawn within this long of its life's start appeared by a respawn or teleport, not through fog, ms. */
 const NEW_LIFE_MS = 100;
 
@@ -205,7 +209,7 @@ export class FogWatch {
     const before = this.tally.appearedInSight;
     this.tally.drawnSample(bot.index, s, now, drawn, inSight, newLife);
     if (this.tally.appearedInSight > before && this.appearedEvents.length < 20) {
-      const r = (x: number) => Math.round(x * 10) / 10, m = (x: number) => Math.round(x * 1000) / 1000, eye = bot.eyeNow;
+      const r = tenth, m = milli, eye = bot.eyeNow;
       // Where: the screen's eye, the enemy as drawn and as the server had it at the render time (this.pose).
       this.appearedEvents.push({
         bot: bot.index, enemy: s, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), presentSinceMs: r(bot.view.presentSinceMs[s]!), truthVisible,
@@ -226,8 +230,7 @@ export class FogWatch {
     const foe = truth.histories[enemy];
     let ex = Number.NaN, ez = Number.NaN;
     if (foe !== undefined && foe.size() > 0 && rewindStatusUsable(foe.sampleAt(q, t, this.policy))) { ex = q.x; ez = q.z; }
-    const r = (x: number) => Math.round(x * 10) / 10, m = (x: number) => Math.round(x * 1000) / 1000;
-    const eye = bot.eyeNow;
+    const r = tenth, m = milli, eye = bot.eyeNow;
     return {
       bot: bot.index, enemy, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), serverTickMs: r(newestTick), inputLagMs: r(newestTick - stamp),
       presentNewest: bot.view.present(enemy), presentSinceMs: r(bot.view.presentSinceMs[enemy]!), rttMs: r((bot as unknown as { clock: { rttMs: number } }).clock.rttMs),

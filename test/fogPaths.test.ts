@@ -1,6 +1,6 @@
 /**
  * Fog of war (shared/fog) against the players' own paths on the walled rooms level
- * (server/level/rooms.ts): 32 players walk it by the movement step (seeded wish directions, jumps),
+ * (server/level/rooms.ts): 32 players walk it by the movement step (test/helpers/walkers.ts),
  * the fog decides every pair each tick with the server's configuration (climb map, walk grid), and
  * for every pair it withheld, the viewer's eye where it really was over its eye horizon is checked
  * against points of the enemy's body envelope where it really was over its body horizon. Any clear
@@ -12,40 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { roomsLevel } from '../server/level/rooms';
 import { spreadSpawnPoints } from '../server/level/spawnPoints';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
-import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../shared/movement/step';
+import { defaultMoveConfig } from '../shared/movement/step';
 import { bodyEnvelopeOf, buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type FogConfig } from '../shared/fog/index';
-import { mulberry32 } from '../shared/util/prng';
+import { walkPlayers, WALK_HZ, WALK_STRIDE } from './helpers/walkers';
 
-const HZ = 64, SPREAD = 5 * HZ, N = 32, TICKS = 1000;
+const HZ = WALK_HZ, N = 32, TICKS = 1000, F = WALK_STRIDE;
 const world = roomsLevel();
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
 const eyeH = MANNEQUIN_RIG.eyeHeight;
 const env = bodyEnvelopeOf(MANNEQUIN_RIG);
-
-/** Feet x, y, z and velocity per player per tick, after SPREAD ticks of spreading out. */
-function walk(seed: number): Float64Array {
-  const spawns = spreadSpawnPoints(world, N);
-  const rnd = mulberry32(seed);
-  const players = spawns.slice(0, N).map((sp) => ({ s: createMoveState(sp.x, sp.y, sp.z, sp.dirX, sp.dirZ), wx: 0, wz: 0, until: 0 }));
-  const input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
-  const out = new Float64Array(TICKS * N * 6);
-  for (let t = 0; t < SPREAD + TICKS; t++) {
-    for (let i = 0; i < N; i++) {
-      const p = players[i]!;
-      if (t >= p.until) {
-        const a = rnd() * 2 * Math.PI, still = rnd() < 0.15;
-        p.wx = still ? 0 : Math.cos(a); p.wz = still ? 0 : Math.sin(a);
-        p.until = t + Math.floor((0.3 + 1.7 * rnd()) * HZ);
-      }
-      input.wishX = p.wx; input.wishZ = p.wz; input.viewX = p.wx || 1; input.viewZ = p.wz; input.jump = rnd() < 0.01;
-      stepMovement(p.s, input, world, move, 1 / HZ);
-      if (t < SPREAD) continue;
-      const o = ((t - SPREAD) * N + i) * 6, s = p.s;
-      out[o] = s.x; out[o + 1] = s.y; out[o + 2] = s.z; out[o + 3] = s.vx; out[o + 4] = s.vy; out[o + 5] = s.vz;
-    }
-  }
-  return out;
-}
 
 /** Withheld pair-ticks (every 4th tick) and those with a clear line from the viewer's real eye to the enemy's real body within the horizons. */
 function check(cfg: FogConfig, path: Float64Array): { withheld: number; seen: string[] } {
@@ -63,7 +38,7 @@ function check(cfg: FogConfig, path: Float64Array): { withheld: number; seen: st
   const seen: string[] = [];
   for (let d = 0; d + H < TICKS; d++) {
     for (let i = 0; i < N; i++) {
-      const o = (d * N + i) * 6;
+      const o = (d * N + i) * F;
       fog.setPlayer(i, path[o]!, path[o + 1]!, path[o + 2]!, path[o + 3]!, path[o + 4]!, path[o + 5]!, eyeH, true, -1);
     }
     fog.update();
@@ -73,9 +48,9 @@ function check(cfg: FogConfig, path: Float64Array): { withheld: number; seen: st
       withheld++;
       let hit = '';
       for (const tau of [0, H >> 1, H]) {
-        const ov = ((d + tau) * N + v) * 6, ex = path[ov]!, ey = path[ov + 1]! + eyeH, ez = path[ov + 2]!;
+        const ov = ((d + tau) * N + v) * F, ex = path[ov]!, ey = path[ov + 1]! + eyeH, ez = path[ov + 2]!;
         for (const sigma of [0, HB]) {
-          const oe = ((d + sigma) * N + e) * 6;
+          const oe = ((d + sigma) * N + e) * F;
           for (const p of pts) {
             if (!world.anyHit(ex, ey, ez, path[oe]! + p[0]!, path[oe + 1]! + p[1]!, path[oe + 2]! + p[2]!)) {
               hit = `tick ${d}: viewer ${v} at ${ex.toFixed(2)}, ${ez.toFixed(2)} (${tau} ticks on) sees enemy ${e} at ${path[oe]!.toFixed(2)}, ${path[oe + 2]!.toFixed(2)} (${sigma} on)`;
@@ -97,7 +72,7 @@ describe('fog of war against the players\' own paths', () => {
     const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
       climb: buildClimbMap(world, move.stepHeight), walk: buildWalkGrid(world, Math.min(...move.probeHeights), move.radius) ?? undefined,
     });
-    const r = check(cfg, walk(3));
+    const r = check(cfg, walkPlayers(world, spreadSpawnPoints(world, N), N, TICKS, 3).state);
     console.log(`[fog] paths: ${r.withheld} withheld pair-ticks checked, ${r.seen.length} in sight${r.seen.length > 0 ? `: ${r.seen.slice(0, 3).join('; ')}` : ''}`);
     expect(r.withheld).toBeGreaterThan(100000);
     expect(r.seen).toEqual([]);

@@ -27,7 +27,7 @@ export interface FogConfig {
    * Spacing of the crossing lines' points on each region's front chord, metres (./rays): they find
    * openings one behind the other (a doorway seen through another), whose clear (eye, body) offset
    * pairs are a thin set, so they are spaced finer than the matched grid. Default 0.25: players
-   * walking the rooms level (test/fogCrossingLines.test.ts) showed lines through two doorways in a
+   * walking the rooms level (test/fogPaths.test.ts) showed lines through two doorways in a
    * row that 0.5, 0.35 and 0.3 missed (0.25: half again the rays of 0.5 on that level).
    */
   crossOpeningM: number;

@@ -6,8 +6,7 @@
  * The configuration is the server's: the level's climb map and walk grid (eye regions cut by walls;
  * --no-walk leaves them uncut).
  * Players start at the level's spawn points (autoSpawnPoints; on rooms spread over the level,
- * spreadSpawnPoints) and move by the movement step
- * (shared/movement/step) at 64 Hz: each holds a seeded wish direction for 0.3 to 2 s, sometimes
+ * spreadSpawnPoints) and move by the movement step at 64 Hz (test/helpers/walkers.ts): each holds a seeded wish direction for 0.3 to 2 s, sometimes
  * stands still, and jumps now and then, so they spread over the level, run into walls and slide
  * along them. Their motion is computed first (5 s to spread out, then the measured ticks), then
  * replayed into a fresh FogOfWar per round: the first 64 ticks of a round warm its memory untimed,
@@ -39,53 +38,17 @@ import { DEFAULT_LEVEL_PATH, loadWorld } from '../../server/level/gltf';
 import { autoSpawnPoints, spreadSpawnPoints } from '../../server/level/spawnPoints';
 import { roomsLevel } from '../../server/level/rooms';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
-import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../../shared/movement/step';
+import { defaultMoveConfig } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
+import { walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
 import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
 
-const HZ = 64;
+const HZ = WALK_HZ;
 const SIZES = [16, 32, 64];
-const SPREAD_TICKS = 5 * HZ;
 const WARM_TICKS = 64;
-
-interface Frames { ticks: number; n: number; state: Float64Array }
-const F = 7; // x y z vx vy vz onGround per player per tick
-
-/** Seeded player motion: `ticks` ticks after SPREAD_TICKS of spreading out. */
-function simulate(world: World, n: number, ticks: number, seed: number, rooms: boolean): Frames {
-  const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
-  const spawns = rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH);
-  const rnd = mulberry32(seed);
-  const players = Array.from({ length: n }, (_, i) => {
-    const sp = spawns[i % spawns.length];
-    return { s: createMoveState(sp.x, sp.y, sp.z, sp.dirX, sp.dirZ), wx: 0, wz: 0, until: 0 };
-  });
-  const input: MoveInputLike = { wishX: 0, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false };
-  const state = new Float64Array(ticks * n * F);
-  for (let t = 0; t < SPREAD_TICKS + ticks; t++) {
-    for (let i = 0; i < n; i++) {
-      const p = players[i];
-      if (t >= p.until) {
-        const a = rnd() * 2 * Math.PI;
-        const still = rnd() < 0.15;
-        p.wx = still ? 0 : Math.cos(a);
-        p.wz = still ? 0 : Math.sin(a);
-        p.until = t + Math.floor((0.3 + 1.7 * rnd()) * HZ);
-      }
-      input.wishX = p.wx; input.wishZ = p.wz;
-      input.viewX = p.wx || 1; input.viewZ = p.wz;
-      input.jump = rnd() < 0.01;
-      stepMovement(p.s, input, world, move, 1 / HZ);
-      if (t >= SPREAD_TICKS) {
-        const o = ((t - SPREAD_TICKS) * n + i) * F;
-        state[o] = p.s.x; state[o + 1] = p.s.y; state[o + 2] = p.s.z;
-        state[o + 3] = p.s.vx; state[o + 4] = p.s.vy; state[o + 5] = p.s.vz; state[o + 6] = p.s.onGround ? 1 : 0;
-      }
-    }
-  }
-  return { ticks, n, state };
-}
+const F = WALK_STRIDE;
+type Frames = Walk;
 
 function load(fog: FogOfWar, f: Frames, t: number): void {
   const eye = MANNEQUIN_RIG.eyeHeight;
@@ -183,6 +146,7 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
   const rooms = opts.level === 'rooms';
   if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
   const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
+  const level = rooms ? 'rooms' : 'default';
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
     climb: buildClimbMap(world, move.stepHeight), walk: opts['no-walk'] === true ? undefined : buildWalkGrid(world, move.probeHeights[0]!, move.radius) ?? undefined, fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
@@ -193,9 +157,9 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
   gcObserver.observe({ entryTypes: ['gc'] });
   const rows: Record<string, unknown>[] = [];
   for (const n of opts.players !== undefined ? [Math.round(opts.players)] : SIZES) {
-    const f = simulate(world, n, ticks, 0xf0f0 + n, rooms);
-    rows.push({ ...(await measure(world, cfg, f, rounds, false)), level: rooms ? 'rooms' : 'default' });
-    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true)), level: rooms ? 'rooms' : 'default' });
+    const f = walkPlayers(world, rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH), n, ticks, 0xf0f0 + n);
+    rows.push({ ...(await measure(world, cfg, f, rounds, false)), level });
+    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true)), level });
   }
   gcObserver.disconnect();
   if (opts.json) {
