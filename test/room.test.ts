@@ -249,7 +249,10 @@ describe('arena room: each rejection reason', () => {
     expect(reasonName(kill.reason)).toBe('OK_HIT');
     await a!.until(() => a!.damaged.length === 1, 3000, 'death');
     expect(a!.damaged[0]!.health).toBe(0);
-    // A is dead for 250 ms: its shot right now is refused.
+    // A is dead for 250 ms: a shot it states after the death is refused. A's clock estimate can be
+    // a few ms behind the server's, so it waits until its own clock reads past the recorded death.
+    const diedAtMs = roomOf(a!).match.player(a!.room.sessionId)!.diedAtMs;
+    await a!.untilServerTime(diedAtMs + 20);
     const r2 = (await renderTime(a!));
     const v = await a!.shoot({ seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: r2, claimedTarget: 1, ...aimAt(a!, 1, HitZone.HEAD, r2) });
     expect(reasonName(v.reason)).toBe('SHOOTER_DEAD');
