@@ -13,7 +13,7 @@ import { roomsLevel } from '../server/level/rooms';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { buildClimbMap, buildWalkGrid, climbCell, floorUnder, FogOfWar, jumpRise, fogConfigOf, fogMotionOf, reachFromSpeed, verticalInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, V_WALK, VERTICAL_STRIDE, type ClimbMap, type WalkGrid } from '../shared/fog/index';
 import { DIR_X, DIR_Z, P_S, PRISM_STRIDE, tightenSupports } from '../shared/fog/rays';
-import { W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkSupports } from '../shared/fog/walk';
+import { floodSupports, W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkFlood, walkSupports } from '../shared/fog/walk';
 import { createMoveState, defaultMoveConfig, stepMovement } from '../shared/movement/step';
 import { mulberry32 } from '../shared/util/prng';
 import { World } from '../shared/world/world';
@@ -173,6 +173,43 @@ describe('eye regions cut by walls', () => {
     const crateWorld = World.fromTriangles(m.positions, m.indices);
     const crateGrid = buildWalkGrid(crateWorld, move.probeHeights[0]!, move.radius)!;
     expect(supports(crateGrid, -1.2, 0, 0, 6, 0, 0.3, buildClimbMap(crateWorld, move.stepHeight)).s).toBeNull();
+  });
+
+  it('one flood serves every disc inside its own: the supports are never tighter than that disc\'s own flood, and equal for the same disc', () => {
+    const rnd = mulberry32(29);
+    const big = new Float64Array(WALK_QUERY), small = new Float64Array(WALK_QUERY), own = new Float64Array(8), shared = new Float64Array(8);
+    let compared = 0, tighterOwn = 0;
+    for (let i = 0; i < 3000; i++) {
+      const x = -23 + 46 * rnd(), z = -23 + 46 * rnd();
+      if (!standable(x, z)) continue;
+      // The widest disc: moved along a direction by up to its extra reach; the smaller one nested inside.
+      const r = 0.3 + 3 * rnd(), extra = 2 * rnd(), a = 2 * Math.PI * rnd(), f = rnd();
+      big[W_X] = x; big[W_Z] = z; big[W_CX] = x + extra * Math.cos(a); big[W_CZ] = z + extra * Math.sin(a); big[W_REACH] = r + extra;
+      big[W_FEET_LO] = 0; big[W_FEET_HI] = rnd() < 0.8 ? 0 : 1.5;
+      small.set(big);
+      small[W_CX] = x + f * extra * Math.cos(a); small[W_CZ] = z + f * extra * Math.sin(a); small[W_REACH] = r + f * extra;
+      const count = walkFlood(grid, big);
+      const cut = walkSupports(grid, small, own, 0);
+      // No edge blocked within the widest disc: none within the smaller one either.
+      if (count === 0) { expect(cut).toBe(false); continue; }
+      floodSupports(grid, count, small, shared, 0);
+      if (!cut) continue;
+      compared++;
+      for (let k = 0; k < 8; k++) {
+        expect(shared[k]!).toBeGreaterThanOrEqual(own[k]! - 1e-12);
+        if (shared[k]! > own[k]! + 1e-12) tighterOwn++;
+      }
+    }
+    console.log(`[fog] shared flood: ${compared} nested discs compared, ${tighterOwn} supports looser than the disc's own flood`);
+    // The same disc: the same cells, the same supports.
+    const same = new Float64Array(8), direct = new Float64Array(8);
+    big[W_X] = -8.75; big[W_Z] = -3; big[W_CX] = -8.75; big[W_CZ] = -3; big[W_REACH] = 2; big[W_FEET_LO] = 0; big[W_FEET_HI] = 0;
+    expect(walkSupports(grid, big, direct, 0)).toBe(true);
+    floodSupports(grid, walkFlood(grid, big), big, same, 0);
+    expect([...same]).toEqual([...direct]);
+    expect(compared).toBeGreaterThan(300);
+    // A path leaving the smaller disc and coming back is rare: the shared answer is nearly always the same.
+    expect(tighterOwn).toBeLessThan(compared);
   });
 
   it('FogFilter\'s grid comes from a movement that states its wall probe; a movement without one gets none', () => {

@@ -9,7 +9,7 @@ import { climbCell, floorUnder } from './climb';
 import type { FogConfig } from './config';
 import { jumpRise, MAX_HORIZON_S, MAX_STALL_S, reachInto, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, VERTICAL_STRIDE, verticalInto, walkRise } from './reach';
 import { P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_K, P_MID, P_R, P_S, P_Y0, P_Y1, PRISM_STRIDE, setOctagon, tightenSupports } from './rays';
-import { W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkSupports } from './walk';
+import { floodSupports, W_CX, W_CZ, W_FEET_HI, W_FEET_LO, W_REACH, W_X, W_Z, WALK_QUERY, walkFlood } from './walk';
 import type { FogSlots } from './slots';
 
 /** FogOfWar.point's fields (see seesPoint): position, velocity, gravity, radius, lead, turns. */
@@ -40,6 +40,13 @@ export class FogRegions {
   /** Scratch: the supports of the cells an eye region's body reaches (./walk). */
   private readonly sup = new Float64Array(8);
   private readonly walkQuery = new Float64Array(WALK_QUERY);
+  /** cut()'s margins (a double argument would be boxed). */
+  private readonly growBy = new Float64Array(1);
+  /** The flood left in the walk grid's queue: its viewer, update and the grid's generation after it, and its cells (0: none cut). */
+  private floodSlot = -1;
+  private floodStamp = -1;
+  private floodGen = -1;
+  private floodCount = 0;
   /**
    * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
    * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
@@ -49,6 +56,8 @@ export class FogRegions {
   private readonly eyeStamp: Int32Array;
   private readonly bodyStamp: Int32Array;
   private readonly bodyKey: Float64Array;
+  /** Per tier: seconds of its motion a region is moved by (its centre; its radius grows by the speed times it). Read from an array: a double returned by a call is boxed. */
+  private readonly leads: Float64Array;
   /** The update prepare() was last called for. */
   private stamp = -1;
 
@@ -63,6 +72,7 @@ export class FogRegions {
     this.eyeStamp = new Int32Array(3 * n).fill(-1);
     this.bodyStamp = new Int32Array(3 * n).fill(-1);
     this.bodyKey = new Float64Array(3 * n);
+    this.leads = Float64Array.of(PLAIN, GROWN, WIDE).map((t) => (t !== PLAIN && cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(t) * cfg.hiddenLeadS : 0));
   }
 
   /**
@@ -172,25 +182,39 @@ export class FogRegions {
     this.place(out, o, v, tier);
     out[o + P_EYE] = eyeY;
     out[o + P_MID] = eyeY;
-    this.cut(out, o, v, g + cam);
+    this.growBy[0] = g + cam;
+    this.cut(out, o, v);
   }
 
   /**
    * Cuts viewer v's eye region at out[o..] by the walls its body cannot cross over the horizon
    * (./walk, with cfg.walk): the cells its feet reach, from the lowest feet the vertical bounds and
-   * the floor under it allow to the highest, within the region's disc less `grow` (the margins the disc was grown by,
+   * the floor under it allow to the highest, within the region's disc less growBy[0] (the margins the disc was grown by,
    * added back to the cells' supports), intersected with the octagon and tightened (./rays tightenSupports).
+   * One flood per viewer and update serves its three tiers: it covers the WIDE tier's disc, which
+   * holds the others (their centres move by v lead, their reaches by |v| lead; ./walk walkFlood).
    */
-  private cut(out: Float64Array, o: number, v: number, grow: number): void {
+  private cut(out: Float64Array, o: number, v: number): void {
     const walk = this.cfg.walk;
     if (walk === undefined) return;
+    const grow = this.growBy[0];
     const vt = this.vert, fy = this.players.py[v], sup = this.sup, q = this.walkQuery;
-    q[W_X] = this.players.px[v]; q[W_Z] = this.players.pz[v];
+    if (this.floodSlot !== v || this.floodStamp !== this.stamp || this.floodGen !== walk.gen) {
+      const px = this.players.px[v], pz = this.players.pz[v], vx = this.players.vx[v], vz = this.players.vz[v];
+      const lead = this.leads[WIDE];
+      q[W_X] = px; q[W_Z] = pz;
+      q[W_CX] = px + vx * lead; q[W_CZ] = pz + vz * lead;
+      // A micrometre more: the tiers' discs stay inside this one whatever the rounding.
+      q[W_REACH] = this.rr[R_EYE] + Math.sqrt(vx * vx + vz * vz) * lead + 1e-6;
+      // The feet go no lower than the floor under the player (./climb floorUnder; -Infinity without a map).
+      const low = fy - vt[V_DROP], floor = this.floor[v];
+      q[W_FEET_LO] = low > floor ? low : floor; q[W_FEET_HI] = fy + vt[V_RISE];
+      this.floodCount = walkFlood(walk, q);
+      this.floodSlot = v; this.floodStamp = this.stamp; this.floodGen = walk.gen;
+    }
+    if (this.floodCount === 0) return;
     q[W_CX] = out[o + P_CX]; q[W_CZ] = out[o + P_CZ]; q[W_REACH] = out[o + P_R] - grow;
-    // The feet go no lower than the floor under the player (./climb floorUnder; -Infinity without a map).
-    const low = fy - vt[V_DROP], floor = this.floor[v];
-    q[W_FEET_LO] = low > floor ? low : floor; q[W_FEET_HI] = fy + vt[V_RISE];
-    if (!walkSupports(walk, q, sup, 0)) return;
+    floodSupports(walk, this.floodCount, q, sup, 0);
     for (let k = 0; k < 8; k++) {
       const s = sup[k] + grow;
       if (s < out[o + P_S + k]) out[o + P_S + k] = s;
@@ -214,7 +238,7 @@ export class FogRegions {
    * solid floor meets no triangle: the region stops FLOOR_LIFT above it.
    */
   private place(out: Float64Array, o: number, s: number, tier: number): void {
-    const lead = tier !== PLAIN && this.cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(tier) * this.cfg.hiddenLeadS : 0;
+    const lead = this.leads[tier];
     const vx = this.players.vx[s], vz = this.players.vz[s], pl = this.pl;
     out[o + P_CX] = this.players.px[s] + vx * lead;
     out[o + P_CZ] = this.players.pz[s] + vz * lead;

@@ -181,9 +181,23 @@ export const WALK_QUERY = 7;
  * disc's own region is as good). The numbers come in an array: double arguments would be boxed.
  */
 export function walkSupports(g: WalkGrid, q: Float64Array, out: Float64Array, o: number): boolean {
+  const count = walkFlood(g, q);
+  if (count === 0) return false;
+  floodSupports(g, count, q, out, o);
+  return true;
+}
+
+/**
+ * walkSupports' flood alone: the cells reached are left in g.queue[0 .. the count returned), the
+ * player's own first; 0 when walkSupports would answer false. Until the next flood on g (g.gen
+ * changes), floodSupports answers for any disc inside this one (a smaller reach, its centre moved
+ * no more than the reach shrank) with the cells reached here that lie in it: a superset of what
+ * that disc's own flood reaches (its paths stay inside this disc too), so its supports are no tighter.
+ */
+export function walkFlood(g: WalkGrid, q: Float64Array): number {
   const cell = g.cellM, nx = g.nx, nz = g.nz, cx = q[W_CX]!, cz = q[W_CZ]!;
   const ax = Math.floor((q[W_X]! - g.minX) / cell), az = Math.floor((q[W_Z]! - g.minZ) / cell);
-  if (!(ax >= 0 && ax < nx && az >= 0 && az < nz) || !(q[W_REACH]! >= 0 && q[W_REACH]! < Infinity) || !(q[W_FEET_HI]! >= q[W_FEET_LO]!) || !(cx - cx === 0 && cz - cz === 0)) return false;
+  if (!(ax >= 0 && ax < nx && az >= 0 && az < nz) || !(q[W_REACH]! >= 0 && q[W_REACH]! < Infinity) || !(q[W_FEET_HI]! >= q[W_FEET_LO]!) || !(cx - cx === 0 && cz - cz === 0)) return 0;
   const lim = q[W_REACH]! + cell * S, lim2 = lim * lim, lo = q[W_FEET_LO]! + g.probeHeight, hi = q[W_FEET_HI]! + g.probeHeight;
   const spans = g.spans, start = g.start;
   // No block the disc touches has a span as tall as the band: nothing can be blocked.
@@ -191,27 +205,16 @@ export function walkSupports(g: WalkGrid, q: Float64Array, out: Float64Array, o:
   const bz0 = Math.max(0, Math.floor((cz - lim - g.minZ) / cell / BLOCK)), bz1 = Math.min(Math.ceil(nz / BLOCK) - 1, Math.floor((cz + lim - g.minZ) / cell / BLOCK));
   let tall = false;
   for (let bz = bz0; bz <= bz1 && !tall; bz++) for (let bx = bx0; bx <= bx1; bx++) if (g.blockTall[bx + bz * g.blocksX]! >= band) { tall = true; break; }
-  if (!tall) return false;
+  if (!tall) return 0;
   g.gen = g.gen === 0x7fffffff ? 1 : g.gen + 1;
   const gen = g.gen, seen = g.seen, queue = g.queue;
   let head = 0, tail = 0, cut = false;
   const s0 = ax + az * nx;
   seen[s0] = gen; queue[tail++] = s0;
-  // The supports of the cell centres reached along the eight directions.
-  let m0 = -Infinity, m1 = -Infinity, m2 = -Infinity, m3 = -Infinity, m4 = -Infinity, m5 = -Infinity, m6 = -Infinity, m7 = -Infinity;
   while (head < tail) {
     const k = queue[head++]!;
     const a = k % nx, j = (k - a) / nx;
     const px = g.minX + (a + 0.5) * cell - cx, pz = g.minZ + (j + 0.5) * cell - cz;
-    if (px > m0) m0 = px;
-    if (-px > m4) m4 = -px;
-    if (pz > m2) m2 = pz;
-    if (-pz > m6) m6 = -pz;
-    const u = S * (px + pz), w = S * (pz - px);
-    if (u > m1) m1 = u;
-    if (-u > m5) m5 = -u;
-    if (w > m3) m3 = w;
-    if (-w > m7) m7 = -w;
     // The four neighbours: +x, -x, +z, -z (edge 2c joins c and c + 1, edge 2c + 1 joins c and c + nx).
     for (let side = 0; side < 4; side++) {
       let n = 0, e = 0, qx = px, qz = pz;
@@ -231,10 +234,35 @@ export function walkSupports(g: WalkGrid, q: Float64Array, out: Float64Array, o:
       queue[tail++] = n;
     }
   }
-  if (!cut) return false;
+  return cut ? tail : 0;
+}
+
+/**
+ * Writes into out[o + k] the support along direction k, relative to the disc's centre (q[W_CX],
+ * q[W_CZ]), of the flood's cells (g.queue[0 .. count): walkFlood) whose centres lie within
+ * q[W_REACH] plus half a diagonal of it, the player's own cell always among them; each cell whole.
+ */
+export function floodSupports(g: WalkGrid, count: number, q: Float64Array, out: Float64Array, o: number): void {
+  const cell = g.cellM, nx = g.nx, cx = q[W_CX]!, cz = q[W_CZ]!, queue = g.queue;
+  const lim = q[W_REACH]! + cell * S, lim2 = lim * lim;
+  let m0 = -Infinity, m1 = -Infinity, m2 = -Infinity, m3 = -Infinity, m4 = -Infinity, m5 = -Infinity, m6 = -Infinity, m7 = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const k = queue[i]!;
+    const a = k % nx, j = (k - a) / nx;
+    const px = g.minX + (a + 0.5) * cell - cx, pz = g.minZ + (j + 0.5) * cell - cz;
+    if (i > 0 && px * px + pz * pz > lim2) continue;
+    if (px > m0) m0 = px;
+    if (-px > m4) m4 = -px;
+    if (pz > m2) m2 = pz;
+    if (-pz > m6) m6 = -pz;
+    const u = S * (px + pz), w = S * (pz - px);
+    if (u > m1) m1 = u;
+    if (-u > m5) m5 = -u;
+    if (w > m3) m3 = w;
+    if (-w > m7) m7 = -w;
+  }
   // Each cell whole: its square's support along an axis is half a side, along a diagonal half a diagonal.
   const h = 0.5 * cell, hd = cell * S;
   out[o] = m0 + h; out[o + 1] = m1 + hd; out[o + 2] = m2 + h; out[o + 3] = m3 + hd;
   out[o + 4] = m4 + h; out[o + 5] = m5 + hd; out[o + 6] = m6 + h; out[o + 7] = m7 + hd;
-  return true;
 }
