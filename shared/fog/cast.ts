@@ -81,6 +81,9 @@ export class FogLines {
   private width = 0;
   /** The line the last clear() that returned true tested. */
   private found = -1;
+  /** A fixed line fixedClear found blocked, and its triangle: known blocked in the next anyClear call (on the same regions; -1: none). */
+  private pending = -1;
+  private pendingTri = -1;
 
   constructor(private readonly world: FogWorld, pairs: number, slots: number, mostLines: number) {
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
@@ -109,13 +112,18 @@ export class FogLines {
     this.width = 0;
     // A new generation: no line of this call is known yet.
     this.gen = this.gen === 0x7fffffff ? 1 : this.gen + 1;
+    if (this.pending >= 0) {
+      this.knownGen[this.pending] = this.gen;
+      this.knownTri[this.pending] = this.pendingTri;
+      this.pending = -1;
+    }
     if (first >= 0 && first < count && this.clear(r, g, first)) return first;
     if (p >= 0 && this.lines !== null) {
       this.mem = this.lines.acquire(p);
       this.width = this.lines.width;
     }
     // The aimed lines, then the matched corners: all 16 on one piece, every line between the regions is blocked.
-    for (let i = 0; i < 2; i++) if (i !== first && this.clear(r, g, i)) return i;
+    for (let i = 0; i < 2; i++) if (i !== first && this.known(r, g, i)) return i;
     let t = -1, common = this.bvh !== null;
     for (let i = 2; i < FIXED_RAYS; i++) {
       if (common && t >= 0 && this.onPiece(r, g, i, t)) continue;
@@ -137,6 +145,20 @@ export class FogLines {
       if (k >= 0) return k;
     }
     return -1;
+  }
+
+  /**
+   * Whether fixed line i (< FIXED_RAYS: an aimed line or a matched corner, whose ends come from the
+   * regions in r alone) is clear: one ray, no grid sized. A visible pair's remembered line is often one.
+   * Found blocked, it is known blocked in the next anyClear call, which must be on the same regions.
+   */
+  fixedClear(r: Float64Array, g: Float64Array, i: number): boolean {
+    rayEnds(this.seg, i, r, g);
+    this.lineAt = -1;
+    if (!this.blocked()) return true;
+    this.pending = i;
+    this.pendingTri = this.lastTri;
+    return false;
   }
 
   /**

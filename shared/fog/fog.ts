@@ -303,6 +303,13 @@ export class FogOfWar extends FogSlots {
     }
     this.pairsTested++;
     const grown = this.grown;
+    let first = this.lastRay[p];
+    // A visible pair whose remembered line needs no grid (an aimed line, a matched corner): that line first.
+    if (this.pairVisible[p] === 1 && first >= 0 && first < FIXED_RAYS) {
+      this.built.regions(grown, v, e, GROWN);
+      if (this.cast.fixedClear(grown, this.grid, first)) return this.visibleBy(p, first);
+      first = -1;
+    }
     // A pair hidden last time: first the wide regions (a superset of the grown ones, so hidden there
     // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
     let wideClear = -1;
@@ -315,7 +322,7 @@ export class FogOfWar extends FogSlots {
     }
     this.built.regions(grown, v, e, GROWN);
     sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    const clear = this.cast.anyClear(grown, this.grid, this.lastRay[p], p);
+    const clear = this.cast.anyClear(grown, this.grid, first, p);
     if (clear >= 0) return this.visibleBy(p, clear);
     const fine = this.grid[G_CROSS_FINE];
     if (fine !== 1) {
