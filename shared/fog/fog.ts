@@ -78,7 +78,8 @@
  * grown by hiddenSlackM across and hiddenSlackYM up and down, covering hiddenLeadS of each player's
  * current motion; while both players' current regions stay inside the grown ones the verdict stands
  * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
- * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead): hidden
+ * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead; their
+ * heights also follow a jump or fall over half that lead): hidden
  * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
  * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
  * inside the tested ones only when the test's crossing lines kept to crossOpeningM (regions too wide for

@@ -111,7 +111,8 @@ export class FogRegions {
   /**
    * Writes viewer v's eye region (at 0) and enemy e's body region (at PRISM_STRIDE) over v's
    * horizons; GROWN: hiddenSlackM wider, hiddenSlackYM taller both ways and covering hiddenLeadS of
-   * their motion (see the module comment); WIDE: all three hiddenWiden times as much. False when a
+   * their motion (see the module comment); WIDE: all three hiddenWiden times as much, its heights
+   * also moved by the vertical speed over half that lead (place()). False when a
    * number is not finite. (The tier and slots only cross the call: a double argument would be boxed.)
    */
   regions(out: Float64Array, v: number, e: number, tier: number): boolean {
@@ -243,9 +244,12 @@ export class FogRegions {
     out[o + P_CX] = this.players.px[s] + vx * lead;
     out[o + P_CZ] = this.players.pz[s] + vz * lead;
     out[o + P_R] = pl[0] + Math.sqrt(vx * vx + vz * vz) * lead;
-    const floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1];
+    // WIDE also moves its top up (a jump) or its bottom down (a fall) by the vertical speed times the
+    // same lead: a verdict on it then stands through more of a jump; GROWN, which decides what is
+    // withheld when WIDE shows a clear line, is not made taller.
+    const vy = tier === WIDE ? this.players.vy[s] : 0, floor = this.floor[s] + FLOOR_LIFT, y0 = pl[1] - (vy < 0 ? -vy * lead : 0);
     out[o + P_Y0] = y0 > floor ? y0 : floor;
-    out[o + P_Y1] = pl[2];
+    out[o + P_Y1] = pl[2] + (vy > 0 ? vy * lead : 0);
     out[o + P_AX] = this.players.px[s];
     out[o + P_AZ] = this.players.pz[s];
     setOctagon(out, o);
