@@ -193,11 +193,12 @@ export class FogWatch {
   }
 
   /**
-   * The client's own view of enemy `s` at render time t (FogTally.drawnSample): drawn, and then in
+   * The client's own view of enemy `s` at render time t (FogTally.drawnSample): drawn (as the screen
+   * draws it, MatchView.renderPose: a withheld enemy's received tail too), and then in
    * sight from the rendered eye; a new life when the truth NEW_LIFE_MS earlier was another life.
    */
   private drawn(bot: Bot, s: number, t: number, now: number, h: PlayerHistory, truthVisible: boolean): void {
-    const drawn = bot.view.present(s) && bot.view.renderPose(this.drawnPose, s, t) && this.drawnPose.alive;
+    const drawn = bot.view.renderPose(this.drawnPose, s, t) && this.drawnPose.alive;
     let inSight = false, newLife = false;
     if (drawn) {
       const eye = bot.eyeNow;
@@ -253,7 +254,7 @@ export class FogWatch {
 
   /** In cover from `enemy` on the bot's screen: the enemy not drawn alive, or no line from its drawn eye to the bot's own points. */
   private inCover(bot: Bot, enemy: number, t: number, nOwn: number): boolean {
-    if (!bot.view.present(enemy) || !bot.view.renderPose(this.other, enemy, t) || !this.other.alive) return true;
+    if (!bot.view.renderPose(this.other, enemy, t) || !this.other.alive) return true;
     return !anyClear(this.world, this.other.x, this.eyeY(this.other), this.other.z, this.own, nOwn);
   }
 

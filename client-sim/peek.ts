@@ -132,7 +132,7 @@ function median(v: number[]): number | null {
  */
 function sees(bot: Bot, other: number, points: BodyPoints, pose = createPlayerPose(), pts = new Float64Array(points.count * 3)): number {
   const v = bot.view;
-  if (!v.present(other) || !v.renderPose(pose, other, bot.renderTime(performance.now())) || !pose.alive) return 0;
+  if (!v.renderPose(pose, other, bot.renderTime(performance.now())) || !pose.alive) return 0;
   const n = points.fill(pts, v.rewinder, pose);
   const e = bot.eyeNow;
   if (anyClear(bot.opts.world, e[0]!, e[1]!, e[2]!, pts, 1)) return 2;
