@@ -5,17 +5,18 @@
  * ownMovement.ts (own-movement prediction and reconciliation), steering.ts (where it wants to go),
  * sight.ts (target picking and points inside hitboxes), aim.ts (the view as the human model, human/,
  * has a person aim), camera.ts, shared/client/weaponState.ts (the rules state mirrored with the
- * server's own rules), shots.ts (prediction and the log of every weapon message), honest.ts (how an
- * honest player fights; the bot is its Fighter). A cheat profile (cheats/) may take over the
- * trigger, the inputs or the pongs; without one the bot plays honestly.
+ * server's own rules), shots.ts (prediction and the log of every weapon message), outbox.ts (the
+ * messages sent, up to their verdicts), honest.ts (how an honest player fights; the bot is its
+ * Fighter). A cheat profile (cheats/, profile.ts) may take over the trigger, the inputs or the
+ * pongs; without one the bot plays honestly.
  *
  * The frame loop allocates nothing: eye, aim and camera work in scratch arrays, inputs go through a
  * preallocated ring, snapshots through a pool. Weapon messages allocate their log entry.
  */
-import type { VerdictReply, HitReply, DamagedReply, RejectReply, WelcomeReply } from '../shared/protocol/messages';
-import { createShotMessage, ShotAction, type ShotMessage } from '../shared/protocol/shot';
+import type { VerdictReply, HitReply, DamagedReply } from '../shared/protocol/messages';
+import { createShotMessage, type ShotMessage } from '../shared/protocol/shot';
 import { InputSender } from './inputSender';
-import { reasonName, VerdictKind, type Verdict } from '../shared/validate/verdict';
+import { VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { WeaponSpec } from '../shared/weapons';
 import { rewindReachMs, type ValidationConfig } from '../shared/validate/shot';
 import { Link } from './net';
@@ -30,7 +31,8 @@ import { Sight } from './sight';
 import { SnapSpeed } from './snapSpeed';
 import { Camera } from './camera';
 import { WeaponState } from '../shared/client/weaponState';
-import { fillAction, fillFire, Intent, predictedPellets, ShotBook, type ShotLog } from './shots';
+import { fillAction, fillFire, Intent, type ShotLog } from './shots';
+import { ShotOutbox } from './outbox';
 import { ShotPredictor } from '../shared/client/predictor';
 import { PING_MARGIN_MS } from '../shared/client/stamps';
 import { HonestPlay, type Fighter } from './honest';
@@ -38,30 +40,13 @@ import { wallsBetween } from './walls';
 import { ShotFramer, takeWelcomeRules } from './framer';
 import { LaunchWatch } from './launches';
 import type { BotOptions } from './botOptions';
+import type { CheatProfile } from './profile';
 
 export { Intent, OVERRULED, type ShotLog } from './shots';
 export type { BotOptions } from './botOptions';
 
-/** Inputs unapplied beyond a round trip's worth that mean the link holds them back (Bot.linkStalled). */
-const STALL_SLACK_INPUTS = 8;
-/** How long after a stall the server's eye path may still stray, ms (Bot.linkStalled). */
-const STALL_HOLD_MS = 400;
-
-/** A cheat profile: its frame runs every frame while the match is on; true when it handled the trigger. */
-export interface Profile {
-  readonly name: string;
-  /** 0..1: how far past a tolerance (rule-breaking) or how far from human (inhuman) it goes. */
-  readonly strength: number;
-  frame(bot: Bot, now: number): boolean;
-  /** A ping arrived: return false to hold the pong (the profile sends it later). */
-  ping?(bot: Bot, bytes: Uint8Array, now: number): boolean;
-  /** Before an input is sent: return false to hold it back this frame. */
-  input?(bot: Bot, now: number): boolean;
-  /** Profile-specific counters for the report. */
-  stats?(): Record<string, number>;
-  /** Renders this much further back than an honest bot (declared at join), ms. */
-  readonly extraInterpDelayMs?: number;
-}
+/** A cheat profile driving a Bot (./profile). */
+export type Profile = CheatProfile<Bot>;
 
 export class Bot implements Fighter {
   readonly index: number;
@@ -82,7 +67,6 @@ export class Bot implements Fighter {
   readonly conn: Connection;
   readonly clock = new BotClock();
   readonly view: MatchView;
-  readonly book = new ShotBook();
   readonly weapons: WeaponState;
   readonly move: OwnMovement;
   readonly steer: Steering;
@@ -104,8 +88,8 @@ export class Bot implements Fighter {
   /** Non-shot messages (inputs, pongs) the room refused, by reason: an honest client should have none. */
   readonly rejects: Record<string, number> = {};
   frames = 0;
-  /** Damage on its way to each slot from this bot's predicted hits (a player as good as dead is not engaged). */
-  readonly doomed: Float64Array;
+  /** Its weapon messages up to their verdicts, and the damage on its way to each slot from its predicted hits. */
+  readonly outbox: ShotOutbox;
   /** The eye now (predicted), updated at the start of each frame. */
   readonly eyeNow = new Float64Array(3);
   /** Movement inputs on the wire (its wishScale is the speed cheat's lever). */
@@ -132,8 +116,8 @@ export class Bot implements Fighter {
     this.conn = new Connection(this.link, v.maxPlayers, opts.tickRate);
     this.snapSpeed = new SnapSpeed(opts.tickRate);
     this.view = new MatchView(opts.world, opts.rig, v.maxPlayers, rewindReachMs(v), opts.tickRate);
-    this.doomed = new Float64Array(v.maxPlayers);
     this.weapons = new WeaponState(v);
+    this.outbox = new ShotOutbox(this.view, this.weapons);
     this.move = new OwnMovement(opts.world, opts.movement, opts.tickRate, () => (this.slot >= 0 ? this.view.histories[this.slot] : undefined), () => this.clock.ticksPerSecond,
       () => this.conn.stamper.newest);
     this.steer = new Steering(opts.world, this.rng.fork(2), opts.rig.eyeHeight);
@@ -158,7 +142,10 @@ export class Bot implements Fighter {
         this.view.ownSlot = slot;
         this.weapons.slot = slot;
       },
-      welcome: (w) => this.onWelcome(w),
+      welcome: (w) => {
+        takeWelcomeRules(this.rules, w);
+        this.welcomed = true;
+      },
       ping: (bytes) => {
         if (!this.clock.onPing(bytes, this.now)) return false;
         return this.profile?.ping?.(this, bytes, this.now) ?? true;
@@ -167,19 +154,10 @@ export class Bot implements Fighter {
       verdict: (v) => this.onVerdict(v),
       hit: (h) => this.onHit(h),
       damaged: (d) => this.onDamaged(d),
-      reject: (r) => this.onReject(r),
+      reject: (r) => { this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1; },
       projectile: (e) => this.launches.serverEnd(e, this.slot),
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
-  }
-
-  private onWelcome(w: WelcomeReply): void {
-    takeWelcomeRules(this.rules, w);
-    this.welcomed = true;
-  }
-
-  private onReject(r: RejectReply): void {
-    this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1;
   }
 
   private onSnapshot(snap: StateSnapshot): void {
@@ -206,31 +184,15 @@ export class Bot implements Fighter {
       this.snapSpeed.observe(snap.tick, x, z, alive, epoch, v.latestValue(s, Snap.INPUT_SEQ));
       this.move.reconcile(x, v.latestValue(s, Snap.Y), z, v.latestValue(s, Snap.VX), v.latestValue(s, Snap.VY), v.latestValue(s, Snap.VZ), alive, epoch, v.latestValue(s, Snap.INPUT_SEQ), snap.timeMs);
       if (alive) this.weapons.check(v.latestValue(s, Snap.WEAPON), v.latestValue(s, Snap.AMMO), v.latestValue(s, Snap.RELOAD_END), v.latestValue(s, Snap.DRAW_END));
-      for (let k = 0; k < this.doomed.length; k++) if (!v.aliveLatest(k)) this.doomed[k] = 0;
+      this.outbox.clearDead();
     } finally {
       snap.inUse = false;
     }
   }
 
   private onVerdict(v: VerdictReply): void {
-    const log = this.book.take(v.seq);
-    if (log === null) return;
-    log.verdict = v;
-    log.verdictAt = this.now;
-    if (v.kind === VerdictKind.LAUNCH) this.launches.verdict(log, v);
-    if (this.tracked.has(log)) {
-      this.tracked.delete(log);
-      this.weapons.settle(log.seq, v);
-    }
-    this.undoom(log);
-  }
-  /** Logs whose message moved the mirrored rules state (a replayed seq does not). */
-  private readonly tracked = new Set<ShotLog>();
-
-  private undoom(log: ShotLog): void {
-    if (log.predictedKind === VerdictKind.HIT && log.predictedTarget >= 0) {
-      this.doomed[log.predictedTarget] = Math.max(0, this.doomed[log.predictedTarget]! - log.predictedDamage);
-    }
+    const log = this.outbox.answer(v, this.now);
+    if (log !== null && v.kind === VerdictKind.LAUNCH) this.launches.verdict(log, v);
   }
 
   private onHit(h: HitReply): void {
@@ -290,7 +252,7 @@ export class Bot implements Fighter {
   }
 
   findTarget(eye: Float64Array, t: number, visible: boolean, maxDist: number, skipDoomed = true, accept?: (slot: number) => boolean): number {
-    return this.sight.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.doomed : null, accept);
+    return this.sight.findTarget(this.slot, eye, t, visible, maxDist, skipDoomed ? this.outbox.doomed : null, accept);
   }
 
   // ------------------------------------------------------------------ weapon messages
@@ -321,16 +283,10 @@ export class Bot implements Fighter {
     return fillAction(this.msg, action, weapon, timeMs);
   }
 
-  /**
-   * Whether the link holds this player's inputs back now or did within STALL_HOLD_MS: more inputs
-   * unapplied than a round trip explains (plus STALL_SLACK_INPUTS). The server's eye path then
-   * strays from where this player's prediction puts its eye.
-   */
+  /** Whether the link holds (or just held) this player's inputs back (OwnMovement.linkStalled). */
   linkStalled(now: number): boolean {
-    if (this.move.unapplied > (this.clock.rttMs * this.opts.tickRate) / 1000 + STALL_SLACK_INPUTS) this.stalledAt = now;
-    return now - this.stalledAt < STALL_HOLD_MS;
+    return this.move.linkStalled(now, this.clock.rttMs);
   }
-  private stalledAt = Number.NEGATIVE_INFINITY;
 
   /** A shot of the equipped weapon along the view of the last input sent (what the server holds), unless predicted refused. */
   fireAlongView(now: number, t: number, at: number, intent: Intent): boolean {
@@ -403,51 +359,23 @@ export class Bot implements Fighter {
       if (msg.seq === 0) msg.seq = this.seq + 1;
       payload = this.framer.encode(msg, this.weapons.head).slice();
     } else throw new Error('send: pass a message or the bytes to send');
-    const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-    const seq = dv.getUint32(4, true);
+    const seq = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint32(4, true);
     if (seq > this.seq) this.seq = seq;
     const headSeq = this.weapons.head.lastSeq;
     const p = this.predictBytes(payload, now);
-    const log: ShotLog = {
+    const log = this.outbox.log(payload, p, {
       bot: this.index, roomId: this.conn.room?.roomId ?? '', slot: this.slot, profile: this.profile?.name ?? 'honest', strength: this.profile?.strength ?? 0,
-      intent, expected, action: payload[1]!, weapon: payload[2]!, seq, timeMs: dv.getFloat64(16, true), renderTimeMs: dv.getFloat64(24, true),
-      sentAt: now, sentServerMs: this.clock.serverNow(now), rttMs: this.clock.rttMs, dropped: false, bytes: payload,
-      deadKnown: !this.aliveKnown(), epochAtSend: this.ownEpoch,
-      predictedKind: p.kind, predictedReason: reasonName(p.reason), predictedTarget: p.target, predictedZone: p.zone, predictedDamage: p.damage,
-      predictedOriginOffsetM: p.originOffsetM, predictedFired: p.fired, predictedPellets: predictedPellets(p),
-      unseen: payload[1] === ShotAction.FIRE ? this.unseenAt(dv.getFloat64(24, true)) : [],
-      verdict: null, verdictAt: -1, diedInFlight: false, targetDiedInFlight: false, respawnedInFlight: false, floorLeadMs: Number.NaN,
-    };
-    const moves = seq > headSeq && p.seq === seq;
+      serverMs: this.clock.serverNow(now), rttMs: this.clock.rttMs, deadKnown: !this.aliveKnown(), epoch: this.ownEpoch,
+    }, intent, expected, now);
     if (p.fired) this.conn.stamper.acted(log.timeMs);
-    if (moves) {
-      this.weapons.sent(seq, log.action, log.weapon, log.timeMs, p.fired, p.after);
-      this.tracked.add(log);
-    }
-    if (p.kind === VerdictKind.HIT && p.target >= 0) this.doomed[p.target]! += p.damage;
+    this.outbox.sending(log, p, seq > headSeq && p.seq === seq);
     if (p.kind === VerdictKind.LAUNCH && p.seq === seq) this.launches.launched(log, p, this.slot, this.serverAt(now));
     // Inputs held back go first: the server judges a weapon message after the inputs sent before it.
     this.inputs.flush();
     log.dropped = !this.conn.sendShot(payload);
-    this.book.add(log);
-    if (log.dropped) this.lostLater(log);
+    this.outbox.sent(log);
     this.opts.onShot?.(log);
     return log;
-  }
-
-  /** The other slots the view holds no data for at render time `t` (ShotLog.unseen; empty slots too: the state does not tell them apart). */
-  private unseenAt(t: number): number[] {
-    const out: number[] = [];
-    for (let s = 0; s < this.view.maxPlayers; s++) if (s !== this.slot && !this.view.holdsAt(s, t)) out.push(s);
-    return out;
-  }
-
-  /** A message the link lost: the client notices when no verdict comes (after a second). */
-  private lostLater(log: ShotLog): void {
-    setTimeout(() => {
-      if (this.tracked.delete(log)) this.weapons.settle(log.seq, null);
-      this.undoom(log);
-    }, 1000).unref?.();
   }
 
   // ------------------------------------------------------------------ the frame
@@ -503,12 +431,12 @@ export class Bot implements Fighter {
   };
 
   get shots(): readonly ShotLog[] {
-    return this.book.logs;
+    return this.outbox.book.logs;
   }
 
   /** Shots sent whose verdict never came (lost, or still in flight when the run ended). */
   unresolved(): number {
-    return this.book.unresolved();
+    return this.outbox.book.unresolved();
   }
 
   async close(): Promise<void> {

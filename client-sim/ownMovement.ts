@@ -17,6 +17,11 @@ import { createMoveState, setView, stepMovement, type MoveConfig, type MoveInput
 import { createPlayerPose, type PlayerPose } from '../shared/lagcomp/pose';
 import type { PlayerHistory } from '../shared/lagcomp/history';
 
+/** Inputs unapplied beyond a round trip's worth that mean the link holds them back (linkStalled). */
+const STALL_SLACK_INPUTS = 8;
+/** How long after a stall the server's eye path may still stray, ms (linkStalled). */
+const STALL_HOLD_MS = 400;
+
 /** Steps kept for reconciliation (4 s at 64 Hz): a patch older than that finds no step and resets to the server. */
 const RING = 256;
 /** Per-step numbers: input seq, wish x z, view x y z, jump, then the state after: x y z vx vy vz onGround, and the server time it is stamped with. */
@@ -74,6 +79,17 @@ export class OwnMovement {
   get unapplied(): number {
     return this.inputSeq - this.appliedSeq;
   }
+
+  /**
+   * Whether the link holds this player's inputs back at local ms `now` or did within STALL_HOLD_MS:
+   * more inputs unapplied than a round trip of `rttMs` explains (plus STALL_SLACK_INPUTS). The
+   * server's eye path then strays from where this prediction puts the eye.
+   */
+  linkStalled(now: number, rttMs: number): boolean {
+    if (this.unapplied > (rttMs * this.tickRate) / 1000 + STALL_SLACK_INPUTS) this.stalledAt = now;
+    return now - this.stalledAt < STALL_HOLD_MS;
+  }
+  private stalledAt = Number.NEGATIVE_INFINITY;
 
   /** The input just sent (values as the wire rounds them). */
   setInput(seq: number, wishX: number, wishZ: number, viewX: number, viewY: number, viewZ: number, jump: boolean): void {
