@@ -234,7 +234,7 @@ export class FogWatch {
     const r = tenth, m = milli, eye = bot.eyeNow;
     return {
       bot: bot.index, enemy, renderMs: r(t), newestSnapMs: r(bot.view.newestTimeMs), serverTickMs: r(newestTick), inputLagMs: r(newestTick - stamp),
-      presentNewest: bot.view.present(enemy), presentSinceMs: r(bot.view.presentSinceMs[enemy]!), rttMs: r((bot as unknown as { clock: { rttMs: number } }).clock.rttMs),
+      presentNewest: bot.view.present(enemy), presentSinceMs: r(bot.view.presentSinceMs[enemy]!), rttMs: r(bot.clock.rttMs),
       // Where: the screen's eye, the viewer's feet on the server at its newest tick, the enemy's on the server at the render time.
       eyeX: m(eye[0]!), eyeY: m(eye[1]!), eyeZ: m(eye[2]!), serverX: m(sx), serverZ: m(sz), enemyX: m(ex), enemyZ: m(ez),
     };
