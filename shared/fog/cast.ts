@@ -12,7 +12,7 @@
  * vertical) indices is bounded by its four corner lines; a rectangle of the crossing lines' (eye
  * chord, body chord) indices by its two parallel corners (both low ends, both high ends: the chords
  * move along the same direction). When the extreme lines all meet one convex piece (a triangle, or a
- * convex coplanar quad of two: ./pieces), the separating-plane argument of ./rays says every line of
+ * convex coplanar polygon of a few: ./pieces), the separating-plane argument of ./rays says every line of
  * the family meets it, so the rest are not cast: the 16 corners on one piece decide the pair hidden,
  * and the grid and crossing lines are split into rectangles until each lies on one piece or has no
  * line inside (./family). A line tested against a piece alone counts as a ray. Which piece is tried
@@ -20,7 +20,7 @@
  */
 import { bvhAnyHitCached, bvhHintHit, type BvhArrays } from '../bvh/traverse';
 import { edgeNeighbours, LineMemory } from './lineMemory';
-import { convexPartners } from './pieces';
+import { convexPieces, MAX_PIECE_TRIS, type ConvexPieces } from './pieces';
 import { FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
 
 /**
@@ -33,14 +33,14 @@ export interface FogWorld {
   arrays?(): BvhArrays;
 }
 
-/** Each level's edge neighbours and convex partners, built once and shared by every FogOfWar on it (read only). */
-const levels = new WeakMap<Int32Array, { neighbours: Int32Array; partners: Int32Array }>();
+/** Each level's edge neighbours and convex pieces, built once and shared by every FogOfWar on it (read only). */
+const levels = new WeakMap<Int32Array, { neighbours: Int32Array; pieces: ConvexPieces }>();
 
-function levelOf(bvh: BvhArrays): { neighbours: Int32Array; partners: Int32Array } {
+function levelOf(bvh: BvhArrays): { neighbours: Int32Array; pieces: ConvexPieces } {
   let l = levels.get(bvh.tris);
   if (l === undefined) {
     const neighbours = edgeNeighbours(bvh.tris);
-    l = { neighbours, partners: convexPartners(bvh.verts, bvh.tris, neighbours) };
+    l = { neighbours, pieces: convexPieces(bvh.verts, bvh.tris, neighbours) };
     levels.set(bvh.tris, l);
   }
   return l;
@@ -62,15 +62,17 @@ export class FogLines {
    * rays of a hidden pair meet one wall); then the three across the edges of the one at 0.
    */
   private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
-  /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), and each one's convex partner (./pieces). */
+  /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), and the level's convex pieces (./pieces). */
   private readonly neighbours: Int32Array;
-  private readonly partners: Int32Array;
+  private readonly pieceOf: Int32Array;
+  private readonly pieceStart: Int32Array;
+  private readonly pieceTris: Int32Array;
   /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
   private readonly lines: LineMemory | null;
   private lineAt = -1;
-  /** The triangle the last blocked ray met (-1: unknown), and the piece of the family being cast (its triangles; -1: none yet). */
+  /** The triangle the last blocked ray met (-1: unknown), and the triangles of the piece a line is tested against. */
   private lastTri = -1;
-  private readonly piece = new Int32Array(2).fill(-1);
+  private readonly piece = new Int32Array(MAX_PIECE_TRIS).fill(-1);
   /** Per line of the current call: decided blocked when knownGen equals gen, with the triangle it met (-1: unknown). */
   private readonly knownGen: Int32Array;
   private readonly knownTri: Int32Array;
@@ -89,7 +91,9 @@ export class FogLines {
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
     const level = this.bvh === null ? null : levelOf(this.bvh);
     this.neighbours = level === null ? new Int32Array(0) : level.neighbours;
-    this.partners = level === null ? new Int32Array(0) : level.partners;
+    this.pieceOf = level === null ? new Int32Array(0) : level.pieces.of;
+    this.pieceStart = level === null ? new Int32Array(1) : level.pieces.start;
+    this.pieceTris = level === null ? new Int32Array(0) : level.pieces.tris;
     this.knownGen = new Int32Array(mostLines);
     this.knownTri = new Int32Array(mostLines);
     this.lines = this.bvh === null ? null : new LineMemory(pairs, Math.min(pairs, LINE_MEMORY_PER_SLOT * slots), Math.min(mostLines, LINE_MEMORY_WIDTH));
@@ -209,16 +213,15 @@ export class FogLines {
     return this.clear(r, g, i);
   }
 
-  /** Whether line i meets the convex piece of triangle t (t and its partner; ./pieces): one ray, tested against those alone. Marks it blocked when it does. */
+  /** Whether line i meets the convex piece of triangle t (./pieces): one ray, tested against its triangles alone. Marks it blocked when it does. */
   private onPiece(r: Float64Array, g: Float64Array, i: number, t: number): boolean {
-    const kt = this.knownTri[i]!;
-    if (this.knownGen[i] === this.gen && kt >= 0 && (kt === t || kt === this.partners[t / 3])) return true;
-    const seg = this.seg;
+    const kt = this.knownTri[i]!, k = this.pieceOf[t / 3]!;
+    if (this.knownGen[i] === this.gen && kt >= 0 && this.pieceOf[kt / 3] === k) return true;
+    const seg = this.seg, piece = this.piece, from = this.pieceStart[k]!, count = this.pieceStart[k + 1]! - from;
     rayEnds(seg, i, r, g);
-    this.piece[0] = t;
-    this.piece[1] = this.partners[t / 3]!;
+    for (let j = 0; j < count; j++) piece[j] = this.pieceTris[from + j]!;
     this.rays++;
-    if (bvhHintHit(this.bvh!, seg, this.piece, 2) < 0) return false;
+    if (bvhHintHit(this.bvh!, seg, piece, count) < 0) return false;
     if (this.knownGen[i] !== this.gen) {
       this.knownGen[i] = this.gen;
       this.knownTri[i] = t;

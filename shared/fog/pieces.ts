@@ -1,51 +1,193 @@
 /**
- * Convex pieces of a level, for fog of war's shortcut (./fog): each triangle, and with it the triangle
- * across one of its edges when the two are exactly coplanar and form a convex quad. A piece is a
- * convex set, so when the extreme lines of a family of segments (./rays: the matched corners of two
- * regions, a grid's corners, the crossing lines' outer pair) all meet one piece, the
- * separating-plane argument says every line of the family meets it: the rest need not be cast.
- * Coplanarity and convexity are decided exactly, in integers (BigInt) on the float32 vertices (a
- * folded pair is not convex: a line could pass through the fold). Built once with the level.
+ * Convex pieces of a level, for fog of war's shortcut (./fog): convex sets whose surface is some of
+ * the level's triangles.
+ * - Solids: a connected part of the level (triangles joined across shared edges, inner faces left out:
+ *   two triangles on the same three vertices, where abutting boxes touch) that is closed (every edge
+ *   on two of its triangles) and convex (all its vertices on one side of each of its triangles'
+ *   planes): a crate, a pillar, a wall built of boxes. A segment meets the solid when it meets one of
+ *   those triangles, or when it lies wholly inside, where no eye or body the level allows can be; a
+ *   line that meets an inner face (or any triangle on the solid's vertices) is inside it there.
+ * - Polygons: the other triangles grouped into exactly coplanar convex polygons, each the union of
+ *   triangles joined across shared edges (a wall split into strips is one piece per convex stretch;
+ *   a wall with a doorway, the stretches beside and above it).
+ * Up to MAX_PIECE_TRIS triangles a piece. When the extreme lines of a family of segments (./rays: the
+ * matched corners of two regions, a grid's corners, the crossing lines' outer pair) all meet one piece,
+ * the separating-plane argument says every line of the family meets it: each one between points the
+ * level allows crosses its triangles (the BVH's test is watertight: the triangles share their edges'
+ * vertices), so the rest need not be cast. Coplanarity, closure and convexity are decided exactly,
+ * in integers (BigInt) on the float32 vertices (a folded pair is not convex: a line could pass through
+ * the fold). Built once with the level.
  */
 
-/**
- * For each triangle (tris offset t, vertex index in the low 24 bits), at out[t / 3] the tris offset of
- * its convex partner (-1: none), from the edge neighbours of ./lineMemory edgeNeighbours.
- */
-export function convexPartners(verts: Float32Array, tris: Int32Array, neighbours: Int32Array): Int32Array {
-  const MASK = 0xffffff;
-  const out = new Int32Array(Math.floor(tris.length / 3)).fill(-1);
-  for (let t = 0; t + 2 < tris.length; t += 3) {
-    for (let j = 0; j < 3 && out[t / 3] === -1; j++) {
-      const u = neighbours[t + j]!;
-      if (u < 0) continue;
-      // The shared edge p-q, T's third vertex a, the partner's third vertex d.
-      const p = tris[t + j]! & MASK, q = tris[t + (j === 2 ? 0 : j + 1)]! & MASK, a = tris[t + (j === 0 ? 2 : j - 1)]! & MASK;
-      let d = -1;
-      for (let k = 0; k < 3; k++) {
-        const w = tris[u + k]! & MASK;
-        if (w !== p && w !== q) d = w;
-      }
-      if (d < 0 || d === a) continue;
-      if (convexQuad(verts, p, q, a, d)) out[t / 3] = u;
-    }
-  }
-  return out;
+/** Most triangles in one piece, and in one polygon: a line tested against a piece tests each (./cast onPiece). */
+export const MAX_PIECE_TRIS = 24;
+export const MAX_POLYGON_TRIS = 12;
+
+export interface ConvexPieces {
+  /** Per triangle (at tris offset / 3): its piece. */
+  of: Int32Array;
+  /** Piece k's surface triangles (tris offsets) are tris[start[k] .. start[k + 1]) (a solid's inner faces are in `of` only). */
+  start: Int32Array;
+  tris: Int32Array;
 }
 
-/** Triangles (p, q, a) and (q, p, d) sharing edge p-q: coplanar, a and d on opposite sides of p-q, and p-q not beside a-d (exact: integers). */
-function convexQuad(v: Float32Array, p: number, q: number, a: number, d: number): boolean {
-  const P = exactVertex(v, p), Q = exactVertex(v, q), A = exactVertex(v, a), D = exactVertex(v, d);
-  if (P === null || Q === null || A === null || D === null) return false;
-  const e = sub(Q, P), av = sub(A, P), dv = sub(D, P);
-  const n = cross(e, av);
-  if (dot(n, dv) !== 0n || dot(n, n) === 0n) return false;
-  // a and d on opposite sides of the line p-q.
-  if (!(dot(cross(e, dv), n) < 0n)) return false;
-  // p and q on opposite sides of (or on) the line a-d: the quad's other diagonal crosses p-q.
-  const f = sub(dv, av);
-  const sp = dot(cross(f, sub([0n, 0n, 0n], av)), n), sq = dot(cross(f, sub(e, av)), n);
-  return (sp <= 0n && sq >= 0n) || (sp >= 0n && sq <= 0n);
+const MASK = 0xffffff;
+
+/**
+ * The level's convex pieces: its solids first, then polygons grown greedily from each triangle not yet
+ * in a piece, in tris order, across the edge neighbours of ./lineMemory edgeNeighbours (a neighbour
+ * joins when it is exactly coplanar, lies across a side of the polygon so far, and the polygon stays
+ * convex, three vertices in a line allowed). Every triangle is in exactly one piece.
+ */
+export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: Int32Array, maxTris = MAX_POLYGON_TRIS, maxSolidTris = MAX_PIECE_TRIS): ConvexPieces {
+  const nt = Math.floor(tris.length / 3);
+  const of = new Int32Array(nt).fill(-1);
+  const start: number[] = [0], list: number[] = [];
+  const exact = new Map<number, bigint[] | null>();
+  const vert = (i: number): bigint[] | null => {
+    let e = exact.get(i);
+    if (e === undefined) exact.set(i, (e = exactVertex(verts, i)));
+    return e;
+  };
+  for (const { outer, inner } of connectedParts(tris)) {
+    if (outer.length > maxSolidTris || !convexSolid(outer, tris, vert)) continue;
+    for (const t of outer) list.push(t);
+    for (const t of [...outer, ...inner]) of[t / 3] = start.length - 1;
+    start.push(list.length);
+  }
+  for (let t0 = 0; t0 + 2 < tris.length; t0 += 3) {
+    if (of[t0 / 3] !== -1) continue;
+    const piece = start.length - 1;
+    of[t0 / 3] = piece;
+    list.push(t0);
+    // The polygon so far as a loop of vertex indices, turning the way its first triangle does about n.
+    const loop = [tris[t0]! & MASK, tris[t0 + 1]! & MASK, tris[t0 + 2]! & MASK];
+    const P = loop.map(vert);
+    const n = P.every((p) => p !== null) ? cross(sub(P[1]!, P[0]!), sub(P[2]!, P[0]!)) : null;
+    const queue = [t0];
+    for (let qi = 0; qi < queue.length && n !== null && dot(n, n) !== 0n; qi++) {
+      const t = queue[qi]!;
+      for (let j = 0; j < 3 && queue.length < maxTris; j++) {
+        const u = neighbours[t + j]!;
+        if (u < 0 || of[u / 3] !== -1) continue;
+        if (join(loop, vert, n, tris, u)) {
+          of[u / 3] = piece;
+          list.push(u);
+          queue.push(u);
+        }
+      }
+    }
+    start.push(list.length);
+  }
+  return { of, start: Int32Array.from(start), tris: Int32Array.from(list) };
+}
+
+/**
+ * Adds triangle u to the convex polygon `loop` (normal n) when it is coplanar, shares one of the
+ * polygon's sides (consecutive p, q), its third vertex d lies strictly beyond that side, and the
+ * turns at p, d and q keep the polygon convex; d goes into the loop between p and q.
+ */
+function join(loop: number[], vert: (i: number) => bigint[] | null, n: bigint[], tris: Int32Array, u: number): boolean {
+  const w = [tris[u]! & MASK, tris[u + 1]! & MASK, tris[u + 2]! & MASK];
+  const m = loop.length;
+  for (let i = 0; i < m; i++) {
+    const p = loop[i]!, q = loop[(i + 1) % m]!;
+    if (!w.includes(p) || !w.includes(q)) continue;
+    const d = w.find((x) => x !== p && x !== q);
+    if (d === undefined || loop.includes(d)) return false;
+    const D = vert(d), Pp = vert(p), Q = vert(q), before = vert(loop[(i + m - 1) % m]!), after = vert(loop[(i + 2) % m]!);
+    if (D === null || Pp === null || Q === null || before === null || after === null) return false;
+    if (dot(n, sub(D, Pp)) !== 0n) return false;
+    // d beyond side p-q (the polygon turns positively about n), and no reflex turn at p, d or q.
+    if (!(turn(n, Pp, Q, D) < 0n)) return false;
+    if (turn(n, before, Pp, D) < 0n || turn(n, Pp, D, Q) < 0n || turn(n, D, Q, after) < 0n) return false;
+    loop.splice(i + 1, 0, d);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The level's triangles (tris offsets) grouped by shared edges, leaving out inner faces (two
+ * triangles on the same three vertices: where two boxes abut, each one's face against the other's),
+ * so that abutting boxes make one part; each part with the inner faces whose vertices are all its own.
+ */
+function connectedParts(tris: Int32Array): { outer: number[]; inner: number[] }[] {
+  const nt = Math.floor(tris.length / 3);
+  const key = (t: number): string => [tris[t]! & MASK, tris[t + 1]! & MASK, tris[t + 2]! & MASK].sort((a, b) => a - b).join(',');
+  const faces = new Map<string, number>();
+  for (let t = 0; t < 3 * nt; t += 3) faces.set(key(t), (faces.get(key(t)) ?? 0) + 1);
+  const inner = new Uint8Array(nt), edges = new Map<number, number[]>();
+  for (let t = 0; t < 3 * nt; t += 3) {
+    if (faces.get(key(t))! > 1) { inner[t / 3] = 1; continue; }
+    for (let k = 0; k < 3; k++) {
+      const a = tris[t + k]! & MASK, b = tris[t + (k === 2 ? 0 : k + 1)]! & MASK;
+      const e = a < b ? a * 16777216 + b : b * 16777216 + a;
+      let l = edges.get(e);
+      if (l === undefined) edges.set(e, (l = []));
+      l.push(t);
+    }
+  }
+  const seen = new Uint8Array(nt), parts: { outer: number[]; inner: number[] }[] = [], partOfVertex = new Map<number, number>();
+  for (let t0 = 0; t0 < 3 * nt; t0 += 3) {
+    if (seen[t0 / 3] === 1 || inner[t0 / 3] === 1) continue;
+    seen[t0 / 3] = 1;
+    const outer = [t0];
+    for (let i = 0; i < outer.length; i++) {
+      for (let k = 0; k < 3; k++) {
+        const t = outer[i]!, a = tris[t + k]! & MASK, b = tris[t + (k === 2 ? 0 : k + 1)]! & MASK;
+        partOfVertex.set(a, parts.length);
+        for (const u of edges.get(a < b ? a * 16777216 + b : b * 16777216 + a)!) {
+          if (seen[u / 3] === 0) { seen[u / 3] = 1; outer.push(u); }
+        }
+      }
+    }
+    parts.push({ outer, inner: [] });
+  }
+  for (let t = 0; t < 3 * nt; t += 3) {
+    if (inner[t / 3] === 0) continue;
+    const p = partOfVertex.get(tris[t]! & MASK);
+    if (p !== undefined && partOfVertex.get(tris[t + 1]! & MASK) === p && partOfVertex.get(tris[t + 2]! & MASK) === p) parts[p]!.inner.push(t);
+  }
+  return parts;
+}
+
+/** Whether the triangles of `part` close a convex solid: every edge on exactly two, every vertex on one side of (or on) each triangle's plane, none degenerate. */
+function convexSolid(part: number[], tris: Int32Array, vert: (i: number) => bigint[] | null): boolean {
+  const edges = new Map<number, number>(), vs = new Set<number>();
+  for (const t of part) {
+    for (let k = 0; k < 3; k++) {
+      const a = tris[t + k]! & MASK, b = tris[t + (k === 2 ? 0 : k + 1)]! & MASK;
+      vs.add(a);
+      const key = a < b ? a * 16777216 + b : b * 16777216 + a;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
+  }
+  for (const c of edges.values()) if (c !== 2) return false;
+  const points: bigint[][] = [];
+  for (const i of vs) {
+    const p = vert(i);
+    if (p === null) return false;
+    points.push(p);
+  }
+  for (const t of part) {
+    const A = vert(tris[t]! & MASK)!, B = vert(tris[t + 1]! & MASK)!, C = vert(tris[t + 2]! & MASK)!;
+    const n = cross(sub(B, A), sub(C, A));
+    if (dot(n, n) === 0n) return false;
+    let above = false, below = false;
+    for (const p of points) {
+      const d = dot(n, sub(p, A));
+      if (d > 0n) above = true;
+      else if (d < 0n) below = true;
+    }
+    if (above && below) return false;
+  }
+  return true;
+}
+
+/** The turn a -> b -> c about n: positive to the left (counter-clockwise seen from n's side), 0 in a line. */
+function turn(n: bigint[], a: bigint[], b: bigint[], c: bigint[]): bigint {
+  return dot(n, cross(sub(b, a), sub(c, b)));
 }
 
 const F32 = new Float32Array(1);
