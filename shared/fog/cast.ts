@@ -11,12 +11,16 @@
  * corners bound every segment between the two regions; a rectangle of the matched grid's (lateral,
  * vertical) indices is bounded by its four corner lines; a rectangle of the crossing lines' (eye
  * chord, body chord) indices by its two parallel corners (both low ends, both high ends: the chords
- * move along the same direction). When the extreme lines all meet one convex piece (a triangle, or a
- * convex coplanar polygon of a few: ./pieces), the separating-plane argument of ./rays says every line of
- * the family meets it, so the rest are not cast: the 16 corners on one piece decide the pair hidden,
+ * move along the same direction). When the extreme lines all meet one convex piece (a coplanar
+ * convex polygon of a few triangles, or a closed convex solid such as a crate or a wall built of
+ * boxes: ./pieces), the separating-plane argument of ./rays says every line of the family meets it,
+ * so the rest are not cast: the 16 corners on one piece decide the pair hidden,
  * and the grid and crossing lines are split into rectangles until each lies on one piece or has no
  * line inside (./family). A line tested against a piece alone counts as a ray. Which piece is tried
- * comes from the hints, so the ray count may depend on them; the verdict does not.
+ * comes from the hints, so the ray count may depend on them; the verdict does not, but for a line
+ * lying wholly inside a solid (a region reaching into a wall from each side): the shortcut may call
+ * it blocked where casting calls it clear. Both its ends are where no eye can be (a player's radius
+ * keeps its eye out of walls), so it shows nothing either way.
  */
 import { bvhAnyHitCached, bvhHintHit, type BvhArrays } from '../bvh/traverse';
 import { edgeNeighbours, LineMemory } from './lineMemory';

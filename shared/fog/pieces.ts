@@ -5,21 +5,23 @@
  *   two triangles on the same three vertices, where abutting boxes touch) that is closed (every edge
  *   on two of its triangles) and convex (all its vertices on one side of each of its triangles'
  *   planes): a crate, a pillar, a wall built of boxes. A segment meets the solid when it meets one of
- *   those triangles, or when it lies wholly inside, where no eye or body the level allows can be; a
- *   line that meets an inner face (or any triangle on the solid's vertices) is inside it there.
+ *   those triangles, or when it lies wholly inside, as no line from an eye does (a player's radius
+ *   keeps its eye out of walls); a line that meets an inner face (or any triangle on the solid's
+ *   vertices) is inside it there.
  * - Polygons: the other triangles grouped into exactly coplanar convex polygons, each the union of
  *   triangles joined across shared edges (a wall split into strips is one piece per convex stretch;
  *   a wall with a doorway, the stretches beside and above it).
- * Up to MAX_PIECE_TRIS triangles a piece. When the extreme lines of a family of segments (./rays: the
- * matched corners of two regions, a grid's corners, the crossing lines' outer pair) all meet one piece,
- * the separating-plane argument says every line of the family meets it: each one between points the
- * level allows crosses its triangles (the BVH's test is watertight: the triangles share their edges'
+ * Up to MAX_POLYGON_TRIS triangles a polygon and MAX_PIECE_TRIS a solid. When the extreme lines of
+ * a family of segments (./rays: the matched corners of two regions, a grid's corners, the crossing
+ * lines' outer pair) all meet one piece,
+ * the separating-plane argument says every line of the family meets it: each one from outside it
+ * crosses its triangles (the BVH's test is watertight: the triangles share their edges'
  * vertices), so the rest need not be cast. Coplanarity, closure and convexity are decided exactly,
  * in integers (BigInt) on the float32 vertices (a folded pair is not convex: a line could pass through
  * the fold). Built once with the level.
  */
 
-/** Most triangles in one piece, and in one polygon: a line tested against a piece tests each (./cast onPiece). */
+/** Most triangles in one piece (a solid; two abutting boxes less their inner faces are 20), and in one polygon: a line tested against a piece tests each (./cast onPiece). */
 export const MAX_PIECE_TRIS = 24;
 export const MAX_POLYGON_TRIS = 12;
 
