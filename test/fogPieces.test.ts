@@ -4,16 +4,17 @@
  * are exactly coplanar and cover their convex hull (the hull's area, exact, equals the sum of theirs:
  * less would be a notch, more an overlap); a solid is closed and convex by ray parity (seeded points
  * inside by an odd count of crossings of its triangles; the midpoints of inside points inside too).
- * For seeded families of segments between two chords whose two outer lines meet one piece, every
- * line between (scanned densely) meets it too, as the separating-plane argument says (a line wholly
- * inside a solid meets it).
+ * A seeded segment meets a piece by its planes (segmentMeetsPiece, what the shortcut tests) exactly
+ * when it meets its triangles or lies inside its solid. For seeded families of segments between two
+ * chords whose two outer lines meet one piece, every line between (scanned densely) meets it too, as
+ * the separating-plane argument says (a line wholly inside a solid meets it).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { roomsLevel } from '../server/level/rooms';
 import { bvhHintHit } from '../shared/bvh/traverse';
 import { edgeNeighbours } from '../shared/fog/lineMemory';
-import { convexPieces, MAX_PIECE_TRIS, type ConvexPieces } from '../shared/fog/pieces';
+import { convexPieces, MAX_PIECE_TRIS, segmentMeetsPiece, type ConvexPieces } from '../shared/fog/pieces';
 import { mulberry32 } from '../shared/util/prng';
 import type { World } from '../shared/world/world';
 
@@ -199,6 +200,42 @@ describe('fog of war: convex pieces', () => {
     expect(solidsOf(tris3(build([[0, 0, 0, 1, 2, 3], [0, 0, 3, 1, 2, 5]])))).toEqual([20]);
     expect(solidsOf(tris3(build([[0, 0, 0, 1, 2, 3], [0, 0, 3, 1, 2, 5], [1, 0, 3, 4, 2, 5]])))).toEqual([]);
     expect(solidsOf(tris3(build([[0, 0, 0, 1, 2, 3], [0, 0, 4, 1, 2, 5]])))).toEqual([12, 12]);
+    // Wound inward, a box is the same solid: its planes face out all the same.
+    const box = build([[0, 0, 0, 1, 2, 3]]);
+    for (let t = 0; t < box.tris.length; t += 3) [box.tris[t + 1], box.tris[t + 2]] = [box.tris[t + 2]!, box.tris[t + 1]!];
+    const p = convexPieces(box.verts, box.tris, edgeNeighbours(box.tris));
+    expect(p.start.length - 1).toBe(1);
+    const seg = new Float64Array(7);
+    const through = (s: number[], e: number[]): boolean => { seg.set([...s, ...e]); return segmentMeetsPiece(p, 0, seg); };
+    expect(through([-1, 1, 1.5], [2, 1, 1.5])).toBe(true);
+    expect(through([-1, 2.01, 1.5], [2, 2.01, 1.5])).toBe(false);
+    expect(through([0.5, 1, 1], [0.5, 1, 2])).toBe(true);
+    expect(through([0.5, 1, -1], [0.5, 1, -0.01])).toBe(false);
+  });
+
+  it('a segment meets a piece by its planes exactly when it meets its triangles (or lies inside a solid)', async () => {
+    for (const w of [roomsLevel(), await loadWorld(DEFAULT_LEVEL_PATH)]) {
+      const b = w.arrays();
+      const pieces = convexPieces(b.verts, b.tris, edgeNeighbours(b.tris));
+      const rnd = mulberry32(0x91ece7);
+      const seg = new Float64Array(7);
+      let meetsCount = 0, checked = 0;
+      for (let k = 0; k + 1 < pieces.start.length; k++) {
+        const list = pieces.tris.subarray(pieces.start[k]!, pieces.start[k + 1]!);
+        const coords = [...list].flatMap((t) => [0, 1, 2].map((j) => 3 * (b.tris[t + j]! & MASK)));
+        const lo = [0, 1, 2].map((a) => Math.min(...coords.map((c) => b.verts[c + a]!)) - 1);
+        const hi = [0, 1, 2].map((a) => Math.max(...coords.map((c) => b.verts[c + a]!)) + 1);
+        for (let s = 0; s < 40; s++) {
+          for (let a = 0; a < 6; a++) seg[a] = lo[a % 3]! + (hi[a % 3]! - lo[a % 3]!) * rnd();
+          const byPlanes = segmentMeetsPiece(pieces, k, seg);
+          expect(byPlanes, `piece ${k} (${list.length} triangles), segment ${[...seg.subarray(0, 6)].map((x) => x.toFixed(3))}`).toBe(meets(b, pieces, list, seg, rnd));
+          if (byPlanes) meetsCount++;
+          checked++;
+        }
+      }
+      console.log(`[fog] pieces by planes: ${checked} segments, ${meetsCount} meeting their piece, all as the triangles say`);
+      expect(meetsCount).toBeGreaterThan(checked / 20);
+    }
   });
 
   for (const level of ['rooms', 'default'] as const) {

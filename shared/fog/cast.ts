@@ -22,9 +22,9 @@
  * it blocked where casting calls it clear. Both its ends are where no eye can be (a player's radius
  * keeps its eye out of walls), so it shows nothing either way.
  */
-import { bvhAnyHitCached, bvhHintHit, type BvhArrays } from '../bvh/traverse';
+import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { edgeNeighbours, LineMemory } from './lineMemory';
-import { convexPieces, MAX_PIECE_TRIS, type ConvexPieces } from './pieces';
+import { convexPieces, segmentMeetsPiece, type ConvexPieces } from './pieces';
 import { FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
 
 /**
@@ -68,15 +68,12 @@ export class FogLines {
   private readonly occluders = new Int32Array(1 + OCCLUDERS + 3).fill(-1);
   /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), and the level's convex pieces (./pieces). */
   private readonly neighbours: Int32Array;
-  private readonly pieceOf: Int32Array;
-  private readonly pieceStart: Int32Array;
-  private readonly pieceTris: Int32Array;
+  private readonly pieces: ConvexPieces | null;
   /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
   private readonly lines: LineMemory | null;
   private lineAt = -1;
-  /** The triangle the last blocked ray met (-1: unknown), and the triangles of the piece a line is tested against. */
+  /** The triangle the last blocked ray met (-1: unknown). */
   private lastTri = -1;
-  private readonly piece = new Int32Array(MAX_PIECE_TRIS).fill(-1);
   /** Per line of the current call: decided blocked when knownGen equals gen, with the triangle it met (-1: unknown). */
   private readonly knownGen: Int32Array;
   private readonly knownTri: Int32Array;
@@ -95,9 +92,7 @@ export class FogLines {
     this.bvh = typeof world.arrays === 'function' ? world.arrays() : null;
     const level = this.bvh === null ? null : levelOf(this.bvh);
     this.neighbours = level === null ? new Int32Array(0) : level.neighbours;
-    this.pieceOf = level === null ? new Int32Array(0) : level.pieces.of;
-    this.pieceStart = level === null ? new Int32Array(1) : level.pieces.start;
-    this.pieceTris = level === null ? new Int32Array(0) : level.pieces.tris;
+    this.pieces = level === null ? null : level.pieces;
     this.knownGen = new Int32Array(mostLines);
     this.knownTri = new Int32Array(mostLines);
     this.lines = this.bvh === null ? null : new LineMemory(pairs, Math.min(pairs, LINE_MEMORY_PER_SLOT * slots), Math.min(mostLines, LINE_MEMORY_WIDTH));
@@ -217,15 +212,14 @@ export class FogLines {
     return this.clear(r, g, i);
   }
 
-  /** Whether line i meets the convex piece of triangle t (./pieces): one ray, tested against its triangles alone. Marks it blocked when it does. */
+  /** Whether line i meets the convex piece of triangle t (./pieces segmentMeetsPiece): one ray, tested against that piece alone. Marks it blocked when it does. */
   private onPiece(r: Float64Array, g: Float64Array, i: number, t: number): boolean {
-    const kt = this.knownTri[i]!, k = this.pieceOf[t / 3]!;
-    if (this.knownGen[i] === this.gen && kt >= 0 && this.pieceOf[kt / 3] === k) return true;
-    const seg = this.seg, piece = this.piece, from = this.pieceStart[k]!, count = this.pieceStart[k + 1]! - from;
+    const of = this.pieces!.of, kt = this.knownTri[i]!, k = of[t / 3]!;
+    if (this.knownGen[i] === this.gen && kt >= 0 && of[kt / 3] === k) return true;
+    const seg = this.seg;
     rayEnds(seg, i, r, g);
-    for (let j = 0; j < count; j++) piece[j] = this.pieceTris[from + j]!;
     this.rays++;
-    if (bvhHintHit(this.bvh!, seg, piece, count) < 0) return false;
+    if (!segmentMeetsPiece(this.pieces!, k, seg)) return false;
     if (this.knownGen[i] !== this.gen) {
       this.knownGen[i] = this.gen;
       this.knownTri[i] = t;

@@ -16,7 +16,9 @@
  * lines' outer pair) all meet one piece,
  * the separating-plane argument says every line of the family meets it: each one from outside it
  * crosses its triangles (the BVH's test is watertight: the triangles share their edges'
- * vertices), so the rest need not be cast. Coplanarity, closure and convexity are decided exactly,
+ * vertices), so the rest need not be cast. A line is tested against a piece by its planes
+ * (segmentMeetsPiece: a solid's faces; a polygon's own plane and one through each side), which
+ * says what its triangles say (test/fogPieces.test.ts). Coplanarity, closure and convexity are decided exactly,
  * in integers (BigInt) on the float32 vertices (a folded pair is not convex: a line could pass through
  * the fold). Built once with the level.
  */
@@ -28,6 +30,13 @@ export const MAX_POLYGON_TRIS = 12;
 export interface ConvexPieces {
   /** Per triangle (at tris offset / 3): its piece. */
   of: Int32Array;
+  /**
+   * Piece k as the half-spaces n . x <= d holding it (nx, ny, nz, d per plane) at planes[4 planeStart[k]
+   * .. 4 planeStart[k + 1]): a solid's face planes; a polygon's plane both ways and one plane through
+   * each side, along the normal (segmentMeetsPiece).
+   */
+  planes: Float64Array;
+  planeStart: Int32Array;
   /** Piece k's surface triangles (tris offsets) are tris[start[k] .. start[k + 1]) (a solid's inner faces are in `of` only). */
   start: Int32Array;
   tris: Int32Array;
@@ -51,11 +60,14 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
     if (e === undefined) exact.set(i, (e = exactVertex(verts, i)));
     return e;
   };
+  const planes: number[] = [], planeStart: number[] = [0];
   for (const { outer, inner } of connectedParts(tris)) {
     if (outer.length > maxSolidTris || !convexSolid(outer, tris, vert)) continue;
     for (const t of outer) list.push(t);
     for (const t of [...outer, ...inner]) of[t / 3] = start.length - 1;
     start.push(list.length);
+    solidPlanes(verts, tris, outer, planes);
+    planeStart.push(planes.length / 4);
   }
   for (let t0 = 0; t0 + 2 < tris.length; t0 += 3) {
     if (of[t0 / 3] !== -1) continue;
@@ -80,9 +92,95 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
       }
     }
     start.push(list.length);
+    polygonPlanes(verts, n !== null && dot(n, n) !== 0n ? loop : null, planes);
+    planeStart.push(planes.length / 4);
   }
-  return { of, start: Int32Array.from(start), tris: Int32Array.from(list) };
+  return { of, start: Int32Array.from(start), tris: Int32Array.from(list), planes: Float64Array.from(planes), planeStart: Int32Array.from(planeStart) };
 }
+
+/**
+ * Whether the segment seg[0..2] -> seg[3..5] meets piece k (its closed convex set, from its planes:
+ * the part of the segment inside every half-space is not empty). Arithmetic only; allocates nothing.
+ */
+export function segmentMeetsPiece(pieces: ConvexPieces, k: number, seg: Float64Array): boolean {
+  const P = pieces.planes;
+  const sx = seg[0]!, sy = seg[1]!, sz = seg[2]!, dx = seg[3]! - sx, dy = seg[4]! - sy, dz = seg[5]! - sz;
+  let t0 = 0, t1 = 1;
+  for (let i = 4 * pieces.planeStart[k]!, end = 4 * pieces.planeStart[k + 1]!; i < end; i += 4) {
+    const nx = P[i]!, ny = P[i + 1]!, nz = P[i + 2]!;
+    const room = P[i + 3]! - (nx * sx + ny * sy + nz * sz), along = nx * dx + ny * dy + nz * dz;
+    if (along > 0) {
+      const t = room / along;
+      if (t < t1) t1 = t;
+    } else if (along < 0) {
+      const t = room / along;
+      if (t > t0) t0 = t;
+    } else if (room < 0) return false;
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/** Vertex i of verts as doubles. */
+function at(verts: Float32Array, i: number): number[] {
+  return [verts[3 * i]!, verts[3 * i + 1]!, verts[3 * i + 2]!];
+}
+
+/** A solid's face planes, outward (its other vertices on the inner side), one per distinct face, appended to out. */
+function solidPlanes(verts: Float32Array, tris: Int32Array, outer: number[], out: number[]): void {
+  const vs = [...new Set(outer.flatMap((t) => [0, 1, 2].map((j) => tris[t + j]! & MASK)))].map((i) => at(verts, i));
+  const first = out.length;
+  for (const t of outer) {
+    const a = at(verts, tris[t]! & MASK), b = at(verts, tris[t + 1]! & MASK), c = at(verts, tris[t + 2]! & MASK);
+    let n = crossF(subF(b, a), subF(c, a)), d = dotF(n, a);
+    // Outward: the vertex farthest from the plane lies on its inner side.
+    let far = 0;
+    for (const v of vs) if (Math.abs(dotF(n, v) - d) > Math.abs(far)) far = dotF(n, v) - d;
+    if (far > 0) { n = [-n[0]!, -n[1]!, -n[2]!]; d = -d; }
+    const len = Math.sqrt(dotF(n, n));
+    let seen = false;
+    for (let i = first; i < out.length && !seen; i += 4) {
+      const l = Math.sqrt(out[i]! * out[i]! + out[i + 1]! * out[i + 1]! + out[i + 2]! * out[i + 2]!);
+      seen = Math.abs(out[i]! / l - n[0]! / len) + Math.abs(out[i + 1]! / l - n[1]! / len) + Math.abs(out[i + 2]! / l - n[2]! / len) < 1e-12 && Math.abs(out[i + 3]! / l - d / len) < 1e-9;
+    }
+    if (!seen) out.push(n[0]!, n[1]!, n[2]!, d);
+  }
+}
+
+/**
+ * A polygon's planes appended to out: its own plane both ways (the crossing point lies on it) and,
+ * for each side p -> q of the loop (turning positively about its normal n), the plane through the
+ * side along n, outward. A degenerate polygon (null) gets a plane nothing meets.
+ */
+function polygonPlanes(verts: Float32Array, loop: number[] | null, out: number[]): void {
+  if (loop === null) {
+    out.push(0, 0, 0, -1);
+    return;
+  }
+  const p0 = at(verts, loop[0]!), n = crossF(subF(at(verts, loop[1]!), p0), subF(at(verts, loop[2]!), p0));
+  // The loop's first three vertices may lie in a line: the normal from the whole loop (Newell).
+  const m = loop.length;
+  const nn = [0, 0, 0];
+  for (let i = 0; i < m; i++) {
+    const a = at(verts, loop[i]!), b = at(verts, loop[(i + 1) % m]!);
+    nn[0] += (a[1]! - b[1]!) * (a[2]! + b[2]!);
+    nn[1] += (a[2]! - b[2]!) * (a[0]! + b[0]!);
+    nn[2] += (a[0]! - b[0]!) * (a[1]! + b[1]!);
+  }
+  const normal = dotF(nn, nn) > 0 ? nn : n;
+  const d = dotF(normal, p0);
+  out.push(normal[0]!, normal[1]!, normal[2]!, d, -normal[0]!, -normal[1]!, -normal[2]!, -d);
+  for (let i = 0; i < m; i++) {
+    const a = at(verts, loop[i]!), b = at(verts, loop[(i + 1) % m]!);
+    const side = crossF(subF(b, a), normal);
+    if (dotF(side, side) === 0) continue;
+    out.push(side[0]!, side[1]!, side[2]!, dotF(side, a));
+  }
+}
+
+const subF = (a: number[], b: number[]): number[] => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
+const crossF = (a: number[], b: number[]): number[] => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+const dotF = (a: number[], b: number[]): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 
 /**
  * Adds triangle u to the convex polygon `loop` (normal n) when it is coplanar, shares one of the
