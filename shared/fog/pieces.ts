@@ -23,7 +23,7 @@
  * the fold). Built once with the level.
  */
 
-/** Most triangles in one piece (a solid; two abutting boxes less their inner faces are 20), and in one polygon: a line tested against a piece tests each (./cast onPiece). */
+/** Most triangles in one piece (a solid; two abutting boxes less their inner faces are 20), and in one polygon. */
 export const MAX_PIECE_TRIS = 24;
 export const MAX_POLYGON_TRIS = 12;
 
