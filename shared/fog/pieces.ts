@@ -60,14 +60,14 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
     if (e === undefined) exact.set(i, (e = exactVertex(verts, i)));
     return e;
   };
-  const planes: number[] = [], planeStart: number[] = [0];
-  for (const { outer, inner } of connectedParts(tris)) {
-    if (outer.length > maxSolidTris || !convexSolid(outer, tris, vert)) continue;
+  const planes = new Planes(), planeStart: number[] = [0];
+  for (const { outer, inner } of connectedParts(tris, maxSolidTris)) {
+    if (!convexSolid(outer, tris, vert)) continue;
     for (const t of outer) list.push(t);
     for (const t of [...outer, ...inner]) of[t / 3] = start.length - 1;
     start.push(list.length);
     solidPlanes(verts, tris, outer, planes);
-    planeStart.push(planes.length / 4);
+    planeStart.push(planes.count);
   }
   for (let t0 = 0; t0 + 2 < tris.length; t0 += 3) {
     if (of[t0 / 3] !== -1) continue;
@@ -93,9 +93,9 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
     }
     start.push(list.length);
     polygonPlanes(verts, n !== null && dot(n, n) !== 0n ? loop : null, planes);
-    planeStart.push(planes.length / 4);
+    planeStart.push(planes.count);
   }
-  return { of, start: Int32Array.from(start), tris: Int32Array.from(list), planes: Float64Array.from(planes), planeStart: Int32Array.from(planeStart) };
+  return { of, start: Int32Array.from(start), tris: Int32Array.from(list), planes: planes.done(), planeStart: Int32Array.from(planeStart) };
 }
 
 /**
@@ -121,15 +121,32 @@ export function segmentMeetsPiece(pieces: ConvexPieces, k: number, seg: Float64A
   return true;
 }
 
+/** A growing list of planes (nx, ny, nz, d), kept as doubles from the start. */
+class Planes {
+  private a = new Float64Array(4 * 1024);
+  private n = 0;
+  get count(): number { return this.n / 4; }
+  push(nx: number, ny: number, nz: number, d: number): void {
+    if (this.n + 4 > this.a.length) {
+      const b = new Float64Array(2 * this.a.length);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = nx; this.a[this.n++] = ny; this.a[this.n++] = nz; this.a[this.n++] = d;
+  }
+  /** The planes in an array of their own size. */
+  done(): Float64Array { return this.a.slice(0, this.n); }
+}
+
 /** Vertex i of verts as doubles. */
 function at(verts: Float32Array, i: number): number[] {
   return [verts[3 * i]!, verts[3 * i + 1]!, verts[3 * i + 2]!];
 }
 
 /** A solid's face planes, outward (its other vertices on the inner side), one per distinct face, appended to out. */
-function solidPlanes(verts: Float32Array, tris: Int32Array, outer: number[], out: number[]): void {
+function solidPlanes(verts: Float32Array, tris: Int32Array, outer: number[], out: Planes): void {
   const vs = [...new Set(outer.flatMap((t) => [0, 1, 2].map((j) => tris[t + j]! & MASK)))].map((i) => at(verts, i));
-  const first = out.length;
+  const own: number[] = [];
   for (const t of outer) {
     const a = at(verts, tris[t]! & MASK), b = at(verts, tris[t + 1]! & MASK), c = at(verts, tris[t + 2]! & MASK);
     let n = crossF(subF(b, a), subF(c, a)), d = dotF(n, a);
@@ -139,12 +156,13 @@ function solidPlanes(verts: Float32Array, tris: Int32Array, outer: number[], out
     if (far > 0) { n = [-n[0]!, -n[1]!, -n[2]!]; d = -d; }
     const len = Math.sqrt(dotF(n, n));
     let seen = false;
-    for (let i = first; i < out.length && !seen; i += 4) {
-      const l = Math.sqrt(out[i]! * out[i]! + out[i + 1]! * out[i + 1]! + out[i + 2]! * out[i + 2]!);
-      seen = Math.abs(out[i]! / l - n[0]! / len) + Math.abs(out[i + 1]! / l - n[1]! / len) + Math.abs(out[i + 2]! / l - n[2]! / len) < 1e-12 && Math.abs(out[i + 3]! / l - d / len) < 1e-9;
+    for (let i = 0; i < own.length && !seen; i += 4) {
+      const l = Math.sqrt(own[i]! * own[i]! + own[i + 1]! * own[i + 1]! + own[i + 2]! * own[i + 2]!);
+      seen = Math.abs(own[i]! / l - n[0]! / len) + Math.abs(own[i + 1]! / l - n[1]! / len) + Math.abs(own[i + 2]! / l - n[2]! / len) < 1e-12 && Math.abs(own[i + 3]! / l - d / len) < 1e-9;
     }
-    if (!seen) out.push(n[0]!, n[1]!, n[2]!, d);
+    if (!seen) own.push(n[0]!, n[1]!, n[2]!, d);
   }
+  for (let i = 0; i < own.length; i += 4) out.push(own[i]!, own[i + 1]!, own[i + 2]!, own[i + 3]!);
 }
 
 /**
@@ -152,29 +170,30 @@ function solidPlanes(verts: Float32Array, tris: Int32Array, outer: number[], out
  * for each side p -> q of the loop (turning positively about its normal n), the plane through the
  * side along n, outward. A degenerate polygon (null) gets a plane nothing meets.
  */
-function polygonPlanes(verts: Float32Array, loop: number[] | null, out: number[]): void {
+function polygonPlanes(verts: Float32Array, loop: number[] | null, out: Planes): void {
   if (loop === null) {
     out.push(0, 0, 0, -1);
     return;
   }
-  const p0 = at(verts, loop[0]!), n = crossF(subF(at(verts, loop[1]!), p0), subF(at(verts, loop[2]!), p0));
-  // The loop's first three vertices may lie in a line: the normal from the whole loop (Newell).
+  // The normal from the whole loop (Newell): its first three vertices may lie in a line.
   const m = loop.length;
-  const nn = [0, 0, 0];
+  let nx = 0, ny = 0, nz = 0;
   for (let i = 0; i < m; i++) {
-    const a = at(verts, loop[i]!), b = at(verts, loop[(i + 1) % m]!);
-    nn[0] += (a[1]! - b[1]!) * (a[2]! + b[2]!);
-    nn[1] += (a[2]! - b[2]!) * (a[0]! + b[0]!);
-    nn[2] += (a[0]! - b[0]!) * (a[1]! + b[1]!);
+    const a = 3 * loop[i]!, b = 3 * loop[i + 1 === m ? 0 : i + 1]!;
+    nx += (verts[a + 1]! - verts[b + 1]!) * (verts[a + 2]! + verts[b + 2]!);
+    ny += (verts[a + 2]! - verts[b + 2]!) * (verts[a]! + verts[b]!);
+    nz += (verts[a]! - verts[b]!) * (verts[a + 1]! + verts[b + 1]!);
   }
-  const normal = dotF(nn, nn) > 0 ? nn : n;
-  const d = dotF(normal, p0);
-  out.push(normal[0]!, normal[1]!, normal[2]!, d, -normal[0]!, -normal[1]!, -normal[2]!, -d);
+  const o = 3 * loop[0]!, d = nx * verts[o]! + ny * verts[o + 1]! + nz * verts[o + 2]!;
+  out.push(nx, ny, nz, d);
+  out.push(-nx, -ny, -nz, -d);
   for (let i = 0; i < m; i++) {
-    const a = at(verts, loop[i]!), b = at(verts, loop[(i + 1) % m]!);
-    const side = crossF(subF(b, a), normal);
-    if (dotF(side, side) === 0) continue;
-    out.push(side[0]!, side[1]!, side[2]!, dotF(side, a));
+    const a = 3 * loop[i]!, b = 3 * loop[i + 1 === m ? 0 : i + 1]!;
+    const ex = verts[b]! - verts[a]!, ey = verts[b + 1]! - verts[a + 1]!, ez = verts[b + 2]! - verts[a + 2]!;
+    // The side's direction across the normal, outward.
+    const sx = ey * nz - ez * ny, sy = ez * nx - ex * nz, sz = ex * ny - ey * nx;
+    if (sx === 0 && sy === 0 && sz === 0) continue;
+    out.push(sx, sy, sz, sx * verts[a]! + sy * verts[a + 1]! + sz * verts[a + 2]!);
   }
 }
 
@@ -210,44 +229,56 @@ function join(loop: number[], vert: (i: number) => bigint[] | null, n: bigint[],
 /**
  * The level's triangles (tris offsets) grouped by shared edges, leaving out inner faces (two
  * triangles on the same three vertices: where two boxes abut, each one's face against the other's),
- * so that abutting boxes make one part; each part with the inner faces whose vertices are all its own.
+ * so that abutting boxes make one part: the parts of at most maxTris triangles (the solids' candidates),
+ * each with the inner faces whose vertices are all its own. Flat arrays and numeric keys: a large
+ * level's hundreds of thousands of triangles take a fraction of a second.
  */
-function connectedParts(tris: Int32Array): { outer: number[]; inner: number[] }[] {
+function connectedParts(tris: Int32Array, maxTris: number): { outer: number[]; inner: number[] }[] {
   const nt = Math.floor(tris.length / 3);
-  const key = (t: number): string => [tris[t]! & MASK, tris[t + 1]! & MASK, tris[t + 2]! & MASK].sort((a, b) => a - b).join(',');
-  const faces = new Map<string, number>();
-  for (let t = 0; t < 3 * nt; t += 3) faces.set(key(t), (faces.get(key(t)) ?? 0) + 1);
-  const inner = new Uint8Array(nt), edges = new Map<number, number[]>();
-  for (let t = 0; t < 3 * nt; t += 3) {
-    if (faces.get(key(t))! > 1) { inner[t / 3] = 1; continue; }
+  const v = (t: number, k: number): number => tris[3 * t + k]! & MASK;
+  // Inner faces: sorted by their sorted vertices, equal neighbours are the same face twice.
+  const lo = new Int32Array(nt), mid = new Int32Array(nt), hi = new Int32Array(nt);
+  for (let t = 0; t < nt; t++) {
+    const a = v(t, 0), b = v(t, 1), c = v(t, 2);
+    lo[t] = Math.min(a, b, c); hi[t] = Math.max(a, b, c); mid[t] = a + b + c - lo[t]! - hi[t]!;
+  }
+  const order = Uint32Array.from({ length: nt }, (_, t) => t).sort((x, y) => lo[x]! - lo[y]! || mid[x]! - mid[y]! || hi[x]! - hi[y]!);
+  const inner = new Uint8Array(nt);
+  for (let i = 1; i < nt; i++) {
+    const x = order[i - 1]!, y = order[i]!;
+    if (lo[x] === lo[y] && mid[x] === mid[y] && hi[x] === hi[y]) inner[x] = inner[y] = 1;
+  }
+  // Union-find over the other triangles across their edges.
+  const root = Int32Array.from({ length: nt }, (_, t) => t);
+  const find = (t: number): number => {
+    while (root[t] !== t) { root[t] = root[root[t]!]!; t = root[t]!; }
+    return t;
+  };
+  const firstOnEdge = new Map<number, number>();
+  for (let t = 0; t < nt; t++) {
+    if (inner[t] === 1) continue;
     for (let k = 0; k < 3; k++) {
-      const a = tris[t + k]! & MASK, b = tris[t + (k === 2 ? 0 : k + 1)]! & MASK;
-      const e = a < b ? a * 16777216 + b : b * 16777216 + a;
-      let l = edges.get(e);
-      if (l === undefined) edges.set(e, (l = []));
-      l.push(t);
+      const a = v(t, k), b = v(t, k === 2 ? 0 : k + 1), e = a < b ? a * 16777216 + b : b * 16777216 + a;
+      const u = firstOnEdge.get(e);
+      if (u === undefined) firstOnEdge.set(e, t);
+      else root[find(t)] = find(u);
     }
   }
-  const seen = new Uint8Array(nt), parts: { outer: number[]; inner: number[] }[] = [], partOfVertex = new Map<number, number>();
-  for (let t0 = 0; t0 < 3 * nt; t0 += 3) {
-    if (seen[t0 / 3] === 1 || inner[t0 / 3] === 1) continue;
-    seen[t0 / 3] = 1;
-    const outer = [t0];
-    for (let i = 0; i < outer.length; i++) {
-      for (let k = 0; k < 3; k++) {
-        const t = outer[i]!, a = tris[t + k]! & MASK, b = tris[t + (k === 2 ? 0 : k + 1)]! & MASK;
-        partOfVertex.set(a, parts.length);
-        for (const u of edges.get(a < b ? a * 16777216 + b : b * 16777216 + a)!) {
-          if (seen[u / 3] === 0) { seen[u / 3] = 1; outer.push(u); }
-        }
-      }
-    }
-    parts.push({ outer, inner: [] });
+  const size = new Int32Array(nt);
+  for (let t = 0; t < nt; t++) if (inner[t] === 0) size[find(t)]++;
+  const parts: { outer: number[]; inner: number[] }[] = [], partOf = new Int32Array(nt).fill(-1), partOfVertex = new Map<number, number>();
+  for (let t = 0; t < nt; t++) {
+    if (inner[t] === 1) continue;
+    const r = find(t);
+    if (size[r]! > maxTris) continue;
+    if (partOf[r] === -1) { partOf[r] = parts.length; parts.push({ outer: [], inner: [] }); }
+    parts[partOf[r]!]!.outer.push(3 * t);
+    for (let k = 0; k < 3; k++) partOfVertex.set(v(t, k), partOf[r]!);
   }
-  for (let t = 0; t < 3 * nt; t += 3) {
-    if (inner[t / 3] === 0) continue;
-    const p = partOfVertex.get(tris[t]! & MASK);
-    if (p !== undefined && partOfVertex.get(tris[t + 1]! & MASK) === p && partOfVertex.get(tris[t + 2]! & MASK) === p) parts[p]!.inner.push(t);
+  for (let t = 0; t < nt; t++) {
+    if (inner[t] === 0) continue;
+    const p = partOfVertex.get(v(t, 0));
+    if (p !== undefined && partOfVertex.get(v(t, 1)) === p && partOfVertex.get(v(t, 2)) === p) parts[p]!.inner.push(3 * t);
   }
   return parts;
 }
