@@ -106,7 +106,7 @@ describe('fog of war: the caches against the plain rule', async () => {
     expect(seen.bruteChecked).toBeGreaterThan(20);
   });
 
-  it('the occluder cache, the line memory and the convex-piece shortcut change no verdict', () => {
+  it('the occluder cache, the line memory and the convex-piece and chain shortcuts change no verdict', () => {
     // The same level without its BVH arrays: every ray walks World.anyHit, nothing is remembered and
     // no line is skipped (the shortcut casts fewer over the run, though in its own order).
     const bare = { anyHit: (sx: number, sy: number, sz: number, ex: number, ey: number, ez: number) => world.anyHit(sx, sy, sz, ex, ey, ez) };

@@ -16,13 +16,17 @@
  * boxes: ./pieces), the separating-plane argument of ./rays says every line of the family meets it,
  * so the rest are not cast: the 16 corners on one piece decide the pair hidden,
  * and the grid and crossing lines are split into rectangles until each lies on one piece or has no
- * line inside (./family). A line tested against a piece alone counts as a ray. Which piece is tried
+ * line inside (./family). A rectangle of crossing lines whose two parallel corners meet no one piece
+ * is also blocked whole when a chain of the level's triangles, cut by the plane all its lines lie in,
+ * joins one corner line to the other inside the lines' quadrilateral (./chain: a curved or bent
+ * wall, a thick wall's face, which no convex piece holds). A line tested against a piece alone counts as a ray. Which piece is tried
  * comes from the hints, so the ray count may depend on them; the verdict does not, but for a line
  * lying wholly inside a solid (a region reaching into a wall from each side): the shortcut may call
  * it blocked where casting calls it clear. Both its ends are where no eye can be (a player's radius
  * keeps its eye out of walls), so it shows nothing either way.
  */
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
+import { ChainWalk } from './chain';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import { convexPieces, segmentMeetsPiece, type ConvexPieces } from './pieces';
 import { FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
@@ -56,7 +60,7 @@ const OCCLUDERS = 4;
 const LINE_MEMORY_WIDTH = 256, LINE_MEMORY_PER_SLOT = 8;
 
 export class FogLines {
-  /** Rays cast since the caller last set it to 0. */
+  /** Rays cast since the caller last set it to 0 (or clearCounts). */
   rays = 0;
   private readonly seg = new Float64Array(7);
   private readonly bvh: BvhArrays | null;
@@ -69,6 +73,10 @@ export class FogLines {
   /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), and the level's convex pieces (./pieces). */
   private readonly neighbours: Int32Array;
   private readonly pieces: ConvexPieces | null;
+  /** The walk along the level's triangles that blocks a crossing family whole (./chain; null without the BVH arrays), and the two outer lines' ends. */
+  private readonly chain: ChainWalk | null;
+  private readonly lseg = new Float64Array(7);
+  private readonly rseg = new Float64Array(7);
   /** Hidden pairs' blocking triangles per line (null without the BVH arrays), and the entry of the line being cast (-1: none). */
   private readonly lines: LineMemory | null;
   private lineAt = -1;
@@ -93,9 +101,21 @@ export class FogLines {
     const level = this.bvh === null ? null : levelOf(this.bvh);
     this.neighbours = level === null ? new Int32Array(0) : level.neighbours;
     this.pieces = level === null ? null : level.pieces;
+    this.chain = this.bvh === null ? null : new ChainWalk(this.bvh.verts, this.bvh.tris, this.neighbours);
     this.knownGen = new Int32Array(mostLines);
     this.knownTri = new Int32Array(mostLines);
     this.lines = this.bvh === null ? null : new LineMemory(pairs, Math.min(pairs, LINE_MEMORY_PER_SLOT * slots), Math.min(mostLines, LINE_MEMORY_WIDTH));
+  }
+
+  /** Triangles the chains crossed (./chain) since clearCounts. */
+  get chainSteps(): number {
+    return this.chain === null ? 0 : this.chain.steps;
+  }
+
+  /** Sets rays and chainSteps to 0. */
+  clearCounts(): void {
+    this.rays = 0;
+    if (this.chain !== null) this.chain.steps = 0;
   }
 
   /** Pair p's remembered lines dropped. */
@@ -189,6 +209,14 @@ export class FogLines {
       const t = this.knownTri[i00]!;
       let whole = t >= 0 && this.bvh !== null && this.onPiece(r, g, i11, t);
       if (whole && !parallel) whole = this.onPiece(r, g, i10, t) && this.onPiece(r, g, i01, t);
+      // Crossing lines on no one piece: a chain of triangles from the low corner line to the high one, or back.
+      if (!whole && parallel && t >= 0 && this.chain !== null) {
+        rayEnds(this.lseg, i00, r, g);
+        rayEnds(this.rseg, i11, r, g);
+        whole = this.chain.blocksFamily(this.lseg, this.rseg, t);
+        const u = this.knownTri[i11]!;
+        if (!whole && u >= 0 && u !== t) whole = this.chain.blocksFamily(this.rseg, this.lseg, u);
+      }
       if (whole) continue;
       if (sp + 16 > st.length) {
         // Deeper than the stack holds (not with the grid caps): every line of the rectangle.

@@ -89,7 +89,8 @@
  * the limit stated above, cached or not). The lines are cast by ./cast: hints tried before the BVH
  * (the triangle that blocked the same line last time, the latest occluders and their neighbours),
  * which change no verdict, and an exact shortcut: a family of lines whose extreme lines meet one
- * convex piece of the level (./pieces) is blocked whole, so the rest are not cast. Regions are built
+ * convex piece of the level (./pieces), or a family of crossing lines whose outer lines a chain of
+ * triangles joins within their plane (./chain), is blocked whole, so the rest are not cast. Regions are built
  * once per update, tier and slot and copied per pair. Rays per update at 16, 32 and 64 players on the
  * default level: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
  * without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No cell-to-cell
@@ -122,8 +123,9 @@ export class FogOfWar extends FogSlots {
   readonly visible: Uint8Array;
   /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
   readonly point = new Float64Array(POINT_STRIDE);
-  /** Of the last update: rays cast (with seesPoint's since), pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
+  /** Of the last update: rays cast (with seesPoint's since), triangles the chains crossed (./chain), pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
   get rays(): number { return this.cast.rays; }
+  get chainSteps(): number { return this.cast.chainSteps; }
   pairsTested = 0;
   pairsOverBudget = 0;
   enemyPairs = 0;
@@ -259,7 +261,7 @@ export class FogOfWar extends FogSlots {
    */
   update(): void {
     const n = this.capacity;
-    this.cast.rays = 0;
+    this.cast.clearCounts();
     this.pairsTested = 0;
     this.pairsOverBudget = 0;
     this.enemyPairs = 0;

@@ -15,6 +15,7 @@
  *
  * Per row: usPerTick (median over rounds of the mean wall time of one update; cpuUsPerTick the same
  * loop as process CPU time), p99UsPerTick (99th percentile of single updates, all rounds), raysPerTick,
+ * chainStepsPerTick (triangles crossed by the walks that block a family of crossing lines whole: shared/fog/chain),
  * pairsTestedPerTick (pairs decided by rays; the others were held visible or cached hidden),
  * visibleShare (enemy pairs sent), occludedShare (enemy pairs with no clear line from the current
  * eye to the current body: eye to 9 points of the body envelope, measured untimed) and
@@ -93,7 +94,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   const oneWay = Array.from({ length: n }, () => 20 + 60 * rnd());
   const c = uncached ? { ...cfg, visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0 } : cfg;
   const means: number[] = [], cpus: number[] = [], singles: number[] = [];
-  let rays = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
+  let rays = 0, steps = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
   const hidden = new Uint8Array(n * n);
   const g0 = performance.now();
   for (let r = 0; r < rounds; r++) {
@@ -110,7 +111,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       sum += us;
       singles.push(us);
       if (r === 0) {
-        rays += fog.rays; tested += fog.pairsTested; enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
+        rays += fog.rays; steps += fog.chainSteps; tested += fog.pairsTested; enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
         if ((t & 7) === 0) {
           occ += occluded(world, c, f, t, hidden);
           for (let p = 0; p < n * n; p++) if (hidden[p] === 1 && fog.visible[p] === 0) withheldOcc++;
@@ -132,6 +133,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
     cpuUsPerTick: +med(cpus).toFixed(1),
     p99UsPerTick: +singles[Math.floor(singles.length * 0.99)].toFixed(1),
     raysPerTick: +(rays / ticks).toFixed(1),
+    chainStepsPerTick: +(steps / ticks).toFixed(1),
     pairsTestedPerTick: +(tested / ticks).toFixed(1),
     enemyPairs: enemyPairs / ticks,
     visibleShare: +(visible / enemyPairs).toFixed(3),
