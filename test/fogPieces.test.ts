@@ -109,6 +109,8 @@ function checkPieces(w: World): { triangles: number; pieces: number; polygons: n
     const closed = [...edges.values()].every((x) => x === 2);
     const n = cross(sub(pts[1]!, pts[0]!), sub(pts[2]!, pts[0]!));
     const flat = pts.every((p) => dot(n, sub(p, pts[0]!)) === 0n);
+    // The solids come first (pieces.solids of them), then the polygons.
+    expect(flat, `piece ${k} is ${k < pieces.solids ? 'a solid' : 'a polygon'}`).toBe(k >= pieces.solids);
     if (flat) {
       const { hull, sum } = areas(pts, corners, n);
       expect(sum, `piece ${k}: triangles cover their hull`).toBe(hull);
@@ -202,6 +204,7 @@ describe('fog of war: convex pieces', () => {
     for (let t = 0; t < box.tris.length; t += 3) [box.tris[t + 1], box.tris[t + 2]] = [box.tris[t + 2]!, box.tris[t + 1]!];
     const p = convexPieces(box.verts, box.tris, edgeNeighbours(box.tris));
     expect(p.start.length - 1).toBe(1);
+    expect(p.solids).toBe(1);
     const seg = new Float64Array(7);
     const through = (s: number[], e: number[]): boolean => { seg.set([...s, ...e]); return segmentMeetsPiece(p, 0, seg); };
     expect(through([-1, 1, 1.5], [2, 1, 1.5])).toBe(true);

@@ -210,13 +210,7 @@ export class FogLines {
       let whole = t >= 0 && this.bvh !== null && this.onPiece(r, g, i11, t);
       if (whole && !parallel) whole = this.onPiece(r, g, i10, t) && this.onPiece(r, g, i01, t);
       // Crossing lines on no one piece: a chain of triangles from the low corner line to the high one, or back.
-      if (!whole && parallel && t >= 0 && this.chain !== null) {
-        rayEnds(this.lseg, i00, r, g);
-        rayEnds(this.rseg, i11, r, g);
-        whole = this.chain.blocksFamily(this.lseg, this.rseg, t);
-        const u = this.knownTri[i11]!;
-        if (!whole && u >= 0 && u !== t) whole = this.chain.blocksFamily(this.rseg, this.lseg, u);
-      }
+      if (!whole && parallel && this.chain !== null) whole = this.chained(r, g, i00, i11, t, this.knownTri[i11]!);
       if (whole) continue;
       if (sp + 16 > st.length) {
         // Deeper than the stack holds (not with the grid caps): every line of the rectangle.
@@ -232,6 +226,22 @@ export class FogLines {
       st[sp++] = a0; st[sp++] = splitA ? am : a1; st[sp++] = b0; st[sp++] = splitB ? bm : b1;
     }
     return -1;
+  }
+
+  /**
+   * Whether a chain of triangles (./chain) joins blocked lines i and j (a family of crossing lines'
+   * two parallel corners, meeting triangles t and u) within their plane, from t or else from u. Not
+   * from a triangle of a solid (a crate, a box wall): a chain on a solid reaches the other line
+   * mostly where that line meets the solid, which the piece test tries; on the rooms level walks
+   * from solids cost more time than the lines they saved.
+   */
+  private chained(r: Float64Array, g: Float64Array, i: number, j: number, t: number, u: number): boolean {
+    const chain = this.chain!, of = this.pieces!.of, solids = this.pieces!.solids;
+    const fromT = t >= 0 && of[t / 3]! >= solids, fromU = u >= 0 && u !== t && of[u / 3]! >= solids;
+    if (!fromT && !fromU) return false;
+    rayEnds(this.lseg, i, r, g);
+    rayEnds(this.rseg, j, r, g);
+    return (fromT && chain.blocksFamily(this.lseg, this.rseg, t)) || (fromU && chain.blocksFamily(this.rseg, this.lseg, u));
   }
 
   /** Whether line i is clear (found = i), cast unless already decided blocked in this call. */

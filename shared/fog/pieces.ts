@@ -40,6 +40,8 @@ export interface ConvexPieces {
   /** Piece k's surface triangles (tris offsets) are tris[start[k] .. start[k + 1]) (a solid's inner faces are in `of` only). */
   start: Int32Array;
   tris: Int32Array;
+  /** Pieces 0 .. solids - 1 are the solids (each a whole connected part of the level, inner faces left out), the rest polygons. */
+  solids: number;
 }
 
 const MASK = 0xffffff;
@@ -69,6 +71,7 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
     solidPlanes(verts, tris, outer, planes);
     planeStart.push(planes.count);
   }
+  const solids = start.length - 1;
   for (let t0 = 0; t0 + 2 < tris.length; t0 += 3) {
     if (of[t0 / 3] !== -1) continue;
     const piece = start.length - 1;
@@ -95,7 +98,7 @@ export function convexPieces(verts: Float32Array, tris: Int32Array, neighbours: 
     polygonPlanes(verts, n !== null && dot(n, n) !== 0n ? loop : null, planes);
     planeStart.push(planes.count);
   }
-  return { of, start: Int32Array.from(start), tris: Int32Array.from(list), planes: planes.done(), planeStart: Int32Array.from(planeStart) };
+  return { of, start: Int32Array.from(start), tris: Int32Array.from(list), planes: planes.done(), planeStart: Int32Array.from(planeStart), solids };
 }
 
 /**
