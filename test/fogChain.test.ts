@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
 import { roomsLevel } from '../server/level/rooms';
 import { bvhAnyHitCached } from '../shared/bvh/traverse';
+import { createSegmentHit } from '../shared/kernels/hit';
+import { intersectMollerTrumbore } from '../shared/kernels/mollerTrumbore';
 import { ChainWalk } from '../shared/fog/chain';
 import { edgeNeighbours } from '../shared/fog/lineMemory';
 import { convexPieces, segmentMeetsPiece } from '../shared/fog/pieces';
@@ -64,28 +66,16 @@ function prism(pts: number[][], h: number): number[][][] {
   return q.map((f) => (f.length === 4 ? f : [f[0]!, f[1]!, f[2]!, f[3]!]));
 }
 
-/** Whether segment seg meets any triangle of m (Möller-Trumbore, both faces): the brute force. */
+/** Whether segment seg meets any triangle of m, each by the Möller–Trumbore kernel (both faces): the brute force. */
 function meetsAny(m: Mesh, seg: Float64Array): boolean {
   const V = m.verts, T = m.tris;
-  const dx = seg[3]! - seg[0]!, dy = seg[4]! - seg[1]!, dz = seg[5]! - seg[2]!;
   for (let t = 0; t < T.length; t += 3) {
     const a = 3 * T[t]!, b = 3 * T[t + 1]!, c = 3 * T[t + 2]!;
-    const e1x = V[b]! - V[a]!, e1y = V[b + 1]! - V[a + 1]!, e1z = V[b + 2]! - V[a + 2]!;
-    const e2x = V[c]! - V[a]!, e2y = V[c + 1]! - V[a + 1]!, e2z = V[c + 2]! - V[a + 2]!;
-    const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
-    const det = e1x * px + e1y * py + e1z * pz;
-    if (Math.abs(det) < 1e-12) continue;
-    const inv = 1 / det, sx = seg[0]! - V[a]!, sy = seg[1]! - V[a + 1]!, sz = seg[2]! - V[a + 2]!;
-    const u = (sx * px + sy * py + sz * pz) * inv;
-    if (u < 0 || u > 1) continue;
-    const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
-    const w = (dx * qx + dy * qy + dz * qz) * inv;
-    if (w < 0 || u + w > 1) continue;
-    const s = (e2x * qx + e2y * qy + e2z * qz) * inv;
-    if (s >= 0 && s <= 1) return true;
+    if (intersectMollerTrumbore(hit, seg[0]!, seg[1]!, seg[2]!, seg[3]!, seg[4]!, seg[5]!, V[a]!, V[a + 1]!, V[a + 2]!, V[b]!, V[b + 1]!, V[b + 2]!, V[c]!, V[c + 1]!, V[c + 2]!)) return true;
   }
   return false;
 }
+const hit = createSegmentHit();
 
 /** The first triangle (tris offset) segment seg meets, by brute force, or -1. */
 function firstMet(m: Mesh, seg: Float64Array): number {

@@ -16,13 +16,12 @@
  * within PLANE_EPS of the plane (the cut passes through a vertex, where the next triangle is not
  * one edge away). Plain arithmetic (+ - * /, Math.sqrt); nothing allocated per walk.
  */
+import { TRI_VERTEX } from '../bvh/traverse';
 
 /** Most triangles one walk crosses. */
 export const MAX_STEPS = 64;
 /** Metres: a vertex this close to the plane ends the walk (false). */
 export const PLANE_EPS = 1e-7;
-
-const MASK = 0xffffff;
 
 export class ChainWalk {
   /** Steps (triangles crossed) over all walks since the caller last set it to 0. */
@@ -57,25 +56,7 @@ export class ChainWalk {
     const T = this.tris, nb = this.neighbours;
     if (!(t >= 0 && t % 3 === 0 && t + 2 < T.length)) return false;
     if (!this.load(t)) return false;
-    // The start: the cut of t, from the side of L outside Q to the side inside, crossing L within Q.
-    let jOut = -1, inPrev = 0, pPrev = 0, qPrev = 0;
-    for (let j = 0; j < 3; j++) {
-      if (!this.cuts(j)) continue;
-      this.cutPoint(j);
-      const s = this.side(3, this.xp, this.xq);
-      if (jOut < 0) { jOut = j; inPrev = s; pPrev = this.xp; qPrev = this.xq; continue; }
-      // Two cut edges: (pPrev, qPrev) on edge jOut, (xp, xq) on edge j. Order them outside L -> inside.
-      if (s > 0 && inPrev <= 0) {
-        if (!this.crossesLInside(pPrev, qPrev, inPrev, this.xp, this.xq, s)) return false;
-        jOut = j;
-      } else if (inPrev > 0 && s <= 0) {
-        if (!this.crossesLInside(this.xp, this.xq, s, pPrev, qPrev, inPrev)) return false;
-        this.xp = pPrev; this.xq = qPrev;
-      } else {
-        return false;
-      }
-      break;
-    }
+    let jOut = this.start();
     if (jOut < 0) return false;
     let tri = t;
     for (let step = 0; step < MAX_STEPS; step++) {
@@ -88,10 +69,10 @@ export class ChainWalk {
       // Across the cut edge into the next triangle, entering by the same two vertices.
       const next = nb[tri + jOut]!;
       if (next < 0) return false;
-      const a = T[tri + jOut]! & MASK, b = T[tri + (jOut === 2 ? 0 : jOut + 1)]! & MASK;
+      const a = T[tri + jOut]! & TRI_VERTEX, b = T[tri + (jOut === 2 ? 0 : jOut + 1)]! & TRI_VERTEX;
       let jIn = -1;
       for (let j = 0; j < 3; j++) {
-        const c = T[next + j]! & MASK, d = T[next + (j === 2 ? 0 : j + 1)]! & MASK;
+        const c = T[next + j]! & TRI_VERTEX, d = T[next + (j === 2 ? 0 : j + 1)]! & TRI_VERTEX;
         if ((c === a && d === b) || (c === b && d === a)) { jIn = j; break; }
       }
       if (jIn < 0 || !this.load(next)) return false;
@@ -103,6 +84,27 @@ export class ChainWalk {
       tri = next;
     }
     return false;
+  }
+
+  /**
+   * The walk's start on the loaded triangle: its cut (by its two cut edges, one on each side of L's
+   * line) must cross L between the A and B lines. Leaves (xp, xq) at the end inside L and returns
+   * that end's edge, or -1.
+   */
+  private start(): number {
+    // The plane cuts none or two of the edges (no vertex lies on it).
+    const ja = this.cuts(0) ? 0 : 1, jb = this.cuts(2) ? 2 : 1;
+    if (ja === jb || !this.cuts(ja) || !this.cuts(jb)) return -1;
+    this.cutPoint(ja);
+    const pa = this.xp, qa = this.xq, sa = this.side(3, pa, qa);
+    this.cutPoint(jb);
+    const pb = this.xp, qb = this.xq, sb = this.side(3, pb, qb);
+    if (sa <= 0 && sb > 0) return this.crossesLInside(pa, qa, sa, pb, qb, sb) ? jb : -1;
+    if (sb <= 0 && sa > 0 && this.crossesLInside(pb, qb, sb, pa, qa, sa)) {
+      this.xp = pa; this.xq = qa;
+      return ja;
+    }
+    return -1;
   }
 
   /** The plane's frame and Q's corners from L's and R's ends; false when degenerate. */
@@ -149,7 +151,7 @@ export class ChainWalk {
   private load(t: number): boolean {
     const V = this.verts, T = this.tris;
     for (let j = 0; j < 3; j++) {
-      const v = (T[t + j]! & MASK) * 3;
+      const v = (T[t + j]! & TRI_VERTEX) * 3;
       const dx = V[v]! - this.ox, dy = V[v + 1]! - this.oy, dz = V[v + 2]! - this.oz;
       const f = dx * this.nx + dy * this.ny + dz * this.nz;
       if (!(f > PLANE_EPS || f < -PLANE_EPS)) return false;
