@@ -141,15 +141,21 @@ async function closeBots(bots: Bot[]): Promise<void> {
   await Promise.all(bots.map((b) => Promise.race([b.close(), new Promise<void>((r) => setTimeout(r, 2000))])));
 }
 
+/** Room the interpolation delay leaves under the rewind window, ms: the clock estimate's error and a stamp held to the stream floor. */
+export const WINDOW_MARGIN_MS = 15;
+
 /**
  * The interpolation delay a client picks for its conditions: snapshots reach it half a round trip
  * late, up to a patch interval apart, and jittered; rendering that far behind its estimate of the
- * server clock keeps a snapshot on both sides of the render time. Capped so the rewind the server
- * needs (half a round trip + jitter + the delay) stays inside the rewind window.
+ * server clock keeps a snapshot on both sides of the render time. The server rewinds to the claimed
+ * render time when it lies within the rewind window of the action time (shared/validate/times.ts),
+ * so the delay itself, not the delay plus the trip, is capped by the window (less
+ * WINDOW_MARGIN_MS) and by the room's largest accepted delay. A delay capped below what the stream
+ * needs leaves the client without a snapshot at its render time part of the time.
  */
 export function interpDelayFor(rttMs: number, jitterMs: number, patchMs: number, windowMs: number, maxInterpMs: number): number {
   const want = rttMs / 2 + 2 * patchMs + 1.5 * jitterMs + 10;
-  const cap = windowMs - rttMs / 2 - jitterMs - 15;
+  const cap = windowMs - WINDOW_MARGIN_MS;
   return Math.round(Math.max(0, Math.min(want, cap, maxInterpMs)));
 }
 

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSimulation, interpDelayFor, type SimReport } from '../../client-sim/simulate';
+import { runSimulation, interpDelayFor, WINDOW_MARGIN_MS, type SimReport } from '../../client-sim/simulate';
 import { Link } from '../../client-sim/net';
 import { Rng } from '../../client-sim/rng';
 import { distribution } from '../../client-sim/report';
@@ -49,10 +49,13 @@ describe('per-bot link', () => {
   });
 
   it('picks an interpolation delay that covers the stream and stays inside the rewind window', () => {
-    const d = interpDelayFor(100, 20, 16, 250, 250);
-    expect(d).toBeGreaterThan(50 + 16 + 20);
-    expect(50 + 20 + d).toBeLessThan(250);
-    expect(interpDelayFor(400, 50, 16, 250, 250)).toBe(0); // no delay can help: the cap wins
+    for (const rtt of [20, 100, 200]) {
+      const d = interpDelayFor(rtt, 20, 16, 250, 250);
+      expect(d).toBeGreaterThan(rtt / 2 + 16 + 20); // a trip, a patch and the jitter
+      expect(d).toBeLessThanOrEqual(250 - WINDOW_MARGIN_MS); // the render time is rewound to, not clamped
+    }
+    expect(interpDelayFor(400, 50, 16, 250, 250)).toBe(250 - WINDOW_MARGIN_MS); // the stream needs more: the window wins
+    expect(interpDelayFor(200, 20, 16, 250, 150)).toBe(150); // the room's largest accepted delay
   });
 
   it('reports distributions by the nearest-rank percentile', () => {
