@@ -3,7 +3,8 @@
  * the server runs the code, not through the test runner's module transform, whose calls through
  * module namespaces V8 does not inline): 32 players re-testing every pair (moving half a metre to and
  * fro, so hidden pairs are re-tested as well as visible ones), 300 updates to warm up,
- * then the garbage collections and heap change during 2000 more. Prints one JSON line.
+ * then the garbage collections (the fewer of two windows of 2000 updates) and the heap change. Prints
+ * one JSON line.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
@@ -33,15 +34,20 @@ const starts: number[] = [];
 const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) starts.push(e.startTime); });
 obs.observe({ entryTypes: ['gc'] });
 let rays = 0, tested = 0;
+// Two windows of 2000 updates; the fewer collections of the two counts. Allocating per pair collects
+// several times in each; a one-off (code the optimizer installs while other work loads the machine)
+// does not come back in the second.
+const windows: { t0: number; t1: number }[] = [];
 const h0 = process.memoryUsage().heapUsed;
-const t0 = performance.now();
-for (let k = 0; k < 2000; k++) {
-  step(k);
-  rays += fog.rays;
-  tested += fog.pairsTested;
+for (let w = 0; w < 2; w++) {
+  const t0 = performance.now();
+  for (let k = 0; k < 2000; k++) {
+    step(k);
+    if (w === 0) { rays += fog.rays; tested += fog.pairsTested; }
+  }
+  windows.push({ t0, t1: performance.now() });
 }
-const t1 = performance.now();
 const heap = process.memoryUsage().heapUsed - h0;
 await new Promise((resolve) => setTimeout(resolve, 50));
 obs.disconnect();
-console.log(JSON.stringify({ updates: 2000, rays, tested, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap }));
+console.log(JSON.stringify({ updates: 2000, rays, tested, gcs: Math.min(...windows.map((w) => starts.filter((t) => t >= w.t0 && t <= w.t1).length)), heapBytes: heap }));
