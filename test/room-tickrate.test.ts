@@ -24,7 +24,7 @@ describe('arena at 128 Hz', () => {
     expect(a.state.tickRate).toBe(128);
     const h = room.match.scene.histories[1]!;
     await waitFor(() => h.newestTimeMs() - h.oldestTimeMs() >= ts.server.config.validation.rewindWindowMs, 'a rewind window of history');
-    // Consecutive snapshot times differ by exactly one tick, or more (the tick clock catching up with the real time).
+    // Consecutive snapshot times differ by exactly one tick, but where the tick clock keeps to the real time.
     const span = h.newestTimeMs() - h.oldestTimeMs();
     expect(span).toBeGreaterThanOrEqual(ts.server.config.validation.rewindWindowMs);
     const pose = createPlayerPose();
@@ -32,7 +32,7 @@ describe('arena at 128 Hz', () => {
     for (let k = 1; k < h.size(); k++) {
       const gap = h.snapshot(pose, k) - h.snapshot(pose, k - 1);
       if (Math.abs(gap - 1000 / 128) < 1e-9) regular++;
-      else expect(gap, 'a gap is only ever stretched (a stall, or a lasting lag taken out: server/match/tickClock.ts)').toBeGreaterThan(1000 / 128);
+      else expect(gap, 'time never runs backwards (the tick clock keeps to the real time: server/match/tickClock.ts)').toBeGreaterThan(0);
     }
     expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
     // The ring covers the deepest rewind (window + action-time lag) plus half a second.
