@@ -18,7 +18,7 @@ import { roomsLevel } from '../server/level/rooms';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
                       [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
-                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--fog on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--trade-slack MS] [--fog on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
        npm run sim -- --peek [--peeks N] [--jitter MS] [--loss P] [--seed N] [--tick-rate HZ] [--json]
   --fog sets the in-process server's fog of war; --level plays on a glTF level or on 'rooms' (server/level/rooms.ts: nine walled rooms joined by doorways); --spawns spread spawns players over the whole level (default centre: near the centre, in sight of each other); --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
   --peek: the held angle against a peek at round trips 20, 50, 100, 150, 200 ms, fog off and on (jitter and loss 0 unless given);
@@ -26,6 +26,7 @@ const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitt
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
   --stall 600:3000 holds each bot's streams for 600 ms every 3 s (a lost segment and its retransmissions), then delivers everything at once;
   --rtt-spread gives each bot its own round trip in rtt +- MS; --patch-ms patches the in-process server's state on a timer instead of once per tick;
+  --trade-slack turns trades on in the in-process server (its rules' tradeSlackMs: a dead shooter's shots stated within half its round trip plus MS of the kill are judged; 40 suits 64 Hz);
   --profiles without --cheaters: one cheater per profile named; --strength (0..1) applies to every profile named without its own (name:S); --cheaters-still: cheaters do not move (each refusal is then the rule under test, not their own-movement prediction); profiles: ${CHEAT_PROFILE_NAMES.join(', ')}`;
 
 function fail(msg: string): never {
@@ -44,7 +45,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
         bots: { type: 'string' }, cheaters: { type: 'string' }, seconds: { type: 'string' }, rtt: { type: 'string' },
         jitter: { type: 'string' }, 'rtt-spread': { type: 'string' }, loss: { type: 'string' }, burst: { type: 'string' }, bandwidth: { type: 'string' }, stall: { type: 'string' }, seed: { type: 'string' }, launchers: { type: 'string' },
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
-        'patch-ms': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
+        'patch-ms': { type: 'string' }, 'trade-slack': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         fog: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
       },
@@ -106,6 +107,8 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
   if (tickRate !== undefined || patchRateMs !== undefined) {
     opts.server = { ...(tickRate !== undefined ? { tickRate } : {}), ...(patchRateMs !== undefined ? { patchRateMs } : {}) };
   }
+  const tradeSlackMs = num('trade-slack', v['trade-slack']);
+  if (tradeSlackMs !== undefined) opts.server = { ...opts.server, validation: { tradeSlackMs } };
   if (v.level !== undefined) {
     if (v.level.trim() === '') fail('--level needs rooms or a .glb path');
     const level = v.level === 'rooms' ? roomsLevel() : v.level;

@@ -8,8 +8,8 @@ import type { ShotLog } from './shots';
 
 /**
  * Marks the shots whose outcome turned on a death the shooter could not have seen yet: the shooter
- * itself was dead on the server when the shot arrived (diedInFlight), or the predicted target was
- * (targetDiedInFlight), or it fired knowing it was dead and had respawned by the arrival
+ * itself was dead on the server when the shot arrived (diedInFlight), or the predicted target or the
+ * one hit was (targetDiedInFlight), or it fired knowing it was dead and had respawned by the arrival
  * (respawnedInFlight, in-process only). In-process the facts come from the server's own record of each arrival; with
  * a remote server from the kill feed: a death of the target after the render time and before the
  * latest the shot can have arrived (half the round trip plus half the jitter, plus 5 ms of clock error).
@@ -33,6 +33,10 @@ export function classifyRaces(logs: readonly ShotLog[], probe: ServerProbe | nul
         const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);
         l.targetDiedInFlight = facts.targetsAlive[t] !== true || !lifeOk;
       }
+      // Hit a player already dead at the arrival (killed within the trade window before the action,
+      // shared/validate/times.ts tradeGraceMs): the verdict stands where the shooter saw it, and no damage is done.
+      const hit = l.verdict?.target ?? -1;
+      if (hit >= 0 && facts.targetsAlive[hit] !== true) l.targetDiedInFlight = true;
       continue;
     }
     if (l.predictedTarget < 0) continue;

@@ -1,9 +1,11 @@
 /**
- * Shots raced by a death (validateShot with honourShotsInFlight): a dead shooter's message sent
- * before its death reached it is judged, one sent after is SHOOTER_DEAD, and so is one that arrives
- * later after its action than a clock error plus a one-way trip allow; a target killed after the
- * shot was fired is hit where the shooter saw it, one already dead then is not. Each case is also
- * judged with the rule off, which gives the verdicts logs written before it replay with.
+ * Shots raced by a death (validateShot with honourShotsInFlight): a dead shooter's message stated
+ * before the news of its death could reach it (the kill plus half the round trip plus
+ * tradeSlackMs) is judged, one stated after is SHOOTER_DEAD, and so is one that arrives later after
+ * its action than a clock error plus a one-way trip allow; a target killed after the shot was
+ * fired, or within that trade window before it, is hit where the shooter saw it, one dead before is
+ * not. Each case is also judged with the rules off (honourShotsInFlight; tradeSlackMs is off by
+ * default), which gives the verdicts logs written before them replay with.
  */
 import { describe, expect, it } from 'vitest';
 import { buildTestWorld, zoneCenter } from './helpers/server';
@@ -15,6 +17,7 @@ import { createPlayerPose } from '../shared/lagcomp/pose';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { createShotMessage, encodeShot, SHOT_BYTES } from '../shared/protocol/shot';
 import { defaultValidationConfig, validateShot, type ShotScene, type ShotTiming, type ShotTargets } from '../shared/validate/shot';
+import { TRADE_SLACK_MS } from '../shared/validate/rules';
 import { createShooterState, createVerdict, reasonName } from '../shared/validate/verdict';
 
 const rig = MANNEQUIN_RIG;
@@ -26,6 +29,9 @@ const INTERP = 100;
 const TARGET_DIES_AT = 56 * DT;
 const on = defaultValidationConfig(WEAPONS, Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z]!), rig.eyeHeight, 2);
 const off = { ...on, honourShotsInFlight: false };
+const trade = { ...on, tradeSlackMs: TRADE_SLACK_MS };
+/** The trade window at the tests' round trip: half of it plus the slack. */
+const GRACE = RTT / 2 + TRADE_SLACK_MS;
 const policy = createRewindPolicy(250, OutOfWindow.CLAMP);
 
 /** Slot 0 stands at the origin facing +z; slot 1 stands 8 m ahead facing it. Both alive throughout unless told. */
@@ -83,6 +89,23 @@ describe('shots raced by a death', () => {
     expect(judge(off, at, timing({ shooterDiedMs: at + 10 }))).toBe('SHOOTER_DEAD');
   });
 
+  it('with trades on (tradeSlackMs), one fired before the news of its death could reach it is judged, one fired later is SHOOTER_DEAD', () => {
+    expect(on.tradeSlackMs).toBeUndefined(); // off by default
+    const at = NOW - RTT / 2;
+    expect(judge(trade, at, timing({ shooterDiedMs: at + 10 }))).toBe('OK_HIT');
+    expect(judge(trade, at, timing({ shooterDiedMs: at - 1e-6 }))).toBe('OK_HIT');
+    expect(judge(trade, at, timing({ shooterDiedMs: at - GRACE }))).toBe('OK_HIT');
+    expect(judge(trade, at, timing({ shooterDiedMs: at - GRACE - 1e-6 }))).toBe('SHOOTER_DEAD');
+    // The window grows with the shooter's round trip, capped like the future bound's.
+    expect(judge(trade, at, timing({ rttMs: 2 * RTT, shooterDiedMs: at - GRACE - 1 }))).toBe('OK_HIT');
+    const cappedGrace = on.maxRttMs / 2 + TRADE_SLACK_MS;
+    expect(judge(trade, at, timing({ rttMs: 5000, shooterDiedMs: at - cappedGrace }))).toBe('OK_HIT');
+    expect(judge(trade, at, timing({ rttMs: 5000, shooterDiedMs: at - cappedGrace - 1e-3 }))).toBe('SHOOTER_DEAD');
+    // The arrival bound still holds, and without honourShotsInFlight the slack grants nothing.
+    expect(judge(trade, NOW - on.futureSlackMs - RTT - 1e-3, timing({ shooterDiedMs: NOW - on.futureSlackMs - RTT - 10 }))).toBe('SHOOTER_DEAD');
+    expect(judge({ ...off, tradeSlackMs: TRADE_SLACK_MS }, at, timing({ shooterDiedMs: at + 10 }))).toBe('SHOOTER_DEAD');
+  });
+
   it('backdating buys at most the clock error plus a round trip: a later arrival is SHOOTER_DEAD', () => {
     const bound = on.futureSlackMs + RTT;
     const at = NOW - bound;
@@ -120,9 +143,19 @@ describe('a target killed while the shot was in flight', () => {
     expect(judge(off, fired).reason).toBe('OK_MISS');
   });
 
-  it('is not hit when it was dead before the shot was fired, though alive at the rewound time', () => {
+  it('with trades on, is hit when it was killed within the trade window before the shot was fired (the news was still on its way)', () => {
     const fired = TARGET_DIES_AT + 2 * DT; // two ticks after the kill, rendering the target alive
-    const v = judge(on, fired);
+    expect(2 * DT).toBeLessThan(GRACE);
+    const v = judge(trade, fired);
+    expect(v.rewound).toBeLessThan(TARGET_DIES_AT);
+    expect(v.reason).toBe('OK_HIT');
+    // Trades off (the default): dead before the shot was fired, so not hit.
+    expect(judge(on, fired).reason).toBe('OK_MISS');
+  });
+
+  it('is not hit when it was dead longer than the trade window before the shot was fired, though alive at the rewound time', () => {
+    const fired = TARGET_DIES_AT + GRACE + DT; // past the window, rendering the target alive
+    const v = judge(trade, fired);
     expect(v.rewound).toBeLessThan(TARGET_DIES_AT);
     expect(v.reason).toBe('OK_MISS');
   });

@@ -1,11 +1,18 @@
 /**
  * Shooting while dead: once the bot knows it was killed, it keeps firing at whoever it still
- * renders until it respawns (alive, it plays like anyone else). Expected: SHOOTER_DEAD. Strength:
- * shots per second while dead (2 + 8 strength).
+ * renders until it respawns (alive, it plays like anyone else). Expected: SHOOTER_DEAD. In a room
+ * that trades (the rules' tradeSlackMs: the server judges what is stated up to half the round trip
+ * plus that slack after the kill, as fired before its news could arrive) it fires only past that
+ * window: the news cannot precede the kill, so the window ends at most that long after the bot
+ * learnt of it, with the round trip the server last told it, plus PAST_TRADE_MS. Strength: shots
+ * per second while dead (2 + 8 strength).
  */
 import { HitZone } from '../../shared/rig/rig';
 import { Intent, type Bot, type Profile } from '../bot';
 import { Cadence, checkStrength } from './common';
+
+/** How far past the trade window's latest end the bot starts, ms: the clock estimate's error and a told round trip that grew since. */
+const PAST_TRADE_MS = 20;
 
 export function deadShooterProfile(strength = 0.5): Profile {
   const s = checkStrength('deadShooter', strength);
@@ -15,7 +22,9 @@ export function deadShooterProfile(strength = 0.5): Profile {
     name: 'deadShooter', strength: s,
     frame(bot: Bot, now: number): boolean {
       if (bot.aliveKnown()) return false;
-      if (!cadence.due(now)) return true;
+      const trade = bot.rules.tradeSlackMs;
+      const holdMs = trade === undefined ? 0 : bot.clock.rttMs / 2 + trade + PAST_TRADE_MS;
+      if (bot.deadSince < 0 || now - bot.deadSince < holdMs || !cadence.due(now)) return true;
       const eye = bot.eyeNow;
       const t = bot.renderTime(now);
       let target = -1;

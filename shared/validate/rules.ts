@@ -50,6 +50,17 @@ export interface ValidationConfig {
    */
   honourShotsInFlight?: boolean;
   /**
+   * Trades after a death (off when absent, the default): with honourShotsInFlight, a dead
+   * shooter's action stated after the kill is judged too while its client cannot yet have learnt of
+   * the kill, up to half its round trip (at most maxRttMs) plus this after the kill, ms (the news
+   * takes a one-way trip, waits for the next patch, and the trip and the client's clock wobble;
+   * TRADE_SLACK_MS suits a 64 Hz patch), and a target killed within that window before the action
+   * still stands where the shooter saw it (hit, no damage). The server cannot tell such a shot from
+   * one fired just after the news landed: a client that fires on at once gains up to the slack
+   * less that wait and wobble, or more while its told round trip is above its one-way trips.
+   */
+  tradeSlackMs?: number;
+  /**
    * The weapon rules (weaponRules.ts: carried, equipped, drawn, loaded, the fire clock) are judged
    * here; false when the game enforces its own: a shot is then judged on its time and geometry
    * alone, and a switch or reload message is refused (RULES_OFF). Absent: on.
@@ -135,8 +146,8 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
 
 /**
  * Default origin tolerance, metres. Honest clients shoot from their own predicted position; while
- * TCP holds their inputs back the server moves them on the last input it has, so the start can lie
- * far from the server's eye path. Measured over honest accepted shots with 1% loss (`npm run sim --
+ * TCP holds their inputs back the server holds them (stamped commands) or moves them on the last
+ * input it has (held keys), so the start can lie far from the server's eye path. Measured over honest accepted shots with 1% loss (`npm run sim --
  * --bots 16 --seconds 60 --rtt 100 --jitter 20 --loss 0.01 --seed 1`, 864 shots): p50 0.016 m, p99
  * 0.76 m, max 1.22 m, and one honest start beyond 1.25 m. 1.5 m leaves a fifth above the measured
  * maximum. A larger start offset buys a cheater nothing the visibility check allows: a hit counts
@@ -152,6 +163,12 @@ export const ORIGIN_TOLERANCE_M = 1.5;
  */
 export const MELEE_ORIGIN_TOLERANCE_M = 0.5;
 
+/**
+ * A tradeSlackMs for a room that turns trades on (see ValidationConfig): a patch interval at 64 Hz
+ * (16 ms) and the one-way trip's wobble above half the measured round trip (jitter, an asymmetric
+ * path: 24 ms).
+ */
+export const TRADE_SLACK_MS = 40;
 /** Default streamSlackMs (see ValidationConfig). */
 export const STREAM_SLACK_MS = 100;
 /** Default eyeStampSlackMs (see ValidationConfig). */

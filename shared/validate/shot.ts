@@ -12,7 +12,8 @@
  *    receive + futureSlackMs + rtt/2 (clock estimate error), no earlier than receive - maxFireLagMs (the one-way delay plus a lost
  *    segment and its lost retransmission on TCP), never before the shooter's previous action.
  * 3. Shooter rules (weaponRules.ts), at the action time: alive (or, with honourShotsInFlight, dead
- *    since the action, which reached the server within a round trip of it); switch and reload are judged and
+ *    since the action, or with tradeSlackMs since up to half a round trip plus that before it, and
+ *    the message reached the server within a round trip of it); switch and reload are judged and
  *    carried out here (verdict ACTION); a shot needs the weapon carried, equipped, drawn, loaded,
  *    not reloading, and the fire clock. With weaponRules false the game keeps its own rules: a shot
  *    needs none of these, and a switch or reload is refused (RULES_OFF).
@@ -33,7 +34,7 @@
  *    pulls fired before, spray heat) and refuses the whole pull when any claimed pellet strays (SPREAD_MISMATCH).
  *    The pellets judged are the server's rebuild.
  * 6. Replay, per pellet (pellets.ts; a single segment is one pellet): the world's first hit along the segment and the first hitbox hit of every other player
- *    alive now (or, with honourShotsInFlight, killed after the action time) whose current life began at or before the
+ *    alive now (or, with honourShotsInFlight, killed after the action time, or with tradeSlackMs after it less times.ts tradeGraceMs) whose current life began at or before the
  *    rewound time (so a respawned player is never hit in a pose from a previous life, and one dead at
  *    the rewound time not at all), who had not left the match by the action time, and who is not a
  *    teammate under friendly fire 'off' (targets.ts); the hitbox counts only before
@@ -63,10 +64,11 @@ import { maskTargets, releaseTargets } from './targets';
 import { judgePellet, type PelletContext } from './pellets';
 import { PATTERN_TOLERANCE, predictPellets } from './spread';
 import { totalDamage } from './pelletVerdict';
-import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime } from './times';
+import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime, tradeGraceMs } from './times';
 import { MELEE_ORIGIN_TOLERANCE_M, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
-export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
+export { tradeGraceMs } from './times';
+export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, TRADE_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();
@@ -186,7 +188,7 @@ export function validateShot(
   }
 
   // 6 and 7. Replay and verdict, pellet by pellet
-  return judgePull(out, scene, config, targets, shot, shooter, weapon, pellets);
+  return judgePull(out, scene, config, targets, shot, shooter, weapon, pellets, shot.timeMs - tradeGraceMs(config, cappedRtt(config, timing)));
 }
 
 /**
@@ -315,12 +317,12 @@ function pelletsFor(out: Verdict, config: ValidationConfig, shot: ShotMessage, s
  */
 function judgePull(
   out: Verdict, scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shot: ShotMessage,
-  shooter: ShooterState, weapon: WeaponSpec, pellets: number,
+  shooter: ShooterState, weapon: WeaponSpec, pellets: number, aliveByMs: number,
 ): Verdict {
   const when = out.rewindTimeMs;
   const c = pelletContext;
   c.scene = scene; c.config = config; c.targets = targets; c.weapon = weapon; c.shooter = shooter.slot;
-  c.masked = maskTargets(scene, config, targets, shooter.slot, when, shot.timeMs, config.honourShotsInFlight === true);
+  c.masked = maskTargets(scene, config, targets, shooter.slot, when, shot.timeMs, config.honourShotsInFlight === true, aliveByMs);
   c.whenMs = when;
   c.rank = 0;
   out.pellets.count = pellets;

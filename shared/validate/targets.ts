@@ -26,23 +26,24 @@ export function teammates(targets: ShotTargets, a: number, b: number): boolean {
  * undefined). The array is shared scratch: hand it back with releaseTargets.
  */
 export function maskTargets(
-  scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shooter: number, when: number, at: number, inFlight: boolean,
+  scene: ShotScene, config: ValidationConfig, targets: ShotTargets, shooter: number, when: number, at: number, inFlight: boolean, aliveByMs = at,
 ): (PlayerHistory | undefined)[] {
   const n = Math.min(config.maxPlayers, scene.histories.length);
   const left = targets.leftMs, until = targets.dataUntilMs;
   const noTeammates = config.friendlyFire === 'off';
   scratchMasked.length = n;
   for (let i = 0; i < n; i++) {
-    // With shots in flight honoured, a player killed after the shot was fired (alive in its history
-    // at the action time) still stands where the shooter saw it (the rewinder skips whoever was
-    // dead at the rewound time); the room applies no damage. One already dead when it was fired is not.
+    // With shots in flight honoured, a player killed after aliveByMs (the action time, or with the
+    // trade rule that less the time the kill's news may still have been on the way to the shooter:
+    // ./times tradeGraceMs) still stands where the shooter saw it (the rewinder skips whoever was
+    // dead at the rewound time); the room applies no damage. One already dead by then is not.
     let live = i !== shooter && (targets.lifeStartMs[i] ?? Infinity) <= when;
     // Gone before the shot was fired: its history still holds its last pose, but nobody stands there.
     if (live && left !== undefined && (left[i] ?? Number.NaN) <= at) live = false;
     // Held only up to a time before the rewound one (a client's tail of a withheld player): nothing to hit there.
     if (live && until !== undefined && (until[i] ?? Infinity) < when) live = false;
     if (live && noTeammates && teammates(targets, shooter, i)) live = false;
-    if (live && targets.alive[i] !== true) live = inFlight && aliveAt(scene.histories[i], at, scene.eyePolicy);
+    if (live && targets.alive[i] !== true) live = inFlight && aliveAt(scene.histories[i], aliveByMs, scene.eyePolicy);
     scratchMasked[i] = live ? scene.histories[i] : undefined;
   }
   return scratchMasked;

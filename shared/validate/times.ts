@@ -38,18 +38,35 @@ export function checkActionTime(scene: ShotScene, config: ValidationConfig, shot
 
 /**
  * A dead shooter's message was sent before the death reached it: its action time is no later than
- * the kill, and either it arrived no later after that time than the clock estimate's error plus a
+ * the kill, or, with tradeSlackMs, than the kill plus half the round trip plus that slack (the
+ * news of the kill takes a one-way trip to reach the client, it waits for the next patch, and the
+ * client's clock and the trip wobble: until then the client plays on alive, and what it fires is a
+ * trade). And either it arrived no later after that time than the clock estimate's error plus a
  * one-way trip allow (futureSlackMs + a round trip), or (with the stream rule, streamSlackMs) the
- * stream held it back: nothing its client stated later than the kill (plus futureSlackMs, the clock
- * estimate's error) arrived before it, so nothing was sent after the client could have learnt of
- * it. A client that backdates its action gains at most a round trip of shots it could have fired
- * alive, or, by falling silent from its death on, one claimed before the death and sent within
- * maxFireLagMs of it.
+ * stream held it back: nothing its client stated later than that limit (plus futureSlackMs, the
+ * clock estimate's error) arrived before it, so nothing was sent after the client could have learnt
+ * of it. A client that backdates its action gains at most a round trip of shots it could have fired
+ * alive, or, by falling silent from its death on, one claimed before the limit and sent within
+ * maxFireLagMs of it; one that fires on after the news reached it gains at most tradeSlackMs less
+ * the patch's wait and the trip's wobble.
  */
 function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, floorMs: number | undefined, config: ValidationConfig): boolean {
-  if (diedMs === undefined || !(at <= diedMs)) return false;
+  if (diedMs === undefined) return false;
+  const last = diedMs + tradeGraceMs(config, rtt);
+  if (!(at <= last)) return false;
   if (now - at <= config.futureSlackMs + rtt) return true;
-  return config.streamSlackMs !== undefined && floorMs !== undefined && floorMs <= diedMs + config.futureSlackMs;
+  return config.streamSlackMs !== undefined && floorMs !== undefined && floorMs <= last + config.futureSlackMs;
+}
+
+/**
+ * How long after a death its news may still be on the way to a client with this (capped) round
+ * trip, ms: half the round trip plus tradeSlackMs, or 0 without the trade rule (honourShotsInFlight
+ * off, or tradeSlackMs absent). A shooter killed within it before its action is judged; a target
+ * killed within it before the action still stands where the shooter saw it (./targets).
+ */
+export function tradeGraceMs(config: ValidationConfig, rtt: number): number {
+  const slack = config.tradeSlackMs;
+  return config.honourShotsInFlight === true && slack !== undefined && slack >= 0 ? rtt / 2 + slack : 0;
 }
 
 /**
