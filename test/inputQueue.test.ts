@@ -3,7 +3,8 @@
  * moves anyone faster; stamped commands through latency, jitter and a TCP stall put the player
  * exactly where its client predicted itself (compared with the client's own stepping); unstamped
  * inputs are held keys. And in a real room, a shot fired after a stalled burst is judged from the
- * eye the client predicted (stepping only the newest input leaves it metres away).
+ * eye the client predicted (stepping only the newest input leaves it metres away), also when its
+ * shooter was killed before the burst arrived.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -11,8 +12,9 @@ import { CREDIT_PER_TICK, InputQueue } from '../server/arena/inputQueue';
 import { createInputMessage, type InputMessage } from '../shared/protocol/input';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveState } from '../shared/movement/step';
 import { reasonName } from '../shared/validate/verdict';
+import { HitZone } from '../shared/rig/rig';
 import { WeaponId } from '../shared/weapons';
-import { buildTestWorld, startTestServer, joinPair, waitFor, type TestServer } from './helpers/server';
+import { buildTestWorld, startTestServer, joinPair, shootAtZone, waitFor, zoneCenter, type TestServer } from './helpers/server';
 
 const world = buildTestWorld();
 const cfg = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -147,6 +149,26 @@ describe('InputQueue', () => {
     expect(q.taken + q.length).toBe(q.pushed);
   });
 
+  it('a death: dropAfter keeps the commands stamped up to the limit, in order; the dead step only those, never a held step', () => {
+    const q = new InputQueue(RATE);
+    const m = standing();
+    for (let i = 1; i <= 6; i++) q.push(input(i, 1, 0, 100 + i * DT_MS));
+    q.dropAfter(100 + 4 * DT_MS);
+    expect(q.length).toBe(4);
+    const unstamped = new InputQueue(RATE);
+    unstamped.push(input(1, 1, 0, 0));
+    unstamped.dropAfter(1e12);
+    expect(unstamped.length).toBe(0);
+    // Stepped one a tick from the credit the ticks earn, then nothing: no held step for the dead.
+    for (let t = 0; t < 40; t++) q.tick(m, world, cfg, DT, false);
+    expect(q.length).toBe(0);
+    expect(m).toEqual(clientPath([1, 2, 3, 4].map((i) => input(i, 1, 0, 100 + i * DT_MS))));
+    // Long past the second after which a live player's last command is held (and stepped).
+    const x = m.x;
+    for (let t = 0; t < 80; t++) q.tick(m, world, cfg, DT, false);
+    expect(m.x).toBe(x);
+  });
+
   it('stamped commands that stop: the player holds while they may still come, then the last is held', () => {
     const q = new InputQueue(RATE);
     const m = standing();
@@ -201,6 +223,58 @@ describe('a stalled burst of inputs in a real room', () => {
     // Judged after the burst was stepped: from the very eye the client predicted.
     expect(v.originOffsetM).toBeLessThan(1e-6);
     expect(slot.appliedInputSeq).toBe(48);
+    await a.leave();
+    await b.leave();
+  });
+
+  it('a shooter killed while a stall held its moves and its shot: the dead step the moves made before the death, and the shot is judged from where they took it', async () => {
+    const [a, b] = await joinPair(ts.url);
+    const room = ts.server.rooms.get(a.room.roomId)!;
+    const slot = room.slotOf(b.room.sessionId)!;
+    const settled = () => slot.move.onGround && slot.move.vx === 0 && slot.move.vy === 0 && slot.move.vz === 0;
+    await waitFor(settled, 'B standing on the floor');
+    const cfgS = ts.server.config;
+    const m = slot.move;
+    const me = createMoveState(m.x, m.y, m.z);
+    me.onGround = m.onGround;
+    const burst: InputMessage[] = [];
+    for (let i = 0; i < 30; i++) {
+      const inp = input(i + 1, 1, 0, 0);
+      burst.push(inp);
+      stepMovement(me, { wishX: 1, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false }, cfgS.world, cfgS.movement, 1 / cfgS.tickRate);
+    }
+    expect(Math.hypot(me.x - m.x, me.z - m.z)).toBeGreaterThan(2); // past the origin tolerance (1.5 m)
+    // B walks and fires at A from where it predicts itself; a stall holds all of it back.
+    b.stall();
+    await b.sendPaced(burst, cfgS.tickRate);
+    const rt = b.serverNow() - 100;
+    const pose = b.renderPose(a.slot, rt)!;
+    const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, pose, HitZone.UPPER_TORSO);
+    const sx = me.x, sy = me.y + ts.server.rig.eyeHeight, sz = me.z;
+    const d = Math.hypot(cx - sx, cy - sy, cz - sz);
+    const shot = b.shot({ seq: 1, weapon: WeaponId.RIFLE, claimedTarget: a.slot, renderTimeMs: rt, sx, sy, sz, ex: sx + ((cx - sx) / d) * 30, ey: sy + ((cy - sy) / d) * 30, ez: sz + ((cz - sz) / d) * 30 });
+    b.sendShot(shot);
+    // A kills B after B fired, before any of it reached the server.
+    await a.untilServerTime(shot.timeMs + 30);
+    const kill = await shootAtZone(a, ts, b.slot, 1, HitZone.HEAD);
+    expect(reasonName(kill.reason)).toBe('OK_HIT');
+    const hb = room.match.player(b.room.sessionId)!;
+    expect(hb.alive).toBe(false);
+    expect(hb.diedAtMs).toBeGreaterThan(shot.timeMs);
+    b.release();
+    // B's moves were made before its death: the dead body steps them, and the shot is judged from
+    // the eye B predicted (dropping them would leave the eye path metres short: ORIGIN_MISMATCH).
+    const v = await b.verdictFor(1);
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    expect(v.originOffsetM).toBeLessThan(1e-6);
+    expect(slot.appliedInputSeq).toBe(30);
+    // A move stated after the death is not stepped.
+    b.sendInput(input(31, 1, 0, b.clock.stamp(performance.now())));
+    const tick1 = room.tickCount;
+    await waitFor(() => room.tickCount >= tick1 + 4, '4 ticks');
+    expect(slot.appliedInputSeq).toBe(30);
+    expect(slot.move.x).toBe(me.x);
+    expect(slot.move.z).toBe(me.z);
     await a.leave();
     await b.leave();
   });

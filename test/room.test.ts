@@ -279,7 +279,7 @@ describe('arena room: each rejection reason', () => {
     const trade = await a!.verdictFor(1);
     expect(reasonName(trade.reason)).toBe('OK_HIT');
     expect(trade.target).toBe(1);
-    // Judged after the kill, which had emptied A's queue: B took the damage from a dead shooter.
+    // Judged after the kill, once the dead A had stepped the inputs it sent before the shot: B took the damage from a dead shooter.
     expect(roomOf(a!).state.players.get(a!.room.sessionId)!.alive).toBe(false);
     expect(roomOf(a!).state.players.get(b!.room.sessionId)!.health).toBe(100 - 25);
     await leaveAll([a!, b!]);

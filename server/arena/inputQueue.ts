@@ -110,6 +110,21 @@ export class InputQueue {
     this.credit = 0;
   }
 
+  /**
+   * Drops the queued inputs stamped after `limitMs`, and every unstamped one (a death: the moves its
+   * client made before it could know of it are kept to be stepped; held keys are not). Inputs are
+   * queued in stamp order (the match refuses a stamp behind its stream), so they go from the tail.
+   */
+  dropAfter(limitMs: number): void {
+    while (this.size > 0) {
+      const stamp = this.ring[((this.head + this.size - 1) % this.capacity) * STRIDE + STAMP]!;
+      if (stamp === stamp && stamp <= limitMs) break;
+      this.size--;
+      this.taken++;
+    }
+    if (this.size === 0) this.credit = 0;
+  }
+
   /** From now on a held step holds still (a spawn: the new life's view, no wish). */
   hold(viewX: number, viewY: number, viewZ: number): void {
     const l = this.last;
@@ -119,11 +134,11 @@ export class InputQueue {
   }
 
   /**
-   * One tick of movement for `move`: the waiting inputs the credit allows, in order, else a held
-   * step when the client holds keys (or its commands stopped a second ago). Returns the seq of the
-   * newest input stepped, or -1.
+   * One tick of movement for `move`: the waiting inputs the credit allows, in order, else (with
+   * `held`, not for the dead) a held step when the client holds keys (or its commands stopped a
+   * second ago). Returns the seq of the newest input stepped, or -1.
    */
-  tick(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number): number {
+  tick(move: MoveState, world: MoveWorld, cfg: MoveConfig, dt: number, held = true): number {
     this.credit = Math.min(this.credit + CREDIT_PER_TICK, this.maxCredit);
     let newest = -1, steps = 0;
     while (steps < this.maxPerTick && this.size > 0 && this.credit >= 1) {
@@ -133,7 +148,7 @@ export class InputQueue {
       this.credit -= 1;
       steps++;
     }
-    if (newest < 0 && this.credit >= 1 && (!this.commands || this.credit >= this.maxCredit)) {
+    if (held && newest < 0 && this.credit >= 1 && (!this.commands || this.credit >= this.maxCredit)) {
       this.step(move, world, cfg, dt, false);
       this.credit -= 1;
       steps = 1;

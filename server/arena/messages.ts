@@ -8,7 +8,7 @@
  */
 import type { Client } from '@colyseus/core';
 import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply } from '../../shared/index';
-import { applyOutcome, type OutcomeHost } from './applyOutcome';
+import { applyOutcome, deadInputsUntilMs, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal } from './budget';
 import type { ArenaPlayer } from './player';
 import { WaitingShots } from './waitingShots';
@@ -90,7 +90,8 @@ export class ArenaMessages {
       this.reject(client, Msg.INPUT, `INPUT_${why}`);
       return;
     }
-    p.takeInput(scratch, match.player(p.sessionId)?.alive === true);
+    const h = match.player(p.sessionId);
+    p.takeInput(scratch, h?.alive === true, h === undefined ? Number.NEGATIVE_INFINITY : deadInputsUntilMs(match.rules, h.diedAtMs));
   }
 
   sendPings(): void {

@@ -56,19 +56,22 @@ export class ArenaPlayer {
   }
 
   /**
-   * A newer input (checked by the room): queued for the ticks to step in order. Inputs sent while
-   * dead are not queued (the next life starts from the spawn), nor those stamped before this life
-   * began that a stall held back until after it.
+   * A newer input (checked by the room): queued for the ticks to step in order. Not queued: those
+   * stamped before this life began that a stall held back until after it, and, while dead, all but
+   * the commands stamped no later than `deadUntilMs` (the moves its client made before it could
+   * know of its death, which the eye path of a shot judged after the death runs over; the next
+   * life starts from the spawn).
    */
-  takeInput(inp: InputMessage, alive: boolean): void {
-    if (alive && !(inp.timeMs > 0 && inp.timeMs < this.lifeFromMs)) this.inputs.push(inp);
+  takeInput(inp: InputMessage, alive: boolean, deadUntilMs = Number.NEGATIVE_INFINITY): void {
+    const stamped = inp.timeMs > 0;
+    if ((alive || (stamped && inp.timeMs <= deadUntilMs)) && !(stamped && inp.timeMs < this.lifeFromMs)) this.inputs.push(inp);
     this.lastInputSeq = inp.seq;
     this.inputsSinceTick++;
   }
 
-  /** This tick's movement (inputQueue.ts): queued commands in order, or held keys. */
-  stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number): void {
-    const seq = this.inputs.tick(this.move, world, cfg, dt);
+  /** This tick's movement (inputQueue.ts): queued commands in order, or (alive) held keys. */
+  stepInputs(world: MoveWorld, cfg: MoveConfig, dt: number, alive = true): void {
+    const seq = this.inputs.tick(this.move, world, cfg, dt, alive);
     if (seq >= 0) this.appliedInputSeq = seq;
   }
 

@@ -265,7 +265,8 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
           this.match.respawn(p.sessionId, pt);
           this.spawn(p);
         }
-        if (h.alive) p.stepInputs(this.cfg.world, this.cfg.movement, dt);
+        // The dead step only the moves their clients made before they could know of the death.
+        if (h.alive || p.inputs.length > 0) p.stepInputs(this.cfg.world, this.cfg.movement, dt, h.alive);
       }
       policeBudgets(this.seats, t, this.roomId, (e) => this.match.throttled(this.seats[e.slot]!.sessionId, e.other), this.cfg.onHostile);
       for (const p of this.seats) if (p !== null && p.connected && p.client !== null) this.stalls.check(p, stallSocketOf(p.client.ref), t);
