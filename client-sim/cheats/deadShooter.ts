@@ -24,7 +24,7 @@ export function deadShooterProfile(strength = 0.5): Profile {
       if (bot.aliveKnown()) return false;
       const trade = bot.rules.tradeSlackMs;
       const holdMs = trade === undefined ? 0 : bot.clock.rttMs / 2 + trade + PAST_TRADE_MS;
-      if (bot.deadSince < 0 || now - bot.deadSince < holdMs || !cadence.due(now)) return true;
+      if (now - bot.deadSince < holdMs || !cadence.due(now)) return true;
       const eye = bot.eyeNow;
       const t = bot.renderTime(now);
       let target = -1;

@@ -5,7 +5,7 @@
  * hole where the world was hit, and the server's counters.
  */
 import type { ArraySchema } from '@colyseus/schema';
-import { Msg, reasonName, tradeGraceMs, VerdictKind, type DamagedReply, type HitReply, type RewoundPose, type ValidationConfig, type Verdict } from '../../shared/index';
+import { deadMovesUntilMs, Msg, reasonName, VerdictKind, type DamagedReply, type HitReply, type RewoundPose, type Verdict } from '../../shared/index';
 import { verdictReply, type HitregMatch, type ShotOutcome } from '../match/index';
 import { BulletHole, KillFeedEntry, type ArenaState } from './schema';
 import type { ArenaConfig } from './config';
@@ -121,21 +121,10 @@ function killed(host: OutcomeHost, target: ArenaPlayer, killer: ArenaPlayer, v: 
   recordKill(host, target, killer.index, v.weapon, zone);
 }
 
-/**
- * The latest stamp of a dead player's moves still stepped, for a death at `diedMs`: its client
- * made them before it could know of the death, and a shot it stated by then (honourShotsInFlight,
- * within the trade window with tradeSlackMs) is judged over an eye path that holds them. Bounded
- * by the largest round trip the rules count, whatever the player's own: a corpse's moves give
- * nothing.
- */
-export function deadInputsUntilMs(rules: ValidationConfig, diedMs: number): number {
-  return rules.honourShotsInFlight === true ? diedMs + tradeGraceMs(rules, rules.maxRttMs) : Number.NEGATIVE_INFINITY;
-}
-
 /** A death the match recorded (by a shot or a blast): the victim waits to respawn, the kill feed shows it. */
 export function recordKill(host: OutcomeHost, target: ArenaPlayer, killerSlot: number, weapon: number, zone: number): void {
   const t = host.match.player(target.sessionId)?.diedAtMs ?? host.match.now();
-  target.inputs.dropAfter(deadInputsUntilMs(host.match.rules, t));
+  target.inputs.dropAfter(deadMovesUntilMs(host.match.rules, t));
   target.respawnAtMs = Math.max(t + host.cfg.respawnDelayMs, 1e-9);
   const feed = host.state.killFeed;
   const e = new KillFeedEntry();

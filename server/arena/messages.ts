@@ -7,8 +7,8 @@
  * refused messages gets nothing judged (budget.ts).
  */
 import type { Client } from '@colyseus/core';
-import { decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply } from '../../shared/index';
-import { applyOutcome, deadInputsUntilMs, type OutcomeHost } from './applyOutcome';
+import { deadMovesUntilMs, decodeInput, createInputMessage, InputStatus, Msg, reasonName, VerdictKind, type InputMessage, type RejectReply } from '../../shared/index';
+import { applyOutcome, type OutcomeHost } from './applyOutcome';
 import { chargeRefusal } from './budget';
 import type { ArenaPlayer } from './player';
 import { WaitingShots } from './waitingShots';
@@ -91,7 +91,8 @@ export class ArenaMessages {
       return;
     }
     const h = match.player(p.sessionId);
-    p.takeInput(scratch, h?.alive === true, h === undefined ? Number.NEGATIVE_INFINITY : deadInputsUntilMs(match.rules, h.diedAtMs));
+    const alive = h?.alive === true;
+    p.takeInput(scratch, alive, alive || h === undefined ? Number.NEGATIVE_INFINITY : deadMovesUntilMs(match.rules, h.diedAtMs));
   }
 
   sendPings(): void {

@@ -67,7 +67,7 @@ import { totalDamage } from './pelletVerdict';
 import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime, tradeGraceMs } from './times';
 import { MELEE_ORIGIN_TOLERANCE_M, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
-export { tradeGraceMs } from './times';
+export { deadMovesUntilMs, tradeGraceMs } from './times';
 export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, TRADE_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)

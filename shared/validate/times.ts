@@ -70,6 +70,18 @@ export function tradeGraceMs(config: ValidationConfig, rtt: number): number {
 }
 
 /**
+ * The latest stamp of a killed player's moves the game must still step when they arrive after the
+ * kill at `diedMs` (a stall held them): its client made them before it could know of the death, and
+ * a shot it stated by then (honourShotsInFlight, within the trade window with tradeSlackMs) is
+ * judged over an eye path that must hold them. The window is taken at the largest round trip the
+ * rules count, whatever the player's own: a corpse's moves give nothing. -Infinity without
+ * honourShotsInFlight.
+ */
+export function deadMovesUntilMs(config: ValidationConfig, diedMs: number): number {
+  return config.honourShotsInFlight === true ? diedMs + tradeGraceMs(config, config.maxRttMs) : Number.NEGATIVE_INFINITY;
+}
+
+/**
  * Step 4: refuses a claimed render time later than the action (beyond futureSlackMs) or older than
  * the window plus oldSlackMs, then resolves the rewound time into out.rewindTimeMs
  * (resolveRenderTime). Returns RULES_OK or the reason.
