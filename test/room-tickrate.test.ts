@@ -35,8 +35,9 @@ describe('arena at 128 Hz', () => {
       else expect(gap, 'time never runs backwards (the tick clock keeps to the real time: server/match/tickClock.ts)').toBeGreaterThan(0);
     }
     expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
-    // The ring covers the deepest rewind (window + action-time lag) plus half a second.
-    expect(room.match.scene.options.capacityTicks).toBe(Math.ceil(((250 + 800 + 500) * 128) / 1000) + 2);
+    // The ring covers the deepest rewind (window + action-time lag at the largest round trip:
+    // 800 + 3.5 x (300 - 100)) plus half a second.
+    expect(room.match.scene.options.capacityTicks).toBe(Math.ceil(((250 + 1500 + 500) * 128) / 1000) + 2);
     const rt = await a.renderNow(100);
     const [cx, cy, cz] = zoneCenter(room.match.scene.rewinder, ts.server.rig, a.renderPose(1, rt)!, HitZone.HEAD);
     const me = a.snapshots.at(-1)!.poses.get(0)!;

@@ -31,9 +31,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * thick swing (melee.ts, the scene's volume queries), then 62,319 B with the launch verdict and the
  * flights a match keeps (ProjectileFlights, which a predicting client flies too), then 63,538 B with
  * the client's copies of projectiles (its own launches predicted, confirmed from the verdict's start
- * and dropped at the server's end; the synced ones re-flown); 63 KiB leaves a little more.
+ * and dropped at the server's end; the synced ones re-flown), then 64,469 B (the stream floor, the
+ * eye path's stamps, trades), then 64,590 B with the fire lag bound growing with the round trip;
+ * 64.5 KiB leaves a little more.
  */
-export const SHARED_GZIP_BUDGET = 63 * 1024;
+export const SHARED_GZIP_BUDGET = 64.5 * 1024;
 
 async function bundle(minify: boolean): Promise<{ files: Map<string, Uint8Array>; meta: Metafile }> {
   const r = await build({ ...sharedBundleOptions(minify), outdir: join(ROOT, 'dist', '.bundle-test'), write: false, metafile: true });

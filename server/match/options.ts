@@ -98,7 +98,7 @@ export function matchRules<Id>(o: HitregMatchOptions<Id>): ValidationConfig {
   if (mats !== undefined && (mats === null || typeof mats !== 'object' || !Object.values(mats).every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0))) {
     throw new Error('HitregMatch: materials must map material names to finite resistances >= 0 (power per metre)');
   }
-  for (const k of ['defaultResistance', 'playerPenetrationCost', 'meleeOriginToleranceM', 'tradeSlackMs', 'streamSlackMs', 'eyeStampSlackMs'] as const) {
+  for (const k of ['defaultResistance', 'playerPenetrationCost', 'meleeOriginToleranceM', 'tradeSlackMs', 'streamSlackMs', 'eyeStampSlackMs', 'fireLagPerRtt'] as const) {
     const v = rules[k];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new Error(`HitregMatch: rules.${k} ${String(v)}: use a finite number >= 0`);
   }

@@ -35,13 +35,23 @@ export interface ValidationConfig {
   /** A claimed render time up to this much older than the window is clamped, not rejected, ms. */
   oldSlackMs: number;
   /**
-   * How much earlier than its arrival an action may claim to have happened, ms: the one-way delay
-   * plus what TCP adds when a segment is lost (a retransmission after at least 200 ms, doubled when
-   * the retransmission is lost too). Bounds how many shots a client can bank: at most
-   * floor((W + maxFireLagMs + futureSlackMs + maxRttMs / 2) / interval) + 1 accepted shots arrive
-   * in any W ms.
+   * How much earlier than its arrival an action may claim to have happened, ms, for a round trip up
+   * to FIRE_LAG_BASE_RTT_MS: the one-way delay plus what TCP adds when a segment is lost (a
+   * retransmission after at least 200 ms, doubled when the retransmission is lost too); longer
+   * round trips add fireLagPerRtt (fireLagLimitMs below). Bounds how many shots a client can
+   * bank: at most floor((W + fireLagLimitMs(maxRttMs) + futureSlackMs + maxRttMs / 2) / interval) + 1
+   * accepted shots arrive in any W ms.
    */
   maxFireLagMs: number;
+  /**
+   * Milliseconds of fire lag allowed per millisecond of the shooter's round trip (at most
+   * maxRttMs) above FIRE_LAG_BASE_RTT_MS. TCP's retransmission timeout is the round trip plus four
+   * times its variation, at least 200 ms (RFC 6298), so a segment lost twice arrives a one-way
+   * trip plus three timeouts after it was sent: 3.5 ms per ms of round trip once the timeout is
+   * above its floor (FIRE_LAG_PER_RTT). Absent (logs before the rule, or 0): maxFireLagMs at
+   * every round trip.
+   */
+  fireLagPerRtt?: number;
   /**
    * Shots raced by a death count as the shooter saw them: a dead shooter's message sent while it
    * was still alive is judged (a trade), and a target killed since the rewound time can still be
@@ -131,6 +141,7 @@ export function defaultValidationConfig(weapons: readonly WeaponSpec[], zoneMult
     maxRttMs: 300,
     oldSlackMs: 100,
     maxFireLagMs: 800,
+    fireLagPerRtt: FIRE_LAG_PER_RTT,
     honourShotsInFlight: true,
     spreadSeed: 0,
     defaultResistance: 1,
@@ -169,14 +180,39 @@ export const MELEE_ORIGIN_TOLERANCE_M = 0.5;
  * path: 24 ms).
  */
 export const TRADE_SLACK_MS = 40;
+/**
+ * The round trip maxFireLagMs is sized for, ms: one-way 50 ms plus a lost segment and its lost
+ * retransmission at the 200 ms timeout floor (650 ms) leave 150 ms of jitter and clock error below
+ * 800. Beyond it, fireLagPerRtt adds to the bound.
+ */
+export const FIRE_LAG_BASE_RTT_MS = 100;
+/**
+ * Default fireLagPerRtt: half a round trip (the one-way delay) plus three timeouts (the first send,
+ * the lost retransmission, the one that arrives), each growing one for one with the round trip.
+ * At 200 ms a segment lost twice arrives about 940 ms after it was sent (RTO 280 ms with 20 ms of
+ * jitter); the bound is 1150 ms.
+ */
+export const FIRE_LAG_PER_RTT = 3.5;
 /** Default streamSlackMs (see ValidationConfig). */
 export const STREAM_SLACK_MS = 100;
 /** Default eyeStampSlackMs (see ValidationConfig). */
 export const EYE_STAMP_SLACK_MS = 50;
 
 /** How far back every history must reach behind its newest snapshot, ms: the deepest rewind a message can ask for. */
-export function rewindReachMs(config: Pick<ValidationConfig, 'rewindWindowMs' | 'maxFireLagMs'>): number {
-  return config.rewindWindowMs + config.maxFireLagMs;
+export function rewindReachMs(config: Pick<ValidationConfig, 'rewindWindowMs' | 'maxFireLagMs' | 'fireLagPerRtt' | 'maxRttMs'>): number {
+  return config.rewindWindowMs + fireLagLimitMs(config, config.maxRttMs);
+}
+
+/**
+ * How much earlier than its arrival an action may claim to have happened for a shooter with this
+ * round trip, ms: maxFireLagMs, plus fireLagPerRtt for each ms the round trip (capped at maxRttMs)
+ * is above FIRE_LAG_BASE_RTT_MS (a lost segment waits out timeouts that grow with the round trip).
+ */
+export function fireLagLimitMs(config: Pick<ValidationConfig, 'maxFireLagMs' | 'fireLagPerRtt' | 'maxRttMs'>, rttMs: number): number {
+  const per = config.fireLagPerRtt;
+  const rtt = Math.min(rttMs, config.maxRttMs);
+  if (per === undefined || !(per > 0) || !(rtt > FIRE_LAG_BASE_RTT_MS)) return config.maxFireLagMs;
+  return config.maxFireLagMs + per * (rtt - FIRE_LAG_BASE_RTT_MS);
 }
 
 /** Everything about the moment the shot arrived: plain numbers the room measured, all logged. */

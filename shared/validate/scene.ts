@@ -50,10 +50,10 @@ export function createMatchScene(world: World, rig: Rig, options: SceneOptions):
 
 /**
  * The scene options of a match: one history per player slot, reaching back as far as a message may
- * ask (its action time may precede its arrival by maxFireLagMs, and its render time may precede
- * the action by the window), plus half a second of slack at the tick rate.
+ * ask (its action time may precede its arrival by the fire lag bound at the largest round trip,
+ * rules.ts fireLagLimitMs, and its render time may precede the action by the window), plus half a second of slack at the tick rate.
  */
-export function sceneOptionsFor(tickRate: number, rules: Pick<ValidationConfig, 'maxPlayers' | 'rewindWindowMs' | 'maxFireLagMs'>): SceneOptions {
+export function sceneOptionsFor(tickRate: number, rules: Pick<ValidationConfig, 'maxPlayers' | 'rewindWindowMs' | 'maxFireLagMs' | 'fireLagPerRtt' | 'maxRttMs'>): SceneOptions {
   const windowMs = rewindReachMs(rules);
   return { maxPlayers: rules.maxPlayers, capacityTicks: historyCapacity(tickRate, windowMs), windowMs };
 }

@@ -10,7 +10,8 @@
  *    counts as used, so the same bytes replayed are refused.
  * 2. Action time: the client's claimed time of the action, bounded against arrival: no later than
  *    receive + futureSlackMs + rtt/2 (clock estimate error), no earlier than receive - maxFireLagMs (the one-way delay plus a lost
- *    segment and its lost retransmission on TCP), never before the shooter's previous action.
+ *    segment and its lost retransmission on TCP; more at round trips above 100 ms: rules.ts
+ *    fireLagLimitMs), never before the shooter's previous action.
  * 3. Shooter rules (weaponRules.ts), at the action time: alive (or, with honourShotsInFlight, dead
  *    since the action, or with tradeSlackMs since up to half a round trip plus that before it, and
  *    the message reached the server within a round trip of it); switch and reload are judged and
@@ -68,7 +69,7 @@ import { cappedRtt, checkActionTime, eyeEnd, judgeRenderTime, tradeGraceMs } fro
 import { MELEE_ORIGIN_TOLERANCE_M, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 export { VISIBILITY_BACKOFF_M } from './sight';
 export { deadMovesUntilMs, tradeGraceMs } from './times';
-export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, TRADE_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
+export { defaultValidationConfig, EYE_STAMP_SLACK_MS, FIRE_LAG_BASE_RTT_MS, FIRE_LAG_PER_RTT, fireLagLimitMs, FRIENDLY_FIRE_POLICIES, MELEE_ORIGIN_TOLERANCE_M, ORIGIN_TOLERANCE_M, STREAM_SLACK_MS, TRADE_SLACK_MS, rewindReachMs, type FriendlyFire, type ShotScene, type ShotTargets, type ShotTiming, type ValidationConfig } from './rules';
 
 // scratch (module level, reused by every call; the pipeline is synchronous and re-entrant-free)
 const scratchShot = createShotMessage();

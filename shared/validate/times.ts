@@ -6,7 +6,7 @@
  */
 import type { PlayerHistory } from '../lagcomp/history';
 import type { ShotMessage } from '../protocol/shot';
-import type { ShotScene, ShotTiming, ValidationConfig } from './rules';
+import { fireLagLimitMs, type ShotScene, type ShotTiming, type ValidationConfig } from './rules';
 import { TimeSource, VerdictReason, type ShooterState, type Verdict } from './verdict';
 import { RULES_OK } from './weaponRules';
 
@@ -28,7 +28,7 @@ export function checkActionTime(scene: ShotScene, config: ValidationConfig, shot
   const at = shot.timeMs;
   const rtt = cappedRtt(config, timing);
   if (at > now + config.futureSlackMs + rtt / 2) return VerdictReason.TIME_FUTURE;
-  if (at < now - config.maxFireLagMs) return VerdictReason.TIME_TOO_OLD;
+  if (at < now - fireLagLimitMs(config, rtt)) return VerdictReason.TIME_TOO_OLD;
   if (!shooter.alive && !firedAlive(at, now, rtt, timing.shooterDiedMs, timing.streamFloorMs, config)) return VerdictReason.SHOOTER_DEAD;
   if (at < shooter.lastActionMs) return VerdictReason.ACTION_ORDER;
   const floor = timing.streamFloorMs;
@@ -47,7 +47,7 @@ export function checkActionTime(scene: ShotScene, config: ValidationConfig, shot
  * clock estimate's error) arrived before it, so nothing was sent after the client could have learnt
  * of it. A client that backdates its action gains at most a round trip of shots it could have fired
  * alive, or, by falling silent from its death on, one claimed before the limit and sent within
- * maxFireLagMs of it; one that fires on after the news reached it gains at most tradeSlackMs less
+ * its fire lag bound (fireLagLimitMs) of it; one that fires on after the news reached it gains at most tradeSlackMs less
  * the patch's wait and the trip's wobble.
  */
 function firedAlive(at: number, now: number, rtt: number, diedMs: number | undefined, floorMs: number | undefined, config: ValidationConfig): boolean {
