@@ -3,7 +3,8 @@
 // maxRttMs; checked against the simulator's TCP model (a segment lost twice) and through the time
 // step of the judge (checkActionTime), where the bound is inclusive.
 import { describe, expect, it } from 'vitest';
-import { GilbertElliott, TcpStream, type RandomSource } from '../client-sim/net';
+import { TcpStream } from '../client-sim/net';
+import { scriptedLoss } from './helpers/scriptedLoss';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { PlayerHistory } from '../shared/lagcomp/history';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT } from '../shared/rig/rig';
@@ -15,17 +16,6 @@ import type { ShotMessage } from '../shared/protocol/shot';
 
 const zones = Array.from({ length: HIT_ZONE_COUNT }, (_, z) => (DEFAULT_ZONE_MULTIPLIERS as Record<number, number>)[z] ?? 1);
 const rules = defaultValidationConfig(WEAPONS, zones, MANNEQUIN_RIG.eyeHeight, 2);
-
-/** A loss chain that loses exactly the transmissions whose ordinals (0-based) are listed. */
-function scriptedLoss(lost: number[]): GilbertElliott {
-  const set = new Set(lost);
-  let n = 0;
-  const src: RandomSource = { next: () => (set.has(n++) ? 1.5 : 0) };
-  const chain = new GilbertElliott(1, 1, 1, 0, src);
-  const lose = chain.lose.bind(chain);
-  chain.lose = () => { chain.bad = false; return lose(); };
-  return chain;
-}
 
 /** Send-to-delivery of a message whose first `losses` transmissions are lost, the one-way delay at its longest. */
 function heldMs(rttMs: number, jitterMs: number, losses: number): number {
