@@ -191,22 +191,26 @@ describe('a stalled burst of inputs in a real room', () => {
     await ts?.close();
   });
 
-  it('every input of the burst is stepped before the shot is judged, so a shot from the predicted eye is judged from there', async () => {
+  /** Two players joined; B standing still on the floor (no input sent) for `ticks` ticks, and B's own prediction starting there. */
+  async function standingPair(ticks: number) {
     const [a, b] = await joinPair(ts.url);
     const room = ts.server.rooms.get(a.room.roomId)!;
     const slot = room.slotOf(b.room.sessionId)!;
-    // Standing still on the floor, no input sent.
     const settled = () => slot.move.onGround && slot.move.vx === 0 && slot.move.vy === 0 && slot.move.vz === 0;
     await waitFor(settled, 'B standing on the floor');
     const tick0 = room.tickCount;
-    await waitFor(() => room.tickCount >= tick0 + 8 && settled(), 'B standing for 8 ticks');
-    const cfgS = ts.server.config;
-    // The client steps 48 inputs over 48 ticks (24 east, then 24 north), all held back by a stall
-    // (its pongs too, in the order sent): it predicts itself from where they took it.
+    await waitFor(() => room.tickCount >= tick0 + ticks && settled(), `B standing for ${ticks} ticks`);
     const m = slot.move;
     const me = createMoveState(m.x, m.y, m.z);
     me.onGround = m.onGround;
-    const x0 = m.x, z0 = m.z;
+    return { a, b, room, slot, me, cfgS: ts.server.config };
+  }
+
+  it('every input of the burst is stepped before the shot is judged, so a shot from the predicted eye is judged from there', async () => {
+    const { a, b, slot, me, cfgS } = await standingPair(8);
+    // The client steps 48 inputs over 48 ticks (24 east, then 24 north), all held back by a stall
+    // (its pongs too, in the order sent): it predicts itself from where they took it.
+    const x0 = slot.move.x, z0 = slot.move.z;
     const burst: InputMessage[] = [];
     for (let i = 0; i < 48; i++) {
       const inp = input(i + 1, i < 24 ? 1 : 0, i < 24 ? 0 : 1, 0);
@@ -228,22 +232,15 @@ describe('a stalled burst of inputs in a real room', () => {
   });
 
   it('a shooter killed while a stall held its moves and its shot: the dead step the moves made before the death, and the shot is judged from where they took it', async () => {
-    const [a, b] = await joinPair(ts.url);
-    const room = ts.server.rooms.get(a.room.roomId)!;
-    const slot = room.slotOf(b.room.sessionId)!;
-    const settled = () => slot.move.onGround && slot.move.vx === 0 && slot.move.vy === 0 && slot.move.vz === 0;
-    await waitFor(settled, 'B standing on the floor');
-    const cfgS = ts.server.config;
-    const m = slot.move;
-    const me = createMoveState(m.x, m.y, m.z);
-    me.onGround = m.onGround;
+    const { a, b, room, slot, me, cfgS } = await standingPair(0);
+    const x0 = slot.move.x, z0 = slot.move.z;
     const burst: InputMessage[] = [];
     for (let i = 0; i < 30; i++) {
       const inp = input(i + 1, 1, 0, 0);
       burst.push(inp);
       stepMovement(me, { wishX: 1, wishZ: 0, viewX: 0, viewY: 0, viewZ: 1, jump: false }, cfgS.world, cfgS.movement, 1 / cfgS.tickRate);
     }
-    expect(Math.hypot(me.x - m.x, me.z - m.z)).toBeGreaterThan(2); // past the origin tolerance (1.5 m)
+    expect(Math.hypot(me.x - x0, me.z - z0)).toBeGreaterThan(2); // past the origin tolerance (1.5 m)
     // B walks and fires at A from where it predicts itself; a stall holds all of it back.
     b.stall();
     await b.sendPaced(burst, cfgS.tickRate);

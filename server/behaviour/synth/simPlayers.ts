@@ -71,7 +71,7 @@ export async function playSimRun(run: SimRun, world: World, dir: string, each: (
   mkdirSync(dir, { recursive: true });
   try {
     const level = run.level === 'rooms' ? roomsLevel() : null;
-    if (level !== null) world = level;
+    const played = level ?? world;
     const report = await runSimulation({
       bots: run.bots, cheaters: run.cheaters, seconds: run.seconds, rttMs: run.rttMs, jitterMs: run.jitterMs, loss: run.loss, rttSpreadMs: run.rttSpreadMs,
       launcherShare: run.launcherShare, seed: run.seed, audit: false,
@@ -79,7 +79,7 @@ export async function playSimRun(run: SimRun, world: World, dir: string, each: (
     });
     for (const room of report.rooms) {
       if (room.matchLog === null) continue;
-      const audit = await auditMatchLog(room.matchLog, { world, workers: 1, calibration });
+      const audit = await auditMatchLog(room.matchLog, { world: played, workers: 1, calibration });
       each({ audit, honestSlots: room.slots.filter((s) => s.profile === 'honest').map((s) => s.slot) });
     }
   } finally {
