@@ -3,7 +3,8 @@
  * in-process server; peek.ts uses the sight test):
  * - BodyPoints: a handful of points inside a posed body's hitboxes (the head, the upper torso, the
  *   pelvis, both hands and both feet: the middle, and the parts that stick out first round a
- *   corner), posed by the rig as the server poses it;
+ *   corner), posed by the rig as the server poses it; or its outline (BodyPoints.outline: every
+ *   hitbox's extreme vertices), the popIn count's second look;
  * - anyClear: line of sight from an eye to any of those points (World.anyHit per point, first clear
  *   one wins);
  * - ReceiptLog: what one client received, snapshot by snapshot: which slots each snapshot held, so
@@ -33,32 +34,29 @@ export class BodyPoints {
   /** Points per body. */
   readonly count: number;
   private readonly hitbox: Int32Array;
-  /** Bone-local centroid of each sampled hitbox. */
+  /** Bone-local point of each sample (in its hitbox's bone space). */
   private readonly local: Float64Array;
   private readonly bones: Float64Array;
 
-  constructor(rig: Rig) {
-    const picked: number[] = [];
-    for (const z of FIRST_OF) {
-      for (let h = 0; h < rig.hitboxCount; h++) if (rig.hitboxZone[h] === z) { picked.push(h); break; }
-    }
-    for (let h = 0; h < rig.hitboxCount; h++) if ((EVERY_OF as number[]).includes(rig.hitboxZone[h]!)) picked.push(h);
-    if (picked.length === 0) for (let h = 0; h < rig.hitboxCount; h++) picked.push(h);
-    this.count = picked.length;
-    this.hitbox = Int32Array.from(picked);
-    this.local = new Float64Array(picked.length * 3);
-    for (let i = 0; i < picked.length; i++) {
-      const h = picked[i]!;
-      let x = 0, y = 0, z = 0, n = 0;
-      for (let t = rig.triStart[h]!; t < rig.triStart[h + 1]!; t++) {
-        for (let k = 0; k < 3; k++) {
-          x += rig.triangles[t * 9 + k * 3]!; y += rig.triangles[t * 9 + k * 3 + 1]!; z += rig.triangles[t * 9 + k * 3 + 2]!;
-          n++;
-        }
-      }
-      this.local[i * 3] = x / n; this.local[i * 3 + 1] = y / n; this.local[i * 3 + 2] = z / n;
+  /** The sampled hitboxes' centroids (the default), or `picks`: hitbox index and bone-local point, 4 numbers each. */
+  constructor(rig: Rig, picks: readonly number[] = centroidPicks(rig)) {
+    this.count = picks.length / 4;
+    this.hitbox = new Int32Array(this.count);
+    this.local = new Float64Array(this.count * 3);
+    for (let i = 0; i < this.count; i++) {
+      this.hitbox[i] = picks[i * 4]!;
+      this.local[i * 3] = picks[i * 4 + 1]!; this.local[i * 3 + 1] = picks[i * 4 + 2]!; this.local[i * 3 + 2] = picks[i * 4 + 3]!;
     }
     this.bones = new Float64Array(rig.hitboxCount * BONE_STRIDE);
+  }
+
+  /**
+   * The outline: for every hitbox, its mesh's vertices farthest along 14 bone-local directions (the
+   * three axes both ways and the eight diagonals), 238 points on the mannequin: where a body first
+   * shows round an edge or through a gap, the head's crown, a shoulder, a fingertip.
+   */
+  static outline(rig: Rig): BodyPoints {
+    return new BodyPoints(rig, outlinePicks(rig));
   }
 
   /** Writes the world points of `pose`'s sampled hitboxes into out (3 numbers each); returns their count. */
@@ -70,6 +68,48 @@ export class BodyPoints {
     }
     return this.count;
   }
+}
+
+/** The hitboxes BodyPoints samples by default (FIRST_OF, EVERY_OF; every hitbox when none is zoned so), each at its vertices' mean. */
+function centroidPicks(rig: Rig): number[] {
+  const picked: number[] = [];
+  for (const z of FIRST_OF) {
+    for (let h = 0; h < rig.hitboxCount; h++) if (rig.hitboxZone[h] === z) { picked.push(h); break; }
+  }
+  for (let h = 0; h < rig.hitboxCount; h++) if ((EVERY_OF as number[]).includes(rig.hitboxZone[h]!)) picked.push(h);
+  if (picked.length === 0) for (let h = 0; h < rig.hitboxCount; h++) picked.push(h);
+  const out: number[] = [];
+  for (const h of picked) {
+    let x = 0, y = 0, z = 0, n = 0;
+    for (let v = rig.triStart[h]! * 3; v < rig.triStart[h + 1]! * 3; v++) {
+      x += rig.triangles[v * 3]!; y += rig.triangles[v * 3 + 1]!; z += rig.triangles[v * 3 + 2]!;
+      n++;
+    }
+    out.push(h, x / n, y / n, z / n);
+  }
+  return out;
+}
+
+/** The directions BodyPoints.outline takes each hitbox's extreme vertex along. */
+const OUTLINE_DIRS: readonly (readonly [number, number, number])[] = [
+  [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1],
+  [1, 1, 1], [1, 1, -1], [1, -1, 1], [1, -1, -1], [-1, 1, 1], [-1, 1, -1], [-1, -1, 1], [-1, -1, -1],
+];
+
+function outlinePicks(rig: Rig): number[] {
+  const out: number[] = [];
+  for (let h = 0; h < rig.hitboxCount; h++) {
+    for (const [dx, dy, dz] of OUTLINE_DIRS) {
+      let best = Number.NEGATIVE_INFINITY, bx = 0, by = 0, bz = 0;
+      for (let v = rig.triStart[h]! * 3; v < rig.triStart[h + 1]! * 3; v++) {
+        const x = rig.triangles[v * 3]!, y = rig.triangles[v * 3 + 1]!, z = rig.triangles[v * 3 + 2]!;
+        const d = x * dx + y * dy + z * dz;
+        if (d > best) { best = d; bx = x; by = y; bz = z; }
+      }
+      if (best > Number.NEGATIVE_INFINITY) out.push(h, bx, by, bz);
+    }
+  }
+  return out;
 }
 
 /** True when the segment from (ex, ey, ez) to any of the first n points of pts meets no level triangle. */
@@ -198,6 +238,10 @@ export interface FogMeasures {
     sampleEvery: number;
     tickStride: number;
     pointsPerBody: number;
+    /** The outline's points per body, the samples it was looked at in (enemy not arrived, stream not behind, no sampled point in sight) and the pop-ins only it saw. */
+    outlinePointsPerBody: number;
+    outlineSamples: number;
+    outlinePopIn: number;
   };
 }
 
@@ -215,6 +259,9 @@ export class FogTally {
   /** Screen samples in which an enemy was visible from the observer's rendered eye but its data had not arrived, per observer. */
   readonly popInBy = new Map<number, number>();
   popIn = 0;
+  /** Of popIn: samples in which only the body's outline was in sight (BodyPoints.outline), and how many samples looked at it. */
+  outlinePopIn = 0;
+  outlineSamples = 0;
   /** In sight and not arrived while the client's stream was behind its render time (no snapshot at or after it received). */
   stalledPopIn = 0;
   /** Screen samples (observer, enemy) taken, and those with the enemy visible. */
@@ -249,11 +296,18 @@ export class FogTally {
    * render time received yet: the stream is behind the screen, for every player). A pop-in is
    * visible and not arrived with the stream not stalled; visible and not arrived on a stalled stream
    * counts in stalledPopIn. An onset is visible after a sample not visible at most ONSET_GAP_MS
-   * earlier, and its lead is at - receivedSince (0 when not arrived).
+   * earlier, and its lead is at - receivedSince (0 when not arrived). `outline`: not visible, but
+   * a point of the body's outline was (asked only when not arrived and not stalled): a pop-in too,
+   * counted in outlinePopIn as well, and no onset.
    */
-  screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false): void {
+  screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false, outline = false): void {
     const key = FogTally.key(observer, enemy);
     this.screenSamples++;
+    if (outline && !visible && !arrived && !stalled) {
+      this.outlinePopIn++;
+      this.popIn++;
+      this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
+    }
     if (visible) {
       this.visibleSamples++;
       if (!arrived && stalled) this.stalledPopIn++;

@@ -6,7 +6,8 @@
  * fogMeasure.ts; client-sim/README.md "Fog of war" has them in full):
  * - popIn: screen samples (an honest bot's frame, every `sampleEvery`-th, per enemy) in which the
  *   enemy, posed from the server's history at the bot's render time, is in line of sight from the
- *   bot's rendered eye (its predicted eye on its screen) at any sampled hitbox point, while the
+ *   bot's rendered eye (its predicted eye on its screen) at any sampled hitbox point, or (looked at
+ *   only for such samples) at any point of its outline (BodyPoints.outline), while the
  *   enemy is absent from the received snapshots bracketing that render time, with a snapshot at or
  *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn); not
  *   in sight at a render time between two of its lives (the history's SNAPPED_EPOCH: no client draws
@@ -21,7 +22,8 @@
  *   where the bot's last screen sample before the death had it in cover from the killer: no line of
  *   sight from the killer's rendered eye (as the bot's screen drew the killer; not drawn counts as
  *   cover) to its own predicted eye or its predicted body's sampled points.
- * Costs: about 8 World.anyHit per (observer, enemy) per sample for hidden pairs, 1 for visible ones.
+ * Costs: about 8 World.anyHit per (observer, enemy) per sample for hidden pairs, 1 for visible ones,
+ * and up to the outline's 238 for a hidden pair whose data had not arrived.
  */
 import type { GameServer } from '../server/index';
 import { createPlayerPose } from '../shared/lagcomp/pose';
@@ -66,6 +68,9 @@ export class FogWatch {
   private readonly drawnPose = createPlayerPose();
   private readonly pts: Float64Array;
   private readonly own: Float64Array;
+  /** The body's outline, looked at before a sample counts as clean (FogTally.screen's `outline`). */
+  private readonly outline: BodyPoints;
+  private readonly outlinePts: Float64Array;
   /** The server's history holds far more than any render delay; REJECT: never a clamped pose. */
   private readonly policy = createRewindPolicy(2000, OutOfWindow.REJECT);
   private readonly frameCount = new Map<Bot, number>();
@@ -79,6 +84,8 @@ export class FogWatch {
 
   constructor(private readonly gs: GameServer, private readonly world: World, rig: Rig, private readonly maxPlayers: number, options: FogWatchOptions = {}) {
     this.points = new BodyPoints(rig);
+    this.outline = BodyPoints.outline(rig);
+    this.outlinePts = new Float64Array(this.outline.count * 3);
     this.rewinder = new Rewinder(rig);
     this.eyeHeight = rig.eyeHeight;
     this.pts = new Float64Array(this.points.count * 3);
@@ -183,8 +190,16 @@ export class FogWatch {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }
+      const arrived = receipt.arrived(s, t), behind = receipt.behind(t);
+      // A second look before a sample counts as clean: the body's outline (extreme points of every hitbox).
+      let outline = false;
+      if (this.pose.alive && status !== RewindStatus.SNAPPED_EPOCH && !visible && !arrived && !behind) {
+        this.tally.outlineSamples++;
+        const n = this.outline.fill(this.outlinePts, this.rewinder, this.pose);
+        outline = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.outlinePts, n);
+      }
       const before = this.tally.popIn;
-      this.tally.screen(bot.index, s, now, visible, receipt.arrived(s, t), receipt.receivedSince(s), receipt.behind(t));
+      this.tally.screen(bot.index, s, now, visible, arrived, receipt.receivedSince(s), behind, outline);
       if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
       // A stream behind the screen draws no one: not a sample of what fog sends.
       if (!receipt.behind(t)) this.drawn(bot, s, t, now, h, visible);
@@ -272,7 +287,7 @@ export class FogWatch {
         popInByBot, popInEvents: this.popInEvents, appearedEvents: this.appearedEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, appearances: t.appearances, appearedInSight: t.appearedInSight, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
-        sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count,
+        sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count, outlinePointsPerBody: this.outline.count, outlineSamples: t.outlineSamples, outlinePopIn: t.outlinePopIn,
       },
     };
   }

@@ -2,7 +2,8 @@
 // synthetic inputs: which snapshots bracket a render time and whether they hold a slot, since when
 // a slot has been received without a break, line of sight to sampled hitbox points (against a
 // Moller-Trumbore test over every triangle), and the report's counts (pop-ins, onsets and their
-// leads, covered ticks withheld, deaths in cover) over a scripted walk past a wall.
+// leads, covered ticks withheld, deaths in cover) over a scripted walk past a wall; the body's
+// outline against the posed mesh.
 import { describe, expect, it } from 'vitest';
 import { anyClear, BodyPoints, FogTally, leadSummary, LONG_HIDDEN_MS, ONSET_GAP_MS, ReceiptLog } from '../client-sim/fogMeasure';
 import { peekWorld } from '../client-sim/peek';
@@ -116,7 +117,77 @@ describe('BodyPoints and anyClear', () => {
   });
 });
 
+describe('BodyPoints.outline', () => {
+  const rig = MANNEQUIN_RIG;
+  const DIRS = 14;
+
+  it('is, for every hitbox, its posed mesh vertices farthest along 14 directions: each point one of that hitbox\'s posed vertices', () => {
+    const rewinder = new Rewinder(rig);
+    const outline = BodyPoints.outline(rig);
+    expect(outline.count).toBe(rig.hitboxCount * DIRS);
+    const pts = new Float64Array(outline.count * 3);
+    const tris = new Float64Array(rig.triangles.length);
+    const pose = createPlayerPose();
+    const rng = new Rng(5);
+    for (let i = 0; i < 50; i++) {
+      pose.x = rng.next() * 10; pose.z = rng.next() * 10; pose.y = rng.next();
+      const half = rng.next() * Math.PI; // a yaw, test input only
+      pose.qy = Math.sin(half); pose.qw = Math.cos(half);
+      pose.time = rng.next() * 2;
+      outline.fill(pts, rewinder, pose);
+      rewinder.hitboxTriangles(tris, pose);
+      for (let k = 0; k < outline.count; k++) {
+        const h = Math.floor(k / DIRS);
+        let nearest = Infinity;
+        for (let v = rig.triStart[h]! * 3; v < rig.triStart[h + 1]! * 3; v++) {
+          nearest = Math.min(nearest, Math.hypot(tris[v * 3]! - pts[k * 3]!, tris[v * 3 + 1]! - pts[k * 3 + 1]!, tris[v * 3 + 2]! - pts[k * 3 + 2]!));
+        }
+        expect(nearest).toBeLessThan(1e-9);
+      }
+    }
+  });
+
+  it('sees bodies the sampled points do not: in sight exactly when a test of every triangle finds one of its points clear', () => {
+    const world = peekWorld();
+    const rewinder = new Rewinder(rig);
+    const points = new BodyPoints(rig);
+    const outline = BodyPoints.outline(rig);
+    const pts = new Float64Array(points.count * 3);
+    const opts = new Float64Array(outline.count * 3);
+    const pose = createPlayerPose();
+    const rng = new Rng(7);
+    let outlineOnly = 0, checked = 0;
+    for (let i = 0; i < 600; i++) {
+      pose.x = -4 + rng.next() * 6; pose.z = -3 + rng.next() * 2.5; pose.y = 0;
+      const half = rng.next() * Math.PI;
+      pose.qy = Math.sin(half); pose.qw = Math.cos(half);
+      const eye = [-3 + rng.next() * 10, 1.68, 3 + rng.next() * 10];
+      const n = points.fill(pts, rewinder, pose);
+      if (anyClear(world, eye[0]!, eye[1]!, eye[2]!, pts, n)) continue;
+      const m = outline.fill(opts, rewinder, pose);
+      const got = anyClear(world, eye[0]!, eye[1]!, eye[2]!, opts, m);
+      let brute = false;
+      for (let k = 0; k < m && !brute; k++) brute = !bruteBlocked(world, eye, [opts[k * 3]!, opts[k * 3 + 1]!, opts[k * 3 + 2]!]);
+      expect(got).toBe(brute);
+      checked++;
+      if (got) outlineOnly++;
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(outlineOnly).toBeGreaterThan(5);
+  });
+});
+
 describe('FogTally', () => {
+  it('counts a sample seen only by the outline as a pop-in when the data had not arrived and the stream was not behind', () => {
+    const t = new FogTally();
+    t.screen(0, 1, 100, false, false, Number.NaN, false, true);
+    expect([t.popIn, t.outlinePopIn, t.popInBy.get(0)]).toEqual([1, 1, 1]);
+    t.screen(0, 1, 116, false, true, 100, false, true); // arrived
+    t.screen(0, 1, 132, false, false, Number.NaN, true, true); // the stream behind the screen
+    t.screen(0, 1, 148, true, false, Number.NaN, false, true); // the sampled points saw it: counted once, as before
+    expect([t.popIn, t.outlinePopIn, t.stalledPopIn]).toEqual([2, 1, 0]);
+  });
+
   it('counts pop-ins, onsets with their leads, withheld covered ticks and deaths in cover as a brute-force pass does', () => {
     const world = peekWorld();
     const rewinder = new Rewinder(MANNEQUIN_RIG);

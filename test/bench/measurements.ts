@@ -182,11 +182,11 @@ function sim(rows: Row[]): string {
     }),
     ...rows.filter((r) => Array.isArray(r.ruleCheatAcceptedList) && r.ruleCheatAcceptedList.length > 0)
       .map((r) => `\nRule-breaking messages accepted in the \`${r.run}\` run (profile: verdict): ${(r.ruleCheatAcceptedList as string[]).join('; ')}.`),
-    ...(rows.some((r) => r.fog === 'on' || r.fog === 'off') ? ['', 'Fog of war in the same runs (the server\'s setting; measures defined in client-sim/README.md): pop-ins on the honest screens (and the client\'s own count: enemies drawn already in sight, of those that appeared), the share of enemy-ticks behind cover the clients were not sent, how long before an honest screen first saw an enemy a wallhack drawing every received one had it (p50 / p90), and the honest deaths after reaching cover on the victim\'s screen.', '',
-      table(['run', 'fog', 'pop-ins', 'appeared in sight', 'withheld of behind cover', 'wallhack lead p50 / p90', 'died behind cover'],
+    ...(rows.some((r) => r.fog === 'on' || r.fog === 'off') ? ['', 'Fog of war in the same runs (the server\'s setting; measures defined in client-sim/README.md): pop-ins on the honest screens (and of them those only the body\'s outline showed, over the withheld samples it was looked at in; and the client\'s own count: enemies drawn already in sight, of those that appeared), the share of enemy-ticks behind cover the clients were not sent, how long before an honest screen first saw an enemy a wallhack drawing every received one had it (p50 / p90), and the honest deaths after reaching cover on the victim\'s screen.', '',
+      table(['run', 'fog', 'pop-ins (outline only, of looked at)', 'appeared in sight', 'withheld of behind cover', 'wallhack lead p50 / p90', 'died behind cover'],
         rows.filter((r) => r.fog === 'on' || r.fog === 'off').map((r) => {
           const lead = r.wallhackLeadMs as { p50: number | null; p90: number | null } | null;
-          return [String(r.run), String(r.fog), num(r.popIn), `${num(r.appearedInSight)} of ${num(r.appearances)}`, pct(r.withheldShare), lead ? `${num(lead.p50)} / ${num(lead.p90)} ms` : '', `${pct(r.diedBehindCoverRate)} of ${num(r.deaths)}`];
+          return [String(r.run), String(r.fog), `${num(r.popIn)} (${num(r.outlinePopIn)} of ${num(r.outlineSamples)})`, `${num(r.appearedInSight)} of ${num(r.appearances)}`, pct(r.withheldShare), lead ? `${num(lead.p50)} / ${num(lead.p90)} ms` : '', `${pct(r.diedBehindCoverRate)} of ${num(r.deaths)}`];
         }), [false, false, true, true, true, true, true])] : []),
   ].join('\n');
 }

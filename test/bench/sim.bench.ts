@@ -55,7 +55,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
     launches: r.impacts.launches, impactsResolved: r.impacts.resolved, impactAgreement: r.impacts.rate, impactSameVictims: r.impacts.sameVictims,
     impactDistanceM: r.impacts.distanceM, impactsByEnd: r.impacts.byEnd,
     cheatersFlagged: cheaters.reduce((n, [, d]) => n + d.flagged, 0), cheaterPlayers: cheaters.reduce((n, [, d]) => n + d.players, 0),
-    fog: r.fog, popIn: r.popIn, stalledPopIn: r.fogDetail?.stalledPopIn ?? null, appearances: r.fogDetail?.appearances ?? null, appearedInSight: r.fogDetail?.appearedInSight ?? null, withheldShare: r.withheldShare, wallhackLeadMs: r.wallhackLeadMs,
+    fog: r.fog, popIn: r.popIn, outlinePopIn: r.fogDetail?.outlinePopIn ?? null, outlineSamples: r.fogDetail?.outlineSamples ?? null, stalledPopIn: r.fogDetail?.stalledPopIn ?? null, appearances: r.fogDetail?.appearances ?? null, appearedInSight: r.fogDetail?.appearedInSight ?? null, withheldShare: r.withheldShare, wallhackLeadMs: r.wallhackLeadMs,
     diedBehindCoverRate: r.diedBehindCoverRate, deaths: r.fogDetail?.deaths ?? null,
   };
 }

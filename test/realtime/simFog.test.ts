@@ -19,6 +19,8 @@ describe('simulator fog of war report', () => {
     expect(d.screenSamples).toBeGreaterThan(0);
     expect(d.coveredTicks + d.visibleTicks).toBeGreaterThan(0);
     expect(d.rewindWindowMs).toBe(250);
+    expect(d.outlinePointsPerBody).toBe(238);
+    expect(d.outlinePopIn).toBeLessThanOrEqual(r.popIn!);
     expect(r.wallhackLeadMs).toHaveProperty('p50');
     expect(r.wallhackLeadMs).toHaveProperty('p90');
     if (!d.serverHasFog || r.fog === 'off') {
