@@ -84,6 +84,18 @@ describe('ReceiptLog', () => {
   }
 });
 
+/** A body near the peek level's wall end, at a random yaw (test input only). */
+function placeBehindWall(pose: ReturnType<typeof createPlayerPose>, rng: Rng): void {
+  pose.x = -4 + rng.next() * 6; pose.z = -3 + rng.next() * 2.5; pose.y = 0;
+  const half = rng.next() * Math.PI;
+  pose.qx = 0; pose.qy = Math.sin(half); pose.qz = 0; pose.qw = Math.cos(half);
+}
+
+/** An eye on the wall's other side, out in the open. */
+function eyeBeyondWall(rng: Rng): number[] {
+  return [-3 + rng.next() * 10, 1.68, 3 + rng.next() * 10];
+}
+
 describe('BodyPoints and anyClear', () => {
   it('find a line of sight exactly when one of the sampled points is clear by a test of every triangle', () => {
     const world = peekWorld();
@@ -95,9 +107,7 @@ describe('BodyPoints and anyClear', () => {
     const rng = new Rng(3);
     let clear = 0, blocked = 0;
     for (let i = 0; i < 400; i++) {
-      pose.x = -4 + rng.next() * 6; pose.z = -3 + rng.next() * 2.5; pose.y = 0;
-      const half = rng.next() * Math.PI; // a yaw, test input only
-      pose.qx = 0; pose.qy = Math.sin(half); pose.qz = 0; pose.qw = Math.cos(half);
+      placeBehindWall(pose, rng);
       const n = points.fill(pts, rewinder, pose);
       // The points sit on the body: within 1 m across of the root, between the floor and 2 m up.
       for (let k = 0; k < n; k++) {
@@ -105,7 +115,7 @@ describe('BodyPoints and anyClear', () => {
         expect(pts[k * 3 + 1]!).toBeGreaterThan(-0.05);
         expect(pts[k * 3 + 1]!).toBeLessThan(2);
       }
-      const eye = [-3 + rng.next() * 10, 1.68, 3 + rng.next() * 10];
+      const eye = eyeBeyondWall(rng);
       let brute = false;
       for (let k = 0; k < n && !brute; k++) brute = !bruteBlocked(world, eye, [pts[k * 3]!, pts[k * 3 + 1]!, pts[k * 3 + 2]!]);
       const got = anyClear(world, eye[0]!, eye[1]!, eye[2]!, pts, n);
@@ -158,10 +168,8 @@ describe('BodyPoints.outline', () => {
     const rng = new Rng(7);
     let outlineOnly = 0, checked = 0;
     for (let i = 0; i < 600; i++) {
-      pose.x = -4 + rng.next() * 6; pose.z = -3 + rng.next() * 2.5; pose.y = 0;
-      const half = rng.next() * Math.PI;
-      pose.qy = Math.sin(half); pose.qw = Math.cos(half);
-      const eye = [-3 + rng.next() * 10, 1.68, 3 + rng.next() * 10];
+      placeBehindWall(pose, rng);
+      const eye = eyeBeyondWall(rng);
       const n = points.fill(pts, rewinder, pose);
       if (anyClear(world, eye[0]!, eye[1]!, eye[2]!, pts, n)) continue;
       const m = outline.fill(opts, rewinder, pose);
