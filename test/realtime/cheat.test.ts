@@ -89,8 +89,11 @@ beforeAll(async () => {
   // The projectile cheats in a run of their own too, the only one with the launchers in the loadout
   // (the others keep the default loadout they were tuned with: a blast's death is stamped at the
   // server's tick, not at a message's arrival).
+  // The knife cheat in a run of its own on the ring's spawns alone: standing still, it needs a player
+  // to pass within 8 m, which one left standing on a far spawn point may wait for past the cap.
   const all = [...Object.keys(RULE_PROFILES).filter((p) => p !== 'backdate' && !PELLET_PROFILES.includes(p) && !PROJECTILE_PROFILES.includes(p)), 'wallShot', 'wallGraze', 'cornerPeek', 'aimSnap'];
-  const parts = [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1), ['backdate'], PELLET_PROFILES, PROJECTILE_PROFILES];
+  const knifeApart = (ps: string[]): string[] => ps.filter((p) => p !== 'meleeReach');
+  const parts = [knifeApart(all.filter((_, i) => i % 2 === 0)), knifeApart(all.filter((_, i) => i % 2 === 1)), ['backdate'], PELLET_PROFILES, PROJECTILE_PROFILES, ['meleeReach']];
   // Each part plays on past its seconds until every rule-breaking profile in it has cheated and been
   // judged (a loaded machine slows the bots' search for a chance: a corner to peek around, a target).
   // The knife's reach is asserted on its long swing: play on until one was judged outside a death race
@@ -114,7 +117,7 @@ beforeAll(async () => {
       cheatersStill: true,
       // Fog off: wall shots, grazes and corner peeks aim at players hidden behind geometry, which a
       // fog of war would not send them (fogRoom.test.ts tests the fog; here the rule under test is the refusal).
-      server: { fog: 'off', level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints, loadout: profiles === PROJECTILE_PROFILES ? SIM_LOADOUT : DEFAULT_LOADOUT }, onShots: (l) => { collected.push(...l); },
+      server: { fog: 'off', level: world, maxHealth: 50, respawnDelayMs: 600, matchLogDir: logDir, spawnPoints: profiles.includes('meleeReach') ? ring : spawnPoints, loadout: profiles === PROJECTILE_PROFILES ? SIM_LOADOUT : DEFAULT_LOADOUT }, onShots: (l) => { collected.push(...l); },
     }));
   }
   logs = collected;
