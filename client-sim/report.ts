@@ -12,7 +12,7 @@
 import type { ShotLog } from './shots';
 import type { ImpactReport } from './impacts';
 import type { FogMeasures } from './fogMeasure';
-import { newTally, tallyShot, type AcceptedCheat, type HonestRejection, type PelletReport, type ProfileReport, type Tally } from './shotTally';
+import { newTally, tallyShot, type AcceptedCheat, type Disagreement, type HonestRejection, type PelletReport, type ProfileReport, type Tally } from './shotTally';
 
 export { cheatOutcome, type PelletReport, type ProfileReport } from './shotTally';
 
@@ -100,6 +100,8 @@ export interface SimReport {
   honestRejectedDiedInFlight: number;
   /** The first 20 honest refusals (SHOOTER_DEAD races aside), for diagnosis: where the start was and how far from the eye path. */
   honestRejections: HonestRejection[];
+  /** The first 20 disagreements outside death races (what agreementRaceFree misses), for diagnosis. */
+  disagreementList: Disagreement[];
   /** Distance of honest accepted shots' starts from the server's eye path, metres. */
   originOffsetM: Distribution;
   /**
@@ -195,7 +197,7 @@ function shotPart(t: Tally, shots: number): ShotPart {
     agreementRaceFree: t.honestJudged - t.raceShots > 0 ? t.agreeClean / (t.honestJudged - t.raceShots) : Number.NaN,
     raceShots: t.raceShots,
     disagreements: { predictedHitServerMiss: t.phsm, predictedMissServerHit: t.pmsh, otherTarget: t.other, rejectedNotPredicted: t.rejNot, otherKind: t.otherKind, deathRaces: t.races },
-    honestRejected: t.honestRejected, honestRejectedByReason: t.honestRejectedByReason, honestRejectedDiedInFlight: t.honestDiedInFlight, honestRejections: t.honestRejections,
+    honestRejected: t.honestRejected, honestRejectedByReason: t.honestRejectedByReason, honestRejectedDiedInFlight: t.honestDiedInFlight, honestRejections: t.honestRejections, disagreementList: t.disagreementList,
     originOffsetM: distribution(t.offsets),
     floorLeadMs: distribution(t.floorLeads),
     ruleCheatShots: t.cheatShots, ruleCheatJudged: t.cheatJudged, ruleCheatAccepted: t.cheatAccepted, ruleCheatAcceptedHits: t.cheatAcceptedHits, ruleCheatAcceptedList: t.acceptedList,

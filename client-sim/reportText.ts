@@ -38,6 +38,7 @@ export function formatReport(r: SimReport): string {
   const pl = r.pellets;
   L.push(`pellets               ${pl.pulls} honest replies with pellets, ${pl.pellets} pellets, ${pct(pl.pellets > 0 ? pl.agreeing / pl.pellets : Number.NaN)} as predicted (${pl.pelletOnlyDisagreements} messages off by their pellets only); refused ${pl.refused}; pattern pulls ${pl.patternPulls} (hits ${pl.patternHits}), wall-bangs that hit ${pl.wallBangs} (targets lost behind cover to shoot through ${pl.wallBangTries})`);
   L.push(`honest rejected       ${r.honestRejected} (all by reason: ${reasons(r.honestRejectedByReason)}; SHOOTER_DEAD while in flight: ${r.honestRejectedDiedInFlight})`);
+  for (const d of r.disagreementList) L.push(`  disagreement: bot ${d.bot} seq ${d.seq} weapon ${d.weapon}: predicted ${d.predicted} (target ${d.predictedTarget}), server ${d.verdict} (target ${d.target}, rewound to ${d.rewindTimeMs.toFixed(1)}, time source ${d.timeSource}; action ${d.timeMs.toFixed(1)}, render ${d.renderTimeMs.toFixed(1)})${d.pelletsOnly ? ', pellets only' : ''}`);
   for (const h of r.honestRejections) L.push(`  bot ${h.bot} seq ${h.seq} ${h.reason}: start (${h.start.map((x) => x.toFixed(3)).join(', ')}), origin offset ${m(h.originOffsetM)} (predicted ${m(h.predictedOriginOffsetM)})`);
   const o = r.originOffsetM;
   L.push(`origin offset         honest accepted shots: p50 ${m(o.p50)}, p99 ${m(o.p99)}, p99.9 ${m(o.p999)}, max ${m(o.max)} over ${o.n}`);

@@ -51,6 +51,12 @@ export interface PelletReport {
   wallBangTries: number;
 }
 
+/** An honest message whose verdict differed from its prediction with no death race, listed for diagnosis (SimReport.disagreementList). */
+export interface Disagreement {
+  bot: number; seq: number; weapon: number; timeMs: number; renderTimeMs: number;
+  predicted: string; predictedTarget: number; verdict: string; target: number; rewindTimeMs: number; timeSource: number; pelletsOnly: boolean;
+}
+
 /** An honest refusal listed for diagnosis (SimReport.honestRejections). */
 export interface HonestRejection { bot: number; seq: number; reason: string; start: [number, number, number]; originOffsetM: number; predictedOriginOffsetM: number }
 
@@ -98,6 +104,8 @@ export interface Tally {
   offsets: number[];
   floorLeads: number[];
   honestRejections: HonestRejection[];
+  /** The first 20 race-free disagreements. */
+  disagreementList: Disagreement[];
   acceptedList: AcceptedCheat[];
   cheatShots: number; cheatJudged: number; cheatAccepted: number; cheatAcceptedHits: number; cheatRaces: number; cheatUnexpected: number;
   inhumanShots: number; inhumanHits: number;
@@ -114,7 +122,7 @@ export function newTally(): Tally {
     predictedHits: 0, confirmedHits: 0, agree: 0, agreeClean: 0, raceShots: 0,
     pellets: { pulls: 0, pellets: 0, agreeing: 0, pelletOnlyDisagreements: 0, refused: 0, patternPulls: 0, patternHits: 0, wallBangs: 0, wallBangTries: 0 },
     phsm: 0, pmsh: 0, other: 0, rejNot: 0, otherKind: 0, races: 0,
-    honestRejected: 0, honestDiedInFlight: 0, honestRejectedByReason: {}, offsets: [], floorLeads: [], honestRejections: [], acceptedList: [],
+    honestRejected: 0, honestDiedInFlight: 0, honestRejectedByReason: {}, offsets: [], floorLeads: [], honestRejections: [], disagreementList: [], acceptedList: [],
     cheatShots: 0, cheatJudged: 0, cheatAccepted: 0, cheatAcceptedHits: 0, cheatRaces: 0, cheatUnexpected: 0, inhumanShots: 0, inhumanHits: 0,
     cheatRejectedByReason: {}, byProfile: {}, latencies: [], lastFire: new Map(),
   };
@@ -157,6 +165,13 @@ function countAgreement(t: Tally, s: ShotLog, v: VerdictReply): void {
     else if (v.kind === VerdictKind.REJECTED) t.rejNot++;
     else t.otherKind++;
     if (race) t.races++;
+    else if (t.disagreementList.length < 20) {
+      t.disagreementList.push({
+        bot: s.bot, seq: s.seq, weapon: s.weapon, timeMs: s.timeMs, renderTimeMs: s.renderTimeMs,
+        predicted: s.predictedReason, predictedTarget: s.predictedTarget, verdict: v.reasonName, target: v.target,
+        rewindTimeMs: v.rewindTimeMs, timeSource: v.timeSource, pelletsOnly: sameTop,
+      });
+    }
   }
 }
 

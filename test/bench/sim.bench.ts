@@ -47,7 +47,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
   return {
     bench: 'sim', run, bots: r.config.bots, cheaters: r.config.cheaters, seconds: r.config.seconds,
     honestMessages: r.honestJudged, agreementAll: r.agreementAll, agreementRaceFree: r.agreementRaceFree, raceShots: r.raceShots,
-    honestRejected: r.honestRejected, originOffsetM: { p50: r.originOffsetM.p50, p99: r.originOffsetM.p99, max: r.originOffsetM.max },
+    honestRejected: r.honestRejected, disagreements: r.disagreements, disagreementList: r.disagreementList, originOffsetM: { p50: r.originOffsetM.p50, p99: r.originOffsetM.p99, max: r.originOffsetM.max },
     ruleCheatMessages: r.ruleCheatJudged, ruleCheatAccepted: r.ruleCheatAccepted,
     ruleCheatAcceptedList: r.ruleCheatAcceptedList.map((a) => `${a.profile}: ${a.verdict}`),
     ticksPerSecond: r.ticksPerSecond, tickRate: r.tickRate, tickMsP99: r.tickMsP99, verdictLatencyMsP99: r.verdictLatencyMsP99,

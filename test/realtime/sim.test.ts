@@ -77,6 +77,9 @@ describe('honest players at 100 ms RTT, 20 ms jitter', () => {
     // Lenient for a short run on a shared machine (a longer run: `npm run bench:sim`, its numbers in docs/measurements.md).
     expect(report.agreementRaceFree).toBeGreaterThanOrEqual(0.97);
     expect(report.agreementAll).toBeLessThanOrEqual(report.agreementRaceFree);
+    // Every disagreement outside a death race is listed (up to 20) for diagnosis.
+    const clean = report.honestJudged - report.raceShots;
+    expect(report.disagreementList.length).toBe(Math.min(20, Math.round(clean * (1 - report.agreementRaceFree))));
     expect(report.honestRejected).toBe(0);
     expect(report.serverErrors).toBe(0);
     expect(report.ruleCheatShots).toBe(0);
