@@ -303,18 +303,14 @@ export class FogTally {
   screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false, outline = false): void {
     const key = FogTally.key(observer, enemy);
     this.screenSamples++;
-    if (outline && !visible && !arrived && !stalled) {
-      this.outlinePopIn++;
+    if ((visible || outline) && !arrived && !stalled) {
       this.popIn++;
       this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
+      if (!visible) this.outlinePopIn++;
     }
     if (visible) {
       this.visibleSamples++;
       if (!arrived && stalled) this.stalledPopIn++;
-      else if (!arrived) {
-        this.popIn++;
-        this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
-      }
       const prevAt = this.lastAt.get(key);
       if (this.lastVisible.get(key) === false && prevAt !== undefined && at - prevAt <= ONSET_GAP_MS) {
         const lead = arrived && !Number.isNaN(receivedSince) ? Math.max(0, at - receivedSince) : 0;

@@ -186,14 +186,15 @@ export class FogWatch {
       // Between the last snapshot of one life and the first of the next (a respawn, a teleport) the
       // truth is the nearer life whole (SNAPPED_EPOCH), but no client draws a pose across an epoch
       // change (MatchView.renderPose): nothing is on any screen to pop in.
-      if (this.pose.alive && status !== RewindStatus.SNAPPED_EPOCH) {
+      const onScreen = this.pose.alive && status !== RewindStatus.SNAPPED_EPOCH;
+      if (onScreen) {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }
       const arrived = receipt.arrived(s, t), behind = receipt.behind(t);
       // A second look before a sample counts as clean: the body's outline (extreme points of every hitbox).
       let outline = false;
-      if (this.pose.alive && status !== RewindStatus.SNAPPED_EPOCH && !visible && !arrived && !behind) {
+      if (onScreen && !visible && !arrived && !behind) {
         this.tally.outlineSamples++;
         const n = this.outline.fill(this.outlinePts, this.rewinder, this.pose);
         outline = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.outlinePts, n);
@@ -202,7 +203,7 @@ export class FogWatch {
       this.tally.screen(bot.index, s, now, visible, arrived, receipt.receivedSince(s), behind, outline);
       if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
       // A stream behind the screen draws no one: not a sample of what fog sends.
-      if (!receipt.behind(t)) this.drawn(bot, s, t, now, h, visible);
+      if (!behind) this.drawn(bot, s, t, now, h, visible);
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
     }
   }
