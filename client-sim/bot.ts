@@ -15,6 +15,7 @@
  */
 import type { VerdictReply, HitReply, DamagedReply } from '../shared/protocol/messages';
 import { createShotMessage, type ShotMessage } from '../shared/protocol/shot';
+import { createBackfill, decodeBackfill } from '../shared/protocol/backfill';
 import { InputSender } from './inputSender';
 import { VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { WeaponSpec } from '../shared/weapons';
@@ -103,6 +104,8 @@ export class Bot implements Fighter {
   /** Frames weapon messages: a pattern weapon's pellets filled for the seq it goes out with, unless a cheat set them. */
   private readonly framer: ShotFramer;
   private readonly viewAt = new Float64Array(3);
+  /** The last backfill read (MatchView.backfill copies it). */
+  private readonly backfillIn = createBackfill();
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
@@ -136,7 +139,8 @@ export class Bot implements Fighter {
 
   async connect(): Promise<void> {
     const o = this.opts;
-    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: this.interpDelayMs }, {
+    const backfill = o.fogBackfill !== false;
+    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: this.interpDelayMs, fogBackfill: backfill }, {
       joined: (slot) => {
         this.slot = slot;
         this.view.ownSlot = slot;
@@ -156,6 +160,9 @@ export class Bot implements Fighter {
       damaged: (d) => this.onDamaged(d),
       reject: (r) => { this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1; },
       projectile: (e) => this.launches.serverEnd(e, this.slot),
+      backfill: (bytes) => {
+        if (backfill && decodeBackfill(this.backfillIn, bytes)) this.view.backfill(this.backfillIn);
+      },
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
   }

@@ -26,6 +26,8 @@ export interface BotOptions {
   tickRate: number;
   /** Interpolation delay the bot declares and renders at, ms. */
   interpDelayMs: number;
+  /** Join with `fogBackfill` (take the enemies' poses from before they are sent again: MatchView.backfill); default true. */
+  fogBackfill?: boolean;
   /** Share of honest players who like a launcher (honest.ts LAUNCHER_FAN_SHARE by default). */
   launcherShare?: number;
   /** Frame interval (inputs, aim, trigger), ms. */

@@ -18,7 +18,7 @@ import { roomsLevel } from '../server/level/rooms';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
                       [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
-                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--trade-slack MS] [--fog on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--trade-slack MS] [--fog on|off] [--backfill on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
        npm run sim -- --peek [--peeks N] [--jitter MS] [--loss P] [--seed N] [--tick-rate HZ] [--json]
   --fog sets the in-process server's fog of war; --level plays on a glTF level or on 'rooms' (server/level/rooms.ts: nine walled rooms joined by doorways); --spawns spread spawns players over the whole level (default centre: near the centre, in sight of each other); --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
   --peek: the held angle against a peek at round trips 20, 50, 100, 150, 200 ms, fog off and on (jitter and loss 0 unless given);
@@ -47,7 +47,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, 'trade-slack': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        fog: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
+        fog: { type: 'string' }, backfill: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
       },
     }));
   } catch (e) {
@@ -93,6 +93,10 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
   set('strength', num('strength', v.strength));
   if (v['no-audit'] === true) opts.audit = false;
   if (v['cheaters-still'] === true) opts.cheatersStill = true;
+  if (v.backfill !== undefined) {
+    if (v.backfill !== 'on' && v.backfill !== 'off') fail(`--backfill needs on or off (got ${JSON.stringify(v.backfill)})`);
+    opts.backfill = v.backfill === 'on';
+  }
   if (v.fog !== undefined) {
     if (v.fog !== 'on' && v.fog !== 'off') fail(`--fog needs on or off (got ${JSON.stringify(v.fog)})`);
     opts.fog = v.fog;

@@ -31,6 +31,8 @@ export interface Handlers {
   joined(slot: number): void;
   /** The room's welcome: the match's own rules (its spread seed among them). */
   welcome?(w: WelcomeReply): void;
+  /** An enemy's poses ahead of the patch that sends it again (Msg.BACKFILL bytes, a copy). */
+  backfill?(bytes: Uint8Array): void;
 }
 
 /** A ring of byte buffers with one pre-bound sender each. */
@@ -109,6 +111,10 @@ export class Connection {
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => link.receive(() => h.damaged(v)));
     room.onMessage(Msg.REJECT, (r: RejectReply) => link.receive(() => h.reject(r)));
     room.onMessage(Msg.PROJECTILE, (e: ProjectileEndReply) => link.receive(() => h.projectile?.(e)));
+    room.onMessage(Msg.BACKFILL, (bytes: Uint8Array) => {
+      const copy = new Uint8Array(bytes);
+      link.receive(() => h.backfill?.(copy));
+    });
     let slot = -1;
     room.onStateChange((state: any) => {
       if (slot < 0) {

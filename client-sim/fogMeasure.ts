@@ -132,12 +132,25 @@ export class ReceiptLog {
   private n = 0;
   /** Per slot: local ms of the first snapshot of the current unbroken run holding it (NaN: the newest lacks it). */
   private readonly runStart: Float64Array;
+  /** Per slot, a backfill waiting for the next snapshot: its first pose's server time (NaN: none). */
+  private readonly backfillFrom: Float64Array;
+  /** Per slot: server times [from, until] its current run's backfill covered (NaN: none), until = the run's first snapshot. */
+  private readonly filledFrom: Float64Array;
+  private readonly filledUntil: Float64Array;
 
   constructor(readonly maxPlayers: number, capacity = 512) {
     this.capacity = capacity;
     this.times = new Float64Array(capacity);
     this.present = new Uint8Array(capacity * maxPlayers);
     this.runStart = new Float64Array(maxPlayers).fill(Number.NaN);
+    this.filledFrom = new Float64Array(maxPlayers).fill(Number.NaN);
+    this.backfillFrom = new Float64Array(maxPlayers).fill(Number.NaN);
+    this.filledUntil = new Float64Array(maxPlayers).fill(Number.NaN);
+  }
+
+  /** A backfill received: `slot`'s poses from server time `fromMs` on, ahead of the next snapshot. */
+  backfill(slot: number, fromMs: number): void {
+    if (slot >= 0 && slot < this.maxPlayers) this.backfillFrom[slot] = fromMs;
   }
 
   get size(): number {
@@ -152,8 +165,18 @@ export class ReceiptLog {
     for (let s = 0; s < this.maxPlayers; s++) {
       const here = players[s * SNAP_STRIDE + Snap.PRESENT] === 1;
       this.present[o + s] = here ? 1 : 0;
-      if (!here) this.runStart[s] = Number.NaN;
-      else if (Number.isNaN(this.runStart[s]!)) this.runStart[s] = localMs;
+      if (!here) {
+        this.runStart[s] = Number.NaN;
+        this.filledFrom[s] = Number.NaN;
+      } else if (Number.isNaN(this.runStart[s]!)) {
+        this.runStart[s] = localMs;
+        // A run that begins right after a backfill of this slot holds its poses before this snapshot too.
+        if (this.backfillFrom[s]! < timeMs) {
+          this.filledFrom[s] = this.backfillFrom[s]!;
+          this.filledUntil[s] = timeMs;
+        }
+      }
+      this.backfillFrom[s] = Number.NaN;
     }
     this.n++;
   }
@@ -161,9 +184,12 @@ export class ReceiptLog {
   /**
    * Whether `slot`'s data had arrived for render time t: it is present in the received snapshot at
    * or before t nearest to it AND in the one at or after t nearest to it (one snapshot when its time
-   * is t; only the one that exists when t lies outside what was received). False before anything.
+   * is t; only the one that exists when t lies outside what was received), or t lies within the
+   * backfill that began its current run (from its first pose to the run's first snapshot). False
+   * before anything.
    */
   arrived(slot: number, t: number): boolean {
+    if (t >= this.filledFrom[slot]! && t <= this.filledUntil[slot]!) return true;
     const size = this.size;
     if (size === 0) return false;
     // Newest first: render times lie a few snapshots back.

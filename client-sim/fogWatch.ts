@@ -30,6 +30,7 @@ import { createPlayerPose } from '../shared/lagcomp/pose';
 import { Rewinder } from '../shared/lagcomp/rewind';
 import { createRewindPolicy, OutOfWindow, RewindStatus, rewindStatusUsable, type PlayerHistory } from '../shared/lagcomp/history';
 import { SNAP_STRIDE, Snap, type StateSnapshot } from '../shared/client/snapshot';
+import { Bf, type Backfill } from '../shared/protocol/backfill';
 import type { Rig } from '../shared/rig/rig';
 import type { World } from '../shared/world/world';
 import type { Bot } from './bot';
@@ -100,8 +101,12 @@ export class FogWatch {
     if (bot.profile === null && !this.tally.popInBy.has(bot.index)) this.tally.popInBy.set(bot.index, 0);
     const roomId = bot.conn.room?.roomId ?? '';
     this.bySlot.set(`${roomId}:${bot.slot}`, bot);
-    const view = bot.view as unknown as { apply(s: StateSnapshot): void; newestTimeMs: number };
-    const apply = view.apply;
+    const view = bot.view as unknown as { apply(s: StateSnapshot): void; backfill(b: Backfill): void; newestTimeMs: number };
+    const apply = view.apply, backfill = view.backfill;
+    view.backfill = (b: Backfill): void => {
+      if (b.count > 0) receipt.backfill(b.slot, b.samples[Bf.TIME]!);
+      backfill.call(view, b);
+    };
     view.apply = (snap: StateSnapshot): void => {
       if (snap.timeMs > view.newestTimeMs) {
         receipt.record(snap.timeMs, performance.now(), snap.players);
@@ -117,6 +122,7 @@ export class FogWatch {
     };
     this.unhook.push(() => {
       delete (view as { apply?: unknown }).apply;
+      delete (view as { backfill?: unknown }).backfill;
       delete (b as { frame?: unknown }).frame;
     });
   }
@@ -305,5 +311,10 @@ export function fogSettingOf(gs: GameServer | null, asked: 'on' | 'off' | undefi
 export function fogFields(watch: FogWatch | null, setting: 'on' | 'off' | null, gs: GameServer | null, rewindWindowMs: number, bots: readonly Bot[]): Pick<SimReport, 'fog' | 'popIn' | 'withheldShare' | 'wallhackLeadMs' | 'diedBehindCoverRate' | 'fogDetail'> {
   if (watch === null || gs === null) return { fog: setting, popIn: null, withheldShare: null, wallhackLeadMs: null, diedBehindCoverRate: null, fogDetail: null };
   const m = watch.measures(rewindWindowMs, (i) => bots[i]?.opts.name ?? `bot${i}`);
-  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config } };
+  let taken = 0, dropped = 0;
+  for (const b of bots) {
+    taken += b.view.backfillsTaken;
+    dropped += b.view.backfillsDropped;
+  }
+  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config, backfillsTaken: taken, backfillsDropped: dropped } };
 }

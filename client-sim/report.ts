@@ -55,6 +55,8 @@ export interface SimReport {
     /** Mean loss burst in transmissions (null: independent losses); bandwidth cap per direction, bytes/s (0: none). */
     burst: number | null; bandwidthBytesPerS: number; stalls: { everyMs: number; forMs: number } | null; seed: number;
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
+    /** The bots joined with `fogBackfill` (SimOptions.backfill). */
+    backfill: boolean;
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
   network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };
@@ -167,7 +169,8 @@ export interface SimReport {
   peekersAdvantageMs: PeekSummary | null;
   diedBehindCoverRate: number | null;
   /** The counts behind those, and the rewind window the deaths were judged under. */
-  fogDetail: FogMeasures['fogDetail'] & { serverHasFog: boolean } | null;
+  /** The fog's measures, whether the server has the option, and the bots' backfills taken into a run and dropped (MatchView.backfillsTaken, backfillsDropped). */
+  fogDetail: FogMeasures['fogDetail'] & { serverHasFog: boolean; backfillsTaken: number; backfillsDropped: number } | null;
   durationMs: number;
 }
 

@@ -75,6 +75,8 @@ export interface SimOptions {
   audit?: boolean;
   /** Interpolation delay override, ms (default: derived from the network conditions, see interpDelayFor). */
   interpDelayMs?: number;
+  /** The bots join with `fogBackfill` (default true; MatchView.backfill). */
+  backfill?: boolean;
   /** Share of honest players who take a rocket or grenade launcher at middle range (default 0.4, honest.ts). */
   launcherShare?: number;
   /** Progress: called about every 250 ms with elapsed and total play ms and shots so far. */
@@ -226,7 +228,7 @@ function makeBots(options: SimOptions, s: RunSettings, arena: Arena, interpFor: 
     const botStalls = stalls === undefined ? undefined : { ...stalls, phaseMs: ((i * 2654435761) >>> 0) % Math.round(stalls.everyMs) };
     const bot = new Bot({
       index: i, url, name: isCheater ? `cheater${i}` : `bot${i}`, net: { rttMs: rttI, jitterMs, loss, burst, bandwidthBytesPerS, stalls: botStalls }, seed: seedI,
-      world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), onDeath, launcherShare: options.launcherShare,
+      world, rig, validation, movement, tickRate, interpDelayMs: interpFor(rttI), fogBackfill: options.backfill !== false, onDeath, launcherShare: options.launcherShare,
       onShot: (l) => {
         logs.push(l);
         options.onFire?.(l, bot);
@@ -378,7 +380,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles } = s;
   const { tickRate, patchMs, url } = arena;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles] },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles], backfill: options.backfill !== false },
     ...shots,
     impacts: summarizeImpacts(logs),
     pellets: { ...shots.pellets, wallBangTries: t.wallBangTries },

@@ -13,6 +13,7 @@ import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { buildTestWorld } from './helpers/server';
+import { Bf, BF_STRIDE, createBackfill, decodeBackfill } from '../shared/protocol/backfill';
 
 const world = buildTestWorld();
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -239,6 +240,63 @@ describe('FogFilter', () => {
     }
     const c = g.match.slotOf('c'), interp = g.match.player('c')!.interpDelayMs;
     expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
+  });
+
+  it('a viewer that takes backfills: its eye\'s horizon has half its round trip in place of its delay, every body\'s region holds where it was over the look-back, and backfillFor is its history', () => {
+    const g = game(), n = g.fog.capacity;
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    g.put('c', 2, -8);
+    const a = g.match.slotOf('a'), b = g.match.slotOf('b'), c = g.match.slotOf('c');
+    const rtt = 80, dt = 1000 / 64, interp = g.match.player('a')!.interpDelayMs;
+    for (const id of ['a', 'b', 'c']) g.match.setRoundTrip(id, rtt);
+    // c walks along +x at 4.8 m/s (0.075 m a tick), stamping its inputs one way late.
+    const walkC = (ticks: number) => {
+      for (let i = 0; i < ticks; i++) {
+        const f = g.feet.get('c')!;
+        g.feet.set('c', [f[0] + 0.075, f[1]]);
+        g.input('c', g.match.now() - rtt / 2);
+        g.input('a', g.match.now() - rtt / 2);
+        g.tick();
+      }
+    };
+    walkC(40);
+    const plain = g.fog.fog.horizon[a]!;
+    expect(g.fog.fog.pastR[c]).toBe(0);
+    expect(g.fog.backfillFor(a, c)).toBeNull();
+    g.fog.setBackfill(a, true);
+    walkC(40);
+    // The eye's horizon: one way for the delay (interp > rtt / 2); back without backfills, the delay again.
+    expect(interp).toBeGreaterThan(rtt / 2);
+    const withBackfill = g.fog.fog.horizon[a]!;
+    expect(withBackfill).toBeLessThan(plain);
+    g.fog.setBackfill(a, false);
+    walkC(1);
+    expect(g.fog.fog.horizon[a]! - withBackfill).toBeCloseTo((interp - rtt / 2) / 1000, 9);
+    expect(g.fog.fog.pastR[c]).toBeGreaterThan(0); // the look-back of the last update (one tick behind)
+    g.fog.setBackfill(a, true);
+    walkC(2);
+    expect(g.fog.fog.horizon[a]).toBeCloseTo(withBackfill, 9);
+    // The look-back: the delay less half the round trip, the margin and a tick, in whole ticks back (and the bracketing one).
+    const back = interp - rtt / 2 + g.fog.safetyMs + dt;
+    expect(g.fog.fog.pastR[c]).toBeCloseTo(0.075 * (Math.ceil(back / dt - 1e-9)), 9);
+    expect(g.fog.fog.pastR[b]).toBe(0);
+    expect([g.fog.fog.pastDrop[c], g.fog.fog.pastRise[c]]).toEqual([0, 0]);
+    // Only the viewer's own slot, not its enemies', changed timing.
+    expect(g.fog.fog.horizon[b]).toBeCloseTo(plain, 9);
+    // Its backfill of c: c's history of this life over the delay and a tick before the newest, the newest excluded.
+    const bytes = g.fog.backfillFor(a, c)!;
+    const d = createBackfill();
+    expect(decodeBackfill(d, bytes)).toBe(true);
+    const h = g.match.scene.histories[c]!, newest = h.newestTimeMs();
+    expect(d.slot).toBe(c);
+    expect(d.samples[(d.count - 1) * BF_STRIDE + Bf.TIME]).toBeCloseTo(newest - dt, 9);
+    expect(d.samples[Bf.TIME]).toBeGreaterThanOrEqual(newest - interp - dt - 1e-9);
+    expect(d.count).toBe(Math.floor((interp + dt) / dt + 1e-9));
+    // Another viewer that does not take them, a slot out of range: none.
+    expect(g.fog.backfillFor(b, c)).toBeNull();
+    expect(g.fog.backfillFor(a, n)).toBeNull();
+    expect(g.fog.backfillFor(-1, c)).toBeNull();
   });
 
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {

@@ -82,6 +82,41 @@ describe('ReceiptLog', () => {
       expect(new ReceiptLog(SLOTS).arrived(0, 1000)).toBe(false);
     });
   }
+
+  it('counts a backfill as arrived from its first pose to the snapshot whose run it began, while that run lasts', () => {
+    const rng = new Rng(11);
+    const all = snapshots(rng, 300);
+    const log = new ReceiptLog(SLOTS);
+    /** Per slot: the span its current run's backfill covered (null: none). */
+    const filled: ([number, number] | null)[] = new Array(SLOTS).fill(null);
+    let withBackfill = 0;
+    for (let i = 0; i < all.length; i++) {
+      const r = all[i]!, prev = all[i - 1];
+      // Before each snapshot, a backfill of 100 ms for every other slot (some begin a run, most do not).
+      const from: number[] = [];
+      for (let s = 0; s < SLOTS; s++) {
+        from[s] = Number.NaN;
+        if (rng.next() < 0.5) continue;
+        from[s] = r.timeMs - 100;
+        log.backfill(s, from[s]!);
+      }
+      log.record(r.timeMs, r.localMs, playersOf(r.present));
+      for (let s = 0; s < SLOTS; s++) {
+        if (!r.present[s]) filled[s] = null;
+        else if (prev === undefined || !prev.present[s]) filled[s] = Number.isNaN(from[s]!) ? null : [from[s]!, r.timeMs];
+      }
+      for (let q = 0; q < 5; q++) {
+        const t = r.timeMs - 300 + rng.next() * 340;
+        for (let s = 0; s < SLOTS; s++) {
+          const f = filled[s];
+          const byBackfill = f !== null && t >= f[0] && t <= f[1];
+          if (byBackfill && !bruteArrived(all.slice(0, i + 1), s, t)) withBackfill++;
+          expect(log.arrived(s, t)).toBe(byBackfill || bruteArrived(all.slice(0, i + 1), s, t));
+        }
+      }
+    }
+    expect(withBackfill).toBeGreaterThan(50);
+  });
 });
 
 /** A body near the peek level's wall end, at a random yaw (test input only). */

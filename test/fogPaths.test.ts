@@ -7,6 +7,11 @@
  * line is an enemy the viewer could have seen before its data arrived: a pop-in. Lines through two
  * doorways in a row at long range are the thin sets the crossing lines sample (shared/fog/rays); at
  * a spacing of 0.5 m this walk found some.
+ * With backfills (a client that draws an enemy as soon as its recent poses land: MatchView.backfill)
+ * the eye's horizon has the down trip in place of the interpolation delay, and the screen may draw
+ * the body where it was up to the delay less that trip plus the margin before the decision: the
+ * check then looks at those past places too, the body's region holding them (FogOfWar.pastR, set
+ * here from the paths as server/match/fogFeed sets it from the histories).
  */
 import { describe, expect, it } from 'vitest';
 import { roomsLevel } from '../server/level/rooms';
@@ -23,23 +28,32 @@ const eyeH = MANNEQUIN_RIG.eyeHeight;
 const env = bodyEnvelopeOf(MANNEQUIN_RIG);
 
 /** Withheld pair-ticks (every 4th tick) and those with a clear line from the viewer's real eye to the enemy's real body within the horizons. */
-function check(cfg: FogConfig, path: Float64Array): { withheld: number; seen: string[] } {
+function check(cfg: FogConfig, path: Float64Array, backfill = false, ticks = TICKS): { withheld: number; seen: string[] } {
   const fog = new FogOfWar(world, cfg, N);
   const oneWay = 50, interp = 100, patch = 1000 / HZ, safety = 50;
-  for (let i = 0; i < N; i++) fog.setTiming(i, oneWay, interp, patch, safety);
-  // The horizons in whole ticks (setTiming adds one tick to each).
-  const H = Math.floor((horizonSeconds(oneWay, interp, patch, safety) + 1 / HZ) * HZ + 1e-9);
+  // With backfills the eye moves over the down trip (half the round trip) instead of the delay.
+  const eyeDelay = backfill ? oneWay : interp;
+  for (let i = 0; i < N; i++) fog.setTiming(i, oneWay, eyeDelay, patch, safety);
+  // The horizons in whole ticks (setTiming adds one tick to each), and the look-back (with a tick, as the feed adds).
+  const H = Math.floor((horizonSeconds(oneWay, eyeDelay, patch, safety) + 1 / HZ) * HZ + 1e-9);
   const HB = Math.floor((horizonSeconds(0, 0, patch, safety) + 1 / HZ) * HZ + 1e-9);
+  const LB = backfill ? Math.ceil(((interp - eyeDelay + safety) / 1000 + 1 / HZ) * HZ - 1e-9) : 0;
   const pts: number[][] = [[0, 1, 0], [0, 1.7, 0]];
   for (let h = 0; h <= 4; h++) for (let a = 0; a < 6; a++) {
     pts.push([0.5 * env.radius * Math.cos((a * Math.PI) / 3), env.bottom + 0.1 + ((env.top - env.bottom - 0.2) * h) / 4, 0.5 * env.radius * Math.sin((a * Math.PI) / 3)]);
   }
   let withheld = 0;
   const seen: string[] = [];
-  for (let d = 0; d + H < TICKS; d++) {
+  for (let d = 0; d + H < ticks; d++) {
     for (let i = 0; i < N; i++) {
       const o = (d * N + i) * F;
       fog.setPlayer(i, path[o]!, path[o + 1]!, path[o + 2]!, path[o + 3]!, path[o + 4]!, path[o + 5]!, eyeH, true, -1);
+      let r2 = 0, drop = 0, rise = 0;
+      for (let k = 1; k <= LB && k <= d; k++) {
+        const q = ((d - k) * N + i) * F, dx = path[q]! - path[o]!, dy = path[q + 1]! - path[o + 1]!, dz = path[q + 2]! - path[o + 2]!;
+        r2 = Math.max(r2, dx * dx + dz * dz); drop = Math.max(drop, -dy); rise = Math.max(rise, dy);
+      }
+      fog.pastR[i] = Math.sqrt(r2); fog.pastDrop[i] = drop; fog.pastRise[i] = rise;
     }
     fog.update();
     if (d < HZ || d % 4 !== 0) continue;
@@ -49,7 +63,7 @@ function check(cfg: FogConfig, path: Float64Array): { withheld: number; seen: st
       let hit = '';
       for (const tau of [0, H >> 1, H]) {
         const ov = ((d + tau) * N + v) * F, ex = path[ov]!, ey = path[ov + 1]! + eyeH, ez = path[ov + 2]!;
-        for (const sigma of [0, HB]) {
+        for (const sigma of backfill ? [-LB, -(LB >> 1), 0, HB] : [0, HB]) {
           const oe = ((d + sigma) * N + e) * F;
           for (const p of pts) {
             if (!world.anyHit(ex, ey, ez, path[oe]! + p[0]!, path[oe + 1]! + p[1]!, path[oe + 2]! + p[2]!)) {
@@ -75,6 +89,17 @@ describe('fog of war against the players\' own paths', () => {
     const r = check(cfg, walkPlayers(world, spreadSpawnPoints(world, N), N, TICKS, 3).state);
     console.log(`[fog] paths: ${r.withheld} withheld pair-ticks checked, ${r.seen.length} in sight${r.seen.length > 0 ? `: ${r.seen.slice(0, 3).join('; ')}` : ''}`);
     expect(r.withheld).toBeGreaterThan(100000);
+    expect(r.seen).toEqual([]);
+  });
+
+  it('the same with backfills: the eye over the down trip, the body where it was over the look-back too', () => {
+    const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
+      climb: buildClimbMap(world, move.stepHeight), walk: buildWalkGrid(world, Math.min(...move.probeHeights), move.radius) ?? undefined,
+    });
+    // Another walk than the test above's (seed 5), half as long: the checks cast four times the lines.
+    const r = check(cfg, walkPlayers(world, spreadSpawnPoints(world, N), N, TICKS, 5).state, true, TICKS >> 1);
+    console.log(`[fog] paths with backfills: ${r.withheld} withheld pair-ticks checked, ${r.seen.length} in sight${r.seen.length > 0 ? `: ${r.seen.slice(0, 3).join('; ')}` : ''}`);
+    expect(r.withheld).toBeGreaterThan(50000);
     expect(r.seen).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { auditMatchLog } from '../server/behaviour/audit';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { MatchLogView } from '../web/src/replayLog';
 import { createPlayerPose } from '../shared/lagcomp/pose';
+import { Bf, BF_STRIDE, createBackfill, decodeBackfill } from '../shared/protocol/backfill';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -152,6 +153,40 @@ describe('fog of war: who is sent whom', () => {
     expect(firstLine).toBeGreaterThan(0);
     expect(firstSeen).toBeDefined();
     expect(firstSeen!).toBeLessThan(firstLine);
+    await Promise.all(players.map((p) => p.leave()));
+  });
+
+  it('a client that takes backfills gets the enemy\'s history over its delay just ahead of the patch that sends it again; one that does not, none', async () => {
+    const players = await match(ts, 3, [{ fogBackfill: true }, {}, {}]);
+    const [a, b, c] = players;
+    const room = roomOf(ts, a!);
+    await a!.snapshotsPass(10);
+    expect(holds(a!, 2)).toBe(false);
+    const from = a!.snapshots.length, fromBackfills = a!.backfills.length;
+    c!.holdInput(walk(1));
+    await waitFor(() => (room.match.scene.histories[2]!.sweepX ?? 0) > 6, 'C past the end of the wall', 10_000);
+    c!.stopInputs();
+    await a!.snapshotsPass(5);
+    const first = a!.snapshots.findIndex((s, i) => i >= from && s.poses.has(2));
+    expect(first).toBeGreaterThanOrEqual(from);
+    const bf = a!.backfills.slice(fromBackfills).map((x) => ({ ...x, d: createBackfill() })).filter((x) => decodeBackfill(x.d, x.bytes) && x.d.slot === 2);
+    expect(bf.length).toBeGreaterThan(0);
+    // The first one came just ahead of the first patch that held C.
+    expect(bf[0]!.snapshotsBefore).toBe(first);
+    const d = bf[0]!.d, t1 = a!.snapshots[first]!.timeMs, tick = 1000 / ts.server.config.tickRate;
+    expect(d.samples[(d.count - 1) * BF_STRIDE + Bf.TIME]).toBeLessThan(t1);
+    expect(d.samples[Bf.TIME]).toBeGreaterThanOrEqual(t1 - INTERP - tick - 1e-9);
+    expect(d.count).toBeGreaterThanOrEqual(Math.floor(INTERP / tick));
+    // Exactly the server's history at those times.
+    const h = room.match.scene.histories[2]!, pose = createPlayerPose();
+    for (let i = 0; i < d.count; i++) {
+      const q = i * BF_STRIDE;
+      let k = h.size() - 1;
+      while (k >= 0 && h.snapshot(pose, k) !== d.samples[q + Bf.TIME]) k--;
+      expect(k).toBeGreaterThanOrEqual(0);
+      expect([d.samples[q + Bf.X], d.samples[q + Bf.Y], d.samples[q + Bf.Z], d.samples[q + Bf.QW], d.samples[q + Bf.EPOCH]]).toEqual([pose.x, pose.y, pose.z, pose.qw, pose.epoch]);
+    }
+    expect(b!.backfills.length + c!.backfills.length).toBe(0);
     await Promise.all(players.map((p) => p.leave()));
   });
 

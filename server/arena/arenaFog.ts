@@ -1,13 +1,14 @@
 /**
  * The arena's fog of war (cfg.fog 'on'): the state is ArenaFogState, whose `players`, `holes` and
  * `projectiles` reach a client only through its StateView. This owns the match's FogFilter
- * (hitreg/server), maps its changes onto the views (an enemy's state in or out, a flight's snapshot
- * in), the bullet holes (fogHoles.ts) and the roster (everyone's scoreboard fields).
+ * (hitreg/server), maps its changes onto the views (an enemy's state in or out, with a backfill ahead
+ * of it for a client that joined with `fogBackfill: true`; a flight's snapshot in), the bullet holes (fogHoles.ts) and the roster (everyone's scoreboard fields).
  */
 import { StateView, type MapSchema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
 import { FogFilter, type HitregMatch } from '../match/index';
 import { FogHoles } from './fogHoles';
+import { Msg } from '../../shared/protocol/messages';
 import { ArenaFogState, RosterEntry, type PlayerState } from './schema';
 import type { ArenaConfig } from './config';
 import type { ArenaPlayer } from './player';
@@ -31,11 +32,12 @@ export class ArenaFog {
   }
 
   /** A player joined: its view holds its own player now, the others as the fog lets them through from the next tick. */
-  joined(client: Client, p: ArenaPlayer, ps: PlayerState): void {
+  joined(client: Client, p: ArenaPlayer, ps: PlayerState, backfill: boolean): void {
     p.view = new StateView();
     p.view.add(ps);
     client.view = p.view;
     this.filter.setSeeAll(p.index, p.debug);
+    this.filter.setBackfill(p.index, backfill);
     this.holes.joined(p.index);
     const r = new RosterEntry();
     r.slot = p.index;
@@ -63,8 +65,12 @@ export class ArenaFog {
   private change(viewerSlot: number, enemySlot: number, sent: boolean): void {
     const viewer = this.seats[viewerSlot], enemy = this.seats[enemySlot];
     if (viewer === null || viewer === undefined || viewer.view === null || enemy === null || enemy === undefined || enemy.state === null) return;
-    if (sent) viewer.view.add(enemy.state);
-    else viewer.view.remove(enemy.state);
+    if (sent) {
+      // Ahead of the patch that carries the enemy again, on the same connection (MatchView.backfill).
+      const bytes = this.filter.backfillFor(viewerSlot, enemySlot);
+      if (bytes !== null) viewer.client?.sendBytes(Msg.BACKFILL, bytes);
+      viewer.view.add(enemy.state);
+    } else viewer.view.remove(enemy.state);
   }
 
   /** The fog sends flight index i to the viewer from now on: its snapshot enters the viewer's view (it leaves with the flight). */

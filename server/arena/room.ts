@@ -165,7 +165,7 @@ export class ArenaRoom extends Room<{ state: ArenaState }> implements OutcomeHos
     p.state = ps;
     this.spawn(p);
     this.state.players.set(client.sessionId, ps);
-    this.arenaFog?.joined(client, p, ps);
+    this.arenaFog?.joined(client, p, ps, o.fogBackfill === true);
     this.cfg.stats.players++;
     const welcome: WelcomeReply = {
       slot: h.slot, tickRate: this.cfg.tickRate, interpDelayMs: h.interpDelayMs,

@@ -13,7 +13,13 @@
  *             tick's time less the stamp of the newest input it stepped, when that is larger (under
  *             1 s): the client's screen runs ahead of what the server stepped by its one way plus
  *             the inputs waiting in the server's queue,
- *   interp  = the viewer's interpolation delay (as the match clamped it),
+ *   interp  = the viewer's interpolation delay (as the match clamped it); for a viewer that takes
+ *             backfills (FogFilter.setBackfill) the smaller of it and rttMs / 2: such a client draws
+ *             an enemy sent again as soon as its backfill lands, a down trip after the send. Its
+ *             screen then draws bodies from up to the delay less that trip, plus the safety margin,
+ *             before the send: every body's region holds where its feet were over the largest such
+ *             look-back of this update's viewers (FogOfWar.pastR, pastDrop, pastRise, from the
+ *             match's histories, this life only; begin()),
  *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
  *             of the patch interval and the tick, since update() runs once per tick),
  *   safety  = safetyMs (default 50): the round trip is a windowed estimate and one-way is half of it
@@ -56,6 +62,8 @@ export interface FogFeedSettings {
   unknownOneWayMs: number;
   /** Dead players judged like standing bodies (corpses: 'sight'). */
   corpsesSeen: boolean;
+  /** Per viewer slot: 1 when its client takes backfills (FogFilter.setBackfill); read, not copied. */
+  backfill: Uint8Array;
 }
 
 export class FogFeed<Id extends string | number = string> {
@@ -74,6 +82,11 @@ export class FogFeed<Id extends string | number = string> {
   private readonly ownKnown: Uint8Array;
   /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
   private readonly stallUntil: Float64Array;
+  private readonly backfill: Uint8Array;
+  /** Per viewer slot: how far back its screen may draw an enemy just sent (a backfill's poses), ms; 0 without backfills. */
+  private readonly lookBack: Float64Array;
+  /** This update's look-back for every body (the largest of lookBack's, ms; begin()). */
+  private pastMs = 0;
   /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
 
@@ -90,6 +103,43 @@ export class FogFeed<Id extends string | number = string> {
     this.ownV = new Float64Array(3 * n);
     this.ownKnown = new Uint8Array(n);
     this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+    this.backfill = settings.backfill;
+    this.lookBack = new Float64Array(n);
+  }
+
+  /**
+   * Before an update's feed() calls: every body's look-back is the largest of its viewers' (as the
+   * last update set them, plus a tick for a timing set during this one).
+   */
+  begin(): void {
+    let m = 0;
+    for (let s = 0; s < this.lookBack.length; s++) if (this.lookBack[s]! > m) m = this.lookBack[s]!;
+    this.pastMs = m > 0 ? m + 1000 / this.match.tickRate : 0;
+  }
+
+  /**
+   * Slot s's past spread (FogOfWar.pastR, pastDrop, pastRise): how far from its feet now (x, y, z)
+   * its feet were in its snapshots of this epoch within pastMs before its newest (k snapshots held).
+   */
+  private past(s: number, k: number, x: number, y: number, z: number, ep: number): void {
+    const fog = this.fog, f = this.feet, hist = this.match.scene.histories[s]!;
+    let r2 = 0, drop = 0, rise = 0;
+    if (this.pastMs > 0) {
+      const from = f[0]! - this.pastMs;
+      for (let i = k - 2; i >= 0; i--) {
+        hist.feetInto(f, SNAPSHOT_FEET, i);
+        if (f[SNAPSHOT_FEET + 5] !== ep) break;
+        const dx = f[SNAPSHOT_FEET + 1]! - x, dy = f[SNAPSHOT_FEET + 2]! - y, dz = f[SNAPSHOT_FEET + 3]! - z;
+        const d2 = dx * dx + dz * dz;
+        if (d2 > r2) r2 = d2;
+        if (-dy > drop) drop = -dy;
+        if (dy > rise) rise = dy;
+        if (!(f[SNAPSHOT_FEET]! > from)) break;
+      }
+    }
+    fog.pastR[s] = Math.sqrt(r2);
+    fog.pastDrop[s] = drop;
+    fog.pastRise[s] = rise;
   }
 
   /**
@@ -162,6 +212,7 @@ export class FogFeed<Id extends string | number = string> {
     fog.eye[s] = eye;
     fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
     fog.team[s] = h.team;
+    this.past(s, k, x, y, z, ep);
     this.time(s, h as MatchPlayer<Id>, own);
     return teleported;
   }
@@ -174,6 +225,7 @@ export class FogFeed<Id extends string | number = string> {
     this.interp[s] = Number.NaN;
     this.ownKnown[s] = 0;
     this.stallUntil[s] = Number.NEGATIVE_INFINITY;
+    this.lookBack[s] = 0;
   }
 
   /**
@@ -195,7 +247,13 @@ export class FogFeed<Id extends string | number = string> {
     const behind = lag - oneWay;
     fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
-    const interp = mp.interpDelayMs;
+    // A client that takes backfills draws an enemy as soon as the backfill lands, a one-way trip after
+    // the send, at its render time then: its eye moves for that trip instead of the interpolation
+    // delay (the smaller of the two), and its screen may draw bodies from up to the delay less that
+    // trip before the send, plus the margin (the look-back the bodies' regions hold).
+    const delay = mp.interpDelayMs, bf = this.backfill[s] === 1;
+    const interp = bf && rttWay < delay ? rttWay : delay;
+    this.lookBack[s] = bf ? delay - interp + this.safetyMs : 0;
     // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
     // the silence since its last message is an ordinary lead), while inputs it took are still
     // queued (the latest taken is later than the newest stepped: the backlog the stall landed) and for DRAIN_MS

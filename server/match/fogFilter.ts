@@ -16,7 +16,9 @@
  * enemy; that patch went out at or after the first hidden verdict, which covers the body from its
  * own time on, so those render times are covered. A client that drops a player on the first
  * snapshot without it (nothing drawn from its tail) needs withdrawDelayMs = its interpolation delay.
- * Sending again is immediate; so is withholding a player that teleported (a new epoch: the
+ * Sending again is immediate (with a backfill ahead of it for a viewer marked setBackfill: backfillFor
+ * gives the enemy's history over the viewer's delay, which the client draws from at once, so the
+ * feed shortens that viewer's eye horizon: ./fogFeed); so is withholding a player that teleported (a new epoch: the
  * client draws nothing across it, and waiting would send where it landed).
  * A respawn or teleport bumps the player's epoch: the feed forgets its pairs in the fog (re-tested
  * from the new spot in the same update). A player whose slot changes hands (leave, join) is taken
@@ -54,6 +56,8 @@
  */
 import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
+import { backfillBytes, BACKFILL_MAX_SAMPLES, encodeBackfill } from '../../shared/protocol/backfill';
+import { createPlayerPose } from '../../shared/lagcomp/pose';
 import type { HitregMatch } from './match';
 import type { World } from '../../shared/world/world';
 import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
@@ -136,6 +140,8 @@ export class FogFilter<Id extends string | number = string> {
   readonly enemyTicksWithheld: Float64Array;
   /** Per viewer slot: sent everyone (setSeeAll). */
   readonly seeAll: Uint8Array;
+  /** Per viewer slot: its client takes backfills (setBackfill). */
+  readonly backfills: Uint8Array;
   readonly patchMs: number;
   readonly safetyMs: number;
   readonly unknownOneWayMs: number;
@@ -153,6 +159,8 @@ export class FogFilter<Id extends string | number = string> {
   private readonly onFlightSent: FogFilterOptions['onFlightSent'];
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
+  private readonly backfillOut = new Uint8Array(backfillBytes(BACKFILL_MAX_SAMPLES));
+  private readonly backfillPose = createPlayerPose();
   private readonly flightRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, id: null as unknown as Float64Array };
 
   constructor(private readonly match: HitregMatch<Id>, options: FogFilterOptions) {
@@ -166,9 +174,10 @@ export class FogFilter<Id extends string | number = string> {
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
+    this.backfills = new Uint8Array(n);
     this.feeder = new FogFeed(match, this.fog, {
       maxSpeed: m.maxSpeed, patchMs: this.patchMs, safetyMs: this.safetyMs,
-      unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden',
+      unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden', backfill: this.backfills,
     });
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
     this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
@@ -237,6 +246,36 @@ export class FogFilter<Id extends string | number = string> {
     if (slot >= 0 && slot < this.capacity) this.seeAll[slot] = on ? 1 : 0;
   }
 
+  /**
+   * The viewer in `slot` takes backfills (true) or not (false), from the next update on; set it at
+   * each join (a slot keeps it). For such a viewer the game sends backfillFor(viewer, enemy) ahead of
+   * the first patch that carries an enemy again (on the same ordered connection), and the client
+   * begins the enemy's run with it (MatchView.backfill); the fog then covers its eye over a one-way
+   * trip instead of its interpolation delay, and bodies over where they were in the look-back
+   * (./fogFeed). A viewer marked so whose client drops backfills may see enemies pop in.
+   */
+  setBackfill(slot: number, on: boolean): void {
+    if (slot >= 0 && slot < this.capacity) this.backfills[slot] = on ? 1 : 0;
+  }
+
+  /**
+   * The backfill for a viewer newly sent `enemySlot` (shared/protocol/backfill.ts): the enemy's
+   * history of its current life over the viewer's interpolation delay plus a tick before the newest
+   * tick, that tick excluded (the patch carries it). A view of a buffer the next call reuses: send
+   * it before calling again. Null when there is nothing to send (no viewer, no history, no backfills
+   * for it).
+   */
+  backfillFor(viewerSlot: number, enemySlot: number): Uint8Array | null {
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity && enemySlot >= 0 && enemySlot < this.capacity) || this.backfills[viewerSlot] !== 1) return null;
+    const viewer = this.occupant[viewerSlot], enemy = this.occupant[enemySlot];
+    const mp = viewer === undefined ? undefined : this.match.player(viewer);
+    const h = this.match.scene.histories[enemySlot];
+    if (mp === undefined || enemy === undefined || h === undefined || h.size() === 0) return null;
+    const newest = h.newestTimeMs(), pose = this.backfillPose;
+    h.snapshot(pose, h.size() - 1);
+    return encodeBackfill(this.backfillOut, enemySlot, h, pose.epoch, newest - mp.interpDelayMs - 1000 / this.match.tickRate, newest, pose);
+  }
+
   /** Drops what the fog remembers of player `id`'s pairs (a teleport the epoch does not mark). */
   forget(id: Id): void {
     const s = this.match.slotOf(id);
@@ -249,6 +288,7 @@ export class FogFilter<Id extends string | number = string> {
    */
   update(): number {
     const n = this.capacity, match = this.match, fog = this.fog;
+    this.feeder.begin();
     for (let s = 0; s < n; s++) this.feed(s);
     fog.update();
     let count = 0;

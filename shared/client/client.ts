@@ -10,6 +10,7 @@ import type { World } from '../world/world';
 import type { Rig } from '../rig/rig';
 import { rewindReachMs, type ValidationConfig } from '../validate/rules';
 import { createPingMessage, decodePing, ServerClockEstimate } from '../protocol/ping';
+import { createBackfill, decodeBackfill } from '../protocol/backfill';
 import { FrameStatus } from '../protocol/shot';
 import { MatchView } from './view';
 import { ARENA_READER, SnapshotPool, type SnapshotReader } from './snapshot';
@@ -44,6 +45,7 @@ export class PredictingClient {
   /** This client's input stamps and ping answers: what the server holds its actions to. */
   readonly stamper: InputStamper;
   private lastEpoch = -1;
+  private readonly backfillIn = createBackfill();
 
   constructor(o: PredictingClientOptions) {
     this.view = new MatchView(o.world, o.rig, o.rules.maxPlayers, rewindReachMs(o.rules), o.tickRate);
@@ -75,6 +77,18 @@ export class PredictingClient {
       if (this.lastEpoch >= 0) this.shooter.respawn();
       this.lastEpoch = epoch;
     }
+  }
+
+  /**
+   * A backfill arrived (Msg.BACKFILL bytes, for a client that joined with `fogBackfill: true`): the
+   * view begins that enemy's run with it at the next state (MatchView.backfill). It names the
+   * server's slot: for a reader that states slots (SnapPlayer.slot, as ARENA_READER does). True when
+   * it was one.
+   */
+  onBackfill(bytes: unknown): boolean {
+    if (!decodeBackfill(this.backfillIn, bytes)) return false;
+    this.view.backfill(this.backfillIn);
+    return true;
   }
 
   /** A ping arrived at local ms `nowMs`: true when it was one (answer it with the same bytes). */

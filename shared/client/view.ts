@@ -14,7 +14,9 @@
  *   screen losing it while it still draws earlier times;
  * - present again: a new run begins at that snapshot (presentSinceMs), never joined to the old one:
  *   nothing is interpolated across the gap, and like a new life (epoch) it is drawn and can be hit
- *   only from the run's first snapshot on (an earlier render time predicts a miss on it);
+ *   only from the run's first snapshot on (an earlier render time predicts a miss on it); a backfill
+ *   (backfill(): the server's poses of that life from before the snapshot, sent just ahead of it)
+ *   begins the run at its first pose instead, so the enemy is drawn as soon as it is sent;
  * - renderPose draws a player only between two received snapshots of one epoch, exactly at one, or
  *   holding the newest while the newest snapshot still has it; never before the run, after its tail, across an
  *   epoch change, or older than the ring holds; and others never at a render time before this
@@ -31,6 +33,7 @@ import type { World } from '../world/world';
 import type { Rig } from '../rig/rig';
 import type { ShotScene, ShotTargets } from '../validate/shot';
 import { Snap, SNAP_STRIDE, type StateSnapshot } from './snapshot';
+import { Bf, BF_STRIDE, BACKFILL_MAX_SAMPLES, type Backfill } from '../protocol/backfill';
 
 export { ARENA_READER, Snap, SNAP_STRIDE, SnapshotPool, type SnapPlayer, type SnapshotReader, type StateSnapshot } from './snapshot';
 
@@ -81,6 +84,13 @@ export class MatchView implements ShotScene {
    * the server's snapshots, so a prediction's eye path is where the bot really shot from.
    */
   ownSlot = -1;
+  /** Per slot, a backfill waiting for the next snapshot: its samples (a buffer made at the slot's first) and count (0: none). */
+  private readonly pending: (Float64Array | undefined)[] = [];
+  private readonly pendingCount: Int32Array;
+  private pendingAny = false;
+  /** Backfills taken into a run, and those dropped (the next snapshot did not begin a run of that slot, or no pose fit before it). */
+  backfillsTaken = 0;
+  backfillsDropped = 0;
 
   /** `reachMs`: the server's rewind reach (window plus the oldest action time), its eye and rewind policy. */
   constructor(world: World, rig: Rig, maxPlayers: number, reachMs: number, tickRate: number) {
@@ -103,7 +113,23 @@ export class MatchView implements ShotScene {
     this.presentSinceMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
     this.dataUntilMs = new Float64Array(maxPlayers).fill(Number.POSITIVE_INFINITY);
     this.killedEpoch = new Int32Array(maxPlayers).fill(-1);
+    this.pendingCount = new Int32Array(maxPlayers);
     this.targets = { alive: this.aliveNow, lifeStartMs: this.lifeStartMs, team: this.teams, dataUntilMs: this.dataUntilMs };
+  }
+
+  /**
+   * An enemy's poses from before the next snapshot (Msg.BACKFILL, decoded): kept until that snapshot,
+   * which begins the enemy's new run with them when it holds the enemy as a new run (else they are
+   * dropped). One per enemy: a later backfill of the same enemy replaces an unused one.
+   */
+  backfill(b: Backfill): void {
+    const s = b.slot;
+    if (!(s >= 0 && s < this.maxPlayers && s !== this.ownSlot && b.count > 0 && b.count <= BACKFILL_MAX_SAMPLES)) return;
+    if (this.pendingCount[s]! > 0) this.backfillsDropped++;
+    const buf = this.pending[s] ?? (this.pending[s] = new Float64Array(BACKFILL_MAX_SAMPLES * BF_STRIDE));
+    buf.set(b.samples.subarray(0, b.count * BF_STRIDE));
+    this.pendingCount[s] = b.count;
+    this.pendingAny = true;
   }
 
   /** Records a delivered snapshot into the rings. */
@@ -134,6 +160,7 @@ export class MatchView implements ShotScene {
         this.killedEpoch[s] = -1;
         this.presentSinceMs[s] = snap.timeMs;
         this.dataUntilMs[s] = Number.POSITIVE_INFINITY;
+        if (this.pendingCount[s]! > 0) this.takeBackfill(s, snap);
       }
       const team = p[o + Snap.TEAM]!;
       this.teams[s] = team >= 0 ? team : -1;
@@ -154,10 +181,46 @@ export class MatchView implements ShotScene {
       pose.clip = p[o + Snap.CLIP]!; pose.time = p[o + Snap.TIME]!; pose.alive = alive; pose.epoch = epoch; pose.eyeHeight = p[o + Snap.EYE]!;
       if (this.histories[s]!.record(snap.tick, snap.timeMs, pose) !== RecordResult.OK) this.refusedPoses++;
     }
+    if (this.pendingAny) {
+      for (let s = 0; s < this.maxPlayers; s++) {
+        if (this.pendingCount[s]! > 0) this.backfillsDropped++;
+        this.pendingCount[s] = 0;
+      }
+      this.pendingAny = false;
+    }
     this.latest.set(p);
     this.latestTick = snap.tick;
     this.newestTimeMs = snap.timeMs;
     this.snapshots++;
+  }
+
+  /**
+   * Slot s begins a new run at `snap`: the pending backfill's poses of the snapshot's life, older
+   * than it, go into the ring first; the run (and the life, from its first pose alive) begins at the
+   * first of them. The epoch and life start are set here, so apply() keeps them for the snapshot.
+   */
+  private takeBackfill(s: number, snap: StateSnapshot): void {
+    const b = this.pending[s]!, pose = this.pose, h = this.histories[s]!, o = s * SNAP_STRIDE;
+    const epoch = snap.players[o + Snap.EPOCH]!;
+    let taken = 0;
+    for (let k = 0; k < this.pendingCount[s]!; k++) {
+      const q = k * BF_STRIDE;
+      if (b[q + Bf.EPOCH] !== epoch || !(b[q + Bf.TIME]! < snap.timeMs && b[q + Bf.TICK]! < snap.tick)) continue;
+      pose.x = b[q + Bf.X]!; pose.y = b[q + Bf.Y]!; pose.z = b[q + Bf.Z]!;
+      pose.qx = b[q + Bf.QX]!; pose.qy = b[q + Bf.QY]!; pose.qz = b[q + Bf.QZ]!; pose.qw = b[q + Bf.QW]!;
+      pose.clip = b[q + Bf.CLIP]!; pose.time = b[q + Bf.ANIM]!; pose.alive = b[q + Bf.ALIVE] === 1; pose.epoch = epoch; pose.eyeHeight = b[q + Bf.EYE]!;
+      if (h.record(b[q + Bf.TICK]!, b[q + Bf.TIME]!, pose) !== RecordResult.OK) continue;
+      if (taken === 0) {
+        this.presentSinceMs[s] = b[q + Bf.TIME]!;
+        this.epoch[s] = epoch;
+        this.lifeStartMs[s] = Number.POSITIVE_INFINITY;
+      }
+      if (pose.alive && this.lifeStartMs[s] === Number.POSITIVE_INFINITY) this.lifeStartMs[s] = b[q + Bf.TIME]!;
+      taken++;
+    }
+    if (taken > 0) this.backfillsTaken++;
+    else this.backfillsDropped++;
+    this.pendingCount[s] = 0;
   }
 
   /**

@@ -15,6 +15,11 @@
  *   body Hb = patch + safety                      (how far the enemy's body may move),
  * safety taking jitter, input buffering and clock error (enemyFullHorizon: the body over H too),
  * each plus one movement tick (players move in whole ticks: ./reach).
+ * A client that takes backfills (server/match/fogFilter setBackfill: the enemy's poses over its delay
+ * arrive just ahead of the patch that sends it again) draws the enemy as soon as they land, a one-way
+ * trip after the send: its eye's H has the down trip in place of interp (the caller passes it as the
+ * delay), and what it draws then is the body up to interp less that trip before d: the body's region
+ * also holds where its feet were over that look-back (pastR, pastDrop, pastRise: server/match/fogFeed).
  *
  * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
  * the reach over H (./reach: from its speed now, growing by at most the acceleration each tick up to the max speed), from the lowest to
@@ -182,6 +187,9 @@ export class FogOfWar extends FogSlots {
     this.speedFloor[s] = 0;
     this.catchUp[s] = 0;
     this.stall[s] = 0;
+    this.pastR[s] = 0;
+    this.pastDrop[s] = 0;
+    this.pastRise[s] = 0;
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
     this.forget(s);

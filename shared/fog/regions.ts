@@ -148,11 +148,12 @@ export class FogRegions {
     const rr = this.rr, pl = this.pl;
     this.reachOf(R_BODY, e);
     this.vertical(e, R_BODY);
-    // The body: the envelope moved over hb; never below the floor under the enemy.
-    const fy = this.players.py[e], vt = this.vert;
-    pl[0] = body.radius + rr[R_BODY] + g;
-    pl[1] = fy + body.bottom - vt[V_DROP] - gy;
-    pl[2] = fy + body.top + vt[V_RISE] + gy;
+    // The body: the envelope moved over hb, and over where its feet were within the look-back a
+    // screen may still draw (pastR, pastDrop, pastRise); never below the floor under the enemy.
+    const fy = this.players.py[e], vt = this.vert, ps = this.players;
+    pl[0] = body.radius + (rr[R_BODY] > ps.pastR[e] ? rr[R_BODY] : ps.pastR[e]) + g;
+    pl[1] = fy + body.bottom - (vt[V_DROP] > ps.pastDrop[e] ? vt[V_DROP] : ps.pastDrop[e]) - gy;
+    pl[2] = fy + body.top + (vt[V_RISE] > ps.pastRise[e] ? vt[V_RISE] : ps.pastRise[e]) + gy;
     this.place(out, o, e, tier);
     out[o + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);

@@ -33,6 +33,14 @@ export class FogSlots {
    * inputs the server has not received (FogFilter sets it from the stamp lag while the link is silent).
    */
   readonly stall: Float64Array;
+  /**
+   * Per slot, metres: how far its feet were, over the look-back its viewers' screens may still draw
+   * of it (a backfill's poses: server/match/fogFeed), from where they are now: across, and below and
+   * above (0 by default). Its body's region holds those places too.
+   */
+  readonly pastR: Float64Array;
+  readonly pastDrop: Float64Array;
+  readonly pastRise: Float64Array;
   /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
@@ -50,6 +58,9 @@ export class FogSlots {
     this.speedFloor = new Float64Array(n);
     this.catchUp = new Float64Array(n);
     this.stall = new Float64Array(n);
+    this.pastR = new Float64Array(n);
+    this.pastDrop = new Float64Array(n);
+    this.pastRise = new Float64Array(n);
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
   }

@@ -214,6 +214,11 @@ export class PlayerHistory {
     return this.count === 0 ? NaN : this.num[this.slot(this.count - 1) * NUM_STRIDE + TICK];
   }
 
+  /** Tick of the k-th stored snapshot (0 = oldest), NaN when k is out of range. */
+  tickOf(k: number): number {
+    return k >= 0 && k < this.count && Number.isInteger(k) ? this.num[this.slot(k) * NUM_STRIDE + TICK] : NaN;
+  }
+
   /** Copies the k-th stored snapshot (0 = oldest) into out; returns its time, NaN when k is out of range. */
   snapshot(out: PlayerPose, k: number): number {
     if (!(k >= 0 && k < this.count && Number.isInteger(k))) return NaN;

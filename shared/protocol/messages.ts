@@ -8,6 +8,7 @@ import type { MoveConfig } from '../movement/step';
 
 export { SHOT_BYTES, SHOT_MAX_BYTES, SHOT_PELLET_BYTES, shotBytes, shotFrame, SHOT_VERSION, ShotAction, decodeShot, encodeShot, createShotMessage, FrameStatus, MAX_CLIENT_MESSAGE_BYTES, checkFrame, viewOf, type ShotMessage } from './shot';
 export { INPUT_BYTES, INPUT_VERSION, InputButton, InputStatus, decodeInput, encodeInput, createInputMessage, type InputMessage } from './input';
+export { BACKFILL_VERSION, BACKFILL_MAX_SAMPLES, BF_STRIDE, Bf, backfillBytes, createBackfill, decodeBackfill, encodeBackfill, type Backfill } from './backfill';
 export { PING_BYTES, PING_VERSION, encodePing, decodePing, createPingMessage, ServerClockEstimate, type PingMessage } from './ping';
 
 export const ROOM_NAME = 'arena';
@@ -46,6 +47,11 @@ export const Msg = {
   PROJECTILE: 'projectile',
   /** server -> sender, JSON RejectReply: a non-shot message that was refused. */
   REJECT: 'reject',
+  /**
+   * server -> client, bytes: an enemy's recent poses as fog of war starts sending it again
+   * (backfill.ts), to a client that joined with `fogBackfill: true`.
+   */
+  BACKFILL: 'backfill',
   /** server -> joining client, JSON WelcomeReply: its slot, the rules and the world and rig by content hash. */
   WELCOME: 'welcome',
 } as const;

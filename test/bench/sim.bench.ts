@@ -10,8 +10,9 @@
  * - launchers: the honest run with every bot a launcher fan (`--launchers 1`): how often a shooter's
  *   predicted rocket or grenade end agrees with the server's (client-sim/impacts.ts).
  * - rooms: the honest run on the walled level (`--level rooms --spawns spread`: nine rooms joined by
- *   doorways, players spread over them), at 100 and 200 ms round trips and with fog off: what fog of
- *   war withholds where walls hide players, and its pop-ins there.
+ *   doorways, players spread over them), at 100 and 200 ms round trips, with fog off at both, and at
+ *   200 ms with bots that take no backfills (`--backfill off`): what fog of war withholds where walls
+ *   hide players, and its pop-ins there.
  * - peek: the scripted held angle against a peek (client-sim/peek.ts; `npm run sim -- --peek --peeks 3`)
  *   at 20-200 ms round trips, fog off and on: the peeker's advantage against Riot's model.
  * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
@@ -31,6 +32,8 @@ const RUNS: { run: string; options: SimOptions }[] = [
   { run: 'rooms', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms' } },
   { run: 'rooms 200 ms', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms' } },
   { run: 'rooms fog off', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fog: 'off' } },
+  { run: 'rooms 200 ms fog off', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fog: 'off' } },
+  { run: 'rooms 200 ms no backfill', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', backfill: false } },
 ];
 
 /** A run's options for runSimulation: the walled level built once and handed to the in-process server. */
@@ -57,6 +60,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
     cheatersFlagged: cheaters.reduce((n, [, d]) => n + d.flagged, 0), cheaterPlayers: cheaters.reduce((n, [, d]) => n + d.players, 0),
     fog: r.fog, popIn: r.popIn, outlinePopIn: r.fogDetail?.outlinePopIn ?? null, outlineSamples: r.fogDetail?.outlineSamples ?? null, stalledPopIn: r.fogDetail?.stalledPopIn ?? null, appearances: r.fogDetail?.appearances ?? null, appearedInSight: r.fogDetail?.appearedInSight ?? null, withheldShare: r.withheldShare, wallhackLeadMs: r.wallhackLeadMs,
     diedBehindCoverRate: r.diedBehindCoverRate, deaths: r.fogDetail?.deaths ?? null,
+    backfill: r.config.backfill, backfillsTaken: r.fogDetail?.backfillsTaken ?? null, backfillsDropped: r.fogDetail?.backfillsDropped ?? null,
   };
 }
 

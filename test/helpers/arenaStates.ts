@@ -16,6 +16,11 @@ export interface StatePlayer {
   /** The body faces this horizontal direction (default +z). */
   viewX?: number;
   viewZ?: number;
+  /** A rotation of the body's own (default none: the yaw comes from the view direction), its clip and animation time (default 0). */
+  qy?: number;
+  qw?: number;
+  clip?: number;
+  animTime?: number;
 }
 
 export interface ArenaState {
@@ -31,8 +36,8 @@ export function arenaState(tick: number, timeMs: number, players: readonly State
   for (const p of players) {
     map.set(p.slot, {
       slot: p.slot, x: p.x, y: p.y ?? 0, z: p.z,
-      qx: 0, qy: 0, qz: 0, qw: Number.NaN, // the yaw comes from the view direction
-      clip: 0, animTime: 0, alive: p.alive ?? true, epoch: p.epoch ?? 0, health: p.health ?? 100,
+      qx: 0, qy: p.qy ?? 0, qz: 0, qw: p.qw ?? Number.NaN, // NaN: the yaw comes from the view direction
+      clip: p.clip ?? 0, animTime: p.animTime ?? 0, alive: p.alive ?? true, epoch: p.epoch ?? 0, health: p.health ?? 100,
       viewX: p.viewX ?? 0, viewY: 0, viewZ: p.viewZ ?? 1,
       weapon: 0, ammo: 30, reloadEndMs: 0, drawEndMs: 0, inputSeq: 0,
     });

@@ -30,6 +30,8 @@ const match = new HitregMatch<string>({
 });
 for (let i = 0; i < N; i++) match.join(`p${i}`, { team: i % 3 === 0 ? 1 : undefined });
 const fog = new FogFilter(match, { movement: move, config: { visibleHoldTicks: 0 } });
+// Half the viewers take backfills: every body's look-back is read from the histories each update.
+for (let i = 0; i < N; i += 2) fog.setBackfill(i, true);
 for (let k = 0; k < 300; k++) {
   clock.ms += 1000 / 64;
   match.tick();

@@ -93,6 +93,8 @@ export class TestPlayer {
   readonly projectileStates = new Map<number, ProjectileSnapshotLike[]>();
   /** Per projectile id: the state's serverTimeMs of the patch it first arrived with. */
   readonly projectileFirstMs = new Map<number, number>();
+  /** Every backfill received (a copy), with how many snapshots had been received before it. */
+  readonly backfills: { bytes: Uint8Array; snapshotsBefore: number }[] = [];
   pings = 0;
   welcome: WelcomeReply | null = null;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
@@ -120,6 +122,7 @@ export class TestPlayer {
     room.onMessage(Msg.DAMAGED, (v: DamagedReply) => { this.damaged.push(v); this.wake(); });
     room.onMessage(Msg.REJECT, (v: RejectReply) => { this.rejects.push(v); this.wake(); });
     room.onMessage(Msg.PROJECTILE, (v: ProjectileEndReply) => { this.projectileEnds.push(v); this.wake(); });
+    room.onMessage(Msg.BACKFILL, (bytes: Uint8Array) => { this.backfills.push({ bytes: new Uint8Array(bytes), snapshotsBefore: this.snapshots.length }); this.wake(); });
     room.onStateChange((state: any) => {
       const poses = new Map<number, PlayerPose>();
       state.players.forEach((p: any) => {

@@ -2,8 +2,9 @@
  * The simulator's fog-of-war report end to end (client-sim/fogWatch.ts, peek.ts): a few honest bots
  * for a few seconds against an in-process arena with `--fog on` asked for, then one scripted peek.
  * The report's last line carries fog, popIn, withheldShare, wallhackLeadMs, peekersAdvantageMs
- * and diedBehindCoverRate, with screen samples taken. With the server's fog off (or a server
- * without the option) nothing is withheld, so withheldShare is 0 and no enemy pops in.
+ * and diedBehindCoverRate, with screen samples taken, and the bots took backfills. With the server's
+ * fog off (or a server without the option) nothing is withheld, so withheldShare is 0, no enemy pops
+ * in and no backfill comes.
  */
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
@@ -26,6 +27,11 @@ describe('simulator fog of war report', () => {
     if (!d.serverHasFog || r.fog === 'off') {
       expect(r.popIn).toBe(0);
       expect(r.withheldShare === null || r.withheldShare === 0).toBe(true);
+      expect(d.backfillsTaken).toBe(0);
+    } else {
+      // The bots take backfills: each enemy sent to a joiner comes with its poses before the first patch.
+      expect(d.backfillsTaken).toBeGreaterThan(0);
+      expect(d.backfillsDropped).toBeLessThanOrEqual(d.backfillsTaken);
     }
     const pk = r.peekersAdvantageMs!;
     expect(pk.rttMs).toBe(60);

@@ -11,7 +11,7 @@
 import * as THREE from 'three';
 import {
   BONE_STRIDE, Msg, MatchView, PredictingShooter, RULES_OK, SnapshotPool, VerdictKind, createInputMessage, createMoveState,
-  createPlayerPose, createWorldHit, encodeInput, hasPattern, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
+  createBackfill, createPlayerPose, createWorldHit, decodeBackfill, encodeInput, hasPattern, reasonName, rewindReachMs, setView, stepMovement, weaponById, INPUT_BYTES, PING_MARGIN_MS,
   type ClientClock, type DamagedReply, type HitReply, type MoveState, type VerdictReply, type RewoundPose,
 } from '../../shared/index';
 import type { Joined } from './net';
@@ -122,6 +122,10 @@ export class Game {
       const me = state.players?.get(room.sessionId);
       if (me !== undefined) this.reconcile(me);
     });
+    const backfill = createBackfill();
+    net.backfill.to = (bytes) => {
+      if (decodeBackfill(backfill, bytes)) this.view.backfill(backfill);
+    };
     room.onMessage(Msg.VERDICT, (v: VerdictReply) => this.verdict(v));
     room.onMessage(Msg.HIT, (h: HitReply) => {
       if (h.killed) this.view.markKilled(h.target);

@@ -19,6 +19,8 @@ export interface Joined {
   rtt: { ms: number };
   /** This page's input stamps and stream floor; it hears of every ping answered. */
   stamper: InputStamper;
+  /** Where backfills go (Msg.BACKFILL bytes): none until the game's view is up (one before that is dropped). */
+  backfill: { to: ((bytes: Uint8Array) => void) | null };
 }
 
 /** Fetches an asset by path on the server's HTTP origin. */
@@ -37,7 +39,10 @@ export function acceptWorld(bytes: ArrayBuffer, hash: string): World {
 
 export async function join(origin: string, options: { name: string; interpDelayMs: number; debug: boolean }): Promise<Joined> {
   const client = new Client(origin);
-  const room = await client.joinOrCreate(ROOM_NAME, options);
+  // The page takes backfills (MatchView.backfill): an enemy fog of war sends again is drawn as soon as it lands.
+  const room = await client.joinOrCreate(ROOM_NAME, { ...options, fogBackfill: true });
+  const backfill: Joined['backfill'] = { to: null };
+  room.onMessage(Msg.BACKFILL, (bytes: Uint8Array) => backfill.to?.(bytes));
   const clock = new ServerClockEstimate();
   const rtt = { ms: 0 };
   let stamper: InputStamper | null = null;
@@ -66,5 +71,5 @@ export async function join(origin: string, options: { name: string; interpDelayM
   ]);
   const world = acceptWorld(worldBytes, welcome.worldHash);
   const rig = rigFromBuffer(rigBytes, welcome.rigHash);
-  return { room, welcome, world, rig, clock, rtt, stamper };
+  return { room, welcome, world, rig, clock, rtt, stamper, backfill };
 }
