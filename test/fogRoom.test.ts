@@ -277,6 +277,7 @@ describe('fog of war in the match log', () => {
         return {
           header: (h) => rec.header(h), tick: (t) => rec.tick(t), shot: (x) => rec.shot(x), identity: (i) => rec.identity(i),
           fog: (c: FogChanges) => { changes += c.count; rec.fog(c); },
+          fogBackfills: (c) => rec.fogBackfills(c),
           event: (e: MatchEvent) => {
             const f = fogOf();
             if (e.kind === 'leave' && f !== null) atLeave.set(e.slot, [f.enemyTicksSent[e.slot]!, f.enemyTicksWithheld[e.slot]!]);
@@ -330,5 +331,38 @@ describe('fog of war in the match log', () => {
       }
       expect([sent, withheld], `viewer ${v.slot} in the replay viewer`).toEqual([v.enemyTicksSent, v.enemyTicksWithheld]);
     }
+    expect(r.fog.viewers.map((v) => v.backfills)).toEqual([0, 0, 0]);
+  });
+
+  it('a viewer\'s backfills are logged: the audit ends its withheld spans with them, the replay viewer draws their ticks as had', async () => {
+    closed = null;
+    const players = await match(logServer, 3, [{ fogBackfill: true }, {}, {}]);
+    const [a, , c] = players;
+    await a!.snapshotsPass(20);
+    c!.holdInput(walk(1));
+    await a!.until(() => holds(a!, 2), 10_000, 'C out from behind the wall');
+    c!.stopInputs();
+    await a!.snapshotsPass(10);
+    for (const p of players) await p.leave();
+    await waitFor(() => closed !== null, 'the log closed', 10_000);
+    await closed;
+    const got = a!.backfills.map((x) => { const d = createBackfill(); expect(decodeBackfill(d, x.bytes)).toBe(true); return { enemy: d.slot, fromMs: d.samples[Bf.TIME]! }; });
+    expect(got.some((g) => g.enemy === 2)).toBe(true);
+    const r = await auditMatchLog(path, { world, calibration: null });
+    expect([r.fog.backfillsRecorded, r.fog.badBackfills, r.fog.badRecords]).toEqual([true, 0, 0]);
+    // Every backfill A was handed, and only A's, ends one of its withheld spans at the send.
+    expect(r.fog.viewers.map((v) => v.backfills)).toEqual([got.length, 0, 0]);
+    const ended = r.fog.withheld.filter((w) => w.backfilledFromMs === w.backfilledFromMs);
+    expect(ended.map((w) => [w.viewer, w.enemy, w.backfilledFromMs]).sort()).toEqual(got.map((g) => [0, g.enemy, g.fromMs]).sort());
+    for (const w of ended) expect(w.backfilledFromMs).toBeLessThan(w.toMs);
+    // The replay viewer: A had C over the backfilled ticks before the send, and not before them.
+    const log = MatchLogView.parse(new Uint8Array(readFileSync(path)));
+    const span = ended.find((w) => w.enemy === 2)!;
+    const ticks = [...log.tickTimes.subarray(0, log.ticks)].map((t, i) => ({ t, i }));
+    const inside = ticks.filter((x) => x.t >= span.backfilledFromMs && x.t < span.toMs);
+    expect(inside.length).toBeGreaterThan(3);
+    for (const x of inside) expect(log.sentAt(0, 2, x.i), `tick ${x.i} at ${x.t}`).toBe(true);
+    const before = ticks.filter((x) => x.t >= span.fromMs && x.t < span.backfilledFromMs);
+    for (const x of before) expect(log.sentAt(0, 2, x.i)).toBe(false);
   });
 });

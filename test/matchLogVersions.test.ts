@@ -234,7 +234,7 @@ describe('match log format versions', () => {
   });
 
   it('a version 8 or 9 log (no writer\'s note could end a version 8 one; no projectiles in either) reads and replays as the current version does', async () => {
-    expect(LOG_FORMAT_VERSION).toBe(15);
+    expect(LOG_FORMAT_VERSION).toBe(16);
     const v9 = cur.slice();
     new DataView(v9.buffer).setUint32(4, 9, true);
     expect(readFrames(v9).version).toBe(9);

@@ -8,7 +8,7 @@ import { StateView, type MapSchema } from '@colyseus/schema';
 import type { Client } from '@colyseus/core';
 import { FogFilter, type HitregMatch } from '../match/index';
 import { FogHoles } from './fogHoles';
-import { Msg } from '../../shared/protocol/messages';
+import { Msg } from '../../shared/index';
 import { ArenaFogState, RosterEntry, type PlayerState } from './schema';
 import type { ArenaConfig } from './config';
 import type { ArenaPlayer } from './player';

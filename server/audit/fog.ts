@@ -6,9 +6,12 @@
  * enemies present in the tick record), and per pair the spans it was withheld, in match ms. From
  * format 14 on also the projectiles (./fogFlights.ts): per flight who was sent it from when, per
  * viewer the flights sent and the flights of others it was never sent; from format 15 on who was
- * told each flight's end (fog ends records), and per viewer the ends of others' flights told.
+ * told each flight's end (fog ends records), and per viewer the ends of others' flights told; from
+ * format 16 on the backfills (fog backfills records): per viewer how many it was handed, and per
+ * withheld span whether its end came with the enemy's poses from before it (backfilledFromMs).
  */
-import { LOG_VERSION_WITH_FOG_ENDS, LOG_VERSION_WITH_FOG_FLIGHTS, type FrameReadResult } from '../../shared/matchlog/frame';
+import { LOG_VERSION_WITH_FOG_BACKFILLS, LOG_VERSION_WITH_FOG_ENDS, LOG_VERSION_WITH_FOG_FLIGHTS, type FrameReadResult } from '../../shared/matchlog/frame';
+import { readFogBackfills } from '../../shared/matchlog/fogBackfillRecord';
 import { readEvent, RecordType, TICK_COUNT_AT, TICK_HEAD_BYTES, TICK_TIME_AT, tickSlotBytes } from '../../shared/matchlog/records';
 import { readFog } from '../../shared/matchlog/fogRecord';
 import { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';
@@ -24,17 +27,25 @@ export interface FogAudit {
    * flightsRecorded is false): flights sent (its own included), flights of others sent, and flights
    * of others that flew while it was present and were never sent to it.
    */
-  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number; flightsSent: number; othersFlightsSent: number; othersFlightsNeverSent: number; othersEndsTold: number; endsToldNeverSent: number }[];
+  viewers: { slot: number; enemyTicksSent: number; enemyTicksWithheld: number; flightsSent: number; othersFlightsSent: number; othersFlightsNeverSent: number; othersEndsTold: number; endsToldNeverSent: number; backfills: number }[];
   /** The log records which projectiles were sent to whom (fog on, format 14 on). */
   flightsRecorded: boolean;
   /** The log records who was told each projectile's end (fog on, format 15 on): FlightSends.endTold. */
   endsRecorded: boolean;
+  /** The log records the backfills handed out (fog on, format 16 on): viewers' backfills, spans' backfilledFromMs. */
+  backfillsRecorded: boolean;
   /** Per projectile (in spawn order): who was sent it from when, and who never was (empty when flightsRecorded is false). */
   flights: FlightSends[];
   /** Fog flights sends naming a flight no spawn record in the log named (or a slot out of range). */
   unknownFlightSends: number;
-  /** Per (viewer, enemy) pair: the spans [fromMs, toMs) the enemy was withheld while both were present. */
-  withheld: { viewer: number; enemy: number; fromMs: number; toMs: number }[];
+  /**
+   * Per (viewer, enemy) pair: the spans [fromMs, toMs) the enemy was withheld while both were present;
+   * backfilledFromMs: the send that ended the span came with the enemy's poses from then on (a
+   * backfill; NaN: none, or not recorded).
+   */
+  withheld: { viewer: number; enemy: number; fromMs: number; toMs: number; backfilledFromMs: number }[];
+  /** Fog backfills records that did not read (malformed), and backfills naming a pair with no span just ended (a slot out of range included). */
+  badBackfills: number;
   /** Fog records that did not read (malformed). */
   badRecords: number;
 }
@@ -42,7 +53,10 @@ export interface FogAudit {
 /** Rebuilds the fog of a log whose header said `mode` (header.fog), over `maxPlayers` slots. */
 export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers: number, mode: unknown): FogAudit {
   const m = mode === 'on' || mode === 'off' ? mode : 'unknown';
-  const out: FogAudit = { mode: m, viewers: [], withheld: [], badRecords: 0, flightsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS, endsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_ENDS, flights: [], unknownFlightSends: 0 };
+  const out: FogAudit = {
+    mode: m, viewers: [], withheld: [], badRecords: 0, flightsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_FLIGHTS, endsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_ENDS,
+    backfillsRecorded: m === 'on' && frames.version >= LOG_VERSION_WITH_FOG_BACKFILLS, flights: [], unknownFlightSends: 0, badBackfills: 0,
+  };
   const n = Math.max(1, Math.min(256, Math.floor(maxPlayers)));
   const fl = new FogFlightsRebuild(n);
   let ticks = 0;
@@ -52,7 +66,9 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   const since = new Float64Array(n * n).fill(Number.NaN);
   const present = new Uint8Array(n);
   const ever = new Uint8Array(n);
-  const on = new Float64Array(n), off = new Float64Array(n);
+  const on = new Float64Array(n), off = new Float64Array(n), backfills = new Float64Array(n);
+  /** Per pair: the index in out.withheld of the span its last send ended (-1: none). */
+  const ended = new Int32Array(n * n).fill(-1);
   let pending = false, tickMs = Number.NaN;
   /** The last tick's pairs, counted once its fog record (if any) is applied. */
   const count = (): void => {
@@ -73,8 +89,19 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
     }
   };
   const close = (p: number, atMs: number): void => {
-    if (since[p] === since[p]) out.withheld.push({ viewer: Math.floor(p / n), enemy: p % n, fromMs: since[p]!, toMs: atMs });
+    ended[p] = -1;
+    if (since[p] === since[p]) {
+      ended[p] = out.withheld.length;
+      out.withheld.push({ viewer: Math.floor(p / n), enemy: p % n, fromMs: since[p]!, toMs: atMs, backfilledFromMs: Number.NaN });
+    }
     since[p] = Number.NaN;
+  };
+  const backfilled = (v: number, e: number, fromMs: number, atMs: number): void => {
+    const k = v < n && e < n ? ended[v * n + e]! : -1;
+    const span = k >= 0 ? out.withheld[k] : undefined;
+    if (span === undefined || span.toMs !== atMs) { out.badBackfills++; return; }
+    span.backfilledFromMs = fromMs;
+    backfills[v]++;
   };
   const visit = (v: number, e: number, s: boolean): void => {
     if (v >= n || e >= n) return;
@@ -107,6 +134,9 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
     } else if (f.type === RecordType.FOG) {
       const t = readFog(view, at, f.payloadLength, visit);
       if (t !== t) out.badRecords++;
+    } else if (f.type === RecordType.FOG_BACKFILLS) {
+      const t = readFogBackfills(view, at, f.payloadLength, backfilled);
+      if (t !== t) out.badBackfills++;
     } else if (f.type === RecordType.EVENT) {
       const e = readEvent(view, at, f.payloadLength);
       if (e !== null && (e.kind === 'join' || e.kind === 'leave') && e.slot < n) {
@@ -119,12 +149,12 @@ export function auditFog(bytes: Uint8Array, frames: FrameReadResult, maxPlayers:
   }
   count();
   for (let p = 0; p < n * n; p++) close(p, tickMs);
-  finish(out, fl, ever, on, off);
+  finish(out, fl, ever, on, off, backfills);
   return out;
 }
 
 /** The per viewer rows (slots ever present) and, when the log records them, the flights. */
-function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Float64Array, off: Float64Array): void {
+function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Float64Array, off: Float64Array, backfills: Float64Array): void {
   const perViewer = fl.finish();
   const flights = out.flightsRecorded;
   for (let s = 0; s < ever.length; s++) {
@@ -134,6 +164,7 @@ function finish(out: FogAudit, fl: FogFlightsRebuild, ever: Uint8Array, on: Floa
       slot: s, enemyTicksSent: on[s]!, enemyTicksWithheld: off[s]!,
       flightsSent: flights ? pv.flightsSent : 0, othersFlightsSent: flights ? pv.othersSent : 0, othersFlightsNeverSent: flights ? pv.othersNeverSent : 0,
       othersEndsTold: out.endsRecorded ? pv.othersEndsTold : 0, endsToldNeverSent: out.endsRecorded ? pv.endsToldNeverSent : 0,
+      backfills: backfills[s]!,
     });
   }
   if (flights) {

@@ -40,7 +40,9 @@
  * its shooter unless it struck a player withheld from them (a direct hit's centre places the struck
  * player); a game tells a viewer the struck player only when it is sent that player. tellEnd asks
  * endSeen for every viewer at once, says which are told the struck player and victims, and logs it
- * (fog ends records, format 15), so the audit can say who was told each end.
+ * (fog ends records, format 15), so the audit can say who was told each end. The backfills handed
+ * out (backfillFor) go to the match log too (fog backfills records, format 16: viewer, enemy and the
+ * first pose's time), after the fog record of the update whose onChange asked for them.
  *
  * Changes: after update(), changeCount entries (changeViewer[i], changeEnemy[i], changeSent[i]: 1
  * sent from now on, 0 withheld), for every ordered pair of present players other than self whose
@@ -56,7 +58,7 @@
  */
 import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
-import { backfillBytes, BACKFILL_MAX_SAMPLES, encodeBackfill } from '../../shared/protocol/backfill';
+import { backfillBytes, BACKFILL_HEADER_BYTES, BACKFILL_MAX_SAMPLES, encodeBackfill } from '../../shared/protocol/backfill';
 import { createPlayerPose } from '../../shared/lagcomp/pose';
 import type { HitregMatch } from './match';
 import type { World } from '../../shared/world/world';
@@ -160,7 +162,11 @@ export class FogFilter<Id extends string | number = string> {
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
   private readonly backfillOut = new Uint8Array(backfillBytes(BACKFILL_MAX_SAMPLES));
+  private readonly backfillView = new DataView(this.backfillOut.buffer);
   private readonly backfillPose = createPlayerPose();
+  /** The backfills handed out during update()'s onChange calls, logged after its fog record (a fog backfills record). */
+  private readonly backfillRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, fromMs: null as unknown as Float64Array };
+  private inChanges = false;
   private readonly flightRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, id: null as unknown as Float64Array };
 
   constructor(private readonly match: HitregMatch<Id>, options: FogFilterOptions) {
@@ -197,6 +203,9 @@ export class FogFilter<Id extends string | number = string> {
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
+    this.backfillRecord.viewer = new Uint16Array(n * n);
+    this.backfillRecord.enemy = new Uint16Array(n * n);
+    this.backfillRecord.fromMs = new Float64Array(n * n);
     this.flightRecord.viewer = this.flights.changeViewer;
     this.flightRecord.id = this.flights.changeId;
   }
@@ -273,7 +282,43 @@ export class FogFilter<Id extends string | number = string> {
     if (mp === undefined || enemy === undefined || h === undefined || h.size() === 0) return null;
     const newest = h.newestTimeMs(), pose = this.backfillPose;
     h.snapshot(pose, h.size() - 1);
-    return encodeBackfill(this.backfillOut, enemySlot, h, pose.epoch, newest - mp.interpDelayMs - 1000 / this.match.tickRate, newest, pose);
+    const bytes = encodeBackfill(this.backfillOut, enemySlot, h, pose.epoch, newest - mp.interpDelayMs - 1000 / this.match.tickRate, newest, pose);
+    if (bytes !== null) this.logBackfill(viewerSlot, enemySlot, this.backfillView.getFloat64(BACKFILL_HEADER_BYTES, true));
+    return bytes;
+  }
+
+  /**
+   * A backfill handed out: listed for the fog backfills record written after update()'s fog record
+   * when asked from onChange (as the module comment shows), else written at once with the newest tick's time.
+   */
+  private logBackfill(viewer: number, enemy: number, fromMs: number): void {
+    const r = this.backfillRecord, rec = this.match.recorder;
+    if (rec === null || rec.fogBackfills === undefined) return;
+    if (this.inChanges && r.count < r.viewer.length) {
+      r.viewer[r.count] = viewer; r.enemy[r.count] = enemy; r.fromMs[r.count] = fromMs;
+      r.count++;
+      return;
+    }
+    r.viewer[0] = viewer; r.enemy[0] = enemy; r.fromMs[0] = fromMs;
+    r.count = 1;
+    this.writeBackfills();
+  }
+
+  /** Writes the listed backfills (a fog backfills record at the newest tick's time) and empties the list. */
+  private writeBackfills(): void {
+    const r = this.backfillRecord, rec = this.match.recorder;
+    if (r.count === 0 || rec === null || rec.fogBackfills === undefined) {
+      r.count = 0;
+      return;
+    }
+    r.timeMs = this.match.newestTickMs;
+    try {
+      rec.fogBackfills(r);
+    } catch (e) {
+      this.problems++;
+      if (this.problems <= 3) this.onProblem('the recorder failed on a fog backfills record (the match goes on)', e);
+    }
+    r.count = 0;
   }
 
   /** Drops what the fog remembers of player `id`'s pairs (a teleport the epoch does not mark). */
@@ -325,7 +370,13 @@ export class FogFilter<Id extends string | number = string> {
     const fcb = this.onFlightSent;
     if (fcb !== undefined) for (let i = 0; i < flightCount; i++) fcb(fl.changeViewer[i]!, fl.changeIndex[i]!);
     const cb = this.onChange;
-    if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
+    this.backfillRecord.count = 0;
+    this.inChanges = true;
+    try {
+      if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
+    } finally {
+      this.inChanges = false;
+    }
     const rec = match.recorder;
     if (rec === null) return count;
     try {
@@ -344,6 +395,8 @@ export class FogFilter<Id extends string | number = string> {
       this.problems++;
       if (this.problems <= 3) this.onProblem('the recorder failed on a fog record (the match goes on)', e);
     }
+    // The backfills handed out with this update's sends, after the fog record that sent them.
+    this.writeBackfills();
     return count;
   }
 

@@ -19,6 +19,7 @@ import type { ShotInputTargets } from '../../shared/matchlog/shotRecord';
 import type { FogChanges } from '../../shared/matchlog/fogRecord';
 import type { FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
 import type { FogEndTells } from '../../shared/matchlog/fogEndRecord';
+import type { FogBackfills } from '../../shared/matchlog/fogBackfillRecord';
 import type { ProjectileBlastData, ProjectileEndData, ProjectileSpawnData } from '../../shared/projectile/flights';
 
 /**
@@ -37,7 +38,7 @@ export const TickPose = {
   VIEW_X: 12, VIEW_Y: 13, VIEW_Z: 14, INPUTS: 15, STEPS: 16, STAMP: 17, EYE: 18,
 } as const;
 
-export type { MatchHeader, FogChanges, FogFlightSends, FogEndTells };
+export type { MatchHeader, FogChanges, FogFlightSends, FogEndTells, FogBackfills };
 export { HEADER_LAYOUT_VERSION } from '../../shared/matchlog/records';
 
 export interface TickRecord {
@@ -111,6 +112,8 @@ export interface MatchRecorder {
   fogFlights?(c: FogFlightSends): void;
   /** Who a fog of war (FogFilter.tellEnd) let the game tell a projectile's end, and how (arrays reused, as for fog). */
   fogEnds?(c: FogEndTells): void;
+  /** The backfills a fog of war (FogFilter.backfillFor) handed the game after a tick: after its fog record (arrays reused, as for fog). */
+  fogBackfills?(c: FogBackfills): void;
   /** Who joined on a slot: right after its join event (`playerId` at most 128 UTF-8 bytes, no control characters). */
   identity?(i: { slot: number; playerId: string; verified: boolean }): void;
   /** Called when the room is disposed; may flush asynchronously. */

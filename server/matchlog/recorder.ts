@@ -18,6 +18,7 @@ import { identityRecordBytes, playerIdBytes, writeIdentity } from '../../shared/
 import { FOG_MAX_CHANGES, fogRecordBytes, writeFog, type FogChanges } from '../../shared/matchlog/fogRecord';
 import { FOG_ENDS_MAX, fogEndsRecordBytes, writeFogEnds, type FogEndTells } from '../../shared/matchlog/fogEndRecord';
 import { FOG_FLIGHTS_MAX, fogFlightsRecordBytes, writeFogFlights, type FogFlightSends } from '../../shared/matchlog/fogFlightRecord';
+import { FOG_BACKFILLS_MAX, fogBackfillsRecordBytes, writeFogBackfills, type FogBackfills } from '../../shared/matchlog/fogBackfillRecord';
 import { shotRecordMaxBytes, writeShotRecord, type ShotInput } from '../../shared/matchlog/shotRecord';
 import { createShooterState } from '../../shared/validate/verdict';
 import { MatchLogWriter, type MatchLogStats, type MatchLogWriterOptions } from './writer';
@@ -192,6 +193,15 @@ export class MatchLogRecorder implements MatchRecorder {
       const n = Math.min(FOG_FLIGHTS_MAX, c.count - from);
       const at = writer.begin(RecordType.FOG_FLIGHTS, fogFlightsRecordBytes(n));
       writer.end(writeFogFlights(writer.view, at, c, from, n));
+    }
+  }
+
+  fogBackfills(c: FogBackfills): void {
+    const writer = this.writerOrNull ?? this.open();
+    for (let from = 0; from < c.count; from += FOG_BACKFILLS_MAX) {
+      const n = Math.min(FOG_BACKFILLS_MAX, c.count - from);
+      const at = writer.begin(RecordType.FOG_BACKFILLS, fogBackfillsRecordBytes(n));
+      writer.end(writeFogBackfills(writer.view, at, c, from, n));
     }
   }
 

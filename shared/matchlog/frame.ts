@@ -42,8 +42,12 @@ export const LOG_MAGIC = 0x4c4d5248;
  *    the other records unchanged, so a version 13 log reads as a version 14 one without them.
  * 15: fog ends records (who was told each projectile's end, and how: fogEndRecord.ts); the other
  *    records unchanged, so a version 14 log reads as a version 15 one without them.
+ * 16: fog backfills records (an enemy's poses handed a viewer with its send: fogBackfillRecord.ts);
+ *    the other records unchanged, so a version 15 log reads as a version 16 one without them.
  */
-export const LOG_FORMAT_VERSION = 15;
+export const LOG_FORMAT_VERSION = 16;
+/** The first version whose logs may carry fog backfills records. */
+export const LOG_VERSION_WITH_FOG_BACKFILLS = 16;
 /** The first version whose logs may carry fog ends records. */
 export const LOG_VERSION_WITH_FOG_ENDS = 15;
 /** The first version whose logs may carry fog flights records. */

@@ -13,4 +13,5 @@ export { ProjectileRecordType, readSpawn, readBlast, readEnd as readProjectileEn
 export { crc32 } from './crc32';
 export { readFog, writeFog, fogRecordBytes, FOG_HEAD_BYTES, FOG_CHANGE_BYTES, FOG_MAX_CHANGES, type FogChanges } from './fogRecord';
 export { readFogFlights, writeFogFlights, fogFlightsRecordBytes, FOG_FLIGHTS_HEAD_BYTES, FOG_FLIGHT_BYTES, FOG_FLIGHTS_MAX, type FogFlightSends } from './fogFlightRecord';
+export { readFogBackfills, writeFogBackfills, fogBackfillsRecordBytes, FOG_BACKFILLS_HEAD_BYTES, FOG_BACKFILL_BYTES, FOG_BACKFILLS_MAX, type FogBackfills } from './fogBackfillRecord';
 export { readFogEnds, writeFogEnds, fogEndsRecordBytes, FOG_ENDS_HEAD_BYTES, FOG_END_BYTES, FOG_ENDS_MAX, END_STRUCK_MASKED, END_VICTIMS_MASKED, type FogEndTells } from './fogEndRecord';

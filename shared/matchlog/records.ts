@@ -74,11 +74,13 @@ export const RecordType = {
   FOG_FLIGHTS: 11,
   /** Who a server-side fog of war let the game tell a projectile's end (format 15 on, ./fogEndRecord). */
   FOG_ENDS: 12,
+  /** The backfills a server-side fog of war handed the game for viewers sent an enemy again (format 16 on, ./fogBackfillRecord). */
+  FOG_BACKFILLS: 13,
 } as const;
 export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 
 export const RECORD_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 10: 'fog', 11: 'fog flights', 12: 'fog ends', 254: 'note', 255: 'gap',
+  1: 'header', 2: 'tick', 3: 'shot', 4: 'event', 5: 'end', 6: 'projectile spawn', 7: 'projectile end', 8: 'projectile blast', 9: 'identity', 10: 'fog', 11: 'fog flights', 12: 'fog ends', 13: 'fog backfills', 254: 'note', 255: 'gap',
 });
 
 /** f64 numbers per present player in a tick record (x y z qx qy qz qw clip time alive epoch). */

@@ -5,14 +5,15 @@
  * histories cleared at the same joins) so the page can draw the hitboxes the server rewound to and
  * re-judge the shot with validateShot, which must give the recorded verdict bit for bit; and what to
  * draw for a shot (loggedShotMarks): each pellet of a pull, the walls it passed, its hits; with fog
- * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt); every
+ * of war on (format 13 on), which enemies each viewer was sent at each tick (sentAt; from format 16
+ * on the ticks a backfill handed it with a send too); every
  * projectile's flight (flights: its spawn state and the ticks it flew) and, from format 14 on, from
  * which tick each viewer was sent it (flightSentAt); each flight's end (ends) and, from format 15 on,
  * which viewers were told it (endToldTo).
  * Pure: bytes in, numbers out; runs in the page and in Node tests alike.
  */
 import {
-  readFrames, decodeHeader, readEvent, readFog, readFogFlights, readFogEnds, readSpawn, readProjectileEnd, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
+  readFrames, decodeHeader, readEvent, readFog, readFogBackfills, readFogFlights, readFogEnds, readSpawn, readProjectileEnd, readShotInput, readShotRecord, compareVerdicts, describeLogEnd, RecordType, TICK_HEAD_BYTES, TICK_SLOT_BYTES, TICK_SLOT_EYE_AT, TICK_SLOT_STAMP_AT, tickSlotBytes,
   type FieldMismatch, type FrameReadResult, type LogEnd, type MatchHeader,
 } from '../../shared/audit/index';
 import {
@@ -133,6 +134,15 @@ export class MatchLogView {
       if (sent && !(open[p] === open[p])) open[p] = ti - 1;
       else if (!sent) close(p, ti - 1);
     };
+    // A backfill with a send: the viewer had the enemy's poses from its first pose's time on (the ticks back to it).
+    const backfill = (viewer: number, enemy: number, fromMs: number): void => {
+      if (viewer >= n || enemy >= n || ti === 0) return;
+      const p = viewer * n + enemy;
+      if (!(open[p] === open[p])) return;
+      let k = open[p]!;
+      while (k > 0 && this.tickTimes[k - 1]! >= fromMs) k--;
+      open[p] = k;
+    };
     const flights = new FlightSpans(this.flights, this.flightSent, n);
     for (let fi = 0; fi < list.length; fi++) {
       const f = list[fi]!;
@@ -172,6 +182,8 @@ export class MatchLogView {
         }
       } else if (f.type === RecordType.FOG) {
         readFog(v, at, f.payloadLength, fogChange);
+      } else if (f.type === RecordType.FOG_BACKFILLS) {
+        readFogBackfills(v, at, f.payloadLength, backfill);
       } else flights.read(f.type, v, at, f.payloadLength, ti);
     }
     for (let p = 0; p < n * n; p++) close(p, ti);
