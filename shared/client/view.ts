@@ -209,7 +209,8 @@ export class MatchView implements ShotScene {
       pose.x = b[q + Bf.X]!; pose.y = b[q + Bf.Y]!; pose.z = b[q + Bf.Z]!;
       pose.qx = b[q + Bf.QX]!; pose.qy = b[q + Bf.QY]!; pose.qz = b[q + Bf.QZ]!; pose.qw = b[q + Bf.QW]!;
       pose.clip = b[q + Bf.CLIP]!; pose.time = b[q + Bf.ANIM]!; pose.alive = b[q + Bf.ALIVE] === 1; pose.epoch = epoch; pose.eyeHeight = b[q + Bf.EYE]!;
-      if (h.record(b[q + Bf.TICK]!, b[q + Bf.TIME]!, pose) !== RecordResult.OK) continue;
+      // The server's history as recorded, its rotation already renormalised: kept bit for bit.
+      if (h.record(b[q + Bf.TICK]!, b[q + Bf.TIME]!, pose, true) !== RecordResult.OK) continue;
       if (taken === 0) {
         this.presentSinceMs[s] = b[q + Bf.TIME]!;
         this.epoch[s] = epoch;

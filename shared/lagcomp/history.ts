@@ -140,9 +140,10 @@ export class PlayerHistory {
    * Stores one snapshot and returns why when it refuses. Refuses (and changes nothing) when a number
    * is not finite (the eye height and the input stamp may be NaN: unknown), the tick or time
    * does not increase over the newest snapshot, the rotation is not close to unit length (it is
-   * renormalised when it is), or the clip is not an integer 0..255. Returns why.
+   * renormalised when it is, unless `normalized`: a pose read from another history, kept bit for
+   * bit), or the clip is not an integer 0..255. Returns why.
    */
-  record(tick: number, timeMs: number, pose: PlayerPose): RecordResult {
+  record(tick: number, timeMs: number, pose: PlayerPose, normalized = false): RecordResult {
     const { x, y, z, qx, qy, qz, qw, time, clip } = pose;
     if (!(Number.isFinite(tick) && Number.isFinite(timeMs) && Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)
       && Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz) && Number.isFinite(qw) && Number.isFinite(time)
@@ -157,7 +158,7 @@ export class PlayerHistory {
       const newest = ((this.head - 1 + this.capacity) % this.capacity) * NUM_STRIDE;
       if (!(tick > this.num[newest + TICK] && timeMs > this.num[newest + T_MS])) return RecordResult.NOT_INCREASING;
     }
-    const inv = 1 / Math.sqrt(n2);
+    const inv = normalized ? 1 : 1 / Math.sqrt(n2);
     const o = this.head * NUM_STRIDE;
     const a = this.num;
     a[o + T_MS] = timeMs; a[o + TICK] = tick;
