@@ -293,8 +293,10 @@ describe('fog of war in the match log', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the recorded changes read back by the audit give the room\'s own counts per viewer, and the withheld pair', async () => {
-    const players = await match(logServer, 3);
+  /** A room of three (these join options): C walks out from behind the wall until A has it, then all leave and the log closes. Returns A. */
+  async function walkOutLogged(joinOptions: Record<string, unknown>[] = []): Promise<TestPlayer> {
+    closed = null;
+    const players = await match(logServer, 3, joinOptions);
     const [a, , c] = players;
     await a!.snapshotsPass(20);
     c!.holdInput(walk(1));
@@ -304,6 +306,11 @@ describe('fog of war in the match log', () => {
     for (const p of players) await p.leave();
     await waitFor(() => closed !== null, 'the log closed', 10_000);
     await closed;
+    return a!;
+  }
+
+  it('the recorded changes read back by the audit give the room\'s own counts per viewer, and the withheld pair', async () => {
+    await walkOutLogged();
     expect(changes).toBeGreaterThan(0);
     const r = await auditMatchLog(path, { world, calibration: null });
     expect(r.problems).toEqual([]);
@@ -335,18 +342,8 @@ describe('fog of war in the match log', () => {
   });
 
   it('a viewer\'s backfills are logged: the audit ends its withheld spans with them, the replay viewer draws their ticks as had', async () => {
-    closed = null;
-    const players = await match(logServer, 3, [{ fogBackfill: true }, {}, {}]);
-    const [a, , c] = players;
-    await a!.snapshotsPass(20);
-    c!.holdInput(walk(1));
-    await a!.until(() => holds(a!, 2), 10_000, 'C out from behind the wall');
-    c!.stopInputs();
-    await a!.snapshotsPass(10);
-    for (const p of players) await p.leave();
-    await waitFor(() => closed !== null, 'the log closed', 10_000);
-    await closed;
-    const got = a!.backfills.map((x) => { const d = createBackfill(); expect(decodeBackfill(d, x.bytes)).toBe(true); return { enemy: d.slot, fromMs: d.samples[Bf.TIME]! }; });
+    const a = await walkOutLogged([{ fogBackfill: true }, {}, {}]);
+    const got = a.backfills.map((x) => { const d = createBackfill(); expect(decodeBackfill(d, x.bytes)).toBe(true); return { enemy: d.slot, fromMs: d.samples[Bf.TIME]! }; });
     expect(got.some((g) => g.enemy === 2)).toBe(true);
     const r = await auditMatchLog(path, { world, calibration: null });
     expect([r.fog.backfillsRecorded, r.fog.badBackfills, r.fog.badRecords]).toEqual([true, 0, 0]);
