@@ -346,6 +346,7 @@ describe('fog of war in the match log', () => {
     const got = a.backfills.map((x) => { const d = createBackfill(); expect(decodeBackfill(d, x.bytes)).toBe(true); return { enemy: d.slot, fromMs: d.samples[Bf.TIME]! }; });
     expect(got.some((g) => g.enemy === 2)).toBe(true);
     const r = await auditMatchLog(path, { world, calibration: null });
+    expect(r.problems).toEqual([]);
     expect([r.fog.backfillsRecorded, r.fog.badBackfills, r.fog.badRecords]).toEqual([true, 0, 0]);
     // Every backfill A was handed, and only A's, ends one of its withheld spans at the send.
     expect(r.fog.viewers.map((v) => v.backfills)).toEqual([got.length, 0, 0]);

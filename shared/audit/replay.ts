@@ -35,6 +35,7 @@ import { readIdentity } from '../matchlog/identityRecord';
 import { readFog } from '../matchlog/fogRecord';
 import { readFogFlights } from '../matchlog/fogFlightRecord';
 import { readFogEnds } from '../matchlog/fogEndRecord';
+import { readFogBackfills } from '../matchlog/fogBackfillRecord';
 
 /** Fog records are checked here and counted by the behaviour audit (server/behaviour/fogAudit.ts). */
 const ignoreFogChange = (): void => {};
@@ -314,6 +315,11 @@ class Replay {
       case RecordType.FOG_ENDS: {
         const id = readFogEnds(view, at, f.payloadLength, ignoreFogChange);
         if (id !== id) this.bad(f.offset, f.type, 'fog ends record malformed');
+        break;
+      }
+      case RecordType.FOG_BACKFILLS: {
+        const t = readFogBackfills(view, at, f.payloadLength, ignoreFogChange);
+        if (t !== t) this.bad(f.offset, f.type, 'fog backfills record malformed');
         break;
       }
       case NOTE_FRAME_TYPE: {

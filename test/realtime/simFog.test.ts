@@ -29,9 +29,8 @@ describe('simulator fog of war report', () => {
       expect(r.withheldShare === null || r.withheldShare === 0).toBe(true);
       expect(d.backfillsTaken).toBe(0);
     } else {
-      // The bots take backfills: each enemy sent to a joiner comes with its poses before the first patch.
+      // The bots take backfills: an enemy sent again comes with its poses from before the patch.
       expect(d.backfillsTaken).toBeGreaterThan(0);
-      expect(d.backfillsDropped).toBeLessThanOrEqual(d.backfillsTaken);
     }
     const pk = r.peekersAdvantageMs!;
     expect(pk.rttMs).toBe(60);
