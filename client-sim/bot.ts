@@ -15,7 +15,6 @@
  */
 import type { VerdictReply, HitReply, DamagedReply } from '../shared/protocol/messages';
 import { createShotMessage, type ShotMessage } from '../shared/protocol/shot';
-import { createBackfill, decodeBackfill } from '../shared/protocol/backfill';
 import { InputSender } from './inputSender';
 import { VerdictKind, type Verdict } from '../shared/validate/verdict';
 import type { WeaponSpec } from '../shared/weapons';
@@ -104,8 +103,6 @@ export class Bot implements Fighter {
   /** Frames weapon messages: a pattern weapon's pellets filled for the seq it goes out with, unless a cheat set them. */
   private readonly framer: ShotFramer;
   private readonly viewAt = new Float64Array(3);
-  /** The last backfill read (MatchView.backfill copies it). */
-  private readonly backfillIn = createBackfill();
   private readonly serverAt = (local: number): number => this.clock.serverNow(local) + this.clock.rttMs / 2;
 
   constructor(opts: BotOptions) {
@@ -139,8 +136,7 @@ export class Bot implements Fighter {
 
   async connect(): Promise<void> {
     const o = this.opts;
-    const backfill = o.fogBackfill !== false;
-    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: this.interpDelayMs, fogBackfill: backfill }, {
+    await this.conn.join(o.url, o.roomId, { name: o.name, interpDelayMs: this.interpDelayMs, fogBackfill: o.fogBackfill !== false }, {
       joined: (slot) => {
         this.slot = slot;
         this.view.ownSlot = slot;
@@ -160,9 +156,7 @@ export class Bot implements Fighter {
       damaged: (d) => this.onDamaged(d),
       reject: (r) => { this.rejects[r.reason] = (this.rejects[r.reason] ?? 0) + 1; },
       projectile: (e) => this.launches.serverEnd(e, this.slot),
-      backfill: (bytes) => {
-        if (backfill && decodeBackfill(this.backfillIn, bytes)) this.view.backfill(this.backfillIn);
-      },
+      backfill: (b) => this.view.backfill(b),
     });
     this.timer = setInterval(() => this.safeFrame(), o.frameMs ?? 16);
   }

@@ -8,6 +8,7 @@
  * function, so sending an input every frame allocates nothing here (a message may wait in the link
  * for seconds behind a retransmission, so the ring is deep; a slot still queued is never reused).
  */
+import { createBackfill, decodeBackfill, type Backfill } from '../shared/protocol/backfill';
 import { Client, type Room } from '@colyseus/sdk';
 import { Msg, ROOM_NAME, type ProjectileEndReply, type VerdictReply, type HitReply, type DamagedReply, type RejectReply, type WelcomeReply } from '../shared/protocol/messages';
 import { INPUT_BYTES } from '../shared/protocol/input';
@@ -31,8 +32,8 @@ export interface Handlers {
   joined(slot: number): void;
   /** The room's welcome: the match's own rules (its spread seed among them). */
   welcome?(w: WelcomeReply): void;
-  /** An enemy's poses ahead of the patch that sends it again (Msg.BACKFILL bytes, a copy). */
-  backfill?(bytes: Uint8Array): void;
+  /** An enemy's poses ahead of the patch that sends it again (Msg.BACKFILL, decoded; the object is reused). */
+  backfill?(b: Backfill): void;
 }
 
 /** A ring of byte buffers with one pre-bound sender each. */
@@ -83,6 +84,8 @@ export class Connection {
   private readonly inputs: SendRing;
   private readonly pongs: SendRing;
   private readonly pool: SnapshotPool;
+  /** The last backfill read (MatchView.backfill copies it). */
+  private readonly backfillIn = createBackfill();
 
   constructor(readonly link: Link, maxPlayers: number, tickRate: number) {
     this.stamper = new InputStamper(tickRate);
@@ -113,7 +116,9 @@ export class Connection {
     room.onMessage(Msg.PROJECTILE, (e: ProjectileEndReply) => link.receive(() => h.projectile?.(e)));
     room.onMessage(Msg.BACKFILL, (bytes: Uint8Array) => {
       const copy = new Uint8Array(bytes);
-      link.receive(() => h.backfill?.(copy));
+      link.receive(() => {
+        if (decodeBackfill(this.backfillIn, copy)) h.backfill?.(this.backfillIn);
+      });
     });
     let slot = -1;
     room.onStateChange((state: any) => {

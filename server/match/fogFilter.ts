@@ -58,8 +58,7 @@
  */
 import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
-import { backfillBytes, BACKFILL_HEADER_BYTES, BACKFILL_MAX_SAMPLES, encodeBackfill } from '../../shared/protocol/backfill';
-import { createPlayerPose } from '../../shared/lagcomp/pose';
+import { FogBackfills } from './fogBackfills';
 import type { HitregMatch } from './match';
 import type { World } from '../../shared/world/world';
 import { createEndTold, decideEndTold, type EndTold, type ProjectileEndLike } from './fogEnds';
@@ -142,8 +141,8 @@ export class FogFilter<Id extends string | number = string> {
   readonly enemyTicksWithheld: Float64Array;
   /** Per viewer slot: sent everyone (setSeeAll). */
   readonly seeAll: Uint8Array;
-  /** Per viewer slot: its client takes backfills (setBackfill). */
-  readonly backfills: Uint8Array;
+  /** Per viewer slot: its client takes backfills (setBackfill); the messages and their log (./fogBackfills). */
+  private readonly backfills: FogBackfills;
   readonly patchMs: number;
   readonly safetyMs: number;
   readonly unknownOneWayMs: number;
@@ -161,12 +160,6 @@ export class FogFilter<Id extends string | number = string> {
   private readonly onFlightSent: FogFilterOptions['onFlightSent'];
   private readonly onProblem: (message: string, error?: unknown) => void;
   private readonly record = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, sent: null as unknown as Uint8Array };
-  private readonly backfillOut = new Uint8Array(backfillBytes(BACKFILL_MAX_SAMPLES));
-  private readonly backfillView = new DataView(this.backfillOut.buffer);
-  private readonly backfillPose = createPlayerPose();
-  /** The backfills handed out during update()'s onChange calls, logged after its fog record (a fog backfills record). */
-  private readonly backfillRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, enemy: null as unknown as Uint16Array, fromMs: null as unknown as Float64Array };
-  private inChanges = false;
   private readonly flightRecord = { timeMs: 0, count: 0, viewer: null as unknown as Uint16Array, id: null as unknown as Float64Array };
 
   constructor(private readonly match: HitregMatch<Id>, options: FogFilterOptions) {
@@ -180,15 +173,18 @@ export class FogFilter<Id extends string | number = string> {
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
-    this.backfills = new Uint8Array(n);
+    this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
+    this.backfills = new FogBackfills(n, (m, e) => {
+      this.problems++;
+      if (this.problems <= 3) this.onProblem(m, e);
+    });
     this.feeder = new FogFeed(match, this.fog, {
       maxSpeed: m.maxSpeed, patchMs: this.patchMs, safetyMs: this.safetyMs,
-      unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden', backfill: this.backfills,
+      unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden', backfill: this.backfills.on,
     });
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);
     this.hiddenSince = new Float64Array(n * n).fill(Number.NaN);
     this.onChange = options.onChange;
-    this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.sent = new Uint8Array(n * n);
     this.changeViewer = new Uint16Array(n * n);
     this.changeEnemy = new Uint16Array(n * n);
@@ -203,9 +199,6 @@ export class FogFilter<Id extends string | number = string> {
     this.record.viewer = this.changeViewer;
     this.record.enemy = this.changeEnemy;
     this.record.sent = this.changeSent;
-    this.backfillRecord.viewer = new Uint16Array(n * n);
-    this.backfillRecord.enemy = new Uint16Array(n * n);
-    this.backfillRecord.fromMs = new Float64Array(n * n);
     this.flightRecord.viewer = this.flights.changeViewer;
     this.flightRecord.id = this.flights.changeId;
   }
@@ -264,7 +257,7 @@ export class FogFilter<Id extends string | number = string> {
    * (./fogFeed). A viewer marked so whose client drops backfills may see enemies pop in.
    */
   setBackfill(slot: number, on: boolean): void {
-    if (slot >= 0 && slot < this.capacity) this.backfills[slot] = on ? 1 : 0;
+    if (slot >= 0 && slot < this.capacity) this.backfills.on[slot] = on ? 1 : 0;
   }
 
   /**
@@ -275,50 +268,12 @@ export class FogFilter<Id extends string | number = string> {
    * for it).
    */
   backfillFor(viewerSlot: number, enemySlot: number): Uint8Array | null {
-    if (!(viewerSlot >= 0 && viewerSlot < this.capacity && enemySlot >= 0 && enemySlot < this.capacity) || this.backfills[viewerSlot] !== 1) return null;
-    const viewer = this.occupant[viewerSlot], enemy = this.occupant[enemySlot];
-    const mp = viewer === undefined ? undefined : this.match.player(viewer);
-    const h = this.match.scene.histories[enemySlot];
-    if (mp === undefined || enemy === undefined || h === undefined || h.size() === 0) return null;
-    const newest = h.newestTimeMs(), pose = this.backfillPose;
-    h.snapshot(pose, h.size() - 1);
-    const bytes = encodeBackfill(this.backfillOut, enemySlot, h, pose.epoch, newest - mp.interpDelayMs - 1000 / this.match.tickRate, newest, pose);
-    if (bytes !== null) this.logBackfill(viewerSlot, enemySlot, this.backfillView.getFloat64(BACKFILL_HEADER_BYTES, true));
-    return bytes;
-  }
-
-  /**
-   * A backfill handed out: listed for the fog backfills record written after update()'s fog record
-   * when asked from onChange (as the module comment shows), else written at once with the newest tick's time.
-   */
-  private logBackfill(viewer: number, enemy: number, fromMs: number): void {
-    const r = this.backfillRecord, rec = this.match.recorder;
-    if (rec === null || rec.fogBackfills === undefined) return;
-    if (this.inChanges && r.count < r.viewer.length) {
-      r.viewer[r.count] = viewer; r.enemy[r.count] = enemy; r.fromMs[r.count] = fromMs;
-      r.count++;
-      return;
-    }
-    r.viewer[0] = viewer; r.enemy[0] = enemy; r.fromMs[0] = fromMs;
-    r.count = 1;
-    this.writeBackfills();
-  }
-
-  /** Writes the listed backfills (a fog backfills record at the newest tick's time) and empties the list. */
-  private writeBackfills(): void {
-    const r = this.backfillRecord, rec = this.match.recorder;
-    if (r.count === 0 || rec === null || rec.fogBackfills === undefined) {
-      r.count = 0;
-      return;
-    }
-    r.timeMs = this.match.newestTickMs;
-    try {
-      rec.fogBackfills(r);
-    } catch (e) {
-      this.problems++;
-      if (this.problems <= 3) this.onProblem('the recorder failed on a fog backfills record (the match goes on)', e);
-    }
-    r.count = 0;
+    if (!(viewerSlot >= 0 && viewerSlot < this.capacity && enemySlot >= 0 && enemySlot < this.capacity)) return null;
+    const viewer = this.occupant[viewerSlot], match = this.match;
+    const mp = viewer === undefined ? undefined : match.player(viewer);
+    const h = match.scene.histories[enemySlot];
+    if (mp === undefined || this.occupant[enemySlot] === undefined || h === undefined) return null;
+    return this.backfills.encode(viewerSlot, enemySlot, mp.interpDelayMs, h, 1000 / match.tickRate, match.recorder, match.newestTickMs);
   }
 
   /** Drops what the fog remembers of player `id`'s pairs (a teleport the epoch does not mark). */
@@ -370,12 +325,11 @@ export class FogFilter<Id extends string | number = string> {
     const fcb = this.onFlightSent;
     if (fcb !== undefined) for (let i = 0; i < flightCount; i++) fcb(fl.changeViewer[i]!, fl.changeIndex[i]!);
     const cb = this.onChange;
-    this.backfillRecord.count = 0;
-    this.inChanges = true;
+    this.backfills.begin();
     try {
       if (cb !== undefined) for (let i = 0; i < count; i++) cb(this.changeViewer[i]!, this.changeEnemy[i]!, this.changeSent[i] === 1);
     } finally {
-      this.inChanges = false;
+      this.backfills.end();
     }
     const rec = match.recorder;
     if (rec === null) return count;
@@ -396,7 +350,7 @@ export class FogFilter<Id extends string | number = string> {
       if (this.problems <= 3) this.onProblem('the recorder failed on a fog record (the match goes on)', e);
     }
     // The backfills handed out with this update's sends, after the fog record that sent them.
-    this.writeBackfills();
+    this.backfills.flush(rec, match.newestTickMs);
     return count;
   }
 
