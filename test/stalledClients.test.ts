@@ -82,7 +82,8 @@ describe('clients that stop reading', () => {
       expect(line).toMatchObject({ roomId: room.roomId, slot: room.slotOf(s.sessionId)!.index });
       expect(line.bytes as number).toBeGreaterThan(MAX_BYTES);
       expect(line.bytes as number).toBeLessThanOrEqual(HARD_FACTOR * MAX_BYTES);
-      expect(line.ms as number).toBeGreaterThan(MAX_MS);
+      // Held past the bound; the line rounds the time to the ms (server/index.ts), so 300.3 ms reads 300.
+      expect(line.ms as number).toBeGreaterThanOrEqual(MAX_MS);
       expect(line.rule).toBe('held');
     }
     expect(lines.filter((l) => l.event === 'stalled_client')).toHaveLength(3);
