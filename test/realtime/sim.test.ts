@@ -19,7 +19,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, interpDelayFor, WINDOW_MARGIN_MS, type SimReport } from '../../client-sim/simulate';
 import { Link } from '../../client-sim/net';
 import { Rng } from '../../client-sim/rng';
-import { distribution } from '../../client-sim/report';
+import { distribution, summarizeShots } from '../../client-sim/report';
+import { WEAPONS } from '../../shared/weapons';
 import { Intent, type ShotLog } from '../../client-sim/bot';
 import { VerdictKind } from '../../shared/validate/verdict';
 import { waitFor } from '../helpers/wait';
@@ -68,9 +69,13 @@ describe('per-bot link', () => {
 describe('honest players at 100 ms RTT, 20 ms jitter', () => {
   let report: SimReport;
   it('predictions agree with the server, no honest message is rejected, the mirrors hold', async () => {
-    // Plays on until an honest rocket or grenade has been launched (the simulator's arena carries them).
+    // Plays on until an honest rocket or grenade has been launched (the simulator's arena carries
+    // them) and an honest spray or burst has claimed a shot one fire interval after the last (a short
+    // run on a loaded machine may end before either).
     const launched = (l: readonly ShotLog[]): boolean => l.some((s) => s.intent === Intent.HONEST && s.verdict?.kind === VerdictKind.LAUNCH);
-    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, until: launched, maxSeconds: 60, server: { matchLogDir: logDir } });
+    const intervals = WEAPONS.map((w) => w.fireIntervalMs);
+    const fullRate = (l: readonly ShotLog[]): boolean => summarizeShots(l, intervals).honestFullRateShots > 0;
+    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, until: (l) => launched(l) && fullRate(l), maxSeconds: 60, server: { matchLogDir: logDir } });
     expect(report.matchLog).not.toBeNull(); // the in-process server keeps writing its match log
     expect(report.config.inProcess).toBe(true);
     expect(report.honestJudged).toBeGreaterThanOrEqual(20);
