@@ -5,7 +5,7 @@
  * of it for a client that joined with `fogBackfill: true`; a flight's snapshot in), the bullet holes (fogHoles.ts) and the roster (everyone's scoreboard fields).
  */
 import { StateView, type MapSchema } from '@colyseus/schema';
-import type { Client } from '@colyseus/core';
+import { ClientState, type Client } from '@colyseus/core';
 import { FogFilter, type HitregMatch } from '../match/index';
 import { FogHoles } from './fogHoles';
 import { Msg } from '../../shared/index';
@@ -67,8 +67,13 @@ export class ArenaFog {
     if (viewer === null || viewer === undefined || viewer.view === null || enemy === null || enemy === undefined || enemy.state === null) return;
     if (sent) {
       // Ahead of the patch that carries the enemy again, on the same connection (MatchView.backfill).
-      const bytes = this.filter.backfillFor(viewerSlot, enemySlot);
-      if (bytes !== null) viewer.client?.sendBytes(Msg.BACKFILL, bytes);
+      // A client still joining gets none: Colyseus holds its messages until its full state, which
+      // already holds the enemy, so a backfill would come after the run began (and be dropped).
+      const client = viewer.client;
+      if (client !== null && client !== undefined && client.state === ClientState.JOINED) {
+        const bytes = this.filter.backfillFor(viewerSlot, enemySlot);
+        if (bytes !== null) client.sendBytes(Msg.BACKFILL, bytes);
+      }
       viewer.view.add(enemy.state);
     } else viewer.view.remove(enemy.state);
   }

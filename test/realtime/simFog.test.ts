@@ -2,16 +2,20 @@
  * The simulator's fog-of-war report end to end (client-sim/fogWatch.ts, peek.ts): a few honest bots
  * for a few seconds against an in-process arena with `--fog on` asked for, then one scripted peek.
  * The report's last line carries fog, popIn, withheldShare, wallhackLeadMs, peekersAdvantageMs
- * and diedBehindCoverRate, with screen samples taken, and the bots took backfills. With the server's
+ * and diedBehindCoverRate, with screen samples taken. On the walled level with spread spawns the bots
+ * meet enemies out of cover and take backfills, and drop none: a client still joining is sent none
+ * (Colyseus holds its messages until its full state, which already holds the enemy). With the server's
  * fog off (or a server without the option) nothing is withheld, so withheldShare is 0, no enemy pops
  * in and no backfill comes.
  */
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
+import { roomsLevel } from '../../server/level/rooms';
 
 describe('simulator fog of war report', () => {
+  const level = roomsLevel();
   it('reports the fog measures and a peek at the run\'s round trip', async () => {
-    const r = await runSimulation({ bots: 4, seconds: 4, rttMs: 60, jitterMs: 10, loss: 0, seed: 3, audit: false, fog: 'on', peeks: 1, server: { matchLogDir: false } });
+    const r = await runSimulation({ bots: 6, seconds: 5, rttMs: 60, jitterMs: 10, loss: 0, seed: 3, audit: false, fog: 'on', peeks: 1, spawns: 'spread', level, server: { level, matchLogDir: false } });
     const line = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
     for (const k of ['fog', 'popIn', 'withheldShare', 'wallhackLeadMs', 'peekersAdvantageMs', 'diedBehindCoverRate']) expect(line).toHaveProperty(k);
     expect(typeof r.popIn).toBe('number');
@@ -31,6 +35,7 @@ describe('simulator fog of war report', () => {
     } else {
       // The bots take backfills: an enemy sent again comes with its poses from before the patch.
       expect(d.backfillsTaken).toBeGreaterThan(0);
+      expect(d.backfillsDropped).toBe(0);
     }
     const pk = r.peekersAdvantageMs!;
     expect(pk.rttMs).toBe(60);
