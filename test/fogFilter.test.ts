@@ -242,6 +242,48 @@ describe('FogFilter', () => {
     expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
   });
 
+  it('a respawned viewer whose inputs are held upstream: its eye\'s horizon grows from the respawn, so what its client may walk into sight of is sent', () => {
+    const g = game();
+    g.put('a', 0, 3);
+    g.put('b', 0, 8);
+    const a = g.match.slotOf('a'), b = g.match.slotOf('b'), dt = 1000 / 64;
+    for (const id of ['a', 'b']) g.match.setRoundTrip(id, 100);
+    for (let i = 0; i < 16; i++) {
+      g.input('a', g.match.now() - 50);
+      g.input('b', g.match.now() - 50);
+      g.tick();
+    }
+    const base = g.fog.fog.horizon[b]!;
+    // b respawns behind the wall's middle (the wall spans x -3..3 at z = -4), out of a's sight; its
+    // new life has no input stepped (the arena's queue holds still: the stamp is NaN), and its
+    // client's inputs are held upstream for 650 ms while it walks out past the wall's end.
+    g.match.kill('b');
+    g.feet.set('b', [0, -5]);
+    g.match.respawn('b', { x: 0, y: 0, z: -5 });
+    g.stepped('b', Number.NaN);
+    // Withheld a patch after its new spot is tested (a pair turned hidden stays sent that long).
+    g.tick(3);
+    expect(lineOfSight([0, -5], [0, 3])).toBe(false);
+    expect(g.fog.isSent(b, a)).toBe(false);
+    const ticks = Math.round(650 / dt) - 3;
+    for (let i = 0; i < ticks; i++) {
+      g.input('a', g.match.now() - 50);
+      g.tick();
+    }
+    // 650 ms of movement it may have made: the horizon grew by it (a lead under a second), and a,
+    // in sight from where b's client may now be (3.8 m on at 6 m/s, past the wall's end), is sent.
+    expect(lineOfSight([3.8, -5], [0, 3])).toBe(true);
+    expect(g.fog.fog.horizon[b]! + g.fog.fog.stall[b]!).toBeGreaterThanOrEqual(base + 0.5);
+    expect(g.fog.isSent(b, a)).toBe(true);
+    // Its inputs of the life arrive: the lead is theirs again.
+    for (let i = 0; i < 2; i++) {
+      g.input('a', g.match.now() - 50);
+      g.input('b', g.match.now() - 50);
+      g.tick();
+    }
+    expect(g.fog.fog.horizon[b]!).toBeLessThanOrEqual(base + 1e-9);
+  });
+
   it('a viewer that takes backfills: its eye\'s horizon has half its round trip in place of its delay, every body\'s region holds where it was over the look-back, and backfillFor is its history', () => {
     const g = game(), n = g.fog.capacity;
     g.put('a', 0, 0);

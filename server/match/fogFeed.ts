@@ -12,7 +12,10 @@
  *   one-way = rttMs / 2 (unknownOneWayMs before the first round trip sample), or more: the newest
  *             tick's time less the stamp of the newest input it stepped, when that is larger (under
  *             1 s): the client's screen runs ahead of what the server stepped by its one way plus
- *             the inputs waiting in the server's queue,
+ *             the inputs waiting in the server's queue (before the first input of a life is
+ *             stepped, from a client that stamped its inputs in an earlier life, the life's first
+ *             snapshot stands for that stamp: a client whose inputs are held upstream right after a
+ *             respawn moves on from its spawn unseen),
  *   interp  = the viewer's interpolation delay (as the match clamped it); for a viewer that takes
  *             backfills (FogFilter.setBackfill) the smaller of it and rttMs / 2: such a client draws
  *             an enemy sent again as soon as its backfill lands, a down trip after the send. Its
@@ -44,7 +47,7 @@
  * the match's slots at construction.
  */
 import { MAX_HORIZON_S, type FogOfWar } from '../../shared/fog/index';
-import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
+import { SNAPSHOT_FEET, type PlayerHistory } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import type { MatchPlayer } from './player';
 
@@ -80,6 +83,14 @@ export class FogFeed<Id extends string | number = string> {
   /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
   private readonly ownV: Float64Array;
   private readonly ownKnown: Uint8Array;
+  /**
+   * Per slot: the time of its life's first snapshot, and whether an input stamp of this life has
+   * been fed (until then its stamp is the life's start: see feed()).
+   */
+  private readonly lifeStart: Float64Array;
+  private readonly stampedLife: Uint8Array;
+  /** Per slot: its occupant's game stamps inputs (a stamp was fed in any life); a game that stamps none has no lead to measure. */
+  private readonly stamps: Uint8Array;
   /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
   private readonly stallUntil: Float64Array;
   private readonly backfill: Uint8Array;
@@ -103,6 +114,9 @@ export class FogFeed<Id extends string | number = string> {
     this.ownV = new Float64Array(3 * n);
     this.ownKnown = new Uint8Array(n);
     this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+    this.lifeStart = new Float64Array(n).fill(Number.NaN);
+    this.stampedLife = new Uint8Array(n);
+    this.stamps = new Uint8Array(n);
     this.backfill = settings.backfill;
     this.lookBack = new Float64Array(n);
   }
@@ -161,6 +175,17 @@ export class FogFeed<Id extends string | number = string> {
     const f = this.feet;
     hist.feetInto(f, 0, k - 1);
     const x = f[1]!, y = f[2]!, z = f[3]!, ep = f[5]!, alive = f[6] === 1;
+    // No input of this life stepped yet (a respawn: the stamp is NaN) from a client that stamps its
+    // inputs: it may have moved since it learnt of the life, with inputs still on their way (an
+    // upstream stall), so its stamp counts as the life's first snapshot and the lead below grows from there.
+    if (this.epoch[s] !== ep) {
+      this.lifeStart[s] = this.firstOfLife(hist, k, ep);
+      this.stampedLife[s] = 0;
+    }
+    if (f[7] === f[7]) {
+      this.stampedLife[s] = 1;
+      this.stamps[s] = 1;
+    } else if (this.stampedLife[s] === 0 && this.stamps[s] === 1) f[7] = this.lifeStart[s]!;
     const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
     let vx = 0, vy = 0, vz = 0;
     // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
@@ -217,6 +242,18 @@ export class FogFeed<Id extends string | number = string> {
     return teleported;
   }
 
+  /** The time of the oldest of the k snapshots in `hist` in the unbroken run of epoch ep that ends at the newest. */
+  private firstOfLife(hist: PlayerHistory, k: number, ep: number): number {
+    const f = this.feet;
+    let t = f[0]!;
+    for (let i = k - 2; i >= 0; i--) {
+      hist.feetInto(f, SNAPSHOT_FEET, i);
+      if (f[SNAPSHOT_FEET + 5] !== ep) break;
+      t = f[SNAPSHOT_FEET]!;
+    }
+    return t;
+  }
+
   /** Slot s changes hands: out of the fog, its feed state fresh. */
   clear(s: number): void {
     this.fog.removePlayer(s);
@@ -225,6 +262,9 @@ export class FogFeed<Id extends string | number = string> {
     this.interp[s] = Number.NaN;
     this.ownKnown[s] = 0;
     this.stallUntil[s] = Number.NEGATIVE_INFINITY;
+    this.lifeStart[s] = Number.NaN;
+    this.stampedLife[s] = 0;
+    this.stamps[s] = 0;
     this.lookBack[s] = 0;
   }
 
