@@ -47,7 +47,7 @@
  * the match's slots at construction.
  */
 import { MAX_HORIZON_S, type FogOfWar } from '../../shared/fog/index';
-import { SNAPSHOT_FEET, type PlayerHistory } from '../../shared/lagcomp/history';
+import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
 import type { HitregMatch } from './match';
 import type { MatchPlayer } from './player';
 
@@ -83,11 +83,7 @@ export class FogFeed<Id extends string | number = string> {
   /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
   private readonly ownV: Float64Array;
   private readonly ownKnown: Uint8Array;
-  /**
-   * Per slot: the time of its life's first snapshot, and whether an input stamp of this life has
-   * been fed (until then its stamp is the life's start: see feed()).
-   */
-  private readonly lifeStart: Float64Array;
+  /** Per slot: whether an input stamp of this life has been fed (until then its stamp is the life's start, MatchPlayer.lifeStartMs: see feed()). */
   private readonly stampedLife: Uint8Array;
   /** Per slot: its occupant's game stamps inputs (a stamp was fed in any life); a game that stamps none has no lead to measure. */
   private readonly stamps: Uint8Array;
@@ -114,7 +110,6 @@ export class FogFeed<Id extends string | number = string> {
     this.ownV = new Float64Array(3 * n);
     this.ownKnown = new Uint8Array(n);
     this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
-    this.lifeStart = new Float64Array(n).fill(Number.NaN);
     this.stampedLife = new Uint8Array(n);
     this.stamps = new Uint8Array(n);
     this.backfill = settings.backfill;
@@ -178,14 +173,12 @@ export class FogFeed<Id extends string | number = string> {
     // No input of this life stepped yet (a respawn: the stamp is NaN) from a client that stamps its
     // inputs: it may have moved since it learnt of the life, with inputs still on their way (an
     // upstream stall), so its stamp counts as the life's first snapshot and the lead below grows from there.
-    if (this.epoch[s] !== ep) {
-      this.lifeStart[s] = this.firstOfLife(hist, k, ep);
-      this.stampedLife[s] = 0;
-    }
+    if (this.epoch[s] !== ep) this.stampedLife[s] = 0;
+    const mp = h as MatchPlayer<Id>;
     if (f[7] === f[7]) {
       this.stampedLife[s] = 1;
       this.stamps[s] = 1;
-    } else if (this.stampedLife[s] === 0 && this.stamps[s] === 1) f[7] = this.lifeStart[s]!;
+    } else if (this.stampedLife[s] === 0 && this.stamps[s] === 1 && !mp.lifePending) f[7] = mp.lifeStartMs;
     const eye = f[4]! === f[4]! ? f[4]! : match.rules.eyeHeightM;
     let vx = 0, vy = 0, vz = 0;
     // The velocity is the player's own only when the last tick stepped input (its stamp moved): a
@@ -238,20 +231,8 @@ export class FogFeed<Id extends string | number = string> {
     fog.alive[s] = alive || this.corpsesSeen ? 1 : 0;
     fog.team[s] = h.team;
     this.past(s, k, x, y, z, ep);
-    this.time(s, h as MatchPlayer<Id>, own);
+    this.time(s, mp, own);
     return teleported;
-  }
-
-  /** The time of the oldest of the k snapshots in `hist` in the unbroken run of epoch ep that ends at the newest. */
-  private firstOfLife(hist: PlayerHistory, k: number, ep: number): number {
-    const f = this.feet;
-    let t = f[0]!;
-    for (let i = k - 2; i >= 0; i--) {
-      hist.feetInto(f, SNAPSHOT_FEET, i);
-      if (f[SNAPSHOT_FEET + 5] !== ep) break;
-      t = f[SNAPSHOT_FEET]!;
-    }
-    return t;
   }
 
   /** Slot s changes hands: out of the fog, its feed state fresh. */
@@ -262,7 +243,6 @@ export class FogFeed<Id extends string | number = string> {
     this.interp[s] = Number.NaN;
     this.ownKnown[s] = 0;
     this.stallUntil[s] = Number.NEGATIVE_INFINITY;
-    this.lifeStart[s] = Number.NaN;
     this.stampedLife[s] = 0;
     this.stamps[s] = 0;
     this.lookBack[s] = 0;
