@@ -11,7 +11,8 @@ import type { MatchRecorder, TickRecord } from '../server/match/index';
 import { TICK_POSE_STRIDE, TickPose } from '../server/match/recorder';
 import { createInputMessage, type InputMessage } from '../shared/protocol/input';
 import { HitZone } from '../shared/rig/rig';
-import { reasonName } from '../shared/validate/verdict';
+import { reasonName, VerdictKind } from '../shared/validate/verdict';
+import type { ShotMessage } from '../shared/protocol/shot';
 import { WeaponId } from '../shared/weapons';
 import type { World } from '../shared/world/world';
 import { MatchLogRecorder, type FogChanges, type MatchEvent } from '../server/match/index';
@@ -190,6 +191,18 @@ describe('fog of war: who is sent whom', () => {
     await Promise.all(players.map((p) => p.leave()));
   });
 
+  it('a shot into the wall at the enemy behind it reads, to the shooter it is withheld from, as the miss it is on its screen', async () => {
+    const players = await match(ts, 3);
+    const a = players[0]!;
+    const refused = ts.server.stats.rejects.OCCLUDED ?? 0;
+    const v = await a.shoot(shotAtC(await a.renderNow(INTERP), ts.server.rig.eyeHeight));
+    expect([v.kind, reasonName(v.reason), v.target, v.zone]).toEqual([VerdictKind.MISS, 'OK_MISS', -1, -1]);
+    expect(v.t).toBeGreaterThan(0);
+    // The server's own verdict was the refusal, naming C.
+    expect(ts.server.stats.rejects.OCCLUDED).toBe(refused + 1);
+    await Promise.all(players.map((p) => p.leave()));
+  });
+
   it('a debug client (when the server allows it) is sent everyone', async () => {
     const players = await match(ts, 3, [{}, {}, { debug: true }]);
     const [a, , c] = players;
@@ -216,6 +229,14 @@ describe('fog of war off', () => {
     await c!.until(() => holds(c!, 0), 5000, 'A on C\'s client through the wall');
     expect(a!.state.roster).toBeUndefined();
     expect(roomOf(tsOff, a!).fog).toBeNull();
+    await Promise.all(players.map((p) => p.leave()));
+  });
+
+  it('with fog off a shot into the wall at the player behind it is refused, naming it (the shooter is sent it anyway)', async () => {
+    const players = await match(tsOff, 3);
+    const a = players[0]!;
+    const v = await a.shoot(shotAtC(await a.renderNow(INTERP), tsOff.server.rig.eyeHeight));
+    expect([v.kind, reasonName(v.reason), v.target]).toEqual([VerdictKind.REJECTED, 'OCCLUDED', 2]);
     await Promise.all(players.map((p) => p.leave()));
   });
 });
@@ -254,6 +275,12 @@ describe('fog of war: respawns', () => {
 });
 
 const TEST_SPAWNS_FEET = TEST_SPAWNS.map((s) => [s.x, s.y, s.z] as [number, number, number]);
+
+/** A rifle shot from A's eye (`sy` up) at spawn A (0, 0, 0) toward C's body at spawn C behind the wall, rendering `rt`. */
+function shotAtC(rt: number, sy: number): Partial<ShotMessage> {
+  const dy = 1.1 - sy, dz = -8, l = Math.sqrt(dy * dy + dz * dz);
+  return { seq: 1, weapon: WeaponId.RIFLE, renderTimeMs: rt, claimedTarget: -1, sx: 0, sy, sz: 0, ex: 0, ey: sy + (dy / l) * 30, ez: (dz / l) * 30 };
+}
 
 function eye0(): number {
   return ts.server.rig.eyeHeight;

@@ -51,7 +51,8 @@ export function applyOutcome(host: OutcomeHost, p: ArenaPlayer, out: ShotOutcome
   if (v.kind === VerdictKind.HIT || v.kind === VerdictKind.MISS) host.syncStatus(p);
   for (let i = 0; i < v.impacts.count; i++) addHole(host, p.index, v, i);
 
-  const reply = verdictReply(v);
+  // What the shooter is not sent (fog of war) its reply does not place.
+  const reply = verdictReply(v, (slot) => !host.sends(p.index, slot));
   if (v.kind === VerdictKind.LAUNCH) {
     reply.projectile = out.projectile;
     if (out.projectile >= 0) reply.projectileStartMs = out.projectileStartMs;

@@ -114,8 +114,12 @@ export function recordApplied<Id>(rec: ShotRecord, out: ShotOutcome<Id>): void {
   }
 }
 
-/** The verdict as the JSON reply hitreg's clients read (VerdictReply). */
-export function verdictReply(v: Verdict): VerdictReply {
+/**
+ * The verdict as the JSON reply hitreg's clients read (VerdictReply). With fog of war, `withheld(slot)`
+ * says whether that player is withheld from the shooter now (FogFilter: `!fog.isSent(shooter, slot)`):
+ * the reply then tells nothing of where a withheld player is (see maskWithheld).
+ */
+export function verdictReply(v: Verdict, withheld?: (slot: number) => boolean): VerdictReply {
   const reply: VerdictReply = {
     seq: v.seq, kind: v.kind, reason: v.reason, reasonName: reasonName(v.reason), target: v.target, zone: v.zone,
     t: v.t, damage: v.damage, rewindTimeMs: Number.isFinite(v.rewindTimeMs) ? v.rewindTimeMs : -1, timeSource: v.timeSource,
@@ -130,5 +134,59 @@ export function verdictReply(v: Verdict): VerdictReply {
     reply.impacts = [];
     for (let i = 0; i < m.count; i++) reply.impacts.push({ x: m.x[i]!, y: m.y[i]!, z: m.z[i]!, nx: m.nx[i]!, ny: m.ny[i]!, nz: m.nz[i]!, exit: m.exit[i] === 1 });
   }
+  if (withheld !== undefined) maskWithheld(reply, v, withheld);
   return reply;
+}
+
+/**
+ * Takes out of a reply what would place a player withheld from the shooter (fog of war). A pellet
+ * that met one names it only when it hit, and stops, in the reply, at its last hole in the level
+ * before that player (at its end when it made none). A shot refused because such a player stood
+ * behind a wall (OCCLUDED) or around a corner (NOT_VISIBLE) reads as the miss it is on the shooter's
+ * screen (MISS, OK_MISS, no target or zone, t where its first pellet stopped as above; the round was
+ * used either way). A hit on one keeps its target, zone and damage (the hit marker a game shows) but
+ * not where along the shot (t -1). The verdict itself, the log and the audit keep the truth.
+ */
+function maskWithheld(reply: VerdictReply, v: Verdict, withheld: (slot: number) => boolean): void {
+  const p = v.pellets;
+  let firstT = p.count > 0 && p.stopT[0]! < 1 ? p.stopT[0]! : -1;
+  for (let k = 0; k < p.count; k++) {
+    const target = p.target[k]!;
+    if (target < 0 || !withheld(target)) continue;
+    const t = lastHoleBefore(v, k, target);
+    if (k === 0) firstT = t;
+    const out = reply.pellets?.[k];
+    if (out === undefined) continue;
+    const m = v.impacts;
+    if (t >= 0) {
+      for (let i = 0; i < m.count; i++) if (m.pellet[i] === k && m.t[i] === t) { out.x = m.x[i]!; out.y = m.y[i]!; out.z = m.z[i]!; break; }
+    } else { out.x = p.ex[k]!; out.y = p.ey[k]!; out.z = p.ez[k]!; }
+    if (out.reason !== VerdictReason.OK_HIT) {
+      out.reason = VerdictReason.OK_MISS;
+      out.target = -1;
+    }
+  }
+  if (!(v.target >= 0 && withheld(v.target))) return;
+  if (v.kind === VerdictKind.HIT) {
+    reply.t = -1;
+    return;
+  }
+  if (v.reason === VerdictReason.OCCLUDED || v.reason === VerdictReason.NOT_VISIBLE) {
+    reply.kind = VerdictKind.MISS;
+    reply.reason = VerdictReason.OK_MISS;
+    reply.reasonName = reasonName(VerdictReason.OK_MISS);
+    reply.t = firstT;
+  } else reply.t = -1;
+  reply.target = -1;
+  reply.zone = -1;
+}
+
+/** The t along pellet k of its last hole in the level up to where it met `target` (its hit, else where it stopped); -1 when none. */
+function lastHoleBefore(v: Verdict, k: number, target: number): number {
+  const h = v.hits, m = v.impacts;
+  let limit = v.pellets.stopT[k]!;
+  for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.target[i] === target) { limit = h.t[i]!; break; }
+  let best = -1;
+  for (let i = 0; i < m.count; i++) if (m.pellet[i] === k && m.t[i]! <= limit && m.t[i]! > best) best = m.t[i]!;
+  return best;
 }

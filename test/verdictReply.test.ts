@@ -1,0 +1,65 @@
+/**
+ * verdictReply with fog of war: what a shooter reads of a shot that met a player withheld from it.
+ * Checked against a second method: the same message judged with that player standing out of the
+ * way, whose reply is what a shooter who cannot know of the player must read.
+ */
+import { describe, expect, it } from 'vitest';
+import { eye, judge, pull, sceneWith, type Wall } from './helpers/wallScene';
+import { verdictReply } from '../server/match/index';
+import { HitZone } from '../shared/rig/rig';
+import { WEAPONS, WeaponId } from '../shared/weapons';
+import { reasonName, VerdictKind, VerdictReason } from '../shared/validate/verdict';
+
+const concrete: Wall[] = [{ z0: 3, z1: 3.4, material: 'concrete' }];
+/** Where slot 1 stands when it is out of the way of every shot here. */
+const AWAY: [number, number] = [40, -40];
+const withheld = (slot: number) => slot === 1;
+
+describe('verdictReply for a player withheld from the shooter', () => {
+  it('a shot into a wall with the player behind it reads as the miss it is without that player', () => {
+    const behind = sceneWith(concrete, [[0, 6]]);
+    const away = sceneWith(concrete, [AWAY]);
+    for (const weapon of [WeaponId.RIFLE, WeaponId.SHOTGUN]) {
+      const m = pull(behind, weapon, behind.zone(1, HitZone.UPPER_TORSO));
+      const v = judge(behind, m);
+      expect(reasonName(v.reason)).toBe('OCCLUDED');
+      expect(v.target).toBe(1);
+      const truth = verdictReply(v);
+      expect(truth.target).toBe(1);
+      const miss = verdictReply(judge(away, m));
+      expect(reasonName(miss.reason)).toBe('OK_MISS');
+      expect(verdictReply(v, withheld)).toEqual(miss);
+      if ((WEAPONS[weapon]!.pellets ?? 1) > 1) expect(truth.pellets!.some((p) => p.target === 1)).toBe(true);
+      // A player the shooter is sent keeps the truth.
+      expect(verdictReply(v, () => false)).toEqual(truth);
+    }
+  });
+
+  it('a hit through the wall keeps its target, zone and damage but not where along the shot: the pellet stops at its exit hole', () => {
+    const wood: Wall[] = [{ z0: 3, z1: 3.05, material: 'wood' }];
+    const sc = sceneWith(wood, [[0, 6]]);
+    const v = judge(sc, pull(sc, WeaponId.SNIPER, sc.zone(1, HitZone.HEAD)));
+    expect(reasonName(v.reason)).toBe('OK_HIT');
+    const truth = verdictReply(v);
+    const masked = verdictReply(v, withheld);
+    expect(masked.kind).toBe(VerdictKind.HIT);
+    expect([masked.target, masked.zone, masked.damage]).toEqual([truth.target, truth.zone, truth.damage]);
+    expect(truth.t).toBeGreaterThan(0);
+    expect(masked.t).toBe(-1);
+    const p = masked.pellets![0]!;
+    expect([p.reason, p.target, p.walls]).toEqual([VerdictReason.OK_HIT, 1, 1]);
+    // The truth stops on the player 6 m out; the reply at the wall's far face (z 3.05), on the line from the eye.
+    expect(truth.pellets![0]!.z).toBeGreaterThan(5.5);
+    expect(p.z).toBeCloseTo(3.05, 5);
+    const exit = masked.impacts!.find((h) => h.exit)!;
+    expect([p.x, p.y, p.z]).toEqual([exit.x, exit.y, exit.z]);
+    const along = (p.z - eye[2]) / (truth.pellets![0]!.z - eye[2]);
+    expect(p.x - eye[0]).toBeCloseTo((truth.pellets![0]!.x - eye[0]) * along, 6);
+  });
+
+  it('a refusal about someone else than a withheld player is left as it is', () => {
+    const sc = sceneWith(concrete, [[0, 6]]);
+    const v = judge(sc, pull(sc, WeaponId.RIFLE, sc.zone(1, HitZone.UPPER_TORSO)));
+    expect(verdictReply(v, (slot) => slot === 2)).toEqual(verdictReply(v));
+  });
+});
