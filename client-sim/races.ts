@@ -1,10 +1,12 @@
 /**
  * Death races in a finished run: the shots whose outcome turned on a death the shooter could not
- * have seen yet. The simulator marks them on the shot logs before the report counts agreement
- * (report.ts keeps races apart from the prediction's disagreements).
+ * have seen yet; and, in-process, the server's own verdict where the reply read otherwise
+ * (ShotLog.serverVerdict). The simulator marks them on the shot logs before the report counts
+ * agreement (report.ts keeps races apart from the prediction's disagreements).
  */
 import type { ServerProbe } from './serverProbe';
 import type { ShotLog } from './shots';
+import { reasonName } from '../shared/validate/verdict';
 
 /**
  * Marks the shots whose outcome turned on a death the shooter could not have seen yet: the shooter
@@ -28,6 +30,8 @@ export function classifyRaces(logs: readonly ShotLog[], probe: ServerProbe | nul
       l.diedInFlight = !l.deadKnown && (!facts.shooterAlive || facts.shooterEpoch !== l.epochAtSend);
       l.respawnedInFlight = facts.shooterAlive && l.deadKnown;
       l.floorLeadMs = facts.streamFloorMs - l.timeMs;
+      const v = l.verdict;
+      if (v !== null && (facts.kind !== v.kind || facts.reason !== v.reason)) l.serverVerdict = { ...v, kind: facts.kind, reason: facts.reason, reasonName: reasonName(facts.reason) };
       const t = l.predictedTarget;
       if (t >= 0) {
         const lifeOk = (facts.lifeStartMs[t] ?? Infinity) <= (l.verdict?.rewindTimeMs ?? l.renderTimeMs);

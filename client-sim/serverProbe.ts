@@ -8,6 +8,7 @@
  *   the shooter was alive (and in which life) and which players could be hit when the shot arrived, then passes the call
  *   on unchanged. A prediction that disagrees because a player died on the server while the shot was
  *   in flight is a race the client could not see, not a validation error; this tells the two apart;
+ *   it also keeps the server's own verdict kind and reason, which a cheat's outcome is judged by;
  * - deaths: a wrapper on the recorder's `event` method hands each death (room, victim slot, killer
  *   slot) to `onDeath` as the server applies it (the fog report's deaths behind cover, fogWatch.ts).
  */
@@ -24,6 +25,9 @@ export interface ArrivalFacts {
   lifeStartMs: number[];
   /** The newest time the shooter's stream had stated when the message arrived (NaN: nothing yet). */
   streamFloorMs: number;
+  /** The server's own verdict kind and reason (a reply may read otherwise: fog of war masks what would place a withheld player). */
+  kind: number;
+  reason: number;
 }
 
 export class ServerProbe {
@@ -65,7 +69,7 @@ export class ServerProbe {
           if (list === undefined) this.arrivals.set(key, (list = []));
           const id = match.idOfSlot(s.shooterBefore.slot);
           const epoch = (id !== undefined ? match.player(id)?.epoch ?? -1 : -1) & 0xffff;
-          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs), streamFloorMs: s.timing.streamFloorMs ?? Number.NaN });
+          list.push({ receiveTimeMs: s.timing.receiveTimeMs, shooterAlive: s.shooterBefore.alive, shooterEpoch: epoch, targetsAlive: Array.from(s.targets.alive), lifeStartMs: Array.from(s.targets.lifeStartMs), streamFloorMs: s.timing.streamFloorMs ?? Number.NaN, kind: s.verdict.kind, reason: s.verdict.reason });
         } catch {
           // observing must never break the recorder
         }

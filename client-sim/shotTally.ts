@@ -71,9 +71,13 @@ function emptyProfile(strength: number): ProfileReport {
   return { strength, cheatShots: 0, lost: 0, judged: 0, rejectedByReason: {}, accepted: 0, acceptedHits: 0, expectedReason: 0, validShots: 0, validRejected: 0, inhumanShots: 0, inhumanHits: 0, stats: {} };
 }
 
-/** How a rule-breaking message came out: refused as built, refused otherwise, a race, or accepted. */
+/**
+ * How a rule-breaking message came out: refused as built, refused otherwise, a race, or accepted; by
+ * the server's own verdict in-process (ShotLog.serverVerdict: fog of war reads a refusal about a
+ * player withheld from the cheater as a miss in its reply), else by the reply.
+ */
 export function cheatOutcome(s: ShotLog): 'expected' | 'other' | 'race' | 'accepted' | 'pending' {
-  const v = s.verdict;
+  const v = s.serverVerdict ?? s.verdict;
   if (v === null) return 'pending';
   if (s.expected === OVERRULED) {
     // Refused outright: only a race explains it (the shooter died or respawned while it was in flight).
@@ -233,7 +237,7 @@ function countRuleCheat(t: Tally, s: ShotLog, pr: ProfileReport): void {
   t.cheatShots++;
   pr.cheatShots++;
   if (s.dropped) pr.lost++;
-  const v = s.verdict;
+  const v = s.serverVerdict ?? s.verdict;
   if (v === null) return;
   t.cheatJudged++;
   pr.judged++;

@@ -88,6 +88,11 @@ export interface ShotLog {
   respawnedInFlight: boolean;
   /** In-process: how far its stream's floor at arrival lay ahead of its claimed time, ms (NaN: unknown). */
   floorLeadMs: number;
+  /**
+   * In-process, when the server's own verdict differs from the reply in kind or reason (fog of war
+   * reads a refusal about a withheld player as a miss to the shooter): the reply with the server's.
+   */
+  serverVerdict?: VerdictReply;
   /** A launch: where the shooter predicted its projectile would end, and where the server's did (launches.ts). */
   impactPredicted?: ProjectileImpact;
   impactServer?: ProjectileImpact;
