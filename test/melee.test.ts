@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pushBox, zoneCenter } from './helpers/server';
-import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
+import { MANNEQUIN_RIG } from '../server/rig/mannequin';
+import { standingHistories } from './helpers/wallScene';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, HitZone } from '../shared/rig/rig';
-import { PlayerHistory, createRewindPolicy, OutOfWindow } from '../shared/lagcomp/history';
+import { createRewindPolicy, OutOfWindow } from '../shared/lagcomp/history';
 import { Rewinder } from '../shared/lagcomp/rewind';
 import { createSphereCastHit, createVolumeOverlaps, VolumeRewinder } from '../shared/lagcomp/rewindVolume';
 import { createPlayerPose } from '../shared/lagcomp/pose';
@@ -21,7 +22,6 @@ import { createShooterState, createVerdict, reasonName, VerdictKind, type Shoote
 import { mulberry32 } from '../shared/util/prng';
 
 const rig = MANNEQUIN_RIG;
-const DT = 1000 / 64;
 const NOW = 1000;
 const AT = NOW - 25;
 const WHEN = AT - 100;
@@ -41,16 +41,7 @@ function sceneWith(boxes: Box[], players: [number, number][], weapons: readonly 
   for (const b of boxes) pushBox(pos, idx, b.x0, 0, b.z0, b.x1, b.y1 ?? 3, b.z1);
   const world = World.fromTriangles(new Float64Array(pos), new Uint32Array(idx));
   const all: [number, number][] = [[0, 0], ...players];
-  const histories = all.map(() => new PlayerHistory(128));
-  const pose = createPlayerPose();
-  for (let k = 0; k <= 64; k++) {
-    for (const [slot, [x, z]] of all.entries()) {
-      pose.x = x; pose.y = 0; pose.z = z;
-      pose.qx = 0; pose.qy = slot === 0 ? 0 : 1; pose.qz = 0; pose.qw = slot === 0 ? 1 : 0;
-      pose.clip = Clip.IDLE; pose.time = (k * DT) / 1000; pose.alive = true; pose.epoch = 1;
-      histories[slot]!.record(k, k * DT, pose);
-    }
-  }
+  const histories = standingHistories(all);
   const rewinder = new Rewinder(rig, { policy });
   const scene: ShotScene = { world, rewinder, volumes: new VolumeRewinder(rewinder), histories, eyePolicy: policy };
   const config: ValidationConfig = defaultValidationConfig(weapons, zoneTable, rig.eyeHeight, all.length);

@@ -40,16 +40,7 @@ export function sceneWith(walls: Wall[], players: [number, number][], rules: Par
   }
   const world = World.fromTriangles(new Float64Array(pos), new Uint32Array(idx), ranges);
   const all: [number, number][] = [[0, 0], ...players];
-  const histories = all.map(() => new PlayerHistory(128));
-  const pose = createPlayerPose();
-  for (let k = 0; k <= 64; k++) {
-    for (const [slot, [x, z]] of all.entries()) {
-      pose.x = x; pose.y = 0; pose.z = z;
-      pose.qx = 0; pose.qy = slot === 0 ? 0 : 1; pose.qz = 0; pose.qw = slot === 0 ? 1 : 0;
-      pose.clip = Clip.IDLE; pose.time = (k * DT) / 1000; pose.alive = true; pose.epoch = 1;
-      histories[slot]!.record(k, k * DT, pose);
-    }
-  }
+  const histories = standingHistories(all);
   const scene: ShotScene = { world, rewinder: new Rewinder(rig, { policy }), histories, eyePolicy: policy };
   const config: ValidationConfig = { ...defaultValidationConfig(WEAPONS, zoneTable, rig.eyeHeight, all.length), spreadSeed: SEED, materials: { wood: 1, concrete: 2, steel: 8 }, ...rules };
   const targets: ShotTargets = { alive: all.map(() => true), lifeStartMs: all.map(() => 0) };
@@ -92,4 +83,19 @@ export function shooterWith(weapon: number, pulls = 0): ShooterState {
 export function judge(s: Scene, m: ShotMessage, state = shooterWith(m.weapon, m.seq - 1)): Verdict {
   const bytes = encodeShot(new Uint8Array(shotBytes(m.pelletCount)), m);
   return validateShot(createVerdict(), s.scene, s.config, bytes, state, timing, s.targets);
+}
+
+/** A second of history (65 ticks) for players standing at (x, z): slot 0 facing +z, the others facing it. */
+export function standingHistories(all: readonly [number, number][]): PlayerHistory[] {
+  const histories = all.map(() => new PlayerHistory(128));
+  const pose = createPlayerPose();
+  for (let k = 0; k <= 64; k++) {
+    for (const [slot, [x, z]] of all.entries()) {
+      pose.x = x; pose.y = 0; pose.z = z;
+      pose.qx = 0; pose.qy = slot === 0 ? 0 : 1; pose.qz = 0; pose.qw = slot === 0 ? 1 : 0;
+      pose.clip = Clip.IDLE; pose.time = (k * DT) / 1000; pose.alive = true; pose.epoch = 1;
+      histories[slot]!.record(k, k * DT, pose);
+    }
+  }
+  return histories;
 }
