@@ -57,6 +57,21 @@ describe('verdictReply for a player withheld from the shooter', () => {
     expect(p.x - eye[0]).toBeCloseTo((truth.pellets![0]!.x - eye[0]) * along, 6);
   });
 
+  it('a shot from a start pushed around a corner at a player the eye cannot see (NOT_VISIBLE) reads as a miss, its pellet stopped short of the player', () => {
+    const sc = sceneWith([{ z0: 4, z1: 4.1, material: 'wood', x0: 1.5, x1: 5 }, { z0: 1.8, z1: 2.2, material: 'concrete', x0: 0.5, x1: 1.7 }], [[3.5, 6]]);
+    const side: [number, number, number] = [1.4, eye[1], 0];
+    const m = pull(sc, WeaponId.SNIPER, sc.zone(1, HitZone.UPPER_TORSO), 1, 30, undefined, side);
+    const v = judge(sc, m);
+    expect(reasonName(v.reason)).toBe('NOT_VISIBLE');
+    const masked = verdictReply(v, withheld);
+    expect([masked.kind, reasonName(masked.reason), masked.target, masked.zone]).toEqual([VerdictKind.MISS, 'OK_MISS', -1, -1]);
+    expect(masked.pellets).toBeUndefined();
+    // The truth's t is on the player (z near 6); the reply's at the wood wall's near face (z 4), where the bullet was unseen.
+    const zAt = (t: number) => m.sz + t * (m.ez - m.sz);
+    expect(zAt(verdictReply(v).t)).toBeGreaterThan(5.5);
+    expect(zAt(masked.t)).toBeCloseTo(4, 6);
+  });
+
   it('a refusal about someone else than a withheld player is left as it is', () => {
     const sc = sceneWith(concrete, [[0, 6]]);
     const v = judge(sc, pull(sc, WeaponId.RIFLE, sc.zone(1, HitZone.UPPER_TORSO)));
