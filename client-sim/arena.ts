@@ -19,6 +19,7 @@ import { defaultValidationConfig, type ValidationConfig } from '../shared/valida
 export interface ArenaOptions {
   server?: GameServerOptions;
   fog?: 'on' | 'off';
+  fogCaches?: boolean;
   spawns?: 'centre' | 'spread';
   onServer?: (server: GameServer) => void;
 }
@@ -45,10 +46,16 @@ export interface Arena {
  */
 export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 
+/**
+ * FogOfWar settings that decide every pair on its own regions every tick: no visible hold, no
+ * grown or wide regions for a hidden verdict to stand on (SimOptions.fogCaches false).
+ */
+export const NO_FOG_CACHES = { visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1 } as const;
+
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 export async function inProcessArena(options: ArenaOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const fog = options.fog !== undefined ? { fog: options.fog } : {};
+  const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(options.fogCaches === false ? { fogConfig: NO_FOG_CACHES } : {}) };
   const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
   const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);

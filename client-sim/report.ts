@@ -57,6 +57,8 @@ export interface SimReport {
     interpDelayMs: number; tickRate: number; patchMs: number; url: string; inProcess: boolean; profiles: string[];
     /** The bots joined with `fogBackfill` (SimOptions.backfill). */
     backfill: boolean;
+    /** The in-process server's fog kept its caches (SimOptions.fogCaches). */
+    fogCaches: boolean;
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
   network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };

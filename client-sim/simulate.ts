@@ -108,6 +108,11 @@ export interface SimOptions {
    * absent from that client's state). Default: the server's own default.
    */
   fog?: 'on' | 'off';
+  /**
+   * false: the in-process server's fog decides every pair on its own regions every tick (arena.ts
+   * NO_FOG_CACHES): what its caches cost in what is withheld. Default true.
+   */
+  fogCaches?: boolean;
   /** Measure fog of war on the honest bots' screens (fogWatch.ts; default true in-process). */
   fogWatch?: boolean;
   /** Screen samples every this many frames of a bot (default 2) and withheldShare every this many ticks (default 4). */
@@ -380,7 +385,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles } = s;
   const { tickRate, patchMs, url } = arena;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles], backfill: options.backfill !== false },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles], backfill: options.backfill !== false, fogCaches: options.fogCaches !== false },
     ...shots,
     impacts: summarizeImpacts(logs),
     pellets: { ...shots.pellets, wallBangTries: t.wallBangTries },

@@ -95,6 +95,13 @@ export interface GameServerOptions {
    */
   fog?: 'on' | 'off';
   /**
+   * FogOfWar settings over its defaults (shared/fog FogConfig: the caches that keep its work small,
+   * the sampling): e.g. `{ visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0,
+   * hiddenWiden: 1 }` decides every pair on its own regions every tick (what the caches cost in what
+   * is withheld, at several times the work).
+   */
+  fogConfig?: ArenaConfig['fogConfig'];
+  /**
    * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
    * served when it has not been built). false = serve no page.
    */

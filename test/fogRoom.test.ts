@@ -241,6 +241,27 @@ describe('fog of war off', () => {
   });
 });
 
+describe('fog of war settings', () => {
+  let tsNear: TestServer;
+  beforeAll(async () => {
+    // fogConfig reaches the room's FogOfWar: maxDistance hides pairs whose regions are farther apart.
+    tsNear = await startTestServer({ level: world, spawnPoints: TEST_SPAWNS, fogConfig: { maxDistance: 5 } });
+  });
+  afterAll(async () => {
+    await tsNear?.close();
+  });
+
+  it('a server\'s fogConfig is its rooms\' fog: with a 5 m draw distance the player 21 m off in the open is never sent', async () => {
+    const players = await match(tsNear, 4);
+    const a = players[0]!;
+    await a.snapshotsPass(30);
+    expect(everHeld(a, 3)).toBe(false);
+    // In plain sight: the default rule sends a pair with any clear line.
+    expect(lineOfSight(world, tsNear.server.rig.eyeHeight, TEST_SPAWNS_FEET[0], TEST_SPAWNS_FEET[3])).toBe(true);
+    await Promise.all(players.map((p) => p.leave()));
+  });
+});
+
 describe('fog of war: respawns', () => {
   beforeAll(async () => {
     ts = await startTestServer({ level: world, spawnPoints: TEST_SPAWNS, recorder, respawnDelayMs: 250 });

@@ -3,7 +3,7 @@
  * hooks. Fixed per server; client options never reach it.
  */
 import type { MoveConfig, Rig, ValidationConfig, World } from '../../shared/index';
-import type { ClimbMap, MatchRecorder, StallLimits, WalkGrid } from '../match/index';
+import type { ClimbMap, FogFilterOptions, MatchRecorder, StallLimits, WalkGrid } from '../match/index';
 import type { ServerStats } from './stats';
 import type { HostileEvent, RejectBudgetConfig } from './budget';
 
@@ -52,6 +52,8 @@ export interface ArenaConfig {
   fogClimb?: ClimbMap;
   /** The level's walk grid for the fog, built once for every room (hitreg/server walkGridOf; null: none). */
   fogWalk?: WalkGrid | null;
+  /** FogOfWar settings over its defaults (the caches, the sampling; hitreg/server FogFilterOptions.config). */
+  fogConfig?: FogFilterOptions['config'];
   /** Projectiles the room's match flies at once at most (undefined: the match's default). */
   maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */
