@@ -71,11 +71,12 @@ describe('honest players at 100 ms RTT, 20 ms jitter', () => {
   it('predictions agree with the server, no honest message is rejected, the mirrors hold', async () => {
     // Plays on until an honest rocket or grenade has been launched (the simulator's arena carries
     // them) and an honest spray or burst has claimed a shot one fire interval after the last (a short
-    // run on a loaded machine may end before either).
+    // run on a loaded machine may end before either). Every bot carries a launcher (launcherShare 1):
+    // with the default share (the launcher fans only) a run could go 60 s without a launch.
     const launched = (l: readonly ShotLog[]): boolean => l.some((s) => s.intent === Intent.HONEST && s.verdict?.kind === VerdictKind.LAUNCH);
     const intervals = WEAPONS.map((w) => w.fireIntervalMs);
     const fullRate = (l: readonly ShotLog[]): boolean => summarizeShots(l, intervals).honestFullRateShots > 0;
-    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, minHonestJudged: 20, until: (l) => launched(l) && fullRate(l), maxSeconds: 60, server: { matchLogDir: logDir } });
+    report = await runSimulation({ bots: 6, seconds: 10, rttMs: 100, jitterMs: 20, loss: 0, seed: 11, launcherShare: 1, minHonestJudged: 20, until: (l) => launched(l) && fullRate(l), maxSeconds: 60, server: { matchLogDir: logDir } });
     expect(report.matchLog).not.toBeNull(); // the in-process server keeps writing its match log
     expect(report.config.inProcess).toBe(true);
     expect(report.honestJudged).toBeGreaterThanOrEqual(20);
