@@ -72,6 +72,22 @@ describe('verdictReply for a player withheld from the shooter', () => {
     expect(zAt(masked.t)).toBeCloseTo(4, 6);
   });
 
+  it('a bullet through a player the shooter is sent into one withheld behind it stops, in the reply, at its hit on the first', () => {
+    const wood: Wall[] = [{ z0: 3, z1: 3.05, material: 'wood' }];
+    const sc = sceneWith(wood, [[0, 6], [0, 9]]);
+    const v = judge(sc, pull(sc, WeaponId.SNIPER, sc.zone(1, HitZone.UPPER_TORSO)));
+    expect(Array.from(v.hits.target.subarray(0, v.hits.count))).toEqual([1, 2]);
+    const truth = verdictReply(v);
+    expect(truth.pellets![0]!.z).toBeGreaterThan(8.5);
+    const masked = verdictReply(v, (slot) => slot === 2);
+    const p = masked.pellets![0]!;
+    expect([p.reason, p.target]).toEqual([VerdictReason.OK_HIT, 1]);
+    expect([p.x, p.y, p.z]).toEqual([v.hits.x[0], v.hits.y[0], v.hits.z[0]]);
+    expect(p.z).toBeLessThan(6);
+    // The top-level hit is on the player it is sent: left as it is.
+    expect([masked.target, masked.t]).toEqual([truth.target, truth.t]);
+  });
+
   it('a refusal about someone else than a withheld player is left as it is', () => {
     const sc = sceneWith(concrete, [[0, 6]]);
     const v = judge(sc, pull(sc, WeaponId.RIFLE, sc.zone(1, HitZone.UPPER_TORSO)));

@@ -140,28 +140,33 @@ export function verdictReply(v: Verdict, withheld?: (slot: number) => boolean): 
 
 /**
  * Takes out of a reply what would place a player withheld from the shooter (fog of war). A pellet
- * that met one names it only when it hit, and stops, in the reply, at its last hole in the level
- * before that player (at its end when it made none). A shot refused because such a player stood
- * behind a wall (OCCLUDED) or around a corner (NOT_VISIBLE) reads as the miss it is on the shooter's
- * screen (MISS, OK_MISS, no target or zone, t where its first pellet stopped as above; the round was
- * used either way). A hit on one keeps its target, zone and damage (the hit marker a game shows) but
- * not where along the shot (t -1). The verdict itself, the log and the audit keep the truth.
+ * that met one (first, or after passing players it is sent) names it only when it hit, and stops,
+ * in the reply, at the last hole in the level or hit on a player the shooter is sent before the
+ * first such player (at its end when there is none). A shot refused because such a player stood behind a wall (OCCLUDED) or around a corner
+ * (NOT_VISIBLE) reads as the miss it is on the shooter's screen (MISS, OK_MISS, no target or zone,
+ * t where its first pellet stopped as above; the round was used either way). A hit on one keeps its
+ * target, zone and damage (the hit marker a game shows) but not where along the shot (t -1). The
+ * verdict itself, the log and the audit keep the truth.
  */
 function maskWithheld(reply: VerdictReply, v: Verdict, withheld: (slot: number) => boolean): void {
-  const p = v.pellets;
+  const p = v.pellets, m = v.impacts, h = v.hits;
   let firstT = p.count > 0 && p.stopT[0]! < 1 ? p.stopT[0]! : -1;
   for (let k = 0; k < p.count; k++) {
-    const target = p.target[k]!;
-    if (target < 0 || !withheld(target)) continue;
-    const t = lastHoleBefore(v, k, target);
+    const limit = withheldFrom(v, k, withheld);
+    if (limit === Infinity) continue;
+    // The last place up to there the shooter may be told of: a hole in the level, or a hit on a player it is sent.
+    let t = -1, x = p.ex[k]!, y = p.ey[k]!, z = p.ez[k]!;
+    for (let i = 0; i < m.count; i++) {
+      if (m.pellet[i] === k && m.t[i]! <= limit && m.t[i]! > t) { t = m.t[i]!; x = m.x[i]!; y = m.y[i]!; z = m.z[i]!; }
+    }
+    for (let i = 0; i < h.count; i++) {
+      if (h.pellet[i] === k && h.t[i]! < limit && h.t[i]! > t && !withheld(h.target[i]!)) { t = h.t[i]!; x = h.x[i]!; y = h.y[i]!; z = h.z[i]!; }
+    }
     if (k === 0) firstT = t;
     const out = reply.pellets?.[k];
     if (out === undefined) continue;
-    const m = v.impacts;
-    if (t >= 0) {
-      for (let i = 0; i < m.count; i++) if (m.pellet[i] === k && m.t[i] === t) { out.x = m.x[i]!; out.y = m.y[i]!; out.z = m.z[i]!; break; }
-    } else { out.x = p.ex[k]!; out.y = p.ey[k]!; out.z = p.ez[k]!; }
-    if (out.reason !== VerdictReason.OK_HIT) {
+    out.x = x; out.y = y; out.z = z;
+    if (out.reason !== VerdictReason.OK_HIT && p.target[k]! >= 0 && withheld(p.target[k]!)) {
       out.reason = VerdictReason.OK_MISS;
       out.target = -1;
     }
@@ -181,12 +186,20 @@ function maskWithheld(reply: VerdictReply, v: Verdict, withheld: (slot: number) 
   reply.zone = -1;
 }
 
-/** The t along pellet k of its last hole in the level up to where it met `target` (its hit, else where it stopped); -1 when none. */
-function lastHoleBefore(v: Verdict, k: number, target: number): number {
-  const h = v.hits, m = v.impacts;
-  let limit = v.pellets.stopT[k]!;
-  for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.target[i] === target) { limit = h.t[i]!; break; }
-  let best = -1;
-  for (let i = 0; i < m.count; i++) if (m.pellet[i] === k && m.t[i]! <= limit && m.t[i]! > best) best = m.t[i]!;
-  return best;
+/**
+ * Where along pellet k it first met a player withheld from the shooter: its earliest hit on one, or
+ * where it stopped when the first player it met (refused behind a wall or a corner) is one;
+ * Infinity when it met none.
+ */
+function withheldFrom(v: Verdict, k: number, withheld: (slot: number) => boolean): number {
+  const h = v.hits, first = v.pellets.target[k]!;
+  let limit = Infinity;
+  for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.t[i]! < limit && withheld(h.target[i]!)) limit = h.t[i]!;
+  if (first >= 0 && withheld(first)) {
+    let hit = false;
+    for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.target[i] === first) hit = true;
+    const stop = v.pellets.stopT[k]!;
+    if (!hit && stop < limit) limit = stop;
+  }
+  return limit;
 }
