@@ -34,7 +34,9 @@ describe('arena at 128 Hz', () => {
       if (Math.abs(gap - 1000 / 128) < 1e-9) regular++;
       else expect(gap, 'time never runs backwards (the tick clock keeps to the real time: server/match/tickClock.ts)').toBeGreaterThan(0);
     }
-    expect(regular).toBeGreaterThan((h.size() - 1) * 0.9);
+    // Most gaps are exactly a tick (a 64 Hz history would have none); how many the clock adjusts
+    // depends on how late the machine's event loop runs, so no tighter share is asked.
+    expect(regular).toBeGreaterThan((h.size() - 1) / 2);
     // The ring covers the deepest rewind (window + action-time lag at the largest round trip:
     // 800 + 3.5 x (300 - 100)) plus half a second.
     expect(room.match.scene.options.capacityTicks).toBe(Math.ceil(((250 + 1500 + 500) * 128) / 1000) + 2);
