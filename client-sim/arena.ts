@@ -9,6 +9,7 @@ import { spreadSpawnPoints } from '../server/level/spawnPoints';
 import { silentLogger } from '../server/ops/log';
 import { loadWorld, DEFAULT_LEVEL_PATH } from '../server/level/gltf';
 import { World } from '../shared/world/world';
+import { FOG_NO_CACHES } from '../shared/fog/index';
 import { MANNEQUIN_RIG, Clip } from '../server/rig/mannequin';
 import { defaultMoveConfig, type MoveConfig } from '../shared/movement/step';
 import { DEFAULT_ZONE_MULTIPLIERS, HIT_ZONE_COUNT, type Rig } from '../shared/rig/rig';
@@ -46,16 +47,10 @@ export interface Arena {
  */
 export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 
-/**
- * FogOfWar settings that decide every pair on its own regions every tick: no visible hold, no
- * grown or wide regions for a hidden verdict to stand on (SimOptions.fogCaches false).
- */
-export const NO_FOG_CACHES = { visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1 } as const;
-
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 export async function inProcessArena(options: ArenaOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(options.fogCaches === false ? { fogConfig: NO_FOG_CACHES } : {}) };
+  const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(options.fogCaches === false ? { fogConfig: FOG_NO_CACHES } : {}) };
   const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
   const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);

@@ -109,8 +109,8 @@ export interface SimOptions {
    */
   fog?: 'on' | 'off';
   /**
-   * false: the in-process server's fog decides every pair on its own regions every tick (arena.ts
-   * NO_FOG_CACHES): what its caches cost in what is withheld. Default true.
+   * false: the in-process server's fog decides every pair on its own regions every tick (shared/fog
+   * FOG_NO_CACHES): what its caches cost in what is withheld. Default true.
    */
   fogCaches?: boolean;
   /** Measure fog of war on the honest bots' screens (fogWatch.ts; default true in-process). */

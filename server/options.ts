@@ -96,9 +96,8 @@ export interface GameServerOptions {
   fog?: 'on' | 'off';
   /**
    * FogOfWar settings over its defaults (shared/fog FogConfig: the caches that keep its work small,
-   * the sampling): e.g. `{ visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0,
-   * hiddenWiden: 1 }` decides every pair on its own regions every tick (what the caches cost in what
-   * is withheld, at several times the work).
+   * the sampling): e.g. shared/fog FOG_NO_CACHES decides every pair on its own regions every tick
+   * (what the caches cost in what is withheld, at several times the work).
    */
   fogConfig?: ArenaConfig['fogConfig'];
   /**

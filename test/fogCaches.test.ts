@@ -13,7 +13,7 @@ import { autoSpawnPoints } from '../server/level/spawnPoints';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../shared/movement/step';
 import { mulberry32 } from '../shared/util/prng';
-import { buildClimbMap, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type FogConfig } from '../shared/fog/index';
+import { buildClimbMap, FOG_NO_CACHES, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type FogConfig } from '../shared/fog/index';
 import { bodySamples, bruteVisible, eyeSamples, type BrutePlayer, type BruteOptions } from './helpers/fogBrute';
 import { edgeNeighbours, LineMemory } from '../shared/fog/lineMemory';
 import type { World } from '../shared/world/world';
@@ -67,7 +67,7 @@ describe('fog of war: the caches against the plain rule', async () => {
   const world = await loadWorld(DEFAULT_LEVEL_PATH);
   const climb = buildClimbMap(world, move.stepHeight);
   const base = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, { climb });
-  const plain: FogConfig = { ...base, visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1 };
+  const plain: FogConfig = { ...base, ...FOG_NO_CACHES };
 
   it('re-testing hidden pairs on wide regions first: every pair it hides that the narrow cache shows is hidden to brute force; it withholds as much', () => {
     // Feet are kept at or above where they are (the level's floors are not one plane; the fog's own floor bound does the rest).

@@ -142,11 +142,12 @@ export function verdictReply(v: Verdict, withheld?: (slot: number) => boolean): 
  * Takes out of a reply what would place a player withheld from the shooter (fog of war). A pellet
  * that met one (first, or after passing players it is sent) names it only when it hit, and stops,
  * in the reply, at the last hole in the level or hit on a player the shooter is sent before the
- * first such player (at its end when there is none). A shot refused because such a player stood behind a wall (OCCLUDED) or around a corner
- * (NOT_VISIBLE) reads as the miss it is on the shooter's screen (MISS, OK_MISS, no target or zone,
- * t where its first pellet stopped as above; the round was used either way). A hit on one keeps its
- * target, zone and damage (the hit marker a game shows) but not where along the shot (t -1). The
- * verdict itself, the log and the audit keep the truth.
+ * first such player (at its end when there is none). A shot refused because such a player stood
+ * behind a wall (OCCLUDED) or around a corner (NOT_VISIBLE) reads as the miss it is on the
+ * shooter's screen (MISS, OK_MISS, no target or zone, t where its first pellet stopped as above;
+ * the round was used either way). A hit on one keeps its target, zone and damage (the hit marker a
+ * game shows) but not where along the shot (t -1). The verdict itself, the log and the audit keep
+ * the truth.
  */
 function maskWithheld(reply: VerdictReply, v: Verdict, withheld: (slot: number) => boolean): void {
   const p = v.pellets, m = v.impacts, h = v.hits;
@@ -193,13 +194,14 @@ function maskWithheld(reply: VerdictReply, v: Verdict, withheld: (slot: number) 
  */
 function withheldFrom(v: Verdict, k: number, withheld: (slot: number) => boolean): number {
   const h = v.hits, first = v.pellets.target[k]!;
-  let limit = Infinity;
-  for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.t[i]! < limit && withheld(h.target[i]!)) limit = h.t[i]!;
-  if (first >= 0 && withheld(first)) {
-    let hit = false;
-    for (let i = 0; i < h.count; i++) if (h.pellet[i] === k && h.target[i] === first) hit = true;
-    const stop = v.pellets.stopT[k]!;
-    if (!hit && stop < limit) limit = stop;
+  let limit = Infinity, firstHit = false;
+  for (let i = 0; i < h.count; i++) {
+    if (h.pellet[i] !== k) continue;
+    if (h.target[i] === first) firstHit = true;
+    if (h.t[i]! < limit && withheld(h.target[i]!)) limit = h.t[i]!;
   }
+  // Refused at the first player it met (no hit on it): where it stopped.
+  const stop = v.pellets.stopT[k]!;
+  if (first >= 0 && !firstHit && stop < limit && withheld(first)) limit = stop;
   return limit;
 }

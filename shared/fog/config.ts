@@ -75,6 +75,13 @@ export interface FogConfig {
   enemyFullHorizon: boolean;
 }
 
+/**
+ * Settings that turn the caches off: no visible hold, no grown or wide regions for a hidden verdict
+ * to stand on, so every pair is decided on its own regions every update (what the caches give up of
+ * what is withheld, at several times the rays). Spread over a configuration.
+ */
+export const FOG_NO_CACHES = { visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1 } as const;
+
 /** A configuration from movement bounds and a rig (its body envelope), with the defaults below. */
 export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConfig, 'motion'>> = {}): FogConfig {
   return {

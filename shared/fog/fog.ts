@@ -109,7 +109,7 @@ import { horizonSeconds, MAX_HORIZON_S } from './reach';
 import { CROSS_ROWS, FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
 import { FogRegions, GROWN, PLAIN, POINT_STRIDE, WIDE } from './regions';
 
-export { fogConfigOf, type FogConfig } from './config';
+export { FOG_NO_CACHES, fogConfigOf, type FogConfig } from './config';
 
 export type { FogWorld } from './cast';
 

@@ -42,7 +42,7 @@ import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { defaultMoveConfig } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
 import { walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
-import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FOG_NO_CACHES, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
 
 const HZ = WALK_HZ;
@@ -92,7 +92,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   const n = f.n;
   const rnd = mulberry32(0x7171 + n);
   const oneWay = Array.from({ length: n }, () => 20 + 60 * rnd());
-  const c = uncached ? { ...cfg, visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0 } : cfg;
+  const c = uncached ? { ...cfg, ...FOG_NO_CACHES } : cfg;
   const means: number[] = [], cpus: number[] = [], singles: number[] = [];
   let rays = 0, steps = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
   const hidden = new Uint8Array(n * n);
