@@ -239,7 +239,7 @@ describe('FogFilter', () => {
       g.tick();
     }
     const c = g.match.slotOf('c'), interp = g.match.player('c')!.interpDelayMs;
-    expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + 50) / 1000);
+    expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + g.fog.measuredSafetyMs) / 1000);
   });
 
   it('a respawned viewer whose inputs are held upstream: its eye\'s horizon grows from the respawn, so what its client may walk into sight of is sent', () => {
@@ -284,7 +284,7 @@ describe('FogFilter', () => {
     expect(g.fog.fog.horizon[b]!).toBeLessThanOrEqual(base + 1e-9);
   });
 
-  it('a viewer that takes backfills: its eye\'s horizon has half its round trip in place of its delay, every body\'s region holds where it was over the look-back, and backfillFor is its history', () => {
+  it('a viewer that takes backfills: its eye\'s horizon has no patch, bodies reach a tick ahead and hold where they were over the last patch, and backfillFor is its history', () => {
     const g = game(), n = g.fog.capacity;
     g.put('a', 0, 0);
     g.put('b', 0, 8);
@@ -303,29 +303,32 @@ describe('FogFilter', () => {
       }
     };
     walkC(40);
-    const plain = g.fog.fog.horizon[a]!;
+    const bBefore = g.fog.fog.horizon[b]!;
     expect(g.fog.fog.pastR[c]).toBe(0);
     expect(g.fog.backfillFor(a, c)).toBeNull();
     g.fog.setBackfill(a, true);
     walkC(40);
-    // The eye's horizon: one way for the delay (interp > rtt / 2); back without backfills, the delay again.
-    expect(interp).toBeGreaterThan(rtt / 2);
     const withBackfill = g.fog.fog.horizon[a]!;
-    expect(withBackfill).toBeLessThan(plain);
+    // Bodies: one tick ahead of the newest snapshot for this viewer, the patch and margin for the others (b stamps no input: the larger margin).
+    expect(g.fog.fog.bodyAhead[a]).toBeCloseTo(dt / 1000, 9);
+    expect(g.fog.fog.bodyAhead[b]).toBeCloseTo((g.fog.patchMs + g.fog.safetyMs + dt) / 1000, 9);
+    // Back without backfills: the eye's horizon a patch longer (the stamping client's margin both times), bodies as the point's.
     g.fog.setBackfill(a, false);
     walkC(1);
-    expect(g.fog.fog.horizon[a]! - withBackfill).toBeCloseTo((interp - rtt / 2) / 1000, 9);
+    expect(g.fog.fog.horizon[a]! - withBackfill).toBeCloseTo(g.fog.patchMs / 1000, 9);
+    expect(g.fog.fog.bodyAhead[a]).toBeCloseTo(g.fog.fog.bodyHorizon[a]!, 9);
+    expect(g.fog.fog.bodyHorizon[a]).toBeCloseTo((g.fog.patchMs + g.fog.measuredSafetyMs + dt) / 1000, 9);
     expect(g.fog.fog.pastR[c]).toBeGreaterThan(0); // the look-back of the last update (one tick behind)
     g.fog.setBackfill(a, true);
     walkC(2);
     expect(g.fog.fog.horizon[a]).toBeCloseTo(withBackfill, 9);
-    // The look-back: the delay less half the round trip, the margin and a tick, in whole ticks back (and the bracketing one).
-    const back = interp - rtt / 2 + g.fog.safetyMs + dt;
+    // The look-back: the patch and a tick, in whole ticks back (and the bracketing one).
+    const back = g.fog.patchMs + dt;
     expect(g.fog.fog.pastR[c]).toBeCloseTo(0.075 * (Math.ceil(back / dt - 1e-9)), 9);
     expect(g.fog.fog.pastR[b]).toBe(0);
     expect([g.fog.fog.pastDrop[c], g.fog.fog.pastRise[c]]).toEqual([0, 0]);
     // Only the viewer's own slot, not its enemies', changed timing.
-    expect(g.fog.fog.horizon[b]).toBeCloseTo(plain, 9);
+    expect(g.fog.fog.horizon[b]).toBeCloseTo(bBefore, 9);
     // Its backfill of c: c's history of this life over the delay and a tick before the newest, the newest excluded.
     const bytes = g.fog.backfillFor(a, c)!;
     const d = createBackfill();

@@ -8,10 +8,11 @@
  * doorways in a row at long range are the thin sets the crossing lines sample (shared/fog/rays); at
  * a spacing of 0.5 m this walk found some.
  * With backfills (a client that draws an enemy as soon as its recent poses land: MatchView.backfill)
- * the eye's horizon has the down trip in place of the interpolation delay, and the screen may draw
- * the body where it was up to the delay less that trip plus the margin before the decision: the
- * check then looks at those past places too, the body's region holding them (FogOfWar.pastR, set
- * here from the paths as server/match/fogFeed sets it from the histories).
+ * a withheld enemy can be missing from the screen only at render times within a patch before the
+ * withholding snapshot: the eye's horizon has no patch, the body is checked where it was over that
+ * patch (and a tick ahead), the body's region holding those places (FogOfWar.pastR, set here from
+ * the paths as server/match/fogFeed sets it from the histories), with the margin of a client that
+ * stamps its inputs.
  */
 import { describe, expect, it } from 'vitest';
 import { roomsLevel } from '../server/level/rooms';
@@ -30,14 +31,12 @@ const env = bodyEnvelopeOf(MANNEQUIN_RIG);
 /** Withheld pair-ticks (every 4th tick) and those with a clear line from the viewer's real eye to the enemy's real body within the horizons. */
 function check(cfg: FogConfig, path: Float64Array, backfill = false, ticks = TICKS): { withheld: number; seen: string[] } {
   const fog = new FogOfWar(world, cfg, N);
-  const oneWay = 50, interp = 100, patch = 1000 / HZ, safety = 50;
-  // With backfills the eye moves over the down trip (half the round trip) instead of the delay.
-  const eyeDelay = backfill ? oneWay : interp;
-  for (let i = 0; i < N; i++) fog.setTiming(i, oneWay, eyeDelay, patch, safety);
-  // The horizons in whole ticks (setTiming adds one tick to each), and the look-back (with a tick, as the feed adds).
-  const H = Math.floor((horizonSeconds(oneWay, eyeDelay, patch, safety) + 1 / HZ) * HZ + 1e-9);
-  const HB = Math.floor((horizonSeconds(0, 0, patch, safety) + 1 / HZ) * HZ + 1e-9);
-  const LB = backfill ? Math.ceil(((interp - eyeDelay + safety) / 1000 + 1 / HZ) * HZ - 1e-9) : 0;
+  const oneWay = 50, interp = 100, patch = 1000 / HZ, safety = backfill ? 16 : 50;
+  for (let i = 0; i < N; i++) fog.setTiming(i, oneWay, interp, patch, safety, backfill);
+  // The horizons in whole ticks (setTiming adds one tick to each), and the look-back (a patch, with a tick, as the feed adds).
+  const H = Math.floor((horizonSeconds(oneWay, interp, backfill ? 0 : patch, safety) + 1 / HZ) * HZ + 1e-9);
+  const HB = backfill ? 1 : Math.floor((horizonSeconds(0, 0, patch, safety) + 1 / HZ) * HZ + 1e-9);
+  const LB = backfill ? Math.ceil((patch / 1000 + 1 / HZ) * HZ - 1e-9) : 0;
   const pts: number[][] = [[0, 1, 0], [0, 1.7, 0]];
   for (let h = 0; h <= 4; h++) for (let a = 0; a < 6; a++) {
     pts.push([0.5 * env.radius * Math.cos((a * Math.PI) / 3), env.bottom + 0.1 + ((env.top - env.bottom - 0.2) * h) / 4, 0.5 * env.radius * Math.sin((a * Math.PI) / 3)]);
@@ -63,7 +62,7 @@ function check(cfg: FogConfig, path: Float64Array, backfill = false, ticks = TIC
       let hit = '';
       for (const tau of [0, H >> 1, H]) {
         const ov = ((d + tau) * N + v) * F, ex = path[ov]!, ey = path[ov + 1]! + eyeH, ez = path[ov + 2]!;
-        for (const sigma of backfill ? [-LB, -(LB >> 1), 0, HB] : [0, HB]) {
+        for (const sigma of backfill ? [-LB, -1, 0, HB] : [0, HB]) {
           const oe = ((d + sigma) * N + e) * F;
           for (const p of pts) {
             if (!world.anyHit(ex, ey, ez, path[oe]! + p[0]!, path[oe + 1]! + p[1]!, path[oe + 2]! + p[2]!)) {
@@ -92,7 +91,7 @@ describe('fog of war against the players\' own paths', () => {
     expect(r.seen).toEqual([]);
   });
 
-  it('the same with backfills: the eye over the down trip, the body where it was over the look-back too', () => {
+  it('the same with backfills: the eye over one way and the delay, the body where it was over the last patch', () => {
     const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
       climb: buildClimbMap(world, move.stepHeight), walk: buildWalkGrid(world, Math.min(...move.probeHeights), move.radius) ?? undefined,
     });

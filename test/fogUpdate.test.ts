@@ -274,6 +274,13 @@ describe('fog of war: bookkeeping', () => {
     expect(f.horizon[3]).toBe(MAX_HORIZON_S + TICK);
     f.setTiming(3, -5, 100, PATCH_MS, 25);
     expect(f.bodyHorizon[3]).toBe(MAX_HORIZON_S + TICK);
+    expect(f.bodyAhead[3]).toBe(MAX_HORIZON_S + TICK);
+    // A backfill viewer's bodies reach one tick ahead only while its timing is sound.
+    f.setTiming(3, 40, 100, PATCH_MS, 25, true);
+    expect(f.bodyAhead[3]).toBe(TICK);
+    expect(f.horizon[3]).toBeCloseTo(horizonSeconds(40, 100, 0, 25) + TICK, 12);
+    f.setTiming(3, 40, 100, NaN, 25, true);
+    expect([f.horizon[3], f.bodyAhead[3]]).toEqual([MAX_HORIZON_S + TICK, MAX_HORIZON_S + TICK]);
     expect(horizonSeconds(1e9, 0, 0, 0)).toBe(MAX_HORIZON_S);
   });
 

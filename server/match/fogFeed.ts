@@ -16,22 +16,23 @@
  *             stepped, from a client that stamped its inputs in an earlier life, the life's first
  *             snapshot stands for that stamp: a client whose inputs are held upstream right after a
  *             respawn moves on from its spawn unseen),
- *   interp  = the viewer's interpolation delay (as the match clamped it); for a viewer that takes
- *             backfills (FogFilter.setBackfill) the smaller of it and rttMs / 2: such a client draws
- *             an enemy sent again as soon as its backfill lands, a down trip after the send. Its
- *             screen then draws bodies from up to the delay less that trip, plus the safety margin,
- *             before the send: every body's region holds where its feet were over the largest such
- *             look-back of this update's viewers (FogOfWar.pastR, pastDrop, pastRise, from the
- *             match's histories, this life only; begin()),
+ *   interp  = the viewer's interpolation delay (as the match clamped it). For a viewer that takes
+ *             backfills (FogFilter.setBackfill) no patch is added: the snapshot that would send an
+ *             enemy again carries its poses back past any render time its screen still lacks, so
+ *             only the render times within a patch before a withholding snapshot can miss it
+ *             (FogOfWar's module comment), and every body's region holds where its feet were over
+ *             that patch (FogOfWar.pastR, pastDrop, pastRise, from the match's histories, this life
+ *             only) and reaches one tick ahead of its newest snapshot,
  *   patch   = patchMs: how long a decision stands before the next one reaches the wire (the larger
  *             of the patch interval and the tick, since update() runs once per tick),
- *   safety  = safetyMs (default 50): the round trip is a windowed estimate and one-way is half of it
- *             (asymmetric paths and jitter put the real one-way above that), the client's estimate of
- *             the server clock (which places its interpolated render time) errs by a few ms, and the
- *             server steps queued inputs over the next ticks (a burst arriving late moves a player
- *             several ticks at once; a burst after a stall longer than the margin can outrun it
- *             for the tick it lands, after which the measured speed widens the regions). About
- *             three 64 Hz ticks covers these; FogOfWar adds one more
+ *   safety  = measuredSafetyMs (default 16) for a viewer whose client stamps its inputs: its lead
+ *             is measured in the clock its screen renders by, so only that clock's corrections
+ *             (a few ms a ping) are left over. Otherwise safetyMs (default 50): the one-way is then
+ *             half the round trip (asymmetric paths and jitter put the real one above that), the
+ *             round trip is a windowed estimate, and the server steps queued inputs over the next
+ *             ticks (a burst arriving late moves a player several ticks at once; a burst after a
+ *             stall longer than the margin can outrun it for the tick it lands, after which the
+ *             measured speed widens the regions). About three 64 Hz ticks covers these; FogOfWar adds one more
  *             movement tick to every horizon itself. Horizons are capped at MAX_HORIZON_S (1 s), so a
  *             client that inflates its round trip or interpolation only widens its own regions that far;
  *             a measured stamp lag's own part may carry the eye's past it (FogOfWar.stall).
@@ -62,6 +63,7 @@ export interface FogFeedSettings {
   maxSpeed: number;
   patchMs: number;
   safetyMs: number;
+  measuredSafetyMs: number;
   unknownOneWayMs: number;
   /** Dead players judged like standing bodies (corpses: 'sight'). */
   corpsesSeen: boolean;
@@ -73,6 +75,7 @@ export class FogFeed<Id extends string | number = string> {
   private readonly maxSpeed: number;
   private readonly patchMs: number;
   private readonly safetyMs: number;
+  private readonly measuredSafetyMs: number;
   private readonly unknownOneWayMs: number;
   private readonly corpsesSeen: boolean;
   /** Per slot: the epoch of its last snapshot fed (NaN: none since it changed hands). */
@@ -80,6 +83,9 @@ export class FogFeed<Id extends string | number = string> {
   /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
   private readonly oneWay: Float64Array;
   private readonly interp: Float64Array;
+  /** Per slot: the safety margin and backfill its timing was last set with. */
+  private readonly safety: Float64Array;
+  private readonly timedBackfill: Uint8Array;
   /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
   private readonly ownV: Float64Array;
   private readonly ownKnown: Uint8Array;
@@ -102,11 +108,14 @@ export class FogFeed<Id extends string | number = string> {
     this.maxSpeed = settings.maxSpeed;
     this.patchMs = settings.patchMs;
     this.safetyMs = settings.safetyMs;
+    this.measuredSafetyMs = settings.measuredSafetyMs;
     this.unknownOneWayMs = settings.unknownOneWayMs;
     this.corpsesSeen = settings.corpsesSeen;
     this.epoch = new Float64Array(n).fill(Number.NaN);
     this.oneWay = new Float64Array(n).fill(Number.NaN);
     this.interp = new Float64Array(n).fill(Number.NaN);
+    this.safety = new Float64Array(n).fill(Number.NaN);
+    this.timedBackfill = new Uint8Array(n);
     this.ownV = new Float64Array(3 * n);
     this.ownKnown = new Uint8Array(n);
     this.stallUntil = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
@@ -241,6 +250,7 @@ export class FogFeed<Id extends string | number = string> {
     this.epoch[s] = Number.NaN;
     this.oneWay[s] = Number.NaN;
     this.interp[s] = Number.NaN;
+    this.safety[s] = Number.NaN;
     this.ownKnown[s] = 0;
     this.stallUntil[s] = Number.NEGATIVE_INFINITY;
     this.stampedLife[s] = 0;
@@ -267,13 +277,13 @@ export class FogFeed<Id extends string | number = string> {
     const behind = lag - oneWay;
     fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
-    // A client that takes backfills draws an enemy as soon as the backfill lands, a one-way trip after
-    // the send, at its render time then: its eye moves for that trip instead of the interpolation
-    // delay (the smaller of the two), and its screen may draw bodies from up to the delay less that
-    // trip before the send, plus the margin (the look-back the bodies' regions hold).
-    const delay = mp.interpDelayMs, bf = this.backfill[s] === 1;
-    const interp = bf && rttWay < delay ? rttWay : delay;
-    this.lookBack[s] = bf ? delay - interp + this.safetyMs : 0;
+    // A client that takes backfills lacks a withheld enemy only at render times within a patch before
+    // a snapshot that withheld it: its eye moves until its screen renders that snapshot's time
+    // (one-way + interp, no patch) and bodies are held over that patch of their past. A client that
+    // stamps its inputs has its lead measured in its screen's clock: the smaller margin.
+    const interp = mp.interpDelayMs, bf = this.backfill[s] === 1;
+    const patch = bf ? 0 : this.patchMs, safety = this.stamps[s] === 1 ? this.measuredSafetyMs : this.safetyMs;
+    this.lookBack[s] = bf ? this.patchMs : 0;
     // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
     // the silence since its last message is an ordinary lead), while inputs it took are still
     // queued (the latest taken is later than the newest stepped: the backlog the stall landed) and for DRAIN_MS
@@ -287,14 +297,16 @@ export class FogFeed<Id extends string | number = string> {
     let stall = 0;
     if (lag >= MAX_LEAD_MS && now <= this.stallUntil[s]!) stall = lag - rttWay;
     else if (oneWay > rttWay) {
-      const over = oneWay + interp + this.patchMs + this.safetyMs - 1000 * MAX_HORIZON_S;
+      const over = oneWay + interp + patch + safety - 1000 * MAX_HORIZON_S;
       if (over > 0) stall = over < oneWay - rttWay ? over : oneWay - rttWay;
     }
     fog.stall[s] = stall / 1000;
-    if (oneWay !== this.oneWay[s] || interp !== this.interp[s]) {
+    if (oneWay !== this.oneWay[s] || interp !== this.interp[s] || safety !== this.safety[s] || bf !== (this.timedBackfill[s] === 1)) {
       this.oneWay[s] = oneWay;
       this.interp[s] = interp;
-      fog.setTiming(s, oneWay, interp, this.patchMs, this.safetyMs);
+      this.safety[s] = safety;
+      this.timedBackfill[s] = bf ? 1 : 0;
+      fog.setTiming(s, oneWay, interp, this.patchMs, safety, bf);
     }
   }
 }

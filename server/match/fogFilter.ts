@@ -18,7 +18,7 @@
  * snapshot without it (nothing drawn from its tail) needs withdrawDelayMs = its interpolation delay.
  * Sending again is immediate (with a backfill ahead of it for a viewer marked setBackfill: backfillFor
  * gives the enemy's history over the viewer's delay, which the client draws from at once, so the
- * feed shortens that viewer's eye horizon: ./fogFeed); so is withholding a player that teleported (a new epoch: the
+ * feed covers that viewer's eye without the patch and bodies over their last patch only: ./fogFeed); so is withholding a player that teleported (a new epoch: the
  * client draws nothing across it, and waiting would send where it landed).
  * A respawn or teleport bumps the player's epoch: the feed forgets its pairs in the fog (re-tested
  * from the new spot in the same update). A player whose slot changes hands (leave, join) is taken
@@ -90,8 +90,13 @@ export interface FogFilterOptions {
   movement: FogMovement;
   /** Time between patches the game sends, ms (default and minimum: one tick). */
   patchMs?: number;
-  /** Safety margin added to every viewer's horizon, ms (default 50; see ./fogFeed). */
+  /** Safety margin added to the horizons of a viewer whose client does not stamp its inputs, ms (default 50; see ./fogFeed). */
   safetyMs?: number;
+  /**
+   * Safety margin for a viewer whose client stamps its inputs (its lead is measured in the clock its
+   * screen renders by; what is left is that clock's corrections), ms (default 16; see ./fogFeed).
+   */
+  measuredSafetyMs?: number;
   /** One-way delay assumed before a viewer's first round trip sample, ms (default 150). */
   unknownOneWayMs?: number;
   /** Dead players: judged like standing bodies ('sight', default) or withheld from enemies ('hidden'). */
@@ -145,6 +150,7 @@ export class FogFilter<Id extends string | number = string> {
   private readonly backfills: FogBackfills;
   readonly patchMs: number;
   readonly safetyMs: number;
+  readonly measuredSafetyMs: number;
   readonly unknownOneWayMs: number;
   /** Recorder calls that threw. */
   problems = 0;
@@ -172,6 +178,7 @@ export class FogFilter<Id extends string | number = string> {
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
+    this.measuredSafetyMs = finiteAtLeast(options.measuredSafetyMs, 16, 0);
     this.unknownOneWayMs = finiteAtLeast(options.unknownOneWayMs, 150, 0);
     this.onProblem = options.onProblem ?? ((msg, e) => console.error(`hitreg fog: ${msg}`, e ?? ''));
     this.backfills = new FogBackfills(n, (m, e) => {
@@ -179,7 +186,7 @@ export class FogFilter<Id extends string | number = string> {
       if (this.problems <= 3) this.onProblem(m, e);
     });
     this.feeder = new FogFeed(match, this.fog, {
-      maxSpeed: m.maxSpeed, patchMs: this.patchMs, safetyMs: this.safetyMs,
+      maxSpeed: m.maxSpeed, patchMs: this.patchMs, safetyMs: this.safetyMs, measuredSafetyMs: this.measuredSafetyMs,
       unknownOneWayMs: this.unknownOneWayMs, corpsesSeen: options.corpses !== 'hidden', backfill: this.backfills.on,
     });
     this.withdrawDelayMs = finiteAtLeast(options.withdrawDelayMs, Number.NaN, 0);

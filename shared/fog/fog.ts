@@ -16,10 +16,16 @@
  * safety taking jitter, input buffering and clock error (enemyFullHorizon: the body over H too),
  * each plus one movement tick (players move in whole ticks: ./reach).
  * A client that takes backfills (server/match/fogFilter setBackfill: the enemy's poses over its delay
- * arrive just ahead of the patch that sends it again) draws the enemy as soon as they land, a one-way
- * trip after the send: its eye's H has the down trip in place of interp (the caller passes it as the
- * delay), and what it draws then is the body up to interp less that trip before d: the body's region
- * also holds where its feet were over that look-back (pastR, pastDrop, pastRise: server/match/fogFeed).
+ * arrive just ahead of the snapshot that sends it again) has the enemy's data for render time r as
+ * soon as the first snapshot at or after r that it received holds the enemy (that snapshot's
+ * backfill reaches back past r). So a withheld enemy can be missing from its screen only at render
+ * times r within a patch before a snapshot d that withheld it, i.e. at screen times up to d + interp,
+ * however late d itself arrives (a TCP retransmission, an asymmetric path): its eye's H is one-way
+ * + interp + safety (no patch), and the body is where the enemy was over the patch before d, all of
+ * it already in the server's history: the body's region holds where its feet were over that
+ * look-back (pastR, pastDrop, pastRise: server/match/fogFeed) and is grown ahead by one tick only
+ * (bodyAhead). No down trip enters: the screen's clock places both the eye's stamps and the render
+ * time, so safety then takes only that clock's corrections.
  *
  * Regions. The viewer's eye region: its eye (feet + eye height) moved horizontally by up to
  * the reach over H (./reach: from its speed now, growing by at most the acceleration each tick up to the max speed), from the lowest to
@@ -192,21 +198,26 @@ export class FogOfWar extends FogSlots {
     this.pastRise[s] = 0;
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
+    this.bodyAhead[s] = MAX_HORIZON_S;
     this.forget(s);
   }
 
   /**
-   * Viewer s's timing, ms: its one-way delay, the interpolation delay it renders others with, the
-   * patch interval and a safety margin. Its eye is covered over all four, others' bodies over patch
-   * + safety (or all four with enemyFullHorizon), each plus one movement tick; see the module
-   * comment. A value that is negative or not finite gives both the longest horizon (./reach horizonSeconds).
+   * Viewer s's timing, ms: its one-way delay (its eye's lead), the interpolation delay it renders
+   * others with, the patch interval and a safety margin; `backfill` when its client takes backfills.
+   * Its eye is covered over all four (without the patch for a backfill client), a moving point over
+   * patch + safety (or all four with enemyFullHorizon), others' bodies as the point or, for a
+   * backfill client, not beyond their newest snapshot; each plus one movement tick; see the module
+   * comment. A value that is negative or not finite gives the longest horizons (./reach horizonSeconds).
    */
-  setTiming(s: number, oneWayMs: number, interpMs: number, patchMs: number, safetyMs: number): void {
+  setTiming(s: number, oneWayMs: number, interpMs: number, patchMs: number, safetyMs: number, backfill = false): void {
     if (!(s >= 0 && s < this.capacity)) return;
     // One tick more: players move in whole ticks (./reach).
-    const h = horizonSeconds(oneWayMs, interpMs, patchMs, safetyMs), tick = this.cfg.motion.tickS;
+    const h = patchMs >= 0 ? horizonSeconds(oneWayMs, interpMs, backfill ? 0 : patchMs, safetyMs) : MAX_HORIZON_S, tick = this.cfg.motion.tickS;
+    const full = this.cfg.enemyFullHorizon || h === MAX_HORIZON_S;
     this.horizon[s] = h + tick;
-    this.bodyHorizon[s] = (this.cfg.enemyFullHorizon || h === MAX_HORIZON_S ? h : horizonSeconds(0, 0, patchMs, safetyMs)) + tick;
+    this.bodyHorizon[s] = (full ? h : horizonSeconds(0, 0, patchMs, safetyMs)) + tick;
+    this.bodyAhead[s] = backfill && !full ? tick : this.bodyHorizon[s];
   }
 
   /** Drops what is remembered about slot s's pairs (call on a teleport: respawn, epoch change). */

@@ -123,7 +123,7 @@ export class FogRegions {
       this.eyeStamp[em] = stamp;
     }
     // Written through the scratch array: a double kept in a local here was boxed.
-    rr[R_H] = this.players.bodyHorizon[v] + this.players.catchUp[e];
+    rr[R_H] = this.players.bodyAhead[v] + this.players.catchUp[e];
     if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
     if (this.bodyStamp[bm] !== stamp || this.bodyKey[bm] !== rr[R_H]) {
       this.bodyKey[bm] = rr[R_H];

@@ -41,9 +41,14 @@ export class FogSlots {
   readonly pastR: Float64Array;
   readonly pastDrop: Float64Array;
   readonly pastRise: Float64Array;
-  /** Per viewer slot (setTiming), seconds: how far ahead its eye and others' bodies must be covered. */
+  /**
+   * Per viewer slot (setTiming), seconds: how far ahead its eye must be covered (horizon), a moving
+   * point (bodyHorizon), and others' bodies beyond their newest snapshot (bodyAhead: as bodyHorizon,
+   * or one tick for a viewer that takes backfills: see ./fog).
+   */
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
+  readonly bodyAhead: Float64Array;
 
   constructor(capacity: number) {
     if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
@@ -63,5 +68,6 @@ export class FogSlots {
     this.pastRise = new Float64Array(n);
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
+    this.bodyAhead = new Float64Array(n).fill(MAX_HORIZON_S);
   }
 }

@@ -11,7 +11,10 @@
  * along them. Their motion is computed first (5 s to spread out, then the measured ticks), then
  * replayed into a fresh FogOfWar per round: the first 64 ticks of a round warm its memory untimed,
  * the rest are timed one update per tick (a patch every tick, the server's default). Each viewer's
- * timing is seeded: one-way 20..80 ms, interpolation 100 ms, patch 15.625 ms, safety 25 ms.
+ * timing is seeded: one-way 20..80 ms, interpolation 100 ms, patch 15.625 ms, safety 25 ms; with
+ * --backfill, viewers that take backfills (FogOfWar.setTiming's backfill: no patch on the eye, bodies
+ * a tick ahead and over their last two ticks, pastR from the walk) at the 16 ms margin of a client
+ * that stamps its inputs.
  *
  * Per row: usPerTick (median over rounds of the mean wall time of one update; cpuUsPerTick the same
  * loop as process CPU time), p99UsPerTick (99th percentile of single updates, all rounds), raysPerTick,
@@ -30,7 +33,7 @@
  * visibleHoldTicks, hiddenWiden and hiddenLeadS (shared/fog/config) to weigh cost against what is withheld.
  * --players N measures that one size; --no-uncached leaves out the uncached rows.
  *
- * Run: npm run bench:fog [-- --json] [-- --level rooms] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
+ * Run: npm run bench:fog [-- --json] [-- --level rooms] [-- --backfill] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
  */
 import { benchArgs } from './args';
 import { fileURLToPath } from 'node:url';
@@ -51,12 +54,19 @@ const WARM_TICKS = 64;
 const F = WALK_STRIDE;
 type Frames = Walk;
 
-function load(fog: FogOfWar, f: Frames, t: number): void {
+/** Tick t into the fog; with `back` ticks of look-back, each body's past spread over them (as server/match/fogFeed sets it). */
+function load(fog: FogOfWar, f: Frames, t: number, back = 0): void {
   const eye = MANNEQUIN_RIG.eyeHeight;
+  const s = f.state;
   for (let i = 0; i < f.n; i++) {
     const o = (t * f.n + i) * F;
-    const s = f.state;
     fog.setPlayer(i, s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4], s[o + 5], eye, true, -1);
+    let r2 = 0, drop = 0, rise = 0;
+    for (let k = 1; k <= back && k <= t; k++) {
+      const q = ((t - k) * f.n + i) * F, dx = s[q] - s[o], dy = s[q + 1] - s[o + 1], dz = s[q + 2] - s[o + 2];
+      r2 = Math.max(r2, dx * dx + dz * dz); drop = Math.max(drop, -dy); rise = Math.max(rise, dy);
+    }
+    fog.pastR[i] = Math.sqrt(r2); fog.pastDrop[i] = drop; fog.pastRise[i] = rise;
   }
 }
 
@@ -88,23 +98,25 @@ const gcObserver = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcStarts.push(e.startTime);
 });
 
-async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean): Promise<Record<string, unknown>> {
+async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean, backfill: boolean): Promise<Record<string, unknown>> {
   const n = f.n;
   const rnd = mulberry32(0x7171 + n);
   const oneWay = Array.from({ length: n }, () => 20 + 60 * rnd());
   const c = uncached ? { ...cfg, ...FOG_NO_CACHES } : cfg;
+  // A backfill viewer's bodies over their last patch and a tick (the patch is a tick here).
+  const back = backfill ? 2 : 0;
   const means: number[] = [], cpus: number[] = [], singles: number[] = [];
   let rays = 0, steps = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
   const hidden = new Uint8Array(n * n);
   const g0 = performance.now();
   for (let r = 0; r < rounds; r++) {
     const fog = new FogOfWar(world, c, n);
-    for (let i = 0; i < n; i++) fog.setTiming(i, oneWay[i], 100, 1000 / HZ, 25);
-    for (let t = 0; t < WARM_TICKS; t++) { load(fog, f, t); fog.update(); }
+    for (let i = 0; i < n; i++) fog.setTiming(i, oneWay[i], 100, 1000 / HZ, backfill ? 16 : 25, backfill);
+    for (let t = 0; t < WARM_TICKS; t++) { load(fog, f, t, back); fog.update(); }
     let sum = 0;
     const c0 = process.cpuUsage();
     for (let t = WARM_TICKS; t < f.ticks; t++) {
-      load(fog, f, t);
+      load(fog, f, t, back);
       const t0 = performance.now();
       fog.update();
       const us = (performance.now() - t0) * 1000;
@@ -128,7 +140,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   const med = (a: number[]): number => a.slice().sort((x, y) => x - y)[a.length >> 1];
   singles.sort((x, y) => x - y);
   return {
-    bench: 'fog', players: n, uncached,
+    bench: 'fog', players: n, uncached, backfill,
     usPerTick: +med(means).toFixed(1),
     cpuUsPerTick: +med(cpus).toFixed(1),
     p99UsPerTick: +singles[Math.floor(singles.length * 0.99)].toFixed(1),
@@ -144,7 +156,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; 'no-walk'?: boolean; 'no-uncached'?: boolean }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
   const rooms = opts.level === 'rooms';
   if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
   const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
@@ -160,8 +172,9 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
   const rows: Record<string, unknown>[] = [];
   for (const n of opts.players !== undefined ? [Math.round(opts.players)] : SIZES) {
     const f = walkPlayers(world, rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH), n, ticks, 0xf0f0 + n);
-    rows.push({ ...(await measure(world, cfg, f, rounds, false)), level });
-    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true)), level });
+    const bf = opts.backfill === true;
+    rows.push({ ...(await measure(world, cfg, f, rounds, false, bf)), level });
+    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true, bf)), level });
   }
   gcObserver.disconnect();
   if (opts.json) {
@@ -178,5 +191,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead'], ['level'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead'], ['level'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
 }

@@ -243,10 +243,10 @@ function fog(rows: Row[]): string {
   const r0 = rows[0];
   const pct = (v: unknown) => `${num(100 * Number(v), 1)}%`;
   return [
-    `FogOfWar.update (shared/fog) once per tick at 64 Hz on the default level (open ground) and on the rooms level (nine walled rooms joined by doorways, players spread over it), players walking it (seeded), each viewer's one-way 20-80 ms, interpolation 100 ms, patch 15.6 ms, safety 25 ms; opening ${num(r0?.openingM, 2)} m, hold ${num(r0?.visibleHoldTicks)} updates, hidden slack ${num(r0?.hiddenSlackM, 2)} m. Occluded: enemy pairs with no clear line from the eye to 9 points of the body envelope now; withheld of occluded: the share of those the fog withheld. Uncached: every pair's full rule every tick.`,
+    `FogOfWar.update (shared/fog) once per tick at 64 Hz on the default level (open ground) and on the rooms level (nine walled rooms joined by doorways, players spread over it), players walking it (seeded), each viewer's one-way 20-80 ms, interpolation 100 ms, patch 15.6 ms, safety 25 ms (viewers \`backfill\`: clients that take backfills at a 16 ms margin, bodies over their last patch; \`npm run bench:fog -- --level rooms --backfill\`); opening ${num(r0?.openingM, 2)} m, hold ${num(r0?.visibleHoldTicks)} updates, hidden slack ${num(r0?.hiddenSlackM, 2)} m. Occluded: enemy pairs with no clear line from the eye to 9 points of the body envelope now; withheld of occluded: the share of those the fog withheld. Uncached: every pair's full rule every tick.`,
     '',
-    table(['level', 'players', 'caches', 'µs per tick', 'p99 µs', 'rays per tick', 'pairs tested per tick', 'sent (of enemy pairs)', 'occluded', 'withheld of occluded', 'gcs'],
-      rows.map((r) => [String(r.level ?? 'default'), num(r.players), r.uncached ? 'off' : 'on', num(r.usPerTick), num(r.p99UsPerTick), num(r.raysPerTick), num(r.pairsTestedPerTick), pct(r.visibleShare), pct(r.occludedShare), pct(r.withheldOfOccluded), num(r.gcs)])),
+    table(['level', 'viewers', 'players', 'caches', 'µs per tick', 'p99 µs', 'rays per tick', 'pairs tested per tick', 'sent (of enemy pairs)', 'occluded', 'withheld of occluded', 'gcs'],
+      rows.map((r) => [String(r.level ?? 'default'), r.backfill === true ? 'backfill' : 'plain', num(r.players), r.uncached ? 'off' : 'on', num(r.usPerTick), num(r.p99UsPerTick), num(r.raysPerTick), num(r.pairsTestedPerTick), pct(r.visibleShare), pct(r.occludedShare), pct(r.withheldOfOccluded), num(r.gcs)])),
   ].join('\n');
 }
 
