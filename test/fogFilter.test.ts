@@ -344,6 +344,26 @@ describe('FogFilter', () => {
     expect(g.fog.backfillFor(-1, c)).toBeNull();
   });
 
+  it('a viewer that takes backfills and renders well behind its round trip: its eye is covered over its whole delay, however soon its snapshots usually land', () => {
+    // A late snapshot (a TCP retransmission) leaves the screen without a withheld enemy until the
+    // snapshot after its render time lands: the eye may move on for the whole delay, not for half the
+    // round trip and a margin.
+    const g = game();
+    g.match.join('a', { interpDelayMs: 250 });
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    const a = g.match.slotOf('a');
+    g.match.setRoundTrip('a', 40);
+    g.fog.setBackfill(a, true);
+    for (let i = 0; i < 8; i++) {
+      g.input('a', g.match.now() - 20);
+      g.tick();
+    }
+    expect(g.match.player('a')!.interpDelayMs).toBe(250);
+    const lag = g.match.newestTickMs - (g.match.now() - 20 - 1000 / 64);
+    expect(g.fog.fog.horizon[a]).toBeGreaterThanOrEqual((lag + 250 + g.fog.measuredSafetyMs) / 1000);
+  });
+
   it('a teleport (respawn, a new epoch) is re-tested from the new spot at once; a slot changing hands starts withheld', () => {
     const g = game();
     g.put('a', 0, 0);
