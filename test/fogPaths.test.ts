@@ -80,6 +80,31 @@ function check(cfg: FogConfig, path: Float64Array, backfill = false, ticks = TIC
   return { withheld, seen };
 }
 
+describe('a body reaching through a thin wall', () => {
+  it('is sent to a viewer whose room cuts its eye region: the aimed lines to the near side of the body region find it', () => {
+    // From a simulated match (npm run sim -- --rtt 200 --seed 3, rooms): an enemy 0.48 m behind the
+    // 0.3 m wall at z 7.85..8.15, a foot of its stride through the wall, seen from 16 m down the next
+    // room over a low wall; the eye region's matched corners end in its own room's walls, the body's
+    // chords and grid stay behind the wall.
+    const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
+      climb: buildClimbMap(world, move.stepHeight), walk: buildWalkGrid(world, Math.min(...move.probeHeights), move.radius) ?? undefined,
+    });
+    const V = [-3.152, 23.621], E = [-2.88, 7.373];
+    // Part of the envelope lies in front of the wall and in sight of the eye.
+    expect(E[1]! + env.radius).toBeGreaterThan(8.15);
+    expect(world.anyHit(V[0]!, eyeH, V[1]!, E[0]!, 0.8, E[1]! + env.radius - 0.05)).toBe(false);
+    expect(world.anyHit(V[0]!, eyeH, V[1]!, E[0]!, 0.8, E[1]!)).toBe(true);
+    for (const backfill of [true, false]) {
+      const fog = new FogOfWar(world, cfg, 2);
+      fog.setPlayer(0, V[0]!, 0, V[1]!, 0, 0, 0, eyeH, true, 0);
+      fog.setPlayer(1, E[0]!, 0, E[1]!, 0, 0, 0, eyeH, true, 1);
+      for (const s of [0, 1]) fog.setTiming(s, 120, 171, 1000 / HZ, 16, backfill);
+      fog.update();
+      expect(fog.isVisible(0, 1)).toBe(true);
+    }
+  });
+});
+
 describe('fog of war against the players\' own paths', () => {
   it('rooms level, 32 players walking: no withheld enemy is in sight of the viewer\'s real eye within the horizons', () => {
     const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {

@@ -29,7 +29,7 @@ import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { ChainWalk } from './chain';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import { convexPieces, segmentMeetsPiece, type ConvexPieces } from './pieces';
-import { FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
+import { AIMED_RAYS, FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
 
 /**
  * The world query fog of war needs: is the segment blocked? shared/world/world.ts World has it, and
@@ -146,9 +146,9 @@ export class FogLines {
       this.width = this.lines.width;
     }
     // The aimed lines, then the matched corners: all 16 on one piece, every line between the regions is blocked.
-    for (let i = 0; i < 2; i++) if (i !== first && this.known(r, g, i)) return i;
+    for (let i = 0; i < AIMED_RAYS; i++) if (i !== first && this.known(r, g, i)) return i;
     let t = -1, common = this.bvh !== null;
-    for (let i = 2; i < FIXED_RAYS; i++) {
+    for (let i = AIMED_RAYS; i < FIXED_RAYS; i++) {
       if (common && t >= 0 && this.onPiece(r, g, i, t)) continue;
       if (this.known(r, g, i)) return i;
       const ti = this.knownTri[i]!;

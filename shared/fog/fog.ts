@@ -46,7 +46,8 @@
  * side), which makes players within a couple of metres of a thin wall visible through it.
  *
  * The rule. Visible when ANY of the pair's lines (./rays) is clear of the level (World.anyHit false):
- * the eye to the body's middle and head, the 16 matched corners of the two prisms, and a matched
+ * the eye to the body's middle and head and to the ends of the body region's side nearest it, the
+ * 16 matched corners of the two prisms, and a matched
  * lateral x vertical grid spaced so its lines cross any wall across the line of sight no more than
  * openingM apart, and the crossing lines: every point of the eye region's front chord to every one of
  * the body region's, at its middle and at its head (./rays), which find openings that must line up (optionally, the fans: the eye to the body grid, the eye grid to the body). Hidden

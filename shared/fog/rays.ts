@@ -12,7 +12,11 @@
  *
  * Line i:
  * - 0, 1: the eye to the body's middle and to its head (the enemy in the open);
- * - 2..17 (matched corners): corner k, bottom or top, of A to the same corner of B. Both polygons
+ * - 2, 3: the eye to the two ends of B's side nearest A (the corners farthest toward A's centre) at
+ *   the body's middle: a hand or foot of a body standing behind a thin wall reaches through it, in
+ *   front of its chords and lateral grid, and seen from a room whose walls cut the eye's region,
+ *   past its matched corners' reach;
+ * - 4..19 (matched corners): corner k, bottom or top, of A to the same corner of B. Both polygons
  *   have their sides along the same eight directions, so for any direction n the corner of each
  *   lying farthest along n is the same corner k (the one between the sides whose directions
  *   bracket n). Against ONE convex occluder these 16 are exact: a segment from A to B that misses
@@ -154,8 +158,10 @@ export const CHORD_DEPTH = 0.45;
 /** The crossing lines' rows: from the eye to the body's middle, then to its head. */
 export const CROSS_ROWS = 2;
 
-/** The two aimed lines and the 16 matched corners: the lines before the grid. */
-export const FIXED_RAYS = 18;
+/** The aimed lines (the eye to the body's middle and head, then to the near side's ends). */
+export const AIMED_RAYS = 4;
+/** The aimed lines and the 16 matched corners: the lines before the grid. */
+export const FIXED_RAYS = AIMED_RAYS + 16;
 
 /** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCross^2 crossing lines per row). */
 export function rayCount(g: Float64Array): number {
@@ -253,8 +259,21 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
     out[3] = r[J + P_AX]; out[4] = i === 0 ? r[J + P_MID] : r[J + P_EYE]; out[5] = r[J + P_AZ];
     return;
   }
+  if (i < AIMED_RAYS) {
+    // B's corners farthest toward A's centre: the first (i = 2) and the second.
+    const nx = r[P_CX] - r[J + P_CX], nz = r[P_CZ] - r[J + P_CZ];
+    let k1 = 0, k2 = 1, d1 = -Infinity, d2 = -Infinity;
+    for (let k = 0; k < 8; k++) {
+      const d = (r[J + P_K + 2 * k] - r[J + P_CX]) * nx + (r[J + P_K + 2 * k + 1] - r[J + P_CZ]) * nz;
+      if (d > d1) { d2 = d1; k2 = k1; d1 = d; k1 = k; } else if (d > d2) { d2 = d; k2 = k; }
+    }
+    const k = P_K + 2 * (i === 2 ? k1 : k2);
+    out[0] = r[P_AX]; out[1] = r[P_EYE]; out[2] = r[P_AZ];
+    out[3] = r[J + k]; out[4] = r[J + P_MID]; out[5] = r[J + k + 1];
+    return;
+  }
   if (i < FIXED_RAYS) {
-    const j = i - 2;
+    const j = i - AIMED_RAYS;
     const k = P_K + 2 * (j >> 1), top = (j & 1) === 1;
     out[0] = r[k]; out[1] = top ? r[P_Y1] : r[P_Y0]; out[2] = r[k + 1];
     out[3] = r[J + k]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + k + 1];
