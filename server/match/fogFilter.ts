@@ -259,9 +259,9 @@ export class FogFilter<Id extends string | number = string> {
    * The viewer in `slot` takes backfills (true) or not (false), from the next update on; set it at
    * each join (a slot keeps it). For such a viewer the game sends backfillFor(viewer, enemy) ahead of
    * the first patch that carries an enemy again (on the same ordered connection), and the client
-   * begins the enemy's run with it (MatchView.backfill); the fog then covers its eye over a one-way
-   * trip instead of its interpolation delay, and bodies over where they were in the look-back
-   * (./fogFeed). A viewer marked so whose client drops backfills may see enemies pop in.
+   * begins the enemy's run with it (MatchView.backfill); the fog then covers its eye without the
+   * patch, and bodies only over where they were in the last patch (./fogFeed). A viewer marked so
+   * whose client drops backfills may see enemies pop in.
    */
   setBackfill(slot: number, on: boolean): void {
     if (slot >= 0 && slot < this.capacity) this.backfills.on[slot] = on ? 1 : 0;
