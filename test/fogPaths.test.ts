@@ -20,7 +20,7 @@ import { spreadSpawnPoints } from '../server/level/spawnPoints';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { bodyEnvelopeOf, buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, type FogConfig } from '../shared/fog/index';
-import { walkPlayers, WALK_HZ, WALK_STRIDE } from './helpers/walkers';
+import { loadWalkTick, walkPlayers, WALK_HZ, WALK_STRIDE } from './helpers/walkers';
 
 const HZ = WALK_HZ, N = 32, TICKS = 1000, F = WALK_STRIDE;
 const world = roomsLevel();
@@ -44,16 +44,7 @@ function check(cfg: FogConfig, path: Float64Array, backfill = false, ticks = TIC
   let withheld = 0;
   const seen: string[] = [];
   for (let d = 0; d + H < ticks; d++) {
-    for (let i = 0; i < N; i++) {
-      const o = (d * N + i) * F;
-      fog.setPlayer(i, path[o]!, path[o + 1]!, path[o + 2]!, path[o + 3]!, path[o + 4]!, path[o + 5]!, eyeH, true, -1);
-      let r2 = 0, drop = 0, rise = 0;
-      for (let k = 1; k <= LB && k <= d; k++) {
-        const q = ((d - k) * N + i) * F, dx = path[q]! - path[o]!, dy = path[q + 1]! - path[o + 1]!, dz = path[q + 2]! - path[o + 2]!;
-        r2 = Math.max(r2, dx * dx + dz * dz); drop = Math.max(drop, -dy); rise = Math.max(rise, dy);
-      }
-      fog.pastR[i] = Math.sqrt(r2); fog.pastDrop[i] = drop; fog.pastRise[i] = rise;
-    }
+    loadWalkTick(fog, path, N, d, eyeH, LB);
     fog.update();
     if (d < HZ || d % 4 !== 0) continue;
     for (let v = 0; v < N; v++) for (let e = 0; e < N; e++) {

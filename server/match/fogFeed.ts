@@ -83,7 +83,7 @@ export class FogFeed<Id extends string | number = string> {
   /** Per slot: the one-way and interpolation delays its timing was last set from (NaN: not set). */
   private readonly oneWay: Float64Array;
   private readonly interp: Float64Array;
-  /** Per slot: the safety margin and backfill its timing was last set with. */
+  /** Per slot: the safety margin and backfill its timing was last set with (the backfill also sets every body's look-back: begin()). */
   private readonly safety: Float64Array;
   private readonly timedBackfill: Uint8Array;
   /** Per slot: the velocity of the newest tick that stepped its input (3 numbers), and whether one is known in this epoch. */
@@ -96,9 +96,7 @@ export class FogFeed<Id extends string | number = string> {
   /** Per slot: match ms until which a stall's lead counts (FogOfWar.stall). */
   private readonly stallUntil: Float64Array;
   private readonly backfill: Uint8Array;
-  /** Per viewer slot: how far back its screen may draw an enemy just sent (a backfill's poses), ms; 0 without backfills. */
-  private readonly lookBack: Float64Array;
-  /** This update's look-back for every body (the largest of lookBack's, ms; begin()). */
+  /** This update's look-back for every body, ms: a patch (and a tick) while any viewer takes backfills, else 0 (begin()). */
   private pastMs = 0;
   /** Scratch: the two newest snapshots of a slot (PlayerHistory.feetInto: time, feet, eye, epoch, alive). */
   private readonly feet = new Float64Array(2 * SNAPSHOT_FEET);
@@ -122,17 +120,17 @@ export class FogFeed<Id extends string | number = string> {
     this.stampedLife = new Uint8Array(n);
     this.stamps = new Uint8Array(n);
     this.backfill = settings.backfill;
-    this.lookBack = new Float64Array(n);
   }
 
   /**
-   * Before an update's feed() calls: every body's look-back is the largest of its viewers' (as the
-   * last update set them, plus a tick for a timing set during this one).
+   * Before an update's feed() calls: every body's look-back is a patch while a viewer timed by the
+   * last update takes backfills (its screen may draw a body from the patch before a withholding
+   * snapshot), plus a tick for a timing set during this one.
    */
   begin(): void {
-    let m = 0;
-    for (let s = 0; s < this.lookBack.length; s++) if (this.lookBack[s]! > m) m = this.lookBack[s]!;
-    this.pastMs = m > 0 ? m + 1000 / this.match.tickRate : 0;
+    let any = false;
+    for (let s = 0; s < this.timedBackfill.length; s++) if (this.timedBackfill[s] === 1 && this.oneWay[s] === this.oneWay[s]) any = true;
+    this.pastMs = any ? this.patchMs + 1000 / this.match.tickRate : 0;
   }
 
   /**
@@ -255,7 +253,7 @@ export class FogFeed<Id extends string | number = string> {
     this.stallUntil[s] = Number.NEGATIVE_INFINITY;
     this.stampedLife[s] = 0;
     this.stamps[s] = 0;
-    this.lookBack[s] = 0;
+    this.timedBackfill[s] = 0;
   }
 
   /**
@@ -283,7 +281,6 @@ export class FogFeed<Id extends string | number = string> {
     // stamps its inputs has its lead measured in its screen's clock: the smaller margin.
     const interp = mp.interpDelayMs, bf = this.backfill[s] === 1;
     const patch = bf ? 0 : this.patchMs, safety = this.stamps[s] === 1 ? this.measuredSafetyMs : this.safetyMs;
-    this.lookBack[s] = bf ? this.patchMs : 0;
     // An upstream stall: a lag of MAX_LEAD_MS or more counts while the link is silent (the lag less
     // the silence since its last message is an ordinary lead), while inputs it took are still
     // queued (the latest taken is later than the newest stepped: the backlog the stall landed) and for DRAIN_MS

@@ -44,7 +44,7 @@ import { roomsLevel } from '../../server/level/rooms';
 import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { defaultMoveConfig } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
-import { walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
+import { loadWalkTick, walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
 import { buildClimbMap, buildWalkGrid, FOG_NO_CACHES, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
 
@@ -54,20 +54,9 @@ const WARM_TICKS = 64;
 const F = WALK_STRIDE;
 type Frames = Walk;
 
-/** Tick t into the fog; with `back` ticks of look-back, each body's past spread over them (as server/match/fogFeed sets it). */
+/** Tick t into the fog; with `back` ticks of look-back, each body's past spread over them. */
 function load(fog: FogOfWar, f: Frames, t: number, back = 0): void {
-  const eye = MANNEQUIN_RIG.eyeHeight;
-  const s = f.state;
-  for (let i = 0; i < f.n; i++) {
-    const o = (t * f.n + i) * F;
-    fog.setPlayer(i, s[o], s[o + 1], s[o + 2], s[o + 3], s[o + 4], s[o + 5], eye, true, -1);
-    let r2 = 0, drop = 0, rise = 0;
-    for (let k = 1; k <= back && k <= t; k++) {
-      const q = ((t - k) * f.n + i) * F, dx = s[q] - s[o], dy = s[q + 1] - s[o + 1], dz = s[q + 2] - s[o + 2];
-      r2 = Math.max(r2, dx * dx + dz * dz); drop = Math.max(drop, -dy); rise = Math.max(rise, dy);
-    }
-    fog.pastR[i] = Math.sqrt(r2); fog.pastDrop[i] = drop; fog.pastRise[i] = rise;
-  }
+  loadWalkTick(fog, f.state, f.n, t, MANNEQUIN_RIG.eyeHeight, back);
 }
 
 /** Share of enemy pairs at tick t with no clear line from the current eye to the body envelope's 9 points. */

@@ -9,6 +9,7 @@ import type { SpawnPoint } from '../../server/arena/config';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
 import type { World } from '../../shared/world/world';
+import type { FogOfWar } from '../../shared/fog/index';
 
 export const WALK_HZ = 64;
 export const WALK_STRIDE = 7;
@@ -48,4 +49,23 @@ export function walkPlayers(world: World, spawns: readonly SpawnPoint[], n: numb
     }
   }
   return { ticks, n, state };
+}
+
+/**
+ * Tick t of a walk (WALK_STRIDE numbers per player per tick in `state`, n players) into the fog,
+ * every player alive with eye height `eye`, no team; with `back` ticks of look-back, each body's
+ * past spread over them (FogOfWar.pastR, pastDrop, pastRise, as server/match/fogFeed sets them).
+ */
+export function loadWalkTick(fog: FogOfWar, state: Float64Array, n: number, t: number, eye: number, back = 0): void {
+  const F = WALK_STRIDE;
+  for (let i = 0; i < n; i++) {
+    const o = (t * n + i) * F;
+    fog.setPlayer(i, state[o]!, state[o + 1]!, state[o + 2]!, state[o + 3]!, state[o + 4]!, state[o + 5]!, eye, true, -1);
+    let r2 = 0, drop = 0, rise = 0;
+    for (let k = 1; k <= back && k <= t; k++) {
+      const q = ((t - k) * n + i) * F, dx = state[q]! - state[o]!, dy = state[q + 1]! - state[o + 1]!, dz = state[q + 2]! - state[o + 2]!;
+      r2 = Math.max(r2, dx * dx + dz * dz); drop = Math.max(drop, -dy); rise = Math.max(rise, dy);
+    }
+    fog.pastR[i] = Math.sqrt(r2); fog.pastDrop[i] = drop; fog.pastRise[i] = rise;
+  }
 }
