@@ -59,6 +59,8 @@ export interface SimReport {
     backfill: boolean;
     /** The in-process server's fog kept its caches (SimOptions.fogCaches). */
     fogCaches: boolean;
+    /** The in-process server's fog's hiddenTight (SimOptions.fogTight; null: its default). */
+    fogTight: number | null;
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
   network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };

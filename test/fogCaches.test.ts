@@ -1,7 +1,8 @@
 /**
  * Fog of war's speed-ups (shared/fog) against the plain rule, over seeded players running about the
  * default level (jumps, walls, ramps): the wide regions a hidden pair is re-tested on first
- * (hiddenWiden) never hide a pair the uncached rule shows; the occluder cache and the line memory
+ * (hiddenWiden) never hide a pair the uncached rule shows; the tight tier (hiddenTight) hides nearly what the
+ * plain rule hides at fewer rays; the occluder cache and the line memory
  * (shared/fog/lineMemory: the triangle that blocked each line of a hidden pair last time) change no
  * verdict and no ray count, only which triangles are tried before the tree; and the line memory's
  * bookkeeping (records taken, given back, taken from their owner when none is free) and the
@@ -104,6 +105,35 @@ describe('fog of war: the caches against the plain rule', async () => {
     expect(seen.wideHidden).toBeGreaterThanOrEqual(seen.narrowHidden);
     expect(seen.wideRays).toBeLessThan(seen.narrowRays);
     expect(seen.bruteChecked).toBeGreaterThan(20);
+  });
+
+  it('the tight tier (hiddenTight below 1): it hides more than the grown regions, nearly what the plain rule hides, at fewer rays than the plain rule', () => {
+    // Without the visible hold, so each update's verdicts compare with the plain rule's. (Whether what
+    // it hides stays out of sight of the players' real eyes: test/fogPaths.test.ts.)
+    const tiers = [1, 0.25, 0] as const;
+    const hidden = tiers.map(() => 0), rays = tiers.map(() => 0);
+    let plainHidden = 0, plainRays = 0;
+    for (const seed of [0x51de, 0x77a1]) {
+      const m = wander(world, seed);
+      const ref = fogOf(world, plain), fogs = tiers.map((k) => fogOf(world, { ...base, visibleHoldTicks: 0, hiddenTight: k }));
+      for (let t = 0; t < TICKS; t++) {
+        load(ref, m, t); ref.update(); plainRays += ref.rays;
+        fogs.forEach((f, i) => { load(f, m, t); f.update(); rays[i] += f.rays; });
+        for (let p = 0; p < N * N; p++) {
+          plainHidden += 1 - ref.visible[p];
+          fogs.forEach((f, i) => { hidden[i] += 1 - f.visible[p]; });
+        }
+      }
+    }
+    console.log(`[fog] tight tier: the plain rule hides ${plainHidden} pair-updates at ${plainRays} rays; hiddenTight ${tiers.join(' / ')}: ${hidden.join(' / ')} at ${rays.join(' / ')} rays`);
+    expect(hidden[1]).toBeGreaterThan(hidden[0]!);
+    expect(hidden[2]).toBeGreaterThan(hidden[1]!);
+    // Regions holding the plain ones sample other lines than the plain rule: nearly what it hides.
+    expect(hidden[2]).toBeGreaterThanOrEqual(0.95 * plainHidden);
+    expect(hidden[2]).toBeLessThanOrEqual(1.01 * plainHidden);
+    expect(rays[0]).toBeLessThan(rays[1]!);
+    expect(rays[1]).toBeLessThan(rays[2]!);
+    expect(rays[2]).toBeLessThan(plainRays);
   });
 
   it('the occluder cache, the line memory and the convex-piece and chain shortcuts change no verdict', () => {

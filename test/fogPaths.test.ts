@@ -117,4 +117,14 @@ describe('fog of war against the players\' own paths', () => {
     expect(r.withheld).toBeGreaterThan(50000);
     expect(r.seen).toEqual([]);
   });
+
+  it('the same with the tight tier at the plain regions (hiddenTight 0: what the plain rule withholds) and backfills', () => {
+    const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
+      climb: buildClimbMap(world, move.stepHeight), walk: buildWalkGrid(world, Math.min(...move.probeHeights), move.radius) ?? undefined, hiddenTight: 0,
+    });
+    const r = check(cfg, walkPlayers(world, spreadSpawnPoints(world, N), N, TICKS, 7).state, true, TICKS >> 2);
+    console.log(`[fog] paths, hiddenTight 0, with backfills: ${r.withheld} withheld pair-ticks checked, ${r.seen.length} in sight${r.seen.length > 0 ? `: ${r.seen.slice(0, 3).join('; ')}` : ''}`);
+    expect(r.withheld).toBeGreaterThan(25000);
+    expect(r.seen).toEqual([]);
+  });
 });

@@ -60,6 +60,12 @@ export interface FogConfig {
    * on the usual grown regions. 1: off.
    */
   hiddenWiden: number;
+  /**
+   * A pair that a grown region shows a clear line to, or that was visible, is decided on regions
+   * grown this many times the slack and lead (0: the plain regions): a thin band, so what is withheld
+   * is nearly what the plain regions give, and a hidden verdict there stands an update or two (./fog).
+   */
+  hiddenTight: number;
   /** Farthest distance between regions at which an enemy can be drawn, metres (Infinity: no limit). */
   maxDistance: number;
   /** Rays one update may cast; pairs left untested when it is spent are visible (Infinity: no cap). */
@@ -80,7 +86,7 @@ export interface FogConfig {
  * to stand on, so every pair is decided on its own regions every update (what the caches give up of
  * what is withheld, at several times the rays). Spread over a configuration.
  */
-export const FOG_NO_CACHES = { visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1 } as const;
+export const FOG_NO_CACHES = { visibleHoldTicks: 0, hiddenSlackM: 0, hiddenSlackYM: 0, hiddenLeadS: 0, hiddenWiden: 1, hiddenTight: 0 } as const;
 
 /** A configuration from movement bounds and a rig (its body envelope), with the defaults below. */
 export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConfig, 'motion'>> = {}): FogConfig {
@@ -99,6 +105,7 @@ export function fogConfigOf(motion: FogMotion, rig: Rig, o: Partial<Omit<FogConf
     hiddenSlackM: o.hiddenSlackM ?? 0.15,
     hiddenSlackYM: o.hiddenSlackYM ?? 0.15,
     hiddenWiden: o.hiddenWiden ?? 2,
+    hiddenTight: o.hiddenTight ?? 1,
     maxDistance: o.maxDistance ?? Infinity,
     maxRaysPerUpdate: o.maxRaysPerUpdate ?? Infinity,
     climb: o.climb,

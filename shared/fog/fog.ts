@@ -93,7 +93,11 @@
  * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead; their
  * heights also follow a jump or fall over half that lead): hidden
  * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
- * the usual grown regions, so what is withheld does not shrink. A hidden verdict stands for regions
+ * the usual grown regions, so what is withheld does not shrink. A pair the grown regions show, and a
+ * pair visible last time, are decided on the tight regions (hiddenTight times the slack and lead; 1,
+ * the default: the grown ones, 0: the plain ones): the grown regions' band costs what they would
+ * withhold, and the tight tier takes most of it back (hidden there, the verdict stands while the
+ * plain regions stay inside them, an update or two) at more rays for the pairs in that band. A hidden verdict stands for regions
  * inside the tested ones only when the test's crossing lines kept to crossOpeningM (regions too wide for
  * their cap are tested coarser, a verdict for those regions alone; a wide test that coarse is not
  * taken, the usual grown regions are tested; a grown one that coarse is not either, the plain
@@ -114,7 +118,7 @@ import { FogSlots } from './slots';
 import type { FogConfig } from './config';
 import { horizonSeconds, MAX_HORIZON_S } from './reach';
 import { CROSS_ROWS, FIXED_RAYS, G_CROSS_FINE, G_CROSS_MAX, GRID_STRIDE, initGrid, P_CX, P_CZ, P_R, PRISM_STRIDE, prismInside, sizeGrid } from './rays';
-import { FogRegions, GROWN, PLAIN, POINT_STRIDE, WIDE } from './regions';
+import { FogRegions, GROWN, PLAIN, POINT_STRIDE, TIGHT, WIDE } from './regions';
 
 export { FOG_NO_CACHES, fogConfigOf, type FogConfig } from './config';
 
@@ -157,11 +161,16 @@ export class FogOfWar extends FogSlots {
   /** The lines cast (./cast). */
   private readonly cast: FogLines;
   private updates = 0;
+  /** Whether hidden verdicts are judged on grown regions (slack or lead set), so they can stand; whether the tight tier differs from the plain one. */
+  private readonly grows: boolean;
+  /** The tier whose regions decide a pair the wide and grown ones do not (./config hiddenTight). */
+  private readonly tightTier: number;
 
   constructor(world: FogWorld, private readonly cfg: FogConfig, capacity: number) {
     super(capacity);
     if (!(cfg.openingM > 0 && cfg.crossOpeningM > 0) || !(cfg.maxGridSide >= 2 && cfg.maxGridSide <= 64)) throw new Error('FogOfWar: openingM and crossOpeningM must be > 0 and maxGridSide 2..64.');
     if (!(cfg.hiddenWiden >= 1 && cfg.hiddenWiden <= 16)) throw new Error('FogOfWar: hiddenWiden must be 1..16.');
+    if (!(cfg.hiddenTight >= 0 && cfg.hiddenTight <= 1)) throw new Error('FogOfWar: hiddenTight must be 0..1.');
     initGrid(this.grid, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
     const n = capacity, nn = n * n;
     this.visible = new Uint8Array(nn);
@@ -174,6 +183,8 @@ export class FogOfWar extends FogSlots {
     const mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? CROSS_ROWS * crossSide * crossSide : 0);
     this.cast = new FogLines(world, nn, n, mostLines);
     this.built = new FogRegions(cfg, this);
+    this.grows = cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0 || cfg.hiddenLeadS > 0;
+    this.tightTier = cfg.hiddenTight >= 1 ? GROWN : cfg.hiddenTight > 0 ? TIGHT : PLAIN;
   }
 
   /** Puts a player in slot s (or updates it): feet position, velocity, eye height, alive, team (-1: none). */
@@ -325,54 +336,72 @@ export class FogOfWar extends FogSlots {
       return this.verdict(p, 1);
     }
     this.pairsTested++;
-    const grown = this.grown;
-    let first = this.lastRay[p];
-    // A visible pair whose remembered line needs no grid (an aimed line, a matched corner): that line first.
-    if (this.pairVisible[p] === 1 && first >= 0 && first < FIXED_RAYS) {
-      this.built.regions(grown, v, e, GROWN);
-      if (this.cast.fixedClear(grown, this.grid, first)) return this.visibleBy(p, first);
-      first = -1;
+    const grown = this.grown, grid = this.grid, first = this.lastRay[p], visible = this.pairVisible[p] === 1;
+    // Hidden last time: first the wide regions (a superset of the grown ones, so hidden there is
+    // hidden here, and the verdict stands longer), then the grown ones; hidden on either, the verdict
+    // stands while the plain regions stay inside them. Their clear line is tried first next time.
+    let clear = -1, seen = -1;
+    if (!visible && this.grows) {
+      if (cfg.hiddenWiden > 1) {
+        clear = this.tierClear(grown, v, e, WIDE, first, p);
+        // Hidden there stands only when its crossing lines kept to their spacing (else the grown regions are tested).
+        if (clear < 0 && grid[G_CROSS_FINE] === 1) return this.hidden(p, c, grown);
+      }
+      seen = this.tierClear(grown, v, e, GROWN, clear >= 0 ? clear : first, p);
+      if (seen < 0 && grid[G_CROSS_FINE] === 1) {
+        this.hidden(p, c, grown);
+        this.lastRay[p] = clear;
+        return 0;
+      }
+      if (seen >= 0) clear = seen;
     }
-    // A pair hidden last time: first the wide regions (a superset of the grown ones, so hidden there
-    // is hidden here, and the verdict stands longer); their clear line, if any, is tried first next time.
-    let wideClear = -1;
-    if (this.pairVisible[p] === 0 && cfg.hiddenWiden > 1 && (cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0)) {
-      this.built.regions(grown, v, e, WIDE);
-      sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-      wideClear = this.cast.anyClear(grown, this.grid, this.lastRay[p], p);
-      // Hidden there stands only when its crossing lines kept to their spacing (else the grown regions are tested).
-      if (wideClear < 0 && this.grid[G_CROSS_FINE] === 1) return this.hidden(p, c);
+    // With hiddenTight 1 the grown regions are the tight ones: their clear line is the verdict, and
+    // hidden on them tested coarse, the plain regions' own lines decide (below).
+    const grownTight = this.tightTier === GROWN && this.grows && !visible;
+    if (grownTight && seen >= 0) return this.visibleBy(p, seen);
+    // Else the tight regions decide (the plain ones with hiddenTight 0); a visible pair tries its line
+    // there first (one ray when it needs no grid). Hidden there, the verdict stands while the plain regions stay inside them.
+    const tight = this.tightTier === PLAIN || !this.grows || grownTight ? reg : grown;
+    const hint = visible ? first : grownTight ? -1 : clear >= 0 ? clear : first;
+    if (tight !== reg) this.built.regions(tight, v, e, this.tightTier);
+    let own = -1;
+    if (visible && hint >= 0 && hint < FIXED_RAYS) own = this.cast.fixedClear(tight, grid, hint) ? hint : this.clearOn(tight, -1, p);
+    else own = this.clearOn(tight, hint, p);
+    if (own >= 0) return this.visibleBy(p, own);
+    if (grid[G_CROSS_FINE] !== 1 && tight !== reg) {
+      // Tested coarser than the crossing lines' spacing, hidden says nothing of the regions inside
+      // (their lines, the eye's own among them, may pass between the coarse ones): the plain regions' own lines decide.
+      const plain = this.clearOn(reg, -1, -1);
+      if (plain >= 0) return this.visibleBy(p, plain);
     }
-    this.built.regions(grown, v, e, GROWN);
-    sizeGrid(this.grid, grown, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-    const clear = this.cast.anyClear(grown, this.grid, first, p);
-    if (clear >= 0) return this.visibleBy(p, clear);
-    const fine = this.grid[G_CROSS_FINE];
-    if (fine !== 1) {
-      // Hidden on grown regions tested coarser than the crossing lines' spacing says nothing of the plain regions
-      // inside them (their lines, the eye's own among them, may pass between the coarse ones): the
-      // plain regions' own lines decide.
-      sizeGrid(this.grid, reg, cfg.maxGridSide, cfg.fans, cfg.crossLines);
-      const own = this.cast.anyClear(reg, this.grid, -1, -1);
-      if (own >= 0) return this.visibleBy(p, own);
-      this.grid[G_CROSS_FINE] = fine;
-    }
-    this.hidden(p, c);
-    this.lastRay[p] = wideClear;
+    this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null);
+    this.lastRay[p] = clear;
     return 0;
   }
 
+  /** The first clear line between the regions of `tier` (built into out; line `first` tried first), or -1. */
+  private tierClear(out: Float64Array, v: number, e: number, tier: number, first: number, p: number): number {
+    this.built.regions(out, v, e, tier);
+    return this.clearOn(out, first, p);
+  }
+
+  /** The first clear line between the regions in r (the grid sized for them; line `first` tried first), or -1. */
+  private clearOn(r: Float64Array, first: number, p: number): number {
+    const cfg = this.cfg;
+    sizeGrid(this.grid, r, cfg.maxGridSide, cfg.fans, cfg.crossLines);
+    return this.cast.anyClear(r, this.grid, first, p);
+  }
+
   /**
-   * Records pair p hidden on the regions in `grown`, kept at cache[c..] (the verdict stands while
-   * the plain regions stay inside) when the grid they were tested with (this.grid) kept to crossOpeningM.
+   * Records pair p hidden; the regions it was judged hidden on (`tested`: the plain or grown regions
+   * of this test, null: none) are kept at cache[c..], and the verdict stands while the plain regions
+   * stay inside them.
    */
-  private hidden(p: number, c: number): number {
+  private hidden(p: number, c: number, tested: Float64Array | null): number {
     this.verdict(p, 0);
-    // Kept only when the crossing lines kept to their spacing: a coarser test of wide regions (a speed
-    // measured from a burst of inputs) is not the verdict for the narrower regions inside them.
-    if (this.grid[G_CROSS_FINE] === 1) {
+    if (tested !== null) {
       this.cached[p] = 1;
-      this.cache.set(this.grown, c);
+      this.cache.set(tested, c);
     }
     return 0;
   }

@@ -16,8 +16,10 @@ import type { FogSlots } from './slots';
 export const POINT_STRIDE = 10;
 export const Q_X = 0, Q_Y = 1, Q_Z = 2, Q_VX = 3, Q_VY = 4, Q_VZ = 5, Q_GRAVITY = 6, Q_RADIUS = 7, Q_LEAD = 8, Q_TURNS = 9;
 
-/** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more. */
-export const PLAIN = 0, GROWN = 1, WIDE = 2;
+/** Regions as the players' bounds give them, grown by the slack and lead (a verdict that lasts), grown hiddenWiden times more, grown hiddenTight times as much (a verdict that lasts an update or two). */
+export const PLAIN = 0, GROWN = 1, WIDE = 2, TIGHT = 3;
+/** How many tiers there are. */
+const TIERS = 4;
 /** Height above the floor under a player where its region starts, metres (see place()). */
 const FLOOR_LIFT = 0.01;
 /** The head's line aims this far below the top of the body envelope, metres. */
@@ -48,7 +50,7 @@ export class FogRegions {
   private floodGen = -1;
   private floodCount = 0;
   /**
-   * Per tier (PLAIN, GROWN, WIDE) and slot: its eye and body regions as built in the update stamped
+   * Per tier (PLAIN, GROWN, WIDE, TIGHT) and slot: its eye and body regions as built in the update stamped
    * (the body's over the horizon in bodyKey), PRISM_STRIDE numbers each.
    */
   private readonly eyeMemo: Float64Array;
@@ -67,12 +69,12 @@ export class FogRegions {
     this.slope = new Float64Array(n);
     this.step = new Uint8Array(n);
     this.floor = new Float64Array(n);
-    this.eyeMemo = new Float64Array(3 * n * J);
-    this.bodyMemo = new Float64Array(3 * n * J);
-    this.eyeStamp = new Int32Array(3 * n).fill(-1);
-    this.bodyStamp = new Int32Array(3 * n).fill(-1);
-    this.bodyKey = new Float64Array(3 * n);
-    this.leads = Float64Array.of(PLAIN, GROWN, WIDE).map((t) => (t !== PLAIN && cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(t) * cfg.hiddenLeadS : 0));
+    this.eyeMemo = new Float64Array(TIERS * n * J);
+    this.bodyMemo = new Float64Array(TIERS * n * J);
+    this.eyeStamp = new Int32Array(TIERS * n).fill(-1);
+    this.bodyStamp = new Int32Array(TIERS * n).fill(-1);
+    this.bodyKey = new Float64Array(TIERS * n);
+    this.leads = Float64Array.of(PLAIN, GROWN, WIDE, TIGHT).map((t) => (t !== PLAIN && cfg.hiddenSlackM > 0 ? 0.5 * this.slackTimes(t) * cfg.hiddenLeadS : 0));
   }
 
   /**
@@ -159,9 +161,9 @@ export class FogRegions {
     out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);
   }
 
-  /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE) are grown by. */
+  /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE, TIGHT) are grown by. */
   private slackTimes(tier: number): number {
-    return tier === PLAIN ? 0 : tier === GROWN ? 1 : this.cfg.hiddenWiden;
+    return tier === PLAIN ? 0 : tier === GROWN ? 1 : tier === WIDE ? this.cfg.hiddenWiden : this.cfg.hiddenTight;
   }
 
   /** Writes viewer v's eye region over its horizon at out[o..] (grown as in regions()). */

@@ -33,7 +33,9 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   { name: 'pellets', run: pellets },
   { name: 'audit', run: audit },
   // The default level with and without the caches, then the walled rooms level.
-  { name: 'fog', run: async (o) => { await fog(o); await fog({ ...o, level: 'rooms', 'no-uncached': true }); await fog({ ...o, 'no-uncached': true, backfill: true }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true }); } },
+  { name: 'fog', run: async (o) => { await fog(o); await fog({ ...o, level: 'rooms', 'no-uncached': true }); await fog({ ...o, 'no-uncached': true, backfill: true }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true });
+    // The tight tier at the plain regions (hiddenTight 0), 32 players, on both levels.
+    await fog({ ...o, 'no-uncached': true, backfill: true, players: 32, tight: '0' }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true, players: 32, tight: '0' }); } },
   { name: 'sim', run: sim },
   // A 64-player room through `npm run load`, fog on and off (needs Redis, as the faults do).
   { name: 'load-fog', run: loadFog },

@@ -11,9 +11,10 @@
  *   predicted rocket or grenade end agrees with the server's (client-sim/impacts.ts).
  * - rooms: the honest run on the walled level (`--level rooms --spawns spread`: nine rooms joined by
  *   doorways, players spread over them), at 100 and 200 ms round trips, with fog off at both, and at
- *   200 ms with bots that take no backfills (`--backfill off`), and at both with the fog's caches off
- *   (`--fog-caches off`: every pair decided on its own regions every tick): what fog of war withholds
- *   where walls hide players, what its caches give up of it, and its pop-ins there.
+ *   200 ms with bots that take no backfills (`--backfill off`), and at both with the fog's tight tier at
+ *   the plain regions (`--fog-tight 0`) and with its caches off (`--fog-caches off`: every pair decided
+ *   on its own regions every tick): what fog of war withholds where walls hide players, what its caches
+ *   give up of it, and its pop-ins there.
  * - peek: the scripted held angle against a peek (client-sim/peek.ts; `npm run sim -- --peek --peeks 3`)
  *   at 20-200 ms round trips, fog off and on: the peeker's advantage against Riot's model.
  * The wall clock runs the match, so a loaded machine shows in the tick rate and the latencies.
@@ -35,6 +36,8 @@ const RUNS: { run: string; options: SimOptions }[] = [
   { run: 'rooms fog off', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fog: 'off' } },
   { run: 'rooms 200 ms fog off', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fog: 'off' } },
   { run: 'rooms 200 ms no backfill', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', backfill: false } },
+  { run: 'rooms tight fog', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0 } },
+  { run: 'rooms 200 ms tight fog', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0 } },
   { run: 'rooms no fog caches', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogCaches: false } },
   { run: 'rooms 200 ms no fog caches', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogCaches: false } },
 ];
