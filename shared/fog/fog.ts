@@ -132,6 +132,8 @@ export { POINT_STRIDE, Q_X, Q_Y, Q_Z, Q_VX, Q_VY, Q_VZ, Q_GRAVITY, Q_RADIUS, Q_L
 
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
+/** FogOfWar.cached: a hidden verdict kept (1), kept from the tight regions (the grown ones showed the pair). */
+const TIGHT_CACHED = 2;
 const J = PRISM_STRIDE;
 
 export class FogOfWar extends FogSlots {
@@ -328,7 +330,7 @@ export class FogOfWar extends FogSlots {
       if (dx * dx + dz * dz > reach * reach) return this.verdict(p, 0);
     }
     const c = p * CACHE;
-    if (this.pairVisible[p] === 0 && this.cached[p] === 1 && prismInside(reg, 0, this.cache, c) && prismInside(reg, J, this.cache, c + J)) {
+    if (this.pairVisible[p] === 0 && this.cached[p] !== 0 && prismInside(reg, 0, this.cache, c) && prismInside(reg, J, this.cache, c + J)) {
       return 0;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) {
@@ -342,7 +344,8 @@ export class FogOfWar extends FogSlots {
     // stands while the plain regions stay inside them. Their clear line is tried first next time.
     let clear = -1, seen = -1;
     if (!visible && this.grows) {
-      if (cfg.hiddenWiden > 1) {
+      // A pair hidden last on the tight regions (the grown ones showed it) skips the wide ones.
+      if (cfg.hiddenWiden > 1 && this.cached[p] !== TIGHT_CACHED) {
         clear = this.tierClear(grown, v, e, WIDE, first, p);
         // Hidden there stands only when its crossing lines kept to their spacing (else the grown regions are tested).
         if (clear < 0 && grid[G_CROSS_FINE] === 1) return this.hidden(p, c, grown);
@@ -375,6 +378,7 @@ export class FogOfWar extends FogSlots {
       if (plain >= 0) return this.visibleBy(p, plain);
     }
     this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null);
+    if (this.cached[p] !== 0 && this.grows && this.tightTier !== GROWN) this.cached[p] = TIGHT_CACHED;
     this.lastRay[p] = clear;
     return 0;
   }
