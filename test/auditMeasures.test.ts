@@ -23,6 +23,8 @@ interface Frame {
   steps?: number;
   /** When the tick's view was aimed (the input's stamp), ms; absent: unknown. */
   vt?: number;
+  /** When the server ran the tick, ms (default: the tick's number times DT). */
+  at?: number;
 }
 
 function pose(x: number, y: number, z: number, vx: number, vy: number, vz: number, inputs: number, steps = 1, viewTimeMs = NaN): RingPose {
@@ -40,7 +42,7 @@ function measure(frames: Frame[], fire: number, world: ReplayWorld = open, delay
     const c = Math.cos(g.pitch);
     ring.putSlot(r, 0, pose(g.sx ?? 0, 0, g.sz ?? 0, Math.sin(g.yaw) * c, Math.sin(g.pitch), Math.cos(g.yaw) * c, g.inputs ?? 1, g.steps ?? 1, g.vt ?? NaN));
     ring.putSlot(r, 1, pose(g.tx, g.ty ?? 0, g.tz, 0, 0, 1, 1));
-    ring.endTick(j * DT);
+    ring.endTick(g.at ?? j * DT);
   }
   const f = frames[fire]!;
   const cp = Math.cos(f.pitch);
@@ -212,6 +214,31 @@ describe('behaviour measures on scripted traces', () => {
     // One hitch of 5 ticks in the window: one hold over the window's span.
     const hitch = measure(frames((j) => (j > 150 && j < 156 ? 0 : j === 156 ? 6 : 1)), 200).shortHolds;
     expect(hitch).toBeCloseTo(1 / window, 1);
+  });
+
+  it('short holds: a server that stalls (its ticks late) and then takes what arrived meanwhile makes none; a client that chokes its stream while the server is on time still reads them', () => {
+    // Cycles of 12 ticks over 12 DT: five on time, the sixth 70 ms after the fifth (the server stalled),
+    // then six back to back catching up. Each tick takes the inputs that arrived since the last one.
+    const at = (j: number) => {
+      const c = Math.floor(j / 12) * 12 * DT, i = j % 12;
+      return i <= 4 ? c + i * DT : c + 4 * DT + 70 + ((i - 5) * (12 * DT - 4 * DT - 70)) / 7;
+    };
+    const frames = (arrivals: (t: number) => boolean) => Array.from({ length: 201 }, (_, j): Frame => {
+      let inputs = 0;
+      // Inputs leave the client one a frame (every DT, half a tick after the tick) and arrive at once.
+      for (let m = 0; m * DT <= at(j); m++) if (m * DT + DT / 2 <= at(j) && (j === 0 || m * DT + DT / 2 > at(j - 1)) && arrivals(m * DT + DT / 2)) inputs++;
+      return { yaw: 0, pitch: chestPitch(10), tx: 0, tz: 10, inputs, at: at(j) };
+    });
+    const steady = frames(() => true);
+    expect(steady.some((f) => f.inputs! >= 4)).toBe(true);
+    expect(measure(steady, 200).shortHolds).toBe(0);
+    // The same server with a client that holds its stream over each cycle's catch-up ticks (ticks on
+    // time for the server, none of them late) and lets it go at the next cycle's first tick.
+    const chokedFrames = Array.from({ length: 201 }, (_, j): Frame => {
+      const i = j % 12;
+      return { ...steady[j]!, inputs: i === 0 && j > 0 ? 7 : i >= 6 ? 0 : steady[j]!.inputs };
+    });
+    expect(measure(chokedFrames, 200).shortHolds).toBeGreaterThan(4);
   });
 });
 

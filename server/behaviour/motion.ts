@@ -323,8 +323,11 @@ export const SHORT_HOLD_MAX_MS = 200;
  * inputs per ms over the window) and under SHORT_HOLD_MAX_MS, ended by a tick that took two or more
  * (what was held arrives together). A lost segment stalls the stream for a retransmission timeout,
  * 200 ms or more; a slow frame rate leaves gaps but no bunch; a client hitch now and then leaves
- * one. A client that chokes its own stream (fake lag) leaves them over and over. NaN without input
- * counts or with under half a window of ticks; gaps across a death are not counted.
+ * one. A client that chokes its own stream (fake lag) leaves them over and over. The gap is held
+ * against the client only over ticks the server ran on time: each tick interval counts up to the
+ * window's mean, so a server that stalled (a long tick, a busy event loop) and then took what
+ * arrived meanwhile makes no hold. NaN without input counts or with under half a window of ticks;
+ * gaps across a death are not counted.
  */
 export function shortHolds(ring: Float64Array, time: Float64Array, slots: number, shooter: number, lo: number, k: number, windowMs: number): number {
   const tk = time[k % RING]!;
@@ -333,16 +336,21 @@ export function shortHolds(ring: Float64Array, time: Float64Array, slots: number
   const spanMs = tk - time[lo % RING]!;
   if (ticks < 32 || !(spanMs >= windowMs / 2) || !(inputs > 0)) return NaN;
   const minMs = Math.max(SHORT_HOLD_MIN_MS, (2.5 * spanMs) / inputs);
+  // The window's mean tick interval: what one tick of a server on time takes.
+  const tickMs = spanMs / (k - lo);
   let holds = 0;
-  let lastTaken = NaN;
+  // Since the last tick that took inputs: the time, and the part of it the server ran on time.
+  let lastTaken = NaN, held = NaN;
   for (let j = lo; j <= k; j++) {
     const so = ringSlot(j, slots, shooter);
-    if (ring[so + R_PRESENT] !== 1 || ring[so + R_ALIVE] !== 1) { lastTaken = NaN; continue; }
+    if (ring[so + R_PRESENT] !== 1 || ring[so + R_ALIVE] !== 1) { lastTaken = NaN; held = NaN; continue; }
+    if (j > lo) held += Math.min(time[j % RING]! - time[(j - 1) % RING]!, tickMs);
     const c = ring[so + R_INPUTS]!;
     if (!(c > 0)) continue;
     const gap = time[j % RING]! - lastTaken;
-    if (c >= 2 && gap >= minMs && gap < SHORT_HOLD_MAX_MS) holds++;
+    if (c >= 2 && held >= minMs && gap < SHORT_HOLD_MAX_MS) holds++;
     lastTaken = time[j % RING]!;
+    held = 0;
   }
   return (holds * 1000) / spanMs;
 }
