@@ -194,8 +194,13 @@ describe('fog of war: who is sent whom', () => {
   it('a shot into the wall at the enemy behind it reads, to the shooter it is withheld from, as the miss it is on its screen', async () => {
     const players = await match(ts, 3);
     const a = players[0]!;
+    // C joined last: its history must reach back past A's render time, or the shot meets no C there.
+    const h = roomOf(ts, a).match.scene.histories[2]!;
+    await waitFor(() => h.newestTimeMs() - h.oldestTimeMs() >= 2 * INTERP, 'C\'s history over twice the delay', 10_000);
     const refused = ts.server.stats.rejects.OCCLUDED ?? 0;
-    const v = await a.shoot(shotAtC(await a.renderNow(INTERP), ts.server.rig.eyeHeight));
+    const rt = await a.renderNow(INTERP);
+    expect(rt).toBeGreaterThan(h.oldestTimeMs());
+    const v = await a.shoot(shotAtC(rt, ts.server.rig.eyeHeight));
     expect([v.kind, reasonName(v.reason), v.target, v.zone]).toEqual([VerdictKind.MISS, 'OK_MISS', -1, -1]);
     expect(v.t).toBeGreaterThan(0);
     // The server's own verdict was the refusal, naming C.
