@@ -132,8 +132,8 @@ export { POINT_STRIDE, Q_X, Q_Y, Q_Z, Q_VX, Q_VY, Q_VZ, Q_GRAVITY, Q_RADIUS, Q_L
 
 /** Numbers cached per pair: the two grown regions of the last hidden verdict. */
 const CACHE = 2 * PRISM_STRIDE;
-/** FogOfWar.cached: a hidden verdict kept (1), kept from the tight regions (the grown ones showed the pair). */
-const TIGHT_CACHED = 2;
+/** FogOfWar.cached: no hidden verdict kept, one kept, one kept from the tight regions (the grown ones showed the pair). */
+const NOT_CACHED = 0, CACHED = 1, TIGHT_CACHED = 2;
 const J = PRISM_STRIDE;
 
 export class FogOfWar extends FogSlots {
@@ -163,7 +163,7 @@ export class FogOfWar extends FogSlots {
   /** The lines cast (./cast). */
   private readonly cast: FogLines;
   private updates = 0;
-  /** Whether hidden verdicts are judged on grown regions (slack or lead set), so they can stand; whether the tight tier differs from the plain one. */
+  /** Whether the grown regions differ from the plain ones (a slack set: the lead moves them only with it; ./regions), so hidden verdicts can stand. */
   private readonly grows: boolean;
   /** The tier whose regions decide a pair the wide and grown ones do not (./config hiddenTight). */
   private readonly tightTier: number;
@@ -185,7 +185,7 @@ export class FogOfWar extends FogSlots {
     const mostLines = FIXED_RAYS + (cfg.fans ? 3 : 1) * side + (cfg.crossLines ? CROSS_ROWS * crossSide * crossSide : 0);
     this.cast = new FogLines(world, nn, n, mostLines);
     this.built = new FogRegions(cfg, this);
-    this.grows = cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0 || cfg.hiddenLeadS > 0;
+    this.grows = cfg.hiddenSlackM > 0 || cfg.hiddenSlackYM > 0;
     this.tightTier = cfg.hiddenTight >= 1 ? GROWN : cfg.hiddenTight > 0 ? TIGHT : PLAIN;
   }
 
@@ -248,7 +248,7 @@ export class FogOfWar extends FogSlots {
   private reset(p: number): void {
     this.cast.release(p);
     this.hold[p] = 0;
-    this.cached[p] = 0;
+    this.cached[p] = NOT_CACHED;
     this.lastRay[p] = -1;
     this.pairVisible[p] = 1;
   }
@@ -330,7 +330,7 @@ export class FogOfWar extends FogSlots {
       if (dx * dx + dz * dz > reach * reach) return this.verdict(p, 0);
     }
     const c = p * CACHE;
-    if (this.pairVisible[p] === 0 && this.cached[p] !== 0 && prismInside(reg, 0, this.cache, c) && prismInside(reg, J, this.cache, c + J)) {
+    if (this.pairVisible[p] === 0 && this.cached[p] !== NOT_CACHED && prismInside(reg, 0, this.cache, c) && prismInside(reg, J, this.cache, c + J)) {
       return 0;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) {
@@ -351,11 +351,7 @@ export class FogOfWar extends FogSlots {
         if (clear < 0 && grid[G_CROSS_FINE] === 1) return this.hidden(p, c, grown);
       }
       seen = this.tierClear(grown, v, e, GROWN, clear >= 0 ? clear : first, p);
-      if (seen < 0 && grid[G_CROSS_FINE] === 1) {
-        this.hidden(p, c, grown);
-        this.lastRay[p] = clear;
-        return 0;
-      }
+      if (seen < 0 && grid[G_CROSS_FINE] === 1) return this.hidden(p, c, grown, clear);
       if (seen >= 0) clear = seen;
     }
     // With hiddenTight 1 the grown regions are the tight ones: their clear line is the verdict, and
@@ -377,10 +373,7 @@ export class FogOfWar extends FogSlots {
       const plain = this.clearOn(reg, -1, -1);
       if (plain >= 0) return this.visibleBy(p, plain);
     }
-    this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null);
-    if (this.cached[p] !== 0 && this.grows && this.tightTier !== GROWN) this.cached[p] = TIGHT_CACHED;
-    this.lastRay[p] = clear;
-    return 0;
+    return this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null, clear, this.grows && this.tightTier !== GROWN ? TIGHT_CACHED : CACHED);
   }
 
   /** The first clear line between the regions of `tier` (built into out; line `first` tried first), or -1. */
@@ -397,14 +390,15 @@ export class FogOfWar extends FogSlots {
   }
 
   /**
-   * Records pair p hidden; the regions it was judged hidden on (`tested`: the plain or grown regions
-   * of this test, null: none) are kept at cache[c..], and the verdict stands while the plain regions
-   * stay inside them.
+   * Records pair p hidden, line `next` tried first at its next test; the regions it was judged hidden
+   * on (`tested`: the plain or grown regions of this test, null: none) are kept at cache[c..] as
+   * `mark` (CACHED, TIGHT_CACHED), and the verdict stands while the plain regions stay inside them.
    */
-  private hidden(p: number, c: number, tested: Float64Array | null): number {
+  private hidden(p: number, c: number, tested: Float64Array | null, next = -1, mark = CACHED): number {
     this.verdict(p, 0);
+    this.lastRay[p] = next;
     if (tested !== null) {
-      this.cached[p] = 1;
+      this.cached[p] = mark;
       this.cache.set(tested, c);
     }
     return 0;
@@ -428,7 +422,7 @@ export class FogOfWar extends FogSlots {
     if (vis === 1) this.cast.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
-    this.cached[p] = 0;
+    this.cached[p] = NOT_CACHED;
     this.lastRay[p] = -1;
     return vis;
   }
