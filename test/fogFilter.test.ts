@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
+import { DEFAULT_FOG_RAYS_PER_UPDATE, FogFilter, HitregMatch, type PoseInput } from '../server/match/index';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { WEAPONS, WeaponId } from '../shared/weapons';
@@ -154,6 +154,12 @@ describe('FogFilter', () => {
     z.tick();
     f0.update();
     expect(f0.isSent(0, 1)).toBe(false);
+  });
+
+  it('caps an update\'s rays at DEFAULT_FOG_RAYS_PER_UPDATE unless the config sets maxRaysPerUpdate', () => {
+    expect(game().fog.fog.config.maxRaysPerUpdate).toBe(DEFAULT_FOG_RAYS_PER_UPDATE);
+    expect(new FogFilter(game().match, { movement: move, config: { maxRaysPerUpdate: Infinity } }).fog.config.maxRaysPerUpdate).toBe(Infinity);
+    expect(new FogFilter(game().match, { movement: move, config: { maxRaysPerUpdate: 500 } }).fog.config.maxRaysPerUpdate).toBe(500);
   });
 
   it('teammates and see-all viewers are sent everyone', () => {

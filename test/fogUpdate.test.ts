@@ -16,7 +16,7 @@ import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 import { createMoveState, defaultMoveConfig, stepMovement, type MoveInputLike } from '../shared/movement/step';
 import { mulberry32 } from '../shared/util/prng';
 import {
-  buildClimbMap, climbCell, fallDrop, floorUnder, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, horizontalReach, jumpRise,
+  buildClimbMap, climbCell, fallDrop, floorUnder, FOG_NO_CACHES, FogOfWar, fogConfigOf, fogMotionOf, horizonSeconds, horizontalReach, jumpRise,
   MAX_HORIZON_S, V_DROP, V_H, V_REACH, V_RISE, V_SLOPE, V_STEP, V_VY, V_WALK, VERTICAL_STRIDE, verticalInto, walkRise, type FogConfig,
 } from '../shared/fog/index';
 
@@ -350,6 +350,64 @@ describe('fog of war: bookkeeping', () => {
     f.forget(1);
     f.update();
     expect(f.pairsTested).toBe(2);
+  });
+
+  it('a pair the ray cap leaves untested is sent that update only: it keeps its memory and is tested at the next', () => {
+    const cfg = fogConfigOf(motion, MANNEQUIN_RIG, { climb });
+    const f = new FogOfWar(world, cfg, 2);
+    for (let i = 0; i < 2; i++) f.setTiming(i, 40, 100, PATCH_MS, 25);
+    place(f, 0, 0, 0);
+    place(f, 1, 0, -8);
+    f.update();
+    expect(f.isVisible(0, 1) || f.isVisible(1, 0)).toBe(false);
+    // Out of its cached regions with no rays to spend: sent, untested.
+    place(f, 1, 1, -8.5);
+    cfg.maxRaysPerUpdate = 0;
+    f.update();
+    expect([f.isVisible(0, 1), f.isVisible(1, 0), f.pairsOverBudget, f.rays]).toEqual([true, true, 2, 0]);
+    // Back inside them: the hidden verdict it kept stands, still without rays.
+    place(f, 1, 0, -8);
+    f.update();
+    expect([f.isVisible(0, 1), f.isVisible(1, 0), f.pairsOverBudget, f.rays]).toEqual([false, false, 0, 0]);
+    // Out again, then rays to spend: tested at once (not held visible as a verdict would be).
+    place(f, 1, 1, -8.5);
+    f.update();
+    expect(f.isVisible(0, 1)).toBe(true);
+    cfg.maxRaysPerUpdate = Infinity;
+    f.update();
+    expect([f.isVisible(0, 1), f.isVisible(1, 0), f.pairsTested]).toEqual([false, false, 2]);
+  });
+
+  it('under a ray cap every pair is tested in turn, from where the last update ran out', () => {
+    // Eight players, four on each side of the wall, stepping a little every update and deciding
+    // every pair on its own regions (no caches): each hidden pair needs its rays every update. With
+    // half of them a update, each such pair is sent untested at most a couple of updates in a row
+    // (a cap that restarted at a row one further on each update would skip the same rows for half
+    // the viewers' count of updates).
+    const cfg = { ...FOG_NO_CACHES };
+    const free = make(cfg, 8);
+    const xs = [-3, -1, 1, 3];
+    const put = (f: FogOfWar, u: number) => {
+      for (let i = 0; i < 8; i++) place(f, i, xs[i & 3]! + 0.03 * (u & 1), i < 4 ? 0 : -8);
+    };
+    put(free, 0);
+    free.update();
+    const capped = make({ ...cfg, maxRaysPerUpdate: Math.floor(free.rays / 2) }, 8);
+    const run = new Int32Array(64), longest = new Int32Array(64);
+    let over = 0;
+    for (let u = 0; u < 48; u++) {
+      put(free, u); put(capped, u);
+      free.update(); capped.update();
+      over += capped.pairsOverBudget;
+      for (let p = 0; p < 64; p++) {
+        if (free.visible[p] === 1) continue;
+        run[p] = capped.visible[p] === 1 ? run[p]! + 1 : 0;
+        if (run[p]! > longest[p]!) longest[p] = run[p]!;
+      }
+    }
+    expect(over).toBeGreaterThan(48 * 8);
+    expect(Math.max(...longest)).toBeLessThanOrEqual(2);
+    expect(free.enemyPairs - free.enemyVisible, "pairs hidden by the wall").toBeGreaterThanOrEqual(16);
   });
 
   it('the ray cap leaves untested pairs visible; the draw distance hides far pairs without rays', () => {

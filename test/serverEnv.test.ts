@@ -46,6 +46,16 @@ describe('readServerEnv', () => {
     expect(() => readServerEnv({ ...base, FOG: 'some' })).toThrow(/^FOG="some" is not valid: give "on" or "off"$/);
   });
 
+  it('FOG_MAX_RAYS caps a fog update\'s rays (0: no cap; unset: the FogFilter default), and refuses anything but an integer', () => {
+    expect(readServerEnv(base).fogMaxRays).toBeUndefined();
+    expect(gameServerOptionsFrom(readServerEnv(base)).fogConfig).toBeUndefined();
+    expect(gameServerOptionsFrom(readServerEnv({ ...base, FOG_MAX_RAYS: '5000' })).fogConfig).toEqual({ maxRaysPerUpdate: 5000 });
+    expect(gameServerOptionsFrom(readServerEnv({ ...base, FOG_MAX_RAYS: '0' })).fogConfig).toEqual({ maxRaysPerUpdate: Infinity });
+    for (const bad of ['-1', '1.5', 'lots', '1e4', '100000001']) {
+      expect(() => readServerEnv({ ...base, FOG_MAX_RAYS: bad })).toThrow(new RegExp(`^FOG_MAX_RAYS="${bad.replace('.', '\\.')}" is not valid: give rays one fog update may cast, an integer 0\\.\\.100000000, 0 = no cap; .*\\(default 12000\\)$`));
+    }
+  });
+
   it('accepted values', () => {
     const e = readServerEnv({
       ...base, PORT: '0', HOST: '127.0.0.1', TICK_RATE: '128', LEVEL: level, SPAWN_POINTS: '0,0,0; 1,2,3,-1,0', STATUS_INTERVAL_MS: '0',

@@ -67,6 +67,16 @@ import { FogFlightSends } from './fogFlightSends';
 
 const NO_SLOTS: readonly number[] = [];
 
+/**
+ * The rays one update may cast unless the config says otherwise (FogConfig.maxRaysPerUpdate): a
+ * crowd in partial cover can ask for ten times the usual work in one tick (a 64-player load match
+ * on the default level: about 1,200 rays a tick at the median, 15,000 at the 99th percentile). The
+ * cap spreads that over updates, sending the pairs it leaves untested meanwhile; at 64 players the
+ * fog bench's mean is 8,400 rays a tick on the default level and 11,500 on the rooms level, so it
+ * binds on their peaks only (npm run bench:fog -- --players 64 --max-rays N).
+ */
+export const DEFAULT_FOG_RAYS_PER_UPDATE = 12_000;
+
 /** Movement bounds the fog needs (hitreg's MoveConfig has them). */
 export interface FogMovement {
   maxSpeed: number;
@@ -113,7 +123,10 @@ export interface FogFilterOptions {
    * for none; rooms of one level may share one built once with buildWalkGrid.
    */
   walk?: boolean | WalkGrid | null;
-  /** FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...). */
+  /**
+   * FogOfWar settings over fogConfigOf's defaults (openingM, caches, maxDistance, ...), and over
+   * maxRaysPerUpdate = DEFAULT_FOG_RAYS_PER_UPDATE (Infinity: no cap).
+   */
   config?: Partial<Omit<FogConfig, 'motion'>>;
   /**
    * How long a pair must be judged hidden before it is withheld, ms (default: patchMs, for clients
@@ -174,7 +187,7 @@ export class FogFilter<Id extends string | number = string> {
     const m = options.movement;
     const climb = options.climb === false ? undefined : options.climb === true || options.climb === undefined ? buildClimbMap(match.world, m.stepHeight) : options.climb;
     const walk = options.walk === false || options.walk === null ? undefined : options.walk === true || options.walk === undefined ? walkGridOf(match.world, m) : options.walk;
-    this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, walk, ...options.config }), n);
+    this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, walk, maxRaysPerUpdate: DEFAULT_FOG_RAYS_PER_UPDATE, ...options.config }), n);
     this.capacity = n;
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);

@@ -13,7 +13,7 @@
  * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
-export { FogFilter, walkGridOf, type FogFilterOptions, type FogMovement } from './fogFilter';
+export { DEFAULT_FOG_RAYS_PER_UPDATE, FogFilter, walkGridOf, type FogFilterOptions, type FogMovement } from './fogFilter';
 export { type ProjectileEndLike } from './fogEnds';
 export { FogMarks, type FogMarksOptions } from './fogMarks';
 export { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';

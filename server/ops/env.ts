@@ -10,8 +10,9 @@ import type { SpawnPoint } from '../arena/room';
 import type { GameServerOptions } from '../options';
 import type { AuthEnv } from './authTypes';
 import { DEFAULT_LIMITS, type LimitOptions } from './limits';
-import { HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MAX_PLAYERS_RANGE, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
+import { FOG_MAX_RAYS_RANGE, HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MAX_PLAYERS_RANGE, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
 import { WEAPONS } from '../../shared/weapons';
+import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../match/fogFilter';
 import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';
 
 export type { AuthEnv } from './authTypes';
@@ -45,6 +46,8 @@ export interface ServerEnv {
   debugVerdicts: boolean;
   /** Server-side fog of war (FOG, default on). */
   fog: 'on' | 'off';
+  /** Rays one fog update may cast (FOG_MAX_RAYS; 0: no cap); undefined: FogFilter's default. */
+  fogMaxRays: number | undefined;
   /** The monitor's password (user admin), null = no monitor. */
   monitorPassword: string | null;
   limits: LimitOptions;
@@ -80,6 +83,7 @@ export const ENV_HELP: Record<string, string> = {
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
   FOG: '"off" sends every player to every client; "on" withholds enemies a client cannot see before the next patch (server-side fog of war) (default on)',
+  FOG_MAX_RAYS: `rays one fog update may cast, an integer ${span(FOG_MAX_RAYS_RANGE)}, 0 = no cap; pairs a spent cap leaves untested are sent that tick and tested first at the next (default ${DEFAULT_FOG_RAYS_PER_UPDATE})`,
   DEBUG_VERDICTS: '"on" lets clients that ask get every player\'s rewound pose in their verdicts (the web client\'s ?debug=1 impact view; reveals positions, so for development) (default off)',
   MONITOR_PASSWORD: `set (>= ${MONITOR_PASSWORD_MIN_LENGTH} characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)`,
   MAX_ROOMS: `arena rooms per process, ${span(L.maxRooms)} (default ${D.maxRooms})`,
@@ -230,6 +234,7 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     metrics: onOff(env, 'METRICS', true),
     debugVerdicts: onOff(env, 'DEBUG_VERDICTS', false),
     fog: onOff(env, 'FOG', true) ? 'on' : 'off',
+    fogMaxRays: get(env, 'FOG_MAX_RAYS') === undefined ? undefined : int(env, 'FOG_MAX_RAYS', FOG_MAX_RAYS_RANGE, DEFAULT_FOG_RAYS_PER_UPDATE),
     monitorPassword: monitorPassword(env),
     limits,
     auth: readAuthEnv(env),
@@ -339,6 +344,7 @@ export function gameServerOptionsFrom(e: ServerEnv): GameServerOptions {
     metrics: e.metrics,
     debugVerdicts: e.debugVerdicts,
     fog: e.fog,
+    ...(e.fogMaxRays !== undefined ? { fogConfig: { maxRaysPerUpdate: e.fogMaxRays === 0 ? Infinity : e.fogMaxRays } } : {}),
     monitor: e.monitorPassword !== null ? { password: e.monitorPassword } : false,
     redis: e.redis,
     auditQueue: e.auditQueue,

@@ -109,7 +109,9 @@
  * triangles joins within their plane (./chain), is blocked whole, so the rest are not cast. Regions are built
  * once per update, tier and slot and copied per pair. Rays per update at 16, 32 and 64 players on the
  * default level: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
- * without rays; maxRaysPerUpdate caps the work, pairs left untested are visible. No cell-to-cell
+ * without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
+ * memory, and go first at the next (update()), so a crowd's burst of tests is spread over updates
+ * instead of one long tick, at the price of what they would withhold meanwhile. No cell-to-cell
  * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
  * update() allocates nothing.
  */
@@ -143,6 +145,8 @@ export class FogOfWar extends FogSlots {
   readonly point = new Float64Array(POINT_STRIDE);
   /** Of the last update: rays cast (with seesPoint's since), triangles the chains crossed (./chain), pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
   get rays(): number { return this.cast.rays; }
+  /** The settings it was built with (read only). */
+  get config(): Readonly<FogConfig> { return this.cfg; }
   get chainSteps(): number { return this.cast.chainSteps; }
   pairsTested = 0;
   pairsOverBudget = 0;
@@ -163,6 +167,8 @@ export class FogOfWar extends FogSlots {
   /** The lines cast (./cast). */
   private readonly cast: FogLines;
   private updates = 0;
+  /** The viewer row at which the last update's ray cap ran out (-1: it did not): the next update starts there. */
+  private starvedRow = -1;
   /** Whether the grown regions differ from the plain ones (a slack set: the lead moves them only with it; ./regions), so hidden verdicts can stand. */
   private readonly grows: boolean;
   /** The tier whose regions decide a pair the wide and grown ones do not (./config hiddenTight). */
@@ -290,7 +296,9 @@ export class FogOfWar extends FogSlots {
 
   /**
    * Decides every ordered pair from the players' current state (one call per patch). Viewers are
-   * visited from a row that moves on each update, so a ray cap never starves the same pairs.
+   * visited from a row that moves on each update, or, when the last update's ray cap ran out, from
+   * the row it ran out at: the pairs it left untested go first, so under a cap every pair is tested
+   * in turn.
    */
   update(): void {
     const n = this.capacity;
@@ -300,7 +308,9 @@ export class FogOfWar extends FogSlots {
     this.enemyPairs = 0;
     this.enemyVisible = 0;
     this.built.prepare(this.updates);
-    const first = this.updates++ % n;
+    const first = this.starvedRow >= 0 ? this.starvedRow : this.updates % n;
+    this.updates++;
+    this.starvedRow = -1;
     for (let k = 0; k < n; k++) {
       const v = (first + k) % n;
       const row = v * n;
@@ -334,8 +344,12 @@ export class FogOfWar extends FogSlots {
       return 0;
     }
     if (this.rays >= cfg.maxRaysPerUpdate) {
+      // Sent this update, its memory kept: no hold, so it is tested as soon as the cap allows, and a
+      // hidden verdict whose regions hold the plain ones again stands (the containment does not
+      // depend on the updates between).
       this.pairsOverBudget++;
-      return this.verdict(p, 1);
+      if (this.starvedRow < 0) this.starvedRow = v;
+      return 1;
     }
     this.pairsTested++;
     const grown = this.grown, grid = this.grid, first = this.lastRay[p], visible = this.pairVisible[p] === 1;

@@ -31,7 +31,8 @@
  *
  * --opening, --cross-opening, --slack, --slack-y, --hold, --widen, --tight (0..1) and --lead set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
  * visibleHoldTicks, hiddenWiden, hiddenTight and hiddenLeadS (shared/fog/config) to weigh cost against what is withheld.
- * --players N measures that one size; --no-uncached leaves out the uncached rows.
+ * --players N measures that one size; --no-uncached leaves out the uncached rows. --max-rays N sets
+ * maxRaysPerUpdate (the rows then give pairsOverBudgetPerTick: pairs sent untested for the cap).
  *
  * Run: npm run bench:fog [-- --json] [-- --level rooms] [-- --backfill] [-- --ticks N] [-- --rounds N] [-- --players N] [-- --no-uncached] [-- --fans] [-- --opening M] ...
  */
@@ -95,7 +96,8 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   // A backfill viewer's bodies over their last patch and a tick (the patch is a tick here).
   const back = backfill ? 2 : 0;
   const means: number[] = [], cpus: number[] = [], singles: number[] = [];
-  let rays = 0, steps = 0, tested = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
+  let rays = 0, steps = 0, tested = 0, over = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
+  const tickRays: number[] = [];
   const hidden = new Uint8Array(n * n);
   const g0 = performance.now();
   for (let r = 0; r < rounds; r++) {
@@ -112,7 +114,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       sum += us;
       singles.push(us);
       if (r === 0) {
-        rays += fog.rays; steps += fog.chainSteps; tested += fog.pairsTested; enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
+        rays += fog.rays; steps += fog.chainSteps; tested += fog.pairsTested; over += fog.pairsOverBudget; tickRays.push(fog.rays); enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
         if ((t & 7) === 0) {
           occ += occluded(world, c, f, t, hidden);
           for (let p = 0; p < n * n; p++) if (hidden[p] === 1 && fog.visible[p] === 0) withheldOcc++;
@@ -134,18 +136,20 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
     cpuUsPerTick: +med(cpus).toFixed(1),
     p99UsPerTick: +singles[Math.floor(singles.length * 0.99)].toFixed(1),
     raysPerTick: +(rays / ticks).toFixed(1),
+    p99RaysPerTick: tickRays.sort((x, y) => x - y)[Math.floor(tickRays.length * 0.99)],
     chainStepsPerTick: +(steps / ticks).toFixed(1),
     pairsTestedPerTick: +(tested / ticks).toFixed(1),
+    pairsOverBudgetPerTick: +(over / ticks).toFixed(1),
     enemyPairs: enemyPairs / ticks,
     visibleShare: +(visible / enemyPairs).toFixed(3),
     occludedShare: +(occ / (Math.ceil(ticks / 8) * n * (n - 1))).toFixed(3),
     withheldOfOccluded: +(withheldOcc / Math.max(1, occ)).toFixed(3),
     ticks, rounds, gcs: gcStarts.filter((t) => t >= g0 && t <= g1).length,
-    openingM: c.openingM, crossOpeningM: c.crossOpeningM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, hiddenWiden: c.hiddenWiden, hiddenTight: c.hiddenTight, visibleHoldTicks: c.visibleHoldTicks,
+    openingM: c.openingM, crossOpeningM: c.crossOpeningM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, hiddenWiden: c.hiddenWiden, hiddenTight: c.hiddenTight, visibleHoldTicks: c.visibleHoldTicks, maxRaysPerUpdate: c.maxRaysPerUpdate === Infinity ? null : c.maxRaysPerUpdate,
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'max-rays'?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
   const rooms = opts.level === 'rooms';
   if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
   const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
@@ -156,6 +160,7 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
     climb: buildClimbMap(world, move.stepHeight), walk: opts['no-walk'] === true ? undefined : buildWalkGrid(world, move.probeHeights[0]!, move.radius) ?? undefined, fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
     openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen, hiddenTight: tight, hiddenLeadS: opts.lead,
+    maxRaysPerUpdate: opts['max-rays'],
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
   const rounds = Math.round(opts.rounds ?? 5);
@@ -182,5 +187,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead'], ['level', 'tight'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead', 'max-rays'], ['level', 'tight'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
 }

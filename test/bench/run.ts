@@ -22,6 +22,7 @@ import { run as sim } from './sim.bench';
 import { run as faults } from './faults.bench';
 import { run as fleet } from './fleet.bench';
 import { run as fog } from './fog.bench';
+import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../../server/match/fogFilter';
 import { run as loadFog } from './loadFog.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [
@@ -35,7 +36,9 @@ const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }
   // The default level with and without the caches, then the walled rooms level.
   { name: 'fog', run: async (o) => { await fog(o); await fog({ ...o, level: 'rooms', 'no-uncached': true }); await fog({ ...o, 'no-uncached': true, backfill: true }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true });
     // The tight tier at the plain regions (hiddenTight 0), 32 players, on both levels.
-    await fog({ ...o, 'no-uncached': true, backfill: true, players: 32, tight: '0' }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true, players: 32, tight: '0' }); } },
+    await fog({ ...o, 'no-uncached': true, backfill: true, players: 32, tight: '0' }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true, players: 32, tight: '0' });
+    // 64 players under the ray cap a FogFilter sets by default.
+    await fog({ ...o, 'no-uncached': true, backfill: true, players: 64, 'max-rays': DEFAULT_FOG_RAYS_PER_UPDATE }); await fog({ ...o, level: 'rooms', 'no-uncached': true, backfill: true, players: 64, 'max-rays': DEFAULT_FOG_RAYS_PER_UPDATE }); } },
   { name: 'sim', run: sim },
   // A 64-player room through `npm run load`, fog on and off (needs Redis, as the faults do).
   { name: 'load-fog', run: loadFog },
