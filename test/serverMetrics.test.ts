@@ -1,8 +1,8 @@
 /**
  * GET /metrics on a real server while real players play: the counters follow the server's stats
  * (shots, verdicts by kind and reason, message rejects, kills), the gauges its rooms and players,
- * the tick histogram counts ticks, round trips are sampled, match-log bytes grow, and Node's
- * event-loop lag is there. A log directory that cannot be written shows as failed writes and bytes
+ * the tick histogram counts ticks, round trips are sampled, match-log bytes grow, fog of war's rays
+ * are counted, and Node's event-loop lag is there. A log directory that cannot be written shows as failed writes and bytes
  * waiting in memory, then, once the room closed its log, as bytes given up, still counted.
  * `metrics: false` serves none. The Colyseus monitor is served, behind basic auth, only when given
  * a password.
@@ -60,6 +60,9 @@ describe('/metrics', () => {
       expect(sample(text, 'hitreg_ticks_total')).toBeGreaterThan(30);
       expect(sample(text, 'hitreg_tick_duration_seconds_count')).toBe(sample(text, 'hitreg_ticks_total'));
       expect(sample(text, 'hitreg_round_trip_seconds_count')).toBeGreaterThanOrEqual(2);
+      // Two enemies with the fog on: its rays are counted; far under its cap, no pair went untested.
+      expect(sample(text, 'hitreg_fog_rays_total')).toBeGreaterThan(0);
+      expect(sample(text, 'hitreg_fog_pairs_over_budget_total')).toBe(0);
       expect(sample(text, 'hitreg_match_log_bytes_total')).toBeGreaterThan(1000);
       // A healthy disk: nothing given up, no failed write, nothing dropped.
       expect(sample(text, 'hitreg_match_log_unwritten_bytes_total')).toBe(0);

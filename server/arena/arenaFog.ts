@@ -20,7 +20,7 @@ export class ArenaFog {
   readonly state = new ArenaFogState();
   private readonly roster: MapSchema<RosterEntry>;
 
-  constructor(match: HitregMatch<string>, cfg: ArenaConfig, private readonly seats: readonly (ArenaPlayer | null)[], private readonly projectiles: ArenaProjectiles) {
+  constructor(match: HitregMatch<string>, private readonly cfg: ArenaConfig, private readonly seats: readonly (ArenaPlayer | null)[], private readonly projectiles: ArenaProjectiles) {
     this.roster = this.state.roster;
     this.filter = new FogFilter<string>(match, {
       movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true, walk: cfg.fogWalk === undefined ? true : cfg.fogWalk, config: cfg.fogConfig,
@@ -59,6 +59,9 @@ export class ArenaFog {
   update(): void {
     this.filter.update();
     this.holes.update();
+    const fog = this.filter.fog, stats = this.cfg.stats;
+    stats.fogRays += fog.rays;
+    stats.fogPairsOverBudget += fog.pairsOverBudget;
   }
 
   /** The fog's verdict changed: the enemy's state enters or leaves the viewer's view. */

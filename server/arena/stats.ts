@@ -18,10 +18,13 @@ export interface ServerStats {
   recorderErrors: number;
   /** Room ticks run, every room (counted by the server's fixed-timestep wrapper, server/index.ts). */
   ticks: number;
+  /** Fog of war, every room: rays its updates cast, and enemy pairs they sent untested for the ray cap (FOG_MAX_RAYS). */
+  fogRays: number;
+  fogPairsOverBudget: number;
 }
 
 export function createServerStats(): ServerStats {
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, stalledCut: 0, internalErrors: 0, recorderErrors: 0, ticks: 0 };
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, stalledCut: 0, internalErrors: 0, recorderErrors: 0, ticks: 0, fogRays: 0, fogPairsOverBudget: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {

@@ -50,6 +50,8 @@ export class ServerMetrics {
     total('hitreg_kills_total', 'Kills', () => src.stats.kills);
     total('hitreg_throttled_messages_total', 'Messages dropped unjudged from clients over their budget of refused messages', () => src.stats.throttled);
     total('hitreg_stalled_clients_cut_total', 'Connections closed for not reading (unsent data over STALL_MAX_BYTES for longer than STALL_MAX_MS); their slots are kept', () => src.stats.stalledCut);
+    total('hitreg_fog_rays_total', 'Rays cast by fog of war (rate() = its work per second)', () => src.stats.fogRays);
+    total('hitreg_fog_pairs_over_budget_total', 'Enemy pairs fog of war sent untested because an update spent its ray cap (FOG_MAX_RAYS)', () => src.stats.fogPairsOverBudget);
     total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
     total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);
     total('hitreg_match_log_bytes_total', 'Match log bytes written to disk', () => src.matchLogs().bytes);
