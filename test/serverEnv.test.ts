@@ -52,7 +52,7 @@ describe('readServerEnv', () => {
     expect(gameServerOptionsFrom(readServerEnv({ ...base, FOG_MAX_RAYS: '5000' })).fogConfig).toEqual({ maxRaysPerUpdate: 5000 });
     expect(gameServerOptionsFrom(readServerEnv({ ...base, FOG_MAX_RAYS: '0' })).fogConfig).toEqual({ maxRaysPerUpdate: Infinity });
     for (const bad of ['-1', '1.5', 'lots', '1e4', '100000001']) {
-      expect(() => readServerEnv({ ...base, FOG_MAX_RAYS: bad })).toThrow(new RegExp(`^FOG_MAX_RAYS="${bad.replace('.', '\\.')}" is not valid: give rays one fog update may cast, an integer 0\\.\\.100000000, 0 = no cap; .*\\(default 12000\\)$`));
+      expect(() => readServerEnv({ ...base, FOG_MAX_RAYS: bad })).toThrow(new RegExp(`^FOG_MAX_RAYS="${bad.replace('.', '\\.')}" is not valid: give rays after which a fog update tests no more pairs, an integer 0\\.\\.100000000, 0 = no cap; .*\\(default 12000\\)$`));
     }
   });
 

@@ -68,7 +68,7 @@ import { FogFlightSends } from './fogFlightSends';
 const NO_SLOTS: readonly number[] = [];
 
 /**
- * The rays one update may cast unless the config says otherwise (FogConfig.maxRaysPerUpdate): a
+ * The rays after which an update tests no more pairs unless the config says otherwise (FogConfig.maxRaysPerUpdate): a
  * crowd in partial cover can ask for ten times the usual work in one tick (a 64-player load match
  * on the default level: about 1,200 rays a tick at the median, 15,000 at the 99th percentile). The
  * cap spreads that over updates, sending the pairs it leaves untested meanwhile; at 64 players the

@@ -46,7 +46,7 @@ export interface ServerEnv {
   debugVerdicts: boolean;
   /** Server-side fog of war (FOG, default on). */
   fog: 'on' | 'off';
-  /** Rays one fog update may cast (FOG_MAX_RAYS; 0: no cap); undefined: FogFilter's default. */
+  /** Rays after which a fog update tests no more pairs (FOG_MAX_RAYS; 0: no cap); undefined: FogFilter's default. */
   fogMaxRays: number | undefined;
   /** The monitor's password (user admin), null = no monitor. */
   monitorPassword: string | null;
@@ -83,7 +83,7 @@ export const ENV_HELP: Record<string, string> = {
   LOG_LEVEL: `one of ${LOG_LEVELS.join(', ')} (default info)`,
   METRICS: '"on" or "off": Prometheus text at GET /metrics (default on)',
   FOG: '"off" sends every player to every client; "on" withholds enemies a client cannot see before the next patch (server-side fog of war) (default on)',
-  FOG_MAX_RAYS: `rays one fog update may cast, an integer ${span(FOG_MAX_RAYS_RANGE)}, 0 = no cap; pairs a spent cap leaves untested are sent that tick and tested first at the next (default ${DEFAULT_FOG_RAYS_PER_UPDATE})`,
+  FOG_MAX_RAYS: `rays after which a fog update tests no more pairs, an integer ${span(FOG_MAX_RAYS_RANGE)}, 0 = no cap; pairs a spent cap leaves untested are sent that tick and tested first at the next (default ${DEFAULT_FOG_RAYS_PER_UPDATE})`,
   DEBUG_VERDICTS: '"on" lets clients that ask get every player\'s rewound pose in their verdicts (the web client\'s ?debug=1 impact view; reveals positions, so for development) (default off)',
   MONITOR_PASSWORD: `set (>= ${MONITOR_PASSWORD_MIN_LENGTH} characters) to serve the Colyseus monitor at /colyseus/ for user "admin" (default: no monitor)`,
   MAX_ROOMS: `arena rooms per process, ${span(L.maxRooms)} (default ${D.maxRooms})`,

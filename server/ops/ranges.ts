@@ -30,7 +30,7 @@ export const TICK_RATE_RANGE: IntRange = { lo: 1, hi: 128 };
 /** Players per room (option maxPlayers, variable MAX_PLAYERS; HitregMatch takes up to 1024). */
 export const MAX_PLAYERS_RANGE: IntRange = { lo: 1, hi: 1024 };
 
-/** Rays one fog update may cast (variable FOG_MAX_RAYS; 0: no cap; createGameServer's fogConfig.maxRaysPerUpdate). */
+/** Rays after which a fog update tests no more pairs (variable FOG_MAX_RAYS; 0: no cap; createGameServer's fogConfig.maxRaysPerUpdate). */
 export const FOG_MAX_RAYS_RANGE: IntRange = { lo: 0, hi: 100_000_000 };
 
 /** Shortest password of the Colyseus monitor (option monitor.password, variable MONITOR_PASSWORD): it can dispose rooms. */

@@ -69,9 +69,10 @@ export interface FogConfig {
   /** Farthest distance between regions at which an enemy can be drawn, metres (Infinity: no limit). */
   maxDistance: number;
   /**
-   * Rays one update may cast (Infinity: no cap). Pairs left untested when it is spent are sent that
-   * update, keep what they remember (a hidden verdict whose regions still hold the plain ones stands),
-   * and are tested first at the next update (./fog update).
+   * Rays after which an update tests no more pairs (the one under test finishes; Infinity: no cap).
+   * Pairs left untested when it is spent are sent that update, keep what they remember (a hidden
+   * verdict whose regions still hold the plain ones stands), and are tested first at the next update
+   * (./fog update).
    */
   maxRaysPerUpdate: number;
   /** Where ramps and steps are (./climb); without it the motion's climbSlope and stepHeight apply everywhere. */

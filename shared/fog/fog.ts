@@ -112,7 +112,9 @@
  * without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
  * memory, and go first at the next (update()), so a crowd's burst of tests is spread over updates
  * instead of one long tick, at the price of what they would withhold meanwhile. No cell-to-cell
- * visibility table is built with the level (not done). Flat typed arrays indexed by slot and pair;
+ * visibility table is built with the level: a cell pair's test would hold any eye and body height in
+ * the cells, and the crossing lines (openings in a row) are only sampled at the players' own eye and
+ * body heights, so its hidden verdict would not carry their guarantee. Flat typed arrays indexed by slot and pair;
  * update() allocates nothing.
  */
 import { FogLines, type FogWorld } from './cast';
