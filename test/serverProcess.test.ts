@@ -68,6 +68,8 @@ describe('npm start as a process', () => {
       expect(l.node).toMatch(/^v22\./);
       const player = await TestPlayer.create(String(l.url));
       await player.until(() => player.snapshots.length > 10, 10_000, 'snapshots');
+      // The writer opens the log file on its own schedule (its first batch): wait for it, not the snapshots.
+      await waitFor(() => matchLogs(dir).length > 0, 'the match log on disk');
       expect(matchLogs(dir)).toHaveLength(1);
 
       const t0 = performance.now();
