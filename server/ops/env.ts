@@ -228,13 +228,15 @@ export function readServerEnv(env: NodeJS.ProcessEnv = process.env, isTty = fals
     stallMaxMs: int(env, 'STALL_MAX_MS', L.stallMaxMs, D.stallMaxMs),
   };
 
+  // -1: unset, FogFilter's own default applies.
+  const fogMaxRays = int(env, 'FOG_MAX_RAYS', FOG_MAX_RAYS_RANGE, -1);
   return {
     port, host, tickRate, level, spawnPoints, maxPlayers, loadout, matchLogDir, statusIntervalMs, logFormat,
     logLevel: (lvl as LogLevel | undefined) ?? 'info',
     metrics: onOff(env, 'METRICS', true),
     debugVerdicts: onOff(env, 'DEBUG_VERDICTS', false),
     fog: onOff(env, 'FOG', true) ? 'on' : 'off',
-    fogMaxRays: get(env, 'FOG_MAX_RAYS') === undefined ? undefined : int(env, 'FOG_MAX_RAYS', FOG_MAX_RAYS_RANGE, DEFAULT_FOG_RAYS_PER_UPDATE),
+    fogMaxRays: fogMaxRays < 0 ? undefined : fogMaxRays,
     monitorPassword: monitorPassword(env),
     limits,
     auth: readAuthEnv(env),
