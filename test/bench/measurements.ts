@@ -252,10 +252,10 @@ function fog(rows: Row[]): string {
 
 function loadFog(rows: Row[]): string {
   return [
-    'One server process with one room of 64 bots over real WebSockets (Redis presence), the default level, 64 Hz; the tick as the server measured it.',
+    'One server process with one room of 64 bots over real WebSockets (Redis presence), the default level, 64 Hz; the tick as the server measured it. Cores `shared`: the server and the bots (one process) share the machine, so a tick can wait for the bots\' process to be scheduled out; `pinned` (`--pin`): the server alone on core 0 and the bots on the others, so the tick is the server\'s own work (on two cores the bots then have one, which they fill: their inputs come late and in bursts).',
     '',
-    table(['fog', 'players', 'seconds', 'tick p50 ms', 'tick p99 ms', 'tick max ms', 'ticks/s min (server / seen by a client)', 'server CPU', 'errors'],
-      rows.map((r) => [String(r.fog), num(r.players), num(r.seconds), num(r.tickMsP50, 2), num(r.tickMsP99, 2), num(r.tickMsMax, 2), `${num(r.ticksPerSecondMin, 1)} / ${num(r.ticksPerSecondSeenMin, 1)}`, `${num(r.serverCpuPct)}%`, num(r.errors)])),
+    table(['cores', 'fog', 'players', 'seconds', 'tick p50 ms', 'tick p99 ms', 'tick max ms', 'ticks/s min (server / seen by a client)', 'server CPU', 'bots CPU', 'errors'],
+      rows.map((r) => [String(r.cores ?? 'shared'), String(r.fog), num(r.players), num(r.seconds), num(r.tickMsP50, 2), num(r.tickMsP99, 2), num(r.tickMsMax, 2), `${num(r.ticksPerSecondMin, 1)} / ${num(r.ticksPerSecondSeenMin, 1)}`, `${num(r.serverCpuPct)}%`, r.botCpuPct === undefined ? '' : `${num(r.botCpuPct)}%`, num(r.errors)])),
   ].join('\n');
 }
 
@@ -274,7 +274,7 @@ const SECTIONS: { name: string; command: string; benches: string[]; render: (row
   { name: 'Audit replay', command: 'npm run bench:audit', benches: ['audit-record', 'audit'], render: audit },
   { name: 'Fog of war', command: 'npm run bench:fog', benches: ['fog'], render: fog },
   { name: 'Simulated matches', command: 'npm run bench:sim', benches: ['sim'], render: sim },
-  { name: 'A 64-player room, fog on and off', command: 'npm run load -- --processes 1 --rooms 1 --bots-per-room 64 --seconds 30 --fog on|off (npm run bench:loadfog)', benches: ['load-fog'], render: loadFog },
+  { name: 'A 64-player room, fog on and off', command: 'npm run load -- --processes 1 --rooms 1 --bots-per-room 64 --seconds 30 --fog on|off [--pin] (npm run bench:loadfog)', benches: ['load-fog'], render: loadFog },
   { name: "Peeker's advantage", command: 'npm run sim -- --peek --peeks 3', benches: ['peek'], render: peek },
   { name: 'Faults', command: 'npm run bench:faults', benches: ['faults'], render: faults },
   { name: 'Fleet audits', command: 'npm run bench:fleet -- --logs 1000 --workers 2 --kill', benches: ['fleet'], render: fleet },
