@@ -315,7 +315,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
 
 /**
  * bvhAnyHit with an occluder cache (shadow rays behind one wall meet the same few triangles): the
- * triangles at the tris offsets cache[0..n) (a triangle's first word, as returned: others are skipped) are tried first with the same mirrored
+ * triangles at the tris offsets cache[0..n) (a triangle's first word, as returned: others are skipped; n 0: none) are tried first with the same mirrored
  * decision, then the tree. Returns the tris offset of a triangle on the segment (keep it in the
  * cache), or -1 when nothing is: the same yes or no as bvhAnyHit, since a triangle the decision
  * says the segment meets is one the tree would find too. The decision is written out in the loop,
@@ -323,7 +323,7 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
  * war's rays).
  */
 export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
-  const k = bvhHintHit(b, q, cache, n);
+  const k = n > 0 ? bvhHintHit(b, q, cache, n) : -1;
   if (k !== -1) return k === -2 ? -1 : k;
   return bvhAnyHit(b, q) ? anyHitTriangle : -1;
 }

@@ -3,7 +3,7 @@
  * with the hints that make a hidden pair cheap and the shortcut that skips lines a convex piece of
  * the level is known to block.
  *
- * Hints (none changes a verdict): each ray tries a few triangles before the BVH (bvhAnyHitCached):
+ * Hints (none changes a verdict): each ray but fixedClear's tries a few triangles before the BVH (bvhAnyHitCached):
  * the one that blocked the same line of the pair at its last test (./lineMemory), the four that
  * blocked the latest rays, and the triangles across the edges of the remembered one.
  *
@@ -172,13 +172,14 @@ export class FogLines {
 
   /**
    * Whether fixed line i (< FIXED_RAYS: an aimed line or a matched corner, whose ends come from the
-   * regions in r alone) is clear: one ray, no grid sized. A visible pair's remembered line is often one.
+   * regions in r alone) is clear: one ray, no grid sized, no hints tried (a visible pair's
+   * remembered line, often one of these, is mostly clear again, and a clear ray misses every hint).
    * Found blocked, it is known blocked in the next anyClear call, which must be on the same regions.
    */
   fixedClear(r: Float64Array, g: Float64Array, i: number): boolean {
     rayEnds(this.seg, i, r, g);
     this.lineAt = -1;
-    if (!this.blocked()) return true;
+    if (!this.blocked(false)) return true;
     this.pending = i;
     this.pendingTri = this.lastTri;
     return false;
@@ -269,7 +270,7 @@ export class FogLines {
   private clear(r: Float64Array, g: Float64Array, i: number): boolean {
     rayEnds(this.seg, i, r, g);
     this.lineAt = i < this.width ? this.mem + i : -1;
-    if (!this.blocked()) {
+    if (!this.blocked(true)) {
       this.found = i;
       return true;
     }
@@ -279,10 +280,11 @@ export class FogLines {
   }
 
   /**
-   * Whether the segment in seg meets the level (one ray): the line's remembered triangle (at lineAt)
-   * and the occluders are tried first; the triangle met is remembered and joins the front of the occluders.
+   * Whether the segment in seg meets the level (one ray): with `hints`, the line's remembered
+   * triangle (at lineAt) and the occluders are tried first; the triangle met is remembered and joins
+   * the front of the occluders.
    */
-  private blocked(): boolean {
+  private blocked(hints: boolean): boolean {
     this.rays++;
     const seg = this.seg;
     this.lastTri = -1;
@@ -292,7 +294,7 @@ export class FogLines {
     occ[0] = last;
     const m = last >= 0 && last + 2 < nb.length ? 3 : 0;
     for (let j = 0; j < m; j++) occ[1 + OCCLUDERS + j] = nb[last + j]!;
-    const k = bvhAnyHitCached(this.bvh, seg, occ, 1 + OCCLUDERS + m);
+    const k = bvhAnyHitCached(this.bvh, seg, occ, hints ? 1 + OCCLUDERS + m : 0);
     if (at >= 0) tri[at] = k;
     if (k < 0) return false;
     this.lastTri = k;
