@@ -145,7 +145,7 @@ export class FogOfWar extends FogSlots {
   readonly visible: Uint8Array;
   /** The point seesPoint tests (POINT_STRIDE numbers, Q_X ..): written by the caller before each call. */
   readonly point = new Float64Array(POINT_STRIDE);
-  /** Of the last update: rays cast (with seesPoint's since), triangles the chains crossed (./chain), pairs tested with rays, pairs made visible by the ray cap, ordered enemy pairs, those visible. */
+  /** Of the last update: rays cast (with seesPoint's since), triangles the chains crossed (./chain), pairs tested with rays, pairs sent untested for the ray cap, ordered enemy pairs, those visible. */
   get rays(): number { return this.cast.rays; }
   /** The settings it was built with (read only). */
   get config(): Readonly<FogConfig> { return this.cfg; }
