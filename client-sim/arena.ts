@@ -22,6 +22,7 @@ export interface ArenaOptions {
   fog?: 'on' | 'off';
   fogCaches?: boolean;
   fogTight?: number;
+  fogHold?: number;
   spawns?: 'centre' | 'spread';
   onServer?: (server: GameServer) => void;
 }
@@ -51,7 +52,7 @@ export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 /** Starts the in-process server; its hostile-client events count into `hostile`. */
 export async function inProcessArena(options: ArenaOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
-  const fogConfig = { ...(options.fogTight !== undefined ? { hiddenTight: options.fogTight } : {}), ...(options.fogCaches === false ? FOG_NO_CACHES : {}) };
+  const fogConfig = { ...(options.fogTight !== undefined ? { hiddenTight: options.fogTight } : {}), ...(options.fogHold !== undefined ? { visibleHoldTicks: options.fogHold } : {}), ...(options.fogCaches === false ? FOG_NO_CACHES : {}) };
   const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(Object.keys(fogConfig).length > 0 ? { fogConfig } : {}) };
   const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
   const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });

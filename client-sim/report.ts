@@ -61,6 +61,8 @@ export interface SimReport {
     fogCaches: boolean;
     /** The in-process server's fog's hiddenTight (SimOptions.fogTight; null: its default). */
     fogTight: number | null;
+    /** The in-process server's fog's visibleHoldTicks (SimOptions.fogHold; null: its default). */
+    fogHold: number | null;
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
   network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };

@@ -29,7 +29,7 @@
  * gcs counts collections during the timed rounds (the update allocates nothing: test/fogUpdate.test.ts;
  * what remains is the bench's own per-tick bookkeeping). --fans turns on the fans (shared/fog/rays).
  *
- * --opening, --cross-opening, --slack, --slack-y, --hold, --widen, --tight (0..1) and --lead set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
+ * --opening, --cross-opening, --slack, --slack-y, --hold (0 or more), --widen, --tight (0..1) and --lead set openingM, crossOpeningM, hiddenSlackM, hiddenSlackYM,
  * visibleHoldTicks, hiddenWiden, hiddenTight and hiddenLeadS (shared/fog/config) to weigh cost against what is withheld.
  * --players N measures that one size; --no-uncached leaves out the uncached rows. --max-rays N sets
  * maxRaysPerUpdate (the rows then give pairsOverBudgetPerTick: pairs sent untested for the cap).
@@ -149,17 +149,19 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: number; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'max-rays'?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: string; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'max-rays'?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
   const rooms = opts.level === 'rooms';
   if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
   const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
   const level = rooms ? 'rooms' : 'default';
   const tight = opts.tight === undefined ? undefined : Number(opts.tight);
   if (tight !== undefined && !(tight >= 0 && tight <= 1)) throw new Error(`--tight takes a number from 0 to 1 (got ${opts.tight})`);
+  const hold = opts.hold === undefined ? undefined : Number(opts.hold);
+  if (hold !== undefined && !(Number.isInteger(hold) && hold >= 0 && hold <= 64)) throw new Error(`--hold takes a whole number from 0 to 64 (got ${opts.hold})`);
   const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
   const cfg = fogConfigOf(fogMotionOf(move, 1 / HZ), MANNEQUIN_RIG, {
     climb: buildClimbMap(world, move.stepHeight), walk: opts['no-walk'] === true ? undefined : buildWalkGrid(world, move.probeHeights[0]!, move.radius) ?? undefined, fans: opts.fans === true, crossLines: opts['no-cross'] !== true,
-    openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: opts.hold, hiddenWiden: opts.widen, hiddenTight: tight, hiddenLeadS: opts.lead,
+    openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: hold, hiddenWiden: opts.widen, hiddenTight: tight, hiddenLeadS: opts.lead,
     maxRaysPerUpdate: opts['max-rays'],
   });
   const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
@@ -187,5 +189,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'hold', 'widen', 'players', 'lead', 'max-rays'], ['level', 'tight'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'widen', 'players', 'lead', 'max-rays'], ['level', 'tight', 'hold'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
 }
