@@ -23,6 +23,7 @@ export interface ArenaOptions {
   fogCaches?: boolean;
   fogTight?: number;
   fogHold?: number;
+  fogPrecisionMs?: number;
   spawns?: 'centre' | 'spread';
   onServer?: (server: GameServer) => void;
 }
@@ -53,7 +54,7 @@ export const SIM_LOADOUT: readonly number[] = ARENA_LOADOUT;
 export async function inProcessArena(options: ArenaOptions, hostile: { events: number }): Promise<Arena> {
   // The room's hostile-client lines are the cheaters doing their job: counted, not printed.
   const fogConfig = { ...(options.fogTight !== undefined ? { hiddenTight: options.fogTight } : {}), ...(options.fogHold !== undefined ? { visibleHoldTicks: options.fogHold } : {}), ...(options.fogCaches === false ? FOG_NO_CACHES : {}) };
-  const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(Object.keys(fogConfig).length > 0 ? { fogConfig } : {}) };
+  const fog = { ...(options.fog !== undefined ? { fog: options.fog } : {}), ...(Object.keys(fogConfig).length > 0 ? { fogConfig } : {}), ...(options.fogPrecisionMs !== undefined ? { fogPrecisionMs: options.fogPrecisionMs } : {}) };
   const spawns = options.spawns === 'spread' && options.server?.spawnPoints === undefined ? await spreadOver(options.server) : {};
   const gs = await createGameServer({ log: () => {}, logger: silentLogger(), onHostile: () => { hostile.events++; }, loadout: SIM_LOADOUT, ...fog, ...spawns, ...options.server, port: 0, host: '127.0.0.1' });
   options.onServer?.(gs);

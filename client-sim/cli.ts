@@ -18,9 +18,9 @@ import { roomsLevel } from '../server/level/rooms';
 
 const USAGE = `usage: npm run sim -- [--bots N] [--seconds S] [--rtt MS] [--jitter MS] [--loss P] [--cheaters K]
                       [--seed N] [--launchers SHARE] [--rtt-spread MS] [--burst N] [--bandwidth KBIT] [--stall MS:EVERY_MS] [--url ws://host:port] [--profiles a,b:0.5,...] [--strength S] [--cheaters-still] [--no-audit]
-                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--trade-slack MS] [--fog on|off] [--fog-caches on|off] [--fog-tight K] [--fog-hold N] [--backfill on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
+                      [--interp MS] [--tick-rate HZ] [--patch-ms MS] [--trade-slack MS] [--fog on|off] [--fog-caches on|off] [--fog-tight K] [--fog-hold N] [--fog-precision MS] [--backfill on|off] [--level rooms|PATH] [--spawns centre|spread] [--peeks N] [--json]
        npm run sim -- --peek [--peeks N] [--jitter MS] [--loss P] [--seed N] [--tick-rate HZ] [--json]
-  --fog sets the in-process server's fog of war; --fog-caches off makes it decide every pair on its own regions every tick (no visible hold, no grown regions for a hidden verdict: what the caches cost in what is withheld); --fog-tight K (0..1) sets its hiddenTight (shared/fog/config: 0 decides on the plain regions what the grown ones do not); --fog-hold N sets its visibleHoldTicks (0: a visible pair is re-tested every tick); --level plays on a glTF level or on 'rooms' (server/level/rooms.ts: nine walled rooms joined by doorways); --spawns spread spawns players over the whole level (default centre: near the centre, in sight of each other); --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
+  --fog sets the in-process server's fog of war; --fog-caches off makes it decide every pair on its own regions every tick (no visible hold, no grown regions for a hidden verdict: what the caches cost in what is withheld); --fog-tight K (0..1) sets its hiddenTight (shared/fog/config: 0 decides on the plain regions what the grown ones do not); --fog-hold N sets its visibleHoldTicks (0: a visible pair is re-tested every tick); --fog-precision MS the update time its precise viewers may fill (0: none precise); --level plays on a glTF level or on 'rooms' (server/level/rooms.ts: nine walled rooms joined by doorways); --spawns spread spawns players over the whole level (default centre: near the centre, in sight of each other); --peeks is the number of scripted peeks (default 3 after a run, 5 per row with --peek; 0: none);
   --peek: the held angle against a peek at round trips 20, 50, 100, 150, 200 ms, fog off and on (jitter and loss 0 unless given);
   --loss is the per-message loss probability each way (0.01 = 1%; a loss costs a TCP retransmission timeout, >= 200 ms, doubling on repeats);
   --burst is the mean number of consecutive transmissions lost (Gilbert-Elliott; default independent losses); --bandwidth caps each direction per bot, kbit/s;
@@ -47,7 +47,7 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
         interp: { type: 'string' }, 'tick-rate': { type: 'string' }, url: { type: 'string' }, profiles: { type: 'string' },
         'patch-ms': { type: 'string' }, 'trade-slack': { type: 'string' }, strength: { type: 'string' }, 'no-audit': { type: 'boolean' },
         'cheaters-still': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        fog: { type: 'string' }, 'fog-caches': { type: 'string' }, 'fog-tight': { type: 'string' }, 'fog-hold': { type: 'string' }, backfill: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
+        fog: { type: 'string' }, 'fog-caches': { type: 'string' }, 'fog-tight': { type: 'string' }, 'fog-hold': { type: 'string' }, 'fog-precision': { type: 'string' }, backfill: { type: 'string' }, peek: { type: 'boolean' }, peeks: { type: 'string' }, spawns: { type: 'string' }, level: { type: 'string' },
       },
     }));
   } catch (e) {
@@ -114,6 +114,11 @@ function parse(argv: string[]): { opts: SimOptions; json: boolean; peek: boolean
     const k = Number(v['fog-hold']);
     if (v['fog-hold'].trim() === '' || !(Number.isInteger(k) && k >= 0 && k <= 64)) fail(`--fog-hold needs a whole number from 0 to 64 (got ${JSON.stringify(v['fog-hold'])})`);
     opts.fogHold = k;
+  }
+  if (v['fog-precision'] !== undefined) {
+    const k = Number(v['fog-precision']);
+    if (v['fog-precision'].trim() === '' || !(k >= 0 && k <= 1000)) fail(`--fog-precision needs a number of ms from 0 to 1000 (got ${JSON.stringify(v['fog-precision'])})`);
+    opts.fogPrecisionMs = k;
   }
   set('peeks', num('peeks', v.peeks));
   if (v.spawns !== undefined) {

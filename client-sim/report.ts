@@ -63,6 +63,8 @@ export interface SimReport {
     fogTight: number | null;
     /** The in-process server's fog's visibleHoldTicks (SimOptions.fogHold; null: its default). */
     fogHold: number | null;
+    /** The in-process server's fog's precision budget, ms (SimOptions.fogPrecisionMs; null: its default). */
+    fogPrecisionMs: number | null;
   };
   /** The links' TCP model over all bots, both directions: transmissions lost, messages that needed a retransmission, the longest such wait (ms). */
   network: { lostTransmissions: number; retransmittedMessages: number; maxRetransmitDelayMs: number };

@@ -123,6 +123,8 @@ export interface SimOptions {
    * untested; 0 re-tests every visible pair every tick, so one that turns hidden is withheld at once).
    */
   fogHold?: number;
+  /** The in-process server's fog's precision budget, ms (hitreg/server FogFilterOptions.precisionBudgetMs; 0: no viewer precise). */
+  fogPrecisionMs?: number;
   /** Measure fog of war on the honest bots' screens (fogWatch.ts; default true in-process). */
   fogWatch?: boolean;
   /** Screen samples every this many frames of a bot (default 2) and withheldShare every this many ticks (default 4). */
@@ -395,7 +397,7 @@ export async function runSimulation(options: SimOptions = {}): Promise<SimReport
   const { nBots, nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst, bandwidthBytesPerS, stalls, seed, profiles } = s;
   const { tickRate, patchMs, url } = arena;
   return {
-    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles], backfill: options.backfill !== false, fogCaches: options.fogCaches !== false, fogTight: options.fogTight ?? null, fogHold: options.fogHold ?? null },
+    config: { bots: nBots, cheaters: nCheaters, seconds, rttMs, rttSpreadMs, jitterMs, loss, burst: burst ?? null, bandwidthBytesPerS, stalls: stalls ?? null, seed, interpDelayMs, tickRate, patchMs, url, inProcess: arena.gs !== null, profiles: [...profiles], backfill: options.backfill !== false, fogCaches: options.fogCaches !== false, fogTight: options.fogTight ?? null, fogHold: options.fogHold ?? null, fogPrecisionMs: options.fogPrecisionMs ?? null },
     ...shots,
     impacts: summarizeImpacts(logs),
     pellets: { ...shots.pellets, wallBangTries: t.wallBangTries },

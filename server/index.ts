@@ -148,6 +148,7 @@ function arenaConfig(options: GameServerOptions, rules: Rules, shared: RoomShare
     fogClimb: options.fog === 'off' ? undefined : buildClimbMap(world, rules.movement.stepHeight),
     fogWalk: options.fog === 'off' ? undefined : walkGridOf(world, rules.movement) ?? null,
     fogConfig: options.fogConfig,
+    fogPrecisionMs: options.fogPrecisionMs,
     maxProjectiles: options.maxProjectiles,
     rejectBudget: { ...DEFAULT_REJECT_BUDGET, ...options.rejectBudget },
     onHostile: options.onHostile ?? ((e) => hostile.report(`client_${e.event}`, { roomId: e.roomId, sessionId: e.sessionId, slot: e.slot, count: e.count, reason: e.reason }, 'hostile client')),

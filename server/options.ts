@@ -101,6 +101,11 @@ export interface GameServerOptions {
    */
   fogConfig?: ArenaConfig['fogConfig'];
   /**
+   * The fog update time, ms, that precise viewers may fill (their pairs decided on the plain regions:
+   * more withheld at more rays; default hitreg/server DEFAULT_FOG_PRECISION_MS, 0: none).
+   */
+  fogPrecisionMs?: number;
+  /**
    * The built browser client to serve at `/` (default dist/web, written by `npm run build`; nothing is
    * served when it has not been built). false = serve no page.
    */

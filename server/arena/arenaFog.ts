@@ -23,7 +23,7 @@ export class ArenaFog {
   constructor(match: HitregMatch<string>, private readonly cfg: ArenaConfig, private readonly seats: readonly (ArenaPlayer | null)[], private readonly projectiles: ArenaProjectiles) {
     this.roster = this.state.roster;
     this.filter = new FogFilter<string>(match, {
-      movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true, walk: cfg.fogWalk === undefined ? true : cfg.fogWalk, config: cfg.fogConfig,
+      movement: cfg.movement, patchMs: Math.max(cfg.patchRateMs, 1000 / cfg.tickRate), climb: cfg.fogClimb ?? true, walk: cfg.fogWalk === undefined ? true : cfg.fogWalk, config: cfg.fogConfig, precisionBudgetMs: cfg.fogPrecisionMs,
       onChange: (v, e, sent) => this.change(v, e, sent),
       onFlightSent: (v, i) => this.flightSent(v, i),
       onProblem: (m, e) => { cfg.stats.recorderErrors++; if (cfg.stats.recorderErrors <= 3) console.error(`arena: ${m}`, e ?? ''); },
@@ -57,7 +57,7 @@ export class ArenaFog {
 
   /** After the match's tick: who is sent whom, which flights and holes, from this tick's patch on. */
   update(): void {
-    this.filter.update();
+    this.filter.updateTimed();
     this.holes.update();
     const fog = this.filter.fog, stats = this.cfg.stats;
     stats.fogRays += fog.rays;

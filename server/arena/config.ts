@@ -54,6 +54,8 @@ export interface ArenaConfig {
   fogWalk?: WalkGrid | null;
   /** FogOfWar settings over its defaults (the caches, the sampling; hitreg/server FogFilterOptions.config). */
   fogConfig?: FogFilterOptions['config'];
+  /** The fog update time precise viewers may fill, ms (hitreg/server FogFilterOptions.precisionBudgetMs; undefined: its default, 0: none). */
+  fogPrecisionMs?: number;
   /** Projectiles the room's match flies at once at most (undefined: the match's default). */
   maxProjectiles?: number;
   /** Seconds a dropped client may take to reconnect and keep its slot, health, loadout and history (0: never). */

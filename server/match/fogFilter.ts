@@ -9,6 +9,11 @@
  * Fed per slot from the match by ./fogFeed (feet, velocity, eye, team, and per viewer the timing:
  * one way, interpolation, patch, safety, stall lead; its module comment says how and why).
  *
+ * Precision: updateTimed() is update() timed now and then; while its work leaves room in
+ * precisionBudgetMs, viewers are made precise one by one (shared/fog/precision: their pairs decided
+ * on the plain regions, more withheld at more rays), and over it the newest loses it. update() alone
+ * leaves them as they are (and reads no clock).
+ *
  * Withdrawal waits one patch: a pair judged hidden stays sent until it has been judged hidden for
  * patchMs (withdrawDelayMs to change it). The client draws `interp` behind the server and keeps
  * drawing (and hitting) a withheld enemy's received tail up to its last snapshot (MatchView), so
@@ -53,10 +58,10 @@
  * sized for the match's slots at construction.
  *
  *   const fog = new FogFilter(match, { movement, patchMs: 1000 / 64 });
- *   tick:  match.endTick(); fog.update();
+ *   tick:  match.endTick(); fog.updateTimed();   // or update(): no precise viewers
  *          for (let i = 0; i < fog.changeCount; i++) apply(fog.changeViewer[i], fog.changeEnemy[i], fog.changeSent[i] === 1);
  */
-import { buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FogOfWar, FogPrecision, fogConfigOf, fogMotionOf, Q_GRAVITY, Q_LEAD, Q_RADIUS, Q_TURNS, Q_VX, Q_VY, Q_VZ, Q_X, Q_Y, Q_Z, type ClimbMap, type FogConfig, type WalkGrid } from '../../shared/fog/index';
 import { weaponById } from '../../shared/weapons';
 import { FogBackfills } from './fogBackfills';
 import type { HitregMatch } from './match';
@@ -76,6 +81,13 @@ const NO_SLOTS: readonly number[] = [];
  * binds on their peaks only (npm run bench:fog -- --players 64 --max-rays N).
  */
 export const DEFAULT_FOG_RAYS_PER_UPDATE = 12_000;
+
+/**
+ * FogFilter's default precisionBudgetMs: the time FogOfWar.update may take before no more viewers are
+ * made precise (shared/fog/precision). At 32 players the walled rooms level decides every viewer
+ * precisely within it, and open ground's cached verdicts alone about fill it (npm run bench:fog).
+ */
+export const DEFAULT_FOG_PRECISION_MS = 1;
 
 /** Movement bounds the fog needs (hitreg's MoveConfig has them). */
 export interface FogMovement {
@@ -134,6 +146,14 @@ export interface FogFilterOptions {
    * needs its interpolation delay; see the module comment).
    */
   withdrawDelayMs?: number;
+  /**
+   * The update time, ms, that precise viewers may fill (default DEFAULT_FOG_PRECISION_MS; 0: none):
+   * updateTimed() times an update now and then, and while the work leaves room, viewers are made precise one by
+   * one (their pairs decided on the plain regions, edge-line verdicts not held: more withheld, more
+   * rays; shared/fog/precision). Which viewers are precise then depends on how long the updates
+   * take (the machine, the crowd); whichever they are, every verdict keeps the rule's guarantees.
+   */
+  precisionBudgetMs?: number;
   /** Called for each flight newly sent to a viewer after update(), in the flight change list's order. */
   onFlightSent?: (viewerSlot: number, flightIndex: number) => void;
   /** Called for each change after update(), in the change list's order. */
@@ -144,6 +164,8 @@ export interface FogFilterOptions {
 
 export class FogFilter<Id extends string | number = string> {
   readonly fog: FogOfWar;
+  /** Which viewers are precise, from the timed updates (precisionBudgetMs). */
+  readonly precision: FogPrecision;
   readonly capacity: number;
   /** Per ordered pair (viewer * capacity + enemy): 1 when the enemy is being sent to the viewer. */
   readonly sent: Uint8Array;
@@ -189,6 +211,7 @@ export class FogFilter<Id extends string | number = string> {
     const walk = options.walk === false || options.walk === null ? undefined : options.walk === true || options.walk === undefined ? walkGridOf(match.world, m) : options.walk;
     this.fog = new FogOfWar(match.world, fogConfigOf(fogMotionOf(m, tickMs / 1000), match.rig, { climb, walk, maxRaysPerUpdate: DEFAULT_FOG_RAYS_PER_UPDATE, ...options.config }), n);
     this.capacity = n;
+    this.precision = new FogPrecision(n, finiteAtLeast(options.precisionBudgetMs, DEFAULT_FOG_PRECISION_MS, 0));
     this.patchMs = finiteAtLeast(options.patchMs, tickMs, tickMs);
     this.safetyMs = finiteAtLeast(options.safetyMs, 50, 0);
     this.measuredSafetyMs = finiteAtLeast(options.measuredSafetyMs, 16, 0);
@@ -303,14 +326,36 @@ export class FogFilter<Id extends string | number = string> {
   }
 
   /**
+   * update(), timed now and then: within precisionBudgetMs, viewers are made precise (./precision)
+   * from those times. Call it instead of update() for that; update() alone leaves them as they are.
+   */
+  updateTimed(): number {
+    return this.run(true);
+  }
+
+  /** FogOfWar.update timed for the precision (./precision). */
+  private timedFog(): void {
+    const prec = this.precision;
+    clockInto(prec.ms, 0);
+    this.fog.update();
+    clockInto(prec.ms, 2);
+    prec.adjust(this.fog);
+  }
+
+  /**
    * Once per tick, after match.endTick(): feeds every player, decides every pair and lists the
    * changes (also to onChange and the match's recorder). Returns changeCount.
    */
   update(): number {
+    return this.run(false);
+  }
+
+  private run(timed: boolean): number {
     const n = this.capacity, match = this.match, fog = this.fog;
     this.feeder.begin();
     for (let s = 0; s < n; s++) this.feed(s);
-    fog.update();
+    if (timed && this.precision.timing()) this.timedFog();
+    else fog.update();
     let count = 0;
     const sent = this.sent, vis = fog.visible, since = this.hiddenSince, t = match.newestTickMs;
     for (let v = 0; v < n; v++) {
@@ -432,6 +477,11 @@ export class FogFilter<Id extends string | number = string> {
     this.enemyTicksSent[s] = 0;
     this.enemyTicksWithheld[s] = 0;
   }
+}
+
+/** performance.now() into a[i] (a small function V8 compiles to write the double unboxed). */
+function clockInto(a: Float64Array, i: number): void {
+  a[i] = performance.now();
 }
 
 function finiteAtLeast(v: number | undefined, fallback: number, min: number): number {

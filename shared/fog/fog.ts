@@ -111,7 +111,12 @@
  * default level: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
  * without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
  * memory, and go first at the next (update()), so a crowd's burst of tests is spread over updates
- * instead of one long tick, at the price of what they would withhold meanwhile. No cell-to-cell
+ * instead of one long tick, at the price of what they would withhold meanwhile. A precise viewer
+ * (precise[v] = 1; ./precision hands it out within a time budget) has its pairs decided on the plain
+ * regions where the grown ones show a line (hiddenTight 0 for it alone) and a verdict found by a line
+ * other than the aimed ones is not held: what the caches give up of what is withheld, at more rays;
+ * its verdicts have the plain rule's limits (the sampled openings, without the grown regions' margin
+ * over them: test/fogPrecision.test.ts), and the other viewers' are unchanged. No cell-to-cell
  * visibility table is built with the level: a cell pair's test would hold any eye and body height in
  * the cells, and the crossing lines (openings in a row) are only sampled at the players' own eye and
  * body heights, so its hidden verdict would not carry their guarantee. Flat typed arrays indexed by slot and pair;
@@ -158,6 +163,8 @@ export class FogOfWar extends FogSlots {
   private readonly pairVisible: Uint8Array;
   private readonly lastRay: Int16Array;
   private readonly hold: Uint16Array;
+  /** Per pair: 1 when its visible verdict came from a line other than the aimed ones (a precise viewer does not hold it). */
+  private readonly edgeHeld: Uint8Array;
   private readonly cached: Uint8Array;
   private readonly cache: Float64Array;
   /** The regions of each update (./regions), built from the per-slot arrays above. */
@@ -187,6 +194,7 @@ export class FogOfWar extends FogSlots {
     this.pairVisible = new Uint8Array(nn);
     this.lastRay = new Int16Array(nn).fill(-1);
     this.hold = new Uint16Array(nn);
+    this.edgeHeld = new Uint8Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
     const side = cfg.maxGridSide * cfg.maxGridSide, crossSide = this.grid[G_CROSS_MAX]!;
@@ -221,6 +229,7 @@ export class FogOfWar extends FogSlots {
     this.horizon[s] = MAX_HORIZON_S;
     this.bodyHorizon[s] = MAX_HORIZON_S;
     this.bodyAhead[s] = MAX_HORIZON_S;
+    this.precise[s] = 0;
     this.forget(s);
   }
 
@@ -330,7 +339,8 @@ export class FogOfWar extends FogSlots {
 
   /** One ordered pair (memory at p): held, cached, over the ray cap, or tested. */
   private decide(v: number, e: number, p: number): number {
-    if (this.pairVisible[p] === 1 && this.hold[p] > 0) {
+    const precise = this.precise[v] === 1;
+    if (this.pairVisible[p] === 1 && this.hold[p] > 0 && !(precise && this.edgeHeld[p] === 1)) {
       this.hold[p]--;
       return 1;
     }
@@ -372,13 +382,14 @@ export class FogOfWar extends FogSlots {
     }
     // With hiddenTight 1 the grown regions are the tight ones: their clear line is the verdict, and
     // hidden on them tested coarse, the plain regions' own lines decide (below).
-    const grownTight = this.tightTier === GROWN && this.grows && !visible;
+    const tightTier = precise ? PLAIN : this.tightTier;
+    const grownTight = tightTier === GROWN && this.grows && !visible;
     if (grownTight && seen >= 0) return this.visibleBy(p, seen);
     // Else the tight regions decide (the plain ones with hiddenTight 0); a visible pair tries its line
     // there first (one ray when it needs no grid). Hidden there, the verdict stands while the plain regions stay inside them.
-    const tight = this.tightTier === PLAIN || !this.grows || grownTight ? reg : grown;
+    const tight = tightTier === PLAIN || !this.grows || grownTight ? reg : grown;
     const hint = visible ? first : grownTight ? -1 : clear >= 0 ? clear : first;
-    if (tight !== reg) this.built.regions(tight, v, e, this.tightTier);
+    if (tight !== reg) this.built.regions(tight, v, e, tightTier);
     let own = -1;
     if (visible && hint >= 0 && hint < FIXED_RAYS) own = this.cast.fixedClear(tight, grid, hint) ? hint : this.clearOn(tight, -1, p);
     else own = this.clearOn(tight, hint, p);
@@ -389,7 +400,7 @@ export class FogOfWar extends FogSlots {
       const plain = this.clearOn(reg, -1, -1);
       if (plain >= 0) return this.visibleBy(p, plain);
     }
-    return this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null, clear, this.grows && this.tightTier !== GROWN ? TIGHT_CACHED : CACHED);
+    return this.hidden(p, c, grid[G_CROSS_FINE] === 1 ? tight : null, clear, this.grows && tightTier !== GROWN ? TIGHT_CACHED : CACHED);
   }
 
   /** The first clear line between the regions of `tier` (built into out; line `first` tried first), or -1. */
@@ -429,6 +440,7 @@ export class FogOfWar extends FogSlots {
   private visibleBy(p: number, line: number): number {
     this.verdict(p, 1);
     if (line >= 2) this.hold[p] = this.hold[p] >> 1;
+    this.edgeHeld[p] = line >= 2 ? 1 : 0;
     this.lastRay[p] = line;
     return 1;
   }
@@ -438,6 +450,7 @@ export class FogOfWar extends FogSlots {
     if (vis === 1) this.cast.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
+    this.edgeHeld[p] = 0;
     this.cached[p] = NOT_CACHED;
     this.lastRay[p] = -1;
     return vis;

@@ -5,6 +5,7 @@
  */
 export * from './fog';
 export { FogSlots } from './slots';
+export { FogPrecision } from './precision';
 export * from './reach';
 export * from './body';
 export { FIXED_RAYS } from './rays';

@@ -49,6 +49,13 @@ export class FogSlots {
   readonly horizon: Float64Array;
   readonly bodyHorizon: Float64Array;
   readonly bodyAhead: Float64Array;
+  /**
+   * Per viewer slot: 1 when its pairs are decided precisely (0 by default): on the plain regions
+   * where the grown ones show a line (hiddenTight 0 for that viewer), and a verdict found by a line
+   * from the regions' edges not held (./fog). More withheld, more rays; ./precision hands it out
+   * within a time budget.
+   */
+  readonly precise: Uint8Array;
 
   constructor(capacity: number) {
     if (!(capacity >= 1 && capacity <= 256 && Math.floor(capacity) === capacity)) throw new Error('FogOfWar: capacity must be an integer 1..256.');
@@ -69,5 +76,6 @@ export class FogSlots {
     this.horizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyHorizon = new Float64Array(n).fill(MAX_HORIZON_S);
     this.bodyAhead = new Float64Array(n).fill(MAX_HORIZON_S);
+    this.precise = new Uint8Array(n);
   }
 }

@@ -46,8 +46,9 @@ import { MANNEQUIN_RIG } from '../../server/rig/mannequin';
 import { defaultMoveConfig } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
 import { loadWalkTick, walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
-import { buildClimbMap, buildWalkGrid, FOG_NO_CACHES, FogOfWar, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
+import { buildClimbMap, buildWalkGrid, FOG_NO_CACHES, FogOfWar, FogPrecision, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
+import { DEFAULT_FOG_PRECISION_MS } from '../../server/match/fogFilter';
 
 const HZ = WALK_HZ;
 const SIZES = [16, 32, 64];
@@ -88,32 +89,43 @@ const gcObserver = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcStarts.push(e.startTime);
 });
 
-async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean, backfill: boolean): Promise<Record<string, unknown>> {
-  const n = f.n;
+async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean, backfill: boolean, warm: number, precisionMs: number): Promise<Record<string, unknown>> {
+  const n = f.n, budget = uncached ? 0 : precisionMs;
   const rnd = mulberry32(0x7171 + n);
   const oneWay = Array.from({ length: n }, () => 20 + 60 * rnd());
   const c = uncached ? { ...cfg, ...FOG_NO_CACHES } : cfg;
   // A backfill viewer's bodies over their last patch and a tick (the patch is a tick here).
   const back = backfill ? 2 : 0;
   const means: number[] = [], cpus: number[] = [], singles: number[] = [];
-  let rays = 0, steps = 0, tested = 0, over = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0;
+  let rays = 0, steps = 0, tested = 0, over = 0, enemyPairs = 0, visible = 0, occ = 0, withheldOcc = 0, precise = 0;
   const tickRays: number[] = [];
   const hidden = new Uint8Array(n * n);
   const g0 = performance.now();
   for (let r = 0; r < rounds; r++) {
     const fog = new FogOfWar(world, c, n);
     for (let i = 0; i < n; i++) fog.setTiming(i, oneWay[i], 100, 1000 / HZ, backfill ? 16 : 25, backfill);
-    for (let t = 0; t < WARM_TICKS; t++) { load(fog, f, t, back); fog.update(); }
-    let sum = 0;
-    const c0 = process.cpuUsage();
-    for (let t = WARM_TICKS; t < f.ticks; t++) {
+    // Viewers made precise within the budget as FogFilter.updateTimed does, from one update's time in TIME_EVERY.
+    const prec = new FogPrecision(n, budget);
+    for (let t = 0; t < warm; t++) {
       load(fog, f, t, back);
       const t0 = performance.now();
       fog.update();
-      const us = (performance.now() - t0) * 1000;
+      if (prec.timing()) prec.ms[0] = performance.now() - t0;
+      prec.adjust(fog);
+    }
+    let sum = 0;
+    const c0 = process.cpuUsage();
+    for (let t = warm; t < f.ticks; t++) {
+      load(fog, f, t, back);
+      const t0 = performance.now();
+      fog.update();
+      const ms = performance.now() - t0, us = ms * 1000;
+      if (prec.timing()) prec.ms[0] = ms;
+      prec.adjust(fog);
       sum += us;
       singles.push(us);
       if (r === 0) {
+        precise += prec.precise / n;
         rays += fog.rays; steps += fog.chainSteps; tested += fog.pairsTested; over += fog.pairsOverBudget; tickRays.push(fog.rays); enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
         if ((t & 7) === 0) {
           occ += occluded(world, c, f, t, hidden);
@@ -122,12 +134,12 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       }
     }
     const cu = process.cpuUsage(c0);
-    means.push(sum / (f.ticks - WARM_TICKS));
-    cpus.push((cu.user + cu.system) / (f.ticks - WARM_TICKS));
+    means.push(sum / (f.ticks - warm));
+    cpus.push((cu.user + cu.system) / (f.ticks - warm));
   }
   const g1 = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const ticks = f.ticks - WARM_TICKS;
+  const ticks = f.ticks - warm;
   const med = (a: number[]): number => a.slice().sort((x, y) => x - y)[a.length >> 1];
   singles.sort((x, y) => x - y);
   return {
@@ -144,12 +156,13 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
     visibleShare: +(visible / enemyPairs).toFixed(3),
     occludedShare: +(occ / (Math.ceil(ticks / 8) * n * (n - 1))).toFixed(3),
     withheldOfOccluded: +(withheldOcc / Math.max(1, occ)).toFixed(3),
+    precisionMs: budget, preciseShare: +(precise / ticks).toFixed(3),
     ticks, rounds, gcs: gcStarts.filter((t) => t >= g0 && t <= g1).length,
     openingM: c.openingM, crossOpeningM: c.crossOpeningM, maxGridSide: c.maxGridSide, fans: c.fans, crossLines: c.crossLines, hiddenLeadS: c.hiddenLeadS, marginM: c.marginM, hiddenSlackM: c.hiddenSlackM, hiddenSlackYM: c.hiddenSlackYM, hiddenWiden: c.hiddenWiden, hiddenTight: c.hiddenTight, visibleHoldTicks: c.visibleHoldTicks, maxRaysPerUpdate: c.maxRaysPerUpdate === Infinity ? null : c.maxRaysPerUpdate,
   };
 }
 
-export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: string; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'max-rays'?: number; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
+export async function run(opts: { json: boolean; ticks?: number; rounds?: number; fans?: boolean; 'no-cross'?: boolean; opening?: number; 'cross-opening'?: number; slack?: number; 'slack-y'?: number; hold?: string; widen?: number; players?: number; lead?: number; level?: string; tight?: string; 'max-rays'?: number; precision?: string; 'no-walk'?: boolean; 'no-uncached'?: boolean; backfill?: boolean }): Promise<void> {
   const rooms = opts.level === 'rooms';
   if (opts.level !== undefined && !rooms) throw new Error(`--level takes rooms (got ${opts.level})`);
   const world = rooms ? roomsLevel() : await loadWorld(DEFAULT_LEVEL_PATH);
@@ -164,22 +177,26 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
     openingM: opts.opening, crossOpeningM: opts['cross-opening'], maxGridSide: opts.opening ? Math.ceil(5.25 / opts.opening) + 1 : undefined, hiddenSlackM: opts.slack, hiddenSlackYM: opts['slack-y'], visibleHoldTicks: hold, hiddenWiden: opts.widen, hiddenTight: tight, hiddenLeadS: opts.lead,
     maxRaysPerUpdate: opts['max-rays'],
   });
-  const ticks = WARM_TICKS + Math.round(opts.ticks ?? 640);
+  const precisionMs = opts.precision === undefined ? DEFAULT_FOG_PRECISION_MS : Number(opts.precision);
+  if (!(precisionMs >= 0 && precisionMs <= 1000)) throw new Error(`--precision takes a number of ms from 0 to 1000 (got ${opts.precision})`);
+  const timed = Math.round(opts.ticks ?? 640);
   const rounds = Math.round(opts.rounds ?? 5);
   gcObserver.observe({ entryTypes: ['gc'] });
   const rows: Record<string, unknown>[] = [];
   for (const n of opts.players !== undefined ? [Math.round(opts.players)] : SIZES) {
-    const f = walkPlayers(world, rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH), n, ticks, 0xf0f0 + n);
+    // With a precision budget, long enough a warm-up for every viewer to be made precise (one each few updates).
+    const warm = WARM_TICKS + (precisionMs > 0 ? 8 * n : 0);
+    const f = walkPlayers(world, rooms ? spreadSpawnPoints(world, n) : autoSpawnPoints(world, n, DEFAULT_LEVEL_PATH), n, warm + timed, 0xf0f0 + n);
     const bf = opts.backfill === true;
-    rows.push({ ...(await measure(world, cfg, f, rounds, false, bf)), level });
-    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true, bf)), level });
+    rows.push({ ...(await measure(world, cfg, f, rounds, false, bf, warm, precisionMs)), level });
+    if (opts['no-uncached'] !== true) rows.push({ ...(await measure(world, cfg, f, Math.max(1, rounds >> 1), true, bf, warm, precisionMs)), level });
   }
   gcObserver.disconnect();
   if (opts.json) {
     for (const r of rows) console.log(JSON.stringify(r));
     return;
   }
-  console.log(`fog: ${rooms ? 'rooms' : DEFAULT_LEVEL_PATH}, ${world.triangleCount} triangles, ${HZ} Hz, ${ticks - WARM_TICKS} timed ticks x ${rounds} rounds (median)`);
+  console.log(`fog: ${rooms ? 'rooms' : DEFAULT_LEVEL_PATH}, ${world.triangleCount} triangles, ${HZ} Hz, ${timed} timed ticks x ${rounds} rounds (median), precision budget ${precisionMs} ms`);
   console.log('  players | cache | us/tick | cpu us | p99 us | rays/tick | tested/tick | visible | occluded | withheld of occluded | gcs');
   for (const r of rows) {
     console.log(`  ${String(r.players).padStart(7)} | ${r.uncached ? '  off' : '   on'} | ${String(r.usPerTick).padStart(7)} | ${String(r.cpuUsPerTick).padStart(6)} | ${String(r.p99UsPerTick).padStart(6)} | ${String(r.raysPerTick).padStart(9)} | ${String(r.pairsTestedPerTick).padStart(11)} | ${String(r.visibleShare).padStart(7)} | ${String(r.occludedShare).padStart(8)} | ${String(r.withheldOfOccluded).padStart(20)} | ${r.gcs}`);
@@ -189,5 +206,5 @@ export async function run(opts: { json: boolean; ticks?: number; rounds?: number
 
 // Standalone: tsx test/bench/fog.bench.ts [--json]
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'widen', 'players', 'lead', 'max-rays'], ['level', 'tight', 'hold'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
+  await run(benchArgs('fog.bench.ts', ['ticks', 'rounds', 'opening', 'cross-opening', 'slack', 'slack-y', 'widen', 'players', 'lead', 'max-rays'], ['level', 'tight', 'hold', 'precision'], process.argv.slice(2), ['fans', 'no-cross', 'no-walk', 'no-uncached', 'backfill']));
 }

@@ -12,7 +12,8 @@
  * - rooms: the honest run on the walled level (`--level rooms --spawns spread`: nine rooms joined by
  *   doorways, players spread over them), at 100 and 200 ms round trips, with fog off at both, and at
  *   200 ms with bots that take no backfills (`--backfill off`), and at both with the fog's tight tier at
- *   the plain regions (`--fog-tight 0`), with no visible hold as well (`--fog-tight 0 --fog-hold 0`), and with its caches off (`--fog-caches off`: every pair decided
+ *   the plain regions (`--fog-tight 0`), with no viewer made precise (`--fog-precision 0`) and with a
+ *   2 ms precision budget at 100 ms (`--fog-precision 2`), and with its caches off (`--fog-caches off`: every pair decided
  *   on its own regions every tick): what fog of war withholds where walls hide players, what its caches
  *   give up of it, and its pop-ins there.
  * - peek: the scripted held angle against a peek (client-sim/peek.ts; `npm run sim -- --peek --peeks 3`)
@@ -38,8 +39,9 @@ const RUNS: { run: string; options: SimOptions }[] = [
   { run: 'rooms 200 ms no backfill', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', backfill: false } },
   { run: 'rooms tight fog', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0 } },
   { run: 'rooms 200 ms tight fog', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0 } },
-  { run: 'rooms tight fog hold 0', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0, fogHold: 0 } },
-  { run: 'rooms 200 ms tight fog hold 0', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogTight: 0, fogHold: 0 } },
+  { run: 'rooms no precise viewers', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogPrecisionMs: 0 } },
+  { run: 'rooms 200 ms no precise viewers', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogPrecisionMs: 0 } },
+  { run: 'rooms precision 2 ms', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogPrecisionMs: 2 } },
   { run: 'rooms no fog caches', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 100, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogCaches: false } },
   { run: 'rooms 200 ms no fog caches', options: { bots: 16, cheaters: 0, seconds: 60, rttMs: 200, jitterMs: 20, loss: 0.01, seed: 1, spawns: 'spread', level: 'rooms', fogCaches: false } },
 ];

@@ -3,7 +3,8 @@
  * as the server runs the code): a HitregMatch of 16 players on the test level with velocities and
  * a team, ticked 300 times and updated 3000 more to warm up, then the heap change and garbage collections
  * during 10000 more FogFilter updates, each followed by a FogMarks update (the match's tick between them is not measured: it runs first, then the
- * update is timed in its own loop over the same recorded state). Prints one JSON line.
+ * update is timed in its own loop over the same recorded state). With --timed, FogFilter.updateTimed
+ * (the clock read one update in eight, viewers made precise). Prints one JSON line.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { FogFilter, FogMarks, HitregMatch, type PoseInput } from '../../server/match/index';
@@ -12,6 +13,8 @@ import { defaultMoveConfig } from '../../shared/movement/step';
 import { mulberry32 } from '../../shared/util/prng';
 import { WeaponId } from '../../shared/weapons';
 import { buildTestWorld } from './server';
+
+const timed = process.argv.includes('--timed');
 
 const N = 16, UPDATES = 10_000;
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -30,12 +33,13 @@ const match = new HitregMatch<string>({
 });
 for (let i = 0; i < N; i++) match.join(`p${i}`, { team: i % 3 === 0 ? 1 : undefined });
 const fog = new FogFilter(match, { movement: move, config: { visibleHoldTicks: 0 } });
+const up = timed ? (): void => { fog.updateTimed(); } : (): void => { fog.update(); };
 // Half the viewers take backfills: every body's look-back is read from the histories each update.
 for (let i = 0; i < N; i += 2) fog.setBackfill(i, true);
 for (let k = 0; k < 300; k++) {
   clock.ms += 1000 / 64;
   match.tick();
-  fog.update();
+  up();
 }
 // Projectiles in flight (spawned straight into the match's flights: no tick runs from here on, so
 // they stay where they are): grenades in the open, sent to everyone, and rockets inside the floor,
@@ -52,7 +56,7 @@ for (let k = 0; k < 12; k++) {
 const marks = new FogMarks(fog, { capacity: 16 });
 for (let k = 0; k < 16; k++) marks.add(-8 + 16 * rnd(), k % 2 === 0 ? 0.02 : -0.6, -12 + 6 * rnd(), 0.05, -1);
 // The update alone until V8 has optimized it (on a loaded machine its compiles land late).
-for (let k = 0; k < 3000; k++) { fog.update(); marks.update(); }
+for (let k = 0; k < 3000; k++) { up(); marks.update(); }
 // The warm-up's garbage collected now (run with --expose-gc), so no collection of it falls in the measured loop.
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
@@ -64,7 +68,7 @@ let tested = 0, marksTested = 0;
 const h0 = process.memoryUsage().heapUsed;
 const t0 = performance.now();
 for (let k = 0; k < UPDATES; k++) {
-  fog.update();
+  up();
   marks.update();
   tested += fog.fog.pairsTested;
   marksTested += marks.tested;
@@ -73,4 +77,4 @@ const t1 = performance.now();
 const heap = process.memoryUsage().heapUsed - h0;
 await new Promise((resolve) => setTimeout(resolve, 50));
 obs.disconnect();
-console.log(JSON.stringify({ updates: UPDATES, tested, flights: match.projectiles.count, flightsSent: fog.flightSent.reduce((a, b) => a + b, 0), marksTested, marksSentOpen: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 0).length, marksSentFloor: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 1).length, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap, bytesPerUpdate: Math.round(heap / UPDATES) }));
+console.log(JSON.stringify({ precise: fog.precision.precise, updates: UPDATES, tested, flights: match.projectiles.count, flightsSent: fog.flightSent.reduce((a, b) => a + b, 0), marksTested, marksSentOpen: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 0).length, marksSentFloor: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 1).length, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap, bytesPerUpdate: Math.round(heap / UPDATES) }));
