@@ -94,7 +94,8 @@ describe('fog of war: the precision budget', () => {
   /** Runs `k` updates of `ms` each. */
   const run = (p: FogPrecision, s: FogSlots, ms: number, k: number): void => {
     for (let i = 0; i < k; i++) {
-      p.ms[0] = ms;
+      p.ms[0] = 0;
+      p.ms[1] = ms;
       p.adjust(s);
     }
   };
@@ -105,25 +106,25 @@ describe('fog of war: the precision budget', () => {
     expect(flags(s)).toEqual([1, 0, 0, 0, 0, 0]);
     // Two timed updates for the smoothed time to show the change, then the next.
     run(p, s, 0.6, 2);
-    expect(p.precise).toBe(1);
+    expect(p.preciseCount).toBe(1);
     run(p, s, 0.6, 1);
     expect(flags(s)).toEqual([1, 0, 1, 0, 0, 0]);
     run(p, s, 0.6, 40);
     expect(flags(s)).toEqual([1, 0, 1, 1, 0, 1]);
     const many = slots([0, 1, 2, 3, 4, 5]), q = new FogPrecision(6, 1);
     run(q, many, 0.2, 1);
-    expect(q.precise).toBe(4);
+    expect(q.preciseCount).toBe(4);
   });
 
   it('takes back the newest over the budget, holds between 85% and 100%, and hands precision round when only some fit', () => {
     const s = slots([0, 1, 2, 3]), p = new FogPrecision(6, 1);
     run(p, s, 0.6, 7);
     expect(flags(s)).toEqual([1, 1, 1, 0, 0, 0]);
-    p.ms[1] = 3;
+    p.ms[2] = 3;
     run(p, s, 3, 3);
     expect(flags(s)).toEqual([1, 1, 0, 0, 0, 0]);
     // Smoothed into the band: no grant, no revoke, until a hand-over is due (8 timed updates).
-    p.ms[1] = 0.9;
+    p.ms[2] = 0.9;
     run(p, s, 0.9, 8);
     expect(flags(s)).toEqual([1, 1, 0, 0, 0, 0]);
     run(p, s, 0.9, 2);
@@ -148,6 +149,6 @@ describe('fog of war: the precision budget', () => {
     const none = new FogPrecision(6, 0), t = slots([0, 1]);
     run(none, t, 0.01, 10);
     expect(flags(t)).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(none.precise).toBe(0);
+    expect(none.preciseCount).toBe(0);
   });
 });

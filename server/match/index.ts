@@ -13,7 +13,8 @@
  * server cannot send them fills its memory.
  */
 export { HitregMatch } from './match';
-export { DEFAULT_FOG_RAYS_PER_UPDATE, FogFilter, walkGridOf, type FogFilterOptions, type FogMovement } from './fogFilter';
+export { FogFilter } from './fogFilter';
+export { DEFAULT_FOG_PRECISION_MS, DEFAULT_FOG_RAYS_PER_UPDATE, walkGridOf, type FogFilterOptions, type FogMovement } from './fogOptions';
 export { type ProjectileEndLike } from './fogEnds';
 export { FogMarks, type FogMarksOptions } from './fogMarks';
 export { END_STRUCK_MASKED, END_VICTIMS_MASKED } from '../../shared/matchlog/fogEndRecord';

@@ -12,7 +12,7 @@ import type { AuthEnv } from './authTypes';
 import { DEFAULT_LIMITS, type LimitOptions } from './limits';
 import { FOG_MAX_RAYS_RANGE, HS256_SECRET_MIN_BYTES, LIMIT_RANGES, MAX_PLAYERS_RANGE, MONITOR_PASSWORD_MIN_LENGTH, TICK_RATE_RANGE, inRange, type IntRange } from './ranges';
 import { WEAPONS } from '../../shared/weapons';
-import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../match/fogFilter';
+import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../match/fogOptions';
 import { checkKeyPrefix, checkPublicAddress, checkRedisUrl, DEFAULT_REDIS_KEY_PREFIX } from './scale';
 
 export type { AuthEnv } from './authTypes';

@@ -90,10 +90,9 @@
  * grown by hiddenSlackM across and hiddenSlackYM up and down, covering hiddenLeadS of each player's
  * current motion; while both players' current regions stay inside the grown ones the verdict stands
  * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
- * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead; their
- * heights also follow a jump or fall over half that lead): hidden
- * there, the verdict stands longer; a clear line there (tried first next time) and it is tested on
- * the usual grown regions, so what is withheld does not shrink. A pair the grown regions show, and a
+ * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead; their heights
+ * also follow a jump or fall over half that lead): hidden there, the verdict stands longer; a clear
+ * line there (tried first next time) and it is tested on the usual grown regions, so what is withheld does not shrink. A pair the grown regions show, and a
  * pair visible last time, are decided on the tight regions (hiddenTight times the slack and lead; 1,
  * the default: the grown ones, 0: the plain ones): the grown regions' band costs what they would
  * withhold, and the tight tier takes most of it back (hidden there, the verdict stands while the
@@ -107,16 +106,12 @@
  * which change no verdict, and an exact shortcut: a family of lines whose extreme lines meet one
  * convex piece of the level (./pieces), or a family of crossing lines whose outer lines a chain of
  * triangles joins within their plane (./chain), is blocked whole, so the rest are not cast. Regions are built
- * once per update, tier and slot and copied per pair. Rays per update at 16, 32 and 64 players on the
- * default level: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
+ * once per update, tier and slot (./regions). Rays per update: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
  * without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
  * memory, and go first at the next (update()), so a crowd's burst of tests is spread over updates
  * instead of one long tick, at the price of what they would withhold meanwhile. A precise viewer
- * (precise[v] = 1; ./precision hands it out within a time budget) has its pairs decided on the plain
- * regions where the grown ones show a line (hiddenTight 0 for it alone) and a verdict found by a line
- * other than the aimed ones is not held: what the caches give up of what is withheld, at more rays;
- * its verdicts have the plain rule's limits (the sampled openings, without the grown regions' margin
- * over them: test/fogPrecision.test.ts), and the other viewers' are unchanged. No cell-to-cell
+ * (precise[v], from ./precision) is decided as with hiddenTight 0 and holds only aimed-line verdicts:
+ * more withheld at more rays, with the plain rule's limits (test/fogPrecision.test.ts). No cell-to-cell
  * visibility table is built with the level: a cell pair's test would hold any eye and body height in
  * the cells, and the crossing lines (openings in a row) are only sampled at the players' own eye and
  * body heights, so its hidden verdict would not carry their guarantee. Flat typed arrays indexed by slot and pair;
@@ -163,8 +158,6 @@ export class FogOfWar extends FogSlots {
   private readonly pairVisible: Uint8Array;
   private readonly lastRay: Int16Array;
   private readonly hold: Uint16Array;
-  /** Per pair: 1 when its visible verdict came from a line other than the aimed ones (a precise viewer does not hold it). */
-  private readonly edgeHeld: Uint8Array;
   private readonly cached: Uint8Array;
   private readonly cache: Float64Array;
   /** The regions of each update (./regions), built from the per-slot arrays above. */
@@ -194,7 +187,6 @@ export class FogOfWar extends FogSlots {
     this.pairVisible = new Uint8Array(nn);
     this.lastRay = new Int16Array(nn).fill(-1);
     this.hold = new Uint16Array(nn);
-    this.edgeHeld = new Uint8Array(nn);
     this.cached = new Uint8Array(nn);
     this.cache = new Float64Array(nn * CACHE);
     const side = cfg.maxGridSide * cfg.maxGridSide, crossSide = this.grid[G_CROSS_MAX]!;
@@ -340,7 +332,8 @@ export class FogOfWar extends FogSlots {
   /** One ordered pair (memory at p): held, cached, over the ray cap, or tested. */
   private decide(v: number, e: number, p: number): number {
     const precise = this.precise[v] === 1;
-    if (this.pairVisible[p] === 1 && this.hold[p] > 0 && !(precise && this.edgeHeld[p] === 1)) {
+    // A precise viewer holds only a verdict an aimed line found (lastRay 0 or 1, see visibleBy).
+    if (this.pairVisible[p] === 1 && this.hold[p] > 0 && !(precise && this.lastRay[p] >= 2)) {
       this.hold[p]--;
       return 1;
     }
@@ -440,7 +433,6 @@ export class FogOfWar extends FogSlots {
   private visibleBy(p: number, line: number): number {
     this.verdict(p, 1);
     if (line >= 2) this.hold[p] = this.hold[p] >> 1;
-    this.edgeHeld[p] = line >= 2 ? 1 : 0;
     this.lastRay[p] = line;
     return 1;
   }
@@ -450,7 +442,6 @@ export class FogOfWar extends FogSlots {
     if (vis === 1) this.cast.release(p);
     this.pairVisible[p] = vis;
     this.hold[p] = vis === 1 ? this.cfg.visibleHoldTicks : 0;
-    this.edgeHeld[p] = 0;
     this.cached[p] = NOT_CACHED;
     this.lastRay[p] = -1;
     return vis;

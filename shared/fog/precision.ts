@@ -32,9 +32,9 @@ const GRANT_MANY = 4;
 
 export class FogPrecision {
   /**
-   * Times, ms, in an array (a double argument or field would be boxed per call): [0] the update's
-   * start and [2] its end, or [0] its duration and [2] NaN, written by the caller before adjust();
-   * [1] the smoothed duration (NaN before the first).
+   * Times, ms, in an array (a double argument or field would be boxed per call): [0] a timed
+   * update's start and [1] its end, written by the caller before adjust() (which clears [1]); [2] the
+   * smoothed duration (NaN before the first).
    */
   readonly ms = new Float64Array([Number.NaN, Number.NaN, Number.NaN]);
   /** Precise viewers, in the order they became so (the first is the longest). */
@@ -51,7 +51,7 @@ export class FogPrecision {
   }
 
   /** How many viewers are precise. */
-  get precise(): number {
+  get preciseCount(): number {
     return this.count;
   }
 
@@ -63,31 +63,22 @@ export class FogPrecision {
 
   /** The smoothed update time, ms (NaN before the first). */
   get smoothedMs(): number {
-    return this.ms[1]!;
+    return this.ms[2]!;
   }
 
-  /**
-   * After each update of `slots`: when it was timed (ms[0] its duration, or ms[0] and ms[2] its start
-   * and end; NaN: not timed), grants, revokes or hands over one viewer's precision.
-   */
+  /** After each update of `slots`: when it was timed (ms[0], ms[1]), grants, revokes or hands over one viewer's precision. */
   adjust(slots: FogSlots): void {
     this.prune(slots);
-    const m = this.ms;
-    if (m[2] === m[2]) {
-      m[0] = m[2]! - m[0]!;
-      m[2] = Number.NaN;
-    }
-    const ok = m[0]! >= 0 && m[0]! < Infinity;
-    const d = m[0]!;
-    m[0] = Number.NaN;
-    if (!ok) return;
-    m[1] = m[1] === m[1] ? m[1]! + 0.25 * (d - m[1]!) : d;
+    const m = this.ms, d = m[1]! - m[0]!;
+    m[1] = Number.NaN;
+    if (!(d >= 0 && d < Infinity)) return;
+    m[2] = m[2] === m[2] ? m[2]! + 0.25 * (d - m[2]!) : d;
     if (!(this.budgetMs > 0)) return;
     if (this.wait > 0) {
       this.wait--;
       return;
     }
-    if (m[1]! > this.budgetMs) {
+    if (m[2]! > this.budgetMs) {
       if (this.count > 0) {
         this.revokeLast(slots);
         this.wait = SETTLE_UPDATES;
@@ -96,9 +87,9 @@ export class FogPrecision {
     }
     const free = this.nextFree(slots);
     if (free < 0) return;
-    if (m[1]! < GRANT_SHARE * this.budgetMs) {
+    if (m[2]! < GRANT_SHARE * this.budgetMs) {
       this.grant(slots, free);
-      for (let k = 1; k < GRANT_MANY && m[1]! < GRANT_MANY_SHARE * this.budgetMs; k++) {
+      for (let k = 1; k < GRANT_MANY && m[2]! < GRANT_MANY_SHARE * this.budgetMs; k++) {
         const more = this.nextFree(slots);
         if (more < 0) break;
         this.grant(slots, more);

@@ -48,7 +48,7 @@ import { mulberry32 } from '../../shared/util/prng';
 import { loadWalkTick, walkPlayers, WALK_HZ, WALK_STRIDE, type Walk } from '../helpers/walkers';
 import { buildClimbMap, buildWalkGrid, FOG_NO_CACHES, FogOfWar, FogPrecision, fogConfigOf, fogMotionOf, type FogConfig } from '../../shared/fog/index';
 import type { World } from '../../shared/world/world';
-import { DEFAULT_FOG_PRECISION_MS } from '../../server/match/fogFilter';
+import { DEFAULT_FOG_PRECISION_MS } from '../../server/match/fogOptions';
 
 const HZ = WALK_HZ;
 const SIZES = [16, 32, 64];
@@ -110,7 +110,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       load(fog, f, t, back);
       const t0 = performance.now();
       fog.update();
-      if (prec.timing()) prec.ms[0] = performance.now() - t0;
+      if (prec.timing()) { prec.ms[0] = t0; prec.ms[1] = performance.now(); }
       prec.adjust(fog);
     }
     let sum = 0;
@@ -119,13 +119,13 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       load(fog, f, t, back);
       const t0 = performance.now();
       fog.update();
-      const ms = performance.now() - t0, us = ms * 1000;
-      if (prec.timing()) prec.ms[0] = ms;
+      const t1 = performance.now(), us = (t1 - t0) * 1000;
+      if (prec.timing()) { prec.ms[0] = t0; prec.ms[1] = t1; }
       prec.adjust(fog);
       sum += us;
       singles.push(us);
       if (r === 0) {
-        precise += prec.precise / n;
+        precise += prec.preciseCount / n;
         rays += fog.rays; steps += fog.chainSteps; tested += fog.pairsTested; over += fog.pairsOverBudget; tickRays.push(fog.rays); enemyPairs += fog.enemyPairs; visible += fog.enemyVisible;
         if ((t & 7) === 0) {
           occ += occluded(world, c, f, t, hidden);

@@ -22,7 +22,7 @@ import { run as sim } from './sim.bench';
 import { run as faults } from './faults.bench';
 import { run as fleet } from './fleet.bench';
 import { run as fog } from './fog.bench';
-import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../../server/match/fogFilter';
+import { DEFAULT_FOG_RAYS_PER_UPDATE } from '../../server/match/fogOptions';
 import { run as loadFog } from './loadFog.bench';
 
 const BENCHES: { name: string; run: (opts: { json: boolean }) => Promise<void> }[] = [

@@ -77,4 +77,4 @@ const t1 = performance.now();
 const heap = process.memoryUsage().heapUsed - h0;
 await new Promise((resolve) => setTimeout(resolve, 50));
 obs.disconnect();
-console.log(JSON.stringify({ precise: fog.precision.precise, updates: UPDATES, tested, flights: match.projectiles.count, flightsSent: fog.flightSent.reduce((a, b) => a + b, 0), marksTested, marksSentOpen: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 0).length, marksSentFloor: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 1).length, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap, bytesPerUpdate: Math.round(heap / UPDATES) }));
+console.log(JSON.stringify({ precise: fog.precision.preciseCount, updates: UPDATES, tested, flights: match.projectiles.count, flightsSent: fog.flightSent.reduce((a, b) => a + b, 0), marksTested, marksSentOpen: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 0).length, marksSentFloor: marks.sent.filter((x, i) => x === 1 && Math.floor(i / N) % 2 === 1).length, gcs: starts.filter((t) => t >= t0 && t <= t1).length, heapBytes: heap, bytesPerUpdate: Math.round(heap / UPDATES) }));
