@@ -7,6 +7,8 @@
  * crossOpeningM x crossOpeningM square of (eye offset, body offset) pairs, the rule's lines must find one. The
  * regions of pop-ins measured on that level with crossing lines between the diameters, as coarse as
  * the matched grid, must be found too.
+ * Each front chord has its own count of points, spaced no coarser than crossOpeningM: a wide eye
+ * region facing a body's does not put as many on the body's.
  * And a hidden verdict from crossing lines coarser than that (regions wider than their cap: a speed
  * measured from a burst of inputs) is not kept for the narrower regions of the next update, nor
  * taken for the plain regions of this one when their own lines show the enemy (a pop-in measured).
@@ -16,7 +18,7 @@ import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
 import { bodyEnvelopeOf, buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
 import { mulberry32 } from '../shared/util/prng';
-import { G_CHORDS, GRID_STRIDE, initGrid, P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, setOctagon, sizeGrid } from '../shared/fog/rays';
+import { CROSS_ROWS, FIXED_RAYS, G_CHORDS, G_CROSS_FINE, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_VERT, GRID_STRIDE, initGrid, P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, setOctagon, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
@@ -121,6 +123,30 @@ describe('fog crossing lines on the rooms level', () => {
     );
     console.log(`[fog] rooms: ${cases} region pairs, brute force clear ${anyVis} (through a crossOpeningM square ${squares}); rule missed ${thin} (of them through the square ${missed})`);
     expect(squares).toBeGreaterThan(cases / 20);
+  });
+
+  it('each front chord gets its own count, spaced no coarser than crossOpeningM', () => {
+    const g = new Float64Array(GRID_STRIDE);
+    initGrid(g, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
+    for (const [ra, rb] of [[3, 0.6], [0.6, 3], [1, 1], [0.5, 5.2]] as const) {
+      const r = regions(0, 0, ra, 12, 3, rb);
+      sizeGrid(g, r, cfg.maxGridSide, false, true);
+      const A = G_CHORDS + 4, B = G_CHORDS + 12;
+      const la = Math.hypot(g[A + 2]! - g[A]!, g[A + 3]! - g[A + 1]!), lb = Math.hypot(g[B + 2]! - g[B]!, g[B + 3]! - g[B + 1]!);
+      const na = g[G_CROSS_LAT]!, nb = g[G_CROSS_LAT_B]!;
+      expect(g[G_CROSS_FINE]).toBe(1);
+      expect(la / (na - 1)).toBeLessThanOrEqual(cfg.crossOpeningM);
+      expect(lb / (nb - 1)).toBeLessThanOrEqual(cfg.crossOpeningM);
+      // No more points than the spacing needs: one fewer on either chord would be coarser.
+      expect(la / (na - 2)).toBeGreaterThan(cfg.crossOpeningM);
+      expect(lb / (nb - 2)).toBeGreaterThan(cfg.crossOpeningM);
+      expect(rayCount(g)).toBe(FIXED_RAYS + g[G_LAT]! * g[G_VERT]! + CROSS_ROWS * na * nb);
+      // The last crossing line joins both chords' +u ends.
+      const seg = new Float64Array(6);
+      rayEnds(seg, rayCount(g) - 1, r, g);
+      expect(Math.hypot(seg[0]! - g[A + 2]!, seg[2]! - g[A + 3]!)).toBeLessThan(1e-9);
+      expect(Math.hypot(seg[3]! - g[B + 2]!, seg[5]! - g[B + 3]!)).toBeLessThan(1e-9);
+    }
   });
 
   it('pop-ins measured on the rooms level: a clear line between points of the two regions, so the rule sees', () => {

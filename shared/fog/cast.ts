@@ -29,7 +29,7 @@ import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { ChainWalk } from './chain';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import { convexPieces, segmentMeetsPiece, type ConvexPieces } from './pieces';
-import { AIMED_RAYS, FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
+import { AIMED_RAYS, FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
 
 /**
  * The world query fog of war needs: is the segment blocked? shared/world/world.ts World has it, and
@@ -162,9 +162,9 @@ export class FogLines {
     if (k >= 0) return k;
     const crossBase = base + g[G_PARTS]! * cells;
     for (let i = base + cells; i < crossBase; i++) if (this.known(r, g, i)) return i;
-    const n = g[G_CROSS_LAT]!, rows = g[G_CROSS]!;
+    const n = g[G_CROSS_LAT]!, nb = g[G_CROSS_LAT_B]!, rows = g[G_CROSS]!;
     for (let row = 0; row < rows; row++) {
-      k = this.family(r, g, crossBase + row * n * n, n, n - 1, n - 1, true);
+      k = this.family(r, g, crossBase + row * n * nb, n, n - 1, nb - 1, true);
       if (k >= 0) return k;
     }
     return -1;

@@ -35,15 +35,15 @@
  * - then, with the fans: the eye to each of B's grid points, and each of A's grid points to the
  *   body's middle: lines from where the eye and body are now, which find some slivers seen through
  *   a doorway at a grazing angle that no matched line threads (measured: test/fogVisibility.test.ts);
- * - then, with the crossing lines: each of nCross points on A's front chord at the eye's height to
- *   each of nCross on B's front chord at the body's middle, then the same to its head (CROSS_ROWS
- *   rows of nCross^2 lines: where most of both regions lies behind a wall, the lines past a
+ * - then, with the crossing lines: each of nA points on A's front chord at the eye's height to
+ *   each of nB on B's front chord at the body's middle, then the same to its head (CROSS_ROWS
+ *   rows of nA nB lines: where most of both regions lies behind a wall, the lines past a
  *   doorway's jamb are a thin set, and low cover by the body, a crate, blocks those to its middle
  *   while the eye sees its head over it). A front chord is the
  *   polygon's chord across the line between the centres, CHORD_DEPTH of its half-depth from the
- *   middle of its depth toward the other region; nCross is set by the crossing lines' own spacing
- *   (finer than the matched grid's: the clear pairs through openings in a row are a thin set) and
- *   capped (initGrid) so the points keep to it on chords up to (2 maxSide - 1) openingM long.
+ *   middle of its depth toward the other region; each chord's count is set by the crossing lines'
+ *   own spacing (finer than the matched grid's: the clear pairs through openings in a row are a thin
+ *   set) and capped (initGrid) so the points keep to it on chords up to (2 maxSide - 1) openingM long.
  *   Matched lines cross any plane between the prisms at offsets in proportion (l rA at A, l rB at
  *   B), so a line that must pass two openings one behind the other (a doorway seen through another,
  *   or four in a row) at offsets out of that proportion is not among them; a crossing line pairs
@@ -69,8 +69,8 @@ export const P_CX = 0, P_CZ = 1, P_R = 2, P_Y0 = 3, P_Y1 = 4, P_EYE = 5, P_MID =
 /**
  * The grid of one pair: lateral unit direction (x, z), points across and up (>= 2 each), parts (1, or
  * 3 with the fans), the spacing sizeGrid keeps to (the caller's, set once), the crossing lines' rows (0: none),
- * the crossing lines' lateral points on each region (>= 2), and 1 when those keep to the spacing
- * (0: the regions are wider than the cap lets them).
+ * the crossing lines' lateral points on A's front chord (>= 2; B's at G_CROSS_LAT_B), and 1 when
+ * both keep to the spacing (0: a region is wider than the cap lets it).
  */
 export const G_UX = 0, G_UZ = 1, G_LAT = 2, G_VERT = 3, G_PARTS = 4, G_SPACING = 5, G_CROSS = 6, G_CROSS_LAT = 7, G_CROSS_FINE = 8;
 /** The crossing lines' own spacing and their most points a region (set once by the caller, like G_SPACING). */
@@ -80,8 +80,10 @@ export const G_CROSS_SPACING = 9, G_CROSS_MAX = 10;
  * front chord's ends (the same way), written by sizeGrid.
  */
 export const G_CHORDS = 11;
+/** The crossing lines' points on B's front chord (G_CROSS_LAT: on A's), written by sizeGrid. */
+export const G_CROSS_LAT_B = 27;
 /** Numbers in a grid record. */
-export const GRID_STRIDE = 27;
+export const GRID_STRIDE = 28;
 
 /** 1 / cos(22.5 deg): corner radius of the octagon circumscribing a unit disc. */
 export const OCTAGON_SEC = 1.082392200292394;
@@ -163,9 +165,9 @@ export const AIMED_RAYS = 4;
 /** The aimed lines and the 16 matched corners: the lines before the grid. */
 export const FIXED_RAYS = AIMED_RAYS + 16;
 
-/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCross^2 crossing lines per row). */
+/** Lines of a pair whose grid is g (FIXED_RAYS + nLat * nVert for the matched grid, as much again for each fan, nCrossA * nCrossB crossing lines per row). */
 export function rayCount(g: Float64Array): number {
-  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_CROSS_LAT] * g[G_CROSS_LAT]) | 0;
+  return (FIXED_RAYS + g[G_PARTS] * g[G_LAT] * g[G_VERT] + g[G_CROSS] * g[G_CROSS_LAT] * g[G_CROSS_LAT_B]) | 0;
 }
 
 /**
@@ -206,17 +208,20 @@ export function sizeGrid(g: Float64Array, r: Float64Array, maxSide: number, fans
   const ux = g[G_UX]!, uz = g[G_UZ]!, A = G_CHORDS, B = G_CHORDS + 8;
   const wa = (g[A + 2] - g[A]) * ux + (g[A + 3] - g[A + 1]) * uz, wb = (g[B + 2] - g[B]) * ux + (g[B + 3] - g[B + 1]) * uz;
   const ca = (g[A + 6] - g[A + 4]) * ux + (g[A + 7] - g[A + 5]) * uz, cb = (g[B + 6] - g[B + 4]) * ux + (g[B + 7] - g[B + 5]) * uz;
-  const width = wa > wb ? wa : wb, chord = ca > cb ? ca : cb;
+  const width = wa > wb ? wa : wb;
   const hi = r[P_Y1] - r[P_Y0], hj = r[J + P_Y1] - r[J + P_Y0];
   const height = hi > hj ? hi : hj;
   const lat = Math.floor(width / spacing) + 2, vert = Math.floor(height / spacing) + 2;
   g[G_LAT] = lat < maxSide ? lat : maxSide;
   g[G_VERT] = vert < maxSide ? vert : maxSide;
   // The crossing lines: their own spacing and cap (the lines through openings that must line up are
-  // a thin set of pairs, which a coarser step misses).
-  const crossMax = g[G_CROSS_MAX]!, nCross = Math.floor(chord / g[G_CROSS_SPACING]!) + 2;
-  g[G_CROSS_LAT] = nCross < crossMax ? nCross : crossMax;
-  g[G_CROSS_FINE] = nCross <= crossMax ? 1 : 0;
+  // a thin set of pairs, which a coarser step misses), each chord its own count: the spacing holds on
+  // each, so any square of that side in (A offset, B offset) holds a line, with no more points on
+  // the shorter chord (a body's) than it needs.
+  const crossMax = g[G_CROSS_MAX]!, nA = Math.floor(ca / g[G_CROSS_SPACING]!) + 2, nB = Math.floor(cb / g[G_CROSS_SPACING]!) + 2;
+  g[G_CROSS_LAT] = nA < crossMax ? nA : crossMax;
+  g[G_CROSS_LAT_B] = nB < crossMax ? nB : crossMax;
+  g[G_CROSS_FINE] = nA <= crossMax && nB <= crossMax ? 1 : 0;
 }
 
 /**
@@ -284,12 +289,12 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   if (k >= g[G_PARTS] * cells) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
     // body's middle, then (the second row) at its head (both chords from their -u end).
-    const n = g[G_CROSS_LAT], nn = n * n;
+    const n = g[G_CROSS_LAT], nb = g[G_CROSS_LAT_B], nn = n * nb;
     let c = k - g[G_PARTS] * cells;
     const head = c >= nn;
     if (head) c -= nn;
     const a = c % n, b = (c - a) / n;
-    const fa = a / (n - 1), fb = b / (n - 1);
+    const fa = a / (n - 1), fb = b / (nb - 1);
     out[0] = g[A + 4] + fa * (g[A + 6] - g[A + 4]); out[1] = r[P_EYE]; out[2] = g[A + 5] + fa * (g[A + 7] - g[A + 5]);
     out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = head ? r[J + P_EYE] : r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
     return;
