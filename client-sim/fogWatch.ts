@@ -316,5 +316,8 @@ export function fogFields(watch: FogWatch | null, setting: 'on' | 'off' | null, 
     taken += b.view.backfillsTaken;
     dropped += b.view.backfillsDropped;
   }
-  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config, backfillsTaken: taken, backfillsDropped: dropped } };
+  const st = gs.stats;
+  const preciseShare = st.fogViewerUpdates > 0 ? st.fogPreciseViewerUpdates / st.fogViewerUpdates : null;
+  const fogUpdateMs = st.fogTimedUpdates > 0 ? st.fogTimedMs / st.fogTimedUpdates : null;
+  return { fog: setting, ...m, fogDetail: { ...m.fogDetail, serverHasFog: 'fog' in gs.config, backfillsTaken: taken, backfillsDropped: dropped, preciseShare, fogUpdateMs } };
 }

@@ -176,9 +176,12 @@ export interface SimReport {
   wallhackLeadMs: { p50: number | null; p90: number | null; n: number } | null;
   peekersAdvantageMs: PeekSummary | null;
   diedBehindCoverRate: number | null;
-  /** The counts behind those, and the rewind window the deaths were judged under. */
-  /** The fog's measures, whether the server has the option, and the bots' backfills taken into a run and dropped (MatchView.backfillsTaken, backfillsDropped). */
-  fogDetail: FogMeasures['fogDetail'] & { serverHasFog: boolean; backfillsTaken: number; backfillsDropped: number } | null;
+  /**
+   * The fog's measures, whether the server has the option, the bots' backfills taken into a run and
+   * dropped (MatchView.backfillsTaken, backfillsDropped), and the server's fog work: the share of
+   * viewer-updates decided precisely (its precision budget) and its mean timed update, ms (null: no fog update timed).
+   */
+  fogDetail: FogMeasures['fogDetail'] & { serverHasFog: boolean; backfillsTaken: number; backfillsDropped: number; preciseShare: number | null; fogUpdateMs: number | null } | null;
   durationMs: number;
 }
 

@@ -63,6 +63,18 @@ describe('/metrics', () => {
       // Two enemies with the fog on: its rays are counted; far under its cap, no pair went untested.
       expect(sample(text, 'hitreg_fog_rays_total')).toBeGreaterThan(0);
       expect(sample(text, 'hitreg_fog_pairs_over_budget_total')).toBe(0);
+      // Its viewers each update (two at most), and two far under the 1 ms precision budget are made precise.
+      const viewers = sample(text, 'hitreg_fog_viewer_updates_total'), precise = sample(text, 'hitreg_fog_precise_viewer_updates_total');
+      expect(viewers).toBeGreaterThan(0);
+      expect(viewers).toBeLessThanOrEqual(2 * sample(text, 'hitreg_ticks_total'));
+      expect(precise).toBeGreaterThan(0);
+      expect(precise).toBeLessThanOrEqual(viewers);
+      // One update in eight is timed, each well under a tick.
+      const timed = sample(text, 'hitreg_fog_timed_updates_total');
+      expect(timed).toBeGreaterThanOrEqual(1);
+      expect(timed).toBeLessThanOrEqual(sample(text, 'hitreg_ticks_total') / 8 + 1);
+      expect(sample(text, 'hitreg_fog_timed_update_seconds_total')).toBeGreaterThan(0);
+      expect(sample(text, 'hitreg_fog_timed_update_seconds_total')).toBeLessThan(timed / 64);
       expect(sample(text, 'hitreg_match_log_bytes_total')).toBeGreaterThan(1000);
       // A healthy disk: nothing given up, no failed write, nothing dropped.
       expect(sample(text, 'hitreg_match_log_unwritten_bytes_total')).toBe(0);

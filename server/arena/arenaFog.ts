@@ -19,6 +19,9 @@ export class ArenaFog {
   readonly holes: FogHoles;
   readonly state = new ArenaFogState();
   private readonly roster: MapSchema<RosterEntry>;
+  /** The precision's timed updates and their summed ms already added to the server's stats. */
+  private timedSeen = 0;
+  private timedMsSeen = 0;
 
   constructor(match: HitregMatch<string>, private readonly cfg: ArenaConfig, private readonly seats: readonly (ArenaPlayer | null)[], private readonly projectiles: ArenaProjectiles) {
     this.roster = this.state.roster;
@@ -62,6 +65,17 @@ export class ArenaFog {
     const fog = this.filter.fog, stats = this.cfg.stats;
     stats.fogRays += fog.rays;
     stats.fogPairsOverBudget += fog.pairsOverBudget;
+    let viewers = 0;
+    for (let s = 0; s < fog.capacity; s++) viewers += fog.present[s]!;
+    stats.fogViewerUpdates += viewers;
+    const prec = this.filter.precision;
+    stats.fogPreciseViewerUpdates += prec.preciseCount;
+    if (prec.timedUpdates !== this.timedSeen) {
+      stats.fogTimedUpdates += prec.timedUpdates - this.timedSeen;
+      stats.fogTimedMs += prec.timedMs - this.timedMsSeen;
+      this.timedSeen = prec.timedUpdates;
+      this.timedMsSeen = prec.timedMs;
+    }
   }
 
   /** The fog's verdict changed: the enemy's state enters or leaves the viewer's view. */

@@ -21,10 +21,19 @@ export interface ServerStats {
   /** Fog of war, every room: rays its updates cast, and enemy pairs they sent untested for the ray cap (FOG_MAX_RAYS). */
   fogRays: number;
   fogPairsOverBudget: number;
+  /**
+   * Fog of war, every room: viewers present summed over its updates, and of them those decided
+   * precisely (FogFilter precisionBudgetMs: their ratio is the share of the time a viewer was precise).
+   */
+  fogViewerUpdates: number;
+  fogPreciseViewerUpdates: number;
+  /** Fog of war, every room: the updates timed for its precision budget (one in eight), and their summed time, ms. */
+  fogTimedUpdates: number;
+  fogTimedMs: number;
 }
 
 export function createServerStats(): ServerStats {
-  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, stalledCut: 0, internalErrors: 0, recorderErrors: 0, ticks: 0, fogRays: 0, fogPairsOverBudget: 0 };
+  return { rooms: 0, players: 0, shots: 0, hits: 0, misses: 0, actions: 0, kills: 0, rejects: {}, throttled: 0, stalledCut: 0, internalErrors: 0, recorderErrors: 0, ticks: 0, fogRays: 0, fogPairsOverBudget: 0, fogViewerUpdates: 0, fogPreciseViewerUpdates: 0, fogTimedUpdates: 0, fogTimedMs: 0 };
 }
 
 export function totalRejects(s: ServerStats): number {

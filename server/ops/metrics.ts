@@ -51,6 +51,10 @@ export class ServerMetrics {
     total('hitreg_throttled_messages_total', 'Messages dropped unjudged from clients over their budget of refused messages', () => src.stats.throttled);
     total('hitreg_stalled_clients_cut_total', 'Connections closed for not reading (unsent data over STALL_MAX_BYTES for longer than STALL_MAX_MS); their slots are kept', () => src.stats.stalledCut);
     total('hitreg_fog_rays_total', 'Rays cast by fog of war (rate() = its work per second)', () => src.stats.fogRays);
+    total('hitreg_fog_viewer_updates_total', 'Fog of war viewers present, summed over its updates', () => src.stats.fogViewerUpdates);
+    total('hitreg_fog_precise_viewer_updates_total', 'Of hitreg_fog_viewer_updates_total, those decided precisely within the fog\'s time budget (the ratio of their rates: the share of viewers precise)', () => src.stats.fogPreciseViewerUpdates);
+    total('hitreg_fog_timed_updates_total', 'Fog of war updates timed for its precision budget (one in eight)', () => src.stats.fogTimedUpdates);
+    total('hitreg_fog_timed_update_seconds_total', 'Their summed time (rate() over the updates\' rate: the fog\'s mean update time)', () => src.stats.fogTimedMs / 1000);
     total('hitreg_fog_pairs_over_budget_total', 'Enemy pairs fog of war sent untested because an update spent its ray cap (FOG_MAX_RAYS)', () => src.stats.fogPairsOverBudget);
     total('hitreg_internal_errors_total', 'Handler or tick exceptions caught by the room', () => src.stats.internalErrors);
     total('hitreg_recorder_errors_total', 'Match log recorder calls that threw', () => src.stats.recorderErrors);

@@ -34,9 +34,9 @@ export class FogPrecision {
   /**
    * Times, ms, in an array (a double argument or field would be boxed per call): [0] a timed
    * update's start and [1] its end, written by the caller before adjust() (which clears [1]); [2] the
-   * smoothed duration (NaN before the first).
+   * smoothed duration (NaN before the first); [3] the sum of the timed durations and [4] their count.
    */
-  readonly ms = new Float64Array([Number.NaN, Number.NaN, Number.NaN]);
+  readonly ms = new Float64Array([Number.NaN, Number.NaN, Number.NaN, 0, 0]);
   /** Precise viewers, in the order they became so (the first is the longest). */
   private readonly order: Int32Array;
   private count = 0;
@@ -66,6 +66,15 @@ export class FogPrecision {
     return this.ms[2]!;
   }
 
+  /** The timed updates so far: how many, and their summed time, ms. */
+  get timedUpdates(): number {
+    return this.ms[4]!;
+  }
+
+  get timedMs(): number {
+    return this.ms[3]!;
+  }
+
   /** After each update of `slots`: when it was timed (ms[0], ms[1]), grants, revokes or hands over one viewer's precision. */
   adjust(slots: FogSlots): void {
     this.prune(slots);
@@ -73,6 +82,8 @@ export class FogPrecision {
     m[1] = Number.NaN;
     if (!(d >= 0 && d < Infinity)) return;
     m[2] = m[2] === m[2] ? m[2]! + 0.25 * (d - m[2]!) : d;
+    m[3] += d;
+    m[4]++;
     if (!(this.budgetMs > 0)) return;
     if (this.wait > 0) {
       this.wait--;

@@ -71,6 +71,7 @@ function row(run: string, r: SimReport): Record<string, unknown> {
     fog: r.fog, popIn: r.popIn, outlinePopIn: r.fogDetail?.outlinePopIn ?? null, outlineSamples: r.fogDetail?.outlineSamples ?? null, stalledPopIn: r.fogDetail?.stalledPopIn ?? null, appearances: r.fogDetail?.appearances ?? null, appearedInSight: r.fogDetail?.appearedInSight ?? null, withheldShare: r.withheldShare, wallhackLeadMs: r.wallhackLeadMs,
     diedBehindCoverRate: r.diedBehindCoverRate, deaths: r.fogDetail?.deaths ?? null,
     backfill: r.config.backfill, backfillsTaken: r.fogDetail?.backfillsTaken ?? null, backfillsDropped: r.fogDetail?.backfillsDropped ?? null,
+    preciseShare: r.fogDetail?.preciseShare ?? null, fogUpdateMs: r.fogDetail?.fogUpdateMs ?? null,
   };
 }
 

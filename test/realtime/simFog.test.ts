@@ -6,7 +6,8 @@
  * meet enemies out of cover and take backfills, and drop none: a client still joining is sent none
  * (Colyseus holds its messages until its full state, which already holds the enemy). With the server's
  * fog off (or a server without the option) nothing is withheld, so withheldShare is 0, no enemy pops
- * in and no backfill comes.
+ * in and no backfill comes. With it on, the report carries the server's share of viewers precise and
+ * its mean timed fog update.
  */
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../client-sim/simulate';
@@ -36,6 +37,10 @@ describe('simulator fog of war report', () => {
       // The bots take backfills: an enemy sent again comes with its poses from before the patch.
       expect(d.backfillsTaken).toBeGreaterThan(0);
       expect(d.backfillsDropped).toBe(0);
+      // The server's fog work: a share of its viewers precise, its updates timed.
+      expect(d.preciseShare).toBeGreaterThanOrEqual(0);
+      expect(d.preciseShare).toBeLessThanOrEqual(1);
+      expect(d.fogUpdateMs).toBeGreaterThan(0);
     }
     const pk = r.peekersAdvantageMs!;
     expect(pk.rttMs).toBe(60);
