@@ -8,7 +8,7 @@
  * cover with their margin). The
  * budget grants one viewer at a time under it (four far under it), takes the newest back over it,
  * hands precision round the viewers when only some fit, skips absent slots, ignores times that are
- * not finite (neither counted nor summed in its timed updates) and is timed one update in eight.
+ * not finite (nor reports them as the update's time) and is timed one update in eight.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEVEL_PATH, loadWorld } from '../server/level/gltf';
@@ -146,9 +146,14 @@ describe('fog of war: the precision budget', () => {
     for (const bad of [Number.NaN, Infinity, -1]) run(p, s, bad, 1);
     expect(flags(s)).toEqual([1, 0, 0, 0, 0, 0]);
     expect(p.smoothedMs).toBeCloseTo(0.1, 9);
-    // The timed updates counted and summed for the server's stats: the bad times left out.
-    expect(p.timedUpdates).toBe(6);
-    expect(p.timedMs).toBeCloseTo(0.6, 9);
+    // The update's own time for the server's stats: a valid one until the next timing(), a bad one left out.
+    expect(p.lastTimedMs).toBeCloseTo(0.1, 9);
+    p.timing();
+    expect(p.lastTimedMs).toBeNaN();
+    run(p, s, Number.NaN, 1);
+    expect(p.lastTimedMs).toBeNaN();
+    run(p, s, 0.3, 1);
+    expect(p.lastTimedMs).toBeCloseTo(0.3, 9);
     const none = new FogPrecision(6, 0), t = slots([0, 1]);
     run(none, t, 0.01, 10);
     expect(flags(t)).toEqual([0, 0, 0, 0, 0, 0]);

@@ -19,9 +19,6 @@ export class ArenaFog {
   readonly holes: FogHoles;
   readonly state = new ArenaFogState();
   private readonly roster: MapSchema<RosterEntry>;
-  /** The precision's timed updates and their summed ms already added to the server's stats. */
-  private timedSeen = 0;
-  private timedMsSeen = 0;
 
   constructor(match: HitregMatch<string>, private readonly cfg: ArenaConfig, private readonly seats: readonly (ArenaPlayer | null)[], private readonly projectiles: ArenaProjectiles) {
     this.roster = this.state.roster;
@@ -70,11 +67,10 @@ export class ArenaFog {
     stats.fogViewerUpdates += viewers;
     const prec = this.filter.precision;
     stats.fogPreciseViewerUpdates += prec.preciseCount;
-    if (prec.timedUpdates !== this.timedSeen) {
-      stats.fogTimedUpdates += prec.timedUpdates - this.timedSeen;
-      stats.fogTimedMs += prec.timedMs - this.timedMsSeen;
-      this.timedSeen = prec.timedUpdates;
-      this.timedMsSeen = prec.timedMs;
+    const ms = prec.lastTimedMs;
+    if (ms === ms) {
+      stats.fogTimedUpdates++;
+      stats.fogTimedMs += ms;
     }
   }
 

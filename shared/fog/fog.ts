@@ -92,8 +92,8 @@
  * untested (a superset was judged hidden: the same argument, the same limits). A pair hidden when
  * last tested is re-tested first on regions grown hiddenWiden times more (slack and lead; their heights
  * also follow a jump or fall over half that lead): hidden there, the verdict stands longer; a clear
- * line there (tried first next time) and it is tested on the usual grown regions, so what is withheld does not shrink. A pair the grown regions show, and a
- * pair visible last time, are decided on the tight regions (hiddenTight times the slack and lead; 1,
+ * line there (tried first next time) and it is tested on the usual grown regions, so what is
+ * withheld does not shrink. A pair the grown regions show, and a pair visible last time, are decided on the tight regions (hiddenTight times the slack and lead; 1,
  * the default: the grown ones, 0: the plain ones): the grown regions' band costs what they would
  * withhold, and the tight tier takes most of it back (hidden there, the verdict stands while the
  * plain regions stay inside them, an update or two) at more rays for the pairs in that band. A hidden verdict stands for regions
@@ -105,9 +105,9 @@
  * (the triangle that blocked the same line last time, the latest occluders and their neighbours),
  * which change no verdict, and an exact shortcut: a family of lines whose extreme lines meet one
  * convex piece of the level (./pieces), or a family of crossing lines whose outer lines a chain of
- * triangles joins within their plane (./chain), is blocked whole, so the rest are not cast. Regions are built
- * once per update, tier and slot (./regions). Rays per update: test/bench/fog.bench.ts. maxDistance hides pairs beyond a client's draw distance
- * without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
+ * triangles joins within their plane (./chain), is blocked whole, so the rest are not cast. Regions
+ * are built once per update, tier and slot (./regions). Rays per update: test/bench/fog.bench.ts.
+ * maxDistance hides pairs beyond a client's draw distance without rays; maxRaysPerUpdate caps the work: pairs left untested are sent that update, keep their
  * memory, and go first at the next (update()), so a crowd's burst of tests is spread over updates
  * instead of one long tick, at the price of what they would withhold meanwhile. A precise viewer
  * (precise[v], from ./precision) is decided as with hiddenTight 0 and holds only aimed-line verdicts:

@@ -34,9 +34,9 @@ export class FogPrecision {
   /**
    * Times, ms, in an array (a double argument or field would be boxed per call): [0] a timed
    * update's start and [1] its end, written by the caller before adjust() (which clears [1]); [2] the
-   * smoothed duration (NaN before the first); [3] the sum of the timed durations and [4] their count.
+   * smoothed duration (NaN before the first); [3] this update's duration when it was timed (NaN when not).
    */
-  readonly ms = new Float64Array([Number.NaN, Number.NaN, Number.NaN, 0, 0]);
+  readonly ms = new Float64Array([Number.NaN, Number.NaN, Number.NaN, Number.NaN]);
   /** Precise viewers, in the order they became so (the first is the longest). */
   private readonly order: Int32Array;
   private count = 0;
@@ -58,6 +58,7 @@ export class FogPrecision {
   /** Whether to time the coming update (one in TIME_EVERY); call once per update, before it. */
   timing(): boolean {
     this.updates = this.updates === TIME_EVERY - 1 ? 0 : this.updates + 1;
+    this.ms[3] = Number.NaN;
     return this.updates === 0;
   }
 
@@ -66,12 +67,8 @@ export class FogPrecision {
     return this.ms[2]!;
   }
 
-  /** The timed updates so far: how many, and their summed time, ms. */
-  get timedUpdates(): number {
-    return this.ms[4]!;
-  }
-
-  get timedMs(): number {
+  /** This update's time, ms, when timing() said to time it and the time was valid; else NaN. */
+  get lastTimedMs(): number {
     return this.ms[3]!;
   }
 
@@ -82,8 +79,7 @@ export class FogPrecision {
     m[1] = Number.NaN;
     if (!(d >= 0 && d < Infinity)) return;
     m[2] = m[2] === m[2] ? m[2]! + 0.25 * (d - m[2]!) : d;
-    m[3] += d;
-    m[4]++;
+    m[3] = d;
     if (!(this.budgetMs > 0)) return;
     if (this.wait > 0) {
       this.wait--;

@@ -89,6 +89,12 @@ const gcObserver = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcStarts.push(e.startTime);
 });
 
+/** After an update timed from t0 to t1: the precision's share of it, as FogFilter.updateTimed gives it (one update in TIME_EVERY). */
+function timedInto(prec: FogPrecision, fog: FogOfWar, t0: number, t1: number): void {
+  if (prec.timing()) { prec.ms[0] = t0; prec.ms[1] = t1; }
+  prec.adjust(fog);
+}
+
 async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, uncached: boolean, backfill: boolean, warm: number, precisionMs: number): Promise<Record<string, unknown>> {
   const n = f.n, budget = uncached ? 0 : precisionMs;
   const rnd = mulberry32(0x7171 + n);
@@ -110,8 +116,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       load(fog, f, t, back);
       const t0 = performance.now();
       fog.update();
-      if (prec.timing()) { prec.ms[0] = t0; prec.ms[1] = performance.now(); }
-      prec.adjust(fog);
+      timedInto(prec, fog, t0, performance.now());
     }
     let sum = 0;
     const c0 = process.cpuUsage();
@@ -120,8 +125,7 @@ async function measure(world: World, cfg: FogConfig, f: Frames, rounds: number, 
       const t0 = performance.now();
       fog.update();
       const t1 = performance.now(), us = (t1 - t0) * 1000;
-      if (prec.timing()) { prec.ms[0] = t0; prec.ms[1] = t1; }
-      prec.adjust(fog);
+      timedInto(prec, fog, t0, t1);
       sum += us;
       singles.push(us);
       if (r === 0) {
