@@ -49,7 +49,11 @@ describe('/metrics', () => {
       // Round-trip sampling runs once a second: wait for two samples.
       const port = ts.port;
       let text = '';
-      await waitFor(async () => sample((text = await scrape(port)), 'hitreg_round_trip_seconds_count') >= 2, 'two round-trip samples');
+      // And for the fog's budget to have made a viewer precise (its timed updates, on a loaded machine, may take a while to settle under it).
+      await waitFor(async () => {
+        text = await scrape(port);
+        return sample(text, 'hitreg_round_trip_seconds_count') >= 2 && sample(text, 'hitreg_fog_precise_viewer_updates_total') > 0;
+      }, 'two round-trip samples and a precise fog viewer');
       expect(sample(text, 'hitreg_rooms')).toBe(1);
       expect(sample(text, 'hitreg_players')).toBe(2);
       expect(sample(text, 'hitreg_shots_total')).toBe(3);
