@@ -225,10 +225,11 @@ let anyHitTriangle = -1;
 
 /**
  * True when anything lies on the segment S -> E in q (both faces, inclusive ends). Stops at the first.
+ * `root` (a node id, 0 by default: the whole tree) limits the search to that node's subtree.
  * The traversal stays in this one function: split into a separate traversal function, callers such
  * as the explosion's line-of-sight tests allocated per ray (test/explosion.test.ts measures it).
  */
-export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
+export function bvhAnyHit(b: BvhArrays, q: Float64Array, root = 0): boolean {
   const sx = q[0], sy = q[1], sz = q[2], ex = q[3], ey = q[4], ez = q[5];
   const seg = prepareSegment(scratchSeg, sx, sy, sz, ex, ey, ez);
   if (seg.ok !== 1) return false;
@@ -247,11 +248,12 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
   const Sx = seg.Sx, Sy = seg.Sy, Sz = seg.Sz;
   const skx = seg.skx, sky = seg.sky, skz = seg.skz;
   {
-    const lo = Math.max(0, (F[xl] - sxl) * ix, (F[yl] - syl) * iy, (F[zl] - szl) * iz);
-    const hi = Math.min(1, (F[xh] - sxh) * ix, (F[yh] - syh) * iy, (F[zh] - szh) * iz);
+    const r = root << 3;
+    const lo = Math.max(0, (F[r + xl] - sxl) * ix, (F[r + yl] - syl) * iy, (F[r + zl] - szl) * iz);
+    const hi = Math.min(1, (F[r + xh] - sxh) * ix, (F[r + yh] - syh) * iy, (F[r + zh] - szh) * iz);
     if (!(lo <= hi * SLAB_GROW)) return false;
   }
-  let node = 0;
+  let node = root;
   let sp = 0;
   for (;;) {
     const w = node << 3;
@@ -316,15 +318,17 @@ export function bvhAnyHit(b: BvhArrays, q: Float64Array): boolean {
 /**
  * bvhAnyHit with an occluder cache (shadow rays behind one wall meet the same few triangles): the
  * triangles at the tris offsets cache[0..n) (a triangle's first word, as returned: others are skipped; n 0: none) are tried first with the same mirrored
- * decision, then the tree. Returns the tris offset of a triangle on the segment (keep it in the
+ * decision, then the subtree at node `subtree` when it is not 0 (./ancestors: near the cached ones),
+ * then the tree. Returns the tris offset of a triangle on the segment (keep it in the
  * cache), or -1 when nothing is: the same yes or no as bvhAnyHit, since a triangle the decision
  * says the segment meets is one the tree would find too. The decision is written out in the loop,
  * the segment's numbers read once: a call per cached triangle was not inlined (6% slower on fog of
  * war's rays).
  */
-export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number): number {
+export function bvhAnyHitCached(b: BvhArrays, q: Float64Array, cache: Int32Array, n: number, subtree = 0): number {
   const k = n > 0 ? bvhHintHit(b, q, cache, n) : -1;
   if (k !== -1) return k === -2 ? -1 : k;
+  if (subtree > 0 && bvhAnyHit(b, q, subtree)) return anyHitTriangle;
   return bvhAnyHit(b, q) ? anyHitTriangle : -1;
 }
 

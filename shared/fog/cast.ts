@@ -5,7 +5,8 @@
  *
  * Hints (none changes a verdict): each ray but fixedClear's tries a few triangles before the BVH (bvhAnyHitCached):
  * the one that blocked the same line of the pair at its last test (./lineMemory), the four that
- * blocked the latest rays, and the triangles across the edges of the remembered one.
+ * blocked the latest rays, and the triangles across the edges of the remembered one; then the
+ * subtree a few levels above the remembered one (else the newest occluder), then the whole tree.
  *
  * Shortcut (exact): lines come in families bounded by their extreme lines (./rays): the 16 matched
  * corners bound every segment between the two regions; a rectangle of the matched grid's (lateral,
@@ -25,6 +26,7 @@
  * it blocked where casting calls it clear. Both its ends are where no eye can be (a player's radius
  * keeps its eye out of walls), so it shows nothing either way.
  */
+import { leafAncestors } from '../bvh/ancestors';
 import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { ChainWalk } from './chain';
 import { edgeNeighbours, LineMemory } from './lineMemory';
@@ -42,18 +44,24 @@ export interface FogWorld {
 }
 
 /** Each level's edge neighbours and convex pieces, built once and shared by every FogOfWar on it (read only). */
-const levels = new WeakMap<Int32Array, { neighbours: Int32Array; pieces: ConvexPieces }>();
+const levels = new WeakMap<Int32Array, { neighbours: Int32Array; pieces: ConvexPieces; subtrees: Int32Array }>();
 
-function levelOf(bvh: BvhArrays): { neighbours: Int32Array; pieces: ConvexPieces } {
+function levelOf(bvh: BvhArrays): { neighbours: Int32Array; pieces: ConvexPieces; subtrees: Int32Array } {
   let l = levels.get(bvh.tris);
   if (l === undefined) {
     const neighbours = edgeNeighbours(bvh.tris);
-    l = { neighbours, pieces: convexPieces(bvh.verts, bvh.tris, neighbours) };
+    l = { neighbours, pieces: convexPieces(bvh.verts, bvh.tris, neighbours), subtrees: leafAncestors(bvh, SUBTREE_LEVELS) };
     levels.set(bvh.tris, l);
   }
   return l;
 }
 
+/**
+ * Levels above a blocking triangle's leaf whose subtree a line's next ray tries before the whole tree
+ * when no hint meets it (../bvh/ancestors): the next blocker is usually nearby. Of 2 to 5, 3 cost the
+ * fog bench least.
+ */
+const SUBTREE_LEVELS = 3;
 /** Triangles kept as likely occluders. */
 const OCCLUDERS = 4;
 /** Most lines of a pair whose blocking triangles are remembered (./lineMemory), and records per player slot. */
@@ -73,6 +81,8 @@ export class FogLines {
   /** The triangles across each edge of each triangle (./lineMemory edgeNeighbours), and the level's convex pieces (./pieces). */
   private readonly neighbours: Int32Array;
   private readonly pieces: ConvexPieces | null;
+  /** Each triangle's subtree tried before the whole tree (../bvh/ancestors). */
+  private readonly subtrees: Int32Array;
   /** The walk along the level's triangles that blocks a crossing family whole (./chain; null without the BVH arrays), and the two outer lines' ends. */
   private readonly chain: ChainWalk | null;
   private readonly lseg = new Float64Array(7);
@@ -101,6 +111,7 @@ export class FogLines {
     const level = this.bvh === null ? null : levelOf(this.bvh);
     this.neighbours = level === null ? new Int32Array(0) : level.neighbours;
     this.pieces = level === null ? null : level.pieces;
+    this.subtrees = level === null ? new Int32Array(0) : level.subtrees;
     this.chain = this.bvh === null ? null : new ChainWalk(this.bvh.verts, this.bvh.tris, this.neighbours);
     this.knownGen = new Int32Array(mostLines);
     this.knownTri = new Int32Array(mostLines);
@@ -294,7 +305,8 @@ export class FogLines {
     occ[0] = last;
     const m = last >= 0 && last + 2 < nb.length ? 3 : 0;
     for (let j = 0; j < m; j++) occ[1 + OCCLUDERS + j] = nb[last + j]!;
-    const k = bvhAnyHitCached(this.bvh, seg, occ, hints ? 1 + OCCLUDERS + m : 0);
+    const near = last >= 0 ? last : occ[1]!;
+    const k = bvhAnyHitCached(this.bvh, seg, occ, hints ? 1 + OCCLUDERS + m : 0, hints && near >= 0 ? this.subtrees[near / 3]! : 0);
     if (at >= 0) tri[at] = k;
     if (k < 0) return false;
     this.lastTri = k;

@@ -284,13 +284,14 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
     out[3] = r[J + k]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + k + 1];
     return;
   }
-  const lat = g[G_LAT], vert = g[G_VERT], cells = lat * vert;
+  // The counts are small integers: as int32s the divisions below are integer ones (on doubles, % is a call).
+  const lat = g[G_LAT] | 0, vert = g[G_VERT] | 0, cells = lat * vert, body = (g[G_PARTS] | 0) * cells;
   const k = i - FIXED_RAYS, A = G_CHORDS, B = G_CHORDS + 8;
-  if (k >= g[G_PARTS] * cells) {
+  if (k >= body) {
     // The crossing lines: every point of A's front chord at the eye to every point of B's at the
     // body's middle, then (the second row) at its head (both chords from their -u end).
-    const n = g[G_CROSS_LAT], nb = g[G_CROSS_LAT_B], nn = n * nb;
-    let c = k - g[G_PARTS] * cells;
+    const n = g[G_CROSS_LAT] | 0, nb = g[G_CROSS_LAT_B] | 0, nn = n * nb;
+    let c = k - body;
     const head = c >= nn;
     if (head) c -= nn;
     const a = c % n, b = (c - a) / n;
