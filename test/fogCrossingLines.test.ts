@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { roomsLevel } from '../server/level/rooms';
 import { bodyEnvelopeOf, buildClimbMap, buildWalkGrid, FogOfWar, fogConfigOf, fogMotionOf } from '../shared/fog/index';
 import { mulberry32 } from '../shared/util/prng';
-import { CROSS_ROWS, FIXED_RAYS, G_CHORDS, G_CROSS_FINE, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_VERT, GRID_STRIDE, initGrid, P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, setOctagon, sizeGrid } from '../shared/fog/rays';
+import { CROSS_ROWS, FIXED_RAYS, G_CHORDS, G_CROSS_FINE, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_VERT, GRID_STRIDE, familyEnds, initGrid, P_AX, P_AZ, P_CX, P_CZ, P_EYE, P_MID, P_R, PRISM_STRIDE, rayCount, rayEnds, setOctagon, sizeGrid } from '../shared/fog/rays';
 import { defaultMoveConfig } from '../shared/movement/step';
 import { MANNEQUIN_RIG } from '../server/rig/mannequin';
 
@@ -147,6 +147,31 @@ describe('fog crossing lines on the rooms level', () => {
       expect(Math.hypot(seg[0]! - g[A + 2]!, seg[2]! - g[A + 3]!)).toBeLessThan(1e-9);
       expect(Math.hypot(seg[3]! - g[B + 2]!, seg[5]! - g[B + 3]!)).toBeLessThan(1e-9);
     }
+  });
+
+  it('familyEnds gives every grid and crossing line the same ends as rayEnds, bit for bit, from its place in its family', () => {
+    const g = new Float64Array(GRID_STRIDE);
+    initGrid(g, cfg.openingM, cfg.crossOpeningM, cfg.maxGridSide);
+    const want = new Float64Array(6), got = new Float64Array(6);
+    let lines = 0;
+    for (const [ra, rb, x] of [[3, 0.6, 12], [0.6, 3, 7], [1, 1, 20], [0.5, 5.2, 9], [9, 1, 15]] as const) {
+      const r = regions(0, 0, ra, x, 3, rb);
+      sizeGrid(g, r, cfg.maxGridSide, false, true);
+      const lat = g[G_LAT]!, vert = g[G_VERT]!, n = g[G_CROSS_LAT]!, nb = g[G_CROSS_LAT_B]!;
+      const families: [number, number, number, number][] = [[FIXED_RAYS, lat, lat, vert]];
+      for (let row = 0; row < CROSS_ROWS; row++) families.push([FIXED_RAYS + lat * vert + row * n * nb, n, n, nb]);
+      for (const [base, stride, na, nbs] of families) {
+        for (let b = 0; b < nbs; b++) for (let a = 0; a < na; a++) {
+          const i = base + a + stride * b;
+          rayEnds(want, i, r, g);
+          familyEnds(got, i, a, b, r, g);
+          for (let k = 0; k < 6; k++) expect(Object.is(got[k], want[k]), `line ${i} (${a}, ${b}) end ${k}`).toBe(true);
+          lines++;
+        }
+      }
+      expect(families.at(-1)![0] + n * nb).toBe(rayCount(g));
+    }
+    expect(lines).toBeGreaterThan(500);
   });
 
   it('pop-ins measured on the rooms level: a clear line between points of the two regions, so the rule sees', () => {

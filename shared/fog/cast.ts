@@ -31,7 +31,7 @@ import { bvhAnyHitCached, type BvhArrays } from '../bvh/traverse';
 import { ChainWalk } from './chain';
 import { edgeNeighbours, LineMemory } from './lineMemory';
 import { convexPieces, segmentMeetsPiece, type ConvexPieces } from './pieces';
-import { AIMED_RAYS, FIXED_RAYS, G_CROSS, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
+import { AIMED_RAYS, FIXED_RAYS, familyEnds, G_CROSS, G_CROSS_LAT, G_CROSS_LAT_B, G_LAT, G_PARTS, G_VERT, rayCount, rayEnds } from './rays';
 
 /**
  * The world query fog of war needs: is the segment blocked? shared/world/world.ts World has it, and
@@ -214,19 +214,19 @@ export class FogLines {
       const i10 = base + a1 + stride * b0, i01 = base + a0 + stride * b1;
       if (a1 - a0 <= 1 && b1 - b0 <= 1) {
         // No line inside: cast the (up to) four.
-        if (this.known(r, g, i00) || this.known(r, g, i11) || this.known(r, g, i10) || this.known(r, g, i01)) return this.found;
+        if (this.known(r, g, i00, a0, b0) || this.known(r, g, i11, a1, b1) || this.known(r, g, i10, a1, b0) || this.known(r, g, i01, a0, b1)) return this.found;
         continue;
       }
-      if (this.known(r, g, i00) || this.known(r, g, i11)) return this.found;
+      if (this.known(r, g, i00, a0, b0) || this.known(r, g, i11, a1, b1)) return this.found;
       const t = this.knownTri[i00]!;
-      let whole = t >= 0 && this.bvh !== null && this.onPiece(r, g, i11, t);
-      if (whole && !parallel) whole = this.onPiece(r, g, i10, t) && this.onPiece(r, g, i01, t);
+      let whole = t >= 0 && this.bvh !== null && this.onPiece(r, g, i11, t, a1, b1);
+      if (whole && !parallel) whole = this.onPiece(r, g, i10, t, a1, b0) && this.onPiece(r, g, i01, t, a0, b1);
       // Crossing lines on no one piece: a chain of triangles from the low corner line to the high one, or back.
-      if (!whole && parallel && this.chain !== null) whole = this.chained(r, g, i00, i11, t, this.knownTri[i11]!);
+      if (!whole && parallel && this.chain !== null) whole = this.chained(r, g, i00, a0, b0, i11, a1, b1, t, this.knownTri[i11]!);
       if (whole) continue;
       if (sp + 16 > st.length) {
         // Deeper than the stack holds (not with the grid caps): every line of the rectangle.
-        for (let b = b0; b <= b1; b++) for (let a = a0; a <= a1; a++) if (this.known(r, g, base + a + stride * b)) return this.found;
+        for (let b = b0; b <= b1; b++) for (let a = a0; a <= a1; a++) if (this.known(r, g, base + a + stride * b, a, b)) return this.found;
         continue;
       }
       const am = (a0 + a1) >> 1, bm = (b0 + b1) >> 1;
@@ -247,27 +247,36 @@ export class FogLines {
    * mostly where that line meets the solid, which the piece test tries; on the rooms level walks
    * from solids cost more time than the lines they saved.
    */
-  private chained(r: Float64Array, g: Float64Array, i: number, j: number, t: number, u: number): boolean {
+  private chained(r: Float64Array, g: Float64Array, i: number, ia: number, ib: number, j: number, ja: number, jb: number, t: number, u: number): boolean {
     const chain = this.chain!, of = this.pieces!.of, solids = this.pieces!.solids;
     const fromT = t >= 0 && of[t / 3]! >= solids, fromU = u >= 0 && u !== t && of[u / 3]! >= solids;
     if (!fromT && !fromU) return false;
-    rayEnds(this.lseg, i, r, g);
-    rayEnds(this.rseg, j, r, g);
+    familyEnds(this.lseg, i, ia, ib, r, g);
+    familyEnds(this.rseg, j, ja, jb, r, g);
     return (fromT && chain.blocksFamily(this.lseg, this.rseg, t)) || (fromU && chain.blocksFamily(this.rseg, this.lseg, u));
   }
 
-  /** Whether line i is clear (found = i), cast unless already decided blocked in this call. */
-  private known(r: Float64Array, g: Float64Array, i: number): boolean {
+  /**
+   * Whether line i is clear (found = i), cast unless already decided blocked in this call. a, b: its
+   * place in its family (./rays familyEnds) when the caller knows it, else a = -1.
+   */
+  private known(r: Float64Array, g: Float64Array, i: number, a = -1, b = 0): boolean {
     if (this.knownGen[i] === this.gen) return false;
-    return this.clear(r, g, i);
+    return this.clear(r, g, i, a, b);
+  }
+
+  /** Line i's ends into out (a, b as for known). */
+  private ends(out: Float64Array, r: Float64Array, g: Float64Array, i: number, a: number, b: number): void {
+    if (a >= 0) familyEnds(out, i, a, b, r, g);
+    else rayEnds(out, i, r, g);
   }
 
   /** Whether line i meets the convex piece of triangle t (./pieces segmentMeetsPiece): one ray, tested against that piece alone. Marks it blocked when it does. */
-  private onPiece(r: Float64Array, g: Float64Array, i: number, t: number): boolean {
+  private onPiece(r: Float64Array, g: Float64Array, i: number, t: number, a = -1, b = 0): boolean {
     const of = this.pieces!.of, kt = this.knownTri[i]!, k = of[t / 3]!;
     if (this.knownGen[i] === this.gen && kt >= 0 && of[kt / 3] === k) return true;
     const seg = this.seg;
-    rayEnds(seg, i, r, g);
+    this.ends(seg, r, g, i, a, b);
     this.rays++;
     if (!segmentMeetsPiece(this.pieces!, k, seg)) return false;
     if (this.knownGen[i] !== this.gen) {
@@ -277,9 +286,9 @@ export class FogLines {
     return true;
   }
 
-  /** Whether line i is clear (found = i); a blocked one is marked decided, with the triangle it met. */
-  private clear(r: Float64Array, g: Float64Array, i: number): boolean {
-    rayEnds(this.seg, i, r, g);
+  /** Whether line i is clear (found = i); a blocked one is marked decided, with the triangle it met. a, b as for known. */
+  private clear(r: Float64Array, g: Float64Array, i: number, a = -1, b = 0): boolean {
+    this.ends(this.seg, r, g, i, a, b);
     this.lineAt = i < this.width ? this.mem + i : -1;
     if (!this.blocked(true)) {
       this.found = i;

@@ -314,6 +314,28 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
   }
 }
 
+/**
+ * rayEnds for line i of the matched grid (part 0) or of a crossing row whose place in its family is
+ * known: lateral (or eye chord) index a, vertical (or body chord) index b. The same numbers as
+ * rayEnds(out, i, r, g), without taking i apart.
+ */
+export function familyEnds(out: Float64Array, i: number, a: number, b: number, r: Float64Array, g: Float64Array): void {
+  const J = PRISM_STRIDE, A = G_CHORDS, B = G_CHORDS + 8;
+  const lat = g[G_LAT] | 0, vert = g[G_VERT] | 0, body = (g[G_PARTS] | 0) * lat * vert;
+  const k = i - FIXED_RAYS;
+  if (k >= body) {
+    const n = g[G_CROSS_LAT] | 0, nb = g[G_CROSS_LAT_B] | 0;
+    const head = k - body >= n * nb;
+    const fa = a / (n - 1), fb = b / (nb - 1);
+    out[0] = g[A + 4] + fa * (g[A + 6] - g[A + 4]); out[1] = r[P_EYE]; out[2] = g[A + 5] + fa * (g[A + 7] - g[A + 5]);
+    out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = head ? r[J + P_EYE] : r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
+    return;
+  }
+  const f = a / (lat - 1), m = b / (vert - 1);
+  out[0] = g[A] + f * (g[A + 2] - g[A]); out[1] = r[P_Y0] + m * (r[P_Y1] - r[P_Y0]); out[2] = g[A + 1] + f * (g[A + 3] - g[A + 1]);
+  out[3] = g[B] + f * (g[B + 2] - g[B]); out[4] = r[J + P_Y0] + m * (r[J + P_Y1] - r[J + P_Y0]); out[5] = g[B + 1] + f * (g[B + 3] - g[B + 1]);
+}
+
 /** True when region P (at p[po..]) lies inside region Q (at q[qo..]): every side of P within Q's, its heights in Q's. */
 export function prismInside(p: Float64Array, po: number, q: Float64Array, qo: number): boolean {
   const dx = p[po + P_CX] - q[qo + P_CX], dz = p[po + P_CZ] - q[qo + P_CZ];
