@@ -19,6 +19,7 @@ import { mulberry32 } from '../shared/util/prng';
 import { World } from '../shared/world/world';
 import { boxes } from './helpers/projectileScenes';
 import { walkGridOf } from '../server/match/index';
+import { FogRegions, GROWN, PLAIN, WIDE } from '../shared/fog/regions';
 import { rampLevel } from './helpers/rampLevel';
 
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -263,5 +264,30 @@ describe('eye regions cut by walls', () => {
     expect(rooms.anyHit(-8.85, eye, -5, -6.4, 1, -6)).toBe(true);
     expect(verdict(false)).toBe(true);
     expect(verdict(true)).toBe(false);
+  });
+  it('an eye region taken from the update\'s memo (FogRegions.eyeOf, what seesPoint tests) is the one built afresh, bit for bit, in any order of viewers and tiers, and follows the next update', () => {
+    const cfg = fogConfigOf(motion, MANNEQUIN_RIG, { climb: roomsClimb, walk: grid });
+    const fog = new FogOfWar(rooms, cfg, 6), eye = MANNEQUIN_RIG.eyeHeight, rnd = mulberry32(0xe7e);
+    const regions = new FogRegions(cfg, fog);
+    const memo = new Float64Array(PRISM_STRIDE), fresh = new Float64Array(PRISM_STRIDE);
+    let compared = 0;
+    for (let stamp = 0; stamp < 4; stamp++) {
+      for (let s = 0; s < 6; s++) {
+        fog.setPlayer(s, -12 + 24 * rnd(), 0, -12 + 24 * rnd(), 6 * rnd() - 3, 0, 6 * rnd() - 3, eye, true, -1);
+        fog.setTiming(s, 20 + 80 * rnd(), 100, 1000 / 64, 25);
+        fog.stall[s] = rnd() < 0.3 ? 0.3 * rnd() : 0;
+      }
+      regions.prepare(stamp);
+      for (let k = 0; k < 40; k++) {
+        const v = Math.floor(rnd() * 6), tier = [PLAIN, GROWN, WIDE][Math.floor(rnd() * 3)]!;
+        regions.eyeOf(memo, 0, v, tier);
+        // Another viewer's flood in between, as a point tested for many viewers makes.
+        regions.eyeRegion(fresh, 0, (v + 1) % 6, tier);
+        regions.eyeRegion(fresh, 0, v, tier);
+        for (let i = 0; i < PRISM_STRIDE; i++) expect(Object.is(memo[i], fresh[i]), `stamp ${stamp} viewer ${v} tier ${tier} number ${i}`).toBe(true);
+        compared++;
+      }
+    }
+    expect(compared).toBe(160);
   });
 });

@@ -276,13 +276,13 @@ export class FogOfWar extends FogSlots {
    * that arc's (or ball's) points grown by radius + marginM is tested against v's eye region like an
    * enemy's body (the same lines, so the same guarantees: exact against one convex occluder,
    * openings of openingM found). True when a line is clear, and on the safe side: v not present, a
-   * number not finite, the ray cap spent. Call after update() (it uses the per-slot state update
-   * prepared); rays counts its rays. Allocates nothing.
+   * number not finite, the ray cap spent. Call after update(): v's eye region is the one it built
+   * (built once an update for all points); rays counts its rays. Allocates nothing.
    */
   seesPoint(v: number): boolean {
     if (!(v >= 0 && v < this.capacity) || this.present[v] === 0) return true;
     const reg = this.reg, cfg = this.cfg;
-    this.built.eyeRegion(reg, 0, v, PLAIN);
+    this.built.eyeOf(reg, 0, v, PLAIN);
     this.built.pointRegion(reg, J, v, this.point);
     let check = 0;
     for (let k = 0; k < 2 * PRISM_STRIDE; k++) check += reg[k];

@@ -120,10 +120,7 @@ export class FogRegions {
   regions(out: Float64Array, v: number, e: number, tier: number): boolean {
     // Each region is built once per update, tier and slot (the body's also per horizon: its key).
     const n = this.players.capacity, stamp = this.stamp, em = tier * n + v, bm = tier * n + e, rr = this.rr;
-    if (this.eyeStamp[em] !== stamp) {
-      this.eyeRegion(this.eyeMemo, em * J, v, tier);
-      this.eyeStamp[em] = stamp;
-    }
+    this.eyeMemoOf(em, v, tier);
     // Written through the scratch array: a double kept in a local here was boxed.
     rr[R_H] = this.players.bodyAhead[v] + this.players.catchUp[e];
     if (rr[R_H] > MAX_HORIZON_S) rr[R_H] = MAX_HORIZON_S;
@@ -159,6 +156,29 @@ export class FogRegions {
     this.place(out, o, e, tier);
     out[o + P_EYE] = fy + body.top - HEAD_BELOW_TOP;
     out[o + P_MID] = fy + 0.5 * (body.bottom + body.top);
+  }
+
+  /**
+   * Viewer v's eye region of this tier as this update builds it for its pairs (built now when none of
+   * them needed it yet), at out[o..]: what FogOfWar.seesPoint tests a point against, so a point
+   * tested for many viewers, or a viewer for many points, builds each viewer's region once an update.
+   * Before the first update it is built afresh each call.
+   */
+  eyeOf(out: Float64Array, o: number, v: number, tier: number): void {
+    if (this.stamp < 0) {
+      this.eyeRegion(out, o, v, tier);
+      return;
+    }
+    const em = tier * this.players.capacity + v, eo = em * J;
+    this.eyeMemoOf(em, v, tier);
+    for (let k = 0; k < J; k++) out[o + k] = this.eyeMemo[eo + k];
+  }
+
+  /** The eye memo at em (tier * capacity + v) built for this update. */
+  private eyeMemoOf(em: number, v: number, tier: number): void {
+    if (this.eyeStamp[em] === this.stamp) return;
+    this.eyeRegion(this.eyeMemo, em * J, v, tier);
+    this.eyeStamp[em] = this.stamp;
   }
 
   /** How many times the slack and lead regions of this tier (PLAIN, GROWN, WIDE, TIGHT) are grown by. */
