@@ -284,28 +284,21 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
     out[3] = r[J + k]; out[4] = top ? r[J + P_Y1] : r[J + P_Y0]; out[5] = r[J + k + 1];
     return;
   }
-  // The counts are small integers: as int32s the divisions below are integer ones (on doubles, % is a call).
-  const lat = g[G_LAT] | 0, vert = g[G_VERT] | 0, cells = lat * vert, body = (g[G_PARTS] | 0) * cells;
-  const k = i - FIXED_RAYS, A = G_CHORDS, B = G_CHORDS + 8;
+  // The line's place in its family (the counts are small integers: as int32s these are integer
+  // divisions; on doubles, % is a call), then its ends from there.
+  const lat = g[G_LAT] | 0, cells = lat * (g[G_VERT] | 0), body = (g[G_PARTS] | 0) * cells;
+  const k = i - FIXED_RAYS;
   if (k >= body) {
-    // The crossing lines: every point of A's front chord at the eye to every point of B's at the
-    // body's middle, then (the second row) at its head (both chords from their -u end).
-    const n = g[G_CROSS_LAT] | 0, nb = g[G_CROSS_LAT_B] | 0, nn = n * nb;
+    const n = g[G_CROSS_LAT] | 0, nn = n * (g[G_CROSS_LAT_B] | 0);
     let c = k - body;
-    const head = c >= nn;
-    if (head) c -= nn;
-    const a = c % n, b = (c - a) / n;
-    const fa = a / (n - 1), fb = b / (nb - 1);
-    out[0] = g[A + 4] + fa * (g[A + 6] - g[A + 4]); out[1] = r[P_EYE]; out[2] = g[A + 5] + fa * (g[A + 7] - g[A + 5]);
-    out[3] = g[B + 4] + fb * (g[B + 6] - g[B + 4]); out[4] = head ? r[J + P_EYE] : r[J + P_MID]; out[5] = g[B + 5] + fb * (g[B + 7] - g[B + 5]);
+    if (c >= nn) c -= nn;
+    const a = c % n;
+    familyEnds(out, i, a, (c - a) / n, r, g);
     return;
   }
   const part = k < cells ? 0 : k < 2 * cells ? 1 : 2;
-  const j = k - part * cells;
-  const a = j % lat, b = (j - a) / lat;
-  const f = a / (lat - 1), m = b / (vert - 1);
-  out[0] = g[A] + f * (g[A + 2] - g[A]); out[1] = r[P_Y0] + m * (r[P_Y1] - r[P_Y0]); out[2] = g[A + 1] + f * (g[A + 3] - g[A + 1]);
-  out[3] = g[B] + f * (g[B + 2] - g[B]); out[4] = r[J + P_Y0] + m * (r[J + P_Y1] - r[J + P_Y0]); out[5] = g[B + 1] + f * (g[B + 3] - g[B + 1]);
+  const j = k - part * cells, a = j % lat;
+  familyEnds(out, i, a, (j - a) / lat, r, g);
   // The fans: the eye to each body grid point, each eye grid point to the body's middle.
   if (part === 1) {
     out[0] = r[P_AX]; out[1] = r[P_EYE]; out[2] = r[P_AZ];
@@ -315,9 +308,11 @@ export function rayEnds(out: Float64Array, i: number, r: Float64Array, g: Float6
 }
 
 /**
- * rayEnds for line i of the matched grid (part 0) or of a crossing row whose place in its family is
- * known: lateral (or eye chord) index a, vertical (or body chord) index b. The same numbers as
- * rayEnds(out, i, r, g), without taking i apart.
+ * The ends of line i of the matched grid (a fan's grid point too) or of a crossing row, from its
+ * place in its family: lateral (or eye chord) index a, vertical (or body chord) index b. The family
+ * walk (./cast) knows them; rayEnds takes i apart for the rest. Crossing lines join every point of
+ * A's front chord at the eye to every point of B's at the body's middle, then (the second row) at
+ * its head, both chords from their -u end.
  */
 export function familyEnds(out: Float64Array, i: number, a: number, b: number, r: Float64Array, g: Float64Array): void {
   const J = PRISM_STRIDE, A = G_CHORDS, B = G_CHORDS + 8;
