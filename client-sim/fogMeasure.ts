@@ -244,6 +244,8 @@ export interface FogMeasures {
     /** The first enemies drawn already in sight (appearedInSight): times and places, and whether the server's truth was in sight then. */
     appearedEvents: Record<string, number | boolean>[];
     stalledPopIn: number;
+    deadScreenSamples: number;
+    deadPopIn: number;
     /** wallhackLeadMs over the onsets after at least LONG_HIDDEN_MS out of sight. */
     wallhackLeadAfterHiddenMs: LeadSummary;
     screenSamples: number;
@@ -290,6 +292,12 @@ export class FogTally {
   outlineSamples = 0;
   /** In sight and not arrived while the client's stream was behind its render time (no snapshot at or after it received). */
   stalledPopIn = 0;
+  /**
+   * Screen samples of observers dead on their own screens (a dead client still draws the enemies
+   * from its still eye), and of those the pop-ins (counted in popIn too).
+   */
+  deadScreenSamples = 0;
+  deadPopIn = 0;
   /** Screen samples (observer, enemy) taken, and those with the enemy visible. */
   screenSamples = 0;
   visibleSamples = 0;
@@ -326,6 +334,17 @@ export class FogTally {
    * a point of the body's outline was (asked only when not arrived and not stalled): a pop-in too,
    * counted in outlinePopIn as well, and no onset.
    */
+  /** One sample (observer, enemy) of a dead observer's screen: a pop-in as screen() counts it; nothing else is tallied. */
+  deadScreen(observer: number, visible: boolean, arrived: boolean, stalled: boolean, outline: boolean): void {
+    this.deadScreenSamples++;
+    if ((visible || outline) && !arrived && !stalled) {
+      this.popIn++;
+      this.deadPopIn++;
+      this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
+      if (!visible) this.outlinePopIn++;
+    }
+  }
+
   screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false, outline = false): void {
     const key = FogTally.key(observer, enemy);
     this.screenSamples++;

@@ -11,7 +11,8 @@
  *   enemy is absent from the received snapshots bracketing that render time, with a snapshot at or
  *   after the render time received (one not yet received for anyone: fogDetail.stalledPopIn); not
  *   in sight at a render time between two of its lives (the history's SNAPPED_EPOCH: no client draws
- *   a pose across a respawn or teleport);
+ *   a pose across a respawn or teleport); a dead bot's frames too, from the eye it stopped at
+ *   (fogDetail.deadPopIn of them, over deadScreenSamples);
  * - withheldShare: over the enemy-ticks a client received (every `tickStride`-th tick), with both
  *   alive on the server and no line of sight from the client's server eye to the enemy's sampled
  *   points at that tick, the share in which that tick's snapshot lacked the enemy;
@@ -170,10 +171,14 @@ export class FogWatch {
 
   /** One frame of an honest bot's screen: pop-ins and onsets per enemy, and whether it is in cover from each. */
   private screenFrame(bot: Bot, receipt: ReceiptLog): void {
-    if (!bot.ready() || !bot.aliveKnown()) return;
+    if (!bot.ready()) return;
     const k = (this.frameCount.get(bot) ?? 0) + 1;
     this.frameCount.set(bot, k);
     if (k % this.sampleEvery !== 0) return;
+    if (!bot.aliveKnown()) {
+      this.deadFrame(bot, receipt);
+      return;
+    }
     const truth = this.truth(bot);
     if (truth === null) return;
     const now = performance.now();
@@ -211,6 +216,34 @@ export class FogWatch {
       // A stream behind the screen draws no one: not a sample of what fog sends.
       if (!behind) this.drawn(bot, s, t, now, h, visible);
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
+    }
+  }
+
+  /**
+   * One frame of a dead bot's screen: it still draws the enemies it has, from the eye it stopped at
+   * when its death reached it; pop-ins only (FogTally.deadScreen), as screenFrame counts them.
+   */
+  private deadFrame(bot: Bot, receipt: ReceiptLog): void {
+    const truth = this.truth(bot);
+    if (truth === null) return;
+    const t = bot.renderTime(performance.now());
+    const eye = bot.eyeNow;
+    for (let s = 0; s < this.maxPlayers; s++) {
+      if (s === bot.slot || !truth.occupied(s) || !bot.view.drawsOthersAt(s, t)) continue;
+      const h = truth.histories[s]!;
+      const status = h.size() === 0 ? RewindStatus.EMPTY : h.sampleAt(this.pose, t, this.policy);
+      if (!rewindStatusUsable(status) || !this.pose.alive || status === RewindStatus.SNAPPED_EPOCH) continue;
+      const n = this.points.fill(this.pts, this.rewinder, this.pose);
+      const visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
+      const arrived = receipt.arrived(s, t), behind = receipt.behind(t);
+      let outline = false;
+      if (!visible && !arrived && !behind) {
+        const m = this.outline.fill(this.outlinePts, this.rewinder, this.pose);
+        outline = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.outlinePts, m);
+      }
+      const before = this.tally.popIn;
+      this.tally.deadScreen(bot.index, visible, arrived, behind, outline);
+      if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
     }
   }
 
@@ -291,7 +324,7 @@ export class FogWatch {
       wallhackLeadMs: leadSummary(t.leadsMs),
       diedBehindCoverRate: t.diedBehindCoverRate,
       fogDetail: {
-        popInByBot, popInEvents: this.popInEvents, appearedEvents: this.appearedEvents, stalledPopIn: t.stalledPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
+        popInByBot, popInEvents: this.popInEvents, appearedEvents: this.appearedEvents, stalledPopIn: t.stalledPopIn, deadScreenSamples: t.deadScreenSamples, deadPopIn: t.deadPopIn, wallhackLeadAfterHiddenMs: leadSummary(t.leadsAfterHiddenMs), screenSamples: t.screenSamples, visibleSamples: t.visibleSamples,
         coveredTicks: t.coveredTicks, withheldCoveredTicks: t.withheldCoveredTicks, visibleTicks: t.visibleTicks, withheldVisibleTicks: t.withheldVisibleTicks,
         coverSamples: t.coverSamples, inCoverSamples: t.inCoverSamples, appearances: t.appearances, appearedInSight: t.appearedInSight, deaths: t.deaths, deathsBehindCover: t.deathsBehindCover, rewindWindowMs,
         sampleEvery: this.sampleEvery, tickStride: this.tickStride, pointsPerBody: this.points.count, outlinePointsPerBody: this.outline.count, outlineSamples: t.outlineSamples, outlinePopIn: t.outlinePopIn,

@@ -14,6 +14,7 @@ import { defaultMoveConfig } from '../shared/movement/step';
 import { WEAPONS, WeaponId } from '../shared/weapons';
 import { buildTestWorld } from './helpers/server';
 import { Bf, BF_STRIDE, createBackfill, decodeBackfill } from '../shared/protocol/backfill';
+import { deadMovesUntilMs } from '../shared/validate/times';
 
 const world = buildTestWorld();
 const move = defaultMoveConfig({ idle: 0, jog: 1, run: 2, fall: 3 });
@@ -246,6 +247,37 @@ describe('FogFilter', () => {
     }
     const c = g.match.slotOf('c'), interp = g.match.player('c')!.interpDelayMs;
     expect(g.fog.fog.horizon[c]! + g.fog.fog.stall[c]!).toBeGreaterThanOrEqual((900 + interp + dt + g.fog.measuredSafetyMs) / 1000);
+  });
+
+  it('a dead player: its corpse moves only by the inputs deadMovesUntilMs lets through, and its eye\'s horizon stops growing a tick, a round trip and a retransmission after the kill', () => {
+    const g = game();
+    g.put('a', 0, 0);
+    g.put('b', 0, 8);
+    const dt = 1000 / 64, s = g.match.slotOf('b'), fog = g.fog.fog;
+    let last = 0;
+    for (let i = 0; i < 32; i++) {
+      last = g.match.now() - 60;
+      expect(g.input('b', last)).toBeNull();
+      g.tick();
+    }
+    const living = fog.horizon[s]! + fog.stall[s]!;
+    g.match.kill('b');
+    const p = g.match.player('b')!;
+    const diedAt = p.diedAtMs, allowance = (dt + p.rttMs + 200 + 4) / 1000;
+    // Its client talks on (inputs taken, none stepped): its screen may run on until the kill reaches it.
+    g.match.stamp('b', g.match.now() - 60);
+    g.tick(12);
+    expect(fog.horizon[s]! + fog.stall[s]!).toBeGreaterThan(living);
+    for (let i = 0; i < 160; i++) {
+      g.match.stamp('b', g.match.now() - 60);
+      g.tick();
+    }
+    expect(g.match.now() - diedAt).toBeGreaterThan(2000);
+    expect(fog.stall[s]).toBe(0);
+    expect(fog.horizon[s]! + fog.stall[s]!).toBeLessThanOrEqual(living + allowance);
+    const left = deadMovesUntilMs(g.match.rules, diedAt) - last;
+    expect(fog.catchUp[s]).toBeCloseTo(left > 0 ? left / 1000 : 0, 9);
+    expect(fog.catchUp[s]).toBeLessThan(0.5);
   });
 
   it('a respawned viewer whose inputs are held upstream: its eye\'s horizon grows from the respawn, so what its client may walk into sight of is sent', () => {

@@ -43,12 +43,21 @@
  *             to MAX_STALL_S more). A lag switch buys that much sight while its player stands still
  *             on every other screen; stamps stated late while the link keeps talking buy nothing.
  *             The limit: a stall longer than about 2.5 s may still pop enemies in on that screen.
+ * A dead player steps no input but those deadMovesUntilMs lets through (moves its client made
+ * before it could know of the kill), so its catch-up is what of those is left to step, and none
+ * without honourShotsInFlight: a corpse's region does not grow while it lies. Its client's screen
+ * eye stops once the kill's snapshot reaches it (the web page draws from the corpse; the client-sim
+ * bots from where their prediction had them), so its eye's lag is read up to the kill plus a tick,
+ * a round trip and DEAD_RESEND_MS (the snapshot sent again once), not on while it is dead: a screen
+ * that learns of its death later (a longer downstream stall at the kill) may draw from farther, and
+ * a client that moves its camera while dead (a free spectator camera) needs to be sent everyone.
  * A respawn or teleport bumps the player's epoch: the feed calls fog.forget(slot) for it (the pair is
  * re-tested from the new spot in the same update). Allocation-free per slot: flat arrays sized for
  * the match's slots at construction.
  */
 import { MAX_HORIZON_S, type FogOfWar } from '../../shared/fog/index';
 import { SNAPSHOT_FEET } from '../../shared/lagcomp/history';
+import { deadMovesUntilMs } from '../../shared/validate/times';
 import type { HitregMatch } from './match';
 import type { MatchPlayer } from './player';
 
@@ -56,6 +65,8 @@ import type { MatchPlayer } from './player';
 const MAX_LEAD_MS = 1000;
 /** How long a stall's lead still counts after the link was last seen silent or its backlog queued, ms. */
 const DRAIN_MS = 250;
+/** A dead player's eye lag is read up to a round trip and this long after its kill (TCP's least retransmission timeout): its kill's snapshot sent again once, ms. */
+const DEAD_RESEND_MS = 200;
 
 /** FogFilter's settings the feed reads (see FogFilterOptions). */
 export interface FogFeedSettings {
@@ -261,10 +272,16 @@ export class FogFeed<Id extends string | number = string> {
    * feed() just read (the lag is read again here: a double argument would be boxed on every call).
    */
   private time(s: number, mp: MatchPlayer<Id>, own: boolean): void {
-    const fog = this.fog, now = this.match.newestTickMs, lag = now - this.feet[7]!;
-    // The timing only when it changed (a round trip sample, a new interpolation delay).
-    // MatchPlayer's fields read directly: its rttMs getter returns a double, boxed on every call.
+    const fog = this.fog, now = this.match.newestTickMs, stamp = this.feet[7]!;
+    // A dead player (the newest snapshot's alive flag) steps no input but those deadMovesUntilMs
+    // lets through, and its client's screen eye stops once the kill's snapshot reaches it: its lag is
+    // read no later than the kill plus a tick and one retransmission of that snapshot (see the module comment).
+    const died = this.feet[6] === 1 ? Number.NaN : mp.diedAtMs;
     const ext = mp.externalRttMs, rtt = ext === ext ? ext : mp.rtt.rttMs;
+    const until = died + 1000 / this.match.tickRate + (rtt > 0 ? rtt : 0) + DEAD_RESEND_MS;
+    const lag = (died === died && until < now ? until : now) - stamp;
+    // The timing only when it changed (a round trip sample, a new interpolation delay).
+    // MatchPlayer's fields read directly (above): its rttMs getter returns a double, boxed on every call.
     // The eye's lead: how far the client's screen runs ahead of what the server stepped is its one
     // way plus inputs waiting in the server's queue; the newest stepped input's stamp (the client's
     // clock at the input) measures both. Rounded up to 4 ms so the timing is set only now and then.
@@ -273,7 +290,11 @@ export class FogFeed<Id extends string | number = string> {
     // What its link holds back beyond one way (a stall's backlog) the server steps faster than real
     // time when it lands: others see its body make that up, over their body horizon.
     const behind = lag - oneWay;
-    fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
+    if (died === died) {
+      // A corpse moves only by its inputs stamped up to deadMovesUntilMs still to be stepped.
+      const left = deadMovesUntilMs(this.match.rules, died) - stamp;
+      fog.catchUp[s] = left > 0 ? (left < MAX_LEAD_MS ? left : MAX_LEAD_MS) / 1000 : 0;
+    } else fog.catchUp[s] = behind > 0 && lag < MAX_LEAD_MS ? behind / 1000 : own ? 0 : fog.catchUp[s];
     if (lag > oneWay && lag < MAX_LEAD_MS) oneWay = 4 * Math.floor((lag + 3.999) / 4);
     // A client that takes backfills lacks a withheld enemy only at render times within a patch before
     // a snapshot that withheld it: its eye moves until its screen renders that snapshot's time
