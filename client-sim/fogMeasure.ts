@@ -334,25 +334,10 @@ export class FogTally {
    * a point of the body's outline was (asked only when not arrived and not stalled): a pop-in too,
    * counted in outlinePopIn as well, and no onset.
    */
-  /** One sample (observer, enemy) of a dead observer's screen: a pop-in as screen() counts it; nothing else is tallied. */
-  deadScreen(observer: number, visible: boolean, arrived: boolean, stalled: boolean, outline: boolean): void {
-    this.deadScreenSamples++;
-    if ((visible || outline) && !arrived && !stalled) {
-      this.popIn++;
-      this.deadPopIn++;
-      this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
-      if (!visible) this.outlinePopIn++;
-    }
-  }
-
   screen(observer: number, enemy: number, at: number, visible: boolean, arrived: boolean, receivedSince: number, stalled = false, outline = false): void {
     const key = FogTally.key(observer, enemy);
     this.screenSamples++;
-    if ((visible || outline) && !arrived && !stalled) {
-      this.popIn++;
-      this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
-      if (!visible) this.outlinePopIn++;
-    }
+    this.popInOf(observer, visible, arrived, stalled, outline);
     if (visible) {
       this.visibleSamples++;
       if (!arrived && stalled) this.stalledPopIn++;
@@ -368,6 +353,21 @@ export class FogTally {
     }
     this.lastVisible.set(key, visible);
     this.lastAt.set(key, at);
+  }
+
+  /** One sample (observer, enemy) of a dead observer's screen: a pop-in as screen() counts it; nothing else is tallied. */
+  deadScreen(observer: number, visible: boolean, arrived: boolean, stalled: boolean, outline: boolean): void {
+    this.deadScreenSamples++;
+    if (this.popInOf(observer, visible, arrived, stalled, outline)) this.deadPopIn++;
+  }
+
+  /** Counts a pop-in (see screen()) when the sample is one; returns whether it was. */
+  private popInOf(observer: number, visible: boolean, arrived: boolean, stalled: boolean, outline: boolean): boolean {
+    if (!((visible || outline) && !arrived && !stalled)) return false;
+    this.popIn++;
+    this.popInBy.set(observer, (this.popInBy.get(observer) ?? 0) + 1);
+    if (!visible) this.outlinePopIn++;
+    return true;
   }
 
   /** One enemy-tick as the server had it: `covered` (no line of sight from the client's eye), `withheld` (absent from what the client received for that tick). */

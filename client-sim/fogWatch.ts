@@ -169,22 +169,20 @@ export class FogWatch {
     }
   }
 
-  /** One frame of an honest bot's screen: pop-ins and onsets per enemy, and whether it is in cover from each. */
+  /** One frame of an honest bot's screen: pop-ins and onsets per enemy, and whether it is in cover from each (a dead bot's: pop-ins only). */
   private screenFrame(bot: Bot, receipt: ReceiptLog): void {
     if (!bot.ready()) return;
     const k = (this.frameCount.get(bot) ?? 0) + 1;
     this.frameCount.set(bot, k);
     if (k % this.sampleEvery !== 0) return;
-    if (!bot.aliveKnown()) {
-      this.deadFrame(bot, receipt);
-      return;
-    }
+    // A dead bot still draws the enemies, from the eye it stopped at when its death reached it: pop-ins only.
+    const dead = !bot.aliveKnown();
     const truth = this.truth(bot);
     if (truth === null) return;
     const now = performance.now();
     const t = bot.renderTime(now);
     const eye = bot.eyeNow;
-    const nOwn = this.ownPoints(bot);
+    const nOwn = dead ? 0 : this.ownPoints(bot);
     for (let s = 0; s < this.maxPlayers; s++) {
       if (s === bot.slot || !truth.occupied(s)) continue;
       // Right after its own join or respawn a client draws no one else at render times before it
@@ -202,6 +200,7 @@ export class FogWatch {
         const n = this.points.fill(this.pts, this.rewinder, this.pose);
         visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
       }
+      if (dead && !onScreen) continue;
       const arrived = receipt.arrived(s, t), behind = receipt.behind(t);
       // A second look before a sample counts as clean: the body's outline (extreme points of every hitbox).
       let outline = false;
@@ -211,39 +210,13 @@ export class FogWatch {
         outline = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.outlinePts, n);
       }
       const before = this.tally.popIn;
-      this.tally.screen(bot.index, s, now, visible, arrived, receipt.receivedSince(s), behind, outline);
+      if (dead) this.tally.deadScreen(bot.index, visible, arrived, behind, outline);
+      else this.tally.screen(bot.index, s, now, visible, arrived, receipt.receivedSince(s), behind, outline);
       if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
+      if (dead) continue;
       // A stream behind the screen draws no one: not a sample of what fog sends.
       if (!behind) this.drawn(bot, s, t, now, h, visible);
       this.tally.cover(bot.index, s, this.inCover(bot, s, t, nOwn));
-    }
-  }
-
-  /**
-   * One frame of a dead bot's screen: it still draws the enemies it has, from the eye it stopped at
-   * when its death reached it; pop-ins only (FogTally.deadScreen), as screenFrame counts them.
-   */
-  private deadFrame(bot: Bot, receipt: ReceiptLog): void {
-    const truth = this.truth(bot);
-    if (truth === null) return;
-    const t = bot.renderTime(performance.now());
-    const eye = bot.eyeNow;
-    for (let s = 0; s < this.maxPlayers; s++) {
-      if (s === bot.slot || !truth.occupied(s) || !bot.view.drawsOthersAt(s, t)) continue;
-      const h = truth.histories[s]!;
-      const status = h.size() === 0 ? RewindStatus.EMPTY : h.sampleAt(this.pose, t, this.policy);
-      if (!rewindStatusUsable(status) || !this.pose.alive || status === RewindStatus.SNAPPED_EPOCH) continue;
-      const n = this.points.fill(this.pts, this.rewinder, this.pose);
-      const visible = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.pts, n);
-      const arrived = receipt.arrived(s, t), behind = receipt.behind(t);
-      let outline = false;
-      if (!visible && !arrived && !behind) {
-        const m = this.outline.fill(this.outlinePts, this.rewinder, this.pose);
-        outline = anyClear(this.world, eye[0]!, eye[1]!, eye[2]!, this.outlinePts, m);
-      }
-      const before = this.tally.popIn;
-      this.tally.deadScreen(bot.index, visible, arrived, behind, outline);
-      if (this.tally.popIn > before && this.popInEvents.length < 20) this.popInEvents.push(this.popInEvent(bot, s, t, truth));
     }
   }
 
